@@ -1,0 +1,48 @@
+"""Leonard-Domino and classic domino games: tiles, rules, rounds, matches, records, bots.
+
+Standard library only. The public names below are stable; see the README.
+"""
+
+from .events import (
+    Bonus,
+    Drew,
+    Event,
+    MatchEnded,
+    Passed,
+    Placed,
+    PowerEffect,
+    RoundEnded,
+    RoundStarted,
+)
+from .match import Match
+from .record import RecordError, load_record, replay
+from .round import DRAW, PASS, Action, DealError, Draw, IllegalMoveError, Pass, Play, Round
+from .rules import (
+    BLOCK_VARIANT,
+    LEONARD_VARIANT,
+    HouseRules,
+    RulesError,
+    Variant,
+    power_effect,
+    variant,
+)
+from .tiles import (
+    DOUBLE_FIFTEEN,
+    DOUBLE_NINE,
+    DOUBLE_SIX,
+    LEONARD,
+    Tile,
+    TileError,
+    TileSet,
+    double_n,
+    parse_tile,
+)
+
+__all__ = [
+    "Action", "BLOCK_VARIANT", "Bonus", "DOUBLE_FIFTEEN", "DOUBLE_NINE", "DOUBLE_SIX", "DRAW",
+    "DealError", "Draw", "Drew", "Event", "HouseRules", "IllegalMoveError", "LEONARD",
+    "LEONARD_VARIANT", "Match", "MatchEnded", "PASS", "Pass", "Passed", "Placed", "Play",
+    "PowerEffect", "RecordError", "Round", "RoundEnded", "RoundStarted", "RulesError", "Tile",
+    "TileError", "TileSet", "Variant", "double_n", "load_record", "parse_tile", "power_effect",
+    "replay", "variant",
+]

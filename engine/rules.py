@@ -1,0 +1,220 @@
+"""Rule sets as data: the house rules D-1…D-10 of RULES.md and the variants built on them."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal
+
+from .tiles import DOUBLE_SIX, LEONARD, Tile, TileSet, parse_tile
+
+
+class RulesError(ValueError):
+    """A rule option with a value the engine does not know."""
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Every choice RULES.md leaves open, named after its D-number, with its default."""
+
+    symbol_value: int = 0
+    """D-1: what a symbol half (+ - x) is worth in a tile's total."""
+    no_double_opener: Literal["heaviest"] = "heaviest"
+    """D-2: when nobody holds a numeric double, the holder of the heaviest tile opens with it
+    (highest total, then highest single half, then seat order)."""
+    opener: Literal["rule", "rotate"] = "rule"
+    """D-3: how later rounds open: ``"rule"`` as the first round; ``"rotate"``: the right-hand
+    player of the previous opener opens, with any tile."""
+    draw: Literal["until-playable", "one"] = "until-playable"
+    """D-4: a player who cannot play draws until a tile fits or the pile is empty
+    (``"one"``: draws a single tile and passes if it does not fit)."""
+    seed_item1: Literal["x/+"] = "x/+"
+    """D-5: seed item 1 (printed "X/2") is the x/+ tile: gain 1·T + T."""
+    seed_item9: Literal["x/-"] = "x/-"
+    """D-6: seed item 9 (printed "x/.") is the x/- tile: gain 1·T, loss 1·T."""
+    both_pass_bonuses: bool = True
+    """D-7: paso a la salida and paso corrido on the same opening tile both score
+    (False: only the paso a la salida)."""
+    capicua_kind: Literal["last-tile", "end-tiles"] = "last-tile"
+    """D-8: a capicúa is power (KP) when the last tile is a power tile (``"end-tiles"``:
+    when either end tile it closed was one)."""
+    tranque_tie: Literal["nobody", "split"] = "nobody"
+    """D-9: when two or more share the lowest hand in a tranque nobody gains
+    (``"split"``: they share the gain, rounded down)."""
+    rounds: int = 3
+    """D-10: rounds in a match."""
+
+    def __post_init__(self) -> None:
+        allowed = {
+            "no_double_opener": ("heaviest",),
+            "opener": ("rule", "rotate"),
+            "draw": ("until-playable", "one"),
+            "seed_item1": ("x/+",),
+            "seed_item9": ("x/-",),
+            "capicua_kind": ("last-tile", "end-tiles"),
+            "tranque_tie": ("nobody", "split"),
+        }
+        for name, values in allowed.items():
+            if getattr(self, name) not in values:
+                raise RulesError(
+                    f"house rule {name} cannot be {getattr(self, name)!r}: "
+                    f"choose one of {', '.join(map(repr, values))}"
+                )
+        if not isinstance(self.rounds, int) or self.rounds < 1:
+            raise RulesError(f"house rule rounds must be a whole number ≥ 1, not {self.rounds!r}")
+        if not isinstance(self.both_pass_bonuses, bool):
+            raise RulesError("house rule both_pass_bonuses must be true or false")
+        if not isinstance(self.symbol_value, int):
+            raise RulesError("house rule symbol_value must be a whole number")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HouseRules:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"unknown house rule(s): {', '.join(unknown)}")
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A game played on the engine: which tiles, how many, and which scoring hooks apply."""
+
+    name: str
+    tileset: TileSet
+    min_players: int
+    max_players: int
+    hand_sizes: dict[int, int]
+    """Tiles dealt to each player, by number of players."""
+    pile: bool
+    """Undealt tiles form a pile to draw from (False: they stay aside unseen)."""
+    power: bool
+    """Power tiles score (RULES.md §1.6)."""
+    table_tile_players: tuple[int, ...] = ()
+    """Player counts that play the 4-player opening: a starter by pre-draw and a table tile."""
+    pass_bonus: int = 0
+    """Paso a la salida / paso corrido bonus (RULES.md §1.7)."""
+    capicua_bonus: int = 0
+    """Bonus for a last tile that fits both ends (RULES.md §1.8)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def check_players(self, players: int) -> None:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+
+
+LEONARD_VARIANT = Variant(
+    name="leonard",
+    tileset=LEONARD,
+    min_players=2,
+    max_players=5,
+    hand_sizes={2: 9, 3: 9, 4: 11, 5: 9},
+    pile=True,
+    power=True,
+    table_tile_players=(4,),
+    pass_bonus=20,
+    capicua_bonus=20,
+)
+
+BLOCK_VARIANT = Variant(
+    name="block",
+    tileset=DOUBLE_SIX,
+    min_players=2,
+    max_players=4,
+    hand_sizes={2: 7, 3: 7, 4: 7},
+    pile=False,
+    power=False,
+)
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (LEONARD_VARIANT, BLOCK_VARIANT)}
+
+
+def variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise RulesError(f"unknown variant {name!r}: choose one of {', '.join(VARIANTS)}") from None
+
+
+# --- power effects (RULES.md §1.6) -------------------------------------------------------
+
+POWER_VS_POWER = 30
+"""Seed item 10: a power tile played against a power tile at the other end."""
+
+# Effect codes per power tile, by its orientation-free key.
+_EFFECTS: dict[tuple[Any, Any], str] = {
+    ("x", "x"): "x/x",
+    ("+", "+"): "+/+",
+    ("-", "-"): "-/-",
+    ("+", "-"): "+/-",
+    ("+", "x"): "x/+",
+    ("-", "x"): "x/-",
+}
+
+
+def effect_rule(tile: Tile) -> str:
+    """The row of the RULES.md §1.6 table that applies to a power tile (``"x/n"``, ``"+/n"`` …),
+    or ``""`` for a basic tile."""
+    if not tile.is_power:
+        return ""
+    key = tile.key
+    if key in _EFFECTS:
+        return _EFFECTS[key]
+    symbol = key[1]
+    return f"{symbol}/n"
+
+
+def effect_from_total(rule: str, n: int, t: int) -> tuple[int, int]:
+    """Gain and loss of a power play with rule ``rule``, number half ``n`` and other-end total T."""
+    if rule == "x/n":
+        return n * t, 0
+    if rule == "+/n":
+        return n + t, 0
+    if rule == "-/n":
+        return 0, n + t
+    if rule == "x/x":
+        return t * t, 0
+    if rule == "+/+":
+        return 2 * t, 0
+    if rule == "-/-":
+        return 0, 2 * t
+    if rule == "+/-":
+        return t, t
+    if rule == "x/+":
+        return 1 * t + t, 0
+    if rule == "x/-":
+        return 1 * t, 1 * t
+    return 0, 0
+
+
+def number_half(tile: Tile) -> int:
+    """The number half of an ``x/n``, ``+/n`` or ``-/n`` tile (0 for the others)."""
+    for h in (tile.a, tile.b):
+        if isinstance(h, int):
+            return h
+    return 0
+
+
+def power_effect(
+    played: Tile | str, other_end: Tile | str | None, symbol_value: int = 0
+) -> tuple[int, int]:
+    """``(gain, loss)`` of placing ``played`` when ``other_end`` is the tile at the other end
+    of the line (RULES.md §1.6). ``other_end=None`` (an opening) gives ``(0, 0)``.
+
+    >>> power_effect("5/x", "6/6"), power_effect("x/x", "3/4"), power_effect("-/6", "4/5")
+    ((60, 0), (49, 0), (0, 15))
+    >>> power_effect("+/-", "x/3")
+    (30, 30)
+    """
+    tile = parse_tile(played)
+    if other_end is None or not tile.is_power:
+        return 0, 0
+    other = parse_tile(other_end)
+    if other.is_power:
+        return POWER_VS_POWER, POWER_VS_POWER
+    return effect_from_total(effect_rule(tile), number_half(tile), other.total(symbol_value))
