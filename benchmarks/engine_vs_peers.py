@@ -1,0 +1,151 @@
+"""Random-play speed of our engine against the PyPI domino engines, side by side in one run.
+
+    pip install -e ".[bench]"
+    python benchmarks/engine_vs_peers.py [--seconds 2] [--repeats 5]
+
+Each contender plays complete random-play games of the 4-player double-six block game
+(7 tiles each, no pile) from fixed seeds for ``--seconds`` per repeat; the table reports the
+median games/s over the repeats and our ratio to each peer. Then Leonard rounds per second
+(2 and 4 players, random play) and the search bot's time per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import BLOCK_VARIANT, LEONARD_VARIANT, HouseRules, Match, Round  # noqa: E402
+from engine.bots import SearchBot, make_bot  # noqa: E402
+from engine.view import view_of  # noqa: E402
+
+RULES = HouseRules()
+
+
+def ours_block() -> Callable[[int], None]:
+    def game(seed: int) -> None:
+        rng = random.Random(seed)
+        Round.deal(BLOCK_VARIANT, RULES, 4, rng, record=False).playout(rng)
+    return game
+
+
+def leonard(players: int) -> Callable[[int], None]:
+    def game(seed: int) -> None:
+        rng = random.Random(seed)
+        Round.deal(LEONARD_VARIANT, RULES, players, rng, record=False).playout(rng)
+    return game
+
+
+def dominoes_block() -> Callable[[int], None] | None:
+    try:
+        import dominoes  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+
+    def game(seed: int) -> None:
+        random.seed(seed)  # dominoes deals and we choose with the module-level generator
+        g = dominoes.Game.new()
+        while g.result is None:
+            d, left = random.choice(g.valid_moves)
+            g.make_move(d, left)
+    return game
+
+
+def openspiel_block() -> Callable[[int], None] | None:
+    try:
+        import numpy as np
+        import pyspiel  # type: ignore[import-not-found]
+        from open_spiel.python import games  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        return None
+    spiel_game = pyspiel.load_game("python_team_dominoes")
+
+    def game(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        s = spiel_game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.integers(len(legal))])
+    return game
+
+
+def rate(game: Callable[[int], None], seconds: float, seed0: int) -> float:
+    """Games per second over about ``seconds`` of complete games from seeds seed0, seed0+1…"""
+    n = 0
+    start = time.perf_counter()
+    while True:
+        game(seed0 + n)
+        n += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return n / elapsed
+
+
+def search_ms_per_move(moves: int) -> list[float]:
+    times: list[float] = []
+    seed = 0
+    while len(times) < moves:
+        m = Match("leonard", 2, HouseRules(rounds=1), seed, record=False)
+        bots = [SearchBot(seed), make_bot("greedy", seed)]
+        rnd = m.current
+        while not rnd.over and len(times) < moves:
+            v = view_of(rnd, rnd.turn)
+            t0 = time.perf_counter()
+            action = bots[rnd.turn].choose(v)
+            if rnd.turn == 0 and len(v.legal) > 1:
+                times.append((time.perf_counter() - t0) * 1000)
+            m.apply(action)
+        seed += 1
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--moves", type=int, default=200, help="search-bot moves to time")
+    args = ap.parse_args()
+    contenders: dict[str, Callable[[int], None] | None] = {
+        "ours (engine)": ours_block(),
+        "dominoes 6.1.0": dominoes_block(),
+        "open_spiel python_team_dominoes": openspiel_block(),
+    }
+    results: dict[str, list[float]] = {k: [] for k, g in contenders.items() if g is not None}
+    for rep in range(args.repeats):  # interleaved, so machine noise hits everyone alike
+        for name, game in contenders.items():
+            if game is not None:
+                results[name].append(rate(game, args.seconds, 1000 * rep))
+    ours = statistics.median(results["ours (engine)"])
+    print("4-player double-six block game, random play, complete games per second")
+    print(f"{'engine':34} {'median games/s':>15} {'min':>10} {'max':>10} {'ours / it':>10}")
+    for name, rates in results.items():
+        med = statistics.median(rates)
+        print(f"{name:34} {med:15,.0f} {min(rates):10,.0f} {max(rates):10,.0f} "
+              f"{ours / med:9.2f}x")
+    for name, game in contenders.items():
+        if game is None:
+            print(f"{name:34} not installed (pip install -e '.[bench]')")
+    print()
+    for players in (2, 4):
+        rates = [rate(leonard(players), args.seconds / 2, 1000 * r) for r in range(args.repeats)]
+        print(f"Leonard {players}-player rounds/s (random play): median "
+              f"{statistics.median(rates):,.0f}")
+    times = search_ms_per_move(args.moves)
+    q = statistics.quantiles(times, n=20)
+    print(f"search bot (2-player Leonard, moves with a choice): median "
+          f"{statistics.median(times):.1f} ms, p95 {q[18]:.1f} ms, max {max(times):.1f} ms "
+          f"over {len(times)} moves")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Command line: ``python -m engine simulate …`` and ``python -m engine replay FILE``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .bots import BOTS, make_bot, play_match
+from .match import Match
+from .record import RecordError, load_record, replay
+from .rules import HouseRules, RulesError, variant
+
+
+def _sheets(match: Match) -> str:
+    from .sheet import ScoreSheet
+
+    parts = []
+    for r in match.rounds:
+        parts.append(f"Round {r.number}\n{ScoreSheet.from_round(r).to_text()}")
+    return "\n\n".join(parts)
+
+
+def _results(match: Match) -> str:
+    lines = []
+    for r in match.rounds:
+        res = r.result
+        if res is None:
+            continue
+        who = "nobody" if res.winner is None else f"seat {res.winner}"
+        extra = f" ({res.capicua})" if res.capicua else ""
+        scores = " ".join(f"{s:+d}" for s in res.scores)
+        lines.append(f"round {r.number}: {res.reason}{extra}, won by {who}; scores {scores}")
+    lines.append("final: " + " ".join(f"seat {s}: {v}" for s, v in enumerate(match.scores)))
+    return "\n".join(lines)
+
+
+def simulate(args: argparse.Namespace) -> int:
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    if not names:
+        raise RulesError("--bots needs at least one bot name")
+    bots = [make_bot(names[s % len(names)], None if args.seed is None else args.seed * 101 + s)
+            for s in range(args.players)]
+    match = Match(variant(args.variant), args.players, HouseRules(rounds=args.rounds),
+                  args.seed)
+    play_match(match, bots)
+    if args.json:
+        print(json.dumps(match.to_record(), ensure_ascii=False))
+    elif args.sheet:
+        print(_sheets(match))
+    else:
+        print(_results(match))
+    return 0
+
+
+def replay_cmd(args: argparse.Namespace) -> int:
+    match = replay(load_record(args.file))
+    print(f"{args.file}: every turn is legal")
+    print(_results(match))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="play a match between bots")
+    sim.add_argument("--variant", default="leonard", choices=["leonard", "block"])
+    sim.add_argument("--players", type=int, default=2)
+    sim.add_argument("--rounds", type=int, default=HouseRules().rounds)
+    sim.add_argument("--seed", type=int, default=None)
+    sim.add_argument("--bots", default="search,greedy",
+                     help=f"comma-separated, one per seat, repeated as needed: {', '.join(BOTS)}")
+    out = sim.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the JSON game record")
+    out.add_argument("--sheet", action="store_true", help="print the score sheets")
+    sim.set_defaults(func=simulate)
+    rep = sub.add_parser("replay", help="replay a JSON game record and check every turn")
+    rep.add_argument("file")
+    rep.set_defaults(func=replay_cmd)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (RecordError, RulesError, ValueError) as e:
+        print(f"{parser.prog} {args.command}: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Computer players: random, greedy (best immediate swing) and search (sampled rollouts).
+
+A bot sees only a :class:`~engine.view.PlayerView` (its own hand and public facts) and draws
+every random choice from its own ``random.Random(seed)``, so a game with bots replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from .events import Event
+from .match import Match
+from .round import Action, Play, Round
+from .rules import POWER_VS_POWER, RulesError, effect_from_total
+from .view import PlayerView, sample_round, view_of
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: PlayerView) -> Action: ...
+
+
+def immediate_points(rnd: Round, play: Play) -> tuple[int, int]:
+    """``(gain, loss inflicted)`` that placing ``play`` would score at once from its power
+    effect (RULES.md §1.6), read from the public line only."""
+    tab = rnd.tab
+    tid = tab.tileset.id(play.tile)
+    if not tab.power[tid] or play.end is None:
+        return 0, 0
+    other = rnd.tr if play.end == "L" else rnd.tl
+    if tab.power[other]:
+        return POWER_VS_POWER, POWER_VS_POWER
+    return effect_from_total(tab.rule[tid], tab.number[tid], tab.total[other])
+
+
+class RandomBot:
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        return self.rng.choice(view.legal)
+
+
+class GreedyBot:
+    """Plays the move with the best immediate point swing (own gain plus loss inflicted);
+    on a tie, sheds the heaviest tile."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal
+        if len(legal) == 1 or not isinstance(legal[0], Play):
+            return legal[0]
+        pub = view.public
+        sv = pub.rules.symbol_value
+
+        def key(a: Action) -> tuple[int, int, float]:
+            assert isinstance(a, Play)
+            gain, loss = immediate_points(pub, a)
+            return gain + loss, a.tile.total(sv), self.rng.random()
+
+        return max(legal, key=key)
+
+
+class SearchBot:
+    """Samples hidden hands consistent with what it has seen (its hand, the line, the passes)
+    and plays the move with the best average round outcome over random rollouts.
+
+    ``rollouts`` bounds the work per move, so a seeded game replays exactly; ``time_budget``
+    (seconds, default 0.1) is a safety cap on slow machines.
+    """
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, rollouts: int = 240,
+                 time_budget: float = 0.1) -> None:
+        self.rng = random.Random(seed)
+        self.rollouts = rollouts
+        self.time_budget = time_budget
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        seat = view.seat
+        rng = self.rng
+        deadline = time.perf_counter() + self.time_budget
+        totals = [0.0] * len(legal)
+        done = 0
+        while done < self.rollouts:
+            world = sample_round(view, rng)
+            for k, action in enumerate(legal):
+                r = world.copy()
+                r.apply(action)
+                r.playout(rng)
+                me = r.gains[seat] - r.losses[seat]
+                others = sum(r.gains) - sum(r.losses) - me
+                totals[k] += me - others / (r.players - 1)
+            done += len(legal)
+            if time.perf_counter() > deadline:
+                break
+        best = max(range(len(legal)), key=lambda k: (totals[k], -k))
+        return legal[best]
+
+
+BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "search": SearchBot,
+}
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    try:
+        return BOTS[name](seed)
+    except KeyError:
+        raise RulesError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+
+
+def play_match(match: Match, bots: Sequence[Bot],
+               on_events: Callable[[list[Event]], None] | None = None) -> Match:
+    """Play ``match`` to its end with one bot per seat."""
+    if len(bots) != match.players:
+        raise RulesError(f"{match.players} players need {match.players} bots, not {len(bots)}")
+    while True:
+        rnd = match.current
+        while not rnd.over:
+            seat = rnd.turn
+            events = match.apply(bots[seat].choose(view_of(rnd, seat)), seat)
+            if on_events is not None:
+                on_events(events)
+        if match.over:
+            return match
+        match.start_round()
