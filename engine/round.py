@@ -100,6 +100,11 @@ class Tables:
                             for i, (a, b) in enumerate(zip(ts.half_a, ts.half_b, strict=True)))
         self.numeric_double = tuple(
             a == b and not ts.is_symbol[a] for a, b in zip(ts.half_a, ts.half_b, strict=True))
+        # Opening priority (RULES.md §1.4, D-2): numeric doubles first, then by weight.
+        self.open_order = tuple(sorted(
+            ((1 if self.numeric_double[i] else 0, self.weight[i]), i) for i in range(self.n)
+        )[::-1])
+        self.bit = tuple(1 << i for i in range(self.n))
 
     def hand_total(self, mask: int) -> int:
         total = 0
@@ -203,24 +208,21 @@ class Round:
         n = tab.n
         size = variant.hand_sizes[players]
         table: int | None = None
+        rnd = rng.random
+        # Sorting by random keys is a uniform shuffle, and twice as fast as random.shuffle.
         if players in variant.table_tile_players:
             if starter is None:
                 draws = rng.sample(range(n), players)
                 starter = max(range(players), key=lambda s: (tab.weight[draws[s]], -s))
-            order = list(range(n))
-            rng.shuffle(order)
+            order = sorted(range(n), key=lambda _: rnd())
             table = order[players * size]
             rest: list[int] = []
         else:
-            order = list(range(n))
-            rng.shuffle(order)
+            order = sorted(range(n), key=lambda _: rnd())
             rest = order[players * size:] if variant.pile else []
-        hands = []
-        for s in range(players):
-            m = 0
-            for t in order[s * size:(s + 1) * size]:
-                m |= 1 << t
-            hands.append(m)
+        bit = tab.bit.__getitem__
+        # The bits are distinct, so their sum is the hand's mask.
+        hands = [sum(map(bit, order[s * size:(s + 1) * size])) for s in range(players)]
         opening: Literal["rule", "any"] = "rule"
         if starter is None:
             starter = cls._rule_starter(tab, hands)
@@ -305,18 +307,27 @@ class Round:
     def _rule_tile(tab: Tables, mask: int) -> int:
         """The tile a hand would open with by rule: its highest numeric double, else (D-2)
         its heaviest tile."""
-        ids = _bits(mask)
-        doubles = [i for i in ids if tab.numeric_double[i]]
-        if doubles:
-            return max(doubles, key=lambda i: tab.total[i])
-        return max(ids, key=lambda i: tab.weight[i])
+        for _, tid in tab.open_order:
+            if mask >> tid & 1:
+                return tid
+        raise DealError("an empty hand cannot open")
 
     @classmethod
     def _rule_starter(cls, tab: Tables, hands: list[int]) -> int:
-        def key(s: int) -> tuple[int, tuple[int, int], int]:
-            t = cls._rule_tile(tab, hands[s])
-            return (1 if tab.numeric_double[t] else 0, tab.weight[t], -s)
-        return max(range(len(hands)), key=key)
+        """The seat holding the best opening tile; equal tiles (D-2) go by seat order."""
+        best_key = None
+        best = -1
+        for key, tid in tab.open_order:
+            if best_key is not None and key != best_key:
+                break
+            for s, h in enumerate(hands):
+                if h >> tid & 1:
+                    if best < 0 or s < best:
+                        best, best_key = s, key
+                    break
+        if best < 0:
+            raise DealError("nobody holds a tile to open with")
+        return best
 
     def _rule_opening(self, seat: int) -> int:
         return self._rule_tile(self.tab, self.hands[seat])
@@ -630,42 +641,105 @@ class Round:
 
     # --- fast random play (bots' rollouts, benchmarks) -------------------------------------
 
-    def playout(self, rng: random.Random) -> None:
-        """Play the round to its end with uniformly random legal moves, as fast as the rules
-        allow. Uses the same placing/drawing/passing code as :meth:`apply`."""
+    def playout(self, rng: random.Random,
+                trace: list[tuple[int, int]] | None = None) -> None:
+        """Play the round to its end with uniformly random legal moves (the bots' rollouts).
+
+        The common step, a placement that neither opens, ends the round nor scores a power
+        effect, runs inline on local variables; every other step goes through the same
+        ``_place``/``_draw``/``_pass`` as :meth:`apply`. ``trace`` collects (tile id, end)
+        per placement so tests can replay the same game through :meth:`apply`.
+        """
         rnd = rng.random
-        sm = self.tab.suit_mask
-        ha, hb = self.tab.half_a, self.tab.half_b
-        hands = self.hands
+        tab = self.tab
+        sm, ha, hb, power = tab.suit_mask, tab.half_a, tab.half_b, tab.power
+        hands, line, players = self.hands, self.line, self.players
+        pile_len = len(self.pile)
+        voids = self.voids
+        # Passes run inline only where they score nothing (no paso bonuses) and with no events.
+        quiet_pass = not self.variant.pass_bonus and not self.record
+        fast = not self.record
         while not self.over:
-            el = self.el
-            if el < 0:
-                m = hands[self.turn]
-                if self.open_tile is not None:
-                    m &= 1 << self.open_tile
-            else:
-                er = self.er
-                m = hands[self.turn] & (sm[el] | sm[er])
-            if m:
+            # Load the state into locals; the inline loop writes it back before any method.
+            el, er, tl, tr, turn = self.el, self.er, self.tl, self.tr, self.turn
+            placements, passes, last = self.placements, self.passes, self.last_placer
+            drawable = self.pile_pos < pile_len
+            opened = self.opened
+            drew = self.drew_this_turn
+            held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
+            for hh in hands:
+                held |= hh
+            while True:
+                if el < 0:
+                    m = hands[turn]
+                    if self.open_tile is not None:
+                        m &= 1 << self.open_tile
+                else:
+                    m = hands[turn] & (sm[el] | sm[er])
+                if not m:
+                    if drawable or not quiet_pass or el < 0:
+                        break
+                    passes += 1
+                    voids[turn] |= (1 << el) | (1 << er)
+                    turn += 1
+                    if turn == players:
+                        turn = 0
+                    drew = 0
+                    if not held & (sm[el] | sm[er]):
+                        tid = -2
+                        m = 1
+                        break
+                    continue
                 if m & (m - 1):
                     k = int(rnd() * m.bit_count())
                     while k:
                         m &= m - 1
                         k -= 1
                 tid = (m & -m).bit_length() - 1
+                a = ha[tid]
+                b = hb[tid]
                 if el < 0:
-                    self._place(tid, -1, ha[tid])
-                    continue
-                a, b = ha[tid], hb[tid]
-                if a == el or b == el:
+                    end = -1
+                elif a == el or b == el:
                     end = 1 if (a == er or b == er) and rnd() < 0.5 else 0
                 else:
                     end = 1
-                self._place(tid, end, 0)
-            elif self._can_draw():
-                self._draw()
+                if trace is not None:
+                    trace.append((tid, end))
+                bit = 1 << tid
+                h = hands[turn] ^ bit
+                if not h or not opened or power[tid] or drew or not fast:
+                    break
+                hands[turn] = h
+                held ^= bit
+                if end == 0:
+                    el = b if a == el else a
+                    line.appendleft((tid, el, a + b - el))
+                    tl = tid
+                else:
+                    er = b if a == er else a
+                    line.append((tid, a + b - er, er))
+                    tr = tid
+                placements += 1
+                last = turn
+                passes = 0
+                turn += 1
+                if turn == players:
+                    turn = 0
+                if not drawable and not held & (sm[el] | sm[er]):
+                    tid = -2  # tranque: finish through the shared code below
+                    break
+            self.el, self.er, self.tl, self.tr, self.turn = el, er, tl, tr, turn
+            self.placements, self.passes, self.last_placer = placements, passes, last
+            if not m:
+                if self._can_draw():
+                    self._draw()
+                else:
+                    self._pass()
+            elif tid == -2:
+                self._finish_tranque()
             else:
-                self._pass()
+                self._place(tid, end, a)
 
     # --- views and copies -----------------------------------------------------------------
 
