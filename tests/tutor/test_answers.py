@@ -1,0 +1,137 @@
+"""Tests for tutor.answers: what a student may type, what is refused, and that nothing hangs."""
+
+from __future__ import annotations
+
+import doctest
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tutor.answers as answers
+from tutor.answers import AnswerError, is_correct, parse_answer
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("45", 45), ("  45  ", 45), ("+45", 45), ("-15", -15), ("−15", -15), ("0", 0),
+        ("5x9", 45), ("5X9", 45), ("5 x 9 =", 45), ("5×9", 45), ("5*9", 45), ("2·9", 18),
+        ("7^2", 49), ("7²", 49), ("2³", 8), ("2¹⁰", 1024), ("7**2", 49),
+        ("-(6+9)", -15), ("−(6 + 9)", -15), ("(3+4)x2", 14), ("3+4x2", 11), ("10-4-3", 3),
+        ("-7^2", -49), ("(-7)^2", 49), ("(-7)²", 49), ("2^3^2", 512), ("5*-3", -15),
+        ("5--3", 8), ("--5", 5), ("45=", 45), ("45.", 45), ("5x9=45", 45), ("= 45", 45),
+        ("1,000", 1000), ("٤٥", 45), ("４５", 45), ("0^0", 1), ("((((7))))", 7),
+        ("6 x (−3)", -18), ("10^12", 10**12), ("-10^12", -(10**12)),
+    ],
+)
+def test_accepted_answers(text: str, expected: int) -> None:
+    assert parse_answer(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [("1.000", "es", 1000), ("1.234.567", "es", 1234567), ("1,234,567", "en", 1234567),
+     ("5 x 9 =", "es", 45), ("45", "es_MX", 45)],
+)
+def test_thousands_separators_follow_the_language(text: str, lang: str, expected: int) -> None:
+    assert parse_answer(text, lang) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "code"),
+    [
+        ("", "en", "empty"), ("   ", "es", "empty"), ("=", "en", "empty"), ("=.", "en", "empty"),
+        ("4.5", "en", "not_whole"), ("4,5", "es", "not_whole"), ("4.5", "es", "not_whole"),
+        ("4,5", "en", "not_whole"), ("1.000", "en", "not_whole"), ("1,000", "es", "not_whole"),
+        (".5", "en", "not_whole"), ("2^-1", "en", "not_whole"),
+        ("abc", "en", "letters"), ("cuarenta", "es", "letters"), ("1e5", "en", "letters"),
+        ("9" * 201, "en", "too_long"), ("9" * 14, "en", "too_big"), ("10^12+1", "en", "too_big"),
+        ("999999x999999x9", "en", "too_big"), ("9^13", "en", "exponent"),
+        ("9^9^9", "en", "exponent"), ("9**9**9", "en", "exponent"), ("2^100", "en", "exponent"),
+        ("45/5", "en", "division"), ("45÷5", "es", "division"), ("45:5", "es", "division"),
+        ("(" * 30 + "1" + ")" * 30, "en", "nesting"),
+        ("5 9", "en", "syntax"), ("(5", "en", "syntax"), ("5)", "en", "syntax"),
+        ("5+", "en", "syntax"), ("x5", "en", "syntax"), ("²", "en", "syntax"),
+        ("5,", "en", "syntax"), ("\x00", "en", "syntax"), ("5 % 2", "en", "syntax"),
+        ("()", "en", "syntax"), ("5(3)", "en", "syntax"),
+    ],
+)
+def test_refused_answers_say_why(text: str, lang: str, code: str) -> None:
+    with pytest.raises(AnswerError) as info:
+        parse_answer(text, lang)
+    assert info.value.code == code
+    assert isinstance(info.value, ValueError)
+
+
+def test_messages_speak_the_students_language() -> None:
+    with pytest.raises(AnswerError) as es:
+        parse_answer("4,5", "es")
+    assert str(es.value) == "Escribe un número entero, como 45 (sin decimales)."
+    with pytest.raises(AnswerError) as en:
+        parse_answer("4.5", "en")
+    assert str(en.value) == "Write a whole number, like 45 (no decimals)."
+    with pytest.raises(AnswerError) as big:
+        parse_answer("10^12 + 1", "es")
+    assert "1.000.000.000.000" in str(big.value)
+    with pytest.raises(AnswerError) as division:
+        parse_answer("10/2", "es")
+    assert "división" in str(division.value)
+
+
+def test_every_error_code_has_a_message_in_both_languages() -> None:
+    for code in answers.MESSAGES:
+        en = str(AnswerError(code, "en", limit=12))
+        es = str(AnswerError(code, "es", limit=12))
+        assert en and es and en != es
+
+
+def test_is_correct() -> None:
+    assert is_correct("5x9", 45)
+    assert not is_correct("44", 45)
+
+
+HOSTILE = [
+    "__import__('os')", "__import__('os').system('ls')", "9**9**9", "9^9^9^9", "().__class__",
+    "9" * 1_000_000, "٣", "٣" * 500, "\x00", "1\x00", "lambda: 0", "open('/etc/passwd')",
+    "[x for x in ()]", "1 if 1 else 0", "-" * 199 + "1", "(" * 199, "2^" * 99 + "2",
+    "(" * 20 + "9" + ")" * 20, "9x" * 99 + "9", "1" + "²" * 199, "\ud800", "𝟗𝟗", "1_000",
+    "0x1F", "1e308", "NaN", "inf", "∞", "½", "Ⅻ", "\u202e45", "4\u200b5", " " * 10_000,
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_input_is_an_int_or_answer_error_and_fast(text: str) -> None:
+    for lang in ("en", "es"):
+        start = time.perf_counter()
+        try:
+            result = parse_answer(text, lang)
+        except AnswerError:
+            pass
+        else:
+            assert isinstance(result, int) and abs(result) <= answers.MAX_ABS
+        assert time.perf_counter() - start < 0.005
+
+
+_slowest: list[float] = [0.0]
+_ANSWERISH = st.text(alphabet="0123456789+-−x×*·^²³()., =/٣\x00ab", max_size=60)
+
+
+@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=250), _ANSWERISH), st.sampled_from(["en", "es"]))
+def test_fuzz_only_int_or_answer_error(text: str, lang: str) -> None:
+    start = time.perf_counter()
+    try:
+        result = parse_answer(text, lang)
+    except AnswerError as err:
+        assert err.code in answers.MESSAGES and str(err)
+    else:
+        assert type(result) is int and abs(result) <= answers.MAX_ABS
+    elapsed = time.perf_counter() - start
+    _slowest[0] = max(_slowest[0], elapsed)
+    assert elapsed < 0.020, f"{text!r} took {elapsed * 1000:.1f} ms"
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(answers).failed == 0

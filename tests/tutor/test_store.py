@@ -1,0 +1,228 @@
+"""Tests for tutor.store: paths, schema checks, crash safety, mastery, export/import round trips."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tutor.mastery import Mastery
+from tutor.store import (
+    CSV_COLUMNS,
+    DATASHOP_COLUMNS,
+    ENV_VAR,
+    Outcome,
+    ProgressImportError,
+    Store,
+    StoreError,
+    default_path,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _fill(store: Store) -> None:
+    s1 = store.start_session("ana")
+    store.record_attempt("ana", s1, lesson="L1", problem="x/3 on 4", step="gain",
+                         outcome=Outcome.INCORRECT, input_text="-12", feedback="sign_flip",
+                         kc=["multiply", "negative"], duration=4.25, expected=12, answered=-12)
+    store.record_attempt("ana", s1, lesson="L1", problem="x/3 on 4", step="gain",
+                         outcome="CORRECT", input_text="=4x3", kc="multiply", duration=2.0,
+                         expected=12, answered=12)
+    store.record_attempt("ana", s1, lesson="L1", problem="x/3 on 4", step="loss", outcome="HINT",
+                         input_text="", feedback="", kc="negative", hints=1)
+    s2 = store.start_session("beto")
+    store.record_attempt("beto", s2, lesson="L2", problem="round end", step="sum",
+                         outcome="GIVEUP", input_text="'no sé", kc="add", duration=30.5,
+                         expected=37)
+
+
+def test_path_argument_beats_env_var(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "env" / "p.sqlite3"))
+    assert default_path() == tmp_path / "env" / "p.sqlite3"
+    with Store() as store:
+        assert store.path == tmp_path / "env" / "p.sqlite3"
+    assert (tmp_path / "env" / "p.sqlite3").is_file()
+    with Store(tmp_path / "arg" / "q.sqlite3") as store:
+        assert store.path == tmp_path / "arg" / "q.sqlite3"
+
+
+def test_default_path_without_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    expected = tmp_path / ".local/share/leonard-domino-tutor/progress.sqlite3"
+    assert default_path() == expected
+    Store().close()
+    assert expected.is_file()
+
+
+def test_wal_busy_timeout_and_schema_version(tmp_path: Path) -> None:
+    with Store(tmp_path / "p.sqlite3") as store:
+        assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
+        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == 1
+
+
+def test_refuses_files_it_does_not_own(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("hello, not a database\n" * 10)
+    with pytest.raises(StoreError, match="not an SQLite database"):
+        Store(text)
+    foreign = tmp_path / "other.sqlite3"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+    with pytest.raises(StoreError, match="another program"):
+        Store(foreign)
+    newer = tmp_path / "newer.sqlite3"
+    Store(newer).close()
+    with sqlite3.connect(newer) as conn:
+        conn.execute("UPDATE schema_version SET version = 2")
+    with pytest.raises(StoreError, match="version 2.*Update the tutor"):
+        Store(newer)
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"SQLite format 3\x00" + os.urandom(4096))
+    with pytest.raises(StoreError):
+        Store(garbage)
+
+
+def test_record_attempt_counts_attempts_at_a_step(tmp_path: Path) -> None:
+    with Store(tmp_path / "p.sqlite3") as store:
+        _fill(store)
+        rows = store.attempts("ana")
+        assert [(a.attempt_at_step, a.first_attempt) for a in rows] == [(1, True), (2, False),
+                                                                        (1, True)]
+        assert rows[0].kc == "multiply~~negative"
+        assert rows[0].outcome is Outcome.INCORRECT
+        assert store.students() == ["ana", "beto"]
+        with pytest.raises(StoreError, match="not one of"):
+            store.record_attempt("ana", "s", lesson="L", problem="p", step="s", outcome="MAYBE")
+
+
+def test_mastery_round_trip(tmp_path: Path) -> None:
+    with Store(tmp_path / "p.sqlite3") as store:
+        m = Mastery()
+        m.record("multiply", True, seconds=3)
+        m.record("negative", False, hints_before_answer=1)
+        store.save_mastery("ana", m)
+        m.record("multiply", True)
+        store.save_mastery("ana", m)
+        assert store.load_mastery("ana").states == m.states
+        assert store.load_mastery("nobody").states == {}
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys
+    from tutor.store import Store
+    store = Store(sys.argv[1])
+    session = store.start_session("crash")
+    i = 0
+    while True:
+        i += 1
+        aid = store.record_attempt("crash", session, lesson="L", problem=f"p{i}", step="s",
+                                   outcome="CORRECT", input_text=str(i), kc="add",
+                                   expected=i, answered=i)
+        print(aid, flush=True)
+    """
+)
+
+
+def test_sigkill_mid_write_keeps_every_committed_attempt(tmp_path: Path) -> None:
+    db = tmp_path / "crash.sqlite3"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(db)], stdout=subprocess.PIPE,
+                             text=True, env=env)
+    assert child.stdout is not None
+    reported: list[int] = []
+    for line in child.stdout:
+        reported.append(int(line))
+        if len(reported) >= 200:
+            break
+    child.send_signal(signal.SIGKILL)
+    rest, _ = child.communicate(timeout=30)
+    reported += [int(x) for x in rest.split()]
+    assert child.returncode == -signal.SIGKILL
+    with Store(db) as store:
+        assert store.integrity_ok()
+        stored = {r[0] for r in store.conn.execute("SELECT id FROM attempts")}
+    assert set(reported) <= stored
+    assert len(reported) >= 200
+
+
+def test_export_import_round_trip(tmp_path: Path) -> None:
+    with Store(tmp_path / "a.sqlite3") as src:
+        _fill(src)
+        original = src.attempts()
+        assert src.export_csv(tmp_path / "all.csv") == 4
+        assert src.export_csv(tmp_path / "ana.csv", student="ana") == 3
+        assert src.export_datashop(tmp_path / "all.tsv") == 4
+    header = (tmp_path / "all.tsv").read_text(encoding="utf-8").splitlines()[0]
+    assert header.split("\t") == list(DATASHOP_COLUMNS)
+    assert (tmp_path / "all.csv").read_text().splitlines()[0] == ",".join(CSV_COLUMNS)
+    assert "'=4x3" in (tmp_path / "all.csv").read_text()  # no formula runs in a spreadsheet
+    with Store(tmp_path / "b.sqlite3") as dst:
+        assert dst.import_file(tmp_path / "all.csv") == 4
+        assert dst.attempts() == original
+        assert dst.import_file(tmp_path / "all.csv") == 0  # same file again: nothing changes
+        assert dst.import_file(tmp_path / "all.tsv") == 0  # same attempts in the other format
+        assert dst.attempts() == original
+    with Store(tmp_path / "c.sqlite3") as third:
+        assert third.import_file(tmp_path / "all.tsv") == 4
+        got = third.attempts()
+        assert [(a.student, a.time, a.input, a.kc, a.outcome) for a in got] == [
+            (a.student, a.time, a.input, a.kc, a.outcome) for a in original]
+        assert third.import_file(tmp_path / "ana.csv") == 0
+
+
+def _good_csv(tmp_path: Path) -> Path:
+    with Store(tmp_path / "src.sqlite3") as src:
+        _fill(src)
+        src.export_csv(tmp_path / "good.csv")
+    return tmp_path / "good.csv"
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda t: t.replace(",CORRECT,", ",MAYBE,", 1), r"line 3: the outcome 'MAYBE'"),
+        (lambda t: "name,score\nana,3\n", r"line 1: the header"),
+        (lambda t: t + "ana,1,2\n", r"line 6: expected 16 values, found 3"),
+        (lambda t: t.replace("4.25", "soon"), r"line 2: the duration 'soon'"),
+        (lambda t: t.replace(",L2,", ",L2\x00,"), r"line 5: .*binary"),
+        (lambda t: t.replace("+00:00", "xx", 1), r"line 2: the time"),
+        (lambda t: "", r"line 1: the header"),
+    ],
+)
+def test_corrupt_import_changes_nothing(tmp_path: Path, mangle, message: str) -> None:  # type: ignore[no-untyped-def]
+    good = _good_csv(tmp_path)
+    bad = tmp_path / "bad.csv"
+    bad.write_text(mangle(good.read_text(encoding="utf-8")), encoding="utf-8")
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        dst.import_file(good)
+        before = dst.attempts()
+        with pytest.raises(ProgressImportError, match=message) as info:
+            dst.import_file(bad)
+        assert isinstance(info.value, ValueError)
+        assert dst.attempts() == before
+
+
+def test_garbage_bytes_and_non_utf8(tmp_path: Path) -> None:
+    good = _good_csv(tmp_path)
+    latin = tmp_path / "latin1.csv"
+    latin.write_bytes(good.read_bytes() + "ana,é\n".encode("latin-1"))
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        with pytest.raises(ProgressImportError, match="line 6: this is not UTF-8"):
+            dst.import_file(latin)
+        with pytest.raises(ProgressImportError, match="not UTF-8"):
+            dst.import_file(noise)
+        with pytest.raises(ProgressImportError, match="Cannot read"):
+            dst.import_file(tmp_path / "missing.csv")
+        assert dst.attempts() == []

@@ -1,0 +1,344 @@
+"""Progress store: every attempt and each student's mastery in one SQLite file."""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import astuple, dataclass, fields
+from datetime import datetime, timezone
+from enum import Enum
+from pathlib import Path
+
+from tutor.mastery import BKTParams, Mastery, SkillState
+
+__all__ = [
+    "CSV_COLUMNS",
+    "DATASHOP_COLUMNS",
+    "ENV_VAR",
+    "SCHEMA_VERSION",
+    "Attempt",
+    "Outcome",
+    "ProgressImportError",
+    "Store",
+    "StoreError",
+    "default_path",
+]
+
+ENV_VAR = "LEONARD_TUTOR_DB"
+SCHEMA_VERSION = 1
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+KC_SEPARATOR = "~~"  # DataShop's separator between several skills of one step
+
+
+class StoreError(ValueError):
+    """The progress file cannot be used (not a progress file, a newer version, …)."""
+
+
+class ProgressImportError(StoreError):
+    """A file to import is not a progress export; nothing was imported."""
+
+
+class Outcome(str, Enum):
+    """What happened at one attempt (DataShop's outcome values)."""
+
+    CORRECT = "CORRECT"
+    INCORRECT = "INCORRECT"
+    HINT = "HINT"
+    GIVEUP = "GIVEUP"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One row of progress: a student's attempt at one step of one problem."""
+
+    student: str
+    session: str
+    time: str  # ISO 8601, UTC
+    lesson: str
+    problem: str
+    step: str
+    outcome: Outcome
+    input: str
+    feedback: str  # classification, e.g. the diagnosed mistake id
+    kc: str  # skills, joined by "~~"
+    attempt_at_step: int
+    first_attempt: bool
+    hints: int
+    duration: float  # seconds
+    expected: int | None
+    answered: int | None
+
+
+CSV_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Attempt))
+DATASHOP_COLUMNS: tuple[str, ...] = (
+    "Anon Student Id", "Session Id", "Time", "Level (Lesson)", "Problem Name", "Step Name",
+    "Outcome", "Input", "Feedback Classification", "KC (Default)", "Attempt At Step",
+    "Duration (sec)",
+)
+# The columns both formats carry: a row with the same values here is a duplicate.
+_KEY = ("student", "session", "time", "lesson", "problem", "step", "outcome", "input",
+        "feedback", "kc", "attempt_at_step")
+
+_SCHEMA = f"""
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+INSERT INTO schema_version VALUES ({SCHEMA_VERSION});
+CREATE TABLE students (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL);
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY, student_id INTEGER NOT NULL REFERENCES students(id),
+    started TEXT NOT NULL);
+CREATE TABLE attempts (
+    id INTEGER PRIMARY KEY,
+    student_id INTEGER NOT NULL REFERENCES students(id),
+    session TEXT NOT NULL REFERENCES sessions(id),
+    time TEXT NOT NULL, lesson TEXT NOT NULL, problem TEXT NOT NULL, step TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('CORRECT', 'INCORRECT', 'HINT', 'GIVEUP')),
+    input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
+    attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
+    hints INTEGER NOT NULL, duration REAL NOT NULL, expected INTEGER, answered INTEGER,
+    UNIQUE (student_id, session, time, lesson, problem, step, outcome, input, feedback, kc,
+            attempt_at_step));
+CREATE TABLE mastery (
+    student_id INTEGER NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
+    p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
+    first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
+    total_seconds REAL NOT NULL, PRIMARY KEY (student_id, skill));
+"""
+
+
+def default_path() -> Path:
+    """``$LEONARD_TUTOR_DB`` if set, else the default under ``~/.local/share``:
+
+    ``~/.local/share/leonard-domino-tutor/progress.sqlite3``.
+
+    The folder is created when the store opens.
+    """
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return Path.home() / ".local" / "share" / "leonard-domino-tutor" / "progress.sqlite3"
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC with microseconds."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+class Store:
+    """The progress file. Every write is its own transaction, committed before returning."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_header()
+        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
+        try:
+            self.conn.execute("PRAGMA busy_timeout = 5000")
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            self._check_schema()
+            self.conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.DatabaseError as err:
+            self.conn.close()
+            raise StoreError(f"{self.path} is not a progress file of this tutor ({err}).") from err
+        except StoreError:
+            self.conn.close()
+            raise
+
+    def _check_header(self) -> None:
+        if not self.path.is_file() or self.path.stat().st_size == 0:
+            return
+        with self.path.open("rb") as fh:
+            if fh.read(len(_SQLITE_MAGIC)) != _SQLITE_MAGIC:
+                raise StoreError(f"{self.path} is not a progress file (not an SQLite database).")
+
+    def _check_schema(self) -> None:
+        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
+        if not tables:
+            self.conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
+            return
+        if "schema_version" not in tables:
+            raise StoreError(f"{self.path} is an SQLite database of another program, "
+                             "not a progress file of this tutor.")
+        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        if row is None or row[0] != SCHEMA_VERSION:
+            raise StoreError(f"{self.path} has progress format version {row and row[0]}; this "
+                             f"tutor reads version {SCHEMA_VERSION}. Update the tutor to open it.")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- students and sessions ---------------------------------------------------------------
+    def _student_id(self, name: str) -> int:
+        if not name or not name.strip():
+            raise StoreError("A student needs a name or id.")
+        self.conn.execute("INSERT OR IGNORE INTO students (name, created) VALUES (?, ?)",
+                          (name, utc_now()))
+        row = self.conn.execute("SELECT id FROM students WHERE name = ?", (name,)).fetchone()
+        return int(row[0])
+
+    def _ensure_session(self, session: str, student_id: int, started: str) -> None:
+        self.conn.execute("INSERT OR IGNORE INTO sessions (id, student_id, started) "
+                          "VALUES (?, ?, ?)", (session, student_id, started))
+
+    def start_session(self, student: str) -> str:
+        """Open a new session for ``student`` and return its id."""
+        session = uuid.uuid4().hex
+        with self._transaction():
+            self._ensure_session(session, self._student_id(student), utc_now())
+        return session
+
+    def students(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM students ORDER BY name")]
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.conn)
+
+    # -- attempts ------------------------------------------------------------------------------
+    def record_attempt(
+        self, student: str, session: str, *, lesson: str, problem: str, step: str,
+        outcome: Outcome | str, input_text: str = "", feedback: str = "",
+        kc: str | Sequence[str] = (), first_attempt: bool | None = None, hints: int = 0,
+        duration: float = 0.0, expected: int | None = None, answered: int | None = None,
+        time: str | None = None,
+    ) -> int:
+        """Store one attempt and commit it; return its id.
+
+        ``first_attempt`` defaults to "no earlier attempt at this step in this session".
+        """
+        with self._transaction():
+            sid = self._student_id(student)
+            now = time or utc_now()
+            self._ensure_session(session, sid, now)
+            (earlier,) = self.conn.execute(
+                "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
+                "AND problem = ? AND step = ?", (sid, session, problem, step)).fetchone()
+            attempt = Attempt(
+                student, session, now, lesson, problem, step, _outcome(outcome), input_text,
+                feedback, kc if isinstance(kc, str) else KC_SEPARATOR.join(kc), earlier + 1,
+                earlier == 0 if first_attempt is None else first_attempt, hints,
+                float(duration), expected, answered)
+            return self._insert(sid, attempt, ignore=False)
+
+    def _insert(self, student_id: int, a: Attempt, *, ignore: bool) -> int:
+        verb = "INSERT OR IGNORE" if ignore else "INSERT"
+        cur = self.conn.execute(
+            f"{verb} INTO attempts (student_id, session, time, lesson, problem, step, outcome,"
+            " input, feedback, kc, attempt_at_step, first_attempt, hints, duration, expected,"
+            " answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (student_id, *astuple(a)[1:6], a.outcome.value, *astuple(a)[7:]),
+        )
+        return int(cur.lastrowid or 0) if cur.rowcount else 0
+
+    def attempts(self, student: str | None = None) -> list[Attempt]:
+        """All attempts (of one student), in the order they were stored."""
+        sql = ("SELECT s.name, a.session, a.time, a.lesson, a.problem, a.step, a.outcome,"
+               " a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints,"
+               " a.duration, a.expected, a.answered FROM attempts a"
+               " JOIN students s ON s.id = a.student_id")
+        rows = (self.conn.execute(sql + " WHERE s.name = ? ORDER BY a.id", (student,))
+                if student is not None else self.conn.execute(sql + " ORDER BY a.id"))
+        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
+                        r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
+
+    # -- mastery -----------------------------------------------------------------------------
+    def save_mastery(self, student: str, mastery: Mastery) -> None:
+        """Store every skill state of ``student`` (one transaction)."""
+        with self._transaction():
+            sid = self._student_id(student)
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO mastery VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(sid, s.skill, s.p_known, int(s.mastered), s.asked, s.first_try_right,
+                  s.hints_used, s.total_seconds) for s in mastery.states.values()])
+
+    def load_mastery(self, student: str, params: BKTParams | None = None) -> Mastery:
+        """The saved mastery of ``student`` (a fresh one if nothing was saved)."""
+        rows = self.conn.execute(
+            "SELECT m.skill, m.p_known, m.mastered, m.asked, m.first_try_right, m.hints_used,"
+            " m.total_seconds FROM mastery m JOIN students s ON s.id = m.student_id"
+            " WHERE s.name = ?", (student,))
+        states = {r[0]: SkillState(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6]) for r in rows}
+        return Mastery(params=params or BKTParams(), states=states)
+
+    # -- export and import (see tutor.store_files) --------------------------------------------
+    def export_csv(self, path: str | os.PathLike[str], student: str | None = None) -> int:
+        """Write the attempts (of one student, or all) as CSV; return the number of rows."""
+        from tutor.store_files import write_csv
+
+        return write_csv(Path(path), self.attempts(student))
+
+    def export_datashop(self, path: str | os.PathLike[str], student: str | None = None) -> int:
+        """Write the attempts as a DataShop-style tab-separated file; return the number of rows."""
+        from tutor.store_files import write_datashop
+
+        return write_datashop(Path(path), self.attempts(student))
+
+    def import_file(self, path: str | os.PathLike[str]) -> int:
+        """Merge a CSV or DataShop export; return how many new attempts were added.
+
+        Every row is checked before anything is written, and all rows go in one
+        transaction, so a bad file changes nothing.  Rows already present are skipped.
+        """
+        from tutor.store_files import read_attempts
+
+        rows = read_attempts(Path(path))
+        return self.merge(rows)
+
+    def merge(self, rows: Iterable[Attempt]) -> int:
+        added = 0
+        with self._transaction():
+            for a in rows:
+                sid = self._student_id(a.student)
+                self._ensure_session(a.session, sid, a.time)
+                added += 1 if self._insert(sid, a, ignore=True) else 0
+        return added
+
+    def integrity_ok(self) -> bool:
+        return bool(self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _outcome(value: Outcome | str) -> Outcome:
+    try:
+        return Outcome(value)
+    except ValueError:
+        choices = ", ".join(o.value for o in Outcome)
+        raise StoreError(f"The outcome {value!r} is not one of: {choices}.") from None
+
+
+def check_attempt(a: Attempt) -> Iterator[str]:
+    """Problems with one attempt, in words (nothing if it is fine)."""
+    if not a.student.strip():
+        yield "the student id is empty"
+    if not a.session.strip():
+        yield "the session id is empty"
+    try:
+        datetime.fromisoformat(a.time.replace("Z", "+00:00"))
+    except ValueError:
+        yield f"the time {a.time!r} is not a date and time like 2024-05-01T12:00:00+00:00"
+    if a.attempt_at_step < 1:
+        yield "the attempt number must be 1 or more"
+    if a.hints < 0:
+        yield "the number of hints cannot be negative"
+    if not math.isfinite(a.duration) or a.duration < 0:
+        yield f"the duration {a.duration!r} is not a number of seconds"
