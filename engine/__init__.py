@@ -26,6 +26,7 @@ from .rules import (
     power_effect,
     variant,
 )
+from .sheet import ScoreSheet
 from .tiles import (
     DOUBLE_FIFTEEN,
     DOUBLE_NINE,
@@ -44,5 +45,5 @@ __all__ = [
     "LEONARD_VARIANT", "Match", "MatchEnded", "PASS", "Pass", "Passed", "Placed", "Play",
     "PowerEffect", "RecordError", "Round", "RoundEnded", "RoundStarted", "RulesError", "Tile",
     "TileError", "TileSet", "Variant", "double_n", "load_record", "parse_tile", "power_effect",
-    "replay", "variant",
+    "replay", "variant", "ScoreSheet",
 ]

@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 from .events import Event, MatchEnded
 from .round import Action, IllegalMoveError, Round
-from .rules import HouseRules, Variant, variant as variant_named
+from .rules import HouseRules, Variant
+from .rules import variant as variant_named
 
 
 class Match:

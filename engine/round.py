@@ -89,7 +89,7 @@ class Tables:
         self.suit_mask = ts.suit_mask
         value = [symbol_value if sym else s for s, sym in zip(ts.suits, ts.is_symbol,
                                                               strict=True)]
-        self.value = tuple(int(v) for v in value)  # type: ignore[call-overload]
+        self.value = tuple(int(v) for v in value)
         self.total = tuple(self.value[a] + self.value[b]
                            for a, b in zip(ts.half_a, ts.half_b, strict=True))
         self.power = tuple(power and t.is_power for t in ts.tiles)

@@ -1,0 +1,435 @@
+"""The Leonard score sheet (RULES.md §2): one table per round, read from the round's event log.
+
+Layout
+    Rows are numbered 1, 2, 3 … ; row *k* holds every player's *k*-th turn. A turn is the draws
+    of one player followed by their play or their pass (a :class:`~engine.events.Placed` or
+    :class:`~engine.events.Passed` event ends it). Each seat has three columns, lettered by
+    seat: ``A``, ``+a``, ``-a``, then ``B``, ``+b``, ``-b`` … After the players' columns every
+    row carries the cumulative score of each player (``Σa``, ``Σb`` …): the sum of that
+    player's ``+`` minus ``-`` entries in this row and all rows above it. The last row's
+    cumulative scores are the round's gains minus losses.
+
+The capital column (:attr:`SheetCell.play`), its parts in this order
+    ``↓k``     drew *k* tiles on this turn (before the play, or before passing);
+    the tile   as placed: the half that matched the line first (``5/4`` placed on a 5), an
+               opening as placed (``6/6``); with a pass after drawing there is no tile;
+    ``—``      passed without drawing;
+    quality    ``!!`` ``!`` ``X`` ``XX`` (see below), right after the tile;
+    ``N``      a neutralized power play (a power tile that opened the line);
+    ``PS``     paso a la salida: on the opener's opening row (+20 there);
+    ``PC``     paso corrido: on the row of the placement every other player passed on
+               (+20 there, although the bonus is paid after the last pass);
+    ``K/KP``   basic / power capicúa, on the domino row;
+    ``T``      the tranque, on the turn that made it;
+    ``$ = ∅``  the result, written for *every* player in the row of the turn that ended the
+               round: ``$`` the winner, ``∅`` a loser; after a tranque with a shared lowest
+               hand, ``=`` for those who share it and ``∅`` for the others.
+
+Points
+    ``+x`` holds what the player gained on that turn: power gains, and the bonuses (paso a la
+    salida, paso corrido, capicúa, domino winnings) on the row named above; the tranque
+    winnings go to the winner's ``+x`` in the row of the turn that made the tranque.
+    ``-x`` holds what was taken from the player by another player's power play, written in the
+    row of the play that caused it (the placing player's turn number), even if the victim's
+    own turn of that number comes later or never. Both are written as positive numbers;
+    ``0`` is left blank in the text, CSV and HTML forms.
+
+Play quality (``!!`` ``!`` ``X`` ``XX``)
+    The round is replayed from its deal (:attr:`Round.initial_hands`, pile, table, starter);
+    before each placement every legal play — each (tile, end) the player could have placed —
+    is valued by the points it changes at once: its power effect, own gain plus loss
+    inflicted (RULES.md §1.6, with T the total of the tile at the opposite end; an opening is
+    neutralized and worth 0; a basic tile is worth 0). With *lo* and *hi* the lowest and
+    highest value on offer:
+
+    * one distinct value (a forced play, or a choice that changes nothing): no mark;
+    * value = hi: ``!!``;   value = lo: ``XX``;
+    * otherwise ``!`` when value ≥ lo + ¾·(hi − lo), ``X`` when value ≤ lo + ¼·(hi − lo),
+      no mark in between.
+
+    Bonuses (domino, capicúa, tranque, pass bonuses) do not enter the value: they either do
+    not depend on the choice of tile or are not known at the moment of the play.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from .events import (
+    Bonus,
+    Drew,
+    End,
+    Passed,
+    Placed,
+    PowerEffect,
+    RoundEnded,
+    RoundStarted,
+)
+from .round import DRAW, PASS, Play, Round
+from .rules import power_effect
+from .tiles import Tile
+
+if TYPE_CHECKING:
+    from .match import Match
+
+__all__ = ["SheetCell", "SheetRow", "ScoreSheet", "match_sheets", "play_quality", "play_value"]
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+DREW = "↓"
+PASSED = "—"
+WIN, TIE, LOSE = "$", "=", "∅"
+_MARK_ORDER = ("N", "PS", "PC", "K", "KP", "T", WIN, TIE, LOSE)
+
+
+def play_value(rnd: Round, play: Play) -> int:
+    """Points ``play`` would change at once in ``rnd`` as it stands: own gain plus loss
+    inflicted by its power effect (0 for a basic tile, an opening, or a game without power)."""
+    if not rnd.variant.power or play.end is None or not play.tile.is_power:
+        return 0
+    other = rnd.end_tile("R" if play.end == "L" else "L")
+    gain, loss = power_effect(play.tile, other, rnd.rules.symbol_value)
+    return gain + loss
+
+
+def play_quality(value: int, values: list[int] | tuple[int, ...]) -> str:
+    """The quality mark of a play worth ``value`` among the values of every legal play
+    (``!!``, ``!``, ``X``, ``XX`` or ``""``; see the module docstring)."""
+    if not values:
+        return ""
+    lo, hi = min(values), max(values)
+    if hi == lo:
+        return ""
+    if value >= hi:
+        return "!!"
+    if value <= lo:
+        return "XX"
+    if 4 * (value - lo) >= 3 * (hi - lo):
+        return "!"
+    if 4 * (value - lo) <= hi - lo:
+        return "X"
+    return ""
+
+
+@dataclass
+class SheetCell:
+    """One player's turn on one row: the capital column and the ``+``/``-`` columns."""
+
+    seat: int
+    row: int
+    tile: Tile | None = None
+    """The tile placed, matched half first (an opening as placed); None for a pass or no turn."""
+    end: End | None = None
+    drew: int = 0
+    passed: bool = False
+    quality: str = ""
+    """``!!``, ``!``, ``X``, ``XX`` or ``""``."""
+    marks: list[str] = field(default_factory=list)
+    """``N``, ``PS``, ``PC``, ``K``/``KP``, ``T`` and the result ``$``/``=``/``∅``."""
+    gain: int = 0
+    loss: int = 0
+    total: int = 0
+    """The player's cumulative score (gains − losses) up to and including this row."""
+    value: int | None = None
+    """Points the play changed at once (power gain + loss inflicted); None without a play."""
+    choices: tuple[int, ...] = ()
+    """The value of every legal play the player had (one per tile and end)."""
+
+    @property
+    def played(self) -> bool:
+        """The player had a turn on this row (played, drew or passed)."""
+        return self.tile is not None or self.passed or self.drew > 0
+
+    def ordered_marks(self) -> list[str]:
+        return sorted(self.marks, key=lambda m: _MARK_ORDER.index(m) if m in _MARK_ORDER
+                      else len(_MARK_ORDER))
+
+    @property
+    def play(self) -> str:
+        """The capital column's text, e.g. ``↓2 5/x !! PC``."""
+        parts: list[str] = []
+        if self.drew:
+            parts.append(f"{DREW}{self.drew}")
+        if self.tile is not None:
+            parts.append(str(self.tile))
+            if self.quality:
+                parts.append(self.quality)
+        elif self.passed and not self.drew:
+            parts.append(PASSED)
+        parts.extend(self.ordered_marks())
+        return " ".join(parts)
+
+    @property
+    def gain_text(self) -> str:
+        return str(self.gain) if self.gain else ""
+
+    @property
+    def loss_text(self) -> str:
+        return str(self.loss) if self.loss else ""
+
+    def play_html(self) -> str:
+        """The capital column as HTML: the tile as a fraction (matched half over open half)."""
+        parts: list[str] = []
+        if self.drew:
+            parts.append(f'<span class="drew">{DREW}{self.drew}</span>')
+        if self.tile is not None:
+            parts.append(f'<span class="tile"><sup>{html.escape(str(self.tile.a))}</sup>'
+                         f'&frasl;<sub>{html.escape(str(self.tile.b))}</sub></span>')
+            if self.quality:
+                parts.append(f'<span class="quality">{html.escape(self.quality)}</span>')
+        elif self.passed and not self.drew:
+            parts.append(f'<span class="pass">{PASSED}</span>')
+        parts.extend(f'<span class="mark">{html.escape(m)}</span>'
+                     for m in self.ordered_marks())
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """Row ``number``: one :class:`SheetCell` per seat."""
+
+    number: int
+    cells: tuple[SheetCell, ...]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each player's cumulative score at the end of this row."""
+        return tuple(c.total for c in self.cells)
+
+    def values(self) -> list[str]:
+        """The row as text cells, in the order of :attr:`ScoreSheet.header`."""
+        out = [str(self.number)]
+        for c in self.cells:
+            out += [c.play, c.gain_text, c.loss_text]
+        out += [str(t) for t in self.totals]
+        return out
+
+    def as_dict(self, header: list[str]) -> dict[str, str]:
+        return dict(zip(header, self.values(), strict=True))
+
+
+class ScoreSheet:
+    """The score sheet of one round. Build it with :meth:`from_round`."""
+
+    def __init__(self, number: int, players: int, table: Tile | None, rows: list[SheetRow],
+                 result: RoundEnded | None) -> None:
+        self.number = number
+        """The round's number in its match."""
+        self.players = players
+        self.table = table
+        """The 4-player table tile (not a play of anyone's), or None."""
+        self.rows = rows
+        self.result = result
+        """The round's end, or None while it is still being played."""
+        self.letters = [LETTERS[s] for s in range(players)]
+        self.columns: list[str] = []
+        """The players' columns: ``A``, ``+a``, ``-a``, ``B``, ``+b``, ``-b`` …"""
+        for x in self.letters:
+            self.columns += [x, f"+{x.lower()}", f"-{x.lower()}"]
+        self.total_columns = [f"Σ{x.lower()}" for x in self.letters]
+        """The cumulative score columns at the end of each row: ``Σa``, ``Σb`` …"""
+
+    # --- building ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_round(cls, rnd: Round) -> ScoreSheet:
+        """The sheet of ``rnd`` (finished or still in play), from its event log; the deal is
+        replayed only to judge play quality. Raises ValueError for a round played without a
+        record or whose log does not replay from its deal."""
+        log = rnd.log
+        if not log or not isinstance(log[0], RoundStarted):
+            raise ValueError("this round was played without an event log (record=False): "
+                             "it has no score sheet")
+        players = rnd.players
+        opening: Literal["rule", "any"] = (
+            "rule" if rnd.table is None and rnd.open_tile is not None else "any")
+        replay = Round(rnd.variant, rnd.rules, list(rnd.initial_hands), list(rnd.pile),
+                       rnd.table, rnd.starter, number=rnd.number, opening=opening, record=True)
+
+        grid: list[list[SheetCell]] = [[] for _ in range(players)]
+        turns = [0] * players          # turns begun per seat
+        in_turn = [False] * players    # the seat's latest turn is still going (drew only)
+        last_place = [0] * players     # row of each seat's latest placement
+        opening_row = (-1, 0)          # (seat, row) of the opening
+        last_turn = (-1, 0)            # (seat, row) of the latest finished turn
+
+        def cell(seat: int, row: int) -> SheetCell:
+            cells = grid[seat]
+            while len(cells) < row:
+                cells.append(SheetCell(seat, len(cells) + 1))
+            return cells[row - 1]
+
+        def turn_cell(seat: int) -> SheetCell:
+            if not in_turn[seat]:
+                turns[seat] += 1
+                in_turn[seat] = True
+            return cell(seat, turns[seat])
+
+        for ev in log[1:]:
+            if isinstance(ev, Drew):
+                replay.apply(DRAW, ev.seat)
+                turn_cell(ev.seat).drew += 1
+            elif isinstance(ev, Passed):
+                replay.apply(PASS, ev.seat)
+                c = turn_cell(ev.seat)
+                c.passed = True
+                in_turn[ev.seat] = False
+                last_turn = (ev.seat, c.row)
+            elif isinstance(ev, Placed):
+                play = Play(ev.tile, ev.end)
+                options = [m for m in replay.legal_moves() if isinstance(m, Play)]
+                values = tuple(play_value(replay, m) for m in options)
+                value = play_value(replay, play)
+                replay.apply(play, ev.seat)
+                c = turn_cell(ev.seat)
+                c.tile, c.end = ev.tile, ev.end
+                c.value, c.choices = value, values
+                c.quality = play_quality(value, values)
+                in_turn[ev.seat] = False
+                last_place[ev.seat] = c.row
+                last_turn = (ev.seat, c.row)
+                if ev.opening:
+                    opening_row = (ev.seat, c.row)
+            elif isinstance(ev, PowerEffect):
+                row = last_place[ev.seat]
+                c = cell(ev.seat, row)
+                if ev.neutralized:
+                    c.marks.append("N")
+                c.gain += ev.gain
+                cell(ev.target, row).loss += ev.loss
+            elif isinstance(ev, Bonus):
+                if ev.kind == "paso-a-la-salida":
+                    row = opening_row[1] if opening_row[0] == ev.seat else last_place[ev.seat]
+                    mark = "PS"
+                elif ev.kind == "paso-corrido":
+                    row, mark = last_place[ev.seat], "PC"
+                elif ev.kind == "capicua":
+                    row, mark = last_place[ev.seat], ev.detail or "K"
+                elif ev.kind == "tranque":
+                    row, mark = last_turn[1], ""
+                else:  # domino
+                    row, mark = last_place[ev.seat], ""
+                c = cell(ev.seat, row)
+                c.gain += ev.points
+                if mark:
+                    c.marks.append(mark)
+            elif isinstance(ev, RoundEnded):
+                seat, row = last_turn
+                if ev.reason == "tranque" and seat >= 0:
+                    cell(seat, row).marks.append("T")
+                low = min(ev.hand_totals) if ev.hand_totals else 0
+                for s in range(players):
+                    if ev.winner is not None:
+                        mark = WIN if s == ev.winner else LOSE
+                    else:
+                        mark = TIE if ev.hand_totals[s] == low else LOSE
+                    cell(s, max(row, 1)).marks.append(mark)
+
+        if replay.log != log:
+            raise ValueError("the round's event log does not replay from its deal")
+
+        height = max((len(g) for g in grid), default=0)
+        running = [0] * players
+        rows: list[SheetRow] = []
+        for r in range(1, height + 1):
+            cells = []
+            for s in range(players):
+                c = cell(s, r)
+                running[s] += c.gain - c.loss
+                c.total = running[s]
+                cells.append(c)
+            rows.append(SheetRow(r, tuple(cells)))
+        started = log[0]
+        return cls(started.number, players, started.table, rows, rnd.result)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def header(self) -> list[str]:
+        """Every column of the text, CSV and HTML forms: ``#``, the players' columns, then the
+        cumulative scores."""
+        return ["#", *self.columns, *self.total_columns]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each player's cumulative score on the last row (the round's gains − losses)."""
+        return self.rows[-1].totals if self.rows else (0,) * self.players
+
+    def cell(self, row: int, seat: int) -> SheetCell:
+        """The cell of ``seat`` on row ``row`` (1-based)."""
+        return self.rows[row - 1].cells[seat]
+
+    def title(self) -> str:
+        out = f"Round {self.number}"
+        if self.table is not None:
+            out += f" · table {self.table}"
+        if self.result is not None:
+            how = self.result.reason
+            if self.result.winner is not None:
+                out += f" · {how}: {self.letters[self.result.winner]} wins"
+            else:
+                out += f" · {how}: nobody wins"
+        return out
+
+    # --- output -----------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """An aligned plain-text table (title line, header, rule, one line per row)."""
+        header = self.header
+        body = [r.values() for r in self.rows]
+        widths = [max([len(h), *(len(v[i]) for v in body)]) for i, h in enumerate(header)]
+        left = {1 + 3 * s for s in range(self.players)}
+
+        def line(values: list[str]) -> str:
+            cells = [v.ljust(w) if i in left else v.rjust(w)
+                     for i, (v, w) in enumerate(zip(values, widths, strict=True))]
+            return "  ".join(cells).rstrip()
+
+        lines = [self.title(), line(header), "  ".join("-" * w for w in widths)]
+        lines += [line(v) for v in body]
+        return "\n".join(lines) + "\n"
+
+    def to_csv(self) -> str:
+        """CSV text: the header row, then one record per row (0 points left blank)."""
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(self.header)
+        for r in self.rows:
+            writer.writerow(r.values())
+        return buf.getvalue()
+
+    def to_html(self) -> str:
+        """An HTML ``<table class="ld-sheet">``; each play is shown as a fraction."""
+        esc = html.escape
+        out = ['<table class="ld-sheet">', f"<caption>{esc(self.title())}</caption>",
+               "<thead><tr>"]
+        for h in self.header:
+            out.append(f'<th scope="col">{esc(h)}</th>')
+        out.append("</tr></thead>")
+        out.append("<tbody>")
+        for r in self.rows:
+            out.append(f'<tr><th scope="row">{r.number}</th>')
+            for c in r.cells:
+                out.append(f'<td class="play">{c.play_html()}</td>'
+                           f'<td class="gain">{esc(c.gain_text)}</td>'
+                           f'<td class="loss">{esc(c.loss_text)}</td>')
+            for t in r.totals:
+                out.append(f'<td class="total">{t}</td>')
+            out.append("</tr>")
+        out.append("</tbody></table>")
+        return "\n".join(out) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"<ScoreSheet round {self.number}: {len(self.rows)} rows, totals {self.totals}>"
+
+
+def match_sheets(match: Match) -> list[ScoreSheet]:
+    """One sheet per round of ``match`` (the current round too, while it is being played)."""
+    return [ScoreSheet.from_round(r) for r in match.rounds]
