@@ -1,0 +1,66 @@
+"""Lesson files: the shipped ones load; a garbled one gets a clear error in the teacher's language."""
+
+import json
+
+import pytest
+
+from tutor.lessons import LESSON_DIR, LessonError, lesson_from_dict, list_lessons, load_lesson
+
+
+def test_shipped_lessons_all_load():
+    ids = {p.stem for p in LESSON_DIR.glob("*.json")}
+    assert ids and {lesson.id for lesson in list_lessons()} == ids
+    for lesson in list_lessons():
+        assert lesson.title["es"] and lesson.title["en"]
+        assert all(h < lesson.players for h in lesson.humans)
+
+
+def test_lesson_settings_reach_the_objects():
+    lesson = load_lesson("first-steps")
+    assert lesson.scaffold and lesson.ask == {"power"} and lesson.rounds == 1
+    assert lesson.rules.rounds == 1
+    assert lesson.mastery.p_init == 0.2 and lesson.mastery.p_learn == 0.25
+    assert lesson.mastery.p_slip == 0.1  # documented default kept
+
+
+@pytest.mark.parametrize("data,en,es", [
+    ({"id": "x"}, "missing “title”", "le falta «title»"),
+    ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": 7}},
+     "“game.players” must be at most 5", "«game.players» debe ser como máximo 5"),
+    ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": "two"}},
+     "“game.players” should be a whole number", "«game.players» debería ser un número entero"),
+    ({"id": "x", "title": {"es": "a", "en": "b"}, "tutor": {"colour": 1}},
+     "does not know: colour", "no conoce: colour"),
+    ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": 2, "humans": [3]}},
+     "beyond the 2 players", "con 2 jugadores"),
+    ({"id": "x", "title": {"es": "a", "en": "b"}, "mastery": {"p_slip": 0.6, "p_guess": 0.5}},
+     "", ""),
+])
+def test_garbled_lessons_get_clear_errors(data, en, es):
+    with pytest.raises(LessonError) as e:
+        lesson_from_dict(data, "bad.json", "en")
+    assert str(e.value).startswith("bad.json: ") and en in str(e.value)
+    with pytest.raises(LessonError) as e:
+        lesson_from_dict(data, "bad.json", "es")
+    assert es in str(e.value)
+
+
+def test_broken_file_is_named_with_line(tmp_path):
+    p = tmp_path / "broken.json"
+    p.write_text('{"id": "x",\n "title": }', encoding="utf-8")
+    with pytest.raises(LessonError, match=r"broken.json is not valid JSON: check line 2"):
+        load_lesson(p)
+    with pytest.raises(LessonError, match="No existe"):
+        load_lesson(tmp_path / "nope.json", "es")
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(LessonError):
+        load_lesson(tmp_path / "bin.json")
+
+
+def test_lessons_folder_can_be_moved(tmp_path, monkeypatch):
+    (tmp_path / "mine.json").write_text(json.dumps(
+        {"id": "mine", "title": {"es": "Mía", "en": "Mine"}, "game": {"players": 4,
+         "humans": [0, 2], "bots": ["random"]}}), encoding="utf-8")
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    assert [lesson.id for lesson in list_lessons()] == ["mine"]
+    assert load_lesson("mine").humans == (0, 2)

@@ -1,0 +1,204 @@
+"""Lesson files: what a teacher sets for a game and for the tutor, read and checked."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import HouseRules, RulesError
+
+from .i18n import N_, translator
+from .mastery import BKTParams
+
+LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
+"""The lessons shipped with the project; ``LEONARD_LESSONS`` names another folder."""
+
+_PROB = {"type": "number", "minimum": 0, "maximum": 1}
+_TEXT = {
+    "type": "object",
+    "properties": {"es": {"type": "string"}, "en": {"type": "string"}},
+    "required": ["es", "en"],
+    "additionalProperties": False,
+}
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "title"],
+    "additionalProperties": False,
+    "properties": {
+        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+        "title": _TEXT,
+        "description": _TEXT,
+        "game": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "variant": {"enum": ["leonard"]},
+                "players": {"type": "integer", "minimum": 2, "maximum": 5},
+                "humans": {"type": "array", "items": {"type": "integer", "minimum": 0,
+                                                      "maximum": 4}, "uniqueItems": True},
+                "bots": {"type": "array", "items": {"enum": ["random", "greedy", "search"]}},
+                "rounds": {"type": "integer", "minimum": 1, "maximum": 20},
+                "seed": {"type": ["integer", "null"]},
+                "rules": {"type": "object"},
+            },
+        },
+        "tutor": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "ask": {"type": "array", "uniqueItems": True,
+                        "items": {"enum": ["power", "round_end"]}},
+                "scaffold": {"type": "boolean"},
+                "ask_bot_plays": {"type": "boolean"},
+            },
+        },
+        "mastery": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"p_init": _PROB, "p_learn": _PROB, "p_slip": _PROB,
+                           "p_guess": _PROB, "mastery_threshold": _PROB},
+        },
+    },
+}
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used; the message says which file, where and why."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A lesson's settings, with the defaults of free play for what the file leaves out."""
+
+    id: str
+    title: dict[str, str]
+    description: dict[str, str] = field(default_factory=dict)
+    players: int = 2
+    humans: tuple[int, ...] = (0,)
+    bots: tuple[str, ...] = ("greedy",)
+    rounds: int = 3
+    seed: int | None = None
+    rules: HouseRules = field(default_factory=HouseRules)
+    ask: frozenset[str] = frozenset({"power", "round_end"})
+    scaffold: bool = False
+    ask_bot_plays: bool = False
+    mastery: BKTParams = field(default_factory=BKTParams)
+
+    def text(self, key: str, lang: str) -> str:
+        values: dict[str, str] = getattr(self, key)
+        return values.get(lang) or values.get("en", "")
+
+
+_MESSAGES = {
+    "required": N_("“{where}” is missing “{what}”."),
+    "additionalProperties": N_("“{where}” has a setting the tutor does not know: {what}."),
+    "type": N_("“{where}” should be {what}."),
+    "enum": N_("“{where}” must be one of: {what}."),
+    "minimum": N_("“{where}” must be at least {what}."),
+    "maximum": N_("“{where}” must be at most {what}."),
+    "pattern": N_("“{where}” may hold only small letters, digits and dashes."),
+    "uniqueItems": N_("“{where}” lists something twice."),
+}
+_TYPES = {
+    "object": N_("a group of settings in braces {}"),
+    "array": N_("a list in brackets []"),
+    "string": N_("text in quotes"),
+    "integer": N_("a whole number"),
+    "number": N_("a number"),
+    "boolean": N_("true or false"),
+}
+
+
+def _explain(error: Any, lang: str) -> str:
+    _ = translator(lang)
+    where = ".".join(str(p) for p in error.absolute_path) or _("the lesson")
+    kind = error.validator
+    if kind == "required":
+        what = error.message.split("'")[1]
+    elif kind == "additionalProperties":
+        what = ", ".join(sorted(set(error.instance) - set(error.schema.get("properties", {}))))
+    elif kind == "type":
+        types = error.validator_value
+        types = [types] if isinstance(types, str) else types
+        what = " / ".join(_(_TYPES.get(t, t)) for t in types)
+    elif kind == "enum":
+        what = ", ".join(json.dumps(v) for v in error.validator_value)
+    else:
+        what = str(error.validator_value)
+    template = _MESSAGES.get(kind)
+    if template is None:
+        return f"“{where}”: {error.message}"
+    return _(template).format(where=where, what=what)
+
+
+def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Lesson:
+    """Check ``data`` against the lesson schema and build a :class:`Lesson`."""
+    import jsonschema
+
+    _ = translator(lang)
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise LessonError(f"{source}: {_explain(errors[0], lang)}")
+    game = data.get("game", {})
+    tut = data.get("tutor", {})
+    players = game.get("players", 2)
+    humans = tuple(game.get("humans", [0]))
+    if any(h >= players for h in humans):
+        raise LessonError(source + ": " + _("“game.humans” names a seat beyond the {n} players.")
+                          .format(n=players))
+    try:
+        rules = HouseRules.from_dict({"rounds": game.get("rounds", 3), **game.get("rules", {})})
+        mastery = BKTParams(**data.get("mastery", {}))
+    except (RulesError, ValueError, TypeError) as e:
+        raise LessonError(f"{source}: {e}") from None
+    return Lesson(
+        id=data["id"], title=data["title"], description=data.get("description", {}),
+        players=players, humans=humans, bots=tuple(game.get("bots", ["greedy"])),
+        rounds=rules.rounds, seed=game.get("seed"), rules=rules,
+        ask=frozenset(tut.get("ask", ["power", "round_end"])),
+        scaffold=tut.get("scaffold", False), ask_bot_plays=tut.get("ask_bot_plays", False),
+        mastery=mastery,
+    )
+
+
+def lesson_dirs() -> list[Path]:
+    extra = os.environ.get("LEONARD_LESSONS")
+    return [Path(extra)] if extra else [LESSON_DIR]
+
+
+def load_lesson(name_or_path: str | Path, lang: str = "en") -> Lesson:
+    """Read a lesson by file path, or by id from the lessons folder."""
+    _ = translator(lang)
+    path = Path(name_or_path)
+    if not path.suffix:
+        found = [d / f"{name_or_path}.json" for d in lesson_dirs()]
+        path = next((p for p in found if p.exists()), found[0])
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise LessonError(_("There is no lesson file {path}.").format(path=path)) from None
+    except UnicodeDecodeError:
+        raise LessonError(_("{path} is not a text file.").format(path=path)) from None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise LessonError(_("{path} is not valid JSON: check line {line}, column {col}.")
+                          .format(path=path.name, line=e.lineno, col=e.colno)) from None
+    return lesson_from_dict(data, path.name, lang)
+
+
+def list_lessons(lang: str = "en") -> list[Lesson]:
+    """Every readable lesson in the lessons folder, by id (broken files are skipped here;
+    :func:`load_lesson` names their problem)."""
+    out = []
+    for d in lesson_dirs():
+        for p in sorted(d.glob("*.json")):
+            try:
+                out.append(load_lesson(p, lang))
+            except LessonError:
+                continue
+    return out
