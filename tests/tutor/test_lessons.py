@@ -1,4 +1,4 @@
-"""Lesson files: the shipped ones load; a garbled one gets a clear error in the teacher's language."""
+"""Lesson files: the shipped ones load; a garbled one gets a clear error for the teacher."""
 
 import json
 
