@@ -23,7 +23,9 @@ def _rank(half: Half) -> int:
     """Sort order of suits: numbers ascending, then + - x."""
     if isinstance(half, int):
         return half
-    return 1000 + SYMBOLS.index(half)
+    if half in SYMBOLS:
+        return 1000 + SYMBOLS.index(half)
+    return 2000  # not a suit at all: the tile set's lookup rejects it with a TileError
 
 
 @dataclass(frozen=True, eq=False)

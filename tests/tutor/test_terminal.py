@@ -1,0 +1,85 @@
+"""`python -m tutor play`: a whole game in the terminal from fixed input, and the launcher."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tutor.__main__ as cli
+from tutor import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+
+
+def test_a_whole_game_from_fixed_input() -> None:
+    """Always move 1; answer questions wrong ("1", "0"), then "show"; the game ends."""
+    out = run(["play", "--lang", "en", "--seed", "5", "--rounds", "2"],
+              "1\n0\n?\nshow\n" * 500)
+    assert out.returncode == 0, out.stderr
+    assert "Final score:" in out.stdout
+    assert "The match is over" in out.stdout
+    assert "Game stopped" not in out.stdout
+    assert "❓" in out.stdout and "The answer is" in out.stdout
+    assert "Traceback" not in out.stderr
+
+
+def test_spanish_by_default_and_eof_exits_cleanly() -> None:
+    out = run(["play", "--seed", "1"], "")
+    assert out.returncode == 0, out.stderr
+    assert "Juego detenido." in out.stdout and "Puntaje final:" in out.stdout
+
+
+def test_bad_options_are_reported() -> None:
+    out = run(["play", "--lang", "fr"], "")
+    assert out.returncode == 2 and "not available" in out.stderr
+
+
+def test_in_process_game_with_right_answers_and_hints() -> None:
+    s = Session(seed=9, rounds=1, lang="en")
+    lines: list[str] = []
+    state = {"hinted": False}
+
+    def read(prompt: str) -> str:
+        q = s.pending_question
+        if q is None:
+            return "1"
+        if not state["hinted"]:
+            state["hinted"] = True
+            return "h"
+        return str(q.expected)
+
+    assert cli.Terminal(s, read=read, write=lines.append).run() == 0
+    text = "\n".join(lines)
+    assert s.match.over and "✔ Right!" in text and "💡" in text
+    assert f"Final score: A {s.match.scores[0]} · B {s.match.scores[1]}" in text
+
+
+def test_dashboard_launches_voila(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    nb = tmp_path / "Play.ipynb"
+    nb.write_text("{}", encoding="utf-8")
+    calls: list[list[str]] = []
+    monkeypatch.setattr(cli, "NOTEBOOK", nb)
+    monkeypatch.setattr(cli.subprocess, "call", lambda cmd: calls.append(cmd) or 0)
+    assert cli.main([]) == 0
+    assert cli.main(["dashboard"]) == 0
+    assert calls == [[sys.executable, "-m", "voila", str(nb)]] * 2
+
+
+def test_dashboard_without_notebook(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli, "NOTEBOOK", tmp_path / "missing.ipynb")
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert cli.main(["dashboard"]) == 1
+    assert "python -m tutor play" in capsys.readouterr().err

@@ -1,0 +1,33 @@
+"""The Leonard-Domino tutor: questions on the engine's plays, answers, hints, diagnosis, progress.
+
+>>> from tutor import Session
+>>> s = Session(seed=1, lang="en")
+>>> sorted(s.view_state())[:3]
+['bot_pending', 'ends', 'hand']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.answers import AnswerError, parse_answer
+from tutor.diagnosis import CATALOG, Diagnosis, diagnose
+from tutor.hints import Hint, hint_ladder
+from tutor.mastery import BKTParams, Mastery
+from tutor.questions import STEPS, Question, QuestionError, question_for
+from tutor.session import Feedback, Session, SessionError, describe_event
+
+__all__ = [
+    "CATALOG", "STEPS", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
+    "Question", "QuestionError", "Session", "SessionError", "Store", "describe_event", "diagnose",
+    "hint_ladder", "parse_answer", "question_for",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The progress store pulls in sqlite3; load it only when asked for.
+    if name == "Store":
+        from tutor.store import Store
+
+        return Store
+    raise AttributeError(f"module 'tutor' has no attribute {name!r}")
