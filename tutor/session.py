@@ -126,6 +126,27 @@ class Session:
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
                     rules=rules, deals=deals, auto_bots=auto_bots)
 
+    @classmethod
+    def from_lesson(cls, lesson: Any, *, lang: str = "es", student: str = "anon",
+                    store: Any = None, seed: int | None = None, **overrides: Any) -> Session:
+        """A session with a lesson's settings (a :class:`tutor.lessons.Lesson` or its id);
+        ``overrides`` change single settings (e.g. ``players=3``)."""
+        from tutor.lessons import Lesson, load_lesson
+
+        if not isinstance(lesson, Lesson):
+            lesson = load_lesson(lesson, lang)
+        settings: dict[str, Any] = dict(
+            players=lesson.players, humans=lesson.humans, bots=list(lesson.bots),
+            rounds=lesson.rounds, seed=lesson.seed if seed is None else seed,
+            ask=lesson.ask, scaffold=lesson.scaffold, ask_bot_plays=lesson.ask_bot_plays,
+            bkt=lesson.mastery, rules=lesson.rules)
+        settings.update(overrides)
+        bots = settings["bots"]
+        seats = settings["players"] - len(settings["humans"])
+        if not isinstance(bots, str) and bots and len(bots) not in (seats, settings["players"]):
+            settings["bots"] = [bots[i % len(bots)] for i in range(seats)]  # lesson's bots cycle
+        return cls(lang=lang, student=student, store=store, lesson=lesson.id, **settings)
+
     # --- setup ------------------------------------------------------------------------------
 
     def _setup(self, **s: Any) -> None:

@@ -64,3 +64,16 @@ def test_lessons_folder_can_be_moved(tmp_path, monkeypatch):
     monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
     assert [lesson.id for lesson in list_lessons()] == ["mine"]
     assert load_lesson("mine").humans == (0, 2)
+
+
+def test_session_from_lesson_uses_its_settings():
+    from tutor.session import Session
+
+    s = Session.from_lesson("watch-the-bots", lang="en", seed=4)
+    assert s.players == 3 and s.humans == (0,) and s.ask_bot_plays
+    assert s.match.rules.rounds == 2
+    assert s.mastery.params == load_lesson("watch-the-bots").mastery
+    s2 = Session.from_lesson(load_lesson("first-steps"), seed=1, players=3, bots="random")
+    assert s2.players == 3 and s2.scaffold and s2.mastery.params.p_init == 0.2
+    s3 = Session.from_lesson("free-play", seed=2, players=4)  # one bot named, three seats
+    assert len(s3.bots) == 3
