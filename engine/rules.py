@@ -59,11 +59,11 @@ class HouseRules:
                     f"house rule {name} cannot be {getattr(self, name)!r}: "
                     f"choose one of {', '.join(map(repr, values))}"
                 )
-        if not isinstance(self.rounds, int) or self.rounds < 1:
+        if type(self.rounds) is not int or self.rounds < 1:
             raise RulesError(f"house rule rounds must be a whole number ≥ 1, not {self.rounds!r}")
         if not isinstance(self.both_pass_bonuses, bool):
             raise RulesError("house rule both_pass_bonuses must be true or false")
-        if not isinstance(self.symbol_value, int):
+        if type(self.symbol_value) is not int:
             raise RulesError("house rule symbol_value must be a whole number")
 
     def to_dict(self) -> dict[str, Any]:
