@@ -1,0 +1,79 @@
+"""Fixtures for the browser tests: Voilà serving the dashboard, Debian's headless Chromium.
+
+Without Chromium these tests skip and say why — except under CI=true, where they fail, since
+CI installs Chromium and a silent skip there would hide a broken dashboard.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tutor.serve import start_voila, stop_voila
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "notebooks" / "Play.ipynb"
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def _need_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    reason = (f"Chromium not found at {CHROMIUM}: install Debian's chromium "
+              "(apt-get install -y chromium) to run the browser tests")
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def progress_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("progress") / "progress.sqlite3"
+
+
+@pytest.fixture(scope="session")
+def voila_url(tmp_path_factory: pytest.TempPathFactory, progress_db: Path) -> Iterator[str]:
+    _need_chromium()
+    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
+    proc, base = start_voila(NOTEBOOK, log_path, {"LEONARD_TUTOR_DB": str(progress_db)},
+                             cwd=ROOT)
+    yield base
+    stop_voila(proc)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.page_errors = errors  # type: ignore[attr-defined]
+    yield pg
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
