@@ -1,0 +1,307 @@
+"""The dashboard in the kernel, without a browser: build it, press its buttons, read its widgets."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.round import Draw, Pass, Play
+from tutor.ui import TutorApp, dashboard
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _classes(widget) -> list[str]:
+    return list(widget._dom_classes)
+
+
+def _find(widget, cls: str) -> list:
+    """Every widget under ``widget`` carrying CSS class ``cls``."""
+    found = []
+    stack = [widget]
+    seen = set()
+    while stack:
+        w = stack.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        if cls in getattr(w, "_dom_classes", ()):
+            found.append(w)
+        stack.extend(reversed(getattr(w, "children", ()) or ()))
+    return found
+
+
+def _app(**kw) -> TutorApp:
+    kw.setdefault("seed", 3)
+    kw.setdefault("lang", "en")
+    return dashboard(**kw)
+
+
+def _play_first(app: TutorApp) -> None:
+    buttons = _find(app, "ld-move")
+    assert buttons, "no move buttons on the human's turn"
+    buttons[0].click()
+
+
+def _finish_round(app: TutorApp, limit: int = 200) -> None:
+    for _ in range(limit):
+        if app.session.round.over and app.session.pending_question is None:
+            return
+        if app.session.pending_question is not None:
+            app.reveal_btn.click()
+        else:
+            _play_first(app)
+    raise AssertionError("the round did not end")
+
+
+def test_css_classes_are_in_place() -> None:
+    app = _app()
+    for cls in ("ld-app", "ld-board", "ld-lang", "ld-new-game", "ld-answer", "ld-submit",
+                "ld-hint", "ld-reveal", "ld-feedback", "ld-scores", "ld-sheet", "ld-status",
+                "ld-setup", "ld-next-round", "ld-new-match", "ld-mastery"):
+        assert _find(app, cls) or cls in _classes(app.board.canvas), cls
+
+
+def test_every_legal_move_is_a_button() -> None:
+    app = _app()
+    legal = app.session.legal_moves()
+    buttons = _find(app, "ld-move")
+    assert len(buttons) == len(legal) > 0
+    assert [b.description for b in buttons] == [app.move_label(m) for m in legal]
+    assert all("→" in b.description for b, m in zip(buttons, legal, strict=True)
+               if isinstance(m, Play) and m.end is not None)
+
+
+def test_move_button_plays_and_bots_answer() -> None:
+    app = _app()
+    before = len(app.session.round.line_tiles())
+    _play_first(app)
+    rnd = app.session.round
+    # The bot moved too (no event loop in a test: the steps run at once).
+    assert len(rnd.line_tiles()) > before or app.session.pending_question is not None
+    assert app.session.bot_pending() is False
+
+
+def test_click_on_a_tile_that_does_not_fit_is_a_message() -> None:
+    app = _app()
+    legal_tiles = {m.tile for m in app.session.legal_moves() if isinstance(m, Play)}
+    bad = [i for i, t in enumerate(app._hand) if t not in legal_tiles]
+    if not bad:
+        pytest.skip("every tile fits in this deal")
+    line = list(app.session.round.line_tiles())
+    app.select(bad[0])
+    assert "does not fit" in app.status.value
+    assert app.session.round.line_tiles() == line
+
+
+def test_tile_fitting_both_ends_lights_them_then_end_click_places() -> None:
+    app = _app()  # seed 3: the line is 4/4 and 4/5 fits both ends
+    idx = next(i for i, t in enumerate(app._hand)
+               if len(app._plays_for(i)) == 2)
+    app.select(idx)
+    assert app._selected == idx
+    assert set(app.board._args["fit_ends"]) == {"L", "R"}
+    tile = app._hand[idx]
+    app.place_at("R")
+    assert tile in app.session.round.line_tiles()
+
+
+def test_end_click_without_selection_and_clicks_out_of_turn_never_raise() -> None:
+    app = _app(players=3, bots="search")
+    app.place_at("L")
+    app.select(99)
+    assert app.session.round is not None
+    app.new_game()
+    assert app.session.round.number == 1
+
+
+def test_question_answer_hint_reveal_flow() -> None:
+    app = _app()
+    for _ in range(200):
+        if app.session.pending_question is not None:
+            break
+        if app.session.round.over:
+            app.next_round()
+            continue
+        _play_first(app)
+    q = app.session.pending_question
+    assert q is not None
+    assert app.tutor.layout.display is None
+    assert q.prompt in app.question.value
+    assert "$$" in app.question.value  # the formula, typeset by HTMLMath
+    shown = app.session.view_state()["scores_shown"]
+    assert app.session.view_state()["hiding"]
+    # A wrong answer through the Text box (Enter commits the value).
+    app.answer_in.value = str(q.expected + 1000)
+    assert "ld-bad" in app.feedback.value
+    app.hint_btn.click()
+    assert app.feedback.value
+    app.reveal_btn.click()
+    assert app.session.pending_question is None or app.session.pending_question is not q
+    assert str(q.expected) in app.last_feedback.value
+    assert app.session.view_state()["scores_shown"] != shown or q.expected == 0
+
+
+def test_right_answer_by_submit_button() -> None:
+    app = _app()
+    for _ in range(200):
+        if app.session.pending_question is not None:
+            break
+        if app.session.round.over:
+            app.next_round()
+            continue
+        _play_first(app)
+    q = app.session.pending_question
+    assert q is not None
+    app.answer_in.value = ""
+    # The Text box commits on Enter/blur; here the Check button reads the committed value.
+    app.answer_in.unobserve(app._on_answer_value, "value")
+    app.answer_in.value = str(q.expected)
+    app.submit_btn.click()
+    assert "ld-ok" in app.last_feedback.value
+
+
+def test_a_whole_match_to_the_end_and_a_new_one() -> None:
+    app = _app(rounds=2)
+    for r in range(2):
+        _finish_round(app)
+        assert app.round_end.layout.display is None
+        assert app.summary.value and app.match_table.value
+        if r == 0:
+            assert app.next_round_btn.layout.display is None
+            app.next_round_btn.click()
+            assert app.session.round.number == 2
+    assert app.session.match.over
+    assert app.next_round_btn.layout.display == "none"
+    assert "★" in app.match_table.value
+    app.new_match_btn.click()
+    assert not app.session.match.over and app.session.round.number == 1
+
+
+def test_score_sheet_and_downloads() -> None:
+    app = _app()
+    _play_first(app)
+    while app.session.pending_question is not None:
+        app.reveal_btn.click()
+    assert "<table" in app.sheet_html.value
+    assert "download=" in app.sheet_links.value
+    assert "data:text/csv" in app.sheet_links.value and "data:text/html" in app.sheet_links.value
+
+
+def test_sheet_does_not_show_hidden_points() -> None:
+    app = _app()
+    for _ in range(200):
+        if app.session.pending_question is not None:
+            break
+        if app.session.round.over:
+            app.next_round()
+            continue
+        _play_first(app)
+    before = app.sheet_html.value
+    app.refresh()
+    assert app.sheet_html.value == before
+
+
+def test_language_switch_keeps_the_game() -> None:
+    app = _app(lang="es")
+    _play_first(app)
+    line = app.session.round.line_tiles()
+    assert app.new_game_btn.description == "Juego nuevo"
+    app.lang_toggle.value = "en"
+    assert app.new_game_btn.description == "New game"
+    assert app.session.lang == "en"
+    assert app.session.round.line_tiles() == line
+    app.lang_toggle.value = "es"
+    assert "Ronda" in app.status.value
+
+
+def test_hot_seat_hides_the_hand_until_the_player_takes_the_screen() -> None:
+    app = _app(players=3, humans=(0, 1), bots="greedy")
+    app.players_dd.value = 3
+    app.seat_dds[0].value = "human"
+    app.seat_dds[1].value = "human"
+    app.seat_dds[2].value = "random"
+    app.new_game()
+    assert app.session.humans == (0, 1)
+    for _ in range(50):
+        view = app.session.view_state()
+        if view["human_to_move"] is not None:
+            break
+        app.run_steps()
+    assert app.board_slot.children == (app.cover,)
+    assert _find(app, "ld-move") == []
+    assert app._hand == []
+    app.cover_btn.click()
+    assert app.board_slot.children == (app.board.canvas,)
+    assert app._hand
+
+
+def test_setup_panel_makes_the_session() -> None:
+    app = _app()
+    app.players_dd.value = 4
+    app.seat_dds[1].value = "random"
+    app.seat_dds[2].value = "search"
+    app.seat_dds[3].value = "greedy"
+    app.rounds_in.value = 1
+    app.seed_in.value = "11"
+    app.ask_round.value = False
+    app.new_game_btn.click()
+    s = app.session
+    assert s.players == 4 and s.humans == (0,) and s.settings["seed"] == 11
+    assert s.ask == {"power"} and s.match.rules.rounds == 1
+    assert s.round.table is not None
+    lay = app.board.layout
+    assert any(p.table for p in lay.line)
+
+
+def test_forced_draw_is_applied_with_a_message() -> None:
+    app = _app(seed=5)
+    for _ in range(300):
+        if app.session.round.over:
+            break
+        if app.session.pending_question is not None:
+            app.reveal_btn.click()
+            continue
+        if any(isinstance(m, (Draw, Pass)) for m in app.session.legal_moves()):
+            raise AssertionError("a forced draw or pass waited for a click")
+        if "draw" in app.status.value.lower() or "pass" in app.status.value.lower():
+            return
+        _play_first(app)
+
+
+def test_board_layout_follows_the_view() -> None:
+    app = _app()
+    view = app.session.view_state()
+    assert len(app.board.layout.line) == len(view["line"])
+    assert len(app.board.layout.hand) == len(view["hand"])
+
+
+def test_notebook_is_thin() -> None:
+    for path in (ROOT / "notebooks" / "Play.ipynb", ROOT / "tutor" / "notebooks" / "Play.ipynb"):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+        assert len(code) == 1
+        tree = ast.parse(code[0])
+        assert not any(isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))
+                       for n in ast.walk(tree))
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        assert len(calls) == 1 and not calls[0].args and not calls[0].keywords
+
+
+def test_only_tutor_ui_imports_widgets() -> None:
+    for path in (ROOT / "engine").rglob("*.py"):
+        assert "ipywidgets" not in path.read_text(encoding="utf-8"), path
+    for path in (ROOT / "tutor").rglob("*.py"):
+        if "ui" in path.relative_to(ROOT / "tutor").parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "import ipywidgets" not in text and "import ipycanvas" not in text, path
+    code = "import engine, tutor, tutor.session, sys; print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"

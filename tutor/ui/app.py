@@ -1,0 +1,861 @@
+"""The dashboard: board, moves, tutor panel, scores, score sheet and game setup around a Session."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from engine.events import Bonus, Drew, Passed, Placed, PowerEffect
+from engine.round import Action, Draw, Pass, Play
+from engine.tiles import Tile, parse_tile
+from tutor.i18n import N_, format_number, normalize_lang, translator
+from tutor.mastery import SKILLS
+from tutor.questions import seat_name
+from tutor.session import Session, SessionError, describe_event
+
+from .board import Board
+from .layout import Hit
+from .style import CSS
+
+__all__ = ["TutorApp", "dashboard"]
+
+BOT_LEVELS = ("random", "greedy", "search")
+PACE = 0.5
+"""Seconds between two bot moves (a draw is quicker)."""
+
+# Seat kinds in the setup, by value.
+SEAT_KINDS: dict[str, str] = {
+    "human": N_("human"),
+    "random": N_("bot: random"),
+    "greedy": N_("bot: greedy"),
+    "search": N_("bot: search"),
+}
+BOT = N_("bot")
+BONUS_WHY: dict[str, str] = {
+    "paso-a-la-salida": N_("paso a la salida"),
+    "paso-corrido": N_("paso corrido"),
+    "capicua": N_("capicúa"),
+    "domino": N_("domino (the tiles left in the other hands)"),
+    "tranque": N_("tranque (the other hands)"),
+}
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _classed(widget: widgets.Widget, *classes: str) -> Any:
+    for c in classes:
+        widget.add_class(c)
+    return widget
+
+
+class TutorApp(widgets.VBox):
+    """The whole dashboard as one widget. ``app.session`` is the game; every panel is redrawn
+    from ``session.view_state()`` by :meth:`refresh`."""
+
+    def __init__(self, session: Session | None = None, *, pace: float = PACE,
+                 board_size: tuple[int, int] = (800, 470), **settings: Any) -> None:
+        super().__init__()
+        settings.setdefault("lang", "es")
+        self.lang = normalize_lang(settings["lang"])
+        self.session = session or Session(**{**settings, "auto_bots": False})
+        self.session.auto_bots = False  # the board paces the bots itself
+        self.lang = self.session.lang
+        self.pace = pace
+        self._generation = 0
+        self._task: asyncio.Task[None] | None = None
+        self._selected: int | None = None
+        self._hand: list[Tile] = []
+        self._shown_seat: int | None = None
+        self._message = ""
+        self._message_kind = "info"
+        self._log: list[Any] = []
+        self._shown_scores: list[int] | None = None
+        self._feedback_html = ""
+        self._sheet_frozen = False
+        self._build()
+        self._sync_setup_from_session()
+        self.relabel()
+        self._log_events(self.session.round_events)
+        self.refresh()
+        self.kick()
+
+    # --- building -----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        W = widgets
+        self.style_html = W.HTML(CSS)
+        self.title = _classed(W.HTML(), "ld-title")
+        self.lang_toggle = _classed(W.ToggleButtons(options=[("Español", "es"), ("English", "en")],
+                                                    value=self.lang,
+                                                    style={"button_width": "80px"}), "ld-lang")
+        self.lang_toggle.observe(self._on_lang, "value")
+        self.new_game_btn = _classed(W.Button(button_style="success", icon="refresh"),
+                                     "ld-new-game")
+        self.new_game_btn.on_click(lambda _b: self.new_game())
+        header = _classed(W.HBox([self.title, self.lang_toggle, self.new_game_btn]), "ld-header")
+
+        # Setup.
+        self.players_dd = _classed(W.Dropdown(options=[2, 3, 4, 5], value=2,
+                                              layout=W.Layout(width="160px")), "ld-players")
+        self.players_dd.observe(lambda _c: self._seat_visibility(), "value")
+        self.seat_dds = [_classed(W.Dropdown(options=[], layout=W.Layout(width="190px")),
+                                  "ld-seat") for _ in range(5)]
+        self.rounds_in = _classed(W.BoundedIntText(value=3, min=1, max=20,
+                                                   layout=W.Layout(width="160px")), "ld-rounds")
+        self.seed_in = _classed(W.Text(value="", layout=W.Layout(width="220px")), "ld-seed")
+        self.ask_power = _classed(W.Checkbox(value=True, indent=False), "ld-ask-power")
+        self.ask_round = _classed(W.Checkbox(value=True, indent=False), "ld-ask-round-end")
+        self.ask_bots = _classed(W.Checkbox(value=False, indent=False), "ld-ask-bots")
+        self.scaffold_cb = _classed(W.Checkbox(value=False, indent=False), "ld-scaffold")
+        self.setup_hint = W.HTML()
+        setup_box = W.VBox([
+            W.HBox([self.players_dd, self.rounds_in, self.seed_in]),
+            W.HBox(self.seat_dds, layout=W.Layout(flex_flow="row wrap")),
+            W.HBox([self.ask_power, self.ask_round, self.ask_bots, self.scaffold_cb]),
+            self.setup_hint,
+        ])
+        self.setup = _classed(W.Accordion(children=[setup_box]), "ld-setup")
+        self.setup.selected_index = None
+
+        # Board and side panel.
+        bw, bh = 800, 470
+        self.board = Board(bw, bh)
+        self.board.on_click(self._on_board_click)
+        self.status = _classed(W.HTML(), "ld-status")
+        self.scores = _classed(W.HTML(), "ld-scores", "ld-card")
+        self.mastery_html = _classed(W.HTML(), "ld-mastery", "ld-card")
+        self.log_html = _classed(W.HTML(), "ld-log", "ld-card")
+        side = _classed(W.VBox([self.scores, self.mastery_html, self.log_html],
+                               layout=W.Layout(width="360px")), "ld-side")
+        self.cover_text = W.HTML()
+        self.cover_btn = _classed(W.Button(button_style="primary",
+                                           layout=W.Layout(width="auto")), "ld-cover-ok")
+        self.cover_btn.on_click(lambda _b: self._uncover())
+        self.cover = _classed(W.VBox([self.cover_text, self.cover_btn],
+                                     layout=W.Layout(width=f"{bw}px", height=f"{bh}px",
+                                                     justify_content="center")), "ld-cover")
+        self.board_slot = W.Box([self.board.canvas])
+        # Moves.
+        self.moves = _classed(W.HBox(layout=W.Layout(width=f"{bw}px")), "ld-moves")
+
+        # Tutor panel.
+        self.question = _classed(W.HTMLMath(), "ld-question")
+        self.answer_in = _classed(W.Text(continuous_update=False,
+                                         layout=W.Layout(width="200px")), "ld-answer")
+        self.answer_in.observe(self._on_answer_value, "value")
+        self.submit_btn = _classed(W.Button(button_style="primary"), "ld-submit")
+        self.submit_btn.on_click(lambda _b: self._submit(self.answer_in.value))
+        self.hint_btn = _classed(W.Button(button_style="warning", icon="lightbulb-o"), "ld-hint")
+        self.hint_btn.on_click(lambda _b: self._hint())
+        self.reveal_btn = _classed(W.Button(icon="eye"), "ld-reveal")
+        self.reveal_btn.on_click(lambda _b: self._reveal())
+        self.feedback = _classed(W.HTMLMath(), "ld-feedback")
+        self.tutor = _classed(W.VBox([
+            self.question,
+            W.HBox([self.answer_in, self.submit_btn, self.hint_btn, self.reveal_btn]),
+            self.feedback]), "ld-tutor")
+        self.last_feedback = _classed(W.HTMLMath(), "ld-feedback-done")
+
+        # Round end.
+        self.summary = _classed(W.HTML(), "ld-summary")
+        self.match_table = _classed(W.HTML(), "ld-match")
+        self.next_round_btn = _classed(W.Button(button_style="success"), "ld-next-round")
+        self.next_round_btn.on_click(lambda _b: self.next_round())
+        self.new_match_btn = _classed(W.Button(button_style="info"), "ld-new-match")
+        self.new_match_btn.on_click(lambda _b: self.new_game())
+        self.round_end = _classed(W.VBox([self.summary, self.match_table,
+                                          W.HBox([self.next_round_btn, self.new_match_btn])]),
+                                  "ld-round-end")
+
+        # Score sheet.
+        self.sheet_html = _classed(W.HTML(), "ld-sheet-table")
+        self.sheet_links = _classed(W.HTML(), "ld-downloads")
+        self.sheet = _classed(W.Accordion(children=[W.VBox([self.sheet_links,
+                                                            self.sheet_html])]), "ld-sheet")
+        self.sheet.selected_index = None
+
+        play_col = W.VBox([self.board_slot, self.moves, self.tutor, self.last_feedback,
+                           self.round_end], layout=W.Layout(width=f"{bw + 4}px"))
+        main = _classed(W.HBox([play_col, side]), "ld-main")
+        self.children = [self.style_html, header, self.setup, self.status, main, self.sheet]
+        self.add_class("ld-app")
+
+    # --- language -----------------------------------------------------------------------------
+
+    def _t(self, message: str) -> str:
+        return translator(self.lang)(message)
+
+    def relabel(self) -> None:
+        """Every fixed label in the current language."""
+        _ = translator(self.lang)
+        self.title.value = "<h2>" + html.escape(_("Leonard-Domino Tutor")) + "</h2>"
+        self.new_game_btn.description = _("New game")
+        self.setup.set_title(0, _("Game setup (applies to the next new game)"))
+        self.players_dd.description = _("Players")
+        self.rounds_in.description = _("Rounds")
+        self.seed_in.description = _("Seed")
+        self.seed_in.placeholder = _("blank = random")
+        for i, dd in enumerate(self.seat_dds):
+            value = dd.value
+            dd.options = [(_(label), key) for key, label in SEAT_KINDS.items()]
+            dd.value = value if value in SEAT_KINDS else ("human" if i == 0 else "greedy")
+            dd.description = _("Seat {seat}").format(seat=seat_name(i))
+        self.ask_power.description = _("Ask about power plays")
+        self.ask_round.description = _("Ask at the round's end")
+        self.ask_bots.description = _("Ask about the bots' plays too")
+        self.scaffold_cb.description = _("Ask for T first")
+        self.setup_hint.value = ("<span class='ld-legend'>" + html.escape(
+            _("Several human seats play at one screen: the hands are hidden between turns.")) +
+            "</span>")
+        self.submit_btn.description = _("Check")
+        self.hint_btn.description = _("Hint")
+        self.reveal_btn.description = _("Show me")
+        self.answer_in.placeholder = _("your answer, then Enter")
+        self.next_round_btn.description = _("Next round")
+        self.new_match_btn.description = _("New match")
+        self.sheet.set_title(0, _("Score sheet (Leonard system)"))
+
+    def set_lang(self, lang: str) -> None:
+        """Switch the language now; the game goes on where it was."""
+        self.lang = normalize_lang(lang)
+        self.session.set_lang(self.lang)
+        if self.lang_toggle.value != self.lang:
+            self.lang_toggle.value = self.lang
+        self.relabel()
+        self._feedback_html = ""
+        self.refresh()
+
+    def _on_lang(self, change: dict[str, Any]) -> None:
+        if change["new"] != self.lang:
+            self.set_lang(change["new"])
+
+    # --- setup --------------------------------------------------------------------------------
+
+    def _sync_setup_from_session(self) -> None:
+        s = self.session.settings
+        self.players_dd.value = s["players"]
+        self.rounds_in.value = s["rules"].rounds
+        self.seed_in.value = "" if s["seed"] is None else str(s["seed"])
+        bots = s["bots"]
+        for i, dd in enumerate(self.seat_dds):
+            if i in s["humans"]:
+                kind = "human"
+            elif isinstance(bots, str):
+                kind = bots
+            else:
+                kind = (bots[i] if len(bots) == s["players"] else "greedy") or "greedy"
+            dd.options = [(k, k) for k in SEAT_KINDS]
+            dd.value = kind if kind in SEAT_KINDS else "greedy"
+        self.ask_power.value = "power" in s["ask"]
+        self.ask_round.value = "round_end" in s["ask"]
+        self.ask_bots.value = bool(s["ask_bot_plays"])
+        self.scaffold_cb.value = bool(s["scaffold"])
+        self._seat_visibility()
+
+    def _seat_visibility(self) -> None:
+        for i, dd in enumerate(self.seat_dds):
+            dd.layout.display = None if i < self.players_dd.value else "none"
+
+    def setup_settings(self) -> dict[str, Any]:
+        """The settings the setup panel describes (for :meth:`Session.new_match`)."""
+        players = self.players_dd.value
+        kinds = [dd.value for dd in self.seat_dds[:players]]
+        humans = tuple(i for i, k in enumerate(kinds) if k == "human")
+        bots = [None if k == "human" else k for k in kinds]
+        seed_text = self.seed_in.value.strip()
+        seed = int(seed_text) if seed_text.lstrip("-").isdigit() else None
+        ask = {k for k, on in (("power", self.ask_power.value),
+                               ("round_end", self.ask_round.value)) if on}
+        return dict(players=players, humans=humans, bots=bots, rounds=self.rounds_in.value,
+                    seed=seed, ask=ask, scaffold=self.scaffold_cb.value,
+                    ask_bot_plays=self.ask_bots.value, auto_bots=False)
+
+    def new_game(self) -> None:
+        """Start a new match with the setup panel's settings (mastery carries over)."""
+        self._generation += 1
+        try:
+            events = self.session.new_match(**self.setup_settings())
+        except (SessionError, ValueError) as err:
+            self._say(str(err), "msg")
+            self.refresh()
+            return
+        self._reset_round_state()
+        self._log = []
+        self._shown_scores = None
+        self._log_events(events)
+        self._say(self._t(N_("A new game starts.")))
+        self.refresh()
+        self.kick()
+
+    def next_round(self) -> None:
+        try:
+            events = self.session.new_round()
+        except SessionError as err:
+            self._say(str(err), "msg")
+            self.refresh()
+            return
+        self._reset_round_state()
+        self._log_events(events)
+        self._say("")
+        self.refresh()
+        self.kick()
+
+    def _reset_round_state(self) -> None:
+        self._selected = None
+        self._shown_seat = None
+        self._feedback_html = ""
+        self.last_feedback.value = ""
+
+    # --- messages and log ---------------------------------------------------------------------
+
+    def _say(self, text: str, kind: str = "info") -> None:
+        self._message, self._message_kind = text, kind
+
+    def _log_events(self, events: list[Any]) -> None:
+        self._log = (self._log + list(events))[-8:]
+
+    # --- the board ----------------------------------------------------------------------------
+
+    def _human_seat(self, view: dict[str, Any]) -> int | None:
+        return view.get("human_to_move")
+
+    def _covered(self, view: dict[str, Any]) -> bool:
+        """Hot seat: several humans, one to move who has not taken the screen yet."""
+        seat = view.get("human_to_move")
+        return len(self.session.humans) > 1 and seat is not None and seat != self._shown_seat
+
+    def _uncover(self) -> None:
+        view = self.session.view_state()
+        self._shown_seat = view.get("human_to_move")
+        self.refresh()
+        self.kick()
+
+    def legal_moves(self) -> list[Action]:
+        return self.session.legal_moves()
+
+    def _plays_for(self, index: int) -> list[Play]:
+        tile = self._hand[index]
+        return [m for m in self.legal_moves() if isinstance(m, Play) and m.tile == tile]
+
+    def _on_board_click(self, hit: Hit, x: float, y: float) -> None:
+        if hit.kind == "hand":
+            self.select(hit.index)
+        elif hit.kind == "end" and hit.end is not None:
+            self.place_at(hit.end)
+
+    def select(self, index: int) -> None:
+        """A click on hand tile ``index``: place it when it fits one way only, else light up
+        the ends it fits."""
+        view = self.session.view_state()
+        if self.session.pending_question is not None:
+            self._say(self._t(N_("Answer the question first (or press Show me).")), "msg")
+        elif view["human_to_move"] is None or self._covered(view):
+            self._say(self._t(N_("Wait: it is not your turn.")), "msg")
+        elif not 0 <= index < len(self._hand):
+            return
+        else:
+            plays = self._plays_for(index)
+            if not plays:
+                self._selected = None
+                self._say(self._t(N_("{tile} does not fit either open end.")).format(
+                    tile=self._hand[index]), "msg")
+            elif len(plays) == 1:
+                self.play(plays[0])
+                return
+            else:
+                self._selected = index
+                self._say(self._t(N_("{tile} fits both ends: click the lit end where it "
+                                     "goes.")).format(tile=self._hand[index]))
+                self.board.mark(selected=index, fit_ends=tuple(str(p.end) for p in plays))
+                self._render_status(view)
+                return
+        self._render_status(view)
+
+    def place_at(self, end: str) -> None:
+        """A click on an open end: place the selected tile there."""
+        view = self.session.view_state()
+        if self._selected is None:
+            if view["human_to_move"] is not None and not self._covered(view):
+                self._say(self._t(N_("First click one of your tiles, then an end.")), "msg")
+                self._render_status(view)
+            return
+        plays = [p for p in self._plays_for(self._selected) if p.end == end]
+        if not plays:
+            self._say(self._t(N_("That tile does not fit there.")), "msg")
+            self._render_status(view)
+            return
+        self.play(plays[0])
+
+    def play(self, move: Action) -> None:
+        """Play ``move`` for the human to move (buttons and board clicks both end here)."""
+        self._selected = None
+        try:
+            events = self.session.play(move)
+        except (SessionError, ValueError) as err:
+            self._say(str(err), "msg")
+            self.refresh()
+            return
+        self._log_events(events)
+        self._say("")
+        self.refresh()
+        self.kick()
+
+    # --- bots and forced moves ----------------------------------------------------------------
+
+    def _forced(self) -> Action | None:
+        """The human's move when there is no choice (draw or pass)."""
+        moves = self.legal_moves()
+        if len(moves) == 1 and isinstance(moves[0], (Draw, Pass)):
+            return moves[0]
+        return None
+
+    def _step(self) -> float | None:
+        """Take one automatic step (a bot's move or a forced draw/pass). Returns the pause
+        to show it before the next step, or None when it is someone's choice now."""
+        s = self.session
+        view = s.view_state()
+        if s.pending_question is not None or view["round_over"]:
+            return None
+        if s.bot_pending():
+            events = s.step_bot()
+            self._log_events(events)
+            self.refresh()
+            return PACE * 0.5 if any(isinstance(e, Drew) for e in events) else self.pace
+        forced = self._forced()
+        if forced is not None and not self._covered(view):
+            seat = view["human_to_move"]
+            events = s.play(forced)
+            self._log_events(events)
+            drew = [e for e in events if isinstance(e, Drew)]
+            if drew:
+                self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(
+                    tile=drew[-1].tile))
+            elif any(isinstance(e, Passed) for e in events):
+                self._say(self._t(N_("No tile fits and the pile is empty: player {seat} "
+                                     "passes.")).format(seat=seat_name(seat)))
+            self.refresh()
+            return self.pace
+        return None
+
+    def kick(self) -> None:
+        """Let the bots (and forced moves) go on, one step every ``pace`` seconds."""
+        if self._task is not None and not self._task.done():
+            return
+        loop = _running_loop()
+        if loop is None or self.pace <= 0:
+            self.run_steps()
+            return
+        self._task = loop.create_task(self._paced(self._generation))
+
+    def run_steps(self, limit: int = 10_000) -> int:
+        """Take every automatic step now, without pauses (tests, no event loop)."""
+        n = 0
+        while n < limit and self._step() is not None:
+            n += 1
+        return n
+
+    async def _paced(self, generation: int) -> None:
+        await asyncio.sleep(self.pace)
+        while generation == self._generation:
+            try:
+                pause = self._step()
+            except Exception as err:  # never leave a dead task silently: say what went wrong
+                self._say(str(err), "msg")
+                self.refresh()
+                return
+            if pause is None:
+                return
+            await asyncio.sleep(pause)
+
+    # --- the tutor panel ----------------------------------------------------------------------
+
+    def _on_answer_value(self, change: dict[str, Any]) -> None:
+        if str(change["new"]).strip():
+            self._submit(change["new"])
+
+    def _submit(self, text: str) -> None:
+        text = str(text).strip()
+        if not text or self.session.pending_question is None:
+            return
+        before = list(self.session.view_state()["scores_shown"])
+        fb = self.session.answer(text)
+        self._show_feedback(fb, before)
+
+    def _hint(self) -> None:
+        if self.session.pending_question is None:
+            return
+        hint = self.session.hint()
+        self._feedback_html = "<span class='ld-warn'>" + html.escape(hint) + "</span>"
+        self.refresh()
+
+    def _reveal(self) -> None:
+        if self.session.pending_question is None:
+            return
+        before = list(self.session.view_state()["scores_shown"])
+        fb = self.session.reveal()
+        self._show_feedback(fb, before)
+
+    def _show_feedback(self, fb: Any, before: list[int]) -> None:
+        msg = html.escape(fb.message)
+        if fb.kind == "correct":
+            body = f"<span class='ld-ok'>✔ {msg}</span>"
+        elif fb.kind == "wrong":
+            body = f"<span class='ld-bad'>✘ {msg}</span>"
+            if fb.hint:
+                body += "<br><span class='ld-warn'>" + html.escape(fb.hint) + "</span>"
+                if fb.hint_latex:
+                    body += f" $${fb.hint_latex}$$"
+        elif fb.kind == "revealed":
+            body = f"<span class='ld-warn'>{msg}</span>"
+        else:
+            body = f"<span class='ld-warn'>{msg}</span>"
+        self.answer_in.value = ""
+        if fb.done:
+            q = fb.question
+            self._feedback_html = ""
+            self.last_feedback.value = (
+                "<div class='ld-card'>" + html.escape(q.prompt) + "<br>" + body +
+                (f" $${q.latex} = {fb.expected}$$"
+                 if q.latex and fb.expected is not None and q.latex != str(fb.expected)
+                 else "") + "</div>")
+            self._log_events(list(fb.events))
+            self.refresh(animate_from=before)
+            self.kick()
+        else:
+            self._feedback_html = body
+            self.refresh()
+
+    # --- rendering ----------------------------------------------------------------------------
+
+    def refresh(self, animate_from: list[int] | None = None) -> None:
+        """Redraw every panel from the session's view state."""
+        s = self.session
+        view = s.view_state()
+        _ = translator(self.lang)
+        covered = self._covered(view)
+        hand_view = dict(view)
+        humans = s.humans
+        if not humans or covered:
+            hand_view["hand"] = []
+        elif len(humans) > 1 and view["human_to_move"] is None:
+            hand_view["hand"] = []  # hot seat, a bot's turn: no hand on show
+        self._hand = [parse_tile(t) for t in hand_view["hand"]]
+        legal = self.legal_moves() if not covered else []
+        playable = tuple(i for i, t in enumerate(self._hand)
+                         if any(isinstance(m, Play) and m.tile == t for m in legal))
+        if self._selected is not None and self._selected not in playable:
+            self._selected = None
+        fit = ()
+        if self._selected is not None:
+            fit = tuple(str(p.end) for p in self._plays_for(self._selected))
+        seat = view.get("hand_seat")
+        labels = {
+            "hand": (_("Your tiles ({seat}) — click one to play it").format(
+                seat=seat_name(seat)) if seat is not None and view["human_to_move"] == seat
+                else _("Your tiles ({seat})").format(seat=seat_name(seat))
+                if seat is not None else ""),
+            "empty": _("The line is empty: the first tile opens the round."),
+            "table": _("table"),
+            "end_L": _("L"),
+            "end_R": _("R"),
+        }
+        self.board.show(hand_view, labels=labels, selected=self._selected, fit_ends=fit,
+                        playable=playable if legal else (), last=self._last_index(view))
+        self.board_slot.children = [self.cover if covered else self.board.canvas]
+        if covered:
+            who = seat_name(view["human_to_move"])
+            self.cover_text.value = ("<h3>" + html.escape(
+                _("Pass the screen to player {seat}").format(seat=who)) + "</h3><p>" +
+                html.escape(_("The other players look away now.")) + "</p>")
+            self.cover_btn.description = _("I am player {seat}: show my tiles").format(seat=who)
+        self._render_moves(legal, covered)
+        self._render_status(view)
+        self._render_scores(view, animate_from)
+        self._render_mastery(view)
+        self._render_log()
+        self._render_tutor(view)
+        self._render_round_end(view)
+        self._render_sheet(view)
+
+    def _last_index(self, view: dict[str, Any]) -> int | None:
+        placed = [e for e in view.get("last_events", []) if isinstance(e, Placed)]
+        if not placed:
+            return None
+        tile = placed[-1].tile
+        for i, t in enumerate(view["line"]):
+            if parse_tile(t) == tile:
+                return i
+        return None
+
+    def move_label(self, move: Action) -> str:
+        _ = translator(self.lang)
+        if isinstance(move, Draw):
+            return _("Draw")
+        if isinstance(move, Pass):
+            return _("Pass")
+        if move.end is None:
+            return str(move.tile)
+        end = _("L") if move.end == "L" else _("R")
+        return f"{move.tile} → {end}"
+
+    def _render_moves(self, legal: list[Action], covered: bool) -> None:
+        buttons = []
+        for m in legal:
+            b = _classed(widgets.Button(description=self.move_label(m),
+                                        tooltip=str(m),
+                                        layout=widgets.Layout(width="auto")), "ld-move")
+            if isinstance(m, Play) and m.tile.is_power:
+                b.button_style = "warning"
+            b.on_click(self._move_handler(m))
+            buttons.append(b)
+        self.moves.children = buttons
+
+    def _move_handler(self, move: Action) -> Callable[[Any], None]:
+        return lambda _b: self.play(move)
+
+    def _render_status(self, view: dict[str, Any]) -> None:
+        _ = translator(self.lang)
+        turn = view["turn"]
+        if view["match_over"]:
+            state = _("The match is over.")
+        elif view["round_over"]:
+            state = _("The round is over.")
+        elif self.session.pending_question is not None:
+            state = _("Answer the question below to see the points.")
+        elif view["human_to_move"] is not None:
+            state = _("Your turn, player {seat}.").format(seat=seat_name(turn))
+        else:
+            state = _("Player {seat} (bot) is thinking…").format(seat=seat_name(turn))
+        head = _("Round {number} of {rounds}").format(number=view["round"],
+                                                       rounds=view["rounds"])
+        msg = ""
+        if self._message:
+            cls = "ld-msg" if self._message_kind == "msg" else "ld-info"
+            msg = f" — <span class='{cls}'>{html.escape(self._message)}</span>"
+        self.status.value = (f"<b>{html.escape(head)}</b> · {html.escape(state)}{msg}")
+
+    def _render_scores(self, view: dict[str, Any], animate_from: list[int] | None) -> None:
+        new = list(view["scores_shown"])
+        if animate_from is not None and animate_from != new and _running_loop() is not None:
+            _running_loop().create_task(self._animate(animate_from, new))  # type: ignore[union-attr]
+        else:
+            self.scores.value = self._scores_html(view, new)
+        self._shown_scores = new
+
+    async def _animate(self, old: list[int], new: list[int]) -> None:
+        steps = 8
+        for k in range(1, steps + 1):
+            cur = [round(o + (n - o) * k / steps) for o, n in zip(old, new, strict=False)]
+            self.scores.value = self._scores_html(self.session.view_state(), cur, flash=(old, new))
+            await asyncio.sleep(0.07)
+        await asyncio.sleep(0.9)
+        self.scores.value = self._scores_html(self.session.view_state(),
+                                              list(self.session.view_state()["scores_shown"]))
+
+    def _scores_html(self, view: dict[str, Any], scores: list[int],
+                     flash: tuple[list[int], list[int]] | None = None) -> str:
+        _ = translator(self.lang)
+        s = self.session
+        rows = []
+        for seat in range(view["players"]):
+            if seat in s.humans:
+                who = _("you") if len(s.humans) == 1 else _("human")
+            else:
+                bot = s.bots.get(seat)
+                level = type(bot).__name__.replace("Bot", "").lower() if bot else ""
+                who = _(SEAT_KINDS.get(level, BOT))
+            cls = " class='ld-turn'" if (seat == view["turn"] and not view["round_over"]) else ""
+            td = "<td>"
+            if flash is not None and flash[0][seat] != flash[1][seat]:
+                td = ("<td class='ld-flash'>" if flash[1][seat] > flash[0][seat]
+                      else "<td class='ld-flash-down'>")
+            rnd = view["round_gains_shown"][seat] - view["round_losses_shown"][seat]
+            marker = "▶ " if cls else ""
+            rows.append(
+                f"<tr{cls}><td>{marker}<b>{seat_name(seat)}</b> "
+                f"<small>({html.escape(who)})</small></td>"
+                f"<td>{view['hand_sizes'][seat]}</td>"
+                f"<td>{format_number(rnd, self.lang)}</td>"
+                f"{td}{format_number(scores[seat], self.lang)}</td></tr>")
+        hidden = ""
+        if view.get("hiding"):
+            hidden = ("<div class='ld-hidden-pts'>" + html.escape(
+                _("Points of the last play are hidden until you answer.")) + "</div>")
+        pile = _("Pile: {count} tiles").format(count=view["pile"])
+        heads = "".join(f"<th>{html.escape(h)}</th>"
+                        for h in (_("Player"), _("Tiles"), _("Round"), _("Match")))
+        return (
+            f"<table class='ld-score-table'><thead><tr>{heads}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+            f"<div class='ld-legend'>{html.escape(pile)}</div>{hidden}")
+
+    def _render_mastery(self, view: dict[str, Any]) -> None:
+        _ = translator(self.lang)
+        rep = view.get("mastery", {})
+        rows = []
+        for skill in SKILLS:
+            st = rep.get(skill)
+            if not st:
+                continue
+            m = int(round(100 * st["p_known"]))
+            acc = st["accuracy"]
+            a = 0 if acc is None else int(round(100 * acc))
+            a_text = "–" if acc is None else f"{a}%"
+            star = " ★" if st["mastered"] else ""
+            rows.append(
+                f"<div class='ld-bar-row'><span>{html.escape(st['name'])}{star}</span>"
+                f"<div><div class='ld-bar m' title='{m}%'><span style='width:{m}%'></span></div>"
+                f"<div class='ld-bar a' title='{a_text}'><span style='width:{a}%'></span></div>"
+                f"</div><span>{m}%</span></div>")
+        legend = _("green: mastery (chance you know it) · blue: right on the first try")
+        title = _("Skills")
+        self.mastery_html.value = (
+            f"<b>{html.escape(title)}</b><div class='ld-bars'>{''.join(rows)}</div>"
+            f"<div class='ld-legend'>{html.escape(legend)}</div>")
+
+    def _render_log(self) -> None:
+        _ = translator(self.lang)
+        s = self.session
+        lines = [describe_event(e, self.lang, hidden=s._is_hidden(e)) for e in self._log[-6:]]
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+        title = _("What happened")
+        self.log_html.value = (f"<b>{html.escape(title)}</b>"
+                               f"<ul style='margin:4px 0;padding-left:18px'>{items}</ul>")
+
+    def _render_tutor(self, view: dict[str, Any]) -> None:
+        _ = translator(self.lang)
+        q = view.get("question")
+        self.tutor.layout.display = None if q else "none"
+        if not q:
+            return
+        more = ""
+        if q.get("queued"):
+            more = ("<div class='ld-legend'>" + html.escape(
+                _("{count} more question(s) about this play.").format(count=q["queued"])) +
+                "</div>")
+        formula = f"$${q['latex']}$$" if q.get("latex") else ""
+        self.question.value = (f"<b>{html.escape(q['prompt'])}</b>{formula}{more}")
+        self.feedback.value = self._feedback_html
+
+    def _render_round_end(self, view: dict[str, Any]) -> None:
+        over = view["round_over"]
+        self.round_end.layout.display = None if over else "none"
+        if not over:
+            return
+        _ = translator(self.lang)
+        s = self.session
+        rnd = s.round
+        end = rnd.result
+        pending = s.pending_question is not None
+        lines = []
+        if end is not None:
+            if end.reason == "domino":
+                kind = _("Domino!")
+                if end.capicua:
+                    kind = _("Domino with capicúa ({kind})!").format(kind=end.capicua)
+                what = _("Player {seat} placed their last tile.").format(
+                    seat=seat_name(end.winner))
+            else:
+                kind = _("Tranque!")
+                what = (_("Nobody can play. Player {seat} has the lowest hand.").format(
+                    seat=seat_name(end.winner)) if end.winner is not None
+                    else _("Nobody can play, and the lowest hand is shared: nobody collects."))
+            lines.append(f"<h3 style='margin:2px 0'>{html.escape(kind)}</h3>"
+                         f"<div>{html.escape(what)}</div>")
+            totals = ", ".join(f"{seat_name(i)}: {v}" for i, v in enumerate(end.hand_totals))
+            lines.append("<div>" + html.escape(_("Tiles left in each hand: {totals}").format(
+                totals=totals)) + "</div>")
+        if pending:
+            lines.append("<div class='ld-hidden-pts'>" + html.escape(
+                _("Answer the question to see who gained what.")) + "</div>")
+        else:
+            why = []
+            for e in s.round_events:
+                if isinstance(e, Bonus):
+                    why.append(_("Player {seat}: +{points} for {why}").format(
+                        seat=seat_name(e.seat), points=e.points, why=_(BONUS_WHY[e.kind])))
+            power_g = [0] * rnd.players
+            power_l = [0] * rnd.players
+            for e in s.round_events:
+                if isinstance(e, PowerEffect):
+                    power_g[e.seat] += e.gain
+                    power_l[e.target] += e.loss
+            for seat in range(rnd.players):
+                if power_g[seat] or power_l[seat]:
+                    why.append(_("Player {seat}: +{gain} / −{loss} from power plays").format(
+                        seat=seat_name(seat), gain=power_g[seat], loss=power_l[seat]))
+            if why:
+                lines.append("<ul style='margin:4px 0'>" + "".join(
+                    f"<li>{html.escape(w)}</li>" for w in why) + "</ul>")
+        self.summary.value = "".join(lines)
+        self.match_table.value = self._match_html(pending)
+        self.next_round_btn.layout.display = (
+            None if not view["match_over"] and not pending else "none")
+        self.new_match_btn.layout.display = None if not pending else "none"
+
+    def _match_html(self, pending: bool) -> str:
+        _ = translator(self.lang)
+        s = self.session
+        m = s.match
+        round_word, total_word, match_word = _("Round"), _("Total"), _("Match")
+        head = "".join(f"<th>{seat_name(i)}</th>" for i in range(m.players))
+        body = []
+        for r in m.rounds:
+            hidden = pending and r is m.current
+            cells = "".join(
+                f"<td>{'?' if hidden else format_number(r.gains[i] - r.losses[i], self.lang)}</td>"
+                for i in range(m.players))
+            body.append(f"<tr><td>{html.escape(round_word)} {r.number}</td>{cells}</tr>")
+        view = s.view_state()
+        total = "".join(f"<td><b>{format_number(v, self.lang)}</b></td>"
+                        for v in view["scores_shown"])
+        body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
+        result = ""
+        if view["match_over"] and not pending and view.get("match_winners"):
+            result = "<div class='ld-ok'>★ " + html.escape(_("Match winner: {winners}").format(
+                winners=", ".join(seat_name(w) for w in view["match_winners"]))) + "</div>"
+        return (f"<table class='ld-score-table'><thead><tr><th>{html.escape(match_word)}</th>"
+                f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{result}")
+
+    def _render_sheet(self, view: dict[str, Any]) -> None:
+        if view.get("hiding"):
+            return  # the sheet would show the points the question asks for
+        _ = translator(self.lang)
+        sheet = self.session.sheet()
+        if sheet is None:
+            self.sheet_html.value = ""
+            return
+        table = sheet.to_html()
+        csv_data = base64.b64encode(sheet.to_csv().encode("utf-8")).decode("ascii")
+        page = ("<!DOCTYPE html><meta charset='utf-8'><title>Leonard</title>" + table)
+        html_data = base64.b64encode(page.encode("utf-8")).decode("ascii")
+        name = f"leonard-round-{view['round']}"
+        csv_word, html_word = _("Download CSV"), _("Download HTML")
+        self.sheet_links.value = (
+            f"<a class='ld-download' download='{name}.csv' "
+            f"href='data:text/csv;charset=utf-8;base64,{csv_data}'>⬇ "
+            f"{html.escape(csv_word)}</a>"
+            f"<a class='ld-download' download='{name}.html' "
+            f"href='data:text/html;charset=utf-8;base64,{html_data}'>⬇ "
+            f"{html.escape(html_word)}</a>")
+        self.sheet_html.value = table
+
+
+def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
+    """The Leonard-Domino dashboard, ready to display (the notebook's one call).
+
+    ``lesson`` names a lesson file (not used yet); ``settings`` go to :class:`Session`.
+    """
+    if lesson is not None:
+        settings.setdefault("lesson", lesson)
+    return TutorApp(**settings)

@@ -1,0 +1,233 @@
+"""Painting a :class:`~tutor.ui.layout.BoardLayout` onto ipycanvas layers (tiles, pips, glyphs)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.tiles import Half
+
+from .layout import BoardLayout, EndSpot, PlacedTile
+
+# Colours: a green felt, ivory basic tiles, power tiles on a warm tinted face.
+FELT = "#1f5f46"
+FELT_EDGE = "#174a36"
+BAND = "#2a3d4f"
+FACE = "#fbf8ef"
+FACE_POWER = "#ffe7b3"
+EDGE = "#3b3b3b"
+PIP = "#1d1d1d"
+DIVIDER = "#8a8a8a"
+SYMBOL_COLOURS = {"+": "#1b7f3a", "-": "#c0262d", "x": "#1f4fa8"}
+END_MARK = "#ffd84d"
+SELECT = "#ff9f1c"
+FIT = "#7cf29c"
+LAST = "#4dc3ff"
+TABLE_MARK = "#e0b0ff"
+
+# Pip positions on a 3×3 grid (column, row), the classic layouts.
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    0: (),
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+def rounded_rect(c: Any, x: float, y: float, w: float, h: float, r: float) -> None:
+    """Add a rounded rectangle to the current path (no native call in ipycanvas)."""
+    c.begin_path()
+    c.move_to(x + r, y)
+    c.arc_to(x + w, y, x + w, y + h, r)
+    c.arc_to(x + w, y + h, x, y + h, r)
+    c.arc_to(x, y + h, x, y, r)
+    c.arc_to(x, y, x + w, y, r)
+    c.close_path()
+
+
+def half_boxes(p: PlacedTile) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """(x, y, side) of the two half-squares of a placed tile, first half first."""
+    if p.orientation == "h":
+        s = p.h
+        return (p.x, p.y, s), (p.x + s, p.y, s)
+    s = p.w
+    return (p.x, p.y, s), (p.x, p.y + s, s)
+
+
+def draw_half(c: Any, half: Half, x: float, y: float, s: float) -> None:
+    """Pips for a number, a bold + − × glyph for a symbol."""
+    if isinstance(half, int) and half in PIPS:
+        r = max(1.6, s * 0.085)
+        pad = s * 0.24
+        stepv = (s - 2 * pad) / 2
+        xs = [x + pad + col * stepv for col, _ in PIPS[half]]
+        ys = [y + pad + row * stepv for _, row in PIPS[half]]
+        if xs:
+            c.fill_style = PIP
+            c.fill_circles(xs, ys, r)
+        return
+    if isinstance(half, str):
+        cx, cy = x + s / 2, y + s / 2
+        arm = s * 0.27
+        c.stroke_style = SYMBOL_COLOURS.get(half, PIP)
+        c.line_width = max(2.5, s * 0.14)
+        c.line_cap = "round"
+        if half == "+":
+            c.stroke_line(cx - arm, cy, cx + arm, cy)
+            c.stroke_line(cx, cy - arm, cx, cy + arm)
+        elif half == "-":
+            c.stroke_line(cx - arm, cy, cx + arm, cy)
+        else:
+            d = arm * 0.85
+            c.stroke_line(cx - d, cy - d, cx + d, cy + d)
+            c.stroke_line(cx - d, cy + d, cx + d, cy - d)
+        c.line_cap = "butt"
+        return
+    # Big sets (double-nine, double-fifteen): the number itself.
+    c.fill_style = PIP
+    c.font = f"bold {int(s * 0.5)}px sans-serif"
+    c.text_align = "center"
+    c.text_baseline = "middle"
+    c.fill_text(str(half), x + s / 2, y + s / 2 + 1)
+
+
+def draw_tile(c: Any, p: PlacedTile, *, dim: bool = False) -> None:
+    t = p.tile
+    r = min(p.w, p.h) * 0.16
+    # A soft shadow, then the face.
+    c.fill_style = "rgba(0,0,0,0.28)"
+    rounded_rect(c, p.x + 2, p.y + 3, p.w, p.h, r)
+    c.fill()
+    c.fill_style = FACE_POWER if t.is_power else FACE
+    rounded_rect(c, p.x, p.y, p.w, p.h, r)
+    c.fill()
+    c.stroke_style = EDGE
+    c.line_width = 1.5
+    c.stroke()
+    (x1, y1, s1), (x2, y2, s2) = half_boxes(p)
+    c.stroke_style = DIVIDER
+    c.line_width = 1.2
+    if p.orientation == "h":
+        c.stroke_line(x2, p.y + s1 * 0.16, x2, p.y + p.h - s1 * 0.16)
+    else:
+        c.stroke_line(p.x + s1 * 0.16, y2, p.x + p.w - s1 * 0.16, y2)
+    draw_half(c, t.a, x1, y1, s1)
+    draw_half(c, t.b, x2, y2, s2)
+    if dim:
+        c.fill_style = "rgba(42,61,79,0.38)"
+        rounded_rect(c, p.x, p.y, p.w, p.h, r)
+        c.fill()
+
+
+def paint_table(c: Any, lay: BoardLayout, labels: dict[str, str]) -> None:
+    """Layer 0: the felt and the hand band (changes only when the layout's bands change)."""
+    c.clear()
+    c.fill_style = FELT
+    c.fill_rect(0, 0, lay.width, lay.band_y)
+    c.stroke_style = FELT_EDGE
+    c.line_width = 6
+    c.stroke_rect(3, 3, lay.width - 6, lay.band_y - 6)
+    if lay.band_y < lay.height:
+        c.fill_style = BAND
+        c.fill_rect(0, lay.band_y, lay.width, lay.height - lay.band_y)
+        label = labels.get("hand", "")
+        if label:
+            c.fill_style = "#c9d6e3"
+            c.font = "bold 13px sans-serif"
+            c.text_align = "left"
+            c.text_baseline = "top"
+            c.fill_text(label, 12, lay.band_y + 6)
+    if not lay.line:
+        msg = labels.get("empty", "")
+        if msg:
+            c.fill_style = "#cfe8dc"
+            c.font = "16px sans-serif"
+            c.text_align = "center"
+            c.text_baseline = "middle"
+            c.fill_text(msg, lay.width / 2, lay.band_y / 2)
+
+
+def paint_tiles(c: Any, lay: BoardLayout, hidden_hand: bool = False,
+                playable: Iterable[int] = ()) -> None:
+    """Layer 1: the line (with the bends of the snake) and the hand."""
+    c.clear()
+    c.stroke_style = "rgba(255,255,255,0.35)"
+    c.line_width = 3
+    for x1, y1, x2, y2 in lay.turns:
+        c.begin_path()
+        c.move_to(x1, y1)
+        c.bezier_curve_to(x1 + (8 if x1 > lay.width / 2 else -8) * 2, y1,
+                          x2 + (8 if x1 > lay.width / 2 else -8) * 2, y2, x2, y2)
+        c.stroke()
+    for p in lay.line:
+        draw_tile(c, p)
+    play = set(playable)
+    for p in lay.hand:
+        if hidden_hand:
+            c.fill_style = "#6b7c8d"
+            rounded_rect(c, p.x, p.y, p.w, p.h, p.w * 0.16)
+            c.fill()
+        else:
+            draw_tile(c, p, dim=bool(play) and p.index not in play)
+            if p.index in play:
+                c.fill_style = FIT
+                rounded_rect(c, p.x + 3, p.y + p.h + 5, p.w - 6, 4, 2)
+                c.fill()
+
+
+def _ring(c: Any, p: PlacedTile | EndSpot, colour: str, width: float = 3.5,
+          pad: float = 3) -> None:
+    c.stroke_style = colour
+    c.line_width = width
+    rounded_rect(c, p.x - pad, p.y - pad, p.w + 2 * pad, p.h + 2 * pad, 6)
+    c.stroke()
+
+
+def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
+                fit_ends: Iterable[str] = (), last: int | None = None,
+                labels: dict[str, str] | None = None) -> None:
+    """Layer 2: the open ends, the table tile, the last play, the selection and where it fits."""
+    labels = labels or {}
+    c.clear()
+    fits = set(fit_ends)
+    for p in lay.line:
+        if p.table:
+            _ring(c, p, TABLE_MARK, 3, 4)
+            c.fill_style = TABLE_MARK
+            c.font = "bold 11px sans-serif"
+            c.text_align = "center"
+            c.text_baseline = "bottom"
+            c.fill_text(labels.get("table", ""), p.x + p.w / 2, p.y - 6)
+    if last is not None and 0 <= last < len(lay.line):
+        _ring(c, lay.line[last], LAST, 3, 2)
+    for s in lay.ends:
+        lit = s.end in fits
+        colour = FIT if lit else END_MARK
+        c.set_line_dash([6, 4])
+        c.stroke_style = colour
+        c.line_width = 3 if lit else 2
+        rounded_rect(c, s.x, s.y, s.w, s.h, 6)
+        c.stroke()
+        c.set_line_dash([])
+        if lit:
+            c.fill_style = "rgba(124,242,156,0.25)"
+            rounded_rect(c, s.x, s.y, s.w, s.h, 6)
+            c.fill()
+        c.fill_style = colour
+        c.font = f"bold {int(max(11, s.h * 0.42))}px sans-serif"
+        c.text_align = "center"
+        c.text_baseline = "middle"
+        arrow = "◀" if s.end == "L" else "▶"
+        name = labels.get("end_" + s.end, s.end)
+        c.fill_text(f"{arrow} {name}" if s.end == "L" else f"{name} {arrow}",
+                    s.x + s.w / 2, s.y + s.h / 2 + 1)
+        # A dot on the open half the end continues.
+        ax, ay = s.anchor
+        c.fill_circle(ax, ay + s.h / 2 - 4, 3)
+    if selected is not None and 0 <= selected < len(lay.hand):
+        p = lay.hand[selected]
+        _ring(c, p, SELECT, 4, 3)
+

@@ -1,0 +1,238 @@
+"""Where every tile goes on the board: a pure function of the view state (no widgets).
+
+The board is one canvas in two bands. The upper band holds the line of play as a *snake*:
+row 0 runs left to right, row 1 right to left under it, and so on, so a line of 45 tiles
+stays inside the canvas; tiles shrink when the rows would not fit. The lower band holds the
+hand of the student to move, as upright tiles. Each open end gets a hotspot the size of a
+tile in the next free slot of the snake, and :func:`hit_test` turns a click into "this hand
+tile" or "this end".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.tiles import Half, Tile
+
+__all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "hit_test", "layout", "view_get"]
+
+Orientation = Literal["h", "v"]
+
+MARGIN = 14
+GAP = 6
+HAND_BAND = 0.3  # share of the height for the hand band (when there is a hand to show)
+MAX_HALF = 34  # the side of one half-square, at most (pixels)
+MIN_HALF = 12
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    """A tile drawn at ``(x, y, w, h)``. ``first`` is drawn on the left (``h``) or top (``v``)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    tile: Tile
+    """Oriented as drawn: ``tile.a`` is the left/top half."""
+    kind: Literal["line", "hand"]
+    index: int
+    """Position in the line (left to right) or in the hand."""
+    orientation: Orientation = "h"
+    table: bool = False
+    """The 4-player table tile (the line's first tile, dealt face up)."""
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x <= x <= self.x + self.w and self.y <= y <= self.y + self.h
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+
+@dataclass(frozen=True)
+class EndSpot:
+    """The hotspot of an open end: click it to place the selected tile there."""
+
+    end: Literal["L", "R"]
+    suit: Half
+    x: float
+    y: float
+    w: float
+    h: float
+    anchor: tuple[float, float]
+    """The middle of the open half it continues (for the marker's connecting line)."""
+
+    def contains(self, x: float, y: float) -> bool:
+        pad = 4
+        return (self.x - pad <= x <= self.x + self.w + pad
+                and self.y - pad <= y <= self.y + self.h + pad)
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    width: int
+    height: int
+    half: float
+    """Side of one half-square of a line tile."""
+    line: tuple[PlacedTile, ...]
+    ends: tuple[EndSpot, ...]
+    hand: tuple[PlacedTile, ...]
+    band_y: float
+    """Where the hand band starts (== height when no hand is shown)."""
+    rows: int
+    turns: tuple[tuple[float, float, float, float], ...] = ()
+    """Connectors between snake rows: (x, y_top, x, y_bottom) of the bend."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: Literal["hand", "end", "line", "none"]
+    index: int = -1
+    end: Literal["L", "R"] | None = None
+
+
+def view_get(view: Any, key: str, default: Any = None) -> Any:
+    """Read ``key`` from a mapping or an object (the session's view state may be either)."""
+    if isinstance(view, Mapping):
+        return view.get(key, default)
+    return getattr(view, key, default)
+
+
+def _tile(t: Any) -> Tile:
+    if isinstance(t, Tile):
+        return t
+    if isinstance(t, str):
+        from engine.tiles import parse_tile
+
+        return parse_tile(t)
+    a, b = t
+    return Tile(a, b)
+
+
+def _grid(n: int, width: int, height: float, half: float) -> tuple[int, int]:
+    """Columns per row and rows needed for ``n`` tiles plus the two end slots."""
+    step = 2 * half + GAP
+    usable = width - 2 * MARGIN
+    cols = max(2, int((usable + GAP) // step) - 1)  # one column kept for the left end slot
+    slots = n + 1  # the right end's slot continues the snake
+    rows = max(1, -(-slots // cols))
+    return cols, rows
+
+
+def layout(view: Any, width: int, height: int) -> BoardLayout:
+    """Place the line (snake), the two end hotspots and the hand of ``view``.
+
+    ``view`` needs ``line`` (tiles left to right, each with its left half first), and may
+    give ``table`` (the 4-player table tile), ``ends`` (the open suits, left and right) and
+    ``hand`` (the tiles of the student to move; empty or None to hide the hand band).
+    """
+    line = [_tile(t) for t in (view_get(view, "line") or ())]
+    hand = [_tile(t) for t in (view_get(view, "hand") or ())]
+    table = view_get(view, "table")
+    table = _tile(table) if table is not None else None
+    ends = view_get(view, "ends")
+
+    band_y = float(height) if not hand else round(height * (1 - HAND_BAND))
+    area_h = band_y - 2 * MARGIN
+    n = len(line)
+
+    half = float(MAX_HALF)
+    while True:
+        cols, rows = _grid(n, width, area_h, half)
+        row_h = half + 2 * GAP + 4
+        if rows * row_h <= area_h or half <= MIN_HALF:
+            break
+        half -= 1
+    tw, th = 2 * half, half
+    step = tw + GAP
+    row_h = th + 2.2 * GAP + 6
+    used_cols = min(cols, n + 1) if rows == 1 else cols
+    grid_w = (used_cols + 1) * step - GAP
+    left = (width - grid_w) / 2
+    top = MARGIN + (area_h - rows * row_h) / 2 + GAP
+
+    def slot(i: int) -> tuple[float, float, bool]:
+        """Top-left of snake slot ``i`` (-1 is the left end's slot) and whether the row runs
+        right to left."""
+        if i < 0:
+            return left, top, False
+        row, col = divmod(i, cols)
+        rev = row % 2 == 1
+        if rev:
+            col = cols - 1 - col
+        return left + (col + 1) * step, top + row * row_h, rev
+
+    placed: list[PlacedTile] = []
+    for i, t in enumerate(line):
+        x, y, rev = slot(i)
+        shown = t.flipped() if rev else t
+        placed.append(PlacedTile(x, y, tw, th, shown, "line", i, "h",
+                                 table is not None and t == table))
+
+    turns = []
+    for r in range(rows - 1):
+        if (r + 1) * cols >= n + 1:
+            break
+        x_last, y_last, _ = slot((r + 1) * cols - 1)
+        x_edge = x_last + tw + GAP / 2 if r % 2 == 0 else x_last - GAP / 2
+        turns.append((x_edge, y_last + th / 2, x_edge, y_last + row_h + th / 2))
+
+    spots: list[EndSpot] = []
+    if ends is not None and n:
+        el, er = ends
+        x0, y0, _ = slot(-1)
+        first = placed[0]
+        spots.append(EndSpot("L", el, x0, y0, tw, th, (first.x + half / 2, first.y + th / 2)))
+        xr, yr, rev = slot(n)
+        last = placed[-1]
+        _, _, last_rev = slot(n - 1)
+        ax = last.x + half / 2 if last_rev else last.x + tw - half / 2
+        spots.append(EndSpot("R", er, xr, yr, tw, th, (ax, last.y + th / 2)))
+
+    hand_placed: list[PlacedTile] = []
+    if hand:
+        band_h = height - band_y
+        hh = min(float(MAX_HALF + 4), (band_h - 2 * MARGIN) / 2)
+        per_row = len(hand)
+        hrows = 1
+        while True:
+            need = per_row * (hh + GAP * 1.5) - GAP
+            if need <= width - 2 * MARGIN:
+                break
+            if hh > 22:
+                hh -= 1
+                continue
+            hrows += 1
+            per_row = -(-len(hand) // hrows)
+            hh = min(float(MAX_HALF + 4), (band_h - 2 * MARGIN - (hrows - 1) * GAP) / (2 * hrows))
+            if hh <= 8:
+                break
+        hstep = hh + GAP * 1.5
+        for i, t in enumerate(hand):
+            r, c = divmod(i, per_row)
+            in_row = min(per_row, len(hand) - r * per_row)
+            row_w = in_row * hstep - GAP * 1.5
+            x = (width - row_w) / 2 + c * hstep
+            y = band_y + MARGIN + 4 + r * (2 * hh + GAP)
+            hand_placed.append(PlacedTile(x, y, hh, 2 * hh, t, "hand", i, "v"))
+
+    return BoardLayout(width, height, half, tuple(placed), tuple(spots), tuple(hand_placed),
+                       band_y, rows, tuple(turns))
+
+
+def hit_test(x: float, y: float, lay: BoardLayout, ends: Sequence[str] | None = None) -> Hit:
+    """What a click at canvas pixel ``(x, y)`` touched: a hand tile, an end hotspot (only the
+    ``ends`` given, when given), a line tile, or nothing."""
+    for p in lay.hand:
+        if p.contains(x, y):
+            return Hit("hand", p.index)
+    for s in lay.ends:
+        if (ends is None or s.end in ends) and s.contains(x, y):
+            return Hit("end", end=s.end)
+    for p in lay.line:
+        if p.contains(x, y):
+            return Hit("line", p.index)
+    return Hit("none")
