@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 from engine.round import Draw, Pass, Play
 from tutor.i18n import N_, normalize_lang, translator
@@ -149,7 +150,7 @@ class Terminal:
                         round=s.round.number, scores=self.scores()))
                     self.narrate(s.new_round())
                 else:  # pragma: no cover - every state above moves the game on
-                    raise SessionError("the game is stuck")
+                    raise SessionError(N_("The game is stuck."), lang=s.lang)
         except _Quit:
             self.write("")
             self.write(_(N_("Game stopped.")))
@@ -157,23 +158,56 @@ class Terminal:
         return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="leonard-domino", description="Leonard-Domino tutor")
-    sub = p.add_subparsers(dest="command")
-    play = sub.add_parser("play", help="play in the terminal against bots")
-    play.add_argument("--players", type=int, default=2)
-    play.add_argument("--bots", default="greedy",
-                      help="bot names for the other seats, comma-separated (random, greedy, "
-                           "search)")
-    play.add_argument("--lang", default="es")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--rounds", type=int, default=3)
-    play.add_argument("--scaffold", action="store_true", help="ask T before each power play")
-    play.add_argument("--ask-bot-plays", action="store_true")
-    play.add_argument("--student", default="anon")
-    play.add_argument("--store", default=None, help="progress file (SQLite) to record attempts")
-    sub.add_parser("dashboard", help="open the dashboard in Voilà (the default)")
-    return p
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter with the "usage: " prefix in the tutor's language."""
+
+    usage_prefix = "usage: "
+
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup],
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups,
+                          self.usage_prefix if prefix is None else prefix)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose own words (usage, help, error) are translated."""
+
+    def __init__(self, *args: Any, lang: str = "es", **kwargs: Any) -> None:
+        _ = translator(lang)
+        self.lang = lang
+        prefix = _(N_("usage: "))
+        kwargs.setdefault("formatter_class",
+                          type("_Formatter", (_HelpFormatter,), {"usage_prefix": prefix}))
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _(N_("positional arguments"))
+        self._optionals.title = _(N_("options"))
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                          help=_(N_("show this help message and exit")))
+
+    def error(self, message: str) -> NoReturn:
+        _ = translator(self.lang)
+        self.print_usage(sys.stderr)
+        self.exit(2, _(N_("{prog}: error: {message}")).format(prog=self.prog, message=message)
+                  + "\n")
+
+
+def _argv_lang(argv: Sequence[str]) -> str:
+    """The language for the command line's own texts: ``--lang`` if given, else the
+    environment's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else Spanish."""
+    for i, arg in enumerate(argv):
+        value = None
+        if arg == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.split("=", 1)[1]
+        if value is not None:
+            try:
+                return normalize_lang(value)
+            except ValueError:
+                break
+    return _env_lang()
 
 
 def _env_lang() -> str:
@@ -188,6 +222,37 @@ def _env_lang() -> str:
     return "es"
 
 
+def _parser(lang: str = "es") -> argparse.ArgumentParser:
+    _ = translator(lang)
+    p = _Parser(prog="leonard-domino", description=_(N_("Leonard-Domino tutor")), lang=lang)
+    sub = p.add_subparsers(dest="command", title=_(N_("commands")), parser_class=_Parser)
+    play = sub.add_parser("play", help=_(N_("play in the terminal against bots")), lang=lang,
+                          description=_(N_("Play a match in the terminal against bots, with "
+                                           "arithmetic questions.")))
+    play.add_argument("--players", type=int, default=2,
+                      help=_(N_("number of players (default: 2)")))
+    play.add_argument("--bots", default="greedy",
+                      help=_(N_("bot names for the other seats, comma-separated (random, "
+                                "greedy, search)")))
+    play.add_argument("--lang", default="es",
+                      help=_(N_("language of the game: es or en (default: es)")))
+    play.add_argument("--seed", type=int, default=None,
+                      help=_(N_("number that fixes the deal, to replay the same game")))
+    play.add_argument("--rounds", type=int, default=3,
+                      help=_(N_("number of rounds (default: 3)")))
+    play.add_argument("--scaffold", action="store_true",
+                      help=_(N_("ask T before each power play")))
+    play.add_argument("--ask-bot-plays", action="store_true",
+                      help=_(N_("also ask about the bots' power plays")))
+    play.add_argument("--student", default="anon",
+                      help=_(N_("student name or id for the progress file (default: anon)")))
+    play.add_argument("--store", default=None,
+                      help=_(N_("progress file (SQLite) to record attempts")))
+    sub.add_parser("dashboard", help=_(N_("open the dashboard in Voilà (the default)")),
+                   lang=lang, description=_(N_("Open the dashboard in Voilà.")))
+    return p
+
+
 def dashboard() -> int:
     if not NOTEBOOK.is_file():
         _ = translator(_env_lang())
@@ -198,7 +263,8 @@ def dashboard() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = _parser(_argv_lang(argv)).parse_args(argv)
     if args.command in (None, "dashboard"):
         return dashboard()
     try:

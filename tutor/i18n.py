@@ -1,4 +1,7 @@
-"""Translations (gettext domain "tutor") and locale-aware numbers for learner-facing text."""
+"""Translations (gettext domain "tutor") and locale-aware numbers for learner-facing text.
+
+Update both catalogs after changing messages: ``python tools/update_catalogs.py``.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +11,16 @@ import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "DOMAIN",
     "LOCALE_DIR",
     "SUPPORTED",
     "LanguageError",
+    "Message",
     "N_",
+    "TranslatableError",
     "compile_catalogs",
     "format_number",
     "gettext",
@@ -23,6 +29,7 @@ __all__ = [
     "normalize_lang",
     "plural_translator",
     "translator",
+    "translate_error",
 ]
 
 DOMAIN = "tutor"
@@ -192,3 +199,96 @@ def missing_translations(lang: str = "es") -> list[str]:
         if lang == SOURCE_LANG or all(strings):
             usable.update(str(i) for i in ids)
     return [msgid for msgid in _extract_messages() if msgid not in usable]
+
+
+class Message:
+    """A message kept untranslated until shown: a msgid (marked with :func:`N_`) and the
+    values of its ``{placeholders}``.
+
+    A value that is itself a :class:`Message` is translated into the same language, and a
+    list or tuple of them is joined with ``"; "``.
+
+    >>> m = Message(N_("Choose a move from 1 to {count}."), count=3)
+    >>> m.translate("es")
+    'Elige una jugada del 1 al 3.'
+    """
+
+    __slots__ = ("msgid", "params")
+
+    def __init__(self, msgid: str, /, **params: Any) -> None:
+        self.msgid = msgid
+        self.params = params
+
+    def translate(self, lang: str) -> str:
+        """The message in ``lang`` (in English if the translation cannot be formatted)."""
+        try:
+            lang = normalize_lang(lang)
+        except LanguageError:
+            lang = SOURCE_LANG
+        values = {k: _param_text(v, lang) for k, v in self.params.items()}
+        try:
+            return translator(lang)(self.msgid).format(**values)
+        except (KeyError, IndexError, ValueError):  # a broken translation: show the English
+            try:
+                return self.msgid.format(**values)
+            except (KeyError, IndexError, ValueError):
+                return self.msgid
+
+    def __str__(self) -> str:
+        return self.translate(SOURCE_LANG)
+
+    def __repr__(self) -> str:
+        params = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"Message({self.msgid!r}{params})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message):
+            return NotImplemented
+        return self.msgid == other.msgid and self.params == other.params
+
+    def __hash__(self) -> int:
+        return hash(self.msgid)
+
+
+def _param_text(value: Any, lang: str) -> Any:
+    if isinstance(value, Message):
+        return value.translate(lang)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Message) for v in value):
+        return "; ".join(v.translate(lang) for v in value)
+    return value
+
+
+class TranslatableError(ValueError):
+    """An error that keeps its message untranslated, so it can be shown in any language.
+
+    ``str(err)`` speaks ``err.lang`` (the language of whoever raised it: a store, a
+    session …); ``err.message("es")`` speaks any other.  Raise it with a msgid marked by
+    :func:`N_` and the values of its placeholders::
+
+        raise StoreError(N_("{path} is not a progress file."), path=path, lang=self.lang)
+    """
+
+    def __init__(self, message: str | Message, /, *, lang: str = SOURCE_LANG,
+                 **params: Any) -> None:
+        self.msg = message if isinstance(message, Message) else Message(message, **params)
+        try:
+            self.lang = normalize_lang(lang)
+        except LanguageError:
+            self.lang = SOURCE_LANG
+        super().__init__(self.msg.msgid)
+
+    def message(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (default: the error's own language)."""
+        return self.msg.translate(lang or self.lang)
+
+    def __str__(self) -> str:
+        return self.message()
+
+    def __reduce__(self) -> tuple[Any, ...]:  # keep msg and lang through pickle and copy
+        return (type(self), (self.msg,), dict(self.__dict__))
+
+
+def translate_error(err: BaseException, lang: str) -> str:
+    """``err`` in ``lang`` if it is a :class:`TranslatableError`, else ``str(err)``."""
+    return err.message(lang) if isinstance(err, TranslatableError) else str(err)
+

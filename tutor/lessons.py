@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import HouseRules, RulesError
 
-from .i18n import N_, translator
+from .i18n import N_, translate_error, translator
 from .mastery import BKTParams
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
@@ -154,7 +154,7 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
         rules = HouseRules.from_dict({"rounds": game.get("rounds", 3), **game.get("rules", {})})
         mastery = BKTParams(**data.get("mastery", {}))
     except (RulesError, ValueError, TypeError) as e:
-        raise LessonError(f"{source}: {e}") from None
+        raise LessonError(f"{source}: {translate_error(e, lang)}") from None
     return Lesson(
         id=data["id"], title=data["title"], description=data.get("description", {}),
         players=players, humans=humans, bots=tuple(game.get("bots", ["greedy"])),

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tutor.i18n import N_
+from tutor.i18n import N_, TranslatableError
 
 __all__ = [
     "SKILLS",
@@ -34,8 +34,15 @@ SKILL_NAMES: dict[str, str] = {
 }
 
 
-class MasteryError(ValueError):
-    """Invalid knowledge-tracing parameters or an unknown skill."""
+class MasteryError(TranslatableError):
+    """Invalid knowledge-tracing parameters or an unknown skill.
+
+    ``str(err)`` is English; ``err.message("es")`` gives it in a teacher's language (the
+    lesson loader does so for the parameters of a lesson file).
+    """
+
+
+_NOT_A_PROBABILITY = N_("{name} must be a probability between 0 and 1, not {value}.")
 
 
 @dataclass(frozen=True)
@@ -55,15 +62,14 @@ class BKTParams:
     def __post_init__(self) -> None:
         for name in ("p_init", "p_learn", "p_slip", "p_guess", "mastery_threshold"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise MasteryError(f"{name} must be a probability between 0 and 1, not {value!r}.")
-            if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-                raise MasteryError(f"{name} must be a probability between 0 and 1, not {value!r}.")
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not (math.isfinite(value) and 0.0 <= value <= 1.0)):
+                raise MasteryError(_NOT_A_PROBABILITY, name=name, value=repr(value))
         if self.p_slip + self.p_guess >= 1.0:
             raise MasteryError(
-                f"p_slip + p_guess must be less than 1 (got {self.p_slip} + {self.p_guess}); "
-                "otherwise a right answer would not be evidence of knowing the skill."
-            )
+                N_("p_slip + p_guess must be less than 1 (got {p_slip} + {p_guess}); otherwise "
+                   "a right answer would not be evidence of knowing the skill."),
+                p_slip=self.p_slip, p_guess=self.p_guess)
 
 
 def p_correct(p_known: float, params: BKTParams) -> float:
@@ -78,7 +84,7 @@ def update(p_known: float, correct: bool, params: BKTParams) -> float:
     0.68
     """
     if not 0.0 <= p_known <= 1.0:
-        raise MasteryError(f"p_known must be a probability between 0 and 1, not {p_known!r}.")
+        raise MasteryError(_NOT_A_PROBABILITY, name="p_known", value=repr(p_known))
     if correct:
         evidence_known = p_known * (1.0 - params.p_slip)
         evidence_unknown = (1.0 - p_known) * params.p_guess
@@ -93,7 +99,8 @@ def update(p_known: float, correct: bool, params: BKTParams) -> float:
 
 def _check_skill(skill: str) -> str:
     if skill not in SKILLS:
-        raise MasteryError(f"Unknown skill {skill!r}; the skills are: {', '.join(SKILLS)}.")
+        raise MasteryError(N_("Unknown skill {skill}; the skills are: {skills}."),
+                           skill=repr(skill), skills=", ".join(SKILLS))
     return skill
 
 
@@ -160,7 +167,7 @@ class Mastery:
     ) -> list[SkillState]:
         """Update every skill a question exercised with its first attempt; return their states."""
         if hints_before_answer < 0 or seconds < 0 or not math.isfinite(seconds):
-            raise MasteryError("Hints and seconds cannot be negative.")
+            raise MasteryError(N_("Hints and seconds cannot be negative."))
         names = [skills] if isinstance(skills, str) else list(dict.fromkeys(skills))
         counted_right = bool(correct) and hints_before_answer == 0
         changed = []
@@ -183,7 +190,7 @@ class Mastery:
         """The skill with the lowest ``p_known`` among ``among`` (first in order on ties)."""
         candidates = list(among)
         if not candidates:
-            raise MasteryError("Choose at least one skill.")
+            raise MasteryError(N_("Choose at least one skill."))
         return min(candidates, key=lambda s: self.state(s).p_known)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:

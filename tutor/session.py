@@ -29,7 +29,7 @@ from engine.view import view_of
 from tutor.answers import AnswerError, parse_answer
 from tutor.diagnosis import Diagnosis, diagnose
 from tutor.hints import ANSWER, LADDER_SIZE, Hint, hint_ladder
-from tutor.i18n import N_, format_number, normalize_lang, translator
+from tutor.i18n import N_, TranslatableError, format_number, normalize_lang, translator
 from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
 from tutor.questions import Question, question_for, seat_name
 
@@ -39,8 +39,11 @@ ASK_KINDS = frozenset({"power", "round_end"})
 FeedbackKind = Literal["invalid", "correct", "wrong", "revealed"]
 
 
-class SessionError(ValueError):
-    """Something the game does not allow right now (answer first, not your turn, …)."""
+class SessionError(TranslatableError):
+    """Something the game does not allow right now (answer first, not your turn, …).
+
+    ``str(err)`` speaks the session's language; ``err.message(lang)`` any other.
+    """
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ class Session:
         self.lang = normalize_lang(lang)
         self.student = student
         self.lesson = lesson
-        self.store, self._owns_store = _open_store(store)
+        self.store, self._owns_store = _open_store(store, self.lang)
         self.session_id = (self.store.start_session(student) if self.store is not None
                            else uuid.uuid4().hex)
         params = bkt or BKTParams()
@@ -152,24 +155,27 @@ class Session:
     def _setup(self, **s: Any) -> None:
         ask = frozenset(s["ask"])
         if ask - ASK_KINDS:
-            raise SessionError(f"ask can hold {', '.join(sorted(ASK_KINDS))}, not "
-                               f"{', '.join(sorted(ask - ASK_KINDS))}")
+            raise self._error(N_("ask can hold {allowed}, not {given}."),
+                              allowed=", ".join(sorted(ASK_KINDS)),
+                              given=", ".join(sorted(ask - ASK_KINDS)))
         players = s["players"]
         humans = tuple(s["humans"])
         if not isinstance(players, int) or players < 2:
-            raise SessionError(f"a game needs at least 2 players, not {players!r}")
+            raise self._error(N_("A game needs at least 2 players, not {players}."),
+                              players=repr(players))
         if len(set(humans)) != len(humans) or any(
                 not isinstance(h, int) or not 0 <= h < players for h in humans):
-            raise SessionError(f"humans must be different seats from 0 to {players - 1}, "
-                               f"not {humans!r}")
+            raise self._error(N_("humans must be different seats from 0 to {last}, not "
+                                 "{humans}."), last=players - 1, humans=repr(humans))
         rules = s["rules"] or HouseRules()
         if s["rounds"] != rules.rounds:
             rules = HouseRules(**{**rules.to_dict(), "rounds": s["rounds"]})
         try:
             match = Match(s["variant"], players, rules, seed=s["seed"], deals=s["deals"])
-            bots = _make_bots(s["bots"], players, humans, s["seed"])
+            bots = _make_bots(s["bots"], players, humans, s["seed"], self.lang)
         except RulesError as err:
-            raise SessionError(str(err)) from None
+            raise self._error(N_("The game settings are not valid: {error}."),
+                              error=str(err)) from None
         self.settings = dict(s, ask=ask, humans=humans, rules=rules)
         self.players = players
         self.humans = humans
@@ -194,7 +200,8 @@ class Session:
         so the new match has a new deal. Mastery and the progress store carry over."""
         unknown = set(changes) - set(_SETTINGS) - {"lang"}
         if unknown:
-            raise SessionError(f"new_match cannot change {', '.join(sorted(unknown))}")
+            raise self._error(N_("new_match cannot change {settings}."),
+                              settings=", ".join(sorted(unknown)))
         if "lang" in changes:
             self.set_lang(changes.pop("lang"))
         s = dict(self.settings)
@@ -236,18 +243,16 @@ class Session:
         """Apply the human's move (an action, or an index into :meth:`legal_moves`), then let
         the bots move (with ``auto_bots``) until a human's turn or a question."""
         if self._queue:
-            raise SessionError(self._t(N_("Answer the question first (or ask to see the "
-                                          "answer).")))
+            raise self._error(N_("Answer the question first (or ask to see the answer)."))
         if self.round.over:
-            raise SessionError(self._t(N_("The round is over: start the next round.")))
+            raise self._error(N_("The round is over: start the next round."))
         seat = self.human_to_move
         if seat is None:
-            raise SessionError(self._t(N_("It is not your turn.")))
+            raise self._error(N_("It is not your turn."))
         if isinstance(action, int):
             legal = self.legal_moves()
             if not 0 <= action < len(legal):
-                raise SessionError(self._t(N_("Choose a move from 1 to {count}.")).format(
-                    count=len(legal)))
+                raise self._error(N_("Choose a move from 1 to {count}."), count=len(legal))
             action = legal[action]
         events = self._apply(action, seat)
         if self.auto_bots:
@@ -281,12 +286,11 @@ class Session:
     def new_round(self) -> list[Event]:
         """Start the next round of the match (after the round-end question, if any)."""
         if self._queue:
-            raise SessionError(self._t(N_("Answer the question first (or ask to see the "
-                                          "answer).")))
+            raise self._error(N_("Answer the question first (or ask to see the answer)."))
         if self.match.over:
-            raise SessionError(self._t(N_("The match is over.")))
+            raise self._error(N_("The match is over."))
         if not self.round.over:
-            raise SessionError(self._t(N_("The round is not over yet.")))
+            raise self._error(N_("The round is not over yet."))
         rnd = self.match.start_round()
         events: list[Event] = list(rnd.log)
         self.round_events = list(events)
@@ -361,7 +365,7 @@ class Session:
 
     def _head(self) -> _Asking:
         if not self._queue:
-            raise SessionError(self._t(N_("There is no question to answer right now.")))
+            raise self._error(N_("There is no question to answer right now."))
         return self._queue[0]
 
     def answer(self, text: str) -> Feedback:
@@ -548,24 +552,29 @@ class Session:
     def _t(self, message: str) -> str:
         return translator(self.lang)(message)
 
+    def _error(self, msgid: str, **params: Any) -> SessionError:
+        """A :class:`SessionError` in the session's language."""
+        return SessionError(msgid, lang=self.lang, **params)
+
     def close(self) -> None:
         if self.store is not None and self._owns_store:
             self.store.close()
 
 
-def _open_store(store: Any) -> tuple[Any, bool]:
+def _open_store(store: Any, lang: str) -> tuple[Any, bool]:
     """The store to use and whether the session opened it (and so closes it)."""
     if store is None or hasattr(store, "record_attempt"):
         return store, False
     if isinstance(store, (str, PathLike)):
         from tutor.store import Store
 
-        return Store(store), True
-    raise SessionError(f"store must be a tutor.store.Store, a file path or None, not {store!r}")
+        return Store(store, lang=lang), True
+    raise SessionError(N_("store must be a tutor.store.Store, a file path or None, not "
+                          "{store}."), store=repr(store), lang=lang)
 
 
 def _make_bots(spec: str | Sequence[str | None], players: int, humans: tuple[int, ...],
-               seed: int | None) -> dict[int, Bot]:
+               seed: int | None, lang: str) -> dict[int, Bot]:
     seats = [s for s in range(players) if s not in humans]
     if isinstance(spec, str):
         names: list[str | None] = [spec] * len(seats)
@@ -574,8 +583,9 @@ def _make_bots(spec: str | Sequence[str | None], players: int, humans: tuple[int
     elif len(spec) == len(seats):
         names = list(spec)
     else:
-        raise SessionError(f"bots: give one name, one per seat ({players}) or one per bot seat "
-                           f"({len(seats)}), not {len(spec)}")
+        raise SessionError(N_("bots: give one name, one per seat ({players}) or one per bot "
+                              "seat ({bot_seats}), not {given}."), players=players,
+                           bot_seats=len(seats), given=len(spec), lang=lang)
     out: dict[int, Bot] = {}
     for s, name in zip(seats, names, strict=True):
         out[s] = make_bot(name or "greedy", None if seed is None else seed * 1009 + s)

@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
 
+from tutor.i18n import N_, SOURCE_LANG, Message, TranslatableError, normalize_lang
 from tutor.mastery import BKTParams, Mastery, SkillState
 
 __all__ = [
@@ -31,10 +32,14 @@ ENV_VAR = "LEONARD_TUTOR_DB"
 SCHEMA_VERSION = 1
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 KC_SEPARATOR = "~~"  # DataShop's separator between several skills of one step
+DURATION_NOT_SECONDS = N_("the duration {value} is not a number of seconds")
 
 
-class StoreError(ValueError):
-    """The progress file cannot be used (not a progress file, a newer version, …)."""
+class StoreError(TranslatableError):
+    """The progress file cannot be used (not a progress file, a newer version, …).
+
+    ``str(err)`` speaks the store's language; ``err.message(lang)`` any other.
+    """
 
 
 class ProgressImportError(StoreError):
@@ -128,9 +133,14 @@ def utc_now() -> str:
 
 
 class Store:
-    """The progress file. Every write is its own transaction, committed before returning."""
+    """The progress file. Every write is its own transaction, committed before returning.
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    ``lang`` is the language of its error messages (a teacher's or a student's).
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 lang: str = SOURCE_LANG) -> None:
+        self.lang = normalize_lang(lang)
         self.path = Path(path).expanduser() if path is not None else default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._check_header()
@@ -142,7 +152,8 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as err:
             self.conn.close()
-            raise StoreError(f"{self.path} is not a progress file of this tutor ({err}).") from err
+            raise StoreError(N_("{path} is not a progress file of this tutor ({error})."),
+                             path=str(self.path), error=str(err), lang=self.lang) from err
         except StoreError:
             self.conn.close()
             raise
@@ -152,7 +163,8 @@ class Store:
             return
         with self.path.open("rb") as fh:
             if fh.read(len(_SQLITE_MAGIC)) != _SQLITE_MAGIC:
-                raise StoreError(f"{self.path} is not a progress file (not an SQLite database).")
+                raise StoreError(N_("{path} is not a progress file (not an SQLite database)."),
+                                 path=str(self.path), lang=self.lang)
 
     def _check_schema(self) -> None:
         tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
@@ -160,12 +172,15 @@ class Store:
             self.conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
             return
         if "schema_version" not in tables:
-            raise StoreError(f"{self.path} is an SQLite database of another program, "
-                             "not a progress file of this tutor.")
+            raise StoreError(N_("{path} is an SQLite database of another program, not a "
+                                "progress file of this tutor."), path=str(self.path),
+                             lang=self.lang)
         row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
         if row is None or row[0] != SCHEMA_VERSION:
-            raise StoreError(f"{self.path} has progress format version {row and row[0]}; this "
-                             f"tutor reads version {SCHEMA_VERSION}. Update the tutor to open it.")
+            raise StoreError(N_("{path} has progress format version {found}; this tutor reads "
+                                "version {version}. Update the tutor to open it."),
+                             path=str(self.path), found=row and row[0], version=SCHEMA_VERSION,
+                             lang=self.lang)
 
     def close(self) -> None:
         self.conn.close()
@@ -179,7 +194,7 @@ class Store:
     # -- students and sessions ---------------------------------------------------------------
     def _student_id(self, name: str) -> int:
         if not name or not name.strip():
-            raise StoreError("A student needs a name or id.")
+            raise StoreError(N_("A student needs a name or id."), lang=self.lang)
         self.conn.execute("INSERT OR IGNORE INTO students (name, created) VALUES (?, ?)",
                           (name, utc_now()))
         row = self.conn.execute("SELECT id FROM students WHERE name = ?", (name,)).fetchone()
@@ -222,7 +237,8 @@ class Store:
                 "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
                 "AND problem = ? AND step = ?", (sid, session, problem, step)).fetchone()
             attempt = Attempt(
-                student, session, now, lesson, problem, step, _outcome(outcome), input_text,
+                student, session, now, lesson, problem, step, _outcome(outcome, self.lang),
+                input_text,
                 feedback, kc if isinstance(kc, str) else KC_SEPARATOR.join(kc), earlier + 1,
                 earlier == 0 if first_attempt is None else first_attempt, hints,
                 float(duration), expected, answered)
@@ -281,15 +297,16 @@ class Store:
 
         return write_datashop(Path(path), self.attempts(student))
 
-    def import_file(self, path: str | os.PathLike[str]) -> int:
+    def import_file(self, path: str | os.PathLike[str], lang: str | None = None) -> int:
         """Merge a CSV or DataShop export; return how many new attempts were added.
 
         Every row is checked before anything is written, and all rows go in one
         transaction, so a bad file changes nothing.  Rows already present are skipped.
+        A bad file raises :class:`ProgressImportError` in ``lang`` (default: the store's).
         """
         from tutor.store_files import read_attempts
 
-        rows = read_attempts(Path(path))
+        rows = read_attempts(Path(path), lang or self.lang)
         return self.merge(rows)
 
     def merge(self, rows: Iterable[Attempt]) -> int:
@@ -318,27 +335,28 @@ class _Transaction:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
 
 
-def _outcome(value: Outcome | str) -> Outcome:
+def _outcome(value: Outcome | str, lang: str = SOURCE_LANG) -> Outcome:
     try:
         return Outcome(value)
     except ValueError:
-        choices = ", ".join(o.value for o in Outcome)
-        raise StoreError(f"The outcome {value!r} is not one of: {choices}.") from None
+        raise StoreError(N_("The outcome {value} is not one of: {choices}."), value=repr(value),
+                         choices=", ".join(o.value for o in Outcome), lang=lang) from None
 
 
-def check_attempt(a: Attempt) -> Iterator[str]:
-    """Problems with one attempt, in words (nothing if it is fine)."""
+def check_attempt(a: Attempt) -> Iterator[Message]:
+    """Problems with one attempt, as messages to translate (nothing if it is fine)."""
     if not a.student.strip():
-        yield "the student id is empty"
+        yield Message(N_("the student id is empty"))
     if not a.session.strip():
-        yield "the session id is empty"
+        yield Message(N_("the session id is empty"))
     try:
         datetime.fromisoformat(a.time.replace("Z", "+00:00"))
     except ValueError:
-        yield f"the time {a.time!r} is not a date and time like 2024-05-01T12:00:00+00:00"
+        yield Message(N_("the time {value} is not a date and time like "
+                         "2024-05-01T12:00:00+00:00"), value=repr(a.time))
     if a.attempt_at_step < 1:
-        yield "the attempt number must be 1 or more"
+        yield Message(N_("the attempt number must be 1 or more"))
     if a.hints < 0:
-        yield "the number of hints cannot be negative"
+        yield Message(N_("the number of hints cannot be negative"))
     if not math.isfinite(a.duration) or a.duration < 0:
-        yield f"the duration {a.duration!r} is not a number of seconds"
+        yield Message(DURATION_NOT_SECONDS, value=repr(a.duration))

@@ -7,9 +7,11 @@ import io
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from tutor.i18n import N_, SOURCE_LANG, Message
 from tutor.store import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
+    DURATION_NOT_SECONDS,
     Attempt,
     Outcome,
     ProgressImportError,
@@ -74,13 +76,21 @@ def write_datashop(path: Path, attempts: Iterable[Attempt]) -> int:
     return _write(path, DATASHOP_COLUMNS, map(_datashop_row, attempts), "\t")
 
 
-def _int(text: str, what: str, optional: bool = False) -> int | None:
+class _BadRow(Exception):
+    """What is wrong with one row (turned into a ProgressImportError naming the line)."""
+
+    def __init__(self, problem: Message | tuple[Message, ...]) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+def _int(text: str, message: str, optional: bool = False) -> int | None:
     if optional and text == "":
         return None
     try:
         return int(text)
     except ValueError:
-        raise ValueError(f"{what} {text!r} is not a whole number") from None
+        raise _BadRow(Message(message, value=repr(text))) from None
 
 
 def _parse_row(values: list[str], datashop: bool) -> Attempt:
@@ -89,58 +99,69 @@ def _parse_row(values: list[str], datashop: bool) -> Attempt:
     try:
         outcome = Outcome(values[6])
     except ValueError:
-        choices = ", ".join(o.value for o in Outcome)
-        raise ValueError(f"the outcome {values[6]!r} is not one of: {choices}") from None
-    attempt_at_step = _int(values[10], "the attempt number")
+        raise _BadRow(Message(N_("the outcome {value} is not one of: {choices}"),
+                              value=repr(values[6]),
+                              choices=", ".join(o.value for o in Outcome))) from None
+    attempt_at_step = _int(values[10], N_("the attempt number {value} is not a whole number"))
     assert attempt_at_step is not None
     duration_text = values[11] if datashop else values[13]
     try:
         duration = float(duration_text)
     except ValueError:
-        raise ValueError(f"the duration {duration_text!r} is not a number of seconds") from None
+        raise _BadRow(Message(DURATION_NOT_SECONDS, value=repr(duration_text))) from None
     if datashop:
         first, hints, expected, answered = attempt_at_step == 1, 0, None, None
     else:
         if values[11] not in ("0", "1"):
-            raise ValueError(f"first_attempt must be 1 or 0, not {values[11]!r}")
+            raise _BadRow(Message(N_("first_attempt must be 1 or 0, not {value}"),
+                                  value=repr(values[11])))
         first = values[11] == "1"
-        hints_value = _int(values[12], "the number of hints")
+        hints_value = _int(values[12], N_("the number of hints {value} is not a whole number"))
         assert hints_value is not None
         hints = hints_value
-        expected = _int(values[14], "the expected value", optional=True)
-        answered = _int(values[15], "the answered value", optional=True)
+        expected = _int(values[14], N_("the expected value {value} is not a whole number"),
+                        optional=True)
+        answered = _int(values[15], N_("the answered value {value} is not a whole number"),
+                        optional=True)
     a = Attempt(text["student"], text["session"], values[2], text["lesson"], text["problem"],
                 text["step"], outcome, text["input"], text["feedback"], text["kc"],
                 attempt_at_step, first, hints, duration, expected, answered)
-    problems = list(check_attempt(a))
+    problems = tuple(check_attempt(a))
     if problems:
-        raise ValueError("; ".join(problems))
+        raise _BadRow(problems)
     return a
 
 
-def read_attempts(path: Path) -> list[Attempt]:
+_AT_LINE = N_("{file}, line {line}: {problem}.")
+
+
+def read_attempts(path: Path, lang: str = SOURCE_LANG) -> list[Attempt]:
     """Read and check a CSV or DataShop export (told apart by its header line).
 
-    Raises :class:`ProgressImportError` naming the line and the problem; returns
-    the attempts only if every row is good.
+    Raises :class:`ProgressImportError` naming the line and the problem (in ``lang``);
+    returns the attempts only if every row is good.
     """
     name = path.name
+
+    def error(msgid: str, **params: object) -> ProgressImportError:
+        return ProgressImportError(msgid, file=name, lang=lang, **params)
+
     try:
         size = path.stat().st_size
         if size > MAX_IMPORT_BYTES:
-            raise ProgressImportError(f"{name} is too large for a progress export ({size} B).")
+            raise error(N_("{file} is too large for a progress export ({size} B)."), size=size)
         data = path.read_bytes()
     except OSError as err:
-        raise ProgressImportError(f"Cannot read {name}: {err.strerror or err}.") from err
+        raise error(N_("Cannot read {file}: {error}."), error=err.strerror or str(err)) from err
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
-        raise ProgressImportError(
-            f"{name}, line {line}: this is not UTF-8 text, so not a progress export.") from None
+        raise error(N_("{file}, line {line}: this is not UTF-8 text, so not a progress export."),
+                    line=line) from None
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
-        raise ProgressImportError(f"{name}, line {line}: the file contains binary data (NUL).")
+        raise error(N_("{file}, line {line}: the file contains binary data (NUL)."), line=line)
     first_line = text.split("\n", 1)[0].rstrip("\r")
     datashop = "\t" in first_line
     columns = DATASHOP_COLUMNS if datashop else CSV_COLUMNS
@@ -149,22 +170,21 @@ def read_attempts(path: Path) -> list[Attempt]:
     try:
         header = next(reader, None)
         if header is None or tuple(header) != columns:
-            raise ProgressImportError(
-                f"{name}, line 1: the header is not that of a progress export; expected "
-                f"the columns {', '.join(CSV_COLUMNS)} (CSV) or {', '.join(DATASHOP_COLUMNS)} "
-                "(tab-separated DataShop).")
+            raise error(N_("{file}, line 1: the header is not that of a progress export; "
+                           "expected the columns {csv} (CSV) or {datashop} (tab-separated "
+                           "DataShop)."),
+                        csv=", ".join(CSV_COLUMNS), datashop=", ".join(DATASHOP_COLUMNS))
         for values in reader:
             if not values or values == [""]:
                 continue
             if len(values) != len(columns):
-                raise ProgressImportError(f"{name}, line {reader.line_num}: expected "
-                                          f"{len(columns)} values, found {len(values)}.")
+                raise error(N_("{file}, line {line}: expected {expected} values, found "
+                               "{found}."),
+                            line=reader.line_num, expected=len(columns), found=len(values))
             try:
                 attempts.append(_parse_row(values, datashop))
-            except ValueError as err:
-                if isinstance(err, ProgressImportError):
-                    raise
-                raise ProgressImportError(f"{name}, line {reader.line_num}: {err}.") from None
+            except _BadRow as bad:
+                raise error(_AT_LINE, line=reader.line_num, problem=bad.problem) from None
     except csv.Error as err:
-        raise ProgressImportError(f"{name}, line {reader.line_num}: {err}.") from None
+        raise error(_AT_LINE, line=reader.line_num, problem=str(err)) from None
     return attempts

@@ -34,7 +34,7 @@ def test_lesson_settings_reach_the_objects():
     ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": 2, "humans": [3]}},
      "beyond the 2 players", "con 2 jugadores"),
     ({"id": "x", "title": {"es": "a", "en": "b"}, "mastery": {"p_slip": 0.6, "p_guess": 0.5}},
-     "", ""),
+     "p_slip + p_guess must be less than 1", "p_slip + p_guess debe ser menor que 1"),
 ])
 def test_garbled_lessons_get_clear_errors(data, en, es):
     with pytest.raises(LessonError) as e:

@@ -149,3 +149,14 @@ def test_agrees_with_pybkt() -> None:
         ours.append(p_correct(p, params))
         p = update(p, a, params)
     assert predicted == pytest.approx(ours, abs=1e-6)
+
+
+def test_mastery_errors_in_a_teachers_language() -> None:
+    with pytest.raises(MasteryError) as info:
+        BKTParams(p_slip=0.5, p_guess=0.6)
+    assert info.value.message("es").startswith("p_slip + p_guess debe ser menor que 1 (se "
+                                               "recibió 0.5 + 0.6)")
+    with pytest.raises(MasteryError) as info:
+        BKTParams(p_learn=1.5)
+    assert info.value.message("es") == "p_learn debe ser una probabilidad entre 0 y 1, no 1.5."
+    assert str(info.value) == "p_learn must be a probability between 0 and 1, not 1.5."

@@ -340,3 +340,20 @@ def test_package_doctest() -> None:
     import tutor
 
     assert doctest.testmod(tutor).failed == 0
+
+
+def test_session_errors_speak_the_session_language() -> None:
+    s = first_question(lang="es")
+    with pytest.raises(SessionError) as info:
+        s.play(0)
+    assert str(info.value) == "Primero responde la pregunta (o pide ver la respuesta)."
+    assert info.value.message("en") == "Answer the question first (or ask to see the answer)."
+    with pytest.raises(SessionError, match="^Una partida necesita al menos 2 jugadores, no 1"):
+        Session(players=1, lang="es")
+    with pytest.raises(SessionError, match="^A game needs at least 2 players, not 1"):
+        Session(players=1, lang="en")
+    with pytest.raises(SessionError, match="^La configuración del juego no es válida: .*genius"):
+        Session(bots="genius", lang="es")
+    s.set_lang("en")  # the errors follow the session when its language changes
+    with pytest.raises(SessionError, match="^Answer the question first"):
+        s.play(0)

@@ -226,3 +226,56 @@ def test_garbage_bytes_and_non_utf8(tmp_path: Path) -> None:
         with pytest.raises(ProgressImportError, match="Cannot read"):
             dst.import_file(tmp_path / "missing.csv")
         assert dst.attempts() == []
+
+
+def test_corrupt_import_speaks_spanish_and_names_the_line(tmp_path: Path) -> None:
+    good = _good_csv(tmp_path)
+    bad = tmp_path / "malo.csv"
+    bad.write_text(good.read_text(encoding="utf-8").replace(",CORRECT,", ",MAYBE,", 1),
+                   encoding="utf-8")
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        with pytest.raises(ProgressImportError) as info:
+            dst.import_file(bad, lang="es")
+        assert str(info.value) == ("malo.csv, línea 3: el resultado 'MAYBE' no es ninguno de "
+                                   "estos: CORRECT, INCORRECT, HINT, GIVEUP.")
+        # the same error in the other language, and the default language is the store's
+        assert info.value.message("en").startswith("malo.csv, line 3: the outcome 'MAYBE'")
+        with pytest.raises(ProgressImportError, match="line 3: the outcome"):
+            dst.import_file(bad)
+        assert dst.attempts() == []
+    with Store(tmp_path / "es.sqlite3", lang="es") as dst:
+        bad.write_text(good.read_text(encoding="utf-8").replace("+00:00", "xx", 1)
+                       .replace("4.25", "-1", 1), encoding="utf-8")
+        with pytest.raises(ProgressImportError, match=r"^malo\.csv, línea 2: la hora '.*xx' no "
+                           r"es una fecha y hora .*; la duración -1\.0 no es un número de "
+                           r"segundos\.$"):
+            dst.import_file(bad)
+        (tmp_path / "cabecera.csv").write_text("nombre,nota\nana,3\n", encoding="utf-8")
+        with pytest.raises(ProgressImportError, match=r"^cabecera\.csv, línea 1: el encabezado "
+                           "no es el de una exportación de progreso"):
+            dst.import_file(tmp_path / "cabecera.csv")
+
+
+def test_store_errors_in_the_store_language(tmp_path: Path) -> None:
+    text = tmp_path / "notas.txt"
+    text.write_text("hola\n")
+    with pytest.raises(StoreError, match=r"^.*notas\.txt no es un archivo de progreso \(no es "
+                       r"una base de datos SQLite\)\.$") as info:
+        Store(text, lang="es_MX")
+    assert info.value.message("en").endswith("is not a progress file (not an SQLite database).")
+    with Store(tmp_path / "p.sqlite3", lang="es") as store:
+        with pytest.raises(StoreError, match="^Cada estudiante necesita un nombre"):
+            store.start_session(" ")
+        with pytest.raises(StoreError, match="^El resultado 'MAYBE' no es ninguno de estos"):
+            store.record_attempt("ana", "s", lesson="L", problem="p", step="s", outcome="MAYBE")
+
+
+def test_translatable_errors_survive_pickle_and_copy() -> None:
+    import copy
+    import pickle
+
+    err = ProgressImportError("{file}, line {line}: the file contains binary data (NUL).",
+                              file="a.csv", line=4, lang="es")
+    for clone in (pickle.loads(pickle.dumps(err)), copy.copy(err)):
+        assert type(clone) is ProgressImportError and clone.lang == "es"
+        assert str(clone) == str(err) == "a.csv, línea 4: el archivo contiene datos binarios (NUL)."

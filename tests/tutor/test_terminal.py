@@ -83,3 +83,49 @@ def test_dashboard_without_notebook(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     assert cli.main(["dashboard"]) == 1
     assert "python -m tutor play" in capsys.readouterr().err
+
+
+def _only_lang_env(monkeypatch: pytest.MonkeyPatch, lang: str | None) -> None:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    if lang is not None:
+        monkeypatch.setenv("LANG", lang)
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "expected", "absent"),
+    [
+        (["play", "--help", "--lang", "en"], "es_MX.UTF-8",
+         ["usage: leonard-domino play", "options:", "number of rounds (default: 3)",
+          "show this help message and exit"], "ronda"),
+        (["play", "--lang=es", "--help"], "en_US.UTF-8",
+         ["uso: leonard-domino play", "opciones:", "número de rondas (por defecto: 3)",
+          "muestra esta ayuda y termina"], "rounds (default"),
+        (["--help"], "en_US.UTF-8", ["Leonard-Domino tutor", "play in the terminal"], "jugar"),
+        (["--help"], None, ["uso: leonard-domino", "comandos", "jugar en la terminal"],
+         "usage:"),
+        (["play", "--lang", "xx", "--help"], "en_GB", ["usage:", "language of the game"],
+         "uso:"),
+    ],
+)
+def test_help_speaks_the_chosen_language(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str], argv: list[str],
+                                         env: str | None, expected: list[str],
+                                         absent: str) -> None:
+    _only_lang_env(monkeypatch, env)
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert all(text in out for text in expected), out
+    assert absent not in out
+
+
+def test_usage_errors_are_translated(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    _only_lang_env(monkeypatch, None)
+    with pytest.raises(SystemExit) as info:
+        cli.main(["play", "--rounds"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uso: leonard-domino play") and "leonard-domino play: error: " in err

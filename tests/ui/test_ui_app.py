@@ -136,8 +136,11 @@ def test_question_answer_hint_reveal_flow() -> None:
     assert "$$" in app.question.value  # the formula, typeset by HTMLMath
     shown = app.session.view_state()["scores_shown"]
     assert app.session.view_state()["hiding"]
-    # A wrong answer through the Text box (Enter commits the value).
+    # Typing alone hands in nothing (leaving the box to press Hint must not submit) …
     app.answer_in.value = str(q.expected + 1000)
+    assert "ld-bad" not in app.feedback.value and app.session.pending_question is q
+    # … Enter does: the browser sends the Text widget a "submit" message.
+    app._on_answer_msg(app.answer_in, {"event": "submit"}, [])
     assert "ld-bad" in app.feedback.value
     app.hint_btn.click()
     assert app.feedback.value
@@ -158,9 +161,6 @@ def test_right_answer_by_submit_button() -> None:
         _play_first(app)
     q = app.session.pending_question
     assert q is not None
-    app.answer_in.value = ""
-    # The Text box commits on Enter/blur; here the Check button reads the committed value.
-    app.answer_in.unobserve(app._on_answer_value, "value")
     app.answer_in.value = str(q.expected)
     app.submit_btn.click()
     assert "ld-ok" in app.last_feedback.value

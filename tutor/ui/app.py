@@ -150,9 +150,11 @@ class TutorApp(widgets.VBox):
 
         # Tutor panel.
         self.question = _classed(W.HTMLMath(), "ld-question")
-        self.answer_in = _classed(W.Text(continuous_update=False,
+        # The value follows every keystroke and Enter sends a "submit" message, so leaving the
+        # box (e.g. to press Hint) never hands in a half-typed answer.
+        self.answer_in = _classed(W.Text(continuous_update=True,
                                          layout=W.Layout(width="200px")), "ld-answer")
-        self.answer_in.observe(self._on_answer_value, "value")
+        self.answer_in.on_msg(self._on_answer_msg)
         self.submit_btn = _classed(W.Button(button_style="primary"), "ld-submit")
         self.submit_btn.on_click(lambda _b: self._submit(self.answer_in.value))
         self.hint_btn = _classed(W.Button(button_style="warning", icon="lightbulb-o"), "ld-hint")
@@ -479,9 +481,9 @@ class TutorApp(widgets.VBox):
 
     # --- the tutor panel ----------------------------------------------------------------------
 
-    def _on_answer_value(self, change: dict[str, Any]) -> None:
-        if str(change["new"]).strip():
-            self._submit(change["new"])
+    def _on_answer_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("event") == "submit":
+            self._submit(self.answer_in.value)
 
     def _submit(self, text: str) -> None:
         text = str(text).strip()
@@ -851,11 +853,57 @@ class TutorApp(widgets.VBox):
         self.sheet_html.value = table
 
 
+def _query() -> dict[str, str]:
+    """The page's query string: Voilà hands it to the kernel as ``QUERY_STRING``."""
+    import os
+    from urllib.parse import parse_qsl
+
+    return dict(parse_qsl(os.environ.get("QUERY_STRING", "")))
+
+
 def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
     """The Leonard-Domino dashboard, ready to display (the notebook's one call).
 
-    ``lesson`` names a lesson file (not used yet); ``settings`` go to :class:`Session`.
+    A link can choose the lesson, language, seed and student:
+    ``…/Play.ipynb?lesson=first-steps&lang=en&seed=7&student=ana``. The lesson file gives the
+    game and tutor settings (``settings`` override them); progress is saved as it happens in
+    the progress store (``LEONARD_TUTOR_DB`` or the default path under the user's home).
+    A link value that cannot be used is ignored, and the page says so.
     """
-    if lesson is not None:
-        settings.setdefault("lesson", lesson)
-    return TutorApp(**settings)
+    from tutor.lessons import LessonError, load_lesson
+    from tutor.store import Store, StoreError
+
+    query = _query()
+    notes: list[str] = []
+    lang = settings.pop("lang", "es")
+    try:
+        lang = normalize_lang(query.get("lang", lang))
+    except ValueError:
+        notes.append(N_("The link's language is unknown; using Spanish."))
+        lang = "es"
+    _ = translator(lang)
+    if "seed" in query:
+        try:
+            settings["seed"] = int(query["seed"])
+        except ValueError:
+            notes.append(N_("The link's seed is not a whole number; dealing at random."))
+    name = query.get("lesson", lesson) or "free-play"
+    try:
+        chosen = load_lesson(name, lang)
+    except LessonError as err:
+        notes.append(str(err))
+        chosen = load_lesson("free-play", lang)
+    student = query.get("student", settings.pop("student", "anon"))[:60] or "anon"
+    store = settings.pop("store", None)
+    if store is None:
+        try:
+            store = Store(lang=lang)
+        except (StoreError, OSError) as err:
+            notes.append(_("Progress cannot be saved here: {error}").format(error=err))
+    session = Session.from_lesson(chosen, lang=lang, student=student, store=store,
+                                  **{**settings, "auto_bots": False})
+    app = TutorApp(session=session)
+    if notes:
+        app._say(" ".join(_(n) for n in notes), "msg")
+        app.refresh()
+    return app
