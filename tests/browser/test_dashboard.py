@@ -1,0 +1,168 @@
+"""The dashboard in a real browser: Voilà serves notebooks/Play.ipynb, headless Chromium plays.
+
+A mirror :class:`tutor.session.Session` with the same lesson and seed plays the same moves in
+the test process, so the test knows what the engine decided and can check the page against it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.round import DRAW, PASS
+from tutor.session import Session
+
+SEED = 11
+QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=browser-test"
+
+CANVAS_STATS = """(el) => {
+  const c = document.createElement('canvas'); c.width = el.width; c.height = el.height;
+  const ctx = c.getContext('2d'); ctx.drawImage(el, 0, 0);
+  const d = ctx.getImageData(0, 0, c.width, c.height).data;
+  const colours = new Set(); let painted = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i + 3] > 0) painted++;
+    if (i % 64 === 0) colours.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
+  }
+  return {width: c.width, height: c.height, painted, colours: colours.size};
+}"""
+
+# The page is ready for the student when a move button, the question or the round end shows.
+IDLE = """() => {
+  const shown = (sel) => [...document.querySelectorAll(sel)].some(e => e.offsetParent !== null);
+  // A forced draw or pass shows as a button for a moment; the page then makes it by itself.
+  const moves = [...document.querySelectorAll('.ld-move')].filter(
+      e => e.offsetParent !== null && e.title !== 'draw' && e.title !== 'pass');
+  return moves.length > 0 || shown('.ld-answer input') || shown('.ld-round-end .ld-summary');
+}"""
+
+
+def _open(page: Any, url: str) -> Any:
+    page.goto(url + QUERY, timeout=120_000)
+    board = page.locator("canvas.ld-board")
+    board.wait_for(timeout=120_000)
+    page.wait_for_function("(el) => { const c = document.createElement('canvas');"
+                           " c.width = el.width; c.height = el.height;"
+                           " const x = c.getContext('2d'); x.drawImage(el, 0, 0);"
+                           " const d = x.getImageData(0, 0, c.width, c.height).data;"
+                           " for (let i = 3; i < d.length; i += 4) if (d[i]) return true;"
+                           " return false; }", arg=board.element_handle(), timeout=30_000)
+    return board
+
+
+def _visible(page: Any, selector: str) -> bool:
+    return bool(page.evaluate(
+        "(sel) => [...document.querySelectorAll(sel)].some(e => e.offsetParent !== null)",
+        selector))
+
+
+def _mirror_forced(mirror: Session) -> None:
+    """The page applies a human's forced draw or pass by itself; so does the mirror."""
+    while (mirror.human_to_move is not None and not mirror.pending_question
+           and mirror.legal_moves() in ([DRAW], [PASS])):
+        mirror.play(mirror.legal_moves()[0])
+
+
+def _answer(page: Any, text: str) -> None:
+    box = page.locator(".ld-answer input")
+    box.fill(text)
+    box.press("Enter")
+
+
+def _answer_and_move_on(page: Any, mirror: Session, text: str) -> None:
+    """Answer right, then wait until the page shows the next question or no question."""
+    before = page.locator(".ld-question").inner_text()
+    _answer(page, text)
+    assert mirror.answer(text).kind == "correct"
+    if mirror.pending_question is None:
+        page.locator(".ld-answer input").wait_for(state="hidden", timeout=10_000)
+    else:
+        page.wait_for_function(
+            "(old) => document.querySelector('.ld-question').innerText !== old", arg=before,
+            timeout=10_000)
+
+
+def _round_score(page: Any) -> int:
+    """Player A's round score as the score table shows it (the "Round" column)."""
+    row = page.locator(".ld-scores tbody tr").first  # seat A's row
+    cells = row.locator("td").all_inner_texts()
+    return int(cells[-2].replace("−", "-").strip())
+
+
+def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: Any) -> None:
+    board = _open(page, voila_url)
+    stats = board.evaluate(CANVAS_STATS)
+    assert stats["painted"] == stats["width"] * stats["height"]  # the felt fills the board
+    assert stats["colours"] > 8  # tiles, pips and glyphs drawn on it
+
+    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    answered_wrong_then_right = False
+    switched = False
+    for _step in range(400):
+        page.wait_for_function(IDLE, timeout=30_000)
+        _mirror_forced(mirror)
+        q = mirror.pending_question
+        if q is not None:
+            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
+            if not answered_wrong_then_right and q.step == "gain":
+                page.screenshot(path=str(artifacts / "dashboard-question.png"))
+                before = _round_score(page)
+                _answer(page, str(q.expected + 7))
+                page.wait_for_function(
+                    "() => /Not quite|not right|wrong|mistake|slip|Try/i.test("
+                    "document.querySelector('.ld-feedback').innerText)", timeout=10_000)
+                assert mirror.answer(str(q.expected + 7)).kind == "wrong"
+                assert _round_score(page) == before  # the points stay hidden
+                _answer_and_move_on(page, mirror, str(q.expected))
+                event = [e for e in mirror.round_events if getattr(e, "gain", None)
+                         and e.seat == 0][-1]
+                # The reveal counts the score up to the engine's number.
+                page.wait_for_function(
+                    f"() => document.querySelector('.ld-scores').innerText.includes("
+                    f"'{before + event.gain}')", timeout=10_000)
+                assert _round_score(page) == before + event.gain
+                answered_wrong_then_right = True
+            else:
+                _answer_and_move_on(page, mirror, str(q.expected))
+            continue
+        if mirror.round.over:
+            break
+        if not switched and len(mirror.round.line) >= 3:
+            # Switch the language mid-game: the page speaks Spanish, the game goes on.
+            hand_before = page.locator(".ld-move").all_inner_texts()
+            page.get_by_role("button", name="Español").click()
+            page.wait_for_function("() => /Ronda|Tu turno/.test("
+                                   "document.querySelector('.ld-status').innerText)",
+                                   timeout=10_000)
+            assert len(page.locator(".ld-move").all_inner_texts()) == len(hand_before)
+            page.get_by_role("button", name="English").click()
+            page.wait_for_function("() => /Round|Your turn/.test("
+                                   "document.querySelector('.ld-status').innerText)",
+                                   timeout=10_000)
+            switched = True
+        button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
+        move = button.get_attribute("title")
+        legal = {str(m): m for m in mirror.legal_moves()}
+        assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
+        handle = button.element_handle()
+        button.click()
+        handle.wait_for_element_state("hidden", timeout=10_000)  # the kernel took the move
+        mirror.play(legal[move])
+    else:
+        raise AssertionError("the round did not end in 400 steps")
+
+    # Round end: the summary, the same scores as the engine's, no error anywhere.
+    page.locator(".ld-round-end .ld-summary").wait_for(state="visible", timeout=30_000)
+    while mirror.pending_question is not None:
+        _answer_and_move_on(page, mirror, str(mirror.pending_question.expected))
+    result = mirror.round.result
+    assert result is not None
+    summary = page.locator(".ld-round-end").inner_text()
+    assert ("Domino" in summary) == (result.reason == "domino")
+    match_text = page.locator(".ld-match").inner_text()
+    for score in mirror.match.scores:
+        assert re.search(rf"(?<![\d]){abs(score)}(?![\d])", match_text), (score, match_text)
+    assert answered_wrong_then_right and switched
+    page.screenshot(path=str(artifacts / "dashboard-round-end.png"), full_page=True)
+    assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
+    assert page.page_errors == []
