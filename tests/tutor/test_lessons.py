@@ -25,6 +25,9 @@ def test_lesson_settings_reach_the_objects():
 
 @pytest.mark.parametrize("data,en,es", [
     ({"id": "x"}, "missing “title”", "le falta «title»"),
+    ([1, 2], "“the lesson” should be a group of settings", "«la lección» debería ser un grupo"),
+    ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"bots": ["clever"]}},
+     "“game.bots.0” must be one of", "«game.bots.0» debe ser uno de"),
     ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": 7}},
      "“game.players” must be at most 5", "«game.players» debe ser como máximo 5"),
     ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": "two"}},

@@ -1,0 +1,179 @@
+"""The dashboard's speed: one click on the server, page start in Voilà, kernel memory.
+
+    python benchmarks/dashboard_speed.py [--clicks 300] [--loads 5]
+
+1. Server side of one student click: the move, the bots' replies (without the visible pause
+   between them) and the redraw of every panel and the board's canvas commands. Goal: p95 ≤ 50 ms.
+2. Voilà, from the request to an interactive board (first button rendered and canvas painted),
+   against a bare notebook with one canvas, in the same run, in headless Chromium. Goal ≤ 1.5×.
+3. The kernel's resident memory with the game loaded, against that bare ipywidgets+ipycanvas
+   kernel. Goal ≤ 1.5×.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tutor.serve import start_voila, stop_voila  # noqa: E402
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+PAINTED = """(el) => { const c = document.createElement('canvas'); c.width = el.width;
+  c.height = el.height; const x = c.getContext('2d'); x.drawImage(el, 0, 0);
+  const d = x.getImageData(0, 0, c.width, c.height).data;
+  for (let i = 3; i < d.length; i += 4) if (d[i]) return true; return false; }"""
+
+
+def pct(values: list[float], q: int) -> float:
+    return statistics.quantiles(values, n=100)[q - 1]
+
+
+def click_times(clicks: int, bots: str) -> list[float]:
+    """Milliseconds of kernel-side work per student move, over seeded games."""
+    from tutor.ui.app import TutorApp
+
+    times: list[float] = []
+    seed = 0
+    while len(times) < clicks:
+        app = TutorApp(players=2, bots=bots, seed=seed, lang="en", pace=0.0, store=None)
+        app.run_steps()
+        for _ in range(200):
+            s = app.session
+            while s.pending_question is not None:
+                s.reveal()
+            if s.round.over or len(times) >= clicks:
+                break
+            legal = app.legal_moves()
+            if not legal:
+                app.run_steps()
+                continue
+            t0 = time.perf_counter()
+            app.play(legal[0])   # the move and the redraw
+            app.run_steps()      # the bots' replies, each redrawn
+            times.append((time.perf_counter() - t0) * 1000)
+        seed += 1
+    return times
+
+
+def _kernel_rss_kib(voila: subprocess.Popen[bytes]) -> int:
+    """Resident memory of the newest kernel this voila started (its child process): earlier
+    pages' kernels may still be shutting down."""
+    newest = (-1, 0)
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+            started = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+        except (OSError, ValueError, IndexError):
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if int(fields["PPid"]) != voila.pid or b"ipykernel" not in cmd:
+            continue
+        if started > newest[0]:
+            newest = (started, int(fields["VmRSS"].split()[0]))
+    return newest[1]
+
+
+def page_loads(loads: int) -> dict[str, tuple[list[float], list[int]]]:
+    """Seconds from request to interactive board, and kernel memory, for both notebooks."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    notebooks = {"dashboard (Play.ipynb)": ROOT / "notebooks" / "Play.ipynb",
+                 "bare canvas notebook": ROOT / "benchmarks" / "bare_canvas.ipynb"}
+    results: dict[str, tuple[list[float], list[int]]] = {k: ([], []) for k in notebooks}
+    after_question: list[int] = []
+    tmp = Path(tempfile.mkdtemp(prefix="ld-bench-"))
+    servers = {}
+    env = {"LEONARD_TUTOR_DB": str(tmp / "progress.sqlite3")}
+    for name, nb in notebooks.items():
+        servers[name] = start_voila(nb, tmp / f"{nb.stem}.log", env, cwd=ROOT)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, headless=True,
+                                        args=CHROMIUM_ARGS)
+            for _ in range(loads):  # interleaved, so machine noise hits both alike
+                for name, (proc, base) in servers.items():
+                    page = browser.new_page()
+                    t0 = time.perf_counter()
+                    page.goto(base, timeout=120_000)
+                    page.locator(".jupyter-widgets.widget-button").first.wait_for(
+                        timeout=120_000)
+                    board = page.locator("canvas.ld-board")
+                    page.wait_for_function(PAINTED, arg=board.element_handle(),
+                                           timeout=60_000)
+                    results[name][0].append(time.perf_counter() - t0)
+                    time.sleep(0.5)
+                    results[name][1].append(_kernel_rss_kib(proc))
+                    if name.startswith("dashboard"):
+                        after_question.append(_play_to_question(page, proc))
+                    page.close()
+                    time.sleep(1.0)  # let voila shut that kernel down
+            browser.close()
+    finally:
+        for proc, _ in servers.values():
+            stop_voila(proc)
+    results["dashboard after its first question"] = ([], after_question)
+    return results
+
+
+def _play_to_question(page: object, proc: subprocess.Popen[bytes]) -> int:
+    """Click the first move until the tutor asks (sympy is imported then); kernel RSS."""
+    for _ in range(60):
+        if page.locator(".ld-answer input").is_visible():  # type: ignore[attr-defined]
+            time.sleep(0.5)
+            return _kernel_rss_kib(proc)
+        moves = page.locator(  # type: ignore[attr-defined]
+            ".ld-move:not([title='draw']):not([title='pass'])")
+        if moves.count():
+            moves.first.click()
+        time.sleep(0.7)
+    return 0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--clicks", type=int, default=300)
+    ap.add_argument("--loads", type=int, default=5)
+    args = ap.parse_args()
+    for bots in ("greedy", "search"):
+        t = click_times(args.clicks, bots)
+        print(f"one click, server side, vs {bots} bot: median {statistics.median(t):.1f} ms, "
+              f"p95 {pct(t, 95):.1f} ms, max {max(t):.1f} ms over {len(t)} clicks")
+    if not (shutil.which("chromium") or Path("/usr/bin/chromium").exists()):
+        print("page load and memory: skipped (no chromium)")
+        return
+    res = page_loads(args.loads)
+    bare_t, bare_m = res["bare canvas notebook"]
+    print(f"{'notebook':36} {'load median s':>14} {'min':>6} {'max':>6} {'kernel RSS MiB':>15}")
+    for name, (t, m) in res.items():
+        load = (f"{statistics.median(t):14.2f} {min(t):6.2f} {max(t):6.2f}" if t
+                else f"{'':14} {'':6} {'':6}")
+        print(f"{name:36} {load} {statistics.median(m) / 1024:15.1f}")
+    dash_t, dash_m = res["dashboard (Play.ipynb)"]
+    _, after_m = res["dashboard after its first question"]
+    bare = statistics.median(bare_m)
+    print(f"ratio dashboard / bare: load "
+          f"{statistics.median(dash_t) / statistics.median(bare_t):.2f}x, memory at load "
+          f"{statistics.median(dash_m) / bare:.2f}x, after the first question "
+          f"{statistics.median(after_m) / bare:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
