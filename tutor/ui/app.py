@@ -58,7 +58,7 @@ def _classed(widget: widgets.Widget, *classes: str) -> Any:
     return widget
 
 
-class TutorApp(widgets.VBox):
+class TutorApp(widgets.VBox):  # type: ignore[misc]
     """The whole dashboard as one widget. ``app.session`` is the game; every panel is redrawn
     from ``session.view_state()`` by :meth:`refresh`."""
 
@@ -557,7 +557,7 @@ class TutorApp(widgets.VBox):
                          if any(isinstance(m, Play) and m.tile == t for m in legal))
         if self._selected is not None and self._selected not in playable:
             self._selected = None
-        fit = ()
+        fit: tuple[str, ...] = ()
         if self._selected is not None:
             fit = tuple(str(p.end) for p in self._plays_for(self._selected))
         seat = view.get("hand_seat")
@@ -766,7 +766,7 @@ class TutorApp(widgets.VBox):
                 if end.capicua:
                     kind = _("Domino with capicúa ({kind})!").format(kind=end.capicua)
                 what = _("Player {seat} placed their last tile.").format(
-                    seat=seat_name(end.winner))
+                    seat=seat_name(end.winner or 0))
             else:
                 kind = _("Tranque!")
                 what = (_("Nobody can play. Player {seat} has the lowest hand.").format(
