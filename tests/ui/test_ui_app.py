@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,8 +121,8 @@ def test_end_click_without_selection_and_clicks_out_of_turn_never_raise() -> Non
     assert app.session.round.number == 1
 
 
-def test_question_answer_hint_reveal_flow() -> None:
-    app = _app()
+def _until_question(app: Any) -> Any:
+    """Play the first legal move (and next rounds) until the tutor asks something."""
     for _ in range(200):
         if app.session.pending_question is not None:
             break
@@ -131,6 +132,12 @@ def test_question_answer_hint_reveal_flow() -> None:
         _play_first(app)
     q = app.session.pending_question
     assert q is not None
+    return q
+
+
+def test_question_answer_hint_reveal_flow() -> None:
+    app = _app()
+    q = _until_question(app)
     assert app.tutor.layout.display is None
     assert q.prompt in app.question.value
     assert "$$" in app.question.value  # the formula, typeset by HTMLMath
@@ -152,15 +159,7 @@ def test_question_answer_hint_reveal_flow() -> None:
 
 def test_right_answer_by_submit_button() -> None:
     app = _app()
-    for _ in range(200):
-        if app.session.pending_question is not None:
-            break
-        if app.session.round.over:
-            app.next_round()
-            continue
-        _play_first(app)
-    q = app.session.pending_question
-    assert q is not None
+    q = _until_question(app)
     app.answer_in.value = str(q.expected)
     app.submit_btn.click()
     assert "ld-ok" in app.last_feedback.value
