@@ -16,10 +16,7 @@ from .rules import HouseRules, RulesError, variant
 def _sheets(match: Match) -> str:
     from .sheet import ScoreSheet
 
-    parts = []
-    for r in match.rounds:
-        parts.append(f"Round {r.number}\n{ScoreSheet.from_round(r).to_text()}")
-    return "\n\n".join(parts)
+    return "\n\n".join(ScoreSheet.from_round(r).to_text() for r in match.rounds)
 
 
 def _results(match: Match) -> str:
