@@ -81,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RecordError, RulesError, ValueError) as e:
         print(f"{parser.prog} {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into e.g. head, which stopped reading
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
