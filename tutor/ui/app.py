@@ -46,6 +46,18 @@ BONUS_WHY: dict[str, str] = {
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's event loop, when there is a live kernel to pace the bots in.
+
+    Outside a kernel (tests, scripts) there is nobody to watch, and another library's loop
+    (e.g. Playwright's in the same test process) must not be borrowed: no pacing then.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return None
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
