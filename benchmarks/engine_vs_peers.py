@@ -35,6 +35,58 @@ def ours_block() -> Callable[[int], None]:
     return game
 
 
+def floor_block() -> Callable[[int], None]:
+    """Not an engine: the shortest stdlib loop we could write for a random 4-player double-six
+    block game (no state kept, no events, no scores, no other variant). It shows how fast any
+    pure-Python engine can get on this machine, so the peers' ratios can be read against it."""
+    from engine.tiles import DOUBLE_SIX as ts
+
+    ha, hb, sm = ts.half_a, ts.half_b, ts.suit_mask
+    doubles = sorted((i for i in range(28) if ha[i] == hb[i]), key=lambda i: -ha[i])
+    tiles = range(28)
+
+    def game(seed: int) -> None:
+        rng = random.Random(seed)
+        r = rng.random
+        order = sorted(tiles, key=lambda _: r())
+        hands = [0, 0, 0, 0]
+        for k, t in enumerate(order):
+            hands[k // 7] |= 1 << t
+        for d in doubles:
+            s = next((s for s in range(4) if hands[s] >> d & 1), -1)
+            if s >= 0:
+                break
+        hands[s] ^= 1 << d
+        el = er = ha[d]
+        turn = (s + 1) & 3
+        while True:
+            m = hands[turn] & (sm[el] | sm[er])
+            if m:
+                if m & (m - 1):
+                    k = int(r() * m.bit_count())
+                    while k:
+                        m &= m - 1
+                        k -= 1
+                low = m & -m
+                t = low.bit_length() - 1
+                a, b = ha[t], hb[t]
+                if a == el or b == el:
+                    if (a == er or b == er) and r() < 0.5:
+                        er = b if a == er else a
+                    else:
+                        el = b if a == el else a
+                else:
+                    er = b if a == er else a
+                hands[turn] ^= low
+                if not hands[turn]:
+                    return
+                mm = sm[el] | sm[er]
+                if not (hands[0] & mm or hands[1] & mm or hands[2] & mm or hands[3] & mm):
+                    return
+            turn = (turn + 1) & 3
+    return game
+
+
 def leonard(players: int) -> Callable[[int], None]:
     def game(seed: int) -> None:
         rng = random.Random(seed)
@@ -119,6 +171,7 @@ def main() -> None:
         "ours (engine)": ours_block(),
         "dominoes 6.1.0": dominoes_block(),
         "open_spiel python_team_dominoes": openspiel_block(),
+        "floor: bare loop (not an engine)": floor_block(),
     }
     results: dict[str, list[float]] = {k: [] for k, g in contenders.items() if g is not None}
     for rep in range(args.repeats):  # interleaved, so machine noise hits everyone alike
