@@ -1,4 +1,5 @@
-"""Command line: ``python -m tutor play`` (a game in the terminal) or ``dashboard`` (Voilà)."""
+"""Command line: ``python -m tutor play`` (a game in the terminal), ``dashboard`` (Voilà), and
+for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.teacher`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.round import Draw, Pass, Play
+from tutor import teacher
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import plain_math, seat_name
 from tutor.session import Feedback, Session, SessionError, describe_event
@@ -250,6 +252,7 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
                       help=_(N_("progress file (SQLite) to record attempts")))
     sub.add_parser("dashboard", help=_(N_("open the dashboard in Voilà (the default)")),
                    lang=lang, description=_(N_("Open the dashboard in Voilà.")))
+    teacher.add_commands(sub, lang)
     return p
 
 
@@ -264,9 +267,12 @@ def dashboard() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = _parser(_argv_lang(argv)).parse_args(argv)
+    cli_lang = _argv_lang(argv)
+    args = _parser(cli_lang).parse_args(argv)
     if args.command in (None, "dashboard"):
         return dashboard()
+    if args.command in teacher.COMMANDS:
+        return teacher.run(args, cli_lang)
     try:
         lang = normalize_lang(args.lang)
         bots = args.bots.split(",") if "," in args.bots else args.bots

@@ -513,7 +513,7 @@ class Session:
                 "queued": len(self._queue) - 1},
             "mastery": self.skill_report(),
             "last_events": list(self.last_events),
-            "log": [describe_event(e, self.lang, hidden=self._is_hidden(e))
+            "log": [describe_event(e, self.lang, hidden=self.is_hidden(e))
                     for e in self.last_events],
             "round_over": rnd.over,
             "round_winner": None if end is None else end.winner,
@@ -523,7 +523,8 @@ class Session:
             else list(self.match.match_end.winners),
         }
 
-    def _is_hidden(self, event: Event) -> bool:
+    def is_hidden(self, event: Event) -> bool:
+        """True while ``event`` holds points a pending question asks for (show it without them)."""
         return any(a.source is event for a in self._queue)
 
     def skill_report(self) -> dict[str, dict[str, Any]]:

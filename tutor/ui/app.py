@@ -740,7 +740,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def _render_log(self) -> None:
         _ = translator(self.lang)
         s = self.session
-        lines = [describe_event(e, self.lang, hidden=s._is_hidden(e)) for e in self._log[-6:]]
+        lines = [describe_event(e, self.lang, hidden=s.is_hidden(e)) for e in self._log[-6:]]
         items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
         title = _("What happened")
         self.log_html.value = (f"<b>{html.escape(title)}</b>"
