@@ -1,0 +1,269 @@
+"""The teacher commands: ``python -m tutor export``, ``import`` and ``report``."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tutor import Feedback, Session
+from tutor.mastery import Mastery
+from tutor.store import Store
+from tutor.teacher import rebuild_mastery
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = "2026-03-02T10:00:{:02d}.000000+00:00"
+
+
+def tutor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "LEONARD_TUTOR_DB")}
+    return subprocess.run([sys.executable, "-m", "tutor", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**base, **(env or {})})
+
+
+def fill(path: Path) -> None:
+    """beto: one right answer; ana (two sessions): multiply right, multiply wrong then right,
+    add after a hint."""
+    with Store(path) as store:
+        sb = store.start_session("beto")
+        store.record_attempt("beto", sb, lesson="class-7", problem="p1", step="gain",
+                             outcome="CORRECT", input_text="-12", kc=["negative"], duration=2.5,
+                             expected=-12, answered=-12, time=T0.format(1))
+        s1 = store.start_session("ana")
+        store.record_attempt("ana", s1, lesson="class-7", problem="p1", step="gain",
+                             outcome="CORRECT", input_text="12", kc="multiply", duration=4.0,
+                             expected=12, answered=12, time=T0.format(2))
+        store.record_attempt("ana", s1, lesson="class-7", problem="p2", step="gain",
+                             outcome="INCORRECT", input_text="=13", feedback="off_by_one",
+                             kc="multiply", duration=2.0, expected=12, answered=13,
+                             time=T0.format(3))
+        store.record_attempt("ana", s1, lesson="class-7", problem="p2", step="gain",
+                             outcome="CORRECT", input_text="12", kc="multiply", hints=1,
+                             duration=5.0, expected=12, answered=12, time=T0.format(4))
+        s2 = store.start_session("ana")
+        store.record_attempt("ana", s2, lesson="class-7", problem="p3", step="sum",
+                             outcome="HINT", kc="add", hints=1, duration=1.0, time=T0.format(5))
+        store.record_attempt("ana", s2, lesson="class-7", problem="p3", step="sum",
+                             outcome="CORRECT", input_text="7", kc="add", hints=1, duration=6.0,
+                             expected=7, answered=7, time=T0.format(6))
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "class.sqlite3"
+    fill(path)
+    return path
+
+
+def snapshot(path: Path) -> list[object]:
+    with Store(path) as store:
+        return [*store.attempts(), store.students()]
+
+
+def test_export_both_formats_and_import_them(db: Path, tmp_path: Path) -> None:
+    out = tutor("export", str(tmp_path / "all.csv"), "--db", str(db), "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"Wrote 6 attempts of 2 students to {tmp_path / 'all.csv'}."
+    out = tutor("export", str(tmp_path / "all.txt"), "--format", "datashop", "--db", str(db),
+                "--lang", "es")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("Se guardaron 6 intentos de 2 estudiantes en ")
+    assert (tmp_path / "all.txt").read_text(encoding="utf-8").startswith("Anon Student Id\t")
+    out = tutor("export", str(tmp_path / "beto.csv"), "--student", "beto", "--db", str(db),
+                "--lang", "en")
+    assert out.stdout.startswith("Wrote 1 attempt of 1 student to ")
+    assert (tmp_path / "beto.csv").read_text(encoding="utf-8").startswith("student,session,")
+
+    second = tmp_path / "teacher.sqlite3"
+    out = tutor("import", str(tmp_path / "all.csv"), "--db", str(second), "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "all.csv: 6 new attempts added, 0 were already there."
+    out = tutor("import", str(tmp_path / "all.csv"), "--db", str(second), "--lang", "es")
+    assert out.stdout.strip() == "all.csv: 0 intentos nuevos agregados, 6 ya estaban."
+    out = tutor("import", str(tmp_path / "all.txt"), "--db", str(second), "--lang", "en")
+    assert out.stdout.strip() == "all.txt: 0 new attempts added, 6 were already there."
+    assert snapshot(second) == snapshot(db)
+    # The report is built from the attempts, so the teacher's copy reads the same.
+    assert tutor("report", "--db", str(second), "--lang", "en").stdout == \
+        tutor("report", "--db", str(db), "--lang", "en").stdout
+
+    third = tmp_path / "from-datashop.sqlite3"
+    out = tutor("import", str(tmp_path / "all.txt"), "--db", str(third), "--lang", "en")
+    assert out.stdout.strip() == "all.txt: 6 new attempts added, 0 were already there."
+    with Store(db) as a, Store(third) as b:
+        for name in ("ana", "beto"):
+            assert rebuild_mastery(b.attempts(name)) == rebuild_mastery(a.attempts(name))
+
+
+def test_db_from_the_environment(db: Path, tmp_path: Path) -> None:
+    out = tutor("export", str(tmp_path / "x.csv"), env={"LEONARD_TUTOR_DB": str(db),
+                                                         "LANG": "es_MX.UTF-8"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("Se guardaron 6 intentos de 2 estudiantes")
+
+
+def expected_p(*answers: bool) -> Mastery:
+    m = Mastery()
+    for right in answers:
+        m.record("multiply", right)
+    return m
+
+
+def test_report_in_english(db: Path) -> None:
+    out = tutor("report", "--db", str(db), "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert text.index("ana — 5 attempts in 2 sessions") < text.index("beto — 1 attempt in 1 "
+                                                                      "session")
+    ana = text[:text.index("beto —")].splitlines()
+    header = next(line for line in ana if "Skill" in line)
+    for word in ("Asked", "First try right", "Hints", "Mean seconds", "P(known)", "Mastered"):
+        assert word in header
+    multiply = next(line for line in ana if line.strip().startswith("multiplying")).split()
+    p = expected_p(True, False).state("multiply").p_known
+    assert multiply[1:] == ["2", "1", "(50%)", "0", "3.0", f"{p:.2f}"]
+    adding = next(line for line in ana if line.strip().startswith("adding")).split()
+    assert adding[1:5] == ["1", "0", "(0%)", "1"] and adding[5] == "6.0"
+    assert "negative numbers" not in "\n".join(ana)  # ana was never asked about it
+    beto = next(line for line in text[text.index("beto —"):].splitlines()
+                if line.strip().startswith("negative numbers")).split()
+    assert beto[2:7] == ["1", "1", "(100%)", "0", "2.5"]
+    assert "P(known): how likely" in text
+
+
+def test_report_in_spanish_and_mastered_mark(tmp_path: Path) -> None:
+    db = tmp_path / "p.sqlite3"
+    with Store(db) as store:
+        s = store.start_session("zoe")
+        for i in range(6):
+            store.record_attempt("zoe", s, lesson="x", problem=f"p{i}", step="gain",
+                                 outcome="CORRECT", kc="multiply", duration=3.5,
+                                 time=T0.format(i))
+    zoe = expected_p(*[True] * 6).state("multiply")
+    assert zoe.mastered
+    out = tutor("report", "--db", str(db), "--lang", "es")
+    assert out.returncode == 0, out.stderr
+    assert "zoe — 6 intentos en 1 sesión" in out.stdout
+    for word in ("Habilidad", "Preguntas", "Bien a la primera", "Pistas", "Seg. promedio",
+                 "P(domina)", "Dominada"):
+        assert word in out.stdout
+    row = next(line for line in out.stdout.splitlines() if "multiplicar" in line).split()
+    assert row[1:] == ["6", "6", "(100%)", "0", "3,5", f"{zoe.p_known:.2f}".replace(".", ","),
+                       "✔"]
+
+
+def test_report_one_student_unknown_student_and_empty_store(db: Path, tmp_path: Path) -> None:
+    out = tutor("report", "--db", str(db), "--student", "beto", "--lang", "en")
+    assert "beto —" in out.stdout and "ana" not in out.stdout
+    out = tutor("report", "--db", str(db), "--student", "carla", "--lang", "es")
+    assert out.returncode == 1
+    assert out.stderr.strip() == (f"No hay ningún estudiante 'carla' en {db}. Los estudiantes "
+                                  "son: ana, beto.")
+    empty = tmp_path / "empty.sqlite3"
+    Store(empty).close()
+    out = tutor("report", "--db", str(empty), "--lang", "en")
+    assert out.returncode == 0
+    assert out.stdout.strip() == f"No student has played yet: the progress file {empty} is empty."
+    out = tutor("report", "--db", str(tmp_path / "missing.sqlite3"), "--lang", "es")
+    assert out.returncode == 1 and out.stderr.startswith("No hay ningún archivo de progreso en")
+    assert not (tmp_path / "missing.sqlite3").exists()
+
+
+@pytest.mark.parametrize(("content", "lang", "expected"), [
+    ("just some notes\n", "es", "bad.csv, línea 1: el encabezado no es el de una exportación"),
+    ("student,session,time,lesson,problem,step,outcome,input,feedback,kc,attempt_at_step,"
+     "first_attempt,hints,duration,expected,answered\n"
+     "ana,s9,2026-03-02T11:00:00+00:00,L,p,gain,MAYBE,1,,add,1,1,0,1.0,,\n", "en",
+     "bad.csv, line 2: the outcome 'MAYBE' is not one of: CORRECT, INCORRECT, HINT, GIVEUP."),
+])
+def test_corrupt_import_exits_2_and_changes_nothing(db: Path, tmp_path: Path, content: str,
+                                                     lang: str, expected: str) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text(content, encoding="utf-8")
+    before = snapshot(db)
+    out = tutor("import", str(bad), "--db", str(db), "--lang", lang)
+    assert out.returncode == 2
+    assert out.stdout == "" and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith(expected)
+    assert snapshot(db) == before
+    out = tutor("import", str(bad), "--db", str(tmp_path / "new.sqlite3"), "--lang", lang)
+    assert out.returncode == 2 and not (tmp_path / "new.sqlite3").exists()
+
+
+def test_an_sqlite_file_is_not_an_export_and_a_text_file_is_not_a_store(
+        db: Path, tmp_path: Path) -> None:
+    out = tutor("import", str(db), "--db", str(tmp_path / "t.sqlite3"), "--lang", "en")
+    assert out.returncode == 2 and "not UTF-8 text" in out.stderr
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n", encoding="utf-8")
+    out = tutor("report", "--db", str(notes), "--lang", "es")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip() == f"{notes} no es un archivo de progreso (no es una base de " \
+                                 "datos SQLite)."
+    out = tutor("report", "--db", str(db), "--lang", "fr")
+    assert out.returncode == 2 and "elige uno de: es, en" in out.stderr
+
+
+def test_rebuilt_mastery_is_the_saved_mastery(tmp_path: Path) -> None:
+    """Replaying the attempts of real sessions (with a lesson's own BKT parameters) gives
+    exactly what the sessions saved, so the report needs no saved mastery to travel."""
+    db = tmp_path / "p.sqlite3"
+
+    def answer(s: Session, rng: random.Random) -> Feedback:
+        q = s.pending_question
+        assert q is not None
+        kind = rng.randrange(4)
+        if kind == 0:
+            return s.answer(str(q.expected))
+        if kind == 1:
+            s.answer(str(q.expected + 1000))
+            return s.reveal()
+        if kind == 2:
+            s.hint()
+            return s.answer(str(q.expected))
+        s.answer(str(q.expected + 1))
+        s.hint()
+        return s.answer(str(q.expected))
+
+    # One after the other: a session loads the saved mastery when it starts.
+    sessions = [lambda: Session(seed=5, rounds=2, lang="en", student="ana", store=db,
+                                scaffold=True),
+                lambda: Session.from_lesson("first-steps", lang="en", student="ana", store=db,
+                                            seed=9)]
+    for i, start in enumerate(sessions):
+        s = start()
+        rng, moves = random.Random(i), random.Random(i + 10)
+        for _ in range(10_000):
+            if s.match.over:
+                break
+            if s.pending_question is not None:
+                assert answer(s, rng).done
+            elif s.human_to_move is not None:
+                s.play(moves.randrange(len(s.legal_moves())))
+            elif s.round.over:
+                s.new_round()
+        s.close()
+    with Store(db) as store:
+        saved = store.load_mastery("ana")
+        rebuilt = rebuild_mastery(store.attempts("ana"))
+    assert saved.states and set(rebuilt.states) == set(saved.states)
+    assert sum(st.hints_used for st in saved.states.values()) > 0
+    for skill, st in saved.states.items():
+        again = rebuilt.states[skill]
+        assert (again.asked, again.first_try_right, again.hints_used, again.mastered) == \
+            (st.asked, st.first_try_right, st.hints_used, st.mastered)
+        assert again.p_known == pytest.approx(st.p_known)
+        assert again.total_seconds == pytest.approx(st.total_seconds)
+
+
+def test_help_is_translated() -> None:
+    out = tutor("export", "--help", "--lang", "es")
+    assert out.returncode == 0
+    assert "ARCHIVO" in out.stdout and "--student NOMBRE" in out.stdout
+    out = tutor("--help", "--lang", "en")
+    assert "show each student's results per skill" in out.stdout

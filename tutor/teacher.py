@@ -1,0 +1,258 @@
+"""Teacher commands: ``python -m tutor export``, ``import`` and ``report``.
+
+The report is rebuilt from the attempts themselves (each question's first answer, replayed
+through the lesson's knowledge tracing), so it reads the same in the student's progress file
+and in a teacher's file that imported it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
+from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
+from tutor.store import KC_SEPARATOR, Attempt, Outcome, Store, StoreError, default_path
+from tutor.store_files import read_attempts
+
+__all__ = ["COMMANDS", "add_commands", "rebuild_mastery", "report_text", "run"]
+
+COMMANDS = ("export", "import", "report")
+# A question ends with a right answer or when the student gives up (the answer is shown).
+_ENDS_QUESTION = (Outcome.CORRECT, Outcome.GIVEUP)
+_DATASHOP_SUFFIXES = (".tsv", ".txt")
+
+
+def add_commands(sub: Any, lang: str) -> None:
+    """Add the teacher commands to the ``python -m tutor`` subparsers ``sub``."""
+    _ = translator(lang)
+    lang_help = _(N_("language of the messages: es or en (default: the system's, else es)"))
+    db_help = _(N_("progress file (SQLite); default: $LEONARD_TUTOR_DB, else "
+                   "~/.local/share/leonard-domino-tutor/progress.sqlite3"))
+
+    export = sub.add_parser(
+        "export", lang=lang, help=_(N_("write the students' attempts to a CSV or DataShop file")),
+        description=_(N_("Write the attempts in the progress file to FILE, as CSV (for a "
+                         "spreadsheet) or as a tab-separated DataShop file.")))
+    export.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the file to write")))
+    export.add_argument("--format", choices=("csv", "datashop"), default=None,
+                        help=_(N_("file format (default: datashop for .tsv and .txt files, "
+                                  "else csv)")))
+    export.add_argument("--student", metavar=_(N_("NAME")), default=None,
+                        help=_(N_("only this student's attempts")))
+
+    imp = sub.add_parser(
+        "import", lang=lang, help=_(N_("add the attempts of an exported file")),
+        description=_(N_("Add the attempts of a CSV or DataShop export (for example one "
+                         "handed in from Binder) to the progress file. Attempts already "
+                         "there are skipped, so importing a file twice adds nothing.")))
+    imp.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the file to import")))
+
+    report = sub.add_parser(
+        "report", lang=lang, help=_(N_("show each student's results per skill")),
+        description=_(N_("Show, for each student and skill, the questions asked, the right "
+                          "first answers, the hints, the time to answer and the mastery.")))
+    report.add_argument("--student", metavar=_(N_("NAME")), default=None,
+                        help=_(N_("only this student")))
+
+    for p in (export, imp, report):
+        p.add_argument("--db", metavar=_(N_("PATH")), default=None, help=db_help)
+        p.add_argument("--lang", default=None, help=lang_help)
+
+
+def run(args: argparse.Namespace, default_lang: str) -> int:
+    """Run a teacher command; return the exit code (errors are one line on stderr)."""
+    try:
+        lang = normalize_lang(args.lang) if args.lang is not None else default_lang
+    except ValueError as err:
+        print(err, file=sys.stderr)
+        return 2
+    _ = translator(lang)
+    path = Path(args.db).expanduser() if args.db is not None else default_path()
+    if args.command != "import" and not path.is_file():
+        print(_(N_("There is no progress file at {path}.")).format(path=path), file=sys.stderr)
+        return 1
+    try:
+        if args.command == "import":
+            # Every row is read and checked before the store is opened (or created), so a
+            # bad file changes nothing.
+            rows = read_attempts(Path(args.file), lang)
+            with Store(path, lang=lang) as store:
+                return _import(Path(args.file), rows, store, lang)
+        command = _export if args.command == "export" else _report
+        with Store(path, lang=lang) as store:
+            return command(args, store, lang)
+    except StoreError as err:  # also ProgressImportError: a file that is not an export
+        print(translate_error(err, lang), file=sys.stderr)
+        return 2
+
+
+def _check_student(store: Store, student: str | None, lang: str) -> bool:
+    if student is None or student in store.students():
+        return True
+    _ = translator(lang)
+    print(_(N_("There is no student {name} in {path}. The students are: {names}.")).format(
+        name=repr(student), path=store.path, names=", ".join(store.students()) or "—"),
+        file=sys.stderr)
+    return False
+
+
+def _export(args: argparse.Namespace, store: Store, lang: str) -> int:
+    _ = translator(lang)
+    if not _check_student(store, args.student, lang):
+        return 1
+    path = Path(args.file)
+    fmt = args.format or ("datashop" if path.suffix.lower() in _DATASHOP_SUFFIXES else "csv")
+    try:
+        if fmt == "datashop":
+            written = store.export_datashop(path, args.student)
+        else:
+            written = store.export_csv(path, args.student)
+    except OSError as err:
+        print(_(N_("Cannot write {file}: {error}.")).format(
+            file=path, error=err.strerror or err), file=sys.stderr)
+        return 1
+    students = len({a.student for a in store.attempts(args.student)})
+    print(ngettext("Wrote {attempts} attempt of {students} to {file}.",
+                   "Wrote {attempts} attempts of {students} to {file}.", written, lang).format(
+        attempts=written, file=path,
+        students=ngettext("{n} student", "{n} students", students, lang).format(n=students)))
+    return 0
+
+
+def _import(path: Path, rows: Sequence[Attempt], store: Store, lang: str) -> int:
+    _ = translator(lang)
+    added = store.merge(rows)
+    known = len(rows) - added
+    print(_(N_("{file}: {added}, {known}.")).format(
+        file=path.name,
+        added=ngettext("{n} new attempt added", "{n} new attempts added", added,
+                       lang).format(n=added),
+        known=ngettext("{n} was already there", "{n} were already there", known,
+                       lang).format(n=known)))
+    return 0
+
+
+# -- the report ----------------------------------------------------------------------------
+
+def _when(a: Attempt) -> datetime:
+    t = datetime.fromisoformat(a.time.replace("Z", "+00:00"))
+    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+
+
+def _first_answers(attempts: Iterable[Attempt]) -> list[tuple[Attempt, int]]:
+    """Each question's first answer with the hints asked before it, in time order.
+
+    A question is a run of attempts at one step of one session (ordered by attempt number)
+    that ends with a right answer or a give-up; hint rows before its first answer count as
+    hints before answering (as the tutor's knowledge tracing counts them).
+    """
+    steps: dict[tuple[str, str, str, str], list[Attempt]] = {}
+    for a in attempts:
+        steps.setdefault((a.student, a.session, a.problem, a.step), []).append(a)
+    found: list[tuple[Attempt, int]] = []
+    for rows in steps.values():
+        hints, answered = 0, False
+        for a in sorted(rows, key=lambda r: r.attempt_at_step):
+            if a.outcome is Outcome.HINT:
+                hints += 0 if answered else 1
+            elif not answered:
+                found.append((a, hints))
+                answered = True
+            if a.outcome in _ENDS_QUESTION:
+                hints, answered = 0, False
+    return sorted(found, key=lambda f: _when(f[0]))
+
+
+def lesson_params() -> dict[str, BKTParams]:
+    """The knowledge-tracing parameters of each installed lesson, by lesson id."""
+    from tutor.lessons import list_lessons
+
+    return {lesson.id: lesson.mastery for lesson in list_lessons()}
+
+
+def rebuild_mastery(attempts: Iterable[Attempt],
+                    params: dict[str, BKTParams] | None = None) -> Mastery:
+    """One student's mastery replayed from their attempts (skills the tutor does not know
+    are left out; a lesson not in ``params`` uses the default parameters)."""
+    params = lesson_params() if params is None else params
+    mastery = Mastery()
+    for a, hints in _first_answers(attempts):
+        skills = [s for s in dict.fromkeys(a.kc.split(KC_SEPARATOR)) if s in SKILLS]
+        if not skills:
+            continue
+        mastery.params = params.get(a.lesson, BKTParams())
+        mastery.record(skills, a.outcome is Outcome.CORRECT, hints_before_answer=hints,
+                       seconds=a.duration)
+    return mastery
+
+
+def _decimal(value: float, pattern: str, lang: str) -> str:
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format=pattern, locale=lang))
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Text columns: the first aligned left, the others right."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.ljust(w) if i == 0 else c.rjust(w)
+                 for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        return "  ".join(parts).rstrip()
+
+    return [line(header), line(["-" * w for w in widths]), *map(line, rows)]
+
+
+def report_text(store: Store, student: str | None = None, lang: str = "es") -> str:
+    """The report of every student (or one), sorted by name, as plain text."""
+    _ = translator(lang)
+    names = sorted(store.students()) if student is None else [student]
+    params = lesson_params()
+    header = [_(N_("Skill")), _(N_("Asked")), _(N_("First try right")), _(N_("Hints")),
+              _(N_("Mean seconds")), _(N_("P(known)")), _(N_("Mastered"))]
+    out: list[str] = []
+    for name in names:
+        attempts = store.attempts(name)
+        sessions = len({a.session for a in attempts})
+        out.append(_(N_("{name} — {attempts} in {sessions}")).format(
+            name=name,
+            attempts=ngettext("{n} attempt", "{n} attempts", len(attempts),
+                              lang).format(n=len(attempts)),
+            sessions=ngettext("{n} session", "{n} sessions", sessions, lang).format(n=sessions)))
+        mastery = rebuild_mastery(attempts, params)
+        rows = []
+        for skill in SKILLS:
+            st = mastery.states.get(skill)
+            if st is None or not st.asked:
+                continue
+            rows.append([
+                _(SKILL_NAMES[skill]), str(st.asked),
+                f"{st.first_try_right} ({round(100 * st.first_try_right / st.asked)}%)",
+                str(st.hints_used), _decimal(st.mean_seconds, "0.0", lang),
+                _decimal(st.p_known, "0.00", lang), "✔" if st.mastered else "",
+            ])
+        if rows:
+            out.extend("  " + line for line in _table(header, rows))
+        else:
+            out.append("  " + _(N_("No question answered yet.")))
+        out.append("")
+    if not out:
+        return _(N_("No student has played yet: the progress file {path} is empty.")).format(
+            path=store.path)
+    out.append(_(N_("P(known): how likely the student knows the skill; ✔ means mastered "
+                    "(at least {threshold}). First try right counts answers without hints."))
+               .format(threshold=_decimal(BKTParams().mastery_threshold, "0.00", lang)))
+    return "\n".join(out)
+
+
+def _report(args: argparse.Namespace, store: Store, lang: str) -> int:
+    if not _check_student(store, args.student, lang):
+        return 1
+    print(report_text(store, args.student, lang))
+    return 0
