@@ -187,6 +187,8 @@ def test_score_sheet_and_downloads() -> None:
     _play_first(app)
     while app.session.pending_question is not None:
         app.reveal_btn.click()
+    assert app.sheet_html.value == ""  # closed: the round is not replayed for nothing
+    app.sheet.selected_index = 0
     assert "<table" in app.sheet_html.value
     assert "download=" in app.sheet_links.value
     assert "data:text/csv" in app.sheet_links.value and "data:text/html" in app.sheet_links.value
@@ -304,3 +306,25 @@ def test_only_tutor_ui_imports_widgets() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_progress_download_is_a_hand_in_the_teacher_can_import(tmp_path) -> None:
+    """On Binder the progress file goes with the server: the student downloads it and the
+    teacher imports it (python -m tutor import FILE)."""
+    import base64
+    import re
+
+    from tutor.store import Store
+
+    app = _app(student="ana")
+    _until_question(app)
+    app.reveal_btn.click()
+    app.sheet.selected_index = 1
+    link = re.search(r"href='data:text/csv;charset=utf-8;base64,([^']*)'",
+                     app.progress_html.value)
+    assert link and "ana" in app.progress_html.value
+    handed_in = tmp_path / "ana.csv"
+    handed_in.write_bytes(base64.b64decode(link.group(1)))
+    with Store(tmp_path / "teacher.sqlite3") as teacher:
+        assert teacher.import_file(handed_in) >= 1
+        assert teacher.students() == ["ana"]

@@ -194,9 +194,14 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         # Score sheet.
         self.sheet_html = _classed(W.HTML(), "ld-sheet-table")
         self.sheet_links = _classed(W.HTML(), "ld-downloads")
+        self.progress_html = _classed(W.HTML(), "ld-progress")
         self.sheet = _classed(W.Accordion(children=[W.VBox([self.sheet_links,
-                                                            self.sheet_html])]), "ld-sheet")
+                                                            self.sheet_html]),
+                                                    self.progress_html]), "ld-sheet")
         self.sheet.selected_index = None
+        # The sheet replays the round and the progress file is read only when they are open.
+        self.sheet.observe(lambda _c: self._render_sheet(self.session.view_state()),
+                           "selected_index")
 
         play_col = W.VBox([self.board_slot, self.moves, self.tutor, self.last_feedback,
                            self.round_end], layout=W.Layout(width=f"{bw + 4}px"))
@@ -238,6 +243,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.next_round_btn.description = _("Next round")
         self.new_match_btn.description = _("New match")
         self.sheet.set_title(0, _("Score sheet (Leonard system)"))
+        self.sheet.set_title(1, _("My progress (download it to hand it in)"))
 
     def set_lang(self, lang: str) -> None:
         """Switch the language now; the game goes on where it was."""
@@ -842,8 +848,11 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                 f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{result}")
 
     def _render_sheet(self, view: dict[str, Any]) -> None:
-        if view.get("hiding"):
-            return  # the sheet would show the points the question asks for
+        if self.sheet.selected_index == 1:
+            self._render_progress()
+            return
+        if self.sheet.selected_index != 0 or view.get("hiding"):
+            return  # closed, or it would show the points the question asks for
         _ = translator(self.lang)
         sheet = self.session.sheet()
         if sheet is None:
@@ -863,6 +872,35 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             f"href='data:text/html;charset=utf-8;base64,{html_data}'>⬇ "
             f"{html.escape(html_word)}</a>")
         self.sheet_html.value = table
+
+
+    def _render_progress(self) -> None:
+        """The student's attempts as a CSV to download: on Binder the progress file goes
+        away with the server, so this is how the work reaches the teacher
+        (``python -m tutor import FILE``)."""
+        import tempfile
+        from pathlib import Path
+
+        _ = translator(self.lang)
+        s = self.session
+        if s.store is None:
+            self.progress_html.value = html.escape(
+                _("Progress is not being saved in this game."))
+            return
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "progress.csv"
+            count = s.store.export_csv(path, student=s.student)
+            data = base64.b64encode(path.read_bytes()).decode("ascii")
+        name = f"leonard-progress-{s.student}.csv"
+        saved = _("{count} answers saved for {student}.").format(count=count,
+                                                                  student=s.student)
+        word = _("Download my progress (CSV)")
+        give = _("Give this file to your teacher.")
+        self.progress_html.value = (
+            f"<div>{html.escape(saved)}</div>"
+            f"<a class='ld-download ld-progress-download' download='{html.escape(name)}' "
+            f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>"
+            f"<div class='ld-legend'>{html.escape(give)}</div>")
 
 
 def _query() -> dict[str, str]:
