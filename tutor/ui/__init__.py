@@ -4,7 +4,8 @@
 >>> dashboard()                       # doctest: +SKIP
 """
 
-from .app import TutorApp, dashboard
+from .app import TutorApp
+from .entry import dashboard
 from .layout import BoardLayout, EndSpot, Hit, PlacedTile, hit_test, layout
 
 __all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "TutorApp", "dashboard", "hit_test",

@@ -3,46 +3,29 @@
 from __future__ import annotations
 
 import asyncio
-import base64
 import html
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
-from engine.events import Bonus, Drew, Passed, Placed, PowerEffect
+from engine.events import Drew, Passed, Placed
 from engine.round import Action, Draw, Pass, Play
 from engine.tiles import Tile, parse_tile
-from tutor.i18n import N_, format_number, normalize_lang, translator
-from tutor.mastery import SKILLS
+from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import seat_name
-from tutor.session import Session, SessionError, describe_event
+from tutor.session import Session, SessionError
 
+from . import panels
 from .board import Board
 from .layout import Hit
+from .panels import SEAT_KINDS
 from .style import CSS
 
-__all__ = ["TutorApp", "dashboard"]
+__all__ = ["TutorApp"]
 
-BOT_LEVELS = ("random", "greedy", "search")
 PACE = 0.5
 """Seconds between two bot moves (a draw is quicker)."""
-
-# Seat kinds in the setup, by value.
-SEAT_KINDS: dict[str, str] = {
-    "human": N_("human"),
-    "random": N_("bot: random"),
-    "greedy": N_("bot: greedy"),
-    "search": N_("bot: search"),
-}
-BOT = N_("bot")
-BONUS_WHY: dict[str, str] = {
-    "paso-a-la-salida": N_("paso a la salida"),
-    "paso-corrido": N_("paso corrido"),
-    "capicua": N_("capicúa"),
-    "domino": N_("domino (the tiles left in the other hands)"),
-    "tranque": N_("tranque (the other hands)"),
-}
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -93,7 +76,6 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._log: list[Any] = []
         self._shown_scores: list[int] | None = None
         self._feedback_html = ""
-        self._sheet_frozen = False
         self._build()
         self._sync_setup_from_session()
         self.relabel()
@@ -346,9 +328,6 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     # --- the board ----------------------------------------------------------------------------
 
-    def _human_seat(self, view: dict[str, Any]) -> int | None:
-        return view.get("human_to_move")
-
     def _covered(self, view: dict[str, Any]) -> bool:
         """Hot seat: several humans, one to move who has not taken the screen yet."""
         seat = view.get("human_to_move")
@@ -526,28 +505,11 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._show_feedback(fb, before)
 
     def _show_feedback(self, fb: Any, before: list[int]) -> None:
-        msg = html.escape(fb.message)
-        if fb.kind == "correct":
-            body = f"<span class='ld-ok'>✔ {msg}</span>"
-        elif fb.kind == "wrong":
-            body = f"<span class='ld-bad'>✘ {msg}</span>"
-            if fb.hint:
-                body += "<br><span class='ld-warn'>" + html.escape(fb.hint) + "</span>"
-                if fb.hint_latex:
-                    body += f" $${fb.hint_latex}$$"
-        elif fb.kind == "revealed":
-            body = f"<span class='ld-warn'>{msg}</span>"
-        else:
-            body = f"<span class='ld-warn'>{msg}</span>"
+        body = panels.feedback_html(fb)
         self.answer_in.value = ""
         if fb.done:
-            q = fb.question
             self._feedback_html = ""
-            self.last_feedback.value = (
-                "<div class='ld-card'>" + html.escape(q.prompt) + "<br>" + body +
-                (f" $${q.latex} = {fb.expected}$$"
-                 if q.latex and fb.expected is not None and q.latex != str(fb.expected)
-                 else "") + "</div>")
+            self.last_feedback.value = panels.answered_html(fb, body)
             self._log_events(list(fb.events))
             self.refresh(animate_from=before)
             self.kick()
@@ -578,25 +540,13 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         fit: tuple[str, ...] = ()
         if self._selected is not None:
             fit = tuple(str(p.end) for p in self._plays_for(self._selected))
-        seat = view.get("hand_seat")
-        labels = {
-            "hand": (_("Your tiles ({seat}) — click one to play it").format(
-                seat=seat_name(seat)) if seat is not None and view["human_to_move"] == seat
-                else _("Your tiles ({seat})").format(seat=seat_name(seat))
-                if seat is not None else ""),
-            "empty": _("The line is empty: the first tile opens the round."),
-            "table": _("table"),
-            "end_L": _("L"),
-            "end_R": _("R"),
-        }
+        labels = panels.board_labels(view, self.lang)
         self.board.show(hand_view, labels=labels, selected=self._selected, fit_ends=fit,
                         playable=playable if legal else (), last=self._last_index(view))
         self.board_slot.children = [self.cover if covered else self.board.canvas]
         if covered:
             who = seat_name(view["human_to_move"])
-            self.cover_text.value = ("<h3>" + html.escape(
-                _("Pass the screen to player {seat}").format(seat=who)) + "</h3><p>" +
-                html.escape(_("The other players look away now.")) + "</p>")
+            self.cover_text.value = panels.cover_html(view["human_to_move"], self.lang)
             self.cover_btn.description = _("I am player {seat}: show my tiles").format(seat=who)
         self._render_moves(legal, covered)
         self._render_status(view)
@@ -618,15 +568,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         return None
 
     def move_label(self, move: Action) -> str:
-        _ = translator(self.lang)
-        if isinstance(move, Draw):
-            return _("Draw")
-        if isinstance(move, Pass):
-            return _("Pass")
-        if move.end is None:
-            return str(move.tile)
-        end = _("L") if move.end == "L" else _("R")
-        return f"{move.tile} → {end}"
+        return panels.move_label(move, self.lang)
 
     def _render_moves(self, legal: list[Action], covered: bool) -> None:
         buttons = []
@@ -644,25 +586,9 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         return lambda _b: self.play(move)
 
     def _render_status(self, view: dict[str, Any]) -> None:
-        _ = translator(self.lang)
-        turn = view["turn"]
-        if view["match_over"]:
-            state = _("The match is over.")
-        elif view["round_over"]:
-            state = _("The round is over.")
-        elif self.session.pending_question is not None:
-            state = _("Answer the question below to see the points.")
-        elif view["human_to_move"] is not None:
-            state = _("Your turn, player {seat}.").format(seat=seat_name(turn))
-        else:
-            state = _("Player {seat} (bot) is thinking…").format(seat=seat_name(turn))
-        head = _("Round {number} of {rounds}").format(number=view["round"],
-                                                       rounds=view["rounds"])
-        msg = ""
-        if self._message:
-            cls = "ld-msg" if self._message_kind == "msg" else "ld-info"
-            msg = f" — <span class='{cls}'>{html.escape(self._message)}</span>"
-        self.status.value = (f"<b>{html.escape(head)}</b> · {html.escape(state)}{msg}")
+        self.status.value = panels.status_html(
+            view, self.lang, pending=self.session.pending_question is not None,
+            message=self._message, message_kind=self._message_kind)
 
     def _render_scores(self, view: dict[str, Any], animate_from: list[int] | None) -> None:
         new = list(view["scores_shown"])
@@ -684,87 +610,22 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     def _scores_html(self, view: dict[str, Any], scores: list[int],
                      flash: tuple[list[int], list[int]] | None = None) -> str:
-        _ = translator(self.lang)
-        s = self.session
-        rows = []
-        for seat in range(view["players"]):
-            if seat in s.humans:
-                who = _("you") if len(s.humans) == 1 else _("human")
-            else:
-                bot = s.bots.get(seat)
-                level = type(bot).__name__.replace("Bot", "").lower() if bot else ""
-                who = _(SEAT_KINDS.get(level, BOT))
-            cls = " class='ld-turn'" if (seat == view["turn"] and not view["round_over"]) else ""
-            td = "<td>"
-            if flash is not None and flash[0][seat] != flash[1][seat]:
-                td = ("<td class='ld-flash'>" if flash[1][seat] > flash[0][seat]
-                      else "<td class='ld-flash-down'>")
-            rnd = view["round_gains_shown"][seat] - view["round_losses_shown"][seat]
-            marker = "▶ " if cls else ""
-            rows.append(
-                f"<tr{cls}><td>{marker}<b>{seat_name(seat)}</b> "
-                f"<small>({html.escape(who)})</small></td>"
-                f"<td>{view['hand_sizes'][seat]}</td>"
-                f"<td>{format_number(rnd, self.lang)}</td>"
-                f"{td}{format_number(scores[seat], self.lang)}</td></tr>")
-        hidden = ""
-        if view.get("hiding"):
-            hidden = ("<div class='ld-hidden-pts'>" + html.escape(
-                _("Points of the last play are hidden until you answer.")) + "</div>")
-        pile = _("Pile: {count} tiles").format(count=view["pile"])
-        heads = "".join(f"<th>{html.escape(h)}</th>"
-                        for h in (_("Player"), _("Tiles"), _("Round"), _("Match")))
-        return (
-            f"<table class='ld-score-table'><thead><tr>{heads}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>"
-            f"<div class='ld-legend'>{html.escape(pile)}</div>{hidden}")
+        return panels.scores_html(view, self.lang, humans=self.session.humans,
+                                  bots=self.session.bots, scores=scores, flash=flash)
 
     def _render_mastery(self, view: dict[str, Any]) -> None:
-        _ = translator(self.lang)
-        rep = view.get("mastery", {})
-        rows = []
-        for skill in SKILLS:
-            st = rep.get(skill)
-            if not st:
-                continue
-            m = int(round(100 * st["p_known"]))
-            acc = st["accuracy"]
-            a = 0 if acc is None else int(round(100 * acc))
-            a_text = "–" if acc is None else f"{a}%"
-            star = " ★" if st["mastered"] else ""
-            rows.append(
-                f"<div class='ld-bar-row'><span>{html.escape(st['name'])}{star}</span>"
-                f"<div><div class='ld-bar m' title='{m}%'><span style='width:{m}%'></span></div>"
-                f"<div class='ld-bar a' title='{a_text}'><span style='width:{a}%'></span></div>"
-                f"</div><span>{m}%</span></div>")
-        legend = _("green: mastery (chance you know it) · blue: right on the first try")
-        title = _("Skills")
-        self.mastery_html.value = (
-            f"<b>{html.escape(title)}</b><div class='ld-bars'>{''.join(rows)}</div>"
-            f"<div class='ld-legend'>{html.escape(legend)}</div>")
+        self.mastery_html.value = panels.mastery_html(view, self.lang)
 
     def _render_log(self) -> None:
-        _ = translator(self.lang)
-        s = self.session
-        lines = [describe_event(e, self.lang, hidden=s.is_hidden(e)) for e in self._log[-6:]]
-        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
-        title = _("What happened")
-        self.log_html.value = (f"<b>{html.escape(title)}</b>"
-                               f"<ul style='margin:4px 0;padding-left:18px'>{items}</ul>")
+        self.log_html.value = panels.log_html(self._log, self.lang,
+                                              is_hidden=self.session.is_hidden)
 
     def _render_tutor(self, view: dict[str, Any]) -> None:
-        _ = translator(self.lang)
         q = view.get("question")
         self.tutor.layout.display = None if q else "none"
         if not q:
             return
-        more = ""
-        if q.get("queued"):
-            more = ("<div class='ld-legend'>" + html.escape(
-                _("{count} more question(s) about this play.").format(count=q["queued"])) +
-                "</div>")
-        formula = f"$${q['latex']}$$" if q.get("latex") else ""
-        self.question.value = (f"<b>{html.escape(q['prompt'])}</b>{formula}{more}")
+        self.question.value = panels.question_html(q, self.lang)
         self.feedback.value = self._feedback_html
 
     def _render_round_end(self, view: dict[str, Any]) -> None:
@@ -772,188 +633,28 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.round_end.layout.display = None if over else "none"
         if not over:
             return
-        _ = translator(self.lang)
         s = self.session
-        rnd = s.round
-        end = rnd.result
         pending = s.pending_question is not None
-        lines = []
-        if end is not None:
-            if end.reason == "domino":
-                kind = _("Domino!")
-                if end.capicua:
-                    kind = _("Domino with capicúa ({kind})!").format(kind=end.capicua)
-                what = _("Player {seat} placed their last tile.").format(
-                    seat=seat_name(end.winner or 0))
-            else:
-                kind = _("Tranque!")
-                what = (_("Nobody can play. Player {seat} has the lowest hand.").format(
-                    seat=seat_name(end.winner)) if end.winner is not None
-                    else _("Nobody can play, and the lowest hand is shared: nobody collects."))
-            lines.append(f"<h3 style='margin:2px 0'>{html.escape(kind)}</h3>"
-                         f"<div>{html.escape(what)}</div>")
-            totals = ", ".join(f"{seat_name(i)}: {v}" for i, v in enumerate(end.hand_totals))
-            lines.append("<div>" + html.escape(_("Tiles left in each hand: {totals}").format(
-                totals=totals)) + "</div>")
-        if pending:
-            lines.append("<div class='ld-hidden-pts'>" + html.escape(
-                _("Answer the question to see who gained what.")) + "</div>")
-        else:
-            why = []
-            for e in s.round_events:
-                if isinstance(e, Bonus):
-                    why.append(_("Player {seat}: +{points} for {why}").format(
-                        seat=seat_name(e.seat), points=e.points, why=_(BONUS_WHY[e.kind])))
-            power_g = [0] * rnd.players
-            power_l = [0] * rnd.players
-            for e in s.round_events:
-                if isinstance(e, PowerEffect):
-                    power_g[e.seat] += e.gain
-                    power_l[e.target] += e.loss
-            for seat in range(rnd.players):
-                if power_g[seat] or power_l[seat]:
-                    why.append(_("Player {seat}: +{gain} / −{loss} from power plays").format(
-                        seat=seat_name(seat), gain=power_g[seat], loss=power_l[seat]))
-            if why:
-                lines.append("<ul style='margin:4px 0'>" + "".join(
-                    f"<li>{html.escape(w)}</li>" for w in why) + "</ul>")
-        self.summary.value = "".join(lines)
-        self.match_table.value = self._match_html(pending)
+        self.summary.value = panels.round_summary_html(
+            s.round.result, s.round_events, s.round.players, self.lang, pending=pending)
+        self.match_table.value = panels.match_html(s.match, s.view_state(), self.lang,
+                                                   pending=pending)
         self.next_round_btn.layout.display = (
             None if not view["match_over"] and not pending else "none")
         self.new_match_btn.layout.display = None if not pending else "none"
 
-    def _match_html(self, pending: bool) -> str:
-        _ = translator(self.lang)
-        s = self.session
-        m = s.match
-        round_word, total_word, match_word = _("Round"), _("Total"), _("Match")
-        head = "".join(f"<th>{seat_name(i)}</th>" for i in range(m.players))
-        body = []
-        for r in m.rounds:
-            hidden = pending and r is m.current
-            cells = "".join(
-                f"<td>{'?' if hidden else format_number(r.gains[i] - r.losses[i], self.lang)}</td>"
-                for i in range(m.players))
-            body.append(f"<tr><td>{html.escape(round_word)} {r.number}</td>{cells}</tr>")
-        view = s.view_state()
-        total = "".join(f"<td><b>{format_number(v, self.lang)}</b></td>"
-                        for v in view["scores_shown"])
-        body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
-        result = ""
-        if view["match_over"] and not pending and view.get("match_winners"):
-            result = "<div class='ld-ok'>★ " + html.escape(_("Match winner: {winners}").format(
-                winners=", ".join(seat_name(w) for w in view["match_winners"]))) + "</div>"
-        return (f"<table class='ld-score-table'><thead><tr><th>{html.escape(match_word)}</th>"
-                f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{result}")
-
     def _render_sheet(self, view: dict[str, Any]) -> None:
         if self.sheet.selected_index == 1:
-            self._render_progress()
+            self.progress_html.value = panels.progress_html(self.session.store,
+                                                            self.session.student, self.lang)
             return
         if self.sheet.selected_index != 0 or view.get("hiding"):
             return  # closed, or it would show the points the question asks for
-        _ = translator(self.lang)
         sheet = self.session.sheet()
         if sheet is None:
             self.sheet_html.value = ""
             return
         table = sheet.to_html()
-        csv_data = base64.b64encode(sheet.to_csv().encode("utf-8")).decode("ascii")
-        page = ("<!DOCTYPE html><meta charset='utf-8'><title>Leonard</title>" + table)
-        html_data = base64.b64encode(page.encode("utf-8")).decode("ascii")
-        name = f"leonard-round-{view['round']}"
-        csv_word, html_word = _("Download CSV"), _("Download HTML")
-        self.sheet_links.value = (
-            f"<a class='ld-download' download='{name}.csv' "
-            f"href='data:text/csv;charset=utf-8;base64,{csv_data}'>⬇ "
-            f"{html.escape(csv_word)}</a>"
-            f"<a class='ld-download' download='{name}.html' "
-            f"href='data:text/html;charset=utf-8;base64,{html_data}'>⬇ "
-            f"{html.escape(html_word)}</a>")
+        self.sheet_links.value = panels.sheet_links_html(table, sheet.to_csv(), view["round"],
+                                                         self.lang)
         self.sheet_html.value = table
-
-
-    def _render_progress(self) -> None:
-        """The student's attempts as a CSV to download: on Binder the progress file goes
-        away with the server, so this is how the work reaches the teacher
-        (``python -m tutor import FILE``)."""
-        import tempfile
-        from pathlib import Path
-
-        _ = translator(self.lang)
-        s = self.session
-        if s.store is None:
-            self.progress_html.value = html.escape(
-                _("Progress is not being saved in this game."))
-            return
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "progress.csv"
-            count = s.store.export_csv(path, student=s.student)
-            data = base64.b64encode(path.read_bytes()).decode("ascii")
-        name = f"leonard-progress-{s.student}.csv"
-        saved = _("{count} answers saved for {student}.").format(count=count,
-                                                                  student=s.student)
-        word = _("Download my progress (CSV)")
-        give = _("Give this file to your teacher.")
-        self.progress_html.value = (
-            f"<div>{html.escape(saved)}</div>"
-            f"<a class='ld-download ld-progress-download' download='{html.escape(name)}' "
-            f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>"
-            f"<div class='ld-legend'>{html.escape(give)}</div>")
-
-
-def _query() -> dict[str, str]:
-    """The page's query string: Voilà hands it to the kernel as ``QUERY_STRING``."""
-    import os
-    from urllib.parse import parse_qsl
-
-    return dict(parse_qsl(os.environ.get("QUERY_STRING", "")))
-
-
-def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
-    """The Leonard-Domino dashboard, ready to display (the notebook's one call).
-
-    A link can choose the lesson, language, seed and student:
-    ``…/Play.ipynb?lesson=first-steps&lang=en&seed=7&student=ana``. The lesson file gives the
-    game and tutor settings (``settings`` override them); progress is saved as it happens in
-    the progress store (``LEONARD_TUTOR_DB`` or the default path under the user's home).
-    A link value that cannot be used is ignored, and the page says so.
-    """
-    from tutor.lessons import LessonError, load_lesson
-    from tutor.store import Store, StoreError
-
-    query = _query()
-    notes: list[str] = []
-    lang = settings.pop("lang", "es")
-    try:
-        lang = normalize_lang(query.get("lang", lang))
-    except ValueError:
-        notes.append(N_("The link's language is unknown; using Spanish."))
-        lang = "es"
-    _ = translator(lang)
-    if "seed" in query:
-        try:
-            settings["seed"] = int(query["seed"])
-        except ValueError:
-            notes.append(N_("The link's seed is not a whole number; dealing at random."))
-    name = query.get("lesson", lesson) or "free-play"
-    try:
-        chosen = load_lesson(name, lang)
-    except LessonError as err:
-        notes.append(str(err))
-        chosen = load_lesson("free-play", lang)
-    student = query.get("student", settings.pop("student", "anon"))[:60] or "anon"
-    store = settings.pop("store", None)
-    if store is None:
-        try:
-            store = Store(lang=lang)
-        except (StoreError, OSError) as err:
-            notes.append(_("Progress cannot be saved here: {error}").format(error=err))
-    session = Session.from_lesson(chosen, lang=lang, student=student, store=store,
-                                  **{**settings, "auto_bots": False})
-    app = TutorApp(session=session)
-    if notes:
-        app._say(" ".join(_(n) for n in notes), "msg")
-        app.refresh()
-    return app
