@@ -328,3 +328,26 @@ def test_progress_download_is_a_hand_in_the_teacher_can_import(tmp_path) -> None
     with Store(tmp_path / "teacher.sqlite3") as teacher:
         assert teacher.import_file(handed_in) >= 1
         assert teacher.students() == ["ana"]
+
+
+def test_board_sends_only_layers_that_changed(monkeypatch) -> None:
+    """A refresh that changes no tile (e.g. after an answer) sends no tile drawing; a page
+    that (re)connects gets every layer again."""
+    import tutor.ui.board as board_mod
+
+    calls: list[str] = []
+    real_tiles, real_table = board_mod.paint_tiles, board_mod.paint_table
+    monkeypatch.setattr(board_mod, "paint_tiles",
+                        lambda *a, **k: (calls.append("tiles"), real_tiles(*a, **k)))
+    monkeypatch.setattr(board_mod, "paint_table",
+                        lambda *a, **k: (calls.append("table"), real_table(*a, **k)))
+    app = _app()
+    app.refresh()
+    calls.clear()
+    app.refresh()
+    assert calls == []
+    app.board._client_ready()
+    assert sorted(calls) == ["table", "tiles"]
+    calls.clear()
+    _play_first(app)
+    assert "tiles" in calls

@@ -33,6 +33,9 @@ class Board:
         self._labels: dict[str, str] = {}
         self._on_click: Callable[[Hit, float, float], None] | None = None
         self._ends_clickable: tuple[str, ...] | None = None
+        # What each layer was last painted from: a layer whose inputs did not change is not
+        # sent again (most refreshes change the scores or the tutor panel, not the board).
+        self._painted: tuple[Any, Any, Any] = (None, None, None)
         self.canvas.on_mouse_down(self._mouse_down)
         for layer in self.canvas._canvases:  # every layer: whichever is ready last repaints
             layer.on_client_ready(self._client_ready)
@@ -46,7 +49,7 @@ class Board:
 
     def _client_ready(self) -> None:
         _ipc_canvas._CANVAS_MANAGER._current_canvas = None  # forget the lost "switch canvas"
-        self.repaint()
+        self.repaint(force=True)  # a (re)connected page has nothing drawn yet
 
     def show(self, view: Any, *, labels: dict[str, str], hidden_hand: bool = False,
              selected: int | None = None, fit_ends: tuple[str, ...] = (),
@@ -62,18 +65,33 @@ class Board:
     def mark(self, *, selected: int | None, fit_ends: tuple[str, ...]) -> None:
         """Redraw only the highlight layer (a selection changed)."""
         self._args.update(selected=selected, fit_ends=fit_ends)
-        with hold_canvas():
-            self._paint_marks()
+        self.repaint()
 
     def _paint_marks(self) -> None:
         a = self._args
         paint_marks(self.canvas[2], self.layout, selected=a.get("selected"),
                     fit_ends=a.get("fit_ends", ()), last=a.get("last"), labels=self._labels)
 
-    def repaint(self) -> None:
-        a = self._args
+    def repaint(self, force: bool = False) -> None:
+        """Paint, in one batch, every layer whose inputs changed (all with ``force``)."""
+        a, lay, labels = self._args, self.layout, self._labels
+        keys = (
+            (lay.width, lay.height, lay.band_y, bool(lay.line), labels.get("hand"),
+             labels.get("empty")),
+            (lay.line, lay.hand, lay.turns, a.get("hidden_hand", False),
+             tuple(a.get("playable", ()))),
+            (lay.line, lay.ends, lay.hand, a.get("selected"), tuple(a.get("fit_ends", ())),
+             a.get("last"), tuple(sorted(labels.items()))),
+        )
+        old = (None, None, None) if force else self._painted
+        if keys == old:
+            return
         with hold_canvas():
-            paint_table(self.canvas[0], self.layout, self._labels)
-            paint_tiles(self.canvas[1], self.layout, hidden_hand=a.get("hidden_hand", False),
-                        playable=a.get("playable", ()))
-            self._paint_marks()
+            if keys[0] != old[0]:
+                paint_table(self.canvas[0], lay, labels)
+            if keys[1] != old[1]:
+                paint_tiles(self.canvas[1], lay, hidden_hand=a.get("hidden_hand", False),
+                            playable=a.get("playable", ()))
+            if keys[2] != old[2]:
+                self._paint_marks()
+        self._painted = keys
