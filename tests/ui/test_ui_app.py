@@ -195,17 +195,18 @@ def test_score_sheet_and_downloads() -> None:
 
 
 def test_sheet_does_not_show_hidden_points() -> None:
+    """While a question waits, the open score sheet stays as it was before the power play
+    (its +/- columns would give the answer away); the reveal brings it up to date."""
     app = _app()
-    for _ in range(200):
-        if app.session.pending_question is not None:
-            break
-        if app.session.round.over:
-            app.next_round()
-            continue
-        _play_first(app)
+    app.sheet.selected_index = 0
+    _until_question(app)
     before = app.sheet_html.value
+    assert "<table" in before
     app.refresh()
     assert app.sheet_html.value == before
+    while app.session.pending_question is not None:
+        app.reveal_btn.click()
+    assert app.sheet_html.value != before
 
 
 def test_language_switch_keeps_the_game() -> None:
