@@ -13,8 +13,8 @@ from typing import Protocol
 
 from .events import Event
 from .match import Match
-from .round import Action, Play, Round
-from .rules import POWER_VS_POWER, RulesError, effect_from_total
+from .round import Action, Play
+from .rules import RulesError
 from .view import PlayerView, sample_round, view_of
 
 
@@ -22,19 +22,6 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: PlayerView) -> Action: ...
-
-
-def immediate_points(rnd: Round, play: Play) -> tuple[int, int]:
-    """``(gain, loss inflicted)`` that placing ``play`` would score at once from its power
-    effect (RULES.md §1.6), read from the public line only."""
-    tab = rnd.tab
-    tid = tab.tileset.id(play.tile)
-    if not tab.power[tid] or play.end is None:
-        return 0, 0
-    other = rnd.tr if play.end == "L" else rnd.tl
-    if tab.power[other]:
-        return POWER_VS_POWER, POWER_VS_POWER
-    return effect_from_total(tab.rule[tid], tab.number[tid], tab.total[other])
 
 
 class RandomBot:
@@ -67,7 +54,7 @@ class GreedyBot:
 
         def key(a: Action) -> tuple[int, int, float]:
             assert isinstance(a, Play)
-            gain, loss = immediate_points(pub, a)
+            gain, loss = pub.play_points(a)
             return gain + loss, a.tile.total(sv), self.rng.random()
 
         return max(legal, key=key)

@@ -591,27 +591,37 @@ class Round:
         if self._blocked():
             self._finish_tranque()
 
-    def _power(self, seat: int, tid: int, other: int) -> None:
+    def _effect(self, tid: int, other: int) -> tuple[str, int, int, int | None]:
+        """RULES.md §1.6 for tile ``tid`` placed with tile ``other`` at the other end
+        (-1: none, an opening): the rule applied, gain, loss and T."""
         tab = self.tab
-        target = (seat + 1) % self.players
         if other < 0:
-            gain = loss = 0
-            rule = "neutralized"
-            t: int | None = None
-        elif tab.power[other]:
-            gain = loss = POWER_VS_POWER
-            rule = "power-vs-power"
-            t = tab.total[other]
-        else:
-            rule = tab.rule[tid]
-            t = tab.total[other]
-            gain, loss = effect_from_total(rule, tab.number[tid], t)
+            return "neutralized", 0, 0, None
+        t = tab.total[other]
+        if tab.power[other]:
+            return "power-vs-power", POWER_VS_POWER, POWER_VS_POWER, t
+        rule = tab.rule[tid]
+        gain, loss = effect_from_total(rule, tab.number[tid], t)
+        return rule, gain, loss, t
+
+    def play_points(self, play: Play) -> tuple[int, int]:
+        """``(gain, loss inflicted)`` that placing ``play`` now would score at once from its
+        power effect; ``(0, 0)`` for a basic tile or an opening. Reads only the line."""
+        tid = self.tab.tileset.id(play.tile)
+        if not self.tab.power[tid] or play.end is None:
+            return 0, 0
+        _, gain, loss, _ = self._effect(tid, self.tr if play.end == "L" else self.tl)
+        return gain, loss
+
+    def _power(self, seat: int, tid: int, other: int) -> None:
+        target = (seat + 1) % self.players
+        rule, gain, loss, t = self._effect(tid, other)
         self.gains[seat] += gain
         self.losses[target] += loss
         if self.record:
             self.log.append(PowerEffect(seat, target, self.log[-1].tile,  # type: ignore[union-attr]
                                         rule, gain, loss, t, self._tile(other),
-                                        tab.number[tid]))
+                                        self.tab.number[tid]))
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         totals = [self.tab.hand_total(h) for h in self.hands]

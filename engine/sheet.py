@@ -70,7 +70,6 @@ from .events import (
     RoundStarted,
 )
 from .round import DRAW, PASS, Play, Round
-from .rules import power_effect
 from .tiles import Tile
 
 if TYPE_CHECKING:
@@ -89,10 +88,7 @@ _MARK_ORDER = ("N", "PS", "PC", "K", "KP", "T", WIN, TIE, LOSE)
 def play_value(rnd: Round, play: Play) -> int:
     """Points ``play`` would change at once in ``rnd`` as it stands: own gain plus loss
     inflicted by its power effect (0 for a basic tile, an opening, or a game without power)."""
-    if not rnd.variant.power or play.end is None or not play.tile.is_power:
-        return 0
-    other = rnd.end_tile("R" if play.end == "L" else "L")
-    gain, loss = power_effect(play.tile, other, rnd.rules.symbol_value)
+    gain, loss = rnd.play_points(play)
     return gain + loss
 
 

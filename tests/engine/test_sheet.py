@@ -6,47 +6,19 @@ import csv
 import io
 import random
 from html.parser import HTMLParser
-from typing import Literal
 
 import pytest
+from dealing import make_round, run
 
-from engine import LEONARD, LEONARD_VARIANT, HouseRules, Match, Passed, Play, Round, Tile
-from engine.round import DRAW, PASS
+from engine import HouseRules, Match, Passed, Round
 from engine.sheet import ScoreSheet, SheetCell, match_sheets, play_quality
 
 RULES = HouseRules()
 
 
-def leonard_round(hands: list[list[str]], pile_head: tuple[str, ...] = (), *,
-                  starter: int | None = None,
-                  opening: Literal["rule", "any"] = "rule") -> Round:
-    """A Leonard round from partly given hands: each hand is filled up to its size, in seat
-    order, with the tiles nobody was given (tile-set order); the pile is ``pile_head`` followed
-    by the rest, so the deal uses all 45 tiles (RULES.md §1.4)."""
-    size = LEONARD_VARIANT.hand_sizes[len(hands)]
-    named = {LEONARD.parse(t) for h in hands for t in h} | {LEONARD.parse(t) for t in pile_head}
-    rest = [t for t in LEONARD.tiles if t not in named]
-    full: list[list[Tile | str]] = []
-    for h in hands:
-        need = size - len(h)
-        full.append([*h, *rest[:need]])
-        rest = rest[need:]
-    pile: list[Tile | str] = [*pile_head, *rest]
-    return Round.from_deal(LEONARD_VARIANT, RULES, full, pile, None, starter, opening=opening)
-
-
 def play(rnd: Round, *moves: str) -> Round:
-    """Apply moves for the player to move: ``"6/6"`` (opening), ``"6/5 R"``, ``"draw"``,
-    ``"pass"``. Illegal moves raise, so every script is checked by the engine."""
-    for m in moves:
-        if m == "draw":
-            rnd.apply(DRAW, rnd.turn)
-        elif m == "pass":
-            rnd.apply(PASS, rnd.turn)
-        else:
-            tile, _, end = m.partition(" ")
-            rnd.apply(Play(LEONARD.parse(tile), "L" if end == "L" else "R" if end else None),
-                      rnd.turn)
+    """Apply moves for the player to move (checked by the engine); the round, for chaining."""
+    run(rnd, moves)
     return rnd
 
 
@@ -62,7 +34,7 @@ POWER_PILE = ("1/2", "5/-")
 
 
 def power_round(a_second: str = "6/x L") -> Round:
-    return play(leonard_round(POWER_HANDS, POWER_PILE), "6/6", "6/5 R", a_second)
+    return play(make_round(POWER_HANDS, POWER_PILE), "6/6", "6/5 R", a_second)
 
 
 # Two players, 17 placements to a domino by A. The last tile fits both ends: a basic capicúa
@@ -71,7 +43,7 @@ def capicua_round(kind: str) -> Round:
     last = "3/6" if kind == "K" else "+/+"
     a = ["6/6", "6/2", "2/4", "4/1", "1/5", "5/4", "4/3", "3/3", last]
     b = ["6/1", "1/3", "3/5", "5/2", "2/3", "x/3", "x/+", "+/3", "1/1"]
-    rnd = leonard_round([a, b])
+    rnd = make_round([a, b])
     play(rnd, "6/6", "6/1 L", "6/2 R", "1/3 L", "2/4 R", "3/5 L", "4/1 R", "5/2 L", "1/5 R",
          "2/3 L", "5/4 R", "x/3 L", "4/3 R", "x/+ L", "3/3 R",
          "+/3 L" if kind == "K" else "+/3 R", f"{last} L")
@@ -82,7 +54,7 @@ def capicua_round(kind: str) -> Round:
 # (paso a la salida and paso corrido, D-7), and A plays again.
 def five_round(a_second: str = "-/6 R") -> Round:
     a = ["6/6", "1/6", "2/6", "3/6", "4/6", "5/6", "+/6", "-/6", "x/6"]
-    return play(leonard_round([a, [], [], [], []]), "6/6", "pass", "pass", "pass", "pass",
+    return play(make_round([a, [], [], [], []]), "6/6", "pass", "pass", "pass", "pass",
                 a_second)
 
 
@@ -152,7 +124,7 @@ def test_pass_without_drawing_and_paso_a_la_salida_and_paso_corrido_d7() -> None
 
 def test_neutralized_opening_power_tile() -> None:
     """D-3 rotate opening with any tile: a power tile opening the line has no effect (N)."""
-    rnd = play(leonard_round([["x/5"], []], starter=0, opening="any"), "x/5")
+    rnd = play(make_round([["x/5"], []], starter=0, opening="any"), "x/5")
     sheet = ScoreSheet.from_round(rnd)
     cell = sheet.cell(1, 0)
     assert cell.play == "x/5 N"
