@@ -980,3 +980,18 @@ def test_D10_D1_reject_true_false_as_numbers():
         HouseRules(rounds=True)
     with pytest.raises(RulesError, match="symbol_value"):
         HouseRules(symbol_value=False)
+
+
+@pytest.mark.parametrize("n,count", [(6, 28), (9, 55), (15, 136)])
+def test_1_1_double_n_sets_and_their_notation(n, count):
+    """Part 1: the double-six, -nine and -fifteen sets, text notation both ways."""
+    from engine import DOUBLE_FIFTEEN, DOUBLE_NINE, DOUBLE_SIX, TileError, double_n
+
+    ts = {6: DOUBLE_SIX, 9: DOUBLE_NINE, 15: DOUBLE_FIFTEEN}[n]
+    assert len(ts) == count == len(double_n(n)) == (n + 1) * (n + 2) // 2
+    assert all(ts.parse(str(t)) == t and str(ts.parse(str(t))) == str(t) for t in ts.tiles)
+    assert str(ts.parse(f" {n} | 0 ")) == f"{n}/0"
+    with pytest.raises(TileError, match=f"is not a {ts.name} tile: halves are 0–{n}"):
+        ts.parse(f"{n + 1}/0")
+    with pytest.raises(TileError):
+        ts.parse("x/3")
