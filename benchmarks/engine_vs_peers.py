@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import BLOCK_VARIANT, LEONARD_VARIANT, HouseRules, Match, Round  # noqa: E402
-from engine.bots import SearchBot, make_bot  # noqa: E402
+from engine.bots import ROLLOUTS, SearchBot, make_bot  # noqa: E402
 from engine.view import view_of  # noqa: E402
 
 RULES = HouseRules()
@@ -143,12 +143,12 @@ def rate(game: Callable[[int], None], seconds: float, seed0: int) -> float:
             return n / elapsed
 
 
-def search_ms_per_move(moves: int) -> list[float]:
+def search_ms_per_move(moves: int, players: int = 2) -> list[float]:
     times: list[float] = []
     seed = 0
     while len(times) < moves:
-        m = Match("leonard", 2, HouseRules(rounds=1), seed, record=False)
-        bots = [SearchBot(seed), make_bot("greedy", seed)]
+        m = Match("leonard", players, HouseRules(rounds=1), seed, record=False)
+        bots = [SearchBot(seed)] + [make_bot("greedy", seed + s) for s in range(1, players)]
         rnd = m.current
         while not rnd.over and len(times) < moves:
             v = view_of(rnd, rnd.turn)
@@ -193,11 +193,12 @@ def main() -> None:
         rates = [rate(leonard(players), args.seconds / 2, 1000 * r) for r in range(args.repeats)]
         print(f"Leonard {players}-player rounds/s (random play): median "
               f"{statistics.median(rates):,.0f}")
-    times = search_ms_per_move(args.moves)
-    q = statistics.quantiles(times, n=20)
-    print(f"search bot (2-player Leonard, moves with a choice): median "
-          f"{statistics.median(times):.1f} ms, p95 {q[18]:.1f} ms, max {max(times):.1f} ms "
-          f"over {len(times)} moves")
+    for players in (2, 4):
+        times = search_ms_per_move(args.moves, players)
+        q = statistics.quantiles(times, n=20)
+        print(f"search bot ({ROLLOUTS} rollouts a move, {players}-player Leonard, moves with a "
+              f"choice): median {statistics.median(times):.1f} ms, p95 {q[18]:.1f} ms, "
+              f"max {max(times):.1f} ms over {len(times)} moves")
 
 
 if __name__ == "__main__":

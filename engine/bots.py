@@ -7,7 +7,6 @@ every random choice from its own ``random.Random(seed)``, so a game with bots re
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -60,21 +59,25 @@ class GreedyBot:
         return max(legal, key=key)
 
 
+ROLLOUTS = 240
+"""The search bot's default work per move; ``benchmarks/engine_vs_peers.py`` reports its time."""
+
+
 class SearchBot:
     """Samples hidden hands consistent with what it has seen (its hand, the line, the passes)
     and plays the move with the best average round outcome over random rollouts.
 
-    ``rollouts`` bounds the work per move, so a seeded game replays exactly; ``time_budget``
-    (seconds, default 0.1) is a safety cap on slow machines.
+    Its budget is work, never time: ``rollouts`` random playouts per move (spread over the
+    legal moves), so a seeded game replays exactly on an idle or a busy machine.
     """
 
     name = "search"
 
-    def __init__(self, seed: int | None = None, rollouts: int = 240,
-                 time_budget: float = 0.1) -> None:
+    def __init__(self, seed: int | None = None, rollouts: int = ROLLOUTS) -> None:
+        if rollouts < 1:
+            raise RulesError(f"the search bot needs at least 1 rollout per move, not {rollouts}")
         self.rng = random.Random(seed)
         self.rollouts = rollouts
-        self.time_budget = time_budget
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal
@@ -82,7 +85,6 @@ class SearchBot:
             return legal[0]
         seat = view.seat
         rng = self.rng
-        deadline = time.perf_counter() + self.time_budget
         totals = [0.0] * len(legal)
         done = 0
         while done < self.rollouts:
@@ -95,8 +97,6 @@ class SearchBot:
                 others = sum(r.gains) - sum(r.losses) - me
                 totals[k] += me - others / (r.players - 1)
             done += len(legal)
-            if time.perf_counter() > deadline:
-                break
         best = max(range(len(legal)), key=lambda k: (totals[k], -k))
         return legal[best]
 

@@ -75,3 +75,47 @@ def test_sampled_hands_respect_passes():
             assert world.hands[v.seat] == rnd.hands[v.seat]
         return
     raise AssertionError("no game with a pass found")
+
+
+def _search_game(seed: int) -> str:
+    bots = [SearchBot(seed), GreedyBot(seed + 1), RandomBot(seed + 2)]
+    return json.dumps(play_match(Match("leonard", 3, seed=seed), bots).to_record())
+
+
+def test_search_budget_is_work_not_time(monkeypatch):
+    """DESIGN "reproducible means work-bounded": a clock that races ahead (as on a machine
+    so busy that every rollout takes seconds) must not change a single move."""
+    expected = _search_game(4)
+    import itertools
+    import time
+
+    ticks = itertools.count(step=1000.0)
+    for name in ("perf_counter", "monotonic", "time"):
+        monkeypatch.setattr(time, name, lambda: next(ticks))
+    assert _search_game(4) == expected
+
+
+def test_same_seed_same_game_on_a_busy_machine():
+    """The same match, once alone and once while two CPU-bound processes compete for the
+    two cores: the records are identical (issue: games did not replay under load)."""
+    import subprocess
+    import sys
+
+    alone = _search_game(7)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(2)]
+    try:
+        busy = _search_game(7)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    assert busy == alone
+
+
+def test_search_bot_refuses_an_empty_budget():
+    import pytest
+
+    from engine import RulesError
+
+    with pytest.raises(RulesError, match="at least 1 rollout"):
+        SearchBot(1, rollouts=0)
