@@ -7,7 +7,6 @@ import argparse
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.round import Draw, Pass, Play
@@ -16,7 +15,6 @@ from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import plain_math, seat_name
 from tutor.session import Feedback, Session, SessionError, describe_event
 
-NOTEBOOK = Path(__file__).resolve().parent / "notebooks" / "Play.ipynb"
 HINT_WORDS = frozenset({"?", "h", "hint", "pista", "ayuda"})
 REVEAL_WORDS = frozenset({"show", "mostrar", "ver"})
 QUIT_WORDS = frozenset({"quit", "exit", "salir"})
@@ -257,12 +255,19 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
 
 
 def dashboard() -> int:
-    if not NOTEBOOK.is_file():
+    from tutor.paths import notebook
+
+    path = notebook()
+    if not path.is_file():
         _ = translator(_env_lang())
         print(_(N_("The dashboard notebook is not installed ({path}). To play in the terminal: "
-                   "python -m tutor play")).format(path=NOTEBOOK), file=sys.stderr)
+                   "python -m tutor play")).format(path=path), file=sys.stderr)
         return 1
-    return subprocess.call([sys.executable, "-m", "voila", str(NOTEBOOK)])
+    from tutor.serve import CULLING
+
+    # Run outside the repository, Voilà finds no voila.json: give it the culling settings.
+    culling = [f"--MappingKernelManager.{k}={v}" for k, v in CULLING.items()]
+    return subprocess.call([sys.executable, "-m", "voila", str(path), *culling])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import tutor.__main__ as cli
+import tutor.paths
 from tutor import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,16 +68,21 @@ def test_dashboard_launches_voila(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     nb = tmp_path / "Play.ipynb"
     nb.write_text("{}", encoding="utf-8")
     calls: list[list[str]] = []
-    monkeypatch.setattr(cli, "NOTEBOOK", nb)
+    monkeypatch.setattr(tutor.paths, "notebook", lambda: nb)
     monkeypatch.setattr(cli.subprocess, "call", lambda cmd: calls.append(cmd) or 0)
     assert cli.main([]) == 0
     assert cli.main(["dashboard"]) == 0
-    assert calls == [[sys.executable, "-m", "voila", str(nb)]] * 2
+    # Outside the repository there is no voila.json: the culling settings go on the command.
+    culling = ["--MappingKernelManager.cull_idle_timeout=300",
+               "--MappingKernelManager.cull_interval=30",
+               "--MappingKernelManager.cull_connected=False",
+               "--MappingKernelManager.cull_busy=False"]
+    assert calls == [[sys.executable, "-m", "voila", str(nb), *culling]] * 2
 
 
 def test_dashboard_without_notebook(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(cli, "NOTEBOOK", tmp_path / "missing.ipynb")
+    monkeypatch.setattr(tutor.paths, "notebook", lambda: tmp_path / "missing.ipynb")
     monkeypatch.setenv("LANG", "en_US.UTF-8")
     monkeypatch.delenv("LANGUAGE", raising=False)
     monkeypatch.delenv("LC_ALL", raising=False)

@@ -1,0 +1,40 @@
+"""Where the files read at run time live: lessons and notebooks.
+
+An install (``pip install .``, Binder) carries them as package data in ``tutor/shipped/``,
+copied there from the repository's ``lessons/`` and ``notebooks/`` when the wheel is built
+(``setup.py``). A source checkout or an editable install reads the repository's folders
+themselves, so a teacher's edit there shows at once. ``LEONARD_LESSONS`` adds a teacher's own
+folder of lessons, searched first.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["LESSONS_ENV", "lesson_dirs", "notebook", "shipped_dir"]
+
+LESSONS_ENV = "LEONARD_LESSONS"
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def shipped_dir(kind: str) -> Path:
+    """The folder of the shipped ``kind`` files (``"lessons"`` or ``"notebooks"``): package
+    data in an install, the repository's own folder in a checkout."""
+    packaged = _PACKAGE / "shipped" / kind
+    if packaged.is_dir():
+        return packaged
+    return _PACKAGE.parent / kind
+
+
+def lesson_dirs() -> list[Path]:
+    """The folders searched for a lesson id, in order: ``$LEONARD_LESSONS`` (one folder, or
+    several separated by ``os.pathsep``), then the shipped lessons."""
+    extra = [Path(p).expanduser() for p in os.environ.get(LESSONS_ENV, "").split(os.pathsep)
+             if p.strip()]
+    return [*extra, shipped_dir("lessons")]
+
+
+def notebook(name: str = "Play.ipynb") -> Path:
+    """A shipped notebook (for ``python -m tutor dashboard``)."""
+    return shipped_dir("notebooks") / name
