@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from engine import HouseRules, RulesError
+from engine.rules import VARIANTS
 
 from .i18n import N_, translate_error, translator
 from .mastery import BKTParams
+from .paths import lesson_dirs, shipped_dir
 
-LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
-"""The lessons shipped with the project; ``LEONARD_LESSONS`` names another folder."""
+LESSON_DIR = shipped_dir("lessons")
+"""The lessons shipped with the project; ``LEONARD_LESSONS`` names more folders."""
 
 _PROB = {"type": "number", "minimum": 0, "maximum": 1}
 _TEXT = {
@@ -36,7 +38,7 @@ SCHEMA: dict[str, Any] = {
             "type": "object",
             "additionalProperties": False,
             "properties": {
-                "variant": {"enum": ["leonard"]},
+                "variant": {"enum": sorted(VARIANTS)},
                 "players": {"type": "integer", "minimum": 2, "maximum": 5},
                 "humans": {"type": "array", "items": {"type": "integer", "minimum": 0,
                                                       "maximum": 4}, "uniqueItems": True},
@@ -77,6 +79,7 @@ class Lesson:
     id: str
     title: dict[str, str]
     description: dict[str, str] = field(default_factory=dict)
+    variant: str = "leonard"
     players: int = 2
     humans: tuple[int, ...] = (0,)
     bots: tuple[str, ...] = ("greedy",)
@@ -167,13 +170,15 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
         raise LessonError(source + ": " + _("“game.humans” names a seat beyond the {n} players.")
                           .format(n=players))
     try:
+        VARIANTS[game.get("variant", "leonard")].check_players(players)
         rules = HouseRules.from_dict({"rounds": game.get("rounds", 3), **game.get("rules", {})})
         mastery = BKTParams(**data.get("mastery", {}))
     except (RulesError, ValueError, TypeError) as e:
         raise LessonError(f"{source}: {translate_error(e, lang)}") from None
     return Lesson(
         id=data["id"], title=data["title"], description=data.get("description", {}),
-        players=players, humans=humans, bots=tuple(game.get("bots", ["greedy"])),
+        variant=game.get("variant", "leonard"), players=players, humans=humans,
+        bots=tuple(game.get("bots", ["greedy"])),
         rounds=rules.rounds, seed=game.get("seed"), rules=rules,
         ask=frozenset(tut.get("ask", ["power", "round_end"])),
         scaffold=tut.get("scaffold", False), ask_bot_plays=tut.get("ask_bot_plays", False),
@@ -181,40 +186,99 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
     )
 
 
-def lesson_dirs() -> list[Path]:
-    extra = os.environ.get("LEONARD_LESSONS")
-    return [Path(extra)] if extra else [LESSON_DIR]
+MAX_LESSON_BYTES = 1_000_000
+"""A lesson file is a few hundred bytes; anything this large is not one."""
+LESSON_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+"""A lesson id (what a link's ``?lesson=`` gives): small letters, digits and dashes."""
+FALLBACK_ID = "free-play"
 
 
-def load_lesson(name_or_path: str | Path, lang: str = "en") -> Lesson:
-    """Read a lesson by file path, or by id from the lessons folder."""
+def find_lesson(lesson_id: str, lang: str = "en") -> Path:
+    """The file of the lesson ``lesson_id``, from the lessons folders (:func:`lesson_dirs`).
+
+    The id is data, never a path: anything but small letters, digits and dashes is refused
+    before a file is looked at, so a link cannot probe the server's files.
+    """
     _ = translator(lang)
-    path = Path(name_or_path)
-    if not path.suffix:
-        found = [d / f"{name_or_path}.json" for d in lesson_dirs()]
-        path = next((p for p in found if p.exists()), found[0])
+    if not isinstance(lesson_id, str) or not LESSON_ID.fullmatch(lesson_id):
+        raise LessonError(_("“{id}” is not the name of a lesson: a lesson name has only small "
+                            "letters, digits and dashes, like first-steps.")
+                          .format(id=_shorten(str(lesson_id))))
+    for folder in lesson_dirs():
+        path = folder / f"{lesson_id}.json"
+        if path.is_file():
+            return path
+    known = ", ".join(_ids()) or "—"
+    raise LessonError(_("There is no lesson “{id}”. The lessons are: {known}.")
+                      .format(id=lesson_id, known=known))
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    """A value from a link, safe to repeat on the page: printable and short."""
+    clean = "".join(c if c.isprintable() else "?" for c in text)
+    return clean if len(clean) <= limit else clean[:limit] + "…"
+
+
+def _ids() -> list[str]:
+    seen: dict[str, None] = {}
+    for folder in lesson_dirs():
+        try:
+            for p in sorted(folder.glob("*.json")):
+                if LESSON_ID.fullmatch(p.stem):
+                    seen.setdefault(p.stem)
+        except OSError:
+            continue
+    return list(seen)
+
+
+def load_lesson(lesson: str | Path, lang: str = "en") -> Lesson:
+    """Read a lesson: by id (a ``str``) from the lessons folders, or from a file ``Path``
+    (a teacher checking their own file). Raises :class:`LessonError` saying what is wrong."""
+    path = lesson if isinstance(lesson, Path) else find_lesson(lesson, lang)
+    return lesson_from_dict(_read_json(path, lang), path.name, lang)
+
+
+def _read_json(path: Path, lang: str) -> Any:
+    _ = translator(lang)
     try:
+        if path.stat().st_size > MAX_LESSON_BYTES:
+            raise LessonError(_("{path} is too large to be a lesson file.").format(
+                path=path.name))
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise LessonError(_("There is no lesson file {path}.").format(path=path)) from None
+    except IsADirectoryError:
+        raise LessonError(_("{path} is a folder, not a lesson file.").format(
+            path=path.name)) from None
     except UnicodeDecodeError:
-        raise LessonError(_("{path} is not a text file.").format(path=path)) from None
+        raise LessonError(_("{path} is not a text file.").format(path=path.name)) from None
+    except (OSError, ValueError) as err:  # unreadable, a NUL in the name, …
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise LessonError(_("{path} cannot be read: {error}.").format(
+            path=path.name, error=reason)) from None
     try:
-        data = json.loads(raw)
+        return json.loads(raw)
     except json.JSONDecodeError as e:
         raise LessonError(_("{path} is not valid JSON: check line {line}, column {col}.")
                           .format(path=path.name, line=e.lineno, col=e.colno)) from None
-    return lesson_from_dict(data, path.name, lang)
+    except RecursionError:
+        raise LessonError(_("{path} is nested too deeply to be a lesson file.").format(
+            path=path.name)) from None
+
+
+def default_lesson() -> Lesson:
+    """Free play with every default: what the page offers when no lesson file can be read."""
+    return Lesson(id=FALLBACK_ID, title={"es": "Juego libre", "en": "Free play"})
 
 
 def list_lessons(lang: str = "en") -> list[Lesson]:
-    """Every readable lesson in the lessons folder, by id (broken files are skipped here;
+    """Every readable lesson of the lessons folders, by id (an id in ``$LEONARD_LESSONS``
+    hides the shipped lesson of the same id; broken files are skipped here:
     :func:`load_lesson` names their problem)."""
     out = []
-    for d in lesson_dirs():
-        for p in sorted(d.glob("*.json")):
-            try:
-                out.append(load_lesson(p, lang))
-            except LessonError:
-                continue
+    for lesson_id in _ids():
+        try:
+            out.append(load_lesson(lesson_id, lang))
+        except LessonError:
+            continue
     return out

@@ -65,8 +65,56 @@ def test_lessons_folder_can_be_moved(tmp_path, monkeypatch):
         {"id": "mine", "title": {"es": "Mía", "en": "Mine"}, "game": {"players": 4,
          "humans": [0, 2], "bots": ["random"]}}), encoding="utf-8")
     monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
-    assert [lesson.id for lesson in list_lessons()] == ["mine"]
+    ids = [lesson.id for lesson in list_lessons()]
+    assert ids[0] == "mine" and "free-play" in ids  # a teacher's folder adds to the shipped
     assert load_lesson("mine").humans == (0, 2)
+    (tmp_path / "free-play.json").write_text(json.dumps(
+        {"id": "free-play", "title": {"es": "Mía", "en": "Mine"}, "game": {"players": 3}}),
+        encoding="utf-8")
+    assert load_lesson("free-play").players == 3  # and its own ids come first
+
+
+@pytest.mark.parametrize("value", [
+    "/etc/ld.so.conf", "/etc/passwd", "../lessons/free-play", "free-play.json", "lessons/x",
+    "x" * 300, "free\x00play", "free\nplay", "Free-Play", "-x", "", " ", ".", "..", "~",
+])
+def test_a_lesson_is_an_id_never_a_path(value):
+    """Issue: ?lesson=/etc/ld.so.conf read the file and said "not valid JSON", so a link could
+    check whether any path exists. Now anything but an id is refused before a file is opened,
+    with the same message whether such a path exists or not."""
+    with pytest.raises(LessonError) as err:
+        load_lesson(value, "en")
+    assert "is not the name of a lesson" in str(err.value)
+    assert len(str(err.value)) < 250  # a 300-character value is not repeated whole
+
+
+def test_an_unknown_id_lists_the_lessons():
+    with pytest.raises(LessonError, match=r"There is no lesson “nope”\. The lessons are: .*"
+                                          r"free-play"):
+        load_lesson("nope", "en")
+
+
+def test_odd_files_in_a_lessons_folder_get_a_message(tmp_path, monkeypatch):
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    (tmp_path / "folder.json").mkdir()
+    with pytest.raises(LessonError, match="There is no lesson “folder”"):
+        load_lesson("folder", "en")
+    with pytest.raises(LessonError, match="is a folder"):
+        load_lesson(tmp_path / "folder.json", "en")
+    (tmp_path / "big.json").write_text(" " * 2_000_000, encoding="utf-8")
+    with pytest.raises(LessonError, match="too large"):
+        load_lesson("big", "en")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(LessonError, match="nested too deeply|should be"):
+        load_lesson("deep", "en")
+    (tmp_path / "locked.json").write_text("{}", encoding="utf-8")
+
+    def refuse(*_a, **_k):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(type(tmp_path), "read_text", refuse)
+    with pytest.raises(LessonError, match="locked.json cannot be read: Permission denied"):
+        load_lesson("locked", "en")
 
 
 def test_session_from_lesson_uses_its_settings():

@@ -284,7 +284,7 @@ def test_board_layout_follows_the_view() -> None:
 
 
 def test_notebook_is_thin() -> None:
-    for path in (ROOT / "notebooks" / "Play.ipynb", ROOT / "tutor" / "notebooks" / "Play.ipynb"):
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
         assert len(code) == 1
@@ -352,3 +352,78 @@ def test_board_sends_only_layers_that_changed(monkeypatch) -> None:
     calls.clear()
     _play_first(app)
     assert "tiles" in calls
+
+
+def _status_text(app: TutorApp) -> str:
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", app.status.value))
+
+
+@pytest.mark.parametrize("query,says", [
+    ("lesson=/etc/ld.so.conf&lang=en", "is not the name of a lesson"),
+    ("lesson=..%2Flessons%2Ffree-play&lang=en", "is not the name of a lesson"),
+    ("lesson=free%00play&lang=en", "is not the name of a lesson"),
+    ("lesson=" + "x" * 300 + "&lang=en", "is not the name of a lesson"),
+    ("lesson=no-such-lesson&lang=en", "There is no lesson “no-such-lesson”"),
+    ("student=%20%20%20&lang=en", ""),
+    ("seed=" + "9" * 5000 + "&lang=en", "demasiado largo"),  # ignored whole, lang too
+    ("seed=12abc&lang=en", "seed must be a whole number"),
+    ("lang=xx", "idioma del enlace"),
+    ("lesson=first-steps&lang=en&student=" + "%1b%5B2J" * 10, ""),
+])
+def test_any_link_opens_the_page_and_says_what_it_could_not_use(monkeypatch, query, says):
+    """Issue: a directory, a NUL byte, a 300-character value or a blank student crashed the
+    page. Every link now opens a playable page; what could not be used is said on it."""
+    monkeypatch.setenv("QUERY_STRING", query)
+    app = dashboard(seed=3)
+    assert app.session.legal_moves() or app.session.pending_question or app.session.round.over
+    assert says in _status_text(app)
+    assert app.session.student.isprintable() and app.session.student.strip()
+
+
+def test_a_lesson_that_is_a_folder_or_unreadable_falls_back_to_free_play(monkeypatch, tmp_path):
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    monkeypatch.setenv("QUERY_STRING", "lesson=broken&lang=es")
+    app = dashboard(seed=3)
+    text = _status_text(app)
+    assert "broken.json no es un JSON válido" in text and "juego libre" in text
+    assert app.session.lesson == "free-play"
+
+
+def test_no_lesson_files_at_all_still_opens_free_play(monkeypatch, tmp_path):
+    """What Binder showed: the lessons were not installed, and the fallback itself failed."""
+    import tutor.lessons
+
+    monkeypatch.setattr(tutor.lessons, "lesson_dirs", lambda: [tmp_path])
+    monkeypatch.setenv("QUERY_STRING", "lesson=first-steps&lang=en")
+    app = dashboard(seed=3)
+    assert app.session.lesson == "free-play" and app.session.legal_moves()
+    assert "There is no lesson “first-steps”" in _status_text(app)
+
+
+def test_on_a_hub_the_signed_in_user_is_the_student(monkeypatch):
+    monkeypatch.setenv("JUPYTERHUB_USER", "alumna-7")
+    monkeypatch.setenv("QUERY_STRING", "student=someone-else&lang=en")
+    assert dashboard(seed=3).session.student == "alumna-7"
+
+
+def test_the_dashboard_plays_the_block_game(monkeypatch):
+    """Issue: the block variant crashed the board (TileError '0/0': tiles parsed as Leonard)."""
+    monkeypatch.setenv("QUERY_STRING", "lang=en")
+    app = dashboard(seed=5)
+    app.variant_dd.value = "block"
+    app.new_game()
+    s = app.session
+    assert s.round.variant.name == "block" and s.round.tileset.name == "double-six"
+    for _ in range(200):
+        if s.round.over:
+            break
+        if s.pending_question is not None:
+            app._submit(str(s.pending_question.expected))
+        elif s.legal_moves():
+            app.play(s.legal_moves()[0])
+        app.run_steps()
+    assert s.round.over

@@ -3,9 +3,11 @@ progress store, and returns a ready :class:`~tutor.ui.app.TutorApp`."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from tutor.i18n import N_, normalize_lang, translator
+from tutor.i18n import translate_error, translator
+from tutor.link import read_link
 from tutor.session import Session
 
 from .app import TutorApp
@@ -13,57 +15,56 @@ from .app import TutorApp
 __all__ = ["dashboard"]
 
 
-def _query() -> dict[str, str]:
-    """The page's query string: Voilà hands it to the kernel as ``QUERY_STRING``."""
-    import os
-    from urllib.parse import parse_qsl
-
-    return dict(parse_qsl(os.environ.get("QUERY_STRING", "")))
-
-
 def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
     """The Leonard-Domino dashboard, ready to display (the notebook's one call).
 
     A link can choose the lesson, language, seed and student:
-    ``…/Play.ipynb?lesson=first-steps&lang=en&seed=7&student=ana``. The lesson file gives the
-    game and tutor settings (``settings`` override them); progress is saved as it happens in
-    the progress store (``LEONARD_TUTOR_DB`` or the default path under the user's home).
-    A link value that cannot be used is ignored, and the page says so.
+    ``…/Play.ipynb?lesson=first-steps&lang=en&seed=7&student=ana`` (see
+    :mod:`tutor.link`; on a JupyterHub the signed-in user is the student). The lesson file
+    gives the game and tutor settings (``settings`` override them); progress is saved as it
+    happens in the progress store (``LEONARD_TUTOR_DB`` or the default path under the user's
+    home). Whatever the link holds, the page opens: a value that cannot be used, a missing or
+    broken lesson, or a progress file that cannot be opened is said on the page, in the
+    student's language, and the page goes on with free play or without saving.
     """
-    from tutor.lessons import LessonError, load_lesson
+    from tutor.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
     from tutor.store import Store, StoreError
 
-    query = _query()
-    notes: list[str] = []
-    lang = settings.pop("lang", "es")
-    try:
-        lang = normalize_lang(query.get("lang", lang))
-    except ValueError:
-        notes.append(N_("The link's language is unknown; using Spanish."))
-        lang = "es"
+    link = read_link(os.environ.get("QUERY_STRING", ""), lang=settings.pop("lang", "es"),
+                     lesson=lesson, student=settings.pop("student", "anon"))
+    lang = link.lang
     _ = translator(lang)
-    if "seed" in query:
+    notes = link.note_texts()
+    if link.seed is not None:
+        settings["seed"] = link.seed
+    chosen = None
+    for lesson_id in dict.fromkeys([link.lesson or FALLBACK_ID, FALLBACK_ID]):
         try:
-            settings["seed"] = int(query["seed"])
-        except ValueError:
-            notes.append(N_("The link's seed is not a whole number; dealing at random."))
-    name = query.get("lesson", lesson) or "free-play"
-    try:
-        chosen = load_lesson(name, lang)
-    except LessonError as err:
-        notes.append(str(err))
-        chosen = load_lesson("free-play", lang)
-    student = query.get("student", settings.pop("student", "anon"))[:60] or "anon"
+            chosen = load_lesson(lesson_id, lang)
+            break
+        except LessonError as err:
+            notes.append(str(err))
+    if chosen is None:
+        chosen = default_lesson()
+    if chosen.id != (link.lesson or FALLBACK_ID):
+        notes.append(_("Playing free play instead."))
     store = settings.pop("store", None)
     if store is None:
         try:
             store = Store(lang=lang)
         except (StoreError, OSError) as err:
-            notes.append(_("Progress cannot be saved here: {error}").format(error=err))
-    session = Session.from_lesson(chosen, lang=lang, student=student, store=store,
-                                  **{**settings, "auto_bots": False})
+            notes.append(_("Progress cannot be saved here: {error}").format(
+                error=translate_error(err, lang)))
+    try:
+        session = Session.from_lesson(chosen, lang=lang, student=link.student, store=store,
+                                      **{**settings, "auto_bots": False})
+    except ValueError as err:  # a lesson the schema accepts but the game cannot start
+        notes.append(translate_error(err, lang))
+        notes.append(_("Playing free play instead."))
+        session = Session.from_lesson(default_lesson(), lang=lang, student=link.student,
+                                      store=store, **{**settings, "auto_bots": False})
     app = TutorApp(session=session)
     if notes:
-        app._say(" ".join(_(n) for n in notes), "msg")
+        app._say(" ".join(notes), "msg")
         app.refresh()
     return app

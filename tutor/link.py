@@ -1,0 +1,112 @@
+"""What a page's link asks for (``?lesson=…&lang=…&seed=…&student=…``), read as data.
+
+A link is typed by people and passed around a class, so every value is checked and cleaned
+here, and anything unusable becomes a note for the page (in the student's language) instead
+of an error: the page always opens. The lesson is an id looked up in the lessons folders,
+never a path; the student's name loses control characters; on a JupyterHub the signed-in
+user is the student, whatever the link says.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
+
+from tutor.i18n import N_, LanguageError, Message, normalize_lang
+
+__all__ = ["ANONYMOUS", "MAX_NAME", "MAX_QUERY", "Link", "clean_name", "read_link"]
+
+ANONYMOUS = "anon"
+MAX_NAME = 60
+"""Characters kept of a student's name."""
+MAX_QUERY = 2000
+"""A longer query string is not a link anyone typed: it is ignored whole."""
+_MAX_FIELDS = 20
+_SEED = re.compile(r"[+-]?\d{1,18}")
+HUB_USER_ENV = "JUPYTERHUB_USER"
+
+
+@dataclass(frozen=True)
+class Link:
+    """The settings a link chose, already checked, and the notes to show about the rest."""
+
+    lang: str = "es"
+    lesson: str | None = None
+    seed: int | None = None
+    student: str = ANONYMOUS
+    notes: tuple[Message, ...] = field(default=())
+
+    def note_texts(self) -> list[str]:
+        return [n.translate(self.lang) for n in self.notes]
+
+
+def clean_name(text: str, limit: int = MAX_NAME) -> tuple[str, bool]:
+    """A student's name as data: control and format characters dropped, spaces collapsed,
+    trimmed, at most ``limit`` characters. Returns the name (``"anon"`` if nothing is left)
+    and whether it had to be shortened.
+
+    >>> clean_name("  ana\\r\\n=1+1 ")
+    ('ana =1+1', False)
+    """
+    kept = "".join(" " if c.isspace() else c for c in text
+                   if c.isspace() or not unicodedata.category(c).startswith("C"))
+    name = " ".join(kept.split())
+    cut = len(name) > limit
+    name = name[:limit].rstrip()
+    return (name or ANONYMOUS), cut
+
+
+def read_link(query: str, env: Mapping[str, str] | None = None, *, lang: str = "es",
+              lesson: str | None = None, student: str = ANONYMOUS) -> Link:
+    """Read a page's query string (Voilà passes it as ``QUERY_STRING``).
+
+    ``lang``, ``lesson`` and ``student`` are the page's defaults; ``env`` (default
+    ``os.environ``) supplies ``JUPYTERHUB_USER``.
+    """
+    env = os.environ if env is None else env
+    notes: list[Message] = []
+    values: dict[str, str] = {}
+    if len(query) > MAX_QUERY:
+        notes.append(Message(N_("The link is too long to read; opening the default game.")))
+    else:
+        try:
+            values = dict(parse_qsl(query, keep_blank_values=True,
+                                    max_num_fields=_MAX_FIELDS))
+        except ValueError:
+            notes.append(Message(N_("The link has too many settings to read; opening the "
+                                    "default game.")))
+    try:
+        lang = normalize_lang(lang)
+    except LanguageError:
+        lang = "es"
+    if "lang" in values:
+        try:
+            lang = normalize_lang(values["lang"])
+        except LanguageError:
+            notes.append(Message(N_("The link's language is unknown; using {lang}."),
+                                 lang=Message({"es": N_("Spanish"),
+                                               "en": N_("English")}[lang])))
+    seed = None
+    if "seed" in values:
+        text = values["seed"].strip()
+        if _SEED.fullmatch(text):
+            seed = int(text)
+        else:
+            notes.append(Message(N_("The link's seed must be a whole number of at most "
+                                    "18 digits; dealing at random.")))
+    chosen = values.get("lesson", lesson)
+    if chosen is not None and not chosen.strip():
+        chosen = lesson
+    hub = env.get(HUB_USER_ENV, "")
+    if hub.strip():
+        name, _cut = clean_name(hub)
+    else:
+        name, cut = clean_name(values.get("student", student))
+        if cut:
+            notes.append(Message(N_("The student name in the link is long; keeping its first "
+                                    "{limit} characters."), limit=MAX_NAME))
+    return Link(lang=lang, lesson=chosen, seed=seed, student=name, notes=tuple(notes))
