@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tutor.serve import start_voila, stop_voila  # noqa: E402
+from tutor.serve import start_voila, stop_server  # noqa: E402
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -128,7 +128,7 @@ def page_loads(loads: int) -> dict[str, tuple[list[float], list[int]]]:
             browser.close()
     finally:
         for proc, _ in servers.values():
-            stop_voila(proc)
+            stop_server(proc)
     results["dashboard after its first question"] = ([], after_question)
     return results
 

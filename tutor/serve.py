@@ -1,7 +1,14 @@
-"""Starting and stopping a Voilà server on a free localhost port (tests, benchmarks)."""
+"""Serving the dashboard: the server settings a class needs (kernel culling), and starting and
+stopping Voilà or Jupyter Server on a free localhost port (tests, benchmarks, Binder's build).
+
+``python -m tutor.serve --write-server-config`` writes the culling settings where this
+environment's Jupyter Server reads them (``binder/postBuild`` runs it).
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import signal
 import socket
@@ -9,7 +16,55 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
+
+CULLING: dict[str, int | bool] = {
+    "cull_idle_timeout": 300,
+    "cull_interval": 30,
+    "cull_connected": False,
+    "cull_busy": False,
+}
+"""``MappingKernelManager`` settings: a kernel no page is connected to (a closed or reloaded
+tab: Voilà's own shutdown on close is unreliable) is shut down after 5 idle minutes, checked
+every 30 s; a kernel with an open page is never culled, however long the student thinks.
+``voila.json`` (read by standalone Voilà from its working directory) holds the same values."""
+
+
+def server_config_path() -> Path:
+    """Where this environment's Jupyter Server reads its config:
+    ``{sys.prefix}/etc/jupyter/jupyter_server_config.json`` (a venv on this machine, the conda
+    env on Binder). Its ``jupyter_server_config.d`` folder would not do: the server reads only
+    the extensions to enable from there."""
+    return Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.json"
+
+
+def write_server_config(path: Path | None = None) -> Path:
+    """Add :data:`CULLING` to the Jupyter Server config (other settings there are kept);
+    return the file written."""
+    path = path or server_config_path()
+    config = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    config.setdefault("MappingKernelManager", {}).update(CULLING)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def kernel_pids(server_pid: int) -> list[int]:
+    """The kernels (``ipykernel_launcher``) a server process started, read from ``/proc``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == server_pid and b"ipykernel_launcher" in cmd:
+            found.append(int(entry.name))
+    return sorted(found)
 
 
 def free_port() -> int:
@@ -20,39 +75,63 @@ def free_port() -> int:
 
 def start_voila(
     notebook: Path, log_path: Path, env: dict[str, str] | None = None,
-    cwd: Path | None = None, timeout: float = 90,
+    cwd: Path | None = None, timeout: float = 90, args: Sequence[str] = (),
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start Voilà for ``notebook`` and wait until it serves its static files.
+    """Start standalone Voilà for ``notebook`` and wait until it serves its static files.
 
     Polling the page itself would start a kernel on every poll, so readiness is checked on
     ``voila/static/voila.js``. Returns the process (its own process group) and the base URL.
     """
     port = free_port()
-    log = open(log_path, "wb")  # noqa: SIM115 - the child holds it; closed at exit
     cmd = [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
-           "--Voila.ip=127.0.0.1", "--port_retries=0", "--show_tracebacks=True"]
-    proc = subprocess.Popen(cmd, cwd=cwd or notebook.parent, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True,
-                            env={**os.environ, **(env or {})})
+           "--Voila.ip=127.0.0.1", "--port_retries=0", "--show_tracebacks=True", *args]
+    return _start(cmd, port, "voila/static/voila.js", log_path, env, cwd or notebook.parent,
+                  timeout)
+
+
+def start_jupyter_server(
+    python: Path, root: Path, log_path: Path, env: dict[str, str] | None = None,
+    timeout: float = 120, args: Sequence[str] = (),
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start Jupyter Server (with the Voilà extension of ``python``'s environment) serving
+    ``root``, as Binder does; the dashboard is then at ``voila/render/notebooks/Play.ipynb``.
+    ``env`` is the server's whole environment (default: this process's). Readiness is checked
+    on ``api/status``."""
+    port = free_port()
+    cmd = [str(python), "-m", "jupyter_server", "--no-browser", f"--port={port}",
+           "--port-retries=0", "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=",
+           "--ServerApp.password=", "--allow-root", *args]
+    return _start(cmd, port, "api/status", log_path, dict(env or os.environ), root, timeout,
+                  inherit=False)
+
+
+def _start(cmd: list[str], port: int, ready: str, log_path: Path, env: dict[str, str] | None,
+           cwd: Path, timeout: float, inherit: bool = True) -> tuple[subprocess.Popen[bytes], str]:
+    log = open(log_path, "wb")  # noqa: SIM115 - the child holds it; closed at exit
+    full = {**os.environ, **(env or {})} if inherit else dict(env or {})
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True, env=full)
     log.close()
     base = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
-            raise RuntimeError(f"voila exited early:\n{log_path.read_text()}")
+            raise RuntimeError(f"{cmd[2]} exited early:\n{log_path.read_text()}")
         try:
-            urllib.request.urlopen(base + "voila/static/voila.js", timeout=2).close()
+            urllib.request.urlopen(base + ready, timeout=2).close()
             return proc, base
         except OSError:
             if time.monotonic() > deadline:
-                stop_voila(proc)
-                raise RuntimeError(f"voila not up in {timeout:.0f} s:\n{log_path.read_text()}"
-                                   ) from None
+                stop_server(proc)
+                raise RuntimeError(f"{cmd[2]} not up in {timeout:.0f} s:\n"
+                                   f"{log_path.read_text()}") from None
             time.sleep(0.2)
 
 
-def stop_voila(proc: subprocess.Popen[bytes]) -> None:
-    """Stop voila and the kernels it started (they share its process group)."""
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server started here and every kernel it started. SIGTERM lets it shut its
+    kernels down; kernels run in sessions of their own, so any left are ended by pid."""
+    kernels = kernel_pids(proc.pid)
     try:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=15)
@@ -62,3 +141,22 @@ def stop_voila(proc: subprocess.Popen[bytes]) -> None:
         except ProcessLookupError:
             pass
         proc.wait()
+    for pid in kernels:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tutor.serve", description=__doc__)
+    parser.add_argument("--write-server-config", action="store_true",
+                        help="write the kernel culling settings for Jupyter Server")
+    args = parser.parse_args(argv)
+    if args.write_server_config:
+        print(f"wrote {write_server_config()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

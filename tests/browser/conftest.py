@@ -6,34 +6,13 @@ CI installs Chromium and a silent skip there would hide a broken dashboard.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browsing import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, NOTEBOOK, ROOT, need_chromium
 
-from tutor.serve import start_voila, stop_voila
-
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = ROOT / "notebooks" / "Play.ipynb"
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-ARTIFACTS = ROOT / "test-artifacts"
-
-
-def _need_chromium() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    reason = (f"Chromium not found at {CHROMIUM}: install Debian's chromium "
-              "(apt-get install -y chromium) to run the browser tests")
-    if os.environ.get("CI") == "true":
-        pytest.fail(reason)
-    pytest.skip(reason)
+from tutor.serve import start_voila, stop_server
 
 
 @pytest.fixture(scope="session")
@@ -43,17 +22,17 @@ def progress_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def voila_url(tmp_path_factory: pytest.TempPathFactory, progress_db: Path) -> Iterator[str]:
-    _need_chromium()
+    need_chromium()
     log_path = tmp_path_factory.mktemp("voila") / "voila.log"
     proc, base = start_voila(NOTEBOOK, log_path, {"LEONARD_TUTOR_DB": str(progress_db)},
                              cwd=ROOT)
     yield base
-    stop_voila(proc)
+    stop_server(proc)
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    _need_chromium()
+    need_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

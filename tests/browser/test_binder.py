@@ -1,0 +1,109 @@
+"""Binder's launch, emulated on this machine (issue: Binder showed only "There was an error
+when executing cell [1]": the lessons were not in the regular install Binder makes).
+
+As repo2docker does: a fresh environment from ``binder/requirements.txt`` alone (its ``.``
+line is a regular, non-editable install), then ``binder/postBuild``, then Jupyter Server with
+the Voilà extension serving the repository root. The page opened is the README's Binder link.
+See the shared recipe ``binder-emulation.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+from browsing import ROOT, need_chromium
+from test_classroom_server import check_culling, scaled
+
+from tutor.serve import start_jupyter_server, stop_server
+
+pytestmark = pytest.mark.slow
+
+
+def readme_launch_path() -> str:
+    """The ``urlpath`` of the README's Binder link that opens a lesson, as a server path."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"https://mybinder\.org/v2/gh/\S+?\?urlpath=[^\s`)]+", text)
+    paths = [unquote(parse_qs(urlsplit(u).query)["urlpath"][0]) for u in links]
+    lesson = [p for p in paths if "lesson=" in p]
+    assert lesson, f"no Binder link to a lesson in the README: {links}"
+    return "/" + lesson[0].lstrip("/")
+
+
+@pytest.fixture(scope="module")
+def binder(tmp_path_factory: pytest.TempPathFactory,
+           copy_checkout: Callable[[Path], Path]) -> Iterator[dict[str, Any]]:
+    need_chromium()
+    tmp = tmp_path_factory.mktemp("binder")
+    repo, venv, home = tmp / "repo", tmp / "venv", tmp / "home"
+    repo.mkdir()
+    home.mkdir()
+    copy_checkout(repo)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    bin_dir = venv / "bin"
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+           "HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env.pop("LEONARD_TUTOR_DB", None)  # Binder has none: the default path under HOME
+    env.pop("PYTHONPATH", None)
+    subprocess.run([str(bin_dir / "pip"), "install", "-q", "-r", "binder/requirements.txt"],
+                   cwd=repo, env=env, check=True)
+    subprocess.run(["bash", "binder/postBuild"], cwd=repo, env=env, check=True)
+    where = subprocess.run([str(bin_dir / "python"), "-c",
+                            "import tutor, engine; print(tutor.__file__)"],
+                           cwd=home, env=env, check=True, capture_output=True, text=True)
+    # Shipped culling settings, scaled from minutes to seconds for the test.
+    config = venv / "etc" / "jupyter" / "jupyter_server_config.json"
+    config.write_text(json.dumps(scaled(json.loads(config.read_text()))), encoding="utf-8")
+    proc, base = start_jupyter_server(bin_dir / "python", repo, tmp / "server.log", env=env)
+    try:
+        yield {"base": base.rstrip("/"), "proc": proc, "home": home, "tutor": where.stdout,
+               "log": tmp / "server.log"}
+    finally:
+        stop_server(proc)
+
+
+def test_binder_install_is_a_regular_one(binder: dict[str, Any]) -> None:
+    assert "site-packages" in binder["tutor"], binder["tutor"]
+
+
+def test_binder_launch_reaches_a_question_in_english(binder: dict[str, Any], page: Any,
+                                                     artifacts: Path) -> None:
+    page.goto(binder["base"] + readme_launch_path(), timeout=180_000)
+    page.locator("canvas.ld-board").wait_for(timeout=180_000)
+    assert "There was an error" not in page.content(), binder["log"].read_text()
+    status = page.locator(".ld-status")
+    assert "There is no lesson" not in status.inner_text()
+    for _ in range(100):  # play the first offered tile until the tutor asks
+        answer = page.locator(".ld-answer input")
+        move = page.locator(".ld-move:not([title='draw']):not([title='pass'])")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.ld-answer input, .ld-move')]"
+            ".some(e => e.offsetParent !== null && e.title !== 'draw' && e.title !== 'pass')",
+            timeout=60_000)
+        if answer.is_visible():
+            break
+        handle = move.first.element_handle()
+        move.first.click()
+        handle.wait_for_element_state("hidden", timeout=30_000)
+    else:
+        raise AssertionError("no question in 100 moves")
+    question = page.locator(".ld-question").inner_text()
+    assert re.search(r"What is T|How many points", question), question
+    assert "Leonard-Domino Tutor" in page.locator(".ld-title").inner_text()
+    page.screenshot(path=str(artifacts / "binder-first-question.png"))
+    assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
+    assert page.page_errors == []
+    # Progress went where Binder keeps it: the default store under the user's home.
+    assert (binder["home"] / ".local" / "share" / "leonard-domino-tutor").is_dir()
+
+
+def test_binder_server_culls_closed_tabs_kernels(binder: dict[str, Any], browser: Any) -> None:
+    check_culling(browser, binder["base"] + readme_launch_path(), binder["proc"].pid)
