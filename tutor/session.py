@@ -139,7 +139,8 @@ class Session:
         if not isinstance(lesson, Lesson):
             lesson = load_lesson(lesson, lang)
         settings: dict[str, Any] = dict(
-            players=lesson.players, humans=lesson.humans, bots=list(lesson.bots),
+            variant=lesson.variant, players=lesson.players, humans=lesson.humans,
+            bots=list(lesson.bots),
             rounds=lesson.rounds, seed=lesson.seed if seed is None else seed,
             ask=lesson.ask, scaffold=lesson.scaffold, ask_bot_plays=lesson.ask_bot_plays,
             bkt=lesson.mastery, rules=lesson.rules)
@@ -490,6 +491,7 @@ class Session:
             "humans": list(self.humans),
             "round": rnd.number,
             "rounds": self.match.rules.rounds,
+            "tileset": rnd.tileset,
             "line": [str(t) for t in rnd.line_tiles()],
             "ends": None if rnd.ends is None else [str(e) for e in rnd.ends],
             "table": None if rnd.table is None else str(rnd.tileset.tiles[rnd.table]),

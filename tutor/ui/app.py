@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from engine.events import Drew, Passed, Placed
 from engine.round import Action, Draw, Pass, Play
-from engine.tiles import Tile, parse_tile
+from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import seat_name
 from tutor.session import Session, SessionError
@@ -19,7 +19,7 @@ from tutor.session import Session, SessionError
 from . import panels
 from .board import Board
 from .layout import Hit
-from .panels import SEAT_KINDS
+from .panels import SEAT_KINDS, VARIANT_NAMES
 from .style import CSS
 
 __all__ = ["TutorApp"]
@@ -99,6 +99,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         header = _classed(W.HBox([self.title, self.lang_toggle, self.new_game_btn]), "ld-header")
 
         # Setup.
+        self.variant_dd = _classed(W.Dropdown(options=list(VARIANT_NAMES),
+                                              layout=W.Layout(width="300px")), "ld-variant")
         self.players_dd = _classed(W.Dropdown(options=[2, 3, 4, 5], value=2,
                                               layout=W.Layout(width="160px")), "ld-players")
         self.players_dd.observe(lambda _c: self._seat_visibility(), "value")
@@ -113,7 +115,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.scaffold_cb = _classed(W.Checkbox(value=False, indent=False), "ld-scaffold")
         self.setup_hint = W.HTML()
         setup_box = W.VBox([
-            W.HBox([self.players_dd, self.rounds_in, self.seed_in]),
+            W.HBox([self.variant_dd, self.players_dd, self.rounds_in, self.seed_in]),
             W.HBox(self.seat_dds, layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.ask_power, self.ask_round, self.ask_bots, self.scaffold_cb]),
             self.setup_hint,
@@ -202,6 +204,10 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.title.value = "<h2>" + html.escape(_("Leonard-Domino Tutor")) + "</h2>"
         self.new_game_btn.description = _("New game")
         self.setup.set_title(0, _("Game setup (applies to the next new game)"))
+        variant = self.variant_dd.value
+        self.variant_dd.options = [(_(label), key) for key, label in VARIANT_NAMES.items()]
+        self.variant_dd.value = variant
+        self.variant_dd.description = _("Game")
         self.players_dd.description = _("Players")
         self.rounds_in.description = _("Rounds")
         self.seed_in.description = _("Seed")
@@ -245,6 +251,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     def _sync_setup_from_session(self) -> None:
         s = self.session.settings
+        self.variant_dd.value = s["variant"]
         self.players_dd.value = s["players"]
         self.rounds_in.value = s["rules"].rounds
         self.seed_in.value = "" if s["seed"] is None else str(s["seed"])
@@ -278,7 +285,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         seed = int(seed_text) if seed_text.lstrip("-").isdigit() else None
         ask = {k for k, on in (("power", self.ask_power.value),
                                ("round_end", self.ask_round.value)) if on}
-        return dict(players=players, humans=humans, bots=bots, rounds=self.rounds_in.value,
+        return dict(variant=self.variant_dd.value, players=players, humans=humans, bots=bots,
+                    rounds=self.rounds_in.value,
                     seed=seed, ask=ask, scaffold=self.scaffold_cb.value,
                     ask_bot_plays=self.ask_bots.value, auto_bots=False)
 
@@ -531,7 +539,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             hand_view["hand"] = []
         elif len(humans) > 1 and view["human_to_move"] is None:
             hand_view["hand"] = []  # hot seat, a bot's turn: no hand on show
-        self._hand = [parse_tile(t) for t in hand_view["hand"]]
+        parse = s.round.tileset.parse
+        self._hand = [parse(t) for t in hand_view["hand"]]
         legal = self.legal_moves() if not covered else []
         playable = tuple(i for i, t in enumerate(self._hand)
                          if any(isinstance(m, Play) and m.tile == t for m in legal))
@@ -563,7 +572,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             return None
         tile = placed[-1].tile
         for i, t in enumerate(view["line"]):
-            if parse_tile(t) == tile:
+            if self.session.round.tileset.parse(t) == tile:
                 return i
         return None
 

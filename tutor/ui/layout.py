@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.tiles import Half, Tile
+from engine.tiles import Half, Tile, TileSet
 
 __all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "hit_test", "layout", "view_get"]
 
@@ -101,13 +101,13 @@ def view_get(view: Any, key: str, default: Any = None) -> Any:
     return getattr(view, key, default)
 
 
-def _tile(t: Any) -> Tile:
+def _tile(t: Any, tileset: TileSet | None) -> Tile:
     if isinstance(t, Tile):
         return t
     if isinstance(t, str):
-        from engine.tiles import parse_tile
+        from engine.tiles import LEONARD
 
-        return parse_tile(t)
+        return (tileset or LEONARD).parse(t)
     a, b = t
     return Tile(a, b)
 
@@ -129,10 +129,11 @@ def layout(view: Any, width: int, height: int) -> BoardLayout:
     give ``table`` (the 4-player table tile), ``ends`` (the open suits, left and right) and
     ``hand`` (the tiles of the student to move; empty or None to hide the hand band).
     """
-    line = [_tile(t) for t in (view_get(view, "line") or ())]
-    hand = [_tile(t) for t in (view_get(view, "hand") or ())]
+    tileset = view_get(view, "tileset")
+    line = [_tile(t, tileset) for t in (view_get(view, "line") or ())]
+    hand = [_tile(t, tileset) for t in (view_get(view, "hand") or ())]
     table = view_get(view, "table")
-    table = _tile(table) if table is not None else None
+    table = _tile(table, tileset) if table is not None else None
     ends = view_get(view, "ends")
 
     band_y = float(height) if not hand else round(height * (1 - HAND_BAND))

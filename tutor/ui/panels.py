@@ -11,16 +11,22 @@ from typing import Any
 
 from engine.events import Bonus, PowerEffect
 from engine.round import Action, Draw, Pass
+from tutor.hints import ANSWER
 from tutor.i18n import N_, format_number, translator
 from tutor.mastery import SKILLS
 from tutor.questions import seat_name
 from tutor.session import describe_event
 
-__all__ = ["BONUS_WHY", "BOT", "SEAT_KINDS", "answered_html", "board_labels", "cover_html",
-           "feedback_html", "log_html", "match_html", "mastery_html", "move_label",
+__all__ = ["BONUS_WHY", "BOT", "SEAT_KINDS", "VARIANT_NAMES", "answered_html", "board_labels",
+           "cover_html", "feedback_html", "log_html", "match_html", "mastery_html", "move_label",
            "progress_html", "question_html", "round_summary_html", "scores_html",
            "sheet_links_html", "status_html"]
 
+# The games the setup offers, by engine variant name.
+VARIANT_NAMES: dict[str, str] = {
+    "leonard": N_("Leonard-Domino"),
+    "block": N_("Block game (double six)"),
+}
 # Seat kinds in the setup, by value.
 SEAT_KINDS: dict[str, str] = {
     "human": N_("human"),
@@ -214,10 +220,14 @@ def feedback_html(fb: Any) -> str:
 
 
 def answered_html(fb: Any, body: str) -> str:
-    """The card left under the board once a question is done: prompt, feedback ``body``
-    and the worked formula."""
+    """The card left under the board once a question is done: prompt, feedback ``body``,
+    the answer in words and the worked formula. It stays until the next question is done."""
     q = fb.question
-    return ("<div class='ld-card'>" + html.escape(q.prompt) + "<br>" + body +
+    answer = ""
+    if fb.expected is not None and fb.kind != "revealed":  # a reveal's message says it
+        text = translator(q.lang)(ANSWER).format(answer=format_number(fb.expected, q.lang))
+        answer = f"<br><span class='ld-answer-value'>{html.escape(text)}</span>"
+    return ("<div class='ld-card'>" + html.escape(q.prompt) + "<br>" + body + answer +
             (f" $${q.latex} = {fb.expected}$$"
              if q.latex and fb.expected is not None and q.latex != str(fb.expected)
              else "") + "</div>")
