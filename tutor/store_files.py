@@ -1,10 +1,29 @@
-"""Progress files for teachers: CSV and DataShop-style tab-separated export, checked import."""
+"""Progress files for teachers: CSV and DataShop-style tab-separated export, checked import.
+
+A file holds text typed by students (names, answers), so it is written as data that no
+spreadsheet runs as a formula and no reader splits in the wrong place, and every file the
+export writes imports back to exactly the same attempts:
+
+* **CSV**: every field is quoted (``csv.QUOTE_ALL``; the header line is not, its names are
+  fixed). A value keeps its line breaks, which CSV readers read inside the quotes; but a
+  spreadsheet or other line-based reader may start a new line at any CR or LF, so at the
+  start of a value *and after every CR or LF inside it*, a formula character (``=``, ``+``,
+  ``-``, ``@``, tab, CR, LF) or a ``'`` gets a ``'`` put before it. Import removes exactly
+  those: a ``'`` at the start of a value or right after a CR or LF in it.
+* **DataShop** (tab-separated, one attempt per line, values not quoted, as DataShop reads
+  them): a value cannot hold a tab or a line break, so ``\\`` (a backslash), tab, LF and
+  CR are written as the two characters ``\\\\``, ``\\t``, ``\\n`` and ``\\r``; then a
+  value that starts with ``=``, ``+``, ``-``, ``@``, ``'`` or ``"`` gets a ``'`` before it.
+  Import removes that ``'`` and undoes the four escapes (a backslash before any other
+  character stays as it is).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from tutor.i18n import N_, SOURCE_LANG, Message
@@ -21,24 +40,45 @@ from tutor.store import (
 __all__ = ["MAX_IMPORT_BYTES", "read_attempts", "write_csv", "write_datashop"]
 
 MAX_IMPORT_BYTES = 200 * 1024 * 1024
-# A spreadsheet runs a cell that starts with one of these as a formula; a leading "'" stops it
-# (and is removed again on import, so files round-trip exactly).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
-_TEXT = ("student", "session", "lesson", "problem", "step", "input", "feedback", "kc")
+
+# CSV: a "'" goes before a formula character (or a "'") at the start of a value and after
+# each line break in it; import takes away a "'" found at those places (see the docstring).
+_CSV_ESCAPE = re.compile(r"(?:^|(?<=[\r\n]))(?=[=+\-@\t\r\n'])")
+_CSV_UNESCAPE = re.compile(r"(?:^|(?<=[\r\n]))'")
+# DataShop: tab and line breaks as backslash escapes, then a "'" before a formula start
+# (or a quote, which a CSV-style reader would take as quoting).
+_TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+_TSV_UNESCAPE = re.compile(r"\\([\\tnr])")
+_TSV_UNESCAPED = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
+_TSV_GUARDED = ("=", "+", "-", "@", "'", '"')
 
 
-def _cell(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_START) else value
+def _csv_cell(value: str) -> str:
+    return _CSV_ESCAPE.sub("'", value)
 
 
-def _uncell(value: str) -> str:
-    return value[1:] if value.startswith("'") else value
+def _csv_uncell(value: str) -> str:
+    return _CSV_UNESCAPE.sub("", value)
+
+
+def _tsv_cell(value: str) -> str:
+    value = value.translate(_TSV_ESCAPES)
+    return "'" + value if value.startswith(_TSV_GUARDED) else value
+
+
+def _tsv_uncell(value: str) -> str:
+    value = value[1:] if value.startswith("'") else value
+    return _TSV_UNESCAPE.sub(lambda m: _TSV_UNESCAPED[m[1]], value)
+
+
+def _texts(a: Attempt) -> list[str]:
+    return [a.student, a.session, a.time, a.lesson, a.problem, a.step]
 
 
 def _csv_row(a: Attempt) -> list[str]:
     return [
-        _cell(a.student), _cell(a.session), a.time, _cell(a.lesson), _cell(a.problem),
-        _cell(a.step), a.outcome.value, _cell(a.input), _cell(a.feedback), _cell(a.kc),
+        *map(_csv_cell, _texts(a)), a.outcome.value,
+        *map(_csv_cell, (a.input, a.feedback, a.kc)),
         str(a.attempt_at_step), "1" if a.first_attempt else "0", str(a.hints),
         repr(a.duration), "" if a.expected is None else str(a.expected),
         "" if a.answered is None else str(a.answered),
@@ -47,33 +87,50 @@ def _csv_row(a: Attempt) -> list[str]:
 
 def _datashop_row(a: Attempt) -> list[str]:
     return [
-        _cell(a.student), _cell(a.session), a.time, _cell(a.lesson), _cell(a.problem),
-        _cell(a.step), a.outcome.value, _cell(a.input), _cell(a.feedback), _cell(a.kc),
+        *map(_tsv_cell, _texts(a)), a.outcome.value,
+        *map(_tsv_cell, (a.input, a.feedback, a.kc)),
         str(a.attempt_at_step), repr(a.duration),
     ]
 
 
-def _write(path: Path, header: Sequence[str], rows: Iterable[list[str]], delimiter: str) -> int:
+def _write(path: Path, lines: Iterable[str]) -> int:
     tmp = path.with_name(path.name + ".tmp")
-    count = 0
+    count = -1  # the header is not a row
     with tmp.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, delimiter=delimiter, lineterminator="\n")
-        writer.writerow(header)
-        for row in rows:
-            writer.writerow(row)
+        for line in lines:
+            fh.write(line)
             count += 1
     tmp.replace(path)  # a half-written export never replaces a good one
     return count
 
 
+def _csv_lines(rows: Iterable[list[str]]) -> Iterable[str]:
+    yield ",".join(CSV_COLUMNS) + "\n"
+    buf = io.StringIO()
+    writer = csv.writer(buf, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    for row in rows:
+        writer.writerow(row)
+        yield buf.getvalue()
+        buf.seek(0)
+        buf.truncate()
+
+
 def write_csv(path: Path, attempts: Iterable[Attempt]) -> int:
     """Write attempts as CSV with the columns ``CSV_COLUMNS``; return the number of rows."""
-    return _write(path, CSV_COLUMNS, map(_csv_row, attempts), ",")
+    return _write(path, _csv_lines(map(_csv_row, attempts)))
+
+
+def _datashop_lines(rows: Iterable[list[str]]) -> Iterable[str]:
+    # Not the csv module: no value holds a tab or a line break any more (see the module's
+    # docstring), and DataShop reads values as they are, without quotes.
+    yield "\t".join(DATASHOP_COLUMNS) + "\n"
+    for row in rows:
+        yield "\t".join(row) + "\n"
 
 
 def write_datashop(path: Path, attempts: Iterable[Attempt]) -> int:
     """Write attempts as tab-separated DataShop columns; return the number of rows."""
-    return _write(path, DATASHOP_COLUMNS, map(_datashop_row, attempts), "\t")
+    return _write(path, _datashop_lines(map(_datashop_row, attempts)))
 
 
 class _BadRow(Exception):
@@ -94,7 +151,8 @@ def _int(text: str, message: str, optional: bool = False) -> int | None:
 
 
 def _parse_row(values: list[str], datashop: bool) -> Attempt:
-    text = {name: _uncell(values[i]) for i, name in enumerate(("student", "session", "time",
+    uncell = _tsv_uncell if datashop else _csv_uncell
+    text = {name: uncell(values[i]) for i, name in enumerate(("student", "session", "time",
             "lesson", "problem", "step", "outcome", "input", "feedback", "kc"))}
     try:
         outcome = Outcome(values[6])
@@ -123,9 +181,9 @@ def _parse_row(values: list[str], datashop: bool) -> Attempt:
                         optional=True)
         answered = _int(values[15], N_("the answered value {value} is not a whole number"),
                         optional=True)
-    a = Attempt(text["student"], text["session"], values[2], text["lesson"], text["problem"],
-                text["step"], outcome, text["input"], text["feedback"], text["kc"],
-                attempt_at_step, first, hints, duration, expected, answered)
+    a = Attempt(text["student"], text["session"], text["time"], text["lesson"],
+                text["problem"], text["step"], outcome, text["input"], text["feedback"],
+                text["kc"], attempt_at_step, first, hints, duration, expected, answered)
     problems = tuple(check_attempt(a))
     if problems:
         raise _BadRow(problems)

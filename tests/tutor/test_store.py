@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -17,6 +20,7 @@ from tutor.store import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
     ENV_VAR,
+    Attempt,
     Outcome,
     ProgressImportError,
     Store,
@@ -190,11 +194,11 @@ def _good_csv(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("mangle", "message"),
     [
-        (lambda t: t.replace(",CORRECT,", ",MAYBE,", 1), r"line 3: the outcome 'MAYBE'"),
+        (lambda t: t.replace('"CORRECT"', '"MAYBE"', 1), r"line 3: the outcome 'MAYBE'"),
         (lambda t: "name,score\nana,3\n", r"line 1: the header"),
         (lambda t: t + "ana,1,2\n", r"line 6: expected 16 values, found 3"),
         (lambda t: t.replace("4.25", "soon"), r"line 2: the duration 'soon'"),
-        (lambda t: t.replace(",L2,", ",L2\x00,"), r"line 5: .*binary"),
+        (lambda t: t.replace('"L2"', '"L2\x00"'), r"line 5: .*binary"),
         (lambda t: t.replace("+00:00", "xx", 1), r"line 2: the time"),
         (lambda t: "", r"line 1: the header"),
     ],
@@ -231,7 +235,7 @@ def test_garbage_bytes_and_non_utf8(tmp_path: Path) -> None:
 def test_corrupt_import_speaks_spanish_and_names_the_line(tmp_path: Path) -> None:
     good = _good_csv(tmp_path)
     bad = tmp_path / "malo.csv"
-    bad.write_text(good.read_text(encoding="utf-8").replace(",CORRECT,", ",MAYBE,", 1),
+    bad.write_text(good.read_text(encoding="utf-8").replace('"CORRECT"', '"MAYBE"', 1),
                    encoding="utf-8")
     with Store(tmp_path / "dst.sqlite3") as dst:
         with pytest.raises(ProgressImportError) as info:
@@ -279,3 +283,64 @@ def test_translatable_errors_survive_pickle_and_copy() -> None:
     for clone in (pickle.loads(pickle.dumps(err)), copy.copy(err)):
         assert type(clone) is ProgressImportError and clone.lang == "es"
         assert str(clone) == str(err) == "a.csv, línea 4: el archivo contiene datos binarios (NUL)."
+
+
+# Text a spreadsheet would run as a formula, or that would break a line-based reader.
+NASTY = ['ana\r=HYPERLINK("http://x")', "=1+1", "-3", "+1", "@x", "\tx", "a\nb", "'quoted",
+         "a\r\n-b", "\n=x", "x\ty", "back\\slash", "\\t", '"q"', "'", "''x", "x\r", "plain"]
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def _nasty_store(path: Path) -> list[Attempt]:
+    with Store(path) as store:
+        for i, text in enumerate(NASTY):
+            s = store.start_session(text)
+            store.record_attempt(text, s, lesson=text, problem=text, step=text,
+                                 outcome="INCORRECT", input_text=text, feedback=text, kc=text,
+                                 expected=-5 - i, answered=7, duration=1.5,
+                                 time=f"2026-03-02T10:00:{i:02d}.000000+00:00")
+        return store.attempts()
+
+
+def test_csv_quotes_every_field_and_no_line_starts_a_formula(tmp_path: Path) -> None:
+    original = _nasty_store(tmp_path / "src.sqlite3")
+    with Store(tmp_path / "src.sqlite3") as src:
+        assert src.export_csv(tmp_path / "all.csv") == len(NASTY)
+    text = (tmp_path / "all.csv").read_text(encoding="utf-8")
+    # Every data field is quoted: writing the parsed rows again with QUOTE_ALL gives the file.
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    again = io.StringIO()
+    again.write(",".join(CSV_COLUMNS) + "\n")
+    csv.writer(again, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows[1:])
+    assert again.getvalue() == text
+    # A reader that splits at every line break (a spreadsheet's, a log viewer's) never sees
+    # a line, nor a field, that starts a formula.
+    for line in _LINE_BREAK.split(text):
+        assert not line.startswith(_FORMULA), repr(line)
+        assert not line.startswith(tuple('"' + c for c in _FORMULA)), repr(line)
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        assert dst.import_file(tmp_path / "all.csv") == len(NASTY)
+        assert dst.attempts() == original
+
+
+def test_datashop_keeps_one_attempt_per_line_and_round_trips(tmp_path: Path) -> None:
+    original = _nasty_store(tmp_path / "src.sqlite3")
+    with Store(tmp_path / "src.sqlite3") as src:
+        assert src.export_datashop(tmp_path / "all.tsv") == len(NASTY)
+    data = (tmp_path / "all.tsv").read_bytes()
+    assert b"\r" not in data
+    lines = data.decode("utf-8").split("\n")
+    assert lines[-1] == "" and len(lines) == 2 + len(NASTY)
+    for line in lines[1:-1]:
+        cells = line.split("\t")
+        assert len(cells) == len(DATASHOP_COLUMNS)
+        assert not any(c.startswith(_FORMULA) for c in cells), repr(line)
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        assert dst.import_file(tmp_path / "all.tsv") == len(NASTY)
+        got = dst.attempts()
+    keep = ("student", "session", "time", "lesson", "problem", "step", "outcome", "input",
+            "feedback", "kc", "attempt_at_step", "duration")
+    assert [[getattr(a, k) for k in keep] for a in got] == \
+        [[getattr(a, k) for k in keep] for a in original]
+

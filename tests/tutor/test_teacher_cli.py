@@ -267,3 +267,26 @@ def test_help_is_translated() -> None:
     assert "ARCHIVO" in out.stdout and "--student NOMBRE" in out.stdout
     out = tutor("--help", "--lang", "en")
     assert "show each student's results per skill" in out.stdout
+
+
+def test_nasty_text_round_trips_through_the_commands(tmp_path: Path) -> None:
+    db = tmp_path / "p.sqlite3"
+    nasty = ['ana\r=HYPERLINK("http://x")', "=1+1", "-3", "@x", "\tx", "a\nb", "'quoted"]
+    with Store(db) as store:
+        for i, text in enumerate(nasty):
+            s = store.start_session(text)
+            store.record_attempt(text, s, lesson="L", problem=text, step="gain",
+                                 outcome="INCORRECT", input_text=text, feedback=text, kc="add",
+                                 expected=3, answered=-3, time=T0.format(i))
+    for name in ("all.csv", "all.tsv"):
+        out = tutor("export", str(tmp_path / name), "--db", str(db), "--lang", "en")
+        assert out.returncode == 0, out.stderr
+        copy = tmp_path / f"{name}.sqlite3"
+        out = tutor("import", str(tmp_path / name), "--db", str(copy), "--lang", "en")
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == f"{name}: 7 new attempts added, 0 were already there."
+        with Store(db) as a, Store(copy) as b:
+            assert [(x.student, x.input, x.feedback, x.problem, x.time) for x in b.attempts()] == \
+                [(x.student, x.input, x.feedback, x.problem, x.time) for x in a.attempts()]
+            if name.endswith(".csv"):
+                assert b.attempts() == a.attempts()
