@@ -438,7 +438,7 @@ class Session:
         """Update the mastery with the first answer; its saving goes with the attempt's."""
         a.first_recorded = True
         self.mastery.record(a.question.skills, correct, hints_before_answer=a.hints,
-                            seconds=seconds)
+                            seconds=_longest_wait(seconds))
         if self.store is not None:
             snapshot = copy.deepcopy(self.mastery)
             self._save(lambda: self.store.save_mastery(self.student, snapshot))
@@ -450,7 +450,7 @@ class Session:
         q = a.question
         record = dict(lesson=self.lesson, problem=q.problem, step=q.step, outcome=outcome,
                       input_text=text, feedback=feedback, kc=q.skills, hints=len(a.given),
-                      duration=seconds, expected=q.expected,
+                      duration=_longest_wait(seconds), expected=q.expected,
                       answered=value, time=_utc_now())
         self._save(lambda: self.store.record_attempt(self.student, self.session_id, **record))
         self.flush()
@@ -487,8 +487,8 @@ class Session:
             except StoreBusyError:
                 return False
             except StoreError:
-                # Values the store refuses are never stored, so keeping this write would
-                # block every later one: it goes, and is reported.
+                # Values the store refuses (see tutor.store.LIMITS) are never stored, so
+                # keeping this write would block every later one: it goes, and is reported.
                 self._unsaved.pop(0)
                 raise
             self._unsaved.pop(0)
@@ -628,6 +628,14 @@ def _utc_now() -> str:
     from tutor.store import utc_now
 
     return utc_now()
+
+
+def _longest_wait(seconds: float) -> float:
+    """``seconds`` to answer, a question left open longer than the store keeps counting as
+    the longest it keeps (a day)."""
+    from tutor.store import LIMITS
+
+    return min(seconds, float(LIMITS["duration"][1]))
 
 
 def _open_store(store: Any, lang: str) -> tuple[Any, bool]:

@@ -23,6 +23,8 @@ __all__ = [
     "CSV_COLUMNS",
     "DATASHOP_COLUMNS",
     "ENV_VAR",
+    "LIMITS",
+    "MAX_TEXT",
     "SCHEMA_VERSION",
     "Attempt",
     "Outcome",
@@ -30,7 +32,9 @@ __all__ = [
     "Store",
     "StoreBusyError",
     "StoreError",
+    "check_attempt",
     "default_path",
+    "out_of_range",
 ]
 
 ENV_VAR = "LEONARD_TUTOR_DB"
@@ -38,6 +42,26 @@ SCHEMA_VERSION = 1
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 KC_SEPARATOR = "~~"  # DataShop's separator between several skills of one step
 DURATION_NOT_SECONDS = N_("the duration {value} is not a number of seconds")
+
+# What one attempt may hold, in one place: the store refuses to record anything else and
+# the import refuses any other file, so whatever a store holds exports and imports again.
+# Numbers as (lowest, highest), both allowed.
+LIMITS: dict[str, tuple[int, int]] = {
+    "attempt_at_step": (1, 10_000),
+    "hints": (0, 1_000),
+    "duration": (0, 86_400),  # seconds: a day (the session counts a longer wait as a day)
+    "expected": (-10**12, 10**12),  # the answer parser's own bound (tutor.answers.MAX_ABS)
+    "answered": (-10**12, 10**12),
+}
+MAX_TEXT = 10_000  # characters in one text value (a name, an answer, a skill list …)
+_LIMIT_NAMES = {
+    "attempt_at_step": N_("the attempt number"),
+    "hints": N_("the number of hints"),
+    "duration": N_("the duration in seconds"),
+    "expected": N_("the expected value"),
+    "answered": N_("the answered value"),
+}
+_TEXT_COLUMNS = ("student", "session", "lesson", "problem", "step", "input", "feedback", "kc")
 
 # Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
 # lock; a write that still finds it busy is tried again BUSY_RETRIES more times, after
@@ -257,6 +281,9 @@ class Store:
     def _student_id(self, name: str) -> int:
         if not name or not name.strip():
             raise StoreError(N_("A student needs a name or id."), lang=self.lang)
+        if len(name) > MAX_TEXT:
+            raise StoreError(N_("A student name or id can have at most {limit} characters."),
+                             limit=MAX_TEXT, lang=self.lang)
         self.conn.execute("INSERT OR IGNORE INTO students (name, created) VALUES (?, ?)",
                           (name, utc_now()))
         row = self.conn.execute("SELECT id FROM students WHERE name = ?", (name,)).fetchone()
@@ -297,7 +324,7 @@ class Store:
         """Store one attempt and commit it; return its id.
 
         ``first_attempt`` defaults to "no earlier attempt at this step in this session";
-        ``time`` to now.
+        ``time`` to now. Values outside :data:`LIMITS` raise :class:`StoreError`.
         """
         now = time or utc_now()
         checked = _outcome(outcome, self.lang)
@@ -315,9 +342,16 @@ class Store:
                     feedback, skills, earlier + 1,
                     earlier == 0 if first_attempt is None else first_attempt, hints,
                     float(duration), expected, answered)
+                self._refuse_bad(attempt)
                 return self._insert(sid, attempt, ignore=False)
 
         return self._retry(write)
+
+    def _refuse_bad(self, attempt: Attempt) -> None:
+        problems = tuple(check_attempt(attempt))
+        if problems:
+            raise StoreError(N_("This attempt cannot be stored: {problems}."),
+                             problems=problems, lang=self.lang)
 
     def _insert(self, student_id: int, a: Attempt, *, ignore: bool) -> int:
         verb = "INSERT OR IGNORE" if ignore else "INSERT"
@@ -393,6 +427,8 @@ class Store:
     def merge(self, rows: Iterable[Attempt]) -> int:
         """Add attempts (all in one transaction); return how many were new."""
         attempts = list(rows)
+        for a in attempts:
+            self._refuse_bad(a)
 
         def write() -> int:
             added = 0
@@ -455,19 +491,53 @@ def _outcome(value: Outcome | str, lang: str = SOURCE_LANG) -> Outcome:
 
 
 def check_attempt(a: Attempt) -> Iterator[Message]:
-    """Problems with one attempt, as messages to translate (nothing if it is fine)."""
+    """Problems with one attempt, as messages to translate (nothing if it is fine).
+
+    The numbers must lie within :data:`LIMITS`, each text within :data:`MAX_TEXT`
+    characters, and the time must say its time zone.
+    """
     if not a.student.strip():
         yield Message(N_("the student id is empty"))
     if not a.session.strip():
         yield Message(N_("the session id is empty"))
+    for column in _TEXT_COLUMNS:
+        length = len(getattr(a, column))
+        if length > MAX_TEXT:
+            yield Message(N_("the value of {column} is {length} characters long; at most "
+                             "{limit} are allowed"), column=column, length=length,
+                          limit=MAX_TEXT)
+    yield from _check_time(a.time)
+    bad_duration = not math.isfinite(a.duration) or a.duration < 0
+    if bad_duration:
+        yield Message(DURATION_NOT_SECONDS, value=repr(a.duration))
+    for column, (low, high) in LIMITS.items():
+        value = getattr(a, column)
+        if value is None or (column == "duration" and bad_duration):
+            continue
+        if not low <= value <= high:
+            yield out_of_range(column, value)
+
+
+def out_of_range(column: str, value: object) -> Message:
+    """The message for ``value`` of ``column`` outside its :data:`LIMITS`."""
+    low, high = LIMITS[column]
+    return Message(N_("{what} {value} is not between {low} and {high}"),
+                   what=Message(_LIMIT_NAMES[column]), value=value, low=low, high=high)
+
+
+def _check_time(text: str) -> Iterator[Message]:
     try:
-        datetime.fromisoformat(a.time.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         yield Message(N_("the time {value} is not a date and time like "
-                         "2024-05-01T12:00:00+00:00"), value=repr(a.time))
-    if a.attempt_at_step < 1:
-        yield Message(N_("the attempt number must be 1 or more"))
-    if a.hints < 0:
-        yield Message(N_("the number of hints cannot be negative"))
-    if not math.isfinite(a.duration) or a.duration < 0:
-        yield Message(DURATION_NOT_SECONDS, value=repr(a.duration))
+                         "2024-05-01T12:00:00+00:00"), value=repr(text))
+        return
+    if when.utcoffset() is None:
+        yield Message(N_("the time {value} has no time zone (like +00:00 at its end)"),
+                      value=repr(text))
+        return
+    try:
+        when.astimezone(timezone.utc)
+    except OverflowError:
+        yield Message(N_("the time {value} is not a date and time like "
+                         "2024-05-01T12:00:00+00:00"), value=repr(text))

@@ -16,12 +16,19 @@ export writes imports back to exactly the same attempts:
   value that starts with ``=``, ``+``, ``-``, ``@``, ``'`` or ``"`` gets a ``'`` before it.
   Import removes that ``'`` and undoes the four escapes (a backslash before any other
   character stays as it is).
+
+Import checks every row (numbers within :data:`tutor.store.LIMITS`, text within
+:data:`tutor.store.MAX_TEXT` characters, times with their time zone) before anything is
+written, and refuses a bad file with one :class:`~tutor.store.ProgressImportError` naming
+the file, the line and what is wrong.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
+import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,6 +42,7 @@ from tutor.store import (
     Outcome,
     ProgressImportError,
     check_attempt,
+    out_of_range,
 )
 
 __all__ = ["MAX_IMPORT_BYTES", "read_attempts", "write_csv", "write_datashop"]
@@ -141,13 +149,24 @@ class _BadRow(Exception):
         self.problem = problem
 
 
-def _int(text: str, message: str, optional: bool = False) -> int | None:
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_LONGEST_NUMBER = 40  # characters; a longer number is out of every range in LIMITS
+
+
+def _shortened(text: str) -> str:
+    return text if len(text) <= _LONGEST_NUMBER else text[:_LONGEST_NUMBER // 2] + "…"
+
+
+def _int(text: str, column: str, message: str, optional: bool = False) -> int | None:
+    """A whole number written as the export writes it (ASCII digits, no ``_`` or spaces)."""
     if optional and text == "":
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise _BadRow(Message(message, value=repr(text))) from None
+    if not _WHOLE.fullmatch(text):
+        raise _BadRow(Message(message, value=repr(_shortened(text))))
+    if len(text) > _LONGEST_NUMBER:
+        raise _BadRow(out_of_range(column, _shortened(text)))
+    return int(text)
 
 
 def _parse_row(values: list[str], datashop: bool) -> Attempt:
@@ -158,29 +177,30 @@ def _parse_row(values: list[str], datashop: bool) -> Attempt:
         outcome = Outcome(values[6])
     except ValueError:
         raise _BadRow(Message(N_("the outcome {value} is not one of: {choices}"),
-                              value=repr(values[6]),
+                              value=repr(_shortened(values[6])),
                               choices=", ".join(o.value for o in Outcome))) from None
-    attempt_at_step = _int(values[10], N_("the attempt number {value} is not a whole number"))
+    attempt_at_step = _int(values[10], "attempt_at_step",
+                           N_("the attempt number {value} is not a whole number"))
     assert attempt_at_step is not None
     duration_text = values[11] if datashop else values[13]
-    try:
-        duration = float(duration_text)
-    except ValueError:
-        raise _BadRow(Message(DURATION_NOT_SECONDS, value=repr(duration_text))) from None
+    duration = float(duration_text) if _DECIMAL.fullmatch(duration_text) else math.nan
+    if not math.isfinite(duration):  # also "inf", "nan" and "1e400" (too large: inf)
+        raise _BadRow(Message(DURATION_NOT_SECONDS, value=repr(_shortened(duration_text))))
     if datashop:
         first, hints, expected, answered = attempt_at_step == 1, 0, None, None
     else:
         if values[11] not in ("0", "1"):
             raise _BadRow(Message(N_("first_attempt must be 1 or 0, not {value}"),
-                                  value=repr(values[11])))
+                                  value=repr(_shortened(values[11]))))
         first = values[11] == "1"
-        hints_value = _int(values[12], N_("the number of hints {value} is not a whole number"))
+        hints_value = _int(values[12], "hints",
+                           N_("the number of hints {value} is not a whole number"))
         assert hints_value is not None
         hints = hints_value
-        expected = _int(values[14], N_("the expected value {value} is not a whole number"),
-                        optional=True)
-        answered = _int(values[15], N_("the answered value {value} is not a whole number"),
-                        optional=True)
+        expected = _int(values[14], "expected",
+                        N_("the expected value {value} is not a whole number"), optional=True)
+        answered = _int(values[15], "answered",
+                        N_("the answered value {value} is not a whole number"), optional=True)
     a = Attempt(text["student"], text["session"], text["time"], text["lesson"],
                 text["problem"], text["step"], outcome, text["input"], text["feedback"],
                 text["kc"], attempt_at_step, first, hints, duration, expected, answered)
@@ -204,13 +224,20 @@ def read_attempts(path: Path, lang: str = SOURCE_LANG) -> list[Attempt]:
     def error(msgid: str, **params: object) -> ProgressImportError:
         return ProgressImportError(msgid, file=name, lang=lang, **params)
 
+    too_large = N_("{file} is too large for a progress export (more than {size} B).")
     try:
-        size = path.stat().st_size
-        if size > MAX_IMPORT_BYTES:
-            raise error(N_("{file} is too large for a progress export ({size} B)."), size=size)
-        data = path.read_bytes()
+        if path.stat().st_size > MAX_IMPORT_BYTES:
+            raise error(too_large, size=MAX_IMPORT_BYTES)
+        with path.open("rb") as fh:  # at most the limit, whatever the file (a pipe, a device)
+            data = fh.read(MAX_IMPORT_BYTES + 1)
     except OSError as err:
         raise error(N_("Cannot read {file}: {error}."), error=err.strerror or str(err)) from err
+    if len(data) > MAX_IMPORT_BYTES:
+        raise error(too_large, size=MAX_IMPORT_BYTES)
+    for bom, encoding in _OTHER_BOMS:
+        if data.startswith(bom):
+            raise error(N_("{file} is {encoding} text, not UTF-8: save it again as UTF-8 (in "
+                           "a spreadsheet: CSV UTF-8) and import that."), encoding=encoding)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -244,5 +271,16 @@ def read_attempts(path: Path, lang: str = SOURCE_LANG) -> list[Attempt]:
             except _BadRow as bad:
                 raise error(_AT_LINE, line=reader.line_num, problem=bad.problem) from None
     except csv.Error as err:
-        raise error(_AT_LINE, line=reader.line_num, problem=str(err)) from None
+        if "field larger than field limit" in str(err):
+            problem = Message(N_("a value is longer than {limit} characters"),
+                              limit=csv.field_size_limit())
+        else:
+            problem = Message(N_("this line cannot be read ({error})"), error=str(err))
+        raise error(_AT_LINE, line=reader.line_num, problem=problem) from None
     return attempts
+
+
+# Byte order marks of encodings other than UTF-8 (UTF-32 first: its little-endian mark
+# starts like UTF-16's).
+_OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+               (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))

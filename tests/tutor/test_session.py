@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from engine import PowerEffect
 from tutor import Feedback, Session, SessionError
-from tutor.store import Store
+from tutor.store import Store, StoreError
 
 Policy = Callable[[Session], Feedback]
 
@@ -454,3 +455,26 @@ def test_a_session_starts_while_the_store_is_busy(tmp_path: Path) -> None:
     with Store(db) as reader:
         assert [r.session for r in reader.attempts("ana")] == [s.session_id]
 
+
+def test_a_name_the_store_cannot_keep_is_refused_at_the_start(tmp_path: Path) -> None:
+    db = tmp_path / "progress.sqlite3"
+    with pytest.raises(StoreError, match="at most 10000 characters"):
+        Session(seed=1, student="x" * 10_001, store=db, lang="en")
+    with Store(db) as store:
+        assert store.students() == []
+
+
+def test_a_question_left_open_for_days_counts_as_one_day(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "progress.sqlite3"
+    s = first_question(lang="en", student="ana", store=str(db))
+    q = s.pending_question
+    assert q is not None
+    real = time.monotonic
+    monkeypatch.setattr(time, "monotonic", lambda: real() + 3 * 86_400)
+    s.answer(str(q.expected))
+    assert s.unsaved == 0
+    s.close()
+    with Store(db) as store:
+        assert [a.duration for a in store.attempts("ana")] == [86_400.0]
+        assert store.load_mastery("ana").state(q.skills[0]).total_seconds == 86_400.0

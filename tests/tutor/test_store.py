@@ -344,3 +344,53 @@ def test_datashop_keeps_one_attempt_per_line_and_round_trips(tmp_path: Path) -> 
     assert [[getattr(a, k) for k in keep] for a in got] == \
         [[getattr(a, k) for k in keep] for a in original]
 
+
+@pytest.mark.parametrize(("column", "value", "message"), [
+    ("attempt_at_step", str(10**30), r"line 3: the attempt number 1000000000000000000000000000000 "
+                                     r"is not between 1 and 10000"),
+    ("attempt_at_step", "0", r"line 3: the attempt number 0 is not between 1 and 10000"),
+    ("attempt_at_step", "10001", r"the attempt number 10001 is not between"),
+    ("attempt_at_step", "1_0", r"the attempt number '1_0' is not a whole number"),
+    ("hints", str(10**20), r"line 3: the number of hints 100000000000000000000 is not between "
+                           r"0 and 1000"),
+    ("hints", "-1", r"the number of hints -1 is not between 0 and 1000"),
+    ("duration", "inf", r"the duration 'inf' is not a number of seconds"),
+    ("duration", "nan", r"the duration 'nan' is not a number of seconds"),
+    ("duration", "1e400", r"the duration '1e400' is not a number of seconds"),
+    ("duration", "86400.5", r"the duration in seconds 86400.5 is not between 0 and 86400"),
+    ("expected", str(2**63), r"the expected value 9223372036854775808 is not between "
+                             r"-1000000000000 and 1000000000000"),
+    ("answered", str(-10**13), r"the answered value -10000000000000 is not between"),
+    ("time", "2026-03-02T10:00:00", r"the time '2026-03-02T10:00:00' has no time zone"),
+    ("student", "x" * 10_001, r"line 3: the value of student is 10001 characters long; at "
+                              r"most 10000"),
+    ("input", "x" * 200_000, r"line 3: a value is longer than"),
+])
+def test_import_refuses_numbers_and_text_out_of_range(tmp_path: Path, column: str, value: str,
+                                                      message: str) -> None:
+    good = {"student": "ana", "session": "s1", "time": "2026-03-02T10:00:00+00:00",
+            "lesson": "L", "problem": "p", "step": "gain", "outcome": "CORRECT", "input": "12",
+            "feedback": "", "kc": "multiply", "attempt_at_step": "1", "first_attempt": "1",
+            "hints": "0", "duration": "2.5", "expected": "12", "answered": "12"}
+    bad = tmp_path / "bad.csv"
+    with bad.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(CSV_COLUMNS)
+        writer.writerow(list(good.values()))
+        writer.writerow(list({**good, column: value}.values()))
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        with pytest.raises(ProgressImportError, match=message):
+            dst.import_file(bad)
+        assert dst.attempts() == []
+
+
+def test_record_attempt_refuses_what_an_import_would_refuse(tmp_path: Path) -> None:
+    """What the store keeps always exports and imports again."""
+    with Store(tmp_path / "p.sqlite3") as store:
+        s = store.start_session("ana")
+        for bad in ({"hints": 10**20}, {"expected": 10**19}, {"duration": float("inf")},
+                    {"time": "2026-03-02T10:00:00"}, {"input_text": "x" * 10_001}):
+            with pytest.raises(StoreError, match="cannot be stored"):
+                store.record_attempt("ana", s, lesson="L", problem="p", step="s",
+                                     outcome="CORRECT", **bad)  # type: ignore[arg-type]
+        assert store.attempts() == []
