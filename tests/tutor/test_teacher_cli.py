@@ -271,6 +271,43 @@ def test_help_is_translated() -> None:
     assert "show each student's results per skill" in out.stdout
 
 
+EVIL = "\x1b[2J\x1b[31mEVIL"
+
+
+def test_names_and_files_are_printed_with_control_characters_escaped(tmp_path: Path) -> None:
+    """A student name (or a file name) cannot clear the teacher's terminal or fake lines."""
+    db = tmp_path / "p.sqlite3"
+    with Store(db) as store:
+        for name in (EVIL, "ana\nbeto — 9 attempts in 9 sessions", "zoe\u202etxt.exe"):
+            s = store.start_session(name)
+            store.record_attempt(name, s, lesson="x", problem="p", step="gain",
+                                 outcome="CORRECT", kc="multiply", time=T0.format(1))
+    out = tutor("report", "--db", str(db), "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "\u202e" not in out.stdout
+    assert "\\x1b[2J\\x1b[31mEVIL — 1 attempt in 1 session" in out.stdout
+    assert "ana\\nbeto — 9 attempts in 9 sessions — 1 attempt in 1 session" in out.stdout
+    assert "zoe\\u202etxt.exe — 1 attempt" in out.stdout
+    out = tutor("report", "--db", str(db), "--student", "carla", "--lang", "en")
+    assert out.returncode == 1 and len(out.stderr.splitlines()) == 1
+    assert "\x1b" not in out.stderr and "\\x1b[2J\\x1b[31mEVIL" in out.stderr
+    evil_csv = tmp_path / f"{EVIL}.csv"
+    out = tutor("export", str(evil_csv), "--db", str(db), "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "\\x1b[31mEVIL.csv." in out.stdout
+    out = tutor("import", str(evil_csv), "--db", str(tmp_path / "t.sqlite3"), "--lang", "es")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "\\x1b[2J\\x1b[31mEVIL.csv: 3 intentos nuevos agregados, 0 ya estaban.\n"
+    evil_db = tmp_path / f"{EVIL}.sqlite3"
+    out = tutor("report", "--db", str(evil_db), "--lang", "en")
+    assert out.returncode == 1 and "\x1b" not in out.stderr and "\\x1b" in out.stderr
+    bad = tmp_path / f"{EVIL}\n.csv"
+    bad.write_text("name\n", encoding="utf-8")
+    out = tutor("import", str(bad), "--db", str(tmp_path / "t.sqlite3"), "--lang", "en")
+    assert out.returncode == 2 and "\x1b" not in out.stderr
+    assert out.stderr.count("\n") == 1 and "EVIL\\n.csv, line 1: the header" in out.stderr
+
+
 HEADER = ("student,session,time,lesson,problem,step,outcome,input,feedback,kc,attempt_at_step,"
           "first_attempt,hints,duration,expected,answered\n")
 ROW = "ana,s9,2026-03-02T11:00:00+00:00,L,p,gain,CORRECT,12,,multiply,1,1,0,2.5,12,12\n"
