@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any, Literal
@@ -33,10 +34,14 @@ from tutor.i18n import N_, TranslatableError, format_number, normalize_lang, tra
 from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
 from tutor.questions import Question, question_for, seat_name
 
-__all__ = ["ASK_KINDS", "Feedback", "Session", "SessionError", "describe_event"]
+__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "Feedback", "Session", "SessionError",
+           "describe_event"]
 
 ASK_KINDS = frozenset({"power", "round_end"})
 FeedbackKind = Literal["invalid", "correct", "wrong", "revealed"]
+# Shown to the student while answers wait in memory for a busy progress file.
+NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress file is busy. They will "
+                   "be saved as soon as it is free.")
 
 
 class SessionError(TranslatableError):
@@ -119,8 +124,13 @@ class Session:
         self.student = student
         self.lesson = lesson
         self.store, self._owns_store = _open_store(store, self.lang)
-        self.session_id = (self.store.start_session(student) if self.store is not None
-                           else uuid.uuid4().hex)
+        # Writes the store could not take yet (it was busy), oldest first: see flush().
+        self._unsaved: list[Callable[[], object]] = []
+        self.session_id = uuid.uuid4().hex
+        if self.store is not None:
+            started = _utc_now()
+            self._save(lambda: self.store.start_session(student, self.session_id, started))
+            self.flush()
         params = bkt or BKTParams()
         self.mastery: Mastery = (self.store.load_mastery(student, params)
                                  if self.store is not None else Mastery(params))
@@ -426,21 +436,64 @@ class Session:
         return a.given[-1]
 
     def _trace(self, a: _Asking, correct: bool, seconds: float) -> None:
+        """Update the mastery with the first answer; its saving goes with the attempt's."""
         a.first_recorded = True
         self.mastery.record(a.question.skills, correct, hints_before_answer=a.hints,
-                            seconds=seconds)
+                            seconds=_longest_wait(seconds))
         if self.store is not None:
-            self.store.save_mastery(self.student, self.mastery)
+            snapshot = copy.deepcopy(self.mastery)
+            self._save(lambda: self.store.save_mastery(self.student, snapshot))
 
     def _record(self, a: _Asking, outcome: str, text: str, feedback: str, seconds: float,
                 value: int | None) -> None:
         if self.store is None:
             return
         q = a.question
-        self.store.record_attempt(
-            self.student, self.session_id, lesson=self.lesson, problem=q.problem, step=q.step,
-            outcome=outcome, input_text=text, feedback=feedback, kc=q.skills,
-            hints=len(a.given), duration=seconds, expected=q.expected, answered=value)
+        record = dict(lesson=self.lesson, problem=q.problem, step=q.step, outcome=outcome,
+                      input_text=text, feedback=feedback, kc=q.skills, hints=len(a.given),
+                      duration=_longest_wait(seconds), expected=q.expected,
+                      answered=value, time=_utc_now())
+        self._save(lambda: self.store.record_attempt(self.student, self.session_id, **record))
+        self.flush()
+
+    # --- saving -----------------------------------------------------------------------------
+
+    def _save(self, write: Callable[[], object]) -> None:
+        self._unsaved.append(write)
+
+    @property
+    def unsaved(self) -> int:
+        """How many writes (attempts, mastery, the session's start) wait for a busy progress
+        file. They are written, in order, with the next answer or :meth:`flush`."""
+        return len(self._unsaved)
+
+    @property
+    def unsaved_message(self) -> str | None:
+        """What to tell the student while :attr:`unsaved` is not 0 (else None)."""
+        return self._t(NOT_SAVED_YET) if self._unsaved else None
+
+    def flush(self) -> bool:
+        """Write what waits for the progress file, oldest first; True once nothing waits.
+
+        While the file stays busy (:class:`tutor.store.StoreBusyError`) the writes are kept
+        for the next try: never dropped, never out of order. Any other error is raised (and
+        the write is kept), but one the store refuses for its values is dropped as it is
+        raised: it could never be saved.
+        """
+        from tutor.store import StoreBusyError, StoreError
+
+        while self._unsaved:
+            try:
+                self._unsaved[0]()
+            except StoreBusyError:
+                return False
+            except StoreError:
+                # Values the store refuses (see tutor.store.LIMITS) are never stored, so
+                # keeping this write would block every later one: it goes, and is reported.
+                self._unsaved.pop(0)
+                raise
+            self._unsaved.pop(0)
+        return True
 
     def _resolve(self) -> list[Event]:
         self._queue.pop(0)
@@ -514,6 +567,8 @@ class Session:
                 "hints": [h.text for h in ladder], "hints_latex": [h.latex for h in ladder],
                 "queued": len(self._queue) - 1},
             "mastery": self.skill_report(),
+            "unsaved": self.unsaved,
+            "unsaved_message": self.unsaved_message,
             "last_events": list(self.last_events),
             "log": [describe_event(e, self.lang, hidden=self.is_hidden(e))
                     for e in self.last_events],
@@ -560,8 +615,29 @@ class Session:
         return SessionError(msgid, lang=self.lang, **params)
 
     def close(self) -> None:
+        """Write what waits (see :meth:`flush`) and close the store the session opened.
+
+        If the progress file is still busy, nothing is lost: the store stays open and
+        :class:`SessionError` says so; call :meth:`flush` or :meth:`close` again later.
+        """
+        if not self.flush():
+            raise self._error(NOT_SAVED_YET)
         if self.store is not None and self._owns_store:
             self.store.close()
+
+
+def _utc_now() -> str:
+    from tutor.store import utc_now
+
+    return utc_now()
+
+
+def _longest_wait(seconds: float) -> float:
+    """``seconds`` to answer, a question left open longer than the store keeps counting as
+    the longest it keeps (a day)."""
+    from tutor.store import LIMITS
+
+    return min(seconds, float(LIMITS["duration"][1]))
 
 
 def _open_store(store: Any, lang: str) -> tuple[Any, bool]:

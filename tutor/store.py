@@ -5,27 +5,36 @@ from __future__ import annotations
 import math
 import os
 import sqlite3
+import time as _time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import astuple, dataclass, fields
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
+from typing import TypeVar
 
 from tutor.i18n import N_, SOURCE_LANG, Message, TranslatableError, normalize_lang
 from tutor.mastery import BKTParams, Mastery, SkillState
 
 __all__ = [
+    "BUSY_RETRIES",
+    "BUSY_TIMEOUT",
     "CSV_COLUMNS",
     "DATASHOP_COLUMNS",
     "ENV_VAR",
+    "LIMITS",
+    "MAX_TEXT",
     "SCHEMA_VERSION",
     "Attempt",
     "Outcome",
     "ProgressImportError",
     "Store",
+    "StoreBusyError",
     "StoreError",
+    "check_attempt",
     "default_path",
+    "out_of_range",
 ]
 
 ENV_VAR = "LEONARD_TUTOR_DB"
@@ -33,6 +42,36 @@ SCHEMA_VERSION = 1
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 KC_SEPARATOR = "~~"  # DataShop's separator between several skills of one step
 DURATION_NOT_SECONDS = N_("the duration {value} is not a number of seconds")
+
+# What one attempt may hold, in one place: the store refuses to record anything else and
+# the import refuses any other file, so whatever a store holds exports and imports again.
+# Numbers as (lowest, highest), both allowed.
+LIMITS: dict[str, tuple[int, int]] = {
+    "attempt_at_step": (1, 10_000),
+    "hints": (0, 1_000),
+    "duration": (0, 86_400),  # seconds: a day (the session counts a longer wait as a day)
+    "expected": (-10**12, 10**12),  # the answer parser's own bound (tutor.answers.MAX_ABS)
+    "answered": (-10**12, 10**12),
+}
+MAX_TEXT = 10_000  # characters in one text value (a name, an answer, a skill list …)
+_LIMIT_NAMES = {
+    "attempt_at_step": N_("the attempt number"),
+    "hints": N_("the number of hints"),
+    "duration": N_("the duration in seconds"),
+    "expected": N_("the expected value"),
+    "answered": N_("the answered value"),
+}
+_TEXT_COLUMNS = ("student", "session", "lesson", "problem", "step", "input", "feedback", "kc")
+
+# Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
+# lock; a write that still finds it busy is tried again BUSY_RETRIES more times, after
+# pauses of _BACKOFF, 2 × _BACKOFF, 4 × _BACKOFF … seconds. Bounded by a count of tries,
+# not by a clock.
+BUSY_TIMEOUT = 5.0
+BUSY_RETRIES = 3
+_BACKOFF = 0.05
+_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+_T = TypeVar("_T")
 
 
 class StoreError(TranslatableError):
@@ -44,6 +83,11 @@ class StoreError(TranslatableError):
 
 class ProgressImportError(StoreError):
     """A file to import is not a progress export; nothing was imported."""
+
+
+class StoreBusyError(StoreError):
+    """The progress file stayed locked by other writers through every try; nothing was
+    written (the write can simply be made again later)."""
 
 
 class Outcome(str, Enum):
@@ -87,15 +131,18 @@ DATASHOP_COLUMNS: tuple[str, ...] = (
 _KEY = ("student", "session", "time", "lesson", "problem", "step", "outcome", "input",
         "feedback", "kc", "attempt_at_step")
 
-_SCHEMA = f"""
-CREATE TABLE schema_version (version INTEGER NOT NULL);
-INSERT INTO schema_version VALUES ({SCHEMA_VERSION});
-CREATE TABLE students (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL);
-CREATE TABLE sessions (
+# Statements run in one transaction; IF NOT EXISTS because several kernels may create the
+# same new file at once (the one that gets the lock first creates it, the others find it).
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
+    f"INSERT INTO schema_version SELECT {SCHEMA_VERSION} "
+    "WHERE NOT EXISTS (SELECT 1 FROM schema_version)",
+    """CREATE TABLE IF NOT EXISTS students (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY, student_id INTEGER NOT NULL REFERENCES students(id),
-    started TEXT NOT NULL);
-CREATE TABLE attempts (
+    started TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS attempts (
     id INTEGER PRIMARY KEY,
     student_id INTEGER NOT NULL REFERENCES students(id),
     session TEXT NOT NULL REFERENCES sessions(id),
@@ -105,13 +152,13 @@ CREATE TABLE attempts (
     attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
     hints INTEGER NOT NULL, duration REAL NOT NULL, expected INTEGER, answered INTEGER,
     UNIQUE (student_id, session, time, lesson, problem, step, outcome, input, feedback, kc,
-            attempt_at_step));
-CREATE TABLE mastery (
+            attempt_at_step))""",
+    """CREATE TABLE IF NOT EXISTS mastery (
     student_id INTEGER NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
     p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
     first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
-    total_seconds REAL NOT NULL, PRIMARY KEY (student_id, skill));
-"""
+    total_seconds REAL NOT NULL, PRIMARY KEY (student_id, skill))""",
+)
 
 
 def default_path() -> Path:
@@ -135,21 +182,28 @@ def utc_now() -> str:
 class Store:
     """The progress file. Every write is its own transaction, committed before returning.
 
+    Many kernels may share one file: it is created safely by whichever opens it first, and
+    a write that finds the file busy waits ``busy_timeout`` seconds, then is tried again
+    ``retries`` more times; after that it raises :class:`StoreBusyError` and has written
+    nothing (a :class:`tutor.session.Session` then keeps the attempt until the file is free).
+
     ``lang`` is the language of its error messages (a teacher's or a student's).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
-                 lang: str = SOURCE_LANG) -> None:
+                 lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
+                 retries: int = BUSY_RETRIES) -> None:
         self.lang = normalize_lang(lang)
         self.path = Path(path).expanduser() if path is not None else default_path()
+        self.retries = max(0, int(retries))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._check_header()
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
+        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=busy_timeout)
         try:
-            self.conn.execute("PRAGMA busy_timeout = 5000")
+            self.conn.execute(f"PRAGMA busy_timeout = {max(0, round(busy_timeout * 1000))}")
             self.conn.execute("PRAGMA foreign_keys = ON")
-            self._check_schema()
-            self.conn.execute("PRAGMA journal_mode = WAL")
+            self._retry(self._check_schema)
+            self._retry(self._use_wal)
         except sqlite3.DatabaseError as err:
             self.conn.close()
             raise StoreError(N_("{path} is not a progress file of this tutor ({error})."),
@@ -166,11 +220,19 @@ class Store:
                 raise StoreError(N_("{path} is not a progress file (not an SQLite database)."),
                                  path=str(self.path), lang=self.lang)
 
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
+
     def _check_schema(self) -> None:
-        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
+        tables = self._tables()
         if not tables:
-            self.conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
-            return
+            with self._transaction():
+                # Another kernel may have created the file while this one waited for the lock.
+                tables = self._tables()
+                if not tables:
+                    for statement in _SCHEMA:
+                        self.conn.execute(statement)
+                    return
         if "schema_version" not in tables:
             raise StoreError(N_("{path} is an SQLite database of another program, not a "
                                 "progress file of this tutor."), path=str(self.path),
@@ -181,6 +243,30 @@ class Store:
                                 "version {version}. Update the tutor to open it."),
                              path=str(self.path), found=row and row[0], version=SCHEMA_VERSION,
                              lang=self.lang)
+
+    def _use_wal(self) -> None:
+        # Switching to WAL needs the file to itself for a moment: when another kernel is
+        # reading or switching at the same time this raises "database is locked" (retried);
+        # once one has switched, the file stays in WAL and the others find it so.
+        if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self.conn.execute("PRAGMA journal_mode = WAL")
+
+    def _retry(self, work: Callable[[], _T]) -> _T:
+        """``work()`` (one whole transaction, or a read), tried again while the file is busy:
+        at most ``retries`` more times, then :class:`StoreBusyError`."""
+        for attempt in range(self.retries + 1):
+            try:
+                return work()
+            except sqlite3.OperationalError as err:
+                if not _is_busy(err):
+                    raise
+                if attempt == self.retries:
+                    raise StoreBusyError(
+                        N_("The progress file {path} is busy: other players are saving. "
+                           "Nothing was saved; try again in a moment."),
+                        path=str(self.path), lang=self.lang) from err
+                _time.sleep(_BACKOFF * 2**attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def close(self) -> None:
         self.conn.close()
@@ -195,6 +281,9 @@ class Store:
     def _student_id(self, name: str) -> int:
         if not name or not name.strip():
             raise StoreError(N_("A student needs a name or id."), lang=self.lang)
+        if len(name) > MAX_TEXT:
+            raise StoreError(N_("A student name or id can have at most {limit} characters."),
+                             limit=MAX_TEXT, lang=self.lang)
         self.conn.execute("INSERT OR IGNORE INTO students (name, created) VALUES (?, ?)",
                           (name, utc_now()))
         row = self.conn.execute("SELECT id FROM students WHERE name = ?", (name,)).fetchone()
@@ -204,15 +293,22 @@ class Store:
         self.conn.execute("INSERT OR IGNORE INTO sessions (id, student_id, started) "
                           "VALUES (?, ?, ?)", (session, student_id, started))
 
-    def start_session(self, student: str) -> str:
-        """Open a new session for ``student`` and return its id."""
-        session = uuid.uuid4().hex
-        with self._transaction():
-            self._ensure_session(session, self._student_id(student), utc_now())
+    def start_session(self, student: str, session: str | None = None,
+                      started: str | None = None) -> str:
+        """Open a session for ``student`` and return its id (a new one unless given)."""
+        session = session or uuid.uuid4().hex
+        started = started or utc_now()
+
+        def write() -> None:
+            with self._transaction():
+                self._ensure_session(session, self._student_id(student), started)
+
+        self._retry(write)
         return session
 
     def students(self) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT name FROM students ORDER BY name")]
+        return self._retry(lambda: [r[0] for r in self.conn.execute(
+            "SELECT name FROM students ORDER BY name")])
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.conn)
@@ -227,22 +323,35 @@ class Store:
     ) -> int:
         """Store one attempt and commit it; return its id.
 
-        ``first_attempt`` defaults to "no earlier attempt at this step in this session".
+        ``first_attempt`` defaults to "no earlier attempt at this step in this session";
+        ``time`` to now. Values outside :data:`LIMITS` raise :class:`StoreError`.
         """
-        with self._transaction():
-            sid = self._student_id(student)
-            now = time or utc_now()
-            self._ensure_session(session, sid, now)
-            (earlier,) = self.conn.execute(
-                "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
-                "AND problem = ? AND step = ?", (sid, session, problem, step)).fetchone()
-            attempt = Attempt(
-                student, session, now, lesson, problem, step, _outcome(outcome, self.lang),
-                input_text,
-                feedback, kc if isinstance(kc, str) else KC_SEPARATOR.join(kc), earlier + 1,
-                earlier == 0 if first_attempt is None else first_attempt, hints,
-                float(duration), expected, answered)
-            return self._insert(sid, attempt, ignore=False)
+        now = time or utc_now()
+        checked = _outcome(outcome, self.lang)
+        skills = kc if isinstance(kc, str) else KC_SEPARATOR.join(kc)
+
+        def write() -> int:
+            with self._transaction():
+                sid = self._student_id(student)
+                self._ensure_session(session, sid, now)
+                (earlier,) = self.conn.execute(
+                    "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
+                    "AND problem = ? AND step = ?", (sid, session, problem, step)).fetchone()
+                attempt = Attempt(
+                    student, session, now, lesson, problem, step, checked, input_text,
+                    feedback, skills, earlier + 1,
+                    earlier == 0 if first_attempt is None else first_attempt, hints,
+                    float(duration), expected, answered)
+                self._refuse_bad(attempt)
+                return self._insert(sid, attempt, ignore=False)
+
+        return self._retry(write)
+
+    def _refuse_bad(self, attempt: Attempt) -> None:
+        problems = tuple(check_attempt(attempt))
+        if problems:
+            raise StoreError(N_("This attempt cannot be stored: {problems}."),
+                             problems=problems, lang=self.lang)
 
     def _insert(self, student_id: int, a: Attempt, *, ignore: bool) -> int:
         verb = "INSERT OR IGNORE" if ignore else "INSERT"
@@ -260,27 +369,33 @@ class Store:
                " a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints,"
                " a.duration, a.expected, a.answered FROM attempts a"
                " JOIN students s ON s.id = a.student_id")
-        rows = (self.conn.execute(sql + " WHERE s.name = ? ORDER BY a.id", (student,))
-                if student is not None else self.conn.execute(sql + " ORDER BY a.id"))
+        rows = self._retry(lambda: (
+            self.conn.execute(sql + " WHERE s.name = ? ORDER BY a.id", (student,))
+            if student is not None else self.conn.execute(sql + " ORDER BY a.id")).fetchall())
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
 
     # -- mastery -----------------------------------------------------------------------------
     def save_mastery(self, student: str, mastery: Mastery) -> None:
         """Store every skill state of ``student`` (one transaction)."""
-        with self._transaction():
-            sid = self._student_id(student)
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO mastery VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(sid, s.skill, s.p_known, int(s.mastered), s.asked, s.first_try_right,
-                  s.hints_used, s.total_seconds) for s in mastery.states.values()])
+        rows = [(s.skill, s.p_known, int(s.mastered), s.asked, s.first_try_right,
+                 s.hints_used, s.total_seconds) for s in mastery.states.values()]
+
+        def write() -> None:
+            with self._transaction():
+                sid = self._student_id(student)
+                self.conn.executemany(
+                    "INSERT OR REPLACE INTO mastery VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(sid, *row) for row in rows])
+
+        self._retry(write)
 
     def load_mastery(self, student: str, params: BKTParams | None = None) -> Mastery:
         """The saved mastery of ``student`` (a fresh one if nothing was saved)."""
-        rows = self.conn.execute(
+        rows = self._retry(lambda: self.conn.execute(
             "SELECT m.skill, m.p_known, m.mastered, m.asked, m.first_try_right, m.hints_used,"
             " m.total_seconds FROM mastery m JOIN students s ON s.id = m.student_id"
-            " WHERE s.name = ?", (student,))
+            " WHERE s.name = ?", (student,)).fetchall())
         states = {r[0]: SkillState(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6]) for r in rows}
         return Mastery(params=params or BKTParams(), states=states)
 
@@ -310,20 +425,41 @@ class Store:
         return self.merge(rows)
 
     def merge(self, rows: Iterable[Attempt]) -> int:
-        added = 0
-        with self._transaction():
-            for a in rows:
-                sid = self._student_id(a.student)
-                self._ensure_session(a.session, sid, a.time)
-                added += 1 if self._insert(sid, a, ignore=True) else 0
-        return added
+        """Add attempts (all in one transaction); return how many were new."""
+        attempts = list(rows)
+        for a in attempts:
+            self._refuse_bad(a)
+
+        def write() -> int:
+            added = 0
+            with self._transaction():
+                for a in attempts:
+                    sid = self._student_id(a.student)
+                    self._ensure_session(a.session, sid, a.time)
+                    added += 1 if self._insert(sid, a, ignore=True) else 0
+            return added
+
+        return self._retry(write)
 
     def integrity_ok(self) -> bool:
         return bool(self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 
 
+def _is_busy(err: sqlite3.OperationalError) -> bool:
+    """Whether ``err`` means "another connection holds the lock" (worth trying again)."""
+    code = getattr(err, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
+    text = str(err)
+    return "database is locked" in text or "database table is locked" in text
+
+
 class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection.
+
+    A failed ``COMMIT`` is rolled back too, so the connection is never left inside a
+    transaction and the whole write can be tried again.
+    """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -332,7 +468,18 @@ class _Transaction:
         self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
-        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            try:
+                self.conn.execute("COMMIT")
+                return
+            except sqlite3.Error:
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
 
 def _outcome(value: Outcome | str, lang: str = SOURCE_LANG) -> Outcome:
@@ -344,19 +491,53 @@ def _outcome(value: Outcome | str, lang: str = SOURCE_LANG) -> Outcome:
 
 
 def check_attempt(a: Attempt) -> Iterator[Message]:
-    """Problems with one attempt, as messages to translate (nothing if it is fine)."""
+    """Problems with one attempt, as messages to translate (nothing if it is fine).
+
+    The numbers must lie within :data:`LIMITS`, each text within :data:`MAX_TEXT`
+    characters, and the time must say its time zone.
+    """
     if not a.student.strip():
         yield Message(N_("the student id is empty"))
     if not a.session.strip():
         yield Message(N_("the session id is empty"))
+    for column in _TEXT_COLUMNS:
+        length = len(getattr(a, column))
+        if length > MAX_TEXT:
+            yield Message(N_("the value of {column} is {length} characters long; at most "
+                             "{limit} are allowed"), column=column, length=length,
+                          limit=MAX_TEXT)
+    yield from _check_time(a.time)
+    bad_duration = not math.isfinite(a.duration) or a.duration < 0
+    if bad_duration:
+        yield Message(DURATION_NOT_SECONDS, value=repr(a.duration))
+    for column, (low, high) in LIMITS.items():
+        value = getattr(a, column)
+        if value is None or (column == "duration" and bad_duration):
+            continue
+        if not low <= value <= high:
+            yield out_of_range(column, value)
+
+
+def out_of_range(column: str, value: object) -> Message:
+    """The message for ``value`` of ``column`` outside its :data:`LIMITS`."""
+    low, high = LIMITS[column]
+    return Message(N_("{what} {value} is not between {low} and {high}"),
+                   what=Message(_LIMIT_NAMES[column]), value=value, low=low, high=high)
+
+
+def _check_time(text: str) -> Iterator[Message]:
     try:
-        datetime.fromisoformat(a.time.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         yield Message(N_("the time {value} is not a date and time like "
-                         "2024-05-01T12:00:00+00:00"), value=repr(a.time))
-    if a.attempt_at_step < 1:
-        yield Message(N_("the attempt number must be 1 or more"))
-    if a.hints < 0:
-        yield Message(N_("the number of hints cannot be negative"))
-    if not math.isfinite(a.duration) or a.duration < 0:
-        yield Message(DURATION_NOT_SECONDS, value=repr(a.duration))
+                         "2024-05-01T12:00:00+00:00"), value=repr(text))
+        return
+    if when.utcoffset() is None:
+        yield Message(N_("the time {value} has no time zone (like +00:00 at its end)"),
+                      value=repr(text))
+        return
+    try:
+        when.astimezone(timezone.utc)
+    except OverflowError:
+        yield Message(N_("the time {value} is not a date and time like "
+                         "2024-05-01T12:00:00+00:00"), value=repr(text))

@@ -19,12 +19,28 @@ from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
 from tutor.store import KC_SEPARATOR, Attempt, Outcome, Store, StoreError, default_path
 from tutor.store_files import read_attempts
 
-__all__ = ["COMMANDS", "add_commands", "rebuild_mastery", "report_text", "run"]
+__all__ = ["COMMANDS", "add_commands", "rebuild_mastery", "report_text", "run", "visible"]
 
 COMMANDS = ("export", "import", "report")
 # A question ends with a right answer or when the student gives up (the answer is shown).
 _ENDS_QUESTION = (Outcome.CORRECT, Outcome.GIVEUP)
 _DATASHOP_SUFFIXES = (".tsv", ".txt")
+
+
+def visible(text: object) -> str:
+    r"""``text`` with every control or invisible character written as its escape, so a name
+    or a file name shows as itself and cannot clear, recolour or move the teacher's
+    terminal, or start a line of its own.
+
+    >>> visible("\x1b[2Jana\nbeto")
+    '\\x1b[2Jana\\nbeto'
+    """
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
+
+
+def _say(text: str, error: bool = False) -> None:
+    """Print one line (a message of a teacher command: it may hold names and file names)."""
+    print(visible(text), file=sys.stderr if error else sys.stdout)
 
 
 def add_commands(sub: Any, lang: str) -> None:
@@ -69,12 +85,12 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
     try:
         lang = normalize_lang(args.lang) if args.lang is not None else default_lang
     except ValueError as err:
-        print(err, file=sys.stderr)
+        _say(str(err), error=True)
         return 2
     _ = translator(lang)
     path = Path(args.db).expanduser() if args.db is not None else default_path()
     if args.command != "import" and not path.is_file():
-        print(_(N_("There is no progress file at {path}.")).format(path=path), file=sys.stderr)
+        _say(_(N_("There is no progress file at {path}.")).format(path=path), error=True)
         return 1
     try:
         if args.command == "import":
@@ -87,7 +103,7 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
         with Store(path, lang=lang) as store:
             return command(args, store, lang)
     except StoreError as err:  # also ProgressImportError: a file that is not an export
-        print(translate_error(err, lang), file=sys.stderr)
+        _say(translate_error(err, lang), error=True)
         return 2
 
 
@@ -95,9 +111,9 @@ def _check_student(store: Store, student: str | None, lang: str) -> bool:
     if student is None or student in store.students():
         return True
     _ = translator(lang)
-    print(_(N_("There is no student {name} in {path}. The students are: {names}.")).format(
+    _say(_(N_("There is no student {name} in {path}. The students are: {names}.")).format(
         name=repr(student), path=store.path, names=", ".join(store.students()) or "—"),
-        file=sys.stderr)
+        error=True)
     return False
 
 
@@ -113,12 +129,12 @@ def _export(args: argparse.Namespace, store: Store, lang: str) -> int:
         else:
             written = store.export_csv(path, args.student)
     except OSError as err:
-        print(_(N_("Cannot write {file}: {error}.")).format(
-            file=path, error=err.strerror or err), file=sys.stderr)
+        _say(_(N_("Cannot write {file}: {error}.")).format(
+            file=path, error=err.strerror or err), error=True)
         return 1
     students = len({a.student for a in store.attempts(args.student)})
-    print(ngettext("Wrote {attempts} attempt of {students} to {file}.",
-                   "Wrote {attempts} attempts of {students} to {file}.", written, lang).format(
+    _say(ngettext("Wrote {attempts} attempt of {students} to {file}.",
+                  "Wrote {attempts} attempts of {students} to {file}.", written, lang).format(
         attempts=written, file=path,
         students=ngettext("{n} student", "{n} students", students, lang).format(n=students)))
     return 0
@@ -128,7 +144,7 @@ def _import(path: Path, rows: Sequence[Attempt], store: Store, lang: str) -> int
     _ = translator(lang)
     added = store.merge(rows)
     known = len(rows) - added
-    print(_(N_("{file}: {added}, {known}.")).format(
+    _say(_(N_("{file}: {added}, {known}.")).format(
         file=path.name,
         added=ngettext("{n} new attempt added", "{n} new attempts added", added,
                        lang).format(n=added),
@@ -221,7 +237,7 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
         attempts = store.attempts(name)
         sessions = len({a.session for a in attempts})
         out.append(_(N_("{name} — {attempts} in {sessions}")).format(
-            name=name,
+            name=visible(name),
             attempts=ngettext("{n} attempt", "{n} attempts", len(attempts),
                               lang).format(n=len(attempts)),
             sessions=ngettext("{n} session", "{n} sessions", sessions, lang).format(n=sessions)))
@@ -244,7 +260,7 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
         out.append("")
     if not out:
         return _(N_("No student has played yet: the progress file {path} is empty.")).format(
-            path=store.path)
+            path=visible(store.path))
     out.append(_(N_("P(known): how likely the student knows the skill; ✔ means mastered "
                     "(at least {threshold}). First try right counts answers without hints."))
                .format(threshold=_decimal(BKTParams().mastery_threshold, "0.00", lang)))

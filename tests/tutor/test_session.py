@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,7 +12,7 @@ import pytest
 
 from engine import PowerEffect
 from tutor import Feedback, Session, SessionError
-from tutor.store import Store
+from tutor.store import Store, StoreError
 
 Policy = Callable[[Session], Feedback]
 
@@ -357,3 +359,122 @@ def test_session_errors_speak_the_session_language() -> None:
     s.set_lang("en")  # the errors follow the session when its language changes
     with pytest.raises(SessionError, match="^Answer the question first"):
         s.play(0)
+
+
+def next_question(s: Session, seed: int = 0) -> None:
+    """Play on (random moves, right answers) until a new question is pending."""
+    rng = random.Random(seed)
+    for _ in range(10_000):
+        if s.pending_question is not None:
+            return
+        if s.human_to_move is not None:
+            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.round.over and not s.match.over:
+            s.new_round()
+        else:
+            raise AssertionError("no more questions")
+    raise AssertionError("stuck")
+
+
+def lock(db: Path) -> sqlite3.Connection:
+    """Another connection that holds the progress file's write lock until it is closed."""
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    return other
+
+
+BUSY = ("Your last answers are not saved yet: the progress file is busy. They will be saved "
+        "as soon as it is free.")
+
+
+def test_a_busy_store_keeps_the_answers_in_order_until_it_is_free(tmp_path: Path) -> None:
+    db = tmp_path / "progress.sqlite3"
+    store = Store(db, busy_timeout=0.01, retries=1)  # short waits keep the test quick
+    s = first_question(lang="en", student="ana", store=store, lesson="lesson-1")
+    q = s.pending_question
+    assert q is not None and s.unsaved == 0 and s.unsaved_message is None
+    other = lock(db)
+    wrong = s.answer(str(q.expected + 1000))  # the game goes on: the answer gets its feedback
+    assert wrong.kind == "wrong" and wrong.hint and not wrong.done
+    assert s.unsaved == 2  # the mastery and the attempt
+    assert s.unsaved_message == BUSY
+    assert s.view_state()["unsaved"] == 2 and s.view_state()["unsaved_message"] == BUSY
+    s.hint()
+    assert s.answer(str(q.expected)).kind == "correct"
+    assert s.unsaved == 4 and not s.flush()
+    with Store(db) as reader:  # nothing of this question reached the file
+        assert reader.attempts("ana") == []
+    s.set_lang("es")
+    assert s.unsaved_message is not None and s.unsaved_message.startswith(
+        "Tus últimas respuestas aún no están guardadas")
+    s.set_lang("en")
+    other.close()
+    next_question(s)
+    s.answer(str(s.pending_question.expected))  # type: ignore[union-attr]
+    assert s.unsaved == 0 and s.unsaved_message is None
+    with Store(db) as reader:
+        rows = reader.attempts("ana")
+        saved = reader.load_mastery("ana")
+    assert [(r.outcome.value, r.problem, r.step, r.attempt_at_step) for r in rows] == [
+        ("INCORRECT", q.problem, q.step, 1), ("HINT", q.problem, q.step, 2),
+        ("CORRECT", q.problem, q.step, 3), ("CORRECT", rows[3].problem, rows[3].step, 1)]
+    assert (rows[3].problem, rows[3].step) != (q.problem, q.step)
+    assert [r.time for r in rows] == sorted(r.time for r in rows)
+    assert saved.states == s.mastery.states
+    s.close()
+    store.close()
+
+
+def test_flush_and_close_write_what_a_busy_store_kept(tmp_path: Path) -> None:
+    db = tmp_path / "progress.sqlite3"
+    s = first_question(lang="en", student="ana", store=Store(db, busy_timeout=0.01, retries=0))
+    q = s.pending_question
+    assert q is not None
+    other = lock(db)
+    s.reveal()
+    assert s.unsaved == 2
+    with pytest.raises(SessionError, match="not saved yet"):
+        s.close()  # still busy: nothing is lost, the store stays open
+    other.close()
+    assert s.flush() and s.unsaved == 0
+    s.close()
+    with Store(db) as reader:
+        assert [r.outcome.value for r in reader.attempts("ana")] == ["GIVEUP"]
+        assert reader.load_mastery("ana").state(q.skills[0]).asked == 1
+
+
+def test_a_session_starts_while_the_store_is_busy(tmp_path: Path) -> None:
+    db = tmp_path / "progress.sqlite3"
+    Store(db).close()
+    other = lock(db)
+    s = first_question(lang="en", student="ana", store=Store(db, busy_timeout=0.01, retries=0))
+    assert s.unsaved == 1  # its session row
+    other.close()
+    s.answer(str(s.pending_question.expected))  # type: ignore[union-attr]
+    assert s.unsaved == 0
+    with Store(db) as reader:
+        assert [r.session for r in reader.attempts("ana")] == [s.session_id]
+
+
+def test_a_name_the_store_cannot_keep_is_refused_at_the_start(tmp_path: Path) -> None:
+    db = tmp_path / "progress.sqlite3"
+    with pytest.raises(StoreError, match="at most 10000 characters"):
+        Session(seed=1, student="x" * 10_001, store=db, lang="en")
+    with Store(db) as store:
+        assert store.students() == []
+
+
+def test_a_question_left_open_for_days_counts_as_one_day(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "progress.sqlite3"
+    s = first_question(lang="en", student="ana", store=str(db))
+    q = s.pending_question
+    assert q is not None
+    real = time.monotonic
+    monkeypatch.setattr(time, "monotonic", lambda: real() + 3 * 86_400)
+    s.answer(str(q.expected))
+    assert s.unsaved == 0
+    s.close()
+    with Store(db) as store:
+        assert [a.duration for a in store.attempts("ana")] == [86_400.0]
+        assert store.load_mastery("ana").state(q.skills[0]).total_seconds == 86_400.0

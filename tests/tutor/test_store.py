@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -17,6 +20,7 @@ from tutor.store import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
     ENV_VAR,
+    Attempt,
     Outcome,
     ProgressImportError,
     Store,
@@ -190,11 +194,11 @@ def _good_csv(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(
     ("mangle", "message"),
     [
-        (lambda t: t.replace(",CORRECT,", ",MAYBE,", 1), r"line 3: the outcome 'MAYBE'"),
+        (lambda t: t.replace('"CORRECT"', '"MAYBE"', 1), r"line 3: the outcome 'MAYBE'"),
         (lambda t: "name,score\nana,3\n", r"line 1: the header"),
         (lambda t: t + "ana,1,2\n", r"line 6: expected 16 values, found 3"),
         (lambda t: t.replace("4.25", "soon"), r"line 2: the duration 'soon'"),
-        (lambda t: t.replace(",L2,", ",L2\x00,"), r"line 5: .*binary"),
+        (lambda t: t.replace('"L2"', '"L2\x00"'), r"line 5: .*binary"),
         (lambda t: t.replace("+00:00", "xx", 1), r"line 2: the time"),
         (lambda t: "", r"line 1: the header"),
     ],
@@ -231,7 +235,7 @@ def test_garbage_bytes_and_non_utf8(tmp_path: Path) -> None:
 def test_corrupt_import_speaks_spanish_and_names_the_line(tmp_path: Path) -> None:
     good = _good_csv(tmp_path)
     bad = tmp_path / "malo.csv"
-    bad.write_text(good.read_text(encoding="utf-8").replace(",CORRECT,", ",MAYBE,", 1),
+    bad.write_text(good.read_text(encoding="utf-8").replace('"CORRECT"', '"MAYBE"', 1),
                    encoding="utf-8")
     with Store(tmp_path / "dst.sqlite3") as dst:
         with pytest.raises(ProgressImportError) as info:
@@ -279,3 +283,114 @@ def test_translatable_errors_survive_pickle_and_copy() -> None:
     for clone in (pickle.loads(pickle.dumps(err)), copy.copy(err)):
         assert type(clone) is ProgressImportError and clone.lang == "es"
         assert str(clone) == str(err) == "a.csv, línea 4: el archivo contiene datos binarios (NUL)."
+
+
+# Text a spreadsheet would run as a formula, or that would break a line-based reader.
+NASTY = ['ana\r=HYPERLINK("http://x")', "=1+1", "-3", "+1", "@x", "\tx", "a\nb", "'quoted",
+         "a\r\n-b", "\n=x", "x\ty", "back\\slash", "\\t", '"q"', "'", "''x", "x\r", "plain"]
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def _nasty_store(path: Path) -> list[Attempt]:
+    with Store(path) as store:
+        for i, text in enumerate(NASTY):
+            s = store.start_session(text)
+            store.record_attempt(text, s, lesson=text, problem=text, step=text,
+                                 outcome="INCORRECT", input_text=text, feedback=text, kc=text,
+                                 expected=-5 - i, answered=7, duration=1.5,
+                                 time=f"2026-03-02T10:00:{i:02d}.000000+00:00")
+        return store.attempts()
+
+
+def test_csv_quotes_every_field_and_no_line_starts_a_formula(tmp_path: Path) -> None:
+    original = _nasty_store(tmp_path / "src.sqlite3")
+    with Store(tmp_path / "src.sqlite3") as src:
+        assert src.export_csv(tmp_path / "all.csv") == len(NASTY)
+    text = (tmp_path / "all.csv").read_text(encoding="utf-8")
+    # Every data field is quoted: writing the parsed rows again with QUOTE_ALL gives the file.
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    again = io.StringIO()
+    again.write(",".join(CSV_COLUMNS) + "\n")
+    csv.writer(again, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows[1:])
+    assert again.getvalue() == text
+    # A reader that splits at every line break (a spreadsheet's, a log viewer's) never sees
+    # a line, nor a field, that starts a formula.
+    for line in _LINE_BREAK.split(text):
+        assert not line.startswith(_FORMULA), repr(line)
+        assert not line.startswith(tuple('"' + c for c in _FORMULA)), repr(line)
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        assert dst.import_file(tmp_path / "all.csv") == len(NASTY)
+        assert dst.attempts() == original
+
+
+def test_datashop_keeps_one_attempt_per_line_and_round_trips(tmp_path: Path) -> None:
+    original = _nasty_store(tmp_path / "src.sqlite3")
+    with Store(tmp_path / "src.sqlite3") as src:
+        assert src.export_datashop(tmp_path / "all.tsv") == len(NASTY)
+    data = (tmp_path / "all.tsv").read_bytes()
+    assert b"\r" not in data
+    lines = data.decode("utf-8").split("\n")
+    assert lines[-1] == "" and len(lines) == 2 + len(NASTY)
+    for line in lines[1:-1]:
+        cells = line.split("\t")
+        assert len(cells) == len(DATASHOP_COLUMNS)
+        assert not any(c.startswith(_FORMULA) for c in cells), repr(line)
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        assert dst.import_file(tmp_path / "all.tsv") == len(NASTY)
+        got = dst.attempts()
+    keep = ("student", "session", "time", "lesson", "problem", "step", "outcome", "input",
+            "feedback", "kc", "attempt_at_step", "duration")
+    assert [[getattr(a, k) for k in keep] for a in got] == \
+        [[getattr(a, k) for k in keep] for a in original]
+
+
+@pytest.mark.parametrize(("column", "value", "message"), [
+    ("attempt_at_step", str(10**30), r"line 3: the attempt number 1000000000000000000000000000000 "
+                                     r"is not between 1 and 10000"),
+    ("attempt_at_step", "0", r"line 3: the attempt number 0 is not between 1 and 10000"),
+    ("attempt_at_step", "10001", r"the attempt number 10001 is not between"),
+    ("attempt_at_step", "1_0", r"the attempt number '1_0' is not a whole number"),
+    ("hints", str(10**20), r"line 3: the number of hints 100000000000000000000 is not between "
+                           r"0 and 1000"),
+    ("hints", "-1", r"the number of hints -1 is not between 0 and 1000"),
+    ("duration", "inf", r"the duration 'inf' is not a number of seconds"),
+    ("duration", "nan", r"the duration 'nan' is not a number of seconds"),
+    ("duration", "1e400", r"the duration '1e400' is not a number of seconds"),
+    ("duration", "86400.5", r"the duration in seconds 86400.5 is not between 0 and 86400"),
+    ("expected", str(2**63), r"the expected value 9223372036854775808 is not between "
+                             r"-1000000000000 and 1000000000000"),
+    ("answered", str(-10**13), r"the answered value -10000000000000 is not between"),
+    ("time", "2026-03-02T10:00:00", r"the time '2026-03-02T10:00:00' has no time zone"),
+    ("student", "x" * 10_001, r"line 3: the value of student is 10001 characters long; at "
+                              r"most 10000"),
+    ("input", "x" * 200_000, r"line 3: a value is longer than"),
+])
+def test_import_refuses_numbers_and_text_out_of_range(tmp_path: Path, column: str, value: str,
+                                                      message: str) -> None:
+    good = {"student": "ana", "session": "s1", "time": "2026-03-02T10:00:00+00:00",
+            "lesson": "L", "problem": "p", "step": "gain", "outcome": "CORRECT", "input": "12",
+            "feedback": "", "kc": "multiply", "attempt_at_step": "1", "first_attempt": "1",
+            "hints": "0", "duration": "2.5", "expected": "12", "answered": "12"}
+    bad = tmp_path / "bad.csv"
+    with bad.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(CSV_COLUMNS)
+        writer.writerow(list(good.values()))
+        writer.writerow(list({**good, column: value}.values()))
+    with Store(tmp_path / "dst.sqlite3") as dst:
+        with pytest.raises(ProgressImportError, match=message):
+            dst.import_file(bad)
+        assert dst.attempts() == []
+
+
+def test_record_attempt_refuses_what_an_import_would_refuse(tmp_path: Path) -> None:
+    """What the store keeps always exports and imports again."""
+    with Store(tmp_path / "p.sqlite3") as store:
+        s = store.start_session("ana")
+        for bad in ({"hints": 10**20}, {"expected": 10**19}, {"duration": float("inf")},
+                    {"time": "2026-03-02T10:00:00"}, {"input_text": "x" * 10_001}):
+            with pytest.raises(StoreError, match="cannot be stored"):
+                store.record_attempt("ana", s, lesson="L", problem="p", step="s",
+                                     outcome="CORRECT", **bad)  # type: ignore[arg-type]
+        assert store.attempts() == []

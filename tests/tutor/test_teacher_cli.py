@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import random
 import subprocess
@@ -12,7 +14,7 @@ import pytest
 
 from tutor import Feedback, Session
 from tutor.mastery import Mastery
-from tutor.store import Store
+from tutor.store import DATASHOP_COLUMNS, Store
 from tutor.teacher import rebuild_mastery
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -267,3 +269,133 @@ def test_help_is_translated() -> None:
     assert "ARCHIVO" in out.stdout and "--student NOMBRE" in out.stdout
     out = tutor("--help", "--lang", "en")
     assert "show each student's results per skill" in out.stdout
+
+
+EVIL = "\x1b[2J\x1b[31mEVIL"
+
+
+def test_names_and_files_are_printed_with_control_characters_escaped(tmp_path: Path) -> None:
+    """A student name (or a file name) cannot clear the teacher's terminal or fake lines."""
+    db = tmp_path / "p.sqlite3"
+    with Store(db) as store:
+        for name in (EVIL, "ana\nbeto — 9 attempts in 9 sessions", "zoe\u202etxt.exe"):
+            s = store.start_session(name)
+            store.record_attempt(name, s, lesson="x", problem="p", step="gain",
+                                 outcome="CORRECT", kc="multiply", time=T0.format(1))
+    out = tutor("report", "--db", str(db), "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "\u202e" not in out.stdout
+    assert "\\x1b[2J\\x1b[31mEVIL — 1 attempt in 1 session" in out.stdout
+    assert "ana\\nbeto — 9 attempts in 9 sessions — 1 attempt in 1 session" in out.stdout
+    assert "zoe\\u202etxt.exe — 1 attempt" in out.stdout
+    out = tutor("report", "--db", str(db), "--student", "carla", "--lang", "en")
+    assert out.returncode == 1 and len(out.stderr.splitlines()) == 1
+    assert "\x1b" not in out.stderr and "\\x1b[2J\\x1b[31mEVIL" in out.stderr
+    evil_csv = tmp_path / f"{EVIL}.csv"
+    out = tutor("export", str(evil_csv), "--db", str(db), "--lang", "en")
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout and "\\x1b[31mEVIL.csv." in out.stdout
+    out = tutor("import", str(evil_csv), "--db", str(tmp_path / "t.sqlite3"), "--lang", "es")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "\\x1b[2J\\x1b[31mEVIL.csv: 3 intentos nuevos agregados, 0 ya estaban.\n"
+    evil_db = tmp_path / f"{EVIL}.sqlite3"
+    out = tutor("report", "--db", str(evil_db), "--lang", "en")
+    assert out.returncode == 1 and "\x1b" not in out.stderr and "\\x1b" in out.stderr
+    bad = tmp_path / f"{EVIL}\n.csv"
+    bad.write_text("name\n", encoding="utf-8")
+    out = tutor("import", str(bad), "--db", str(tmp_path / "t.sqlite3"), "--lang", "en")
+    assert out.returncode == 2 and "\x1b" not in out.stderr
+    assert out.stderr.count("\n") == 1 and "EVIL\\n.csv, line 1: the header" in out.stderr
+
+
+HEADER = ("student,session,time,lesson,problem,step,outcome,input,feedback,kc,attempt_at_step,"
+          "first_attempt,hints,duration,expected,answered\n")
+ROW = "ana,s9,2026-03-02T11:00:00+00:00,L,p,gain,CORRECT,12,,multiply,1,1,0,2.5,12,12\n"
+
+
+def _row(**change: str) -> str:
+    values = next(csv.reader([ROW.strip()]))
+    columns = HEADER.strip().split(",")
+    for key, value in change.items():
+        values[columns.index(key)] = value
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(values)
+    return buf.getvalue()
+
+
+BAD_FILES: dict[str, bytes] = {
+    "attempt-1e30.csv": (HEADER + ROW + _row(attempt_at_step=str(10**30))).encode(),
+    "attempt-0.csv": (HEADER + _row(attempt_at_step="0")).encode(),
+    "attempt-underscore.csv": (HEADER + _row(attempt_at_step="1_0")).encode(),
+    "duration-inf.csv": (HEADER + _row(duration="inf")).encode(),
+    "duration-nan.csv": (HEADER + _row(duration="nan")).encode(),
+    "duration-1e400.csv": (HEADER + _row(duration="1e400")).encode(),
+    "duration-two-days.csv": (HEADER + _row(duration="172800")).encode(),
+    "hints-1e20.csv": (HEADER + _row(hints=str(10**20))).encode(),
+    "expected-2e63.csv": (HEADER + _row(expected=str(2**63))).encode(),
+    "answered-huge.csv": (HEADER + _row(answered="-" + "9" * 5000)).encode(),
+    "first-attempt-2.csv": (HEADER + _row(first_attempt="2")).encode(),
+    "outcome-unknown.csv": (HEADER + _row(outcome="correct")).encode(),
+    "time-no-zone.csv": (HEADER + _row(time="2026-03-02T11:00:00")).encode(),
+    "time-bad-offset.csv": (HEADER + _row(time="2026-03-02T11:00:00+25:00")).encode(),
+    "time-year-0.csv": (HEADER + _row(time="0000-01-01T00:00:00+00:00")).encode(),
+    "time-before-year-1-in-utc.csv": (HEADER + _row(time="0001-01-01T00:00:00+01:00")).encode(),
+    "field-over-csv-limit.csv": (HEADER + _row(input="1" * 200_000)).encode(),
+    "field-long.csv": (HEADER + _row(student="a" * 20_000)).encode(),
+    "unclosed-quote.csv": (HEADER + '"ana,s9,' + ROW).encode(),
+    "cr-in-unquoted-field.csv": (HEADER + ROW.replace("ana", "an\ra")).encode(),
+    "few-columns.csv": (HEADER + "ana,s9\n").encode(),
+    "utf16-le-bom.csv": (HEADER + ROW).encode("utf-16"),
+    "utf16-be-bom.csv": b"\xfe\xff" + (HEADER + ROW).encode("utf-16-be"),
+    "utf32-bom.csv": (HEADER + ROW).encode("utf-32"),
+    "two-utf8-boms.csv": b"\xef\xbb\xbf\xef\xbb\xbf" + (HEADER + ROW).encode(),
+    "bom-only.csv": b"\xef\xbb\xbf",
+    "empty.csv": b"",
+    "nul.csv": (HEADER + ROW).encode().replace(b"ana", b"a\x00a"),
+    "latin1.csv": (HEADER + ROW.replace("ana", "añá")).encode("latin-1"),
+    "datashop-huge-attempt.tsv": ("\t".join(DATASHOP_COLUMNS) + "\n" + "\t".join(
+        ["ana", "s9", "2026-03-02T11:00:00+00:00", "L", "p", "gain", "CORRECT", "12", "",
+         "multiply", str(10**25), "2.5"]) + "\n").encode(),
+    "datashop-few-columns.tsv": ("\t".join(DATASHOP_COLUMNS) + "\nana\ts9\n").encode(),
+}
+
+
+def test_bad_files_are_refused_with_one_line_and_exit_2(db: Path, tmp_path: Path) -> None:
+    before = snapshot(db)
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "a-directory.csv").mkdir()
+    for name, data in BAD_FILES.items():
+        (folder / name).write_bytes(data)
+    for path in sorted(folder.iterdir()):
+        for lang in ("en", "es"):
+            out = tutor("import", str(path), "--db", str(db), "--lang", lang)
+            where = f"{path.name} ({lang}): {out.stderr!r}"
+            assert out.returncode == 2, where
+            assert "Traceback" not in out.stderr and out.stdout == "", where
+            assert len(out.stderr.splitlines()) == 1 and out.stderr.endswith("\n"), where
+            assert path.name in out.stderr, where
+    assert snapshot(db) == before
+
+
+def test_nasty_text_round_trips_through_the_commands(tmp_path: Path) -> None:
+    db = tmp_path / "p.sqlite3"
+    nasty = ['ana\r=HYPERLINK("http://x")', "=1+1", "-3", "@x", "\tx", "a\nb", "'quoted"]
+    with Store(db) as store:
+        for i, text in enumerate(nasty):
+            s = store.start_session(text)
+            store.record_attempt(text, s, lesson="L", problem=text, step="gain",
+                                 outcome="INCORRECT", input_text=text, feedback=text, kc="add",
+                                 expected=3, answered=-3, time=T0.format(i))
+    for name in ("all.csv", "all.tsv"):
+        out = tutor("export", str(tmp_path / name), "--db", str(db), "--lang", "en")
+        assert out.returncode == 0, out.stderr
+        copy = tmp_path / f"{name}.sqlite3"
+        out = tutor("import", str(tmp_path / name), "--db", str(copy), "--lang", "en")
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == f"{name}: 7 new attempts added, 0 were already there."
+        with Store(db) as a, Store(copy) as b:
+            assert [(x.student, x.input, x.feedback, x.problem, x.time) for x in b.attempts()] == \
+                [(x.student, x.input, x.feedback, x.problem, x.time) for x in a.attempts()]
+            if name.endswith(".csv"):
+                assert b.attempts() == a.attempts()
