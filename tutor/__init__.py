@@ -2,8 +2,8 @@
 
 >>> from tutor import Session
 >>> s = Session(seed=1, lang="en")
->>> sorted(s.view_state())[:3]
-['bot_pending', 'ends', 'hand']
+>>> s.snapshot().round, s.snapshot().players
+(1, 2)
 """
 
 from __future__ import annotations
@@ -11,16 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.answers import AnswerError, parse_answer
+from tutor.asking import Feedback
 from tutor.diagnosis import CATALOG, Diagnosis, diagnose
 from tutor.hints import Hint, hint_ladder
 from tutor.mastery import BKTParams, Mastery
-from tutor.questions import STEPS, Question, QuestionError, question_for
-from tutor.session import Feedback, Session, SessionError, describe_event
+from tutor.narration import describe_event
+from tutor.questions import Question, QuestionError, question_for
+from tutor.session import Session, SessionError
+from tutor.snapshot import Snapshot
 
 __all__ = [
-    "CATALOG", "STEPS", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
-    "Question", "QuestionError", "Session", "SessionError", "Store", "describe_event", "diagnose",
-    "hint_ladder", "parse_answer", "question_for",
+    "CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
+    "Question", "QuestionError", "Session", "SessionError", "Snapshot", "Store",
+    "describe_event", "diagnose", "hint_ladder", "parse_answer", "question_for",
 ]
 
 

@@ -9,11 +9,12 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn
 
+from engine.events import Event
 from engine.round import Draw, Pass, Play
 from tutor import teacher
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import plain_math, seat_name
-from tutor.session import Feedback, Session, SessionError, describe_event
+from tutor.session import Feedback, Session, SessionError
 
 HINT_WORDS = frozenset({"?", "h", "hint", "pista", "ayuda"})
 REVEAL_WORDS = frozenset({"show", "mostrar", "ver"})
@@ -59,30 +60,28 @@ class Terminal:
             raise _Quit
         return text
 
-    def narrate(self, events: Sequence[object]) -> None:
+    def narrate(self, events: Sequence[Event]) -> None:
         for ev in events:
-            self.write("  " + describe_event(ev, self.s.lang,  # type: ignore[arg-type]
-                                             hidden=self.s.asked_about(ev)))  # type: ignore[arg-type]
+            self.write("  " + self.s.describe(ev))
 
     def scores(self) -> str:
-        v = self.s.view_state()
-        return " · ".join(f"{n} {sc}" for n, sc in zip(v["names"], v["scores_shown"],
-                                                          strict=True))
+        v = self.s.snapshot()
+        return " · ".join(f"{n} {sc}" for n, sc in zip(v.names, v.scores_shown, strict=True))
 
     def board(self) -> None:
         _ = self._
-        v = self.s.view_state()
+        v = self.s.snapshot()
         self.write("")
         self.write(_(N_("Round {round} of {rounds} · Scores: {scores}")).format(
-            round=v["round"], rounds=v["rounds"], scores=self.scores()))
-        line = " ".join(f"[{t}]" for t in v["line"]) or "—"
+            round=v.round, rounds=v.rounds, scores=self.scores()))
+        line = " ".join(f"[{t}]" for t in v.line) or "—"
         self.write(_(N_("Line: {line}")).format(line=line))
         self.write(_(N_("Tiles in hand: {sizes} · Pile: {pile}")).format(
-            sizes=", ".join(f"{n} {k}" for n, k in zip(v["names"], v["hand_sizes"],
-                                                       strict=True)),
-            pile=v["pile"]))
-        self.write(_(N_("Your hand ({seat}): {hand}")).format(
-            seat=seat_name(v["hand_seat"]), hand=" ".join(v["hand"])))
+            sizes=", ".join(f"{n} {k}" for n, k in zip(v.names, v.hand_sizes, strict=True)),
+            pile=v.pile))
+        if v.hand_seat is not None:
+            self.write(_(N_("Your hand ({seat}): {hand}")).format(
+                seat=seat_name(v.hand_seat), hand=" ".join(str(t) for t in v.hand)))
 
     def choose_move(self) -> None:
         _ = self._
@@ -99,11 +98,24 @@ class Terminal:
         self.narrate(events)
 
     def question(self) -> None:
+        """Ask the pending question as the page does: the situation and the question only;
+        hints on request; the worked solution once it is over."""
         _ = self._
-        q = self.s.pending_question
+        v = self.s.snapshot()
+        q = v.question
         assert q is not None
         self.write("")
+        if q.situation.drill:
+            self.write(_(N_("Practice position (not from your game):")))
+        if q.situation.line:
+            self.write("   " + _(N_("Line: ◀ {tiles} ▶ (both ends are open)")).format(
+                tiles=" ".join(f"[{t}]" for t in q.situation.line)))
+        for seat, hand in q.situation.hands:
+            self.write("   " + _(N_("Hand of {seat}: {tiles}")).format(
+                seat=seat_name(seat), tiles=" ".join(f"[{t}]" for t in hand) or "—"))
         self.write("❓ " + q.prompt)
+        if q.scaffold:
+            self.write("   " + plain_math(q.scaffold))
         self.write("   " + _(N_("(type the number; ? for a hint, show to see the answer)")))
         while True:
             text = self.ask("> ").strip()
@@ -118,10 +130,8 @@ class Terminal:
                 return
 
     def feedback(self, fb: Feedback) -> None:
-        _ = self._
         if fb.kind == "correct":
-            self.write("✔ " + fb.message + " " + plain_math(fb.question.latex) + f" = "
-                       f"{fb.expected}")
+            self.write("✔ " + fb.message)
         elif fb.kind == "revealed":
             self.write("→ " + fb.message)
         elif fb.kind == "invalid":
@@ -129,7 +139,9 @@ class Terminal:
         else:
             self.write("✘ " + fb.message)
             if fb.hint:
-                self.write("💡 " + fb.hint)
+                self.write("💡 " + fb.hint.text)
+        if fb.done and fb.worked:
+            self.write("   " + plain_math(fb.worked))
 
     def run(self) -> int:
         _ = self._
@@ -251,7 +263,53 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
     sub.add_parser("dashboard", help=_(N_("open the dashboard in Voilà (the default)")),
                    lang=lang, description=_(N_("Open the dashboard in Voilà.")))
     teacher.add_commands(sub, lang)
+    sim = sub.add_parser(
+        "simulate-students", lang=lang,
+        help=_(N_("play a lesson with simulated students and report how it went")),
+        description=_(N_("Play a lesson with scripted learners, through the same tutor the "
+                         "page uses, and report per skill how many questions it asked, the "
+                         "first-try accuracy and how many learners reached mastery.")))
+    sim.add_argument("--lesson", required=True, help=_(N_("the lesson's id")))
+    sim.add_argument("--students", type=int, default=50,
+                     help=_(N_("how many simulated students (default: 50)")))
+    sim.add_argument("--profile", default="perfect",
+                     help=_(N_("perfect, random, bkt:L0,T,S,G or mistake:NAME:p")))
+    sim.add_argument("--seed", type=int, default=1,
+                     help=_(N_("number that fixes the deals and the learners' choices")))
+    sim.add_argument("--json", action="store_true", help=_(N_("print the report as JSON")))
+    sim.add_argument("--lang", default=None,
+                     help=_(N_("language of the messages: es or en")))
     return p
+
+
+def simulate_students(args: argparse.Namespace, lang: str) -> int:
+    """``python -m tutor simulate-students``: one JSON object, or a table per skill."""
+    import json
+
+    from tutor.simulate import simulate
+
+    _ = translator(lang)
+    if args.students < 1:
+        print(_(N_("--students must be 1 or more.")), file=sys.stderr)
+        return 2
+    try:
+        report = simulate(args.lesson, args.students, args.profile, args.seed, lang)
+    except ValueError as err:  # an unknown lesson or profile: one line, no traceback
+        print(err, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return 0
+    print(_(N_("{lesson}: {students} students ({profile}), {questions} questions each, "
+               "{share:.0%} not arithmetic, all targets mastered by {mastered:.0%}.")).format(
+        lesson=report["lesson"], students=report["students"], profile=report["profile"],
+        questions=report["questions_per_student"], share=report["non_arithmetic_share"],
+        mastered=report["all_targets_mastered_share"]))
+    for skill, row in report["skills"].items():
+        acc = row["first_try_accuracy"]
+        print(f"  {skill:10} {row['questions']:6} {row['share']:7.1%} "
+              f"{'-' if acc is None else f'{acc:.0%}':>5} {row['mastered_share']:6.0%}")
+    return 0
 
 
 def dashboard() -> int:
@@ -278,6 +336,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return dashboard()
     if args.command in teacher.COMMANDS:
         return teacher.run(args, cli_lang)
+    if args.command == "simulate-students":
+        try:
+            return simulate_students(args, cli_lang)
+        except BrokenPipeError:  # output piped into e.g. head, which stopped reading
+            sys.stderr.close()
+            return 0
     try:
         lang = normalize_lang(args.lang)
         bots = args.bots.split(",") if "," in args.bots else args.bots

@@ -1,14 +1,12 @@
-"""Buggy rules: the wrong answers students typically give, and which mistake an answer shows.
-
-Convention for losses: a loss is asked as a positive number of points ("how many points does
-player B lose?", "how many points did you just lose?"). Writing it with a minus sign is the
-catalogued mistake ``loss_written_negative``; it counts as wrong, with a message that says only
-the sign is off.
+"""Buggy rules: the wrong answers students typically give, which mistake an answer shows, and
+which skill that mistake is evidence against (RULES.md §4: blame follows the diagnosis).
 
 Every rule is a function of the question's numbers (the tile's rule, n, T, the halves of the
-T tile, the near-end tile's total, the hands) returning the wrong values that mistake would
-produce. A rule that would give the right value for a question is left out for that question,
-so a correct answer is never "diagnosed".
+T tile, the near-end tile's total, the hands, the score before a loss) returning the wrong
+values that mistake would produce. A value the question accepts as right is never a mistake's
+value, so a correct answer is never "diagnosed". When several mistakes explain the same
+answer, the most likely one by :data:`LIKELIHOOD` is named, and the message says it might be
+that one.
 """
 
 from __future__ import annotations
@@ -21,9 +19,10 @@ from engine.rules import effect_from_total
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import Question
 
-__all__ = ["CATALOG", "BuggyRule", "Diagnosis", "candidates", "diagnose"]
+__all__ = ["CATALOG", "LIKELIHOOD", "BuggyRule", "Diagnosis", "candidates", "diagnose",
+           "mistake_value"]
 
-Kind = Literal["correct", "named", "slip", "ambiguous"]
+Kind = Literal["correct", "named", "likely", "slip"]
 
 T_RULES = ("x/n", "+/n", "-/n", "x/x", "+/+", "-/-", "+/-", "x/+", "x/-")
 
@@ -44,44 +43,51 @@ def _power(q: Question, *rules: str) -> bool:
     return q.step in ("gain", "loss") and q.context.rule in rules
 
 
+def _with_t(q: Question, t: int) -> Iterable[int]:
+    """The answer had T been ``t``: the T step itself, or the play computed with it."""
+    if q.step == "T":
+        yield t
+    elif _power(q, *T_RULES):
+        yield _effect(q, t)
+
+
 # --- the catalog: one function per mistake -----------------------------------------------------
 
 def added_instead_of_multiplied(q: Question) -> Iterable[int]:
     """x/n as n + T (and x/+ as 1 + T + T, x/- as 1 + T)."""
-    ctx = q.context
     if _power(q, "x/n"):
-        yield ctx.n + _t(q)
+        yield q.context.n + _t(q)
     if _power(q, "x/+"):
         yield 1 + _t(q) + _t(q)
-    if q.step == "gain" and ctx.rule == "x/-":
+    if _power(q, "x/-"):
         yield 1 + _t(q)
 
 
 def multiplied_instead_of_added(q: Question) -> Iterable[int]:
-    """+/n and -/n as n · T; T as the product of its halves."""
-    ctx = q.context
+    """+/n and -/n as n × T; T as the product of its halves."""
     if _power(q, "+/n", "-/n"):
-        yield ctx.n * _t(q)
-    if q.step == "T" and ctx.t_halves is not None:
-        yield ctx.t_halves[0] * ctx.t_halves[1]
+        yield q.context.n * _t(q)
+    if q.step == "T" and q.context.t_halves is not None:
+        yield q.context.t_halves[0] * q.context.t_halves[1]
 
 
 def doubled_instead_of_squared(q: Question) -> Iterable[int]:
-    """x/x as 2 · T."""
+    """x/x as 2 × T."""
     if _power(q, "x/x"):
         yield 2 * _t(q)
 
 
 def squared_instead_of_doubled(q: Question) -> Iterable[int]:
-    """+/+ and -/- as T · T."""
+    """+/+ and -/- as T × T."""
     if _power(q, "+/+", "-/-"):
         yield _t(q) * _t(q)
 
 
-def loss_written_negative(q: Question) -> Iterable[int]:
-    """A loss, asked as a number of points, written with a minus sign."""
-    if q.step == "loss" and q.expected:
-        yield -q.expected
+def sum_of_squares(q: Question) -> Iterable[int]:
+    """x/x on a tile a/b as a² + b² instead of (a + b)²."""
+    halves = q.context.t_halves
+    if _power(q, "x/x") and halves is not None:
+        yield halves[0] ** 2 + halves[1] ** 2
 
 
 def forgot_own_number(q: Question) -> Iterable[int]:
@@ -90,47 +96,57 @@ def forgot_own_number(q: Question) -> Iterable[int]:
         yield _t(q)
 
 
+def subtracted_own_number(q: Question) -> Iterable[int]:
+    """-/n as T − n: the minus sign read as "subtract the tile's number"."""
+    if _power(q, "-/n"):
+        yield abs(_t(q) - q.context.n)
+
+
+def plus_minus_as_double(q: Question) -> Iterable[int]:
+    """+/- counted as 2 × T: the gain and the loss added up as one player's points."""
+    if _power(q, "+/-"):
+        yield 2 * _t(q)
+
+
 def used_near_end(q: Question) -> Iterable[int]:
     """T taken from the tile at the end where the power tile went, not the other end."""
-    near = q.context.near_total
-    if near is None:
-        return
-    if q.step == "T":
-        yield near
-    elif _power(q, *T_RULES):
-        yield _effect(q, near)
+    if q.context.near_total is not None:
+        yield from _with_t(q, q.context.near_total)
 
 
 def one_half_only(q: Question) -> Iterable[int]:
     """T counted as one half of the tile at the other end."""
     halves = q.context.t_halves
-    if halves is None or q.context.rule == "power-vs-power":
-        return
-    for h in halves:
-        if q.step == "T":
-            yield h
-        elif _power(q, *T_RULES):
-            yield _effect(q, h)
+    if halves is not None and q.context.rule != "power-vs-power":
+        for h in halves:
+            yield from _with_t(q, h)
+
+
+def forgot_symbol_value(q: Question) -> Iterable[int]:
+    """A symbol half of the other end counted as 0 where the house rule (D-1) gives it a
+    value."""
+    ctx = q.context
+    if ctx.t is not None and ctx.t_symbols and ctx.symbol_value:
+        yield from _with_t(q, ctx.t - ctx.t_symbols * ctx.symbol_value)
 
 
 def times_table_slip(q: Question) -> Iterable[int]:
-    """One step off in the times table: n · T ± n (x/n), T · T ± T (x/x), 2 · T ± 2 (+/+, -/-)."""
+    """One step off in the times table: n × T ± n (x/n), T × T ± T (x/x), 2 × T ± 2."""
     ctx = q.context
     step = {"x/n": ctx.n, "+/+": 2, "-/-": 2}.get(ctx.rule)
     if ctx.rule == "x/x":
-        step = _t(q) if q.step == "gain" else None
+        step = _t(q)
     if step and _power(q, "x/n", "x/x", "+/+", "-/-"):
         yield q.expected + step
         yield q.expected - step
 
 
 def wrong_factor(q: Question) -> Iterable[int]:
-    """Multiplied by the wrong factor: (n ± 1) · T for x/n, 3 · T for +/+ and -/-."""
-    ctx = q.context
+    """Multiplied by the wrong factor: (n ± 1) × T for x/n, 3 × T for +/+ and -/-."""
     if _power(q, "x/n"):
-        yield (ctx.n + 1) * _t(q)
-        if ctx.n > 1:
-            yield (ctx.n - 1) * _t(q)
+        yield (q.context.n + 1) * _t(q)
+        if q.context.n > 1:
+            yield (q.context.n - 1) * _t(q)
     if _power(q, "+/+", "-/-"):
         yield 3 * _t(q)
 
@@ -170,70 +186,136 @@ def missed_a_hand(q: Question) -> Iterable[int]:
                 yield q.expected - h
 
 
+def dropped_the_minus(q: Question) -> Iterable[int]:
+    """A score below zero written without its minus sign (12 − 15 as 3)."""
+    if q.step in ("score", "round") and q.expected < 0:
+        yield -q.expected
+
+
+def stopped_at_zero(q: Question) -> Iterable[int]:
+    """A score that should go below zero stopped at 0."""
+    if q.step in ("score", "round") and q.expected < 0:
+        yield 0
+
+
+def added_the_loss(q: Question) -> Iterable[int]:
+    """The points lost added to the score instead of taken away."""
+    if q.step in ("score", "round"):
+        yield q.context.before + q.context.taken
+
+
+def wrong_player_loses(q: Question) -> Iterable[int]:
+    """The loss put on another player: this player's score left as it was."""
+    if q.step == "score":
+        yield q.context.before
+
+
 @dataclass(frozen=True)
 class BuggyRule:
-    """A named mistake: the function producing its wrong values and the message naming it."""
+    """A named mistake: the function producing its wrong values, the message naming it and
+    the skill it is evidence against (``None``: the question's own skill)."""
 
     id: str
     values: Callable[[Question], Iterable[int]]
     message: str
-    """A msgid; ``{n}``, ``{t_tile}``, ``{near_tile}``, ``{a}``, ``{b}`` are filled in."""
+    """A msgid; ``{n}``, ``{t_tile}``, ``{near_tile}``, ``{a}``, ``{b}``, ``{target}`` are
+    filled in."""
+    skill: str | None = None
 
 
 CATALOG: tuple[BuggyRule, ...] = (
     BuggyRule("added_instead_of_multiplied", added_instead_of_multiplied,
-              N_("It looks like you added where the x sign asks you to multiply.")),
+              N_("It looks like you added where the × sign asks you to multiply."), "multiply"),
     BuggyRule("multiplied_instead_of_added", multiplied_instead_of_added,
-              N_("It looks like you multiplied, but here the numbers are added.")),
+              N_("It looks like you multiplied, but here the numbers are added."), "add"),
     BuggyRule("doubled_instead_of_squared", doubled_instead_of_squared,
-              N_("You doubled T. The x/x tile squares it: T times T.")),
+              N_("You doubled T. The x/x tile squares it: T × T."), "square"),
     BuggyRule("squared_instead_of_doubled", squared_instead_of_doubled,
-              N_("You squared T. This tile doubles it: 2 times T.")),
-    BuggyRule("loss_written_negative", loss_written_negative,
-              N_("The question asks how many points are lost, so write a positive number, "
-                 "without the minus sign.")),
+              N_("You squared T. This tile doubles it: 2 × T."), "double"),
+    BuggyRule("sum_of_squares", sum_of_squares,
+              N_("You squared each half and added them. First add the halves to get T, then "
+                 "square T: (a + b)² is not a² + b²."), "square"),
     BuggyRule("forgot_own_number", forgot_own_number,
-              N_("You gave T only. Add the tile's own number, {n}, too.")),
+              N_("You gave T only. Add the tile's own number, {n}, too."), "add"),
+    BuggyRule("subtracted_own_number", subtracted_own_number,
+              N_("The minus sign does not subtract the tile's number: the next player loses "
+                 "{n} + T."), "add"),
+    BuggyRule("plus_minus_as_double", plus_minus_as_double,
+              N_("The +/- tile gives T to its player and takes T from the next player: each "
+                 "of them counts T once, not 2 × T."), "rules"),
     BuggyRule("used_near_end", used_near_end,
               N_("You used the tile at the end where the tile was placed ({near_tile}). T is "
-                 "the total of the tile at the other end ({t_tile}).")),
+                 "the total of the tile at the other end ({t_tile})."), "other-end"),
     BuggyRule("one_half_only", one_half_only,
-              N_("You counted only one half of {t_tile}. T is the total of both halves.")),
+              N_("You counted only one half of {t_tile}. T is the total of both halves."),
+              "other-end"),
+    BuggyRule("forgot_symbol_value", forgot_symbol_value,
+              N_("In this game a symbol half (+, -, x) is worth {value}. Count it in T."),
+              "other-end"),
     BuggyRule("times_table_slip", times_table_slip,
-              N_("Close: that is one step off in the times table. Check {a} x {b} again.")),
+              N_("Close: that is one step off in the times table. Check {a} × {b} again.")),
     BuggyRule("wrong_factor", wrong_factor,
               N_("You multiplied by the wrong number: the factor is {a}.")),
     BuggyRule("forgot_to_double", forgot_to_double,
-              N_("You counted T once. This tile counts it twice.")),
+              N_("You counted T once. This tile counts it twice."), "double"),
     BuggyRule("stopped_at_t", stopped_at_t,
               N_("That is T, the total at the other end. Now apply the tile's rule to it.")),
     BuggyRule("ignored_power_vs_power", ignored_power_vs_power,
               N_("Look at the other end ({t_tile}): it is a power tile too. That changes the "
-                 "rule.")),
+                 "rule."), "rules"),
     BuggyRule("counted_own_hand", counted_own_hand,
               N_("You also counted the winner's own hand. The winner collects only the other "
-                 "players' hands.")),
+                 "players' hands."), "add"),
     BuggyRule("missed_a_hand", missed_a_hand,
-              N_("You left out one of the hands. Add the points of every other hand.")),
+              N_("You left out one of the hands. Add the points of every other hand."), "add"),
+    BuggyRule("dropped_the_minus", dropped_the_minus,
+              N_("The score goes below zero here, so it needs a minus sign."), "negative"),
+    BuggyRule("stopped_at_zero", stopped_at_zero,
+              N_("A score does not stop at 0: it goes below zero and becomes negative."),
+              "negative"),
+    BuggyRule("added_the_loss", added_the_loss,
+              N_("Points lost are taken away from the score, not added to it."), "negative"),
+    BuggyRule("wrong_player_loses", wrong_player_loses,
+              N_("Player {target} is the one who loses these points: their score goes down."),
+              "rules"),
 )
 
+LIKELIHOOD: tuple[str, ...] = (
+    # Mixing up what an operation sign means is the commonest mistake on these plays, then
+    # the misconceptions of sign and of squares, then mistakes about where T comes from (a
+    # symbol half left out before "one half only": with a symbol half it is the specific
+    # reason); arithmetic slips are the least specific explanation, so they come last.
+    "added_instead_of_multiplied", "multiplied_instead_of_added", "doubled_instead_of_squared",
+    "squared_instead_of_doubled", "sum_of_squares", "dropped_the_minus", "stopped_at_zero",
+    "added_the_loss", "forgot_own_number", "subtracted_own_number", "plus_minus_as_double",
+    "forgot_to_double", "stopped_at_t", "used_near_end", "forgot_symbol_value",
+    "one_half_only", "ignored_power_vs_power", "wrong_player_loses", "counted_own_hand",
+    "missed_a_hand", "wrong_factor", "times_table_slip",
+)
+"""The order in which to name a mistake when several explain the same answer."""
+
 _BY_ID = {r.id: r for r in CATALOG}
+_RANK = {rid: i for i, rid in enumerate(LIKELIHOOD)}
+assert set(_RANK) == set(_BY_ID), "every catalog mistake has a place in LIKELIHOOD"
 
 MSG_CORRECT = N_("Right!")
-MSG_SLIP = N_("Not quite. Check your arithmetic and try again.")
-MSG_AMBIGUOUS = N_("That is not right. Take a look at the hint.")
+MSG_SLIP = N_("Not yet. Check your arithmetic and try again.")
+MSG_MAYBE = N_("Not yet. It might be this: {message}")
 
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """What an answer shows: right, one named mistake, a slip, or several possible mistakes."""
+    """What an answer shows: right, one named mistake, the likeliest of several, or a slip."""
 
     kind: Kind
     rule: str | None
-    """The catalog id when ``kind == "named"``."""
+    """The catalog id named (``named`` or ``likely``)."""
     message: str
     candidates: tuple[str, ...] = ()
-    """Every catalog rule that explains the answer (several when ambiguous)."""
+    """Every catalog rule that explains the answer, likeliest first."""
+    skill: str | None = None
+    """The skill this answer is evidence about: the named mistake's skill, else the
+    question's."""
 
     @property
     def correct(self) -> bool:
@@ -241,14 +323,21 @@ class Diagnosis:
 
 
 def candidates(question: Question) -> dict[str, frozenset[int]]:
-    """Each applicable catalog rule's wrong values for ``question`` (the right value removed;
+    """Each applicable catalog rule's wrong values for ``question`` (right values removed;
     rules left with no value are not listed)."""
     out: dict[str, frozenset[int]] = {}
     for rule in CATALOG:
-        values = frozenset(v for v in rule.values(question) if v != question.expected)
+        values = frozenset(v for v in rule.values(question) if v not in question.accepted)
         if values:
             out[rule.id] = values
     return out
+
+
+def mistake_value(question: Question, rule_id: str) -> int | None:
+    """A wrong answer the mistake ``rule_id`` would give to ``question`` (None if it cannot
+    happen there): what a simulated student with that mistake writes."""
+    values = sorted(candidates(question).get(rule_id, ()))
+    return values[0] if values else None
 
 
 def _factors(q: Question) -> tuple[int, int]:
@@ -259,10 +348,13 @@ def _factors(q: Question) -> tuple[int, int]:
 
 def rule_message(rule_id: str, question: Question, lang: str) -> str:
     """The translated message of a catalog rule, with the question's numbers filled in."""
+    from tutor.questions import seat_name
+
     ctx = question.context
     a, b = _factors(question)
     return translator(lang)(_BY_ID[rule_id].message).format(
-        n=ctx.n, t_tile=ctx.t_tile, near_tile=ctx.near_tile, a=a, b=b)
+        n=ctx.n, t_tile=ctx.t_tile, near_tile=ctx.near_tile, a=a, b=b,
+        target=seat_name(ctx.target), value=ctx.symbol_value)
 
 
 def diagnose(question: Question, answer: int, lang: str | None = None) -> Diagnosis:
@@ -271,16 +363,21 @@ def diagnose(question: Question, answer: int, lang: str | None = None) -> Diagno
     >>> from engine import PowerEffect, Tile
     >>> from tutor.questions import question_for
     >>> q = question_for(PowerEffect(0, 1, Tile(5, "x"), "x/n", 45, 0, 9, Tile(4, 5), 5))[0]
-    >>> diagnose(q, 45).kind, diagnose(q, 14).rule, diagnose(q, 44).kind
-    ('correct', 'added_instead_of_multiplied', 'slip')
+    >>> d = diagnose(q, 14)
+    >>> diagnose(q, 45).kind, d.rule, d.skill, diagnose(q, 44).kind
+    ('correct', 'added_instead_of_multiplied', 'multiply', 'slip')
     """
     lang = normalize_lang(lang or question.lang)
     _ = translator(lang)
-    if answer == question.expected:
-        return Diagnosis("correct", None, _(MSG_CORRECT))
-    found = tuple(rid for rid, values in candidates(question).items() if answer in values)
+    if question.is_right(answer):
+        return Diagnosis("correct", None, _(MSG_CORRECT), skill=question.skill)
+    found = sorted((rid for rid, values in candidates(question).items() if answer in values),
+                   key=_RANK.__getitem__)
+    if not found:
+        return Diagnosis("slip", None, _(MSG_SLIP), skill=question.skill)
+    best = found[0]
+    skill = _BY_ID[best].skill or question.skill
+    message = rule_message(best, question, lang)
     if len(found) == 1:
-        return Diagnosis("named", found[0], rule_message(found[0], question, lang), found)
-    if found:
-        return Diagnosis("ambiguous", None, _(MSG_AMBIGUOUS), found)
-    return Diagnosis("slip", None, _(MSG_SLIP))
+        return Diagnosis("named", best, message, tuple(found), skill)
+    return Diagnosis("likely", best, _(MSG_MAYBE).format(message=message), tuple(found), skill)

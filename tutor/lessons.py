@@ -13,8 +13,9 @@ from engine import HouseRules, RulesError
 from engine.rules import VARIANTS
 
 from .i18n import N_, translate_error, translator
-from .mastery import BKTParams
+from .mastery import SKILLS, BKTParams
 from .paths import lesson_dirs, shipped_dir
+from .practice import SCAFFOLDS
 
 LESSON_DIR = shipped_dir("lessons")
 """The lessons shipped with the project; ``LEONARD_LESSONS`` names more folders."""
@@ -54,7 +55,11 @@ SCHEMA: dict[str, Any] = {
             "properties": {
                 "ask": {"type": "array", "uniqueItems": True,
                         "items": {"enum": ["power", "round_end"]}},
-                "scaffold": {"type": "boolean"},
+                "targets": {"type": "array", "uniqueItems": True,
+                            "items": {"enum": list(SKILLS)}},
+                "scaffold": {"type": ["boolean", "array"], "uniqueItems": True,
+                             "items": {"enum": sorted(SCAFFOLDS)}},
+                "drill": {"type": "boolean"},
                 "ask_bot_plays": {"type": "boolean"},
             },
         },
@@ -87,8 +92,13 @@ class Lesson:
     seed: int | None = None
     rules: HouseRules = field(default_factory=HouseRules)
     ask: frozenset[str] = frozenset({"power", "round_end"})
-    scaffold: bool = False
+    targets: frozenset[str] = frozenset()
+    """The skills the lesson practises (none: every arithmetic skill)."""
+    scaffold: frozenset[str] = frozenset()
+    """``T`` (ask T first) and/or ``blanks`` (the formula with blanks); they fade per skill."""
+    drill: bool = True
     ask_bot_plays: bool = False
+    deals: list[dict[str, Any]] | None = None
     mastery: BKTParams = field(default_factory=BKTParams)
 
     def text(self, key: str, lang: str) -> str:
@@ -114,6 +124,12 @@ _TYPES = {
     "number": N_("a number"),
     "boolean": N_("true or false"),
 }
+
+
+def _scaffolds(value: bool | list[str]) -> frozenset[str]:
+    if isinstance(value, bool):
+        return SCAFFOLDS if value else frozenset()
+    return frozenset(value)
 
 
 def _explain(error: Any, data: Any, lang: str) -> str:
@@ -181,7 +197,9 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
         bots=tuple(game.get("bots", ["greedy"])),
         rounds=rules.rounds, seed=game.get("seed"), rules=rules,
         ask=frozenset(tut.get("ask", ["power", "round_end"])),
-        scaffold=tut.get("scaffold", False), ask_bot_plays=tut.get("ask_bot_plays", False),
+        targets=frozenset(tut.get("targets", ())),
+        scaffold=_scaffolds(tut.get("scaffold", False)), drill=tut.get("drill", True),
+        ask_bot_plays=tut.get("ask_bot_plays", False),
         mastery=mastery,
     )
 

@@ -20,17 +20,21 @@ __all__ = [
     "update",
 ]
 
-SKILLS: tuple[str, ...] = ("multiply", "add", "negative", "square", "double", "subtract", "round")
+SKILLS: tuple[str, ...] = ("other-end", "add", "multiply", "square", "double", "negative",
+                           "subtract", "round", "rules")
+"""RULES.md §4, in teaching order; ``rules`` (what a play does, no arithmetic) comes last."""
 
 # Names to show a student or teacher; translate with tutor.i18n.gettext(SKILL_NAMES[s], lang).
 SKILL_NAMES: dict[str, str] = {
-    "multiply": N_("multiplying"),
+    "other-end": N_("finding the other end (T)"),
     "add": N_("adding"),
-    "negative": N_("negative numbers"),
-    "square": N_("squares"),
-    "double": N_("doubling"),
+    "multiply": N_("multiplying"),
+    "square": N_("squaring (T × T)"),
+    "double": N_("doubling (2 × T)"),
+    "negative": N_("scores below zero"),
     "subtract": N_("subtracting"),
     "round": N_("rounding to tens"),
+    "rules": N_("power tile rules"),
 }
 
 

@@ -1,62 +1,84 @@
-"""Questions about engine events: prompt, sympy expression, LaTeX, skills, the engine's answer."""
+"""Questions about the engine's events (RULES.md §4): what the student is asked, what they
+may see before answering, the one skill an answer is evidence for, and the engine's answer.
+
+A question never carries its own working into the prompt: the formula, the other end's tile
+and total, and hand totals come through the hint ladder (:mod:`tutor.hints`) and, once the
+question is over, the worked solution (:attr:`Question.worked`). The expected value is always
+copied from the engine's event or the engine's scores, never computed here.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, Literal
 
 from engine.events import Bonus, Event, PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half
 from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
 
-if TYPE_CHECKING:
-    import sympy
-
 __all__ = [
-    "STEPS",
+    "ARITHMETIC",
+    "RULE_SKILL",
     "Context",
     "Perspective",
     "Question",
     "QuestionError",
-    "expression_stages",
+    "Situation",
+    "collect_question",
+    "plain_math",
+    "power_questions",
     "question_for",
+    "round_total_question",
+    "score_question",
     "seat_name",
 ]
 
 Perspective = Literal["player", "victim", "observer"]
-Step = Literal["gain", "loss", "T", "collect"]
+Step = Literal["T", "gain", "loss", "score", "collect", "round"]
 
-# RULES.md §4, the one place that says what each §1.6 row asks and which skills it exercises.
-# A play that gains and takes asks both parts, gain first.
-STEPS: dict[str, tuple[tuple[Step, tuple[str, ...]], ...]] = {
-    "x/n": (("gain", ("multiply",)),),
-    "+/n": (("gain", ("add",)),),
-    "-/n": (("loss", ("negative",)),),
-    "x/x": (("gain", ("square",)),),
-    "+/+": (("gain", ("double",)),),
-    "-/-": (("loss", ("double", "negative")),),
-    "+/-": (("gain", ("add",)), ("loss", ("negative",))),
-    "x/+": (("gain", ("multiply", "double")),),
-    "x/-": (("gain", ("multiply",)), ("loss", ("negative",))),
-    "power-vs-power": (("gain", ("add",)), ("loss", ("negative",))),
-    "neutralized": (),
+# RULES.md §4: the one skill each §1.6 row's computation is evidence for.
+RULE_SKILL: dict[str, str] = {
+    "x/n": "multiply",
+    "+/n": "add",
+    "-/n": "add",
+    "x/x": "square",
+    "+/+": "double",
+    "-/-": "double",
+    "+/-": "other-end",   # the points are T itself: finding the other end is the computation
+    "x/+": "double",      # 1 × T + T: T counted twice
+    "x/-": "multiply",
+    "power-vs-power": "rules",
+    "neutralized": "rules",
 }
-T_SKILLS: tuple[str, ...] = ("add",)
-"""The scaffold step: T, the total of the tile at the other end."""
-COLLECT_SKILLS: tuple[str, ...] = ("add",)
-"""Round end: the points the winner collects (a sum of hands)."""
-COLLECT_KINDS = ("domino", "tranque")
+TAKES = frozenset({"-/n", "-/-"})
+"""Rows whose only effect is a loss for the right-hand player."""
+BOTH = frozenset({"+/-", "x/-", "power-vs-power"})
+"""Rows whose gain and loss are the same number: one computation, asked once."""
+ARITHMETIC = frozenset({"other-end", "add", "multiply", "square", "double", "negative",
+                        "subtract", "round"})
+"""Skills whose questions make the student compute; ``rules`` questions do not."""
 
-# Prompts by (step, who). "you" = the student is the one gaining (or losing, for a loss).
 PROMPTS: dict[tuple[str, str], str] = {
-    ("T", "any"): N_("What is T, the total of the tile at the other end of the line ({t_tile})?"),
+    ("T", "any"): N_("What is T, the total of the tile at the other end of the line?"),
     ("gain", "you"): N_("You played {tile}. How many points do you gain?"),
-    ("gain", "other"): N_("Player {seat} played {tile}. How many points does player {seat} gain?"),
+    ("gain", "other"): N_("Player {seat} played {tile}. How many points does player {seat} "
+                          "gain?"),
     ("loss", "you-played"): N_("You played {tile}. How many points does player {target} lose?"),
     ("loss", "you"): N_("Player {seat} played {tile}. How many points did you just lose?"),
     ("loss", "other"): N_("Player {seat} played {tile}. How many points does player {target} "
                           "lose?"),
+    ("neutral", "you"): N_("You opened the line with {tile}. How many points does it score?"),
+    ("neutral", "other"): N_("Player {seat} opened the line with {tile}. How many points does "
+                             "it score?"),
+    ("score", "you"): N_("Your score was {before}. You lost {loss}. What is your score now?"),
+    ("score", "other"): N_("Player {target} had {before} points and lost {loss}. What is "
+                           "player {target}'s score now?"),
+    ("round", "you"): N_("This round you gained {gains} points and lost {losses}. What is your "
+                         "score for the round?"),
+    ("round", "other"): N_("This round player {seat} gained {gains} points and lost {losses}. "
+                           "What is player {seat}'s score for the round?"),
     ("collect-domino", "you"): N_("Domino! You placed your last tile. How many points do you "
                                   "collect from the tiles left in the other hands?"),
     ("collect-domino", "other"): N_("Player {seat} placed their last tile. How many points does "
@@ -80,17 +102,33 @@ def seat_name(seat: int) -> str:
 
 
 @dataclass(frozen=True)
+class Situation:
+    """What the student sees before answering: the facts of the play, never its working."""
+
+    played: str = ""
+    """The tile just placed (as on the score sheet), or empty."""
+    line: tuple[str, ...] = ()
+    """The line after the play, left to right, each tile with its left half first."""
+    played_end: Literal["L", "R"] | None = None
+    """Where the tile went (both ends of :attr:`line` are open ends)."""
+    hands: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """Round end: each hand to count, as (seat, its tiles)."""
+    drill: bool = False
+    """A practice position between rounds, not a play of the game."""
+
+
+@dataclass(frozen=True)
 class Context:
-    """The numbers behind a question, all read from the engine's event and line."""
+    """The numbers behind a question, all read from the engine's events, line and scores."""
 
     rule: str
-    """The §1.6 row (``x/n`` … ``power-vs-power``) or ``collect-domino``/``collect-tranque``."""
+    """The §1.6 row (``x/n`` … ``power-vs-power``, ``neutralized``), ``collect-domino`` /
+    ``collect-tranque``, ``score`` or ``round``."""
     seat: int
-    """Who played (for a round end: who collects)."""
+    """Who played (round end: who collects; a score: whose play took the points)."""
     target: int
-    """Who loses (the right-hand player of ``seat``)."""
+    """Who loses (the right-hand player of ``seat``); for a score, whose score it is."""
     tile: str = ""
-    """The played tile as written on the sheet (matched half first)."""
     own_rule: str = ""
     """The played tile's own §1.6 row (differs from ``rule`` for power-vs-power)."""
     n: int = 0
@@ -98,6 +136,9 @@ class Context:
     t_tile: str = ""
     t_halves: tuple[int, int] | None = None
     """The values of the T tile's halves (a symbol half counts its D-1 value)."""
+    t_symbols: int = 0
+    """How many halves of the T tile are symbols (for the D-1 "symbol value" mistake)."""
+    symbol_value: int = 0
     near_tile: str = ""
     """The tile next to the played one, at the end where it went (before the play)."""
     near_total: int | None = None
@@ -106,18 +147,21 @@ class Context:
     hands: tuple[int, ...] = ()
     """Round end: the hand totals the winner collects, in seat order."""
     winner_hand: int = 0
-    """Round end: the winner's own hand total."""
+    before: int = 0
+    """A score question: the score before the loss (or the round's gains)."""
+    taken: int = 0
+    """A score question: the points lost (or the round's losses)."""
 
 
 @dataclass(frozen=True)
 class Question:
-    """One thing to answer. ``expected`` is copied from the engine's event, never computed."""
+    """One thing to answer. ``expected`` is copied from the engine, never computed here."""
 
     id: str
     problem: str
     """The play (or round end) the question is about; several steps share it."""
     step: Step
-    skills: tuple[str, ...]
+    skill: str
     expected: int
     prompt: str
     lang: str
@@ -125,20 +169,62 @@ class Question:
     you: int | None
     """The seat the prompt calls "you" (None: third person only)."""
     context: Context
-    expression: Any
-    """A sympy expression of the computation, unevaluated (``5·(4 + 5)``)."""
-    latex: str
-    stages: tuple[str, ...]
-    """The computation in LaTeX, one stage per rewriting, never the result
-    (``5 \\cdot \\left(4 + 5\\right)``, ``5 \\cdot 9``)."""
+    situation: Situation = field(default_factory=Situation)
+    accepted: frozenset[int] = frozenset()
+    """Every value counted right (a loss may be written 15 or −15); ``expected`` included."""
+
+    def __post_init__(self) -> None:
+        if not self.accepted:
+            object.__setattr__(self, "accepted", frozenset({self.expected}))
+
+    @property
+    def skills(self) -> tuple[str, ...]:
+        """The skills this question is evidence for: exactly one (RULES.md §4)."""
+        return (self.skill,)
+
+    @property
+    def arithmetic(self) -> bool:
+        return self.skill in ARITHMETIC
+
+    def is_right(self, value: int) -> bool:
+        return value in self.accepted
 
     def in_lang(self, lang: str) -> Question:
         """The same question phrased in ``lang``."""
         lang = normalize_lang(lang)
         if lang == self.lang:
             return self
-        return replace(self, lang=lang, prompt=_prompt(self.step, self.context, self.perspective,
-                                                       self.you, lang))
+        return replace(self, lang=lang, prompt=_prompt(self.step, self.context, self.you,
+                                                       lang))
+
+    # -- the mathematics, built with sympy only when shown ------------------------------------
+
+    @cached_property
+    def expression(self) -> Any:
+        """The computation as an unevaluated sympy expression (``5 × (4 + 5)``)."""
+        return expression_stages(self)[0]
+
+    @cached_property
+    def stages(self) -> tuple[str, ...]:
+        """The computation in LaTeX, one stage per rewriting, never the result
+        (``5 \\times \\left(4 + 5\\right)``, ``5 \\times 9``)."""
+        return tuple(to_latex(s) for s in expression_stages(self)[1])
+
+    @property
+    def latex(self) -> str:
+        return self.stages[0] if self.stages else ""
+
+    @cached_property
+    def worked(self) -> str:
+        """The worked solution, shown once the question is over: every stage, then the
+        engine's number (``5 \\times \\left(4 + 5\\right) = 5 \\times 9 = 45``)."""
+        return " = ".join([*self.stages, str(self.expected)])
+
+    @cached_property
+    def blanks(self) -> str:
+        """The scaffold: the formula with blanks for the other end's halves (LaTeX, e.g.
+        ``5 \\times \\left(\\square + \\square\\right)``), or empty where there is none."""
+        return blank_formula(self)
 
     def __str__(self) -> str:
         return self.prompt
@@ -147,140 +233,240 @@ class Question:
 def _who(step: str, ctx: Context, you: int | None) -> str:
     if step == "T":
         return "any"
-    if step == "loss":
+    if step in ("loss", "score"):
         if you is not None and you == ctx.target:
             return "you"
-        if you is not None and you == ctx.seat:
+        if step == "loss" and you is not None and you == ctx.seat:
             return "you-played"
         return "other"
     return "you" if you is not None and you == ctx.seat else "other"
 
 
-def _prompt(step: str, ctx: Context, perspective: str, you: int | None, lang: str) -> str:
+def _prompt(step: str, ctx: Context, you: int | None, lang: str) -> str:
     _ = translator(lang)
-    key = ctx.rule if step == "collect" else step
+    if step == "collect":
+        key = ctx.rule
+    elif ctx.rule == "neutralized":
+        key = "neutral"
+    else:
+        key = step
     template = PROMPTS[(key, _who(step, ctx, you))]
     return _(template).format(tile=ctx.tile, seat=seat_name(ctx.seat),
-                              target=seat_name(ctx.target), t_tile=ctx.t_tile)
+                              target=seat_name(ctx.target), before=ctx.before,
+                              loss=ctx.taken, gains=ctx.before, losses=ctx.taken)
 
 
-# --- expressions ------------------------------------------------------------------------------
+# --- expressions (display only: the answer is the engine's) ----------------------------------
+
+def _mul(a: Any, b: Any) -> Any:
+    import sympy
+
+    return sympy.Mul(a, b, evaluate=False)
+
+
+def _add(*args: Any) -> Any:
+    import sympy
+
+    return sympy.Add(*args, evaluate=False)
+
+
+def _formula(rule: str, n: int, tx: Any) -> Any:
+    """A §1.6 row's computation with T written as ``tx``."""
+    import sympy
+
+    if rule == "x/n":
+        return _mul(n, tx)
+    if rule in ("+/n", "-/n"):
+        return _add(n, tx)
+    if rule == "x/x":
+        return sympy.Pow(tx, 2, evaluate=False)
+    if rule in ("+/+", "-/-"):
+        return _mul(2, tx)
+    if rule == "+/-":
+        return tx
+    if rule == "x/+":
+        return _add(_mul(1, tx), tx)
+    if rule == "x/-":
+        return _mul(1, tx)
+    raise QuestionError(f"no formula for rule {rule!r}")
+
+
+def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
+    """A question's expression and its rewriting stages, stopping before the result: a stage
+    that is already a bare number is left out, because it gives the answer away."""
+    import sympy
+
+    ctx = q.context
+    if q.step == "collect":
+        hands = ctx.hands
+        expr = _add(*hands) if len(hands) > 1 else sympy.Integer(q.expected)
+        stages: list[Any] = [expr]
+    elif q.step in ("score", "round"):
+        expr = _add(ctx.before, sympy.Integer(-ctx.taken))
+        stages = [expr]
+    elif ctx.rule in ("power-vs-power", "neutralized") or ctx.t_halves is None:
+        return sympy.Integer(q.expected), ()
+    else:
+        halves = _add(*ctx.t_halves)
+        assert ctx.t is not None
+        if q.step == "T":
+            expr, stages = halves, [halves]
+        else:
+            expr = _formula(ctx.rule, ctx.n, halves)
+            stages = [expr, _formula(ctx.rule, ctx.n, sympy.Integer(ctx.t))]
+            if ctx.rule == "x/x":
+                stages.append(_mul(ctx.t, ctx.t))
+            elif ctx.rule == "x/+":
+                stages.append(_add(ctx.t, ctx.t))
+    kept: list[Any] = []
+    for s in stages:
+        if s.is_Atom or (kept and to_latex(s) == to_latex(kept[-1])):
+            continue
+        kept.append(s)
+    return expr, tuple(kept)
+
+
+def to_latex(expr: Any) -> str:
+    """LaTeX of an unevaluated expression, in the order it was written, with ``\\times``."""
+    import sympy
+
+    return str(sympy.latex(expr, mul_symbol="times", order="none"))
+
+
+def blank_formula(q: Question) -> str:
+    """The scaffold formula of ``q`` with blanks for the other end's halves, in LaTeX."""
+    import sympy
+
+    ctx = q.context
+    blank = sympy.Symbol(r"\square")
+    if q.step == "collect" and len(ctx.hands) > 1:
+        return to_latex(_add(*[blank] * len(ctx.hands)))
+    if q.step not in ("T", "gain", "loss") or ctx.rule not in RULE_SKILL or ctx.rule in (
+            "power-vs-power", "neutralized"):
+        return ""
+    halves = _add(blank, blank)
+    return to_latex(halves if q.step == "T" else _formula(ctx.rule, ctx.n, halves))
+
+
+def plain_math(latex: str) -> str:
+    """A LaTeX computation as plain text for a terminal or a log: ``5 × (4 + 5)``, ``7²``."""
+    out = (latex.replace(r"\times", "×").replace(r"\cdot", "×").replace(r"\left(", "(")
+           .replace(r"\right)", ")").replace("^{2}", "²").replace(r"\square", "□"))
+    return " ".join(out.split())
+
+
+# --- building questions ------------------------------------------------------------------------
 
 def _halves_value(tile: Tile, symbol_value: int) -> tuple[int, int]:
     return tuple(h if isinstance(h, int) else symbol_value  # type: ignore[return-value]
                  for h in (tile.a, tile.b))
 
 
-def _formula(step: str, ctx: Context, tx: sympy.Expr) -> sympy.Expr:
-    """The §1.6 computation with T written as ``tx`` (for display and diagnosis only)."""
-    import sympy
-
-    def mul(a: Any, b: Any) -> sympy.Expr:
-        return sympy.Mul(a, b, evaluate=False)
-
-    def add(*args: Any) -> sympy.Expr:
-        return sympy.Add(*args, evaluate=False)
-
-    rule = ctx.rule
-    if step == "T":
-        return tx
-    if rule == "x/n":
-        return mul(ctx.n, tx)
-    if rule in ("+/n", "-/n"):
-        return add(ctx.n, tx)
-    if rule == "x/x":
-        return sympy.Pow(tx, 2, evaluate=False)
-    if rule in ("+/+", "-/-"):
-        return mul(2, tx)
-    if rule == "+/-":
-        return tx
-    if rule == "x/+":
-        return add(mul(1, tx), tx)
-    if rule == "x/-":
-        return mul(1, tx)
-    raise QuestionError(f"no formula for rule {rule!r}")
-
-
-def _t_sum(ctx: Context) -> sympy.Expr:
-    import sympy
-
-    assert ctx.t_halves is not None
-    return sympy.Add(*ctx.t_halves, evaluate=False)
-
-
-def expression_stages(step: str, ctx: Context, expected: int) -> tuple[Any, tuple[Any, ...]]:
-    """The expression of a question and its rewriting stages (sympy), stopping before the
-    result: any stage that is already a bare number is left out, because it gives it away."""
-    import sympy
-
-    if step == "collect":
-        hands = ctx.hands
-        expr = sympy.Add(*hands, evaluate=False) if len(hands) > 1 else sympy.Integer(expected)
-        return expr, (expr,)
-    if ctx.rule == "power-vs-power":
-        return sympy.Integer(expected), ()
-    with_halves = _formula(step, ctx, _t_sum(ctx))
-    assert ctx.t is not None
-    with_t = _formula(step, ctx, sympy.Integer(ctx.t))
-    stages = [with_halves]
-    if ctx.rule == "x/x" and step != "T":
-        stages += [with_t, sympy.Mul(ctx.t, ctx.t, evaluate=False)]
-    elif ctx.rule == "x/+" and step != "T":
-        stages += [with_t, sympy.Add(ctx.t, ctx.t, evaluate=False)]
-    else:
-        stages.append(with_t)
-    kept: list[Any] = []
-    for s in stages:
-        if s.is_Atom or (kept and to_latex(s) == to_latex(kept[-1])):
-            continue
-        kept.append(s)
-    return with_halves, tuple(kept)
-
-
-def to_latex(expr: Any) -> str:
-    """LaTeX of an unevaluated expression, in the order it was written, with ``\\cdot``."""
-    import sympy
-
-    return str(sympy.latex(expr, mul_symbol="dot", order="none"))
-
-
-def plain_math(latex: str) -> str:
-    """A LaTeX computation as plain text for a terminal: ``5 · (4 + 5)``, ``7²``."""
-    out = (latex.replace(r"\cdot", "·").replace(r"\left(", "(").replace(r"\right)", ")")
-           .replace("^{2}", "²").replace(r"\times", "×"))
-    return " ".join(out.split())
-
-
-# --- building questions ------------------------------------------------------------------------
-
-def _make(qid: str, problem: str, step: Step, skills: tuple[str, ...], expected: int,
-          ctx: Context, perspective: Perspective, you: int | None, lang: str) -> Question:
-    expr, stages = expression_stages(step, ctx, expected)
-    return Question(
-        id=qid, problem=problem, step=step, skills=skills, expected=expected,
-        prompt=_prompt(step, ctx, perspective, you, lang), lang=lang, perspective=perspective,
-        you=you, context=ctx, expression=expr, latex=to_latex(expr),
-        stages=tuple(to_latex(s) for s in stages))
-
-
 def power_context(event: PowerEffect, *, near_tile: Tile | None = None,
                   symbol_value: int = 0) -> Context:
-    """The numbers of a power play, from the engine's event (and the near-end tile, if known)."""
-    t_halves = None if event.t_tile is None else _halves_value(event.t_tile, symbol_value)
+    """The numbers of a power play, from the engine's event (and the near-end tile)."""
+    t_tile = event.t_tile
     return Context(
         rule=event.rule, seat=event.seat, target=event.target, tile=str(event.tile),
         own_rule=effect_rule(event.tile), n=event.n or number_half(event.tile), t=event.t,
-        t_tile="" if event.t_tile is None else str(event.t_tile), t_halves=t_halves,
+        t_tile="" if t_tile is None else str(t_tile),
+        t_halves=None if t_tile is None else _halves_value(t_tile, symbol_value),
+        t_symbols=0 if t_tile is None else sum(isinstance(h, str) for h in (t_tile.a,
+                                                                              t_tile.b)),
+        symbol_value=symbol_value,
         near_tile="" if near_tile is None else str(near_tile),
         near_total=None if near_tile is None else near_tile.total(symbol_value),
         gain=event.gain, loss=event.loss)
+
+
+def _make(qid: str, step: Step, skill: str, expected: int, ctx: Context, perspective: Perspective,
+          you: int | None, lang: str, situation: Situation,
+          accepted: frozenset[int] = frozenset()) -> Question:
+    problem = qid.rsplit(":", 1)[0]
+    return Question(id=qid, problem=problem, step=step, skill=skill, expected=expected,
+                    prompt=_prompt(step, ctx, you, lang), lang=lang, perspective=perspective,
+                    you=you, context=ctx, situation=situation, accepted=accepted)
+
+
+def power_questions(
+    event: PowerEffect, *, lang: str = "en", perspective: Perspective = "player",
+    you: int | None = None, t_first: bool = False, near_tile: Tile | None = None,
+    symbol_value: int = 0, id_prefix: str = "", situation: Situation | None = None,
+) -> list[Question]:
+    """The questions a power play calls for, in order: T first when ``t_first`` (the
+    scaffold, or a lesson that practises finding the other end), then one question for the
+    play's one computation: the gain, or the loss (a ``-`` tile, or a victim asked about
+    ``+/-``), asked once even when the gain and the loss are the same number."""
+    lang = normalize_lang(lang)
+    if perspective not in ("player", "victim", "observer"):
+        raise QuestionError(f"perspective must be 'player', 'victim' or 'observer', "
+                            f"not {perspective!r}")
+    if event.rule not in RULE_SKILL:
+        raise QuestionError(f"the engine reported an unknown power rule {event.rule!r}")
+    if you is None:
+        you = {"player": event.seat, "victim": event.target, "observer": None}[perspective]
+    ctx = power_context(event, near_tile=near_tile, symbol_value=symbol_value)
+    problem = f"{id_prefix}{event.tile}"
+    seen = situation or Situation(played=str(event.tile))
+    out: list[Question] = []
+    if t_first and event.t is not None and event.rule not in ("power-vs-power", "neutralized"):
+        out.append(_make(f"{problem}:T", "T", "other-end", event.t, ctx, perspective, you, lang,
+                         seen))
+    if event.rule in TAKES or (event.rule in BOTH and perspective == "victim"):
+        out.append(_make(f"{problem}:loss", "loss", RULE_SKILL[event.rule], event.loss, ctx,
+                         perspective, you, lang, seen, frozenset({event.loss, -event.loss})))
+    else:
+        out.append(_make(f"{problem}:gain", "gain", RULE_SKILL[event.rule], event.gain, ctx,
+                         perspective, you, lang, seen))
+    return out
+
+
+def score_question(event: PowerEffect, before: int, after: int, *, lang: str = "en",
+                   you: int | None = None, id_prefix: str = "",
+                   situation: Situation | None = None) -> Question:
+    """After a loss that takes a score below zero: the score now (``negative``). ``before``
+    and ``after`` are the engine's match scores of the seat that lost."""
+    ctx = Context(rule="score", seat=event.seat, target=event.target, tile=str(event.tile),
+                  before=before, taken=event.loss)
+    return _make(f"{id_prefix}{event.tile}:score", "score", "negative", after, ctx,
+                 "victim" if you == event.target else "observer", you, normalize_lang(lang),
+                 situation or Situation(played=str(event.tile)))
+
+
+def round_total_question(end: RoundEnded, seat: int, *, lang: str = "en",
+                         you: int | None = None, id_prefix: str = "") -> Question:
+    """A round whose losses outweigh its gains: the round's score (``negative``), from the
+    engine's round result."""
+    ctx = Context(rule="round", seat=seat, target=seat, before=end.gains[seat],
+                  taken=end.losses[seat])
+    return _make(f"{id_prefix}round:round", "round", "negative", end.scores[seat], ctx,
+                 "player" if you == seat else "observer", you, normalize_lang(lang),
+                 Situation())
+
+
+def collect_question(event: Bonus, end: RoundEnded | None, *, lang: str = "en",
+                     you: int | None = None, hands: dict[int, tuple[str, ...]] | None = None,
+                     id_prefix: str = "") -> Question | None:
+    """Round end (``add``): the points the winner collects; ``hands`` are the tiles of the
+    hands to count, shown in place of their totals."""
+    if end is not None and end.winner != event.seat:
+        return None  # a shared tranque (D-9): no single winner to ask about
+    totals = end.hand_totals if end is not None else ()
+    counted = tuple(v for s, v in enumerate(totals) if s != event.seat)
+    ctx = Context(rule=f"collect-{event.kind}", seat=event.seat, target=event.seat,
+                  hands=counted, winner_hand=totals[event.seat] if totals else 0,
+                  gain=event.points)
+    shown = tuple((s, tiles) for s, tiles in sorted((hands or {}).items()) if s != event.seat)
+    return _make(f"{id_prefix}{event.kind}:collect", "collect", "add", event.points, ctx,
+                 "player" if you == event.seat else "observer", you, normalize_lang(lang),
+                 Situation(hands=shown))
 
 
 def question_for(
     event: Event,
     *,
     lang: str = "en",
-    scaffold: bool = False,
+    t_first: bool = False,
     perspective: Perspective = "player",
     you: int | None = None,
     near_tile: Tile | None = None,
@@ -288,73 +474,22 @@ def question_for(
     symbol_value: int = 0,
     id_prefix: str = "",
 ) -> list[Question]:
-    """The questions an engine event calls for (RULES.md §4), in the order to ask them.
-
-    * :class:`~engine.PowerEffect`: the gain and/or the loss (``scaffold``: T first);
-      a neutralized play asks nothing.
-    * :class:`~engine.Bonus` of kind ``domino``/``tranque`` (give the round's
-      :class:`~engine.RoundEnded` as ``round_end``): the points the winner collects.
-    * Anything else: no question.
-
-    ``perspective`` says who the student is: ``"player"`` placed the tile (default ``you`` =
-    the event's seat), ``"victim"`` is the right-hand player who loses (``you`` = target),
-    ``"observer"`` watches (third person). ``near_tile`` (the tile the power tile was placed
-    against) lets the diagnosis spot "used the wrong end".
+    """The questions an engine event calls for (RULES.md §4), in the order to ask them:
+    a :class:`~engine.PowerEffect` (see :func:`power_questions`), or the round's collecting
+    :class:`~engine.Bonus` (give the round's :class:`~engine.RoundEnded` as ``round_end``).
 
     >>> from engine import PowerEffect, Tile
     >>> ev = PowerEffect(0, 1, Tile(5, "x"), "x/n", 45, 0, 9, Tile(4, 5), 5)
-    >>> [(q.step, q.expected, q.latex) for q in question_for(ev, scaffold=True)]
-    [('T', 9, '4 + 5'), ('gain', 45, '5 \\\\cdot \\\\left(4 + 5\\\\right)')]
+    >>> [(q.step, q.skill, q.expected) for q in question_for(ev, t_first=True)]
+    [('T', 'other-end', 9), ('gain', 'multiply', 45)]
     """
-    lang = normalize_lang(lang)
-    if perspective not in ("player", "victim", "observer"):
-        raise QuestionError(f"perspective must be 'player', 'victim' or 'observer', "
-                            f"not {perspective!r}")
     if isinstance(event, PowerEffect):
-        return _power_questions(event, lang, scaffold, perspective, you, near_tile,
-                                symbol_value, id_prefix)
-    if isinstance(event, Bonus) and event.kind in COLLECT_KINDS:
-        return _collect_questions(event, lang, perspective, you, round_end, id_prefix)
+        return power_questions(event, lang=lang, perspective=perspective, you=you,
+                               t_first=t_first, near_tile=near_tile, symbol_value=symbol_value,
+                               id_prefix=id_prefix)
+    if isinstance(event, Bonus) and event.kind in ("domino", "tranque"):
+        if you is None and perspective == "player":
+            you = event.seat
+        q = collect_question(event, round_end, lang=lang, you=you, id_prefix=id_prefix)
+        return [] if q is None else [q]
     return []
-
-
-def _power_questions(event: PowerEffect, lang: str, scaffold: bool, perspective: Perspective,
-                     you: int | None, near_tile: Tile | None, symbol_value: int,
-                     id_prefix: str) -> list[Question]:
-    if event.rule not in STEPS:
-        raise QuestionError(f"the engine reported an unknown power rule {event.rule!r}")
-    steps = STEPS[event.rule]
-    if not steps or event.t is None or event.t_tile is None:
-        return []
-    if you is None:
-        you = {"player": event.seat, "victim": event.target, "observer": None}[perspective]
-    ctx = power_context(event, near_tile=near_tile, symbol_value=symbol_value)
-    problem = f"{id_prefix}{event.tile}"
-    out: list[Question] = []
-    if scaffold and event.rule != "power-vs-power":
-        out.append(_make(f"{problem}:T", problem, "T", T_SKILLS, event.t, ctx, perspective,
-                         you, lang))
-    for step, skills in steps:
-        expected = event.gain if step == "gain" else event.loss
-        out.append(_make(f"{problem}:{step}", problem, step, skills, expected, ctx,
-                         perspective, you, lang))
-    return out
-
-
-def _collect_questions(event: Bonus, lang: str, perspective: Perspective, you: int | None,
-                       round_end: RoundEnded | None, id_prefix: str) -> list[Question]:
-    if round_end is not None and round_end.winner != event.seat:
-        return []  # a shared tranque (D-9 "split"): no single winner to ask about
-    hands: tuple[int, ...] = ()
-    winner_hand = 0
-    if round_end is not None:
-        totals = round_end.hand_totals
-        hands = tuple(v for s, v in enumerate(totals) if s != event.seat)
-        winner_hand = totals[event.seat]
-    if you is None and perspective == "player":
-        you = event.seat
-    ctx = Context(rule=f"collect-{event.kind}", seat=event.seat, target=event.seat,
-                  hands=hands, winner_hand=winner_hand, gain=event.points)
-    problem = f"{id_prefix}{event.kind}"
-    return [_make(f"{problem}:collect", problem, "collect", COLLECT_SKILLS, event.points, ctx,
-                  perspective, you, lang)]

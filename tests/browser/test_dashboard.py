@@ -108,8 +108,7 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
                 page.screenshot(path=str(artifacts / "dashboard-question.png"))
                 # While a question waits nothing moves, so A's round score settles on the
                 # mirror's shown score (without the hidden points) and stays there.
-                shown = mirror.view_state()
-                before = shown["round_gains_shown"][0] - shown["round_losses_shown"][0]
+                before = mirror.snapshot().round_scores_shown[0]
                 page.wait_for_function(
                     "(want) => { const td = document.querySelectorAll("
                     "'.ld-scores tbody tr:first-child td')[2];"

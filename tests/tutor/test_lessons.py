@@ -121,10 +121,12 @@ def test_session_from_lesson_uses_its_settings():
     from tutor.session import Session
 
     s = Session.from_lesson("watch-the-bots", lang="en", seed=4)
-    assert s.players == 3 and s.humans == (0,) and s.ask_bot_plays
+    assert s.players == 3 and s.humans == (0,) and s.plan.ask_bot_plays
+    assert s.plan.targets == {"add", "negative"}
     assert s.match.rules.rounds == 2
     assert s.mastery.params == load_lesson("watch-the-bots").mastery
     s2 = Session.from_lesson(load_lesson("first-steps"), seed=1, players=3, bots="random")
-    assert s2.players == 3 and s2.scaffold and s2.mastery.params.p_init == 0.2
+    assert s2.players == 3 and s2.plan.scaffolds == {"T"}
+    assert s2.mastery.params.p_init == 0.2 and s2.plan.targets == {"other-end"}
     s3 = Session.from_lesson("free-play", seed=2, players=4)  # one bot named, three seats
     assert len(s3.bots) == 3

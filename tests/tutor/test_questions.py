@@ -22,8 +22,15 @@ from engine import (
 )
 from engine.round import Round
 from tutor import Question, QuestionError, hint_ladder, question_for
-from tutor.questions import STEPS, plain_math
-from tutor.session import _near_tile
+from tutor.asking import _near_tile
+from tutor.questions import (
+    ARITHMETIC,
+    RULE_SKILL,
+    collect_question,
+    plain_math,
+    round_total_question,
+    score_question,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 POWER_RULES = ("x/n", "+/n", "-/n", "x/x", "+/+", "-/-", "+/-", "x/+", "x/-", "power-vs-power")
@@ -58,57 +65,61 @@ def test_every_rule_is_found_in_real_games() -> None:
 
 
 @pytest.mark.parametrize("rule", POWER_RULES)
-def test_questions_from_real_power_events(rule: str) -> None:
-    """§1.6 each row: the expected values are the event's own numbers; LaTeX is non-empty."""
+def test_one_question_per_play_from_real_power_events(rule: str) -> None:
+    """§1.6 each row, §4 "ask each distinct computation once": one question for the play's one
+    computation, its expected value the event's own number, its skill the row's skill."""
     for event, near in real_events()[rule][:8]:
         assert isinstance(event, PowerEffect)
-        qs = question_for(event, lang="en", near_tile=near)  # type: ignore[arg-type]
-        assert [(q.step, q.skills) for q in qs] == list(STEPS[rule])
-        for q in qs:
-            assert q.expected == (event.gain if q.step == "gain" else event.loss)
-            assert q.latex
-            assert q.prompt and "{" not in q.prompt
+        (q,) = question_for(event, lang="en", near_tile=near)  # type: ignore[arg-type]
+        assert q.skill == RULE_SKILL[rule] and q.skills == (q.skill,)
+        assert q.expected == (event.loss if q.step == "loss" else event.gain)
+        assert q.step == ("loss" if rule in ("-/n", "-/-") else "gain")
+        assert q.prompt and "{" not in q.prompt
+        if q.arithmetic and q.stages:
             assert int(q.expression.doit()) == q.expected  # the display agrees with the engine
-            assert set(q.skills) <= {"multiply", "add", "negative", "square", "double",
-                                     "subtract", "round"}
+            assert q.worked.endswith(f"= {q.expected}")
+
+
+def test_skills_follow_rules_md_section_4() -> None:
+    assert RULE_SKILL == {
+        "x/n": "multiply", "+/n": "add", "-/n": "add", "x/x": "square", "+/+": "double",
+        "-/-": "double", "+/-": "other-end", "x/+": "double", "x/-": "multiply",
+        "power-vs-power": "rules", "neutralized": "rules"}
+    assert "rules" not in ARITHMETIC and {"other-end", "negative"} <= ARITHMETIC
 
 
 @pytest.mark.parametrize("rule", ["+/-", "x/-", "power-vs-power"])
-def test_plays_that_gain_and_take_ask_both_parts(rule: str) -> None:
+def test_plays_that_gain_and_take_the_same_number_ask_it_once(rule: str) -> None:
     event, _ = real_events()[rule][0]
-    qs = question_for(event)
-    assert [q.step for q in qs] == ["gain", "loss"]
-    assert qs[0].expected == event.gain and qs[1].expected == event.loss  # type: ignore[union-attr]
-    assert len({q.id for q in qs}) == 2
+    (gain,) = question_for(event)
+    assert gain.step == "gain" and gain.expected == event.gain  # type: ignore[union-attr]
+    (loss,) = question_for(event, perspective="victim")
+    assert loss.step == "loss" and loss.expected == event.loss  # type: ignore[union-attr]
 
 
-def test_skill_tags_follow_rules_md_section_4() -> None:
-    tags = {rule: [s for _, skills in STEPS[rule] for s in skills] for rule in STEPS}
-    assert tags["x/n"] == ["multiply"]
-    assert tags["x/+"] == ["multiply", "double"]
-    assert tags["x/-"] == ["multiply", "negative"]
-    assert tags["+/n"] == ["add"]
-    assert tags["-/n"] == ["negative"]
-    assert tags["x/x"] == ["square"]
-    assert tags["+/+"] == ["double"]
-    assert tags["-/-"] == ["double", "negative"]
-    assert tags["neutralized"] == []
+def test_a_loss_is_right_with_or_without_its_minus_sign() -> None:
+    ev = PowerEffect(0, 1, Tile("-", 6), "-/n", 0, 15, 9, Tile(4, 5), 6)
+    (q,) = question_for(ev)
+    assert q.accepted == {15, -15} and q.is_right(-15) and not q.is_right(14)
 
 
-def test_neutralized_play_asks_nothing() -> None:
+def test_neutralized_play_is_a_rules_question_worth_nothing() -> None:
     event, _ = real_events()["neutralized"][0]
-    assert question_for(event) == []
+    (q,) = question_for(event)
+    assert q.skill == "rules" and q.expected == 0 and not q.arithmetic
+    assert "opened the line" in q.prompt
 
 
-def test_scaffold_asks_t_first() -> None:
-    for rule in POWER_RULES[:-1]:
+def test_t_first_asks_the_other_end() -> None:
+    for rule in ("x/n", "+/n", "-/n", "x/x", "+/+", "-/-", "x/+"):
         event, _ = real_events()[rule][0]
-        qs = question_for(event, scaffold=True)
-        assert qs[0].step == "T" and qs[0].skills == ("add",)
-        assert qs[0].expected == event.t  # type: ignore[union-attr]
-        assert "other end" in qs[0].prompt
+        t, main = question_for(event, t_first=True)
+        assert t.step == "T" and t.skill == "other-end"
+        assert t.expected == event.t  # type: ignore[union-attr]
+        assert t.prompt == "What is T, the total of the tile at the other end of the line?"
+        assert main.skill == RULE_SKILL[rule]
     pvp, _ = real_events()["power-vs-power"][0]
-    assert [q.step for q in question_for(pvp, scaffold=True)] == ["gain", "loss"]
+    assert [q.step for q in question_for(pvp, t_first=True)] == ["gain"]
 
 
 def test_expected_is_copied_from_the_event_never_recomputed() -> None:
@@ -118,56 +129,59 @@ def test_expected_is_copied_from_the_event_never_recomputed() -> None:
     assert q.expected == 999
 
 
-def test_seed_example_latex_and_hint_ladder() -> None:
-    """Seed item 2 style: x/5 against 4/5 is 5 · (4 + 5)."""
+def test_no_giveaway_in_the_prompt_the_working_comes_through_hints() -> None:
+    """Issue: the page showed "1 + (4 + 6)" under the question and named T's tile. Now the
+    prompt names only the played tile; the ladder gives the rule, T's tile, the working and
+    last the answer; the worked solution (× everywhere) comes after the answer."""
     ev = PowerEffect(0, 1, Tile(5, "x"), "x/n", 45, 0, 9, Tile(4, 5), 5)
     (q,) = question_for(ev, lang="en")
-    assert q.latex == r"5 \cdot \left(4 + 5\right)"
     assert q.prompt == "You played 5/x. How many points do you gain?"
-    one, two, three = hint_ladder(q)
-    assert [h.level for h in (one, two, three)] == [1, 2, 3]
-    assert "multiplies" in one.text and "4/5" in one.text and not one.reveals
-    assert two.latex == r"5 \cdot \left(4 + 5\right) = 5 \cdot 9 = ?"
-    assert two.text == "Work it out: 5 · (4 + 5) = 5 · 9 = ?"
-    assert "45" not in two.text and "45" not in one.text
-    assert three.reveals and "45" in three.text
+    assert "4/5" not in q.prompt and "9" not in q.prompt and "45" not in q.prompt
+    rungs = hint_ladder(q)
+    assert [h.level for h in rungs] == [1, 2, 3, 4]
+    assert "multiplies" in rungs[0].text and "4/5" not in rungs[0].text
+    assert rungs[1].text == "The tile at the other end of the line is 4/5: T = 4 + 5."
+    assert rungs[2].text == "Work it out: 5 × (4 + 5) = 5 × 9 = ?"
+    assert rungs[2].latex == r"5 \times \left(4 + 5\right) = 5 \times 9 = ?"
+    assert not any("45" in h.text for h in rungs[:3]) and rungs[3].reveals
+    assert q.worked == r"5 \times \left(4 + 5\right) = 5 \times 9 = 45"
     es = hint_ladder(q, "es")
-    assert es[1].text == "Calcula: 5 · (4 + 5) = 5 · 9 = ?"
-    assert es[2].text == "La respuesta es 45."
+    assert es[2].text == "Calcula: 5 × (4 + 5) = 5 × 9 = ?"
+    assert es[3].text == "La respuesta es 45."
 
 
 @pytest.mark.parametrize("rule", POWER_RULES)
-def test_second_hint_never_shows_the_result(rule: str) -> None:
+def test_hints_before_the_last_never_show_the_result(rule: str) -> None:
     for event, _ in real_events()[rule][:5]:
-        for q in question_for(event, scaffold=True):
-            two = hint_ladder(q)[1]
-            if q.stages:
-                assert two.latex.endswith("= ?")
-                assert all(not re.fullmatch(r"-?\d+", s) for s in q.stages)
-            assert hint_ladder(q)[2].reveals
-
-
-def test_plus_minus_hint_stops_before_t() -> None:
-    ev = PowerEffect(0, 1, Tile("+", "-"), "+/-", 9, 9, 9, Tile(4, 5), 0)
-    gain, loss = question_for(ev)
-    assert gain.stages == ("4 + 5",)
-    assert hint_ladder(loss)[1].text == "Work it out: 4 + 5 = ?"
+        for q in question_for(event, t_first=True):
+            ladder = hint_ladder(q)
+            assert ladder[-1].reveals and not any(h.reveals for h in ladder[:-1])
+            assert all(not re.fullmatch(r"-?\d+", s) for s in q.stages)
+            for h in ladder[:-1]:
+                assert not re.search(rf"= {q.expected}\b", h.text), (h.text, q.expected)
 
 
 def test_square_and_x_plus_stages() -> None:
     sq = question_for(PowerEffect(0, 1, Tile("x", "x"), "x/x", 49, 0, 7, Tile(3, 4), 0))[0]
-    assert sq.stages == (r"\left(3 + 4\right)^{2}", "7^{2}", r"7 \cdot 7")
+    assert sq.stages == (r"\left(3 + 4\right)^{2}", "7^{2}", r"7 \times 7")
     assert plain_math(sq.stages[1]) == "7²"
     xp = question_for(PowerEffect(0, 1, Tile("x", "+"), "x/+", 24, 0, 12, Tile(6, 6), 0))[0]
-    assert xp.stages[-1] == "12 + 12"
-    assert xp.skills == ("multiply", "double")
+    assert xp.stages[-1] == "12 + 12" and xp.skill == "double"
 
 
-def test_power_vs_power_has_a_fixed_amount_hint() -> None:
+def test_scaffold_blanks() -> None:
+    ev = PowerEffect(0, 1, Tile(5, "x"), "x/n", 45, 0, 9, Tile(4, 5), 5)
+    (q,) = question_for(ev)
+    assert plain_math(q.blanks) == "5 × (□ + □)"
+    sq = question_for(PowerEffect(0, 1, Tile("x", "x"), "x/x", 49, 0, 7, Tile(3, 4), 0))[0]
+    assert plain_math(sq.blanks) == "(□ + □)²"
+
+
+def test_power_vs_power_is_a_rules_question_with_no_working() -> None:
     ev = PowerEffect(0, 1, Tile(5, "x"), "power-vs-power", 30, 30, 3, Tile("+", 3), 5)
-    gain, loss = question_for(ev)
-    assert gain.latex == "30" and gain.stages == ()
-    assert "nothing to compute" in hint_ladder(gain)[1].text
+    (q,) = question_for(ev)
+    assert q.skill == "rules" and q.stages == () and q.blanks == ""
+    assert [h.reveals for h in hint_ladder(q)] == [False, True]
 
 
 def test_victim_and_observer_perspectives() -> None:
@@ -185,19 +199,34 @@ def test_victim_and_observer_perspectives() -> None:
         question_for(ev, perspective="bystander")  # type: ignore[arg-type]
 
 
+def test_score_after_a_loss_that_crosses_zero() -> None:
+    ev = PowerEffect(1, 0, Tile("-", 6), "-/n", 0, 15, 9, Tile(4, 5), 6)
+    q = score_question(ev, 12, -3, you=0, lang="en")
+    assert (q.skill, q.step, q.expected) == ("negative", "score", -3)
+    assert q.prompt == "Your score was 12. You lost 15. What is your score now?"
+    assert plain_math(q.worked) == "12 - 15 = -3"
+
+
+def test_round_total_below_zero() -> None:
+    end = RoundEnded("domino", 1, (20, 40), (35, 0), (0, 0))
+    q = round_total_question(end, 0, you=0, lang="en")
+    assert (q.skill, q.expected) == ("negative", end.scores[0]) and q.expected == -15
+    assert "gained 20 points and lost 35" in q.prompt
+
+
 @pytest.mark.parametrize("kind", ["domino", "tranque"])
-def test_round_end_questions_from_real_rounds(kind: str) -> None:
+def test_round_end_questions_show_the_tiles_not_the_totals(kind: str) -> None:
     for bonus, end in real_events()[kind][:6]:
         assert isinstance(bonus, Bonus) and isinstance(end, RoundEnded)
-        qs = question_for(bonus, round_end=end, lang="es")
+        hands = {s: (f"{s}/{s}",) for s in range(len(end.hand_totals))}
+        q = collect_question(bonus, end, lang="es", you=bonus.seat, hands=hands)
         if end.winner != bonus.seat:
-            assert qs == []
+            assert q is None
             continue
-        (q,) = qs
-        assert q.step == "collect" and q.skills == ("add",)
+        assert q is not None and q.step == "collect" and q.skill == "add"
         assert q.expected == bonus.points
-        assert int(q.expression.doit()) == bonus.points
-        assert q.latex and q.prompt.startswith("¡")
+        assert [s for s, _ in q.situation.hands] == [s for s in hands if s != bonus.seat]
+        assert str(bonus.points) not in q.prompt and q.prompt.startswith("¡")
 
 
 def test_other_events_ask_nothing() -> None:
@@ -210,7 +239,7 @@ def test_in_lang_rephrases_only() -> None:
     (q,) = question_for(event, lang="en")
     es = q.in_lang("es")
     assert isinstance(es, Question) and es.prompt != q.prompt
-    assert (es.id, es.expected, es.latex, es.skills) == (q.id, q.expected, q.latex, q.skills)
+    assert (es.id, es.expected, es.latex, es.skill) == (q.id, q.expected, q.latex, q.skill)
     assert es.in_lang("en") == q
 
 

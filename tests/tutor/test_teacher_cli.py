@@ -131,10 +131,10 @@ def test_report_in_english(db: Path) -> None:
     assert multiply[1:] == ["2", "1", "(50%)", "0", "3.0", f"{p:.2f}"]
     adding = next(line for line in ana if line.strip().startswith("adding")).split()
     assert adding[1:5] == ["1", "0", "(0%)", "1"] and adding[5] == "6.0"
-    assert "negative numbers" not in "\n".join(ana)  # ana was never asked about it
+    assert "scores below zero" not in "\n".join(ana)  # ana was never asked about it
     beto = next(line for line in text[text.index("beto —"):].splitlines()
-                if line.strip().startswith("negative numbers")).split()
-    assert beto[2:7] == ["1", "1", "(100%)", "0", "2.5"]
+                if line.strip().startswith("scores below zero")).split()
+    assert beto[3:8] == ["1", "1", "(100%)", "0", "2.5"]
     assert "P(known): how likely" in text
 
 

@@ -140,9 +140,10 @@ def test_question_answer_hint_reveal_flow() -> None:
     q = _until_question(app)
     assert app.tutor.layout.display is None
     assert q.prompt in app.question.value
-    assert "$$" in app.question.value  # the formula, typeset by HTMLMath
-    shown = app.session.view_state()["scores_shown"]
-    assert app.session.view_state()["hiding"]
+    assert "$$" not in app.question.value  # no formula before the first attempt
+    assert "ld-situation" in app.question.value  # the line, with both ends marked
+    shown = app.session.snapshot().scores_shown
+    assert app.session.snapshot().hiding
     # Typing alone hands in nothing (leaving the box to press Hint must not submit) …
     app.answer_in.value = str(q.expected + 1000)
     assert "ld-bad" not in app.feedback.value and app.session.pending_question is q
@@ -154,7 +155,7 @@ def test_question_answer_hint_reveal_flow() -> None:
     app.reveal_btn.click()
     assert app.session.pending_question is None or app.session.pending_question is not q
     assert str(q.expected) in app.last_feedback.value
-    assert app.session.view_state()["scores_shown"] != shown or q.expected == 0
+    assert app.session.snapshot().scores_shown != shown or q.expected == 0
 
 
 def test_right_answer_by_submit_button() -> None:
@@ -231,8 +232,7 @@ def test_hot_seat_hides_the_hand_until_the_player_takes_the_screen() -> None:
     app.new_game()
     assert app.session.humans == (0, 1)
     for _ in range(50):
-        view = app.session.view_state()
-        if view["human_to_move"] is not None:
+        if app.session.snapshot().human_to_move is not None:
             break
         app.run_steps()
     assert app.board_slot.children == (app.cover,)
@@ -278,9 +278,9 @@ def test_forced_draw_is_applied_with_a_message() -> None:
 
 def test_board_layout_follows_the_view() -> None:
     app = _app()
-    view = app.session.view_state()
-    assert len(app.board.layout.line) == len(view["line"])
-    assert len(app.board.layout.hand) == len(view["hand"])
+    view = app.session.snapshot()
+    assert len(app.board.layout.line) == len(view.line)
+    assert len(app.board.layout.hand) == len(view.hand)
 
 
 def test_notebook_is_thin() -> None:

@@ -17,7 +17,8 @@ from tutor.ui import panels
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _view(**changes: Any) -> dict[str, Any]:
+def _view(**changes: Any) -> Any:
+    """The snapshot fields the panels read (a panel reads a snapshot by attribute)."""
     view: dict[str, Any] = {
         "players": 2, "turn": 0, "round": 1, "rounds": 3, "round_over": False,
         "match_over": False, "match_winners": None, "human_to_move": 0, "hand_seat": 0,
@@ -26,7 +27,7 @@ def _view(**changes: Any) -> dict[str, Any]:
         "round_gains_shown": [0, 0], "round_losses_shown": [0, 0],
     }
     view.update(changes)
-    return view
+    return SimpleNamespace(**view)
 
 
 def _cells(table: str) -> list[list[str]]:
@@ -128,4 +129,26 @@ def test_status_and_log() -> None:
     assert "Round 1 of 3" in out and "Player B (bot) is thinking" in out
     assert "<span class='ld-msg'>x &lt; y</span>" in out
     assert "Answer the question below" in panels.status_html(_view(), "en", pending=True)
-    assert "What happened" in panels.log_html([], "en")
+    log = panels.log_html(["a < b", "Player A gains 5 × (2 + 6) = 40."], "en")
+    assert "What happened" in log and "<li>a &lt; b</li>" in log and "× (2 + 6)" in log
+
+
+def test_question_panel_shows_the_situation_never_the_working() -> None:
+    """Issue (no giveaways): before the first attempt the panel shows the tile played, the
+    line with both ends marked and the hands to count; the formula and T only as a scaffold
+    the lesson asked for."""
+    from tutor.questions import Situation
+    from tutor.snapshot import QuestionView
+
+    q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
+                     step="gain", skill="multiply",
+                     situation=Situation(played="5/x", line=("4/5", "5/6", "6/5", "5/x"),
+                                         played_end="R"),
+                     attempts=0, hints=(), scaffold="", queued=0, student="ana")
+    out = panels.question_html(q, "en")
+    assert "Line: ◀ [4/5] [5/6] [6/5] [5/x] ▶" in out and "5/x was placed at the right end" in out
+    assert "$$" not in out and "T =" not in out
+    blanks = panels.question_html(
+        QuestionView(**{**q.__dict__, "scaffold": r"5 \times \left(\square + \square\right)"}),
+        "en")
+    assert r"$$5 \times \left(\square + \square\right)$$" in blanks

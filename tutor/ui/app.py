@@ -5,16 +5,18 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as widgets
 
-from engine.events import Drew, Passed, Placed
+from engine.events import Drew, Passed
 from engine.round import Action, Draw, Pass, Play
 from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import seat_name
 from tutor.session import Session, SessionError
+from tutor.snapshot import Snapshot
 
 from . import panels
 from .board import Board
@@ -26,6 +28,8 @@ __all__ = ["TutorApp"]
 
 PACE = 0.5
 """Seconds between two bot moves (a draw is quicker)."""
+SAVE_RETRY = 2.0
+"""Seconds between two tries to save answers a busy progress file could not take."""
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -55,7 +59,7 @@ def _classed(widget: widgets.Widget, *classes: str) -> Any:
 
 class TutorApp(widgets.VBox):  # type: ignore[misc]
     """The whole dashboard as one widget. ``app.session`` is the game; every panel is redrawn
-    from ``session.view_state()`` by :meth:`refresh`."""
+    from ``session.snapshot()`` by :meth:`refresh`."""
 
     def __init__(self, session: Session | None = None, *, pace: float = PACE,
                  board_size: tuple[int, int] = (800, 470), **settings: Any) -> None:
@@ -68,6 +72,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.pace = pace
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
+        self._saver: asyncio.Task[None] | None = None
         self._selected: int | None = None
         self._hand: list[Tile] = []
         self._shown_seat: int | None = None
@@ -184,7 +189,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                                                     self.progress_html]), "ld-sheet")
         self.sheet.selected_index = None
         # The sheet replays the round and the progress file is read only when they are open.
-        self.sheet.observe(lambda _c: self._render_sheet(self.session.view_state()),
+        self.sheet.observe(lambda _c: self._render_sheet(self.session.snapshot()),
                            "selected_index")
 
         play_col = W.VBox([self.board_slot, self.moves, self.tutor, self.last_feedback,
@@ -336,14 +341,14 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     # --- the board ----------------------------------------------------------------------------
 
-    def _covered(self, view: dict[str, Any]) -> bool:
+    def _covered(self, view: Snapshot) -> bool:
         """Hot seat: several humans, one to move who has not taken the screen yet."""
-        seat = view.get("human_to_move")
+        seat = view.human_to_move
         return len(self.session.humans) > 1 and seat is not None and seat != self._shown_seat
 
     def _uncover(self) -> None:
-        view = self.session.view_state()
-        self._shown_seat = view.get("human_to_move")
+        view = self.session.snapshot()
+        self._shown_seat = view.human_to_move
         self.refresh()
         self.kick()
 
@@ -363,10 +368,10 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def select(self, index: int) -> None:
         """A click on hand tile ``index``: place it when it fits one way only, else light up
         the ends it fits."""
-        view = self.session.view_state()
+        view = self.session.snapshot()
         if self.session.pending_question is not None:
             self._say(self._t(N_("Answer the question first (or press Show me).")), "msg")
-        elif view["human_to_move"] is None or self._covered(view):
+        elif view.human_to_move is None or self._covered(view):
             self._say(self._t(N_("Wait: it is not your turn.")), "msg")
         elif not 0 <= index < len(self._hand):
             return
@@ -390,9 +395,9 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     def place_at(self, end: str) -> None:
         """A click on an open end: place the selected tile there."""
-        view = self.session.view_state()
+        view = self.session.snapshot()
         if self._selected is None:
-            if view["human_to_move"] is not None and not self._covered(view):
+            if view.human_to_move is not None and not self._covered(view):
                 self._say(self._t(N_("First click one of your tiles, then an end.")), "msg")
                 self._render_status(view)
             return
@@ -430,8 +435,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         """Take one automatic step (a bot's move or a forced draw/pass). Returns the pause
         to show it before the next step, or None when it is someone's choice now."""
         s = self.session
-        view = s.view_state()
-        if s.pending_question is not None or view["round_over"]:
+        view = s.snapshot()
+        if s.pending_question is not None or view.round_over:
             return None
         if s.bot_pending():
             events = s.step_bot()
@@ -440,7 +445,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             return PACE * 0.5 if any(isinstance(e, Drew) for e in events) else self.pace
         forced = self._forced()
         if forced is not None and not self._covered(view):
-            seat = view["human_to_move"]
+            seat = view.human_to_move
+            assert seat is not None  # a forced move is a human's
             events = s.play(forced)
             self._log_events(events)
             drew = [e for e in events if isinstance(e, Drew)]
@@ -494,7 +500,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         text = str(text).strip()
         if not text or self.session.pending_question is None:
             return
-        before = list(self.session.view_state()["scores_shown"])
+        before = list(self.session.snapshot().scores_shown)
         fb = self.session.answer(text)
         self._show_feedback(fb, before)
 
@@ -502,19 +508,38 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         if self.session.pending_question is None:
             return
         hint = self.session.hint()
+        self._saving()
         self._feedback_html = "<span class='ld-warn'>" + html.escape(hint) + "</span>"
         self.refresh()
 
     def _reveal(self) -> None:
         if self.session.pending_question is None:
             return
-        before = list(self.session.view_state()["scores_shown"])
+        before = list(self.session.snapshot().scores_shown)
         fb = self.session.reveal()
         self._show_feedback(fb, before)
+
+    def _saving(self) -> None:
+        """After an answer: if the progress file was busy, say so and keep trying to save in
+        the background (the answers wait in memory, in order, until it is free)."""
+        if not self.session.unsaved:
+            return
+        self._say(self.session.unsaved_message or "", "msg")
+        loop = _running_loop()
+        if loop is not None and (self._saver is None or self._saver.done()):
+            self._saver = loop.create_task(self._save_when_free())
+
+    async def _save_when_free(self) -> None:
+        while self.session.unsaved:
+            await asyncio.sleep(SAVE_RETRY)
+            if self.session.flush():
+                self._say(self._t(N_("Your answers are saved.")))
+                self.refresh()
 
     def _show_feedback(self, fb: Any, before: list[int]) -> None:
         body = panels.feedback_html(fb)
         self.answer_in.value = ""
+        self._saving()
         if fb.done:
             self._feedback_html = ""
             self.last_feedback.value = panels.answered_html(fb, body)
@@ -530,17 +555,14 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def refresh(self, animate_from: list[int] | None = None) -> None:
         """Redraw every panel from the session's view state."""
         s = self.session
-        view = s.view_state()
+        view = s.snapshot()
         _ = translator(self.lang)
         covered = self._covered(view)
-        hand_view = dict(view)
+        hand_view = view
         humans = s.humans
-        if not humans or covered:
-            hand_view["hand"] = []
-        elif len(humans) > 1 and view["human_to_move"] is None:
-            hand_view["hand"] = []  # hot seat, a bot's turn: no hand on show
-        parse = s.round.tileset.parse
-        self._hand = [parse(t) for t in hand_view["hand"]]
+        if not humans or covered or (len(humans) > 1 and view.human_to_move is None):
+            hand_view = replace(view, hand=())  # hot seat: no hand on show between turns
+        self._hand = list(hand_view.hand)
         legal = self.legal_moves() if not covered else []
         playable = tuple(i for i, t in enumerate(self._hand)
                          if any(isinstance(m, Play) and m.tile == t for m in legal))
@@ -551,11 +573,11 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             fit = tuple(str(p.end) for p in self._plays_for(self._selected))
         labels = panels.board_labels(view, self.lang)
         self.board.show(hand_view, labels=labels, selected=self._selected, fit_ends=fit,
-                        playable=playable if legal else (), last=self._last_index(view))
+                        playable=playable if legal else (), last=view.last_placed)
         self.board_slot.children = [self.cover if covered else self.board.canvas]
-        if covered:
-            who = seat_name(view["human_to_move"])
-            self.cover_text.value = panels.cover_html(view["human_to_move"], self.lang)
+        if covered and view.human_to_move is not None:
+            who = seat_name(view.human_to_move)
+            self.cover_text.value = panels.cover_html(view.human_to_move, self.lang)
             self.cover_btn.description = _("I am player {seat}: show my tiles").format(seat=who)
         self._render_moves(legal, covered)
         self._render_status(view)
@@ -565,16 +587,6 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._render_tutor(view)
         self._render_round_end(view)
         self._render_sheet(view)
-
-    def _last_index(self, view: dict[str, Any]) -> int | None:
-        placed = [e for e in view.get("last_events", []) if isinstance(e, Placed)]
-        if not placed:
-            return None
-        tile = placed[-1].tile
-        for i, t in enumerate(view["line"]):
-            if self.session.round.tileset.parse(t) == tile:
-                return i
-        return None
 
     def move_label(self, move: Action) -> str:
         return panels.move_label(move, self.lang)
@@ -594,13 +606,13 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def _move_handler(self, move: Action) -> Callable[[Any], None]:
         return lambda _b: self.play(move)
 
-    def _render_status(self, view: dict[str, Any]) -> None:
+    def _render_status(self, view: Snapshot) -> None:
         self.status.value = panels.status_html(
             view, self.lang, pending=self.session.pending_question is not None,
             message=self._message, message_kind=self._message_kind)
 
-    def _render_scores(self, view: dict[str, Any], animate_from: list[int] | None) -> None:
-        new = list(view["scores_shown"])
+    def _render_scores(self, view: Snapshot, animate_from: list[int] | None) -> None:
+        new = list(view.scores_shown)
         if animate_from is not None and animate_from != new and _running_loop() is not None:
             _running_loop().create_task(self._animate(animate_from, new))  # type: ignore[union-attr]
         else:
@@ -611,34 +623,33 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         steps = 8
         for k in range(1, steps + 1):
             cur = [round(o + (n - o) * k / steps) for o, n in zip(old, new, strict=False)]
-            self.scores.value = self._scores_html(self.session.view_state(), cur, flash=(old, new))
+            self.scores.value = self._scores_html(self.session.snapshot(), cur, flash=(old, new))
             await asyncio.sleep(0.07)
         await asyncio.sleep(0.9)
-        self.scores.value = self._scores_html(self.session.view_state(),
-                                              list(self.session.view_state()["scores_shown"]))
+        self.scores.value = self._scores_html(self.session.snapshot(),
+                                              list(self.session.snapshot().scores_shown))
 
-    def _scores_html(self, view: dict[str, Any], scores: list[int],
+    def _scores_html(self, view: Snapshot, scores: list[int],
                      flash: tuple[list[int], list[int]] | None = None) -> str:
         return panels.scores_html(view, self.lang, humans=self.session.humans,
                                   bots=self.session.bots, scores=scores, flash=flash)
 
-    def _render_mastery(self, view: dict[str, Any]) -> None:
+    def _render_mastery(self, view: Snapshot) -> None:
         self.mastery_html.value = panels.mastery_html(view, self.lang)
 
     def _render_log(self) -> None:
-        self.log_html.value = panels.log_html(self._log, self.lang,
-                                              is_hidden=self.session.is_hidden)
+        self.log_html.value = panels.log_html(map(self.session.describe, self._log), self.lang)
 
-    def _render_tutor(self, view: dict[str, Any]) -> None:
-        q = view.get("question")
+    def _render_tutor(self, view: Snapshot) -> None:
+        q = view.question
         self.tutor.layout.display = None if q else "none"
         if not q:
             return
         self.question.value = panels.question_html(q, self.lang)
         self.feedback.value = self._feedback_html
 
-    def _render_round_end(self, view: dict[str, Any]) -> None:
-        over = view["round_over"]
+    def _render_round_end(self, view: Snapshot) -> None:
+        over = view.round_over
         self.round_end.layout.display = None if over else "none"
         if not over:
             return
@@ -646,24 +657,23 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         pending = s.pending_question is not None
         self.summary.value = panels.round_summary_html(
             s.round.result, s.round_events, s.round.players, self.lang, pending=pending)
-        self.match_table.value = panels.match_html(s.match, s.view_state(), self.lang,
-                                                   pending=pending)
+        self.match_table.value = panels.match_html(s.match, view, self.lang, pending=pending)
         self.next_round_btn.layout.display = (
-            None if not view["match_over"] and not pending else "none")
+            None if not view.match_over and not pending else "none")
         self.new_match_btn.layout.display = None if not pending else "none"
 
-    def _render_sheet(self, view: dict[str, Any]) -> None:
+    def _render_sheet(self, view: Snapshot) -> None:
         if self.sheet.selected_index == 1:
-            self.progress_html.value = panels.progress_html(self.session.store,
-                                                            self.session.student, self.lang)
+            self.progress_html.value = panels.progress_html(self.session.store, view.student,
+                                                            self.lang)
             return
-        if self.sheet.selected_index != 0 or view.get("hiding"):
+        if self.sheet.selected_index != 0 or view.hiding:
             return  # closed, or it would show the points the question asks for
         sheet = self.session.sheet()
         if sheet is None:
             self.sheet_html.value = ""
             return
         table = sheet.to_html()
-        self.sheet_links.value = panels.sheet_links_html(table, sheet.to_csv(), view["round"],
+        self.sheet_links.value = panels.sheet_links_html(table, sheet.to_csv(), view.round,
                                                          self.lang)
         self.sheet_html.value = table

@@ -12,7 +12,10 @@ from tutor.session import Session
 
 from .app import TutorApp
 
-__all__ = ["dashboard"]
+__all__ = ["PAGE_BUSY_TIMEOUT", "dashboard"]
+
+PAGE_BUSY_TIMEOUT = 0.5
+"""Seconds the page waits for a busy progress file per try (two tries)."""
 
 
 def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
@@ -51,7 +54,9 @@ def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
     store = settings.pop("store", None)
     if store is None:
         try:
-            store = Store(lang=lang)
+            # A page answers at once: wait at most about a second for a busy progress file,
+            # then keep the answers in memory and save them as soon as it is free.
+            store = Store(lang=lang, busy_timeout=PAGE_BUSY_TIMEOUT, retries=1)
         except (StoreError, OSError) as err:
             notes.append(_("Progress cannot be saved here: {error}").format(
                 error=translate_error(err, lang)))

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.events import Bonus, PowerEffect
 from engine.round import Action, Draw, Pass
 from tutor.hints import ANSWER
 from tutor.i18n import N_, format_number, translator
-from tutor.mastery import SKILLS
 from tutor.questions import seat_name
-from tutor.session import describe_event
+from tutor.snapshot import QuestionView, Snapshot
 
 __all__ = ["BONUS_WHY", "BOT", "SEAT_KINDS", "VARIANT_NAMES", "answered_html", "board_labels",
            "cover_html", "feedback_html", "log_html", "match_html", "mastery_html", "move_label",
            "progress_html", "question_html", "round_summary_html", "scores_html",
-           "sheet_links_html", "status_html"]
+           "sheet_links_html", "situation_html", "status_html"]
 
 # The games the setup offers, by engine variant name.
 VARIANT_NAMES: dict[str, str] = {
@@ -44,13 +43,13 @@ BONUS_WHY: dict[str, str] = {
 }
 
 
-def board_labels(view: dict[str, Any], lang: str) -> dict[str, str]:
+def board_labels(view: Snapshot, lang: str) -> dict[str, str]:
     """The words painted on the board: the hand's caption, the empty line, the ends."""
     _ = translator(lang)
-    seat = view.get("hand_seat")
+    seat = view.hand_seat
     return {
         "hand": (_("Your tiles ({seat}) — click one to play it").format(
-            seat=seat_name(seat)) if seat is not None and view["human_to_move"] == seat
+            seat=seat_name(seat)) if seat is not None and view.human_to_move == seat
             else _("Your tiles ({seat})").format(seat=seat_name(seat))
             if seat is not None else ""),
         "empty": _("The line is empty: the first tile opens the round."),
@@ -73,23 +72,23 @@ def move_label(move: Action, lang: str) -> str:
     return f"{move.tile} → {end}"
 
 
-def status_html(view: dict[str, Any], lang: str, *, pending: bool, message: str = "",
+def status_html(view: Snapshot, lang: str, *, pending: bool, message: str = "",
                 message_kind: str = "info") -> str:
     """The status line: round, whose turn (or why we wait) and the last message."""
     _ = translator(lang)
-    turn = view["turn"]
-    if view["match_over"]:
+    turn = view.turn
+    if view.match_over:
         state = _("The match is over.")
-    elif view["round_over"]:
+    elif view.round_over:
         state = _("The round is over.")
     elif pending:
         state = _("Answer the question below to see the points.")
-    elif view["human_to_move"] is not None:
+    elif view.human_to_move is not None:
         state = _("Your turn, player {seat}.").format(seat=seat_name(turn))
     else:
         state = _("Player {seat} (bot) is thinking…").format(seat=seat_name(turn))
-    head = _("Round {number} of {rounds}").format(number=view["round"],
-                                                   rounds=view["rounds"])
+    head = _("Round {number} of {rounds}").format(number=view.round,
+                                                   rounds=view.rounds)
     msg = ""
     if message:
         cls = "ld-msg" if message_kind == "msg" else "ld-info"
@@ -114,38 +113,38 @@ def _seat_who(seat: int, humans: Collection[int], bots: Mapping[int, Any], lang:
     return _(SEAT_KINDS.get(level, BOT))
 
 
-def scores_html(view: dict[str, Any], lang: str, *, humans: Collection[int],
+def scores_html(view: Snapshot, lang: str, *, humans: Collection[int],
                 bots: Mapping[int, Any], scores: Sequence[int] | None = None,
                 flash: tuple[Sequence[int], Sequence[int]] | None = None) -> str:
     """The scores table: tiles in hand, this round and the match, as far as they are shown.
 
-    ``scores`` are the match totals to print (by default ``view["scores_shown"]``; the
+    ``scores`` are the match totals to print (by default ``view.scores_shown``; the
     dashboard passes in-between values while it counts up); ``flash`` = (old, new) marks the
     cells that changed."""
     _ = translator(lang)
     if scores is None:
-        scores = view["scores_shown"]
+        scores = view.scores_shown
     rows = []
-    for seat in range(view["players"]):
+    for seat in range(view.players):
         who = _seat_who(seat, humans, bots, lang)
-        cls = " class='ld-turn'" if (seat == view["turn"] and not view["round_over"]) else ""
+        cls = " class='ld-turn'" if (seat == view.turn and not view.round_over) else ""
         td = "<td>"
         if flash is not None and flash[0][seat] != flash[1][seat]:
             td = ("<td class='ld-flash'>" if flash[1][seat] > flash[0][seat]
                   else "<td class='ld-flash-down'>")
-        rnd = view["round_gains_shown"][seat] - view["round_losses_shown"][seat]
+        rnd = view.round_gains_shown[seat] - view.round_losses_shown[seat]
         marker = "▶ " if cls else ""
         rows.append(
             f"<tr{cls}><td>{marker}<b>{seat_name(seat)}</b> "
             f"<small>({html.escape(who)})</small></td>"
-            f"<td>{view['hand_sizes'][seat]}</td>"
+            f"<td>{view.hand_sizes[seat]}</td>"
             f"<td>{format_number(rnd, lang)}</td>"
             f"{td}{format_number(scores[seat], lang)}</td></tr>")
     hidden = ""
-    if view.get("hiding"):
+    if view.hiding:
         hidden = ("<div class='ld-hidden-pts'>" + html.escape(
             _("Points of the last play are hidden until you answer.")) + "</div>")
-    pile = _("Pile: {count} tiles").format(count=view["pile"])
+    pile = _("Pile: {count} tiles").format(count=view.pile)
     heads = "".join(f"<th>{html.escape(h)}</th>"
                     for h in (_("Player"), _("Tiles"), _("Round"), _("Match")))
     return (
@@ -154,56 +153,73 @@ def scores_html(view: dict[str, Any], lang: str, *, humans: Collection[int],
         f"<div class='ld-legend'>{html.escape(pile)}</div>{hidden}")
 
 
-def mastery_html(view: dict[str, Any], lang: str) -> str:
-    """One pair of bars per skill practised: mastery and first-try accuracy."""
+def mastery_html(view: Snapshot, lang: str) -> str:
+    """One pair of bars per skill shown (the lesson's targets, and any skill asked): mastery
+    and first-try accuracy, for the student whose question or turn it is."""
     _ = translator(lang)
-    rep = view.get("mastery", {})
     rows = []
-    for skill in SKILLS:
-        st = rep.get(skill)
-        if not st:
-            continue
-        m = int(round(100 * st["p_known"]))
-        acc = st["accuracy"]
+    for st in view.skills:
+        m = int(round(100 * st.p_known))
+        acc = st.accuracy
         a = 0 if acc is None else int(round(100 * acc))
         a_text = "–" if acc is None else f"{a}%"
-        star = " ★" if st["mastered"] else ""
+        star = " ★" if st.mastered else ""
         rows.append(
-            f"<div class='ld-bar-row'><span>{html.escape(st['name'])}{star}</span>"
+            f"<div class='ld-bar-row'><span>{html.escape(st.name)}{star}</span>"
             f"<div><div class='ld-bar m' title='{m}%'><span style='width:{m}%'></span></div>"
             f"<div class='ld-bar a' title='{a_text}'><span style='width:{a}%'></span></div>"
             f"</div><span>{m}%</span></div>")
     legend = _("green: mastery (chance you know it) · blue: right on the first try")
-    title = _("Skills")
+    title = _("Skills of {student}").format(student=view.student)
     return (f"<b>{html.escape(title)}</b><div class='ld-bars'>{''.join(rows)}</div>"
             f"<div class='ld-legend'>{html.escape(legend)}</div>")
 
 
-def log_html(events: Iterable[Any], lang: str, *,
-             is_hidden: Callable[[Any], bool] = lambda _e: False) -> str:
-    """The "what happened" log: the last six events, hidden points left out (``is_hidden``)."""
+def log_html(lines: Iterable[str], lang: str) -> str:
+    """The "what happened" log: the last six lines (hidden points are already left out)."""
     _ = translator(lang)
-    lines = [describe_event(e, lang, hidden=is_hidden(e)) for e in list(events)[-6:]]
-    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in list(lines)[-6:])
     title = _("What happened")
     return (f"<b>{html.escape(title)}</b>"
             f"<ul style='margin:4px 0;padding-left:18px'>{items}</ul>")
 
 
-def question_html(question: dict[str, Any], lang: str) -> str:
-    """The tutor's question (``view["question"]``): prompt, formula, how many more follow."""
+def situation_html(question: QuestionView, lang: str) -> str:
+    """What the student may see before answering: the tile played and where, the line with
+    both ends marked, the tiles of the hands to count. Never the working."""
+    _ = translator(lang)
+    sit = question.situation
+    parts = []
+    if sit.line:
+        tiles = " ".join(f"[{t}]" for t in sit.line)
+        parts.append(_("Line: ◀ {tiles} ▶ (both ends are open)").format(tiles=tiles))
+    if sit.played and sit.played_end:
+        where = _("left end") if sit.played_end == "L" else _("right end")
+        parts.append(_("{tile} was placed at the {end}.").format(tile=sit.played, end=where))
+    for seat, hand in sit.hands:
+        parts.append(_("Hand of {seat}: {tiles}").format(
+            seat=seat_name(seat), tiles=" ".join(f"[{t}]" for t in hand) or "—"))
+    if sit.drill:
+        parts.insert(0, _("Practice position (not from your game):"))
+    return "".join(f"<div class='ld-situation'>{html.escape(p)}</div>" for p in parts)
+
+
+def question_html(question: QuestionView, lang: str) -> str:
+    """The tutor's question: the prompt, the situation, the scaffold if the lesson shows it,
+    and how many more questions follow. No formula, no other-end total, no answer."""
     _ = translator(lang)
     more = ""
-    if question.get("queued"):
+    if question.queued:
         more = ("<div class='ld-legend'>" + html.escape(
-            _("{count} more question(s) about this play.").format(count=question["queued"])) +
+            _("{count} more question(s) after this one.").format(count=question.queued)) +
             "</div>")
-    formula = f"$${question['latex']}$$" if question.get("latex") else ""
-    return f"<b>{html.escape(question['prompt'])}</b>{formula}{more}"
+    scaffold = f"$${question.scaffold}$$" if question.scaffold else ""
+    return (f"<b>{html.escape(question.prompt)}</b>{situation_html(question, lang)}"
+            f"{scaffold}{more}")
 
 
 def feedback_html(fb: Any) -> str:
-    """The answer's feedback (a :class:`tutor.session.Feedback`): right, wrong (with the
+    """The answer's feedback (a :class:`tutor.asking.Feedback`): right, wrong (with the
     hint) or shown."""
     msg = html.escape(fb.message)
     if fb.kind == "correct":
@@ -211,9 +227,9 @@ def feedback_html(fb: Any) -> str:
     elif fb.kind == "wrong":
         body = f"<span class='ld-bad'>✘ {msg}</span>"
         if fb.hint:
-            body += "<br><span class='ld-warn'>" + html.escape(fb.hint) + "</span>"
-            if fb.hint_latex:
-                body += f" $${fb.hint_latex}$$"
+            body += "<br><span class='ld-warn'>" + html.escape(fb.hint.text) + "</span>"
+            if fb.hint.latex and not fb.hint.reveals:
+                body += f" $${fb.hint.latex}$$"
     else:
         body = f"<span class='ld-warn'>{msg}</span>"
     return body
@@ -221,16 +237,16 @@ def feedback_html(fb: Any) -> str:
 
 def answered_html(fb: Any, body: str) -> str:
     """The card left under the board once a question is done: prompt, feedback ``body``,
-    the answer in words and the worked formula. It stays until the next question is done."""
+    the answer in words and the worked solution. It stays until the next question is done."""
     q = fb.question
     answer = ""
     if fb.expected is not None and fb.kind != "revealed":  # a reveal's message says it
         text = translator(q.lang)(ANSWER).format(answer=format_number(fb.expected, q.lang))
         answer = f"<br><span class='ld-answer-value'>{html.escape(text)}</span>"
-    return ("<div class='ld-card'>" + html.escape(q.prompt) + "<br>" + body + answer +
-            (f" $${q.latex} = {fb.expected}$$"
-             if q.latex and fb.expected is not None and q.latex != str(fb.expected)
-             else "") + "</div>")
+    worked = fb.worked
+    shown = f" $${worked}$$" if worked and worked != str(fb.expected) else ""
+    return "<div class='ld-card'>" + html.escape(q.prompt) + "<br>" + body + answer + shown + \
+        "</div>"
 
 
 def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: str, *,
@@ -283,7 +299,7 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
     return "".join(lines)
 
 
-def match_html(match: Any, view: dict[str, Any], lang: str, *, pending: bool) -> str:
+def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
     """The match so far, round by round; the current round shows ``?`` while a question
     is ``pending``; the winner once the match is over."""
     _ = translator(lang)
@@ -298,12 +314,12 @@ def match_html(match: Any, view: dict[str, Any], lang: str, *, pending: bool) ->
             for i in range(m.players))
         body.append(f"<tr><td>{html.escape(round_word)} {r.number}</td>{cells}</tr>")
     total = "".join(f"<td><b>{format_number(v, lang)}</b></td>"
-                    for v in view["scores_shown"])
+                    for v in view.scores_shown)
     body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
     result = ""
-    if view["match_over"] and not pending and view.get("match_winners"):
+    if view.match_over and not pending and view.match_winners:
         result = "<div class='ld-ok'>★ " + html.escape(_("Match winner: {winners}").format(
-            winners=", ".join(seat_name(w) for w in view["match_winners"]))) + "</div>"
+            winners=", ".join(seat_name(w) for w in view.match_winners))) + "</div>"
     return (f"<table class='ld-score-table'><thead><tr><th>{html.escape(match_word)}</th>"
             f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{result}")
 

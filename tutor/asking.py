@@ -1,0 +1,384 @@
+"""The asking: which of the game's computations become questions, the queue of questions, the
+points they hide, and answer → hint → reveal with the evidence each first answer gives.
+
+An :class:`Asker` reads the engine's events (it never changes the game); the session hands it
+each move's events and the scores before the move. Attempts and mastery go to a
+:class:`~tutor.recorder.Recorder` when there is one.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
+from engine.round import Round
+from engine.tiles import Tile
+from tutor.answers import AnswerError, parse_answer
+from tutor.diagnosis import Diagnosis, diagnose
+from tutor.hints import ANSWER, Hint, hint_ladder
+from tutor.i18n import format_number, translator
+from tutor.mastery import Mastery
+from tutor.practice import DRILL_SKILLS, Plan, Practice, drill_position
+from tutor.questions import (
+    RULE_SKILL,
+    Question,
+    Situation,
+    collect_question,
+    power_questions,
+    round_total_question,
+    score_question,
+)
+
+__all__ = ["ASK_KINDS", "Asker", "Feedback", "Pending"]
+
+ASK_KINDS = frozenset({"power", "round_end"})
+FeedbackKind = Literal["invalid", "correct", "wrong", "revealed"]
+LONGEST_WAIT = 86_400.0
+"""A question left open longer than this counts as this long (a day)."""
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The tutor's reply to an answer (or to giving up)."""
+
+    kind: FeedbackKind
+    message: str
+    question: Question
+    diagnosis: Diagnosis | None = None
+    hint: Hint | None = None
+    """The next rung of the hint ladder, given after a wrong answer."""
+    expected: int | None = None
+    """Shown once the question is over (right answer or revealed)."""
+    answered: int | None = None
+    done: bool = False
+    """The question is over; the next one, if any, is now pending."""
+    events: tuple[Event, ...] = ()
+    """What the bots did after the question was over."""
+
+    @property
+    def counted(self) -> bool:
+        """Whether this reply counted as an attempt (an unreadable answer does not)."""
+        return self.kind != "invalid"
+
+    @property
+    def worked(self) -> str:
+        """The worked solution (LaTeX), once the question is over."""
+        return self.question.worked if self.done else ""
+
+
+@dataclass
+class Pending:
+    """A question in the queue, with what happened at it so far."""
+
+    question: Question
+    seat: int
+    """The human seat (the student) the question is for."""
+    source: Event | None = None
+    hidden_gains: tuple[int, ...] = ()
+    hidden_losses: tuple[int, ...] = ()
+    scaffold: str = ""
+    shown_at: float = field(default_factory=time.monotonic)
+    attempts: int = 0
+    hints: int = 0
+    """Hints taken before the first answer."""
+    first_recorded: bool = False
+    given: list[Hint] = field(default_factory=list)
+
+
+class Asker:
+    """The questions of one match for its human seats, each seat a student of its own."""
+
+    def __init__(self, *, lang: str, plan: Plan, ask: frozenset[str], students: dict[int, str],
+                 masteries: dict[int, Mastery], players: int, rng: random.Random,
+                 recorder: Any = None, symbol_value: int = 0) -> None:
+        self.lang = lang
+        self.plan = plan
+        self.ask = ask
+        self.students = students
+        self.masteries = masteries
+        self.players = players
+        self.recorder = recorder
+        self.symbol_value = symbol_value
+        self.practice = {seat: Practice(plan, random.Random(rng.random())) for seat in students}
+        self.queue: list[Pending] = []
+        self._sources: list[Event] = []  # events questions were made from (kept alive for id)
+        self._drills = 0
+
+    # --- reading the game -------------------------------------------------------------------
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(self.students)
+
+    def _student_for(self, *seats: int) -> int | None:
+        """The human seat a question goes to: the first of ``seats`` that is human, else the
+        first human."""
+        for s in seats:
+            if s in self.students:
+                return s
+        return self.humans[0] if self.humans else None
+
+    def consider(self, events: Sequence[Event], rnd: Round, scores_before: Sequence[int],
+                 prefix: str) -> None:
+        """Turn the computations of one move's ``events`` into questions, as the lesson's plan
+        and each student's mastery decide (RULES.md §4)."""
+        placed: Placed | None = None
+        end = next((e for e in events if isinstance(e, RoundEnded)), None)
+        for ev in events:
+            if isinstance(ev, Placed):
+                placed = ev
+            elif isinstance(ev, PowerEffect) and "power" in self.ask:
+                self._power(ev, rnd, placed, scores_before, prefix)
+            elif isinstance(ev, Bonus) and ev.kind in ("domino", "tranque") \
+                    and "round_end" in self.ask and self.students:
+                self._collect(ev, end, rnd, prefix)
+        if end is not None and "round_end" in self.ask:
+            self._round_totals(end, prefix)
+
+    def _situation(self, rnd: Round, placed: Placed | None) -> Situation:
+        line = tuple(str(t) for t in rnd.line_tiles())
+        if placed is None:
+            return Situation(line=line)
+        return Situation(played=str(placed.tile), line=line, played_end=placed.end)
+
+    def _power(self, ev: PowerEffect, rnd: Round, placed: Placed | None,
+               scores_before: Sequence[int], prefix: str) -> None:
+        skill = RULE_SKILL.get(ev.rule, "")
+        if ev.seat in self.students:
+            seat, perspective = ev.seat, "player"
+        else:
+            seat_or_none = self._student_for(ev.target)
+            if seat_or_none is None:
+                return
+            seat = seat_or_none
+            if not (self.plan.ask_bot_plays
+                    or self.practice[seat].short_of_practice(skill,
+                                                             self.masteries[seat])):
+                return
+            perspective = "victim" if ev.target == seat and ev.loss else "observer"
+        practice, mastery = self.practice[seat], self.masteries[seat]
+        situation = self._situation(rnd, placed)
+        new: list[Question] = []
+        if practice.wants(skill, mastery):
+            t_first = practice.t_first(skill, mastery) and ev.t not in (ev.gain, ev.loss)
+            new = power_questions(ev, lang=self.lang, perspective=perspective,  # type: ignore[arg-type]
+                                  you=seat if perspective != "observer" else None,
+                                  t_first=t_first, near_tile=_near_tile(rnd, placed),
+                                  symbol_value=self.symbol_value, id_prefix=prefix,
+                                  situation=situation)
+        before, after = scores_before[ev.target], scores_before[ev.target] - ev.loss
+        if ev.loss and before > 0 > after and practice.wants("negative", mastery):
+            # The engine's score after the move is the one to ask for.
+            new.append(score_question(ev, before, after, lang=self.lang,
+                                      you=seat if ev.target == seat else None,
+                                      id_prefix=prefix, situation=situation))
+        gains = [0] * self.players
+        losses = [0] * self.players
+        gains[ev.seat] += ev.gain
+        losses[ev.target] += ev.loss
+        self._enqueue(new, seat, ev, tuple(gains), tuple(losses))
+
+    def _collect(self, ev: Bonus, end: RoundEnded | None, rnd: Round, prefix: str) -> None:
+        seat = self._student_for(ev.seat)
+        if seat is None or not self.practice[seat].wants("add", self.masteries[seat]):
+            return
+        hands = {s: tuple(str(t) for t in rnd.hand(s)) for s in range(rnd.players)}
+        q = collect_question(ev, end, lang=self.lang, you=seat if seat == ev.seat else None,
+                             hands=hands, id_prefix=prefix)
+        if q is not None:
+            gains = [0] * self.players
+            gains[ev.seat] = ev.points
+            self._enqueue([q], seat, ev, tuple(gains), (0,) * self.players)
+
+    def _round_totals(self, end: RoundEnded, prefix: str) -> None:
+        for seat in self.students:
+            gained, lost = end.gains[seat], end.losses[seat]
+            if gained and end.scores[seat] < 0 \
+                    and self.practice[seat].wants("negative", self.masteries[seat]):
+                q = round_total_question(end, seat, lang=self.lang, you=seat, id_prefix=prefix)
+                gains = [0] * self.players
+                losses = [0] * self.players
+                gains[seat], losses[seat] = gained, lost
+                self._enqueue([q], seat, end, tuple(gains), tuple(losses))
+
+    def drill(self, prefix: str) -> int:
+        """Between rounds: 2–4 questions on real positions for each student's target skills
+        the round left short of practice. Returns how many were queued."""
+        added = 0
+        for seat in self.students:
+            practice, mastery = self.practice[seat], self.masteries[seat]
+            for k, skill in enumerate(practice.drill_skills(mastery)):
+                if skill not in DRILL_SKILLS:
+                    continue
+                self._drills += 1
+                pos = drill_position(skill, practice.rng, seat, self.players,
+                                     self.symbol_value)
+                situation = Situation(played=str(pos.line[-1]),
+                                      line=tuple(str(t) for t in pos.line), played_end="R",
+                                      drill=True)
+                tag = f"{prefix}drill{self._drills}-{k}-"
+                if pos.round_end is not None:
+                    qs = [round_total_question(pos.round_end, seat, lang=self.lang, you=seat,
+                                               id_prefix=tag)]
+                else:
+                    qs = power_questions(
+                        pos.event, lang=self.lang, you=seat, id_prefix=tag,
+                        t_first=skill == "other-end" or practice.t_first(skill, mastery),
+                        near_tile=pos.line[-2], symbol_value=self.symbol_value,
+                        situation=situation)
+                    qs = [q for q in qs if q.skill == skill or q.step == "T"]
+                self._enqueue(qs, seat, None, (), ())
+                added += len(qs)
+        return added
+
+    def new_round(self) -> None:
+        for practice in self.practice.values():
+            practice.new_round()
+
+    def _enqueue(self, questions: Sequence[Question], seat: int, source: Event | None,
+                 gains: tuple[int, ...], losses: tuple[int, ...]) -> None:
+        if not questions:
+            return
+        if source is not None:
+            self._sources.append(source)
+        was_empty = not self.queue
+        practice, mastery = self.practice[seat], self.masteries[seat]
+        for q in questions:
+            practice.count(q.skill)
+            blanks = q.blanks if practice.scaffold("blanks", q.skill, mastery) else ""
+            self.queue.append(Pending(q, seat, source, gains, losses, blanks))
+        if was_empty:
+            self.queue[0].shown_at = time.monotonic()
+
+    # --- the queue --------------------------------------------------------------------------
+
+    @property
+    def pending(self) -> Pending | None:
+        return self.queue[0] if self.queue else None
+
+    def asked_about(self, event: Event) -> bool:
+        return any(e is event for e in self._sources)
+
+    def is_hidden(self, event: Event) -> bool:
+        """True while ``event`` holds points a pending question asks for."""
+        return any(p.source is event for p in self.queue)
+
+    def hidden(self) -> tuple[list[int], list[int]]:
+        """Per seat, the gains and losses still behind unanswered questions (each source
+        event's points counted once)."""
+        gains = [0] * self.players
+        losses = [0] * self.players
+        seen: list[Event] = []
+        for p in self.queue:
+            if p.source is None or any(p.source is e for e in seen) or not p.hidden_gains:
+                continue
+            seen.append(p.source)
+            for s in range(self.players):
+                gains[s] += p.hidden_gains[s]
+                losses[s] += p.hidden_losses[s]
+        return gains, losses
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+        for p in self.queue:
+            p.question = p.question.in_lang(lang)
+            p.given = list(hint_ladder(p.question, lang)[:len(p.given)])
+
+    # --- answering --------------------------------------------------------------------------
+
+    def answer(self, text: str) -> tuple[Feedback, bool]:
+        """Check ``text`` against the pending question. Returns the feedback and whether the
+        question is over (the caller then lets the game go on)."""
+        p = self._head()
+        q = p.question
+        try:
+            value = parse_answer(text, self.lang)
+        except AnswerError as err:
+            return Feedback("invalid", str(err), q), False
+        p.attempts += 1
+        diag = diagnose(q, value, self.lang)
+        seconds = self._seconds(p)
+        if not p.first_recorded:
+            self._evidence(p, diag.correct, diag.skill or q.skill, seconds)
+        self._record(p, "CORRECT" if diag.correct else "INCORRECT", text, diag.rule or diag.kind,
+                     seconds, value, diag.skill if not diag.correct else q.skill)
+        if diag.correct:
+            self._pop()
+            return Feedback("correct", diag.message, q, diag, expected=q.expected,
+                            answered=value, done=True), True
+        return Feedback("wrong", diag.message, q, diag, hint=self._next_hint(p),
+                        answered=value), False
+
+    def hint(self) -> Hint:
+        """The next rung of the pending question's ladder (the last gives the answer, then
+        repeats)."""
+        p = self._head()
+        hint = self._next_hint(p)
+        self._record(p, "HINT", "", f"hint-{hint.level}", self._seconds(p), None, p.question.skill)
+        return hint
+
+    def reveal(self) -> Feedback:
+        """Give up on the pending question: show the answer (a wrong first attempt if the
+        student had not answered yet)."""
+        p = self._head()
+        q = p.question
+        seconds = self._seconds(p)
+        if not p.first_recorded:
+            self._evidence(p, False, q.skill, seconds)
+        self._record(p, "GIVEUP", "", "revealed", seconds, None, q.skill)
+        self._pop()
+        message = translator(self.lang)(ANSWER).format(answer=format_number(q.expected,
+                                                                            self.lang))
+        return Feedback("revealed", message, q, expected=q.expected, done=True)
+
+    def _head(self) -> Pending:
+        return self.queue[0]  # the session checks that a question waits
+
+    def _pop(self) -> None:
+        self.queue.pop(0)
+        if self.queue:
+            self.queue[0].shown_at = time.monotonic()
+
+    def _seconds(self, p: Pending) -> float:
+        return min(time.monotonic() - p.shown_at, LONGEST_WAIT)
+
+    def _next_hint(self, p: Pending) -> Hint:
+        ladder = hint_ladder(p.question, self.lang)
+        if len(p.given) < len(ladder):
+            p.given.append(ladder[len(p.given)])
+            if not p.first_recorded:
+                p.hints += 1
+        return p.given[-1]
+
+    def _evidence(self, p: Pending, correct: bool, skill: str, seconds: float) -> None:
+        """The first answer (or giving up) is one piece of evidence for one skill: the
+        question's, or the one the diagnosed mistake concerns (RULES.md §4)."""
+        p.first_recorded = True
+        mastery = self.masteries[p.seat]
+        mastery.record(skill, correct, hints_before_answer=p.hints, seconds=seconds)
+        if self.recorder is not None:
+            self.recorder.save_mastery(self.students[p.seat], mastery)
+
+    def _record(self, p: Pending, outcome: str, text: str, feedback: str, seconds: float,
+                value: int | None, skill: str | None) -> None:
+        if self.recorder is None:
+            return
+        q = p.question
+        self.recorder.attempt(self.students[p.seat], problem=q.problem, step=q.step,
+                              outcome=outcome, input_text=text, feedback=feedback,
+                              kc=(skill or q.skill,), hints=len(p.given), duration=seconds,
+                              expected=q.expected, answered=value)
+
+
+def _near_tile(rnd: Round, placed: Placed | None) -> Tile | None:
+    """The tile the just-placed tile went next to (the end where it went)."""
+    if placed is None or placed.end is None:
+        return None
+    line = rnd.line_tiles()
+    if len(line) < 2:
+        return None
+    return line[1] if placed.end == "L" else line[-2]

@@ -1,0 +1,100 @@
+"""Narration: one line of what happened for each engine event, for the log and the terminal;
+the bots' power plays worked out ("B gains 5 × (2 + 6) = 40.") as examples to learn from."""
+
+from __future__ import annotations
+
+from engine.events import (
+    Bonus,
+    Drew,
+    Event,
+    MatchEnded,
+    Passed,
+    Placed,
+    PowerEffect,
+    RoundEnded,
+    RoundStarted,
+)
+from tutor.i18n import N_, translator
+from tutor.questions import plain_math, power_questions, seat_name
+
+__all__ = ["describe_event", "worked_play"]
+
+_BONUS = {
+    "paso-a-la-salida": N_("Paso a la salida: player {seat} gains {points}."),
+    "paso-corrido": N_("Paso corrido: player {seat} gains {points}."),
+    "capicua": N_("Capicúa: player {seat} gains {points}."),
+    "domino": N_("Domino: player {seat} collects {points}."),
+    "tranque": N_("Tranque: player {seat} collects {points}."),
+}
+
+
+def worked_play(event: PowerEffect, lang: str, symbol_value: int = 0) -> str:
+    """A power play's points with its working, for a player to learn from:
+    ``Player B gains 5 × (2 + 6) = 40.`` (the numbers are the engine's)."""
+    _ = translator(lang)
+    seat, target = seat_name(event.seat), seat_name(event.target)
+    if event.rule == "power-vs-power":
+        return _(N_("Both ends are power tiles: player {seat} gains {gain} and player {target} "
+                    "loses {loss}.")).format(seat=seat, target=target, gain=event.gain,
+                                             loss=event.loss)
+    (q,) = power_questions(event, lang=lang, perspective="observer",
+                           symbol_value=symbol_value)
+    working = plain_math(q.stages[0]) + " = " if q.stages else ""
+    if event.gain and event.loss:
+        return _(N_("Player {seat} gains {working}{gain} and player {target} loses as "
+                    "much.")).format(seat=seat, target=target, working=working,
+                                     gain=event.gain)
+    if event.loss:
+        return _(N_("Player {target} loses {working}{loss}.")).format(
+            target=target, working=working, loss=event.loss)
+    return _(N_("Player {seat} gains {working}{gain}.")).format(seat=seat, working=working,
+                                                                gain=event.gain)
+
+
+def describe_event(event: Event, lang: str, *, hidden: bool = False, worked: bool = False,
+                   symbol_value: int = 0) -> str:
+    """One line of what happened. ``hidden``: the points are the answer of a pending question
+    and are left out; ``worked``: a power play is shown with its working."""
+    _ = translator(lang)
+    if isinstance(event, RoundStarted):
+        return _(N_("Round {number} starts.")).format(number=event.number)
+    if isinstance(event, Placed):
+        seat = seat_name(event.seat)
+        if event.end is None:
+            return _(N_("Player {seat} opens with {tile}.")).format(seat=seat, tile=event.tile)
+        msg = (N_("Player {seat} places {tile} at the left end.") if event.end == "L"
+               else N_("Player {seat} places {tile} at the right end."))
+        return _(msg).format(seat=seat, tile=event.tile)
+    if isinstance(event, Drew):
+        return _(N_("Player {seat} draws a tile.")).format(seat=seat_name(event.seat))
+    if isinstance(event, Passed):
+        return _(N_("Player {seat} passes.")).format(seat=seat_name(event.seat))
+    if isinstance(event, PowerEffect):
+        if event.neutralized:
+            return _(N_("{tile} opens the line: no power effect.")).format(tile=event.tile)
+        if hidden:
+            return _(N_("Power play! The points stay hidden until the question is answered."))
+        if worked:
+            return worked_play(event, lang, symbol_value)
+        parts = []
+        if event.gain:
+            parts.append(_(N_("Player {seat} gains {points}.")).format(
+                seat=seat_name(event.seat), points=event.gain))
+        if event.loss:
+            parts.append(_(N_("Player {seat} loses {points}.")).format(
+                seat=seat_name(event.target), points=event.loss))
+        return " ".join(parts)
+    if isinstance(event, Bonus):
+        if hidden:
+            return _(N_("The round is over! The points stay hidden until the question is "
+                        "answered."))
+        return _(_BONUS[event.kind]).format(seat=seat_name(event.seat), points=event.points)
+    if isinstance(event, RoundEnded):
+        if event.winner is None:
+            return _(N_("The round is over, with no winner."))
+        return _(N_("The round is over. Player {seat} wins it.")).format(
+            seat=seat_name(event.winner))
+    if isinstance(event, MatchEnded):
+        winners = ", ".join(seat_name(s) for s in event.winners)
+        return _(N_("The match is over. Winner: {winners}.")).format(winners=winners)
+    return str(event)

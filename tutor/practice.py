@@ -1,0 +1,184 @@
+"""Adaptive practice (RULES.md §4): which plays become questions, when the scaffolds show, and
+the short drill between rounds that covers a target skill the round left unpractised.
+
+Every choice is a pure function of the lesson's plan, the student's mastery and a seeded
+``random.Random``, so a seeded lesson asks the same questions on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from engine.events import PowerEffect, RoundEnded
+from engine.rules import effect_rule, number_half, power_effect
+from engine.tiles import LEONARD, Tile
+from tutor.mastery import SKILLS, Mastery
+from tutor.questions import ARITHMETIC
+
+__all__ = ["DRILL_SKILLS", "DrillPosition", "Plan", "Practice", "drill_position"]
+
+MAX_RULES_SHARE = 0.1
+"""The most of a round's questions that may be ``rules`` questions when the lesson does not
+target them."""
+SCAFFOLDS = frozenset({"T", "blanks"})
+"""``T``: ask T, the other end's total, before the points; ``blanks``: show the formula with
+blanks for the other end's halves (``5 × (□ + □)``)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a lesson asks the tutor to practise."""
+
+    targets: frozenset[str] = frozenset()
+    """The lesson's target skills; none means every arithmetic skill (free play)."""
+    scaffolds: frozenset[str] = frozenset()
+    recheck: float = 0.25
+    """How often a mastered skill (or one the lesson does not target) is asked anyway, to
+    catch forgetting."""
+    rules_per_round: int = 1
+    """``rules`` questions asked at most this often per round, unless the lesson targets them."""
+    drill: bool = True
+    ask_bot_plays: bool = False
+    """Ask about every bot power play (otherwise only when a target skill is short of
+    practice)."""
+
+    @property
+    def focus(self) -> frozenset[str]:
+        return self.targets or frozenset(ARITHMETIC - {"subtract", "round"})
+
+
+@dataclass
+class Practice:
+    """The tutor's choices for one student and lesson, with the round's practice so far."""
+
+    plan: Plan
+    rng: random.Random
+    asked: Counter[str] = field(default_factory=Counter)
+    """Questions asked per skill this round."""
+
+    def new_round(self) -> None:
+        self.asked.clear()
+
+    def count(self, skill: str) -> None:
+        self.asked[skill] += 1
+
+    def below(self, skill: str, mastery: Mastery) -> bool:
+        return not mastery.state(skill).mastered
+
+    def wants(self, skill: str, mastery: Mastery) -> bool:
+        """Whether a computation of ``skill`` the student just met becomes a question: always
+        for a target skill below mastery, now and then (``recheck``) for the others. A
+        ``rules`` question the lesson does not target is asked at most ``rules_per_round``
+        times a round, and only while rules questions stay within :data:`MAX_RULES_SHARE`
+        of the round's questions (they involve no arithmetic)."""
+        target = skill in self.plan.focus
+        if skill == "rules" and not target:
+            rules, total = self.asked[skill], sum(self.asked.values())
+            if rules >= self.plan.rules_per_round or (rules + 1) > MAX_RULES_SHARE * (total + 1):
+                return False
+        if target and self.below(skill, mastery):
+            return True
+        return self.rng.random() < self.plan.recheck
+
+    def short_of_practice(self, skill: str, mastery: Mastery) -> bool:
+        """A target skill below mastery with fewer than two questions this round: a bot's play
+        of it becomes a question too."""
+        return (skill in self.plan.focus and self.below(skill, mastery)
+                and self.asked[skill] < 2)
+
+    def scaffold(self, kind: str, skill: str, mastery: Mastery) -> bool:
+        """Whether scaffold ``kind`` shows for a question of ``skill``: the lesson turned it on
+        and the skill is below mastery (it fades once mastered, and comes back if mastery
+        falls)."""
+        return kind in self.plan.scaffolds and self.below(skill, mastery)
+
+    def t_first(self, skill: str, mastery: Mastery) -> bool:
+        """Ask T before the points: the scaffold, or a lesson practising the other end."""
+        return (self.scaffold("T", skill, mastery)
+                or ("other-end" in self.plan.targets and self.below("other-end", mastery)))
+
+    def drill_skills(self, mastery: Mastery, limit: int = 4) -> list[str]:
+        """The drill after a round: the target skills still below mastery, the least
+        practised this round first, each as often as it still needs right answers to reach
+        mastery (:func:`right_answers_to_mastery`), at most ``limit`` questions in all and
+        at least two when there is any."""
+        if not self.plan.drill:
+            return []
+        short = sorted((s for s in SKILLS if s in self.plan.focus and s in DRILL_SKILLS
+                        and self.below(s, mastery)), key=lambda s: self.asked[s])
+        picked: list[str] = []
+        needs = {s: right_answers_to_mastery(mastery, s) for s in short}
+        while short and len(picked) < limit and any(needs.values()):
+            for s in short:
+                if needs[s] and len(picked) < limit:
+                    picked.append(s)
+                    needs[s] -= 1
+        while short and len(picked) < 2:
+            picked.append(short[0])
+        return picked
+
+
+def right_answers_to_mastery(mastery: Mastery, skill: str) -> int:
+    """How many right first answers in a row would take ``skill`` to mastery (BKT)."""
+    from tutor.mastery import update
+
+    p, n = mastery.state(skill).p_known, 0
+    while p < mastery.params.mastery_threshold and n < 20:
+        p = update(p, True, mastery.params)
+        n += 1
+    return n
+
+
+# --- drill positions: real tiles of the Leonard set, scored by the engine -----------------------
+
+DRILL_SKILLS = frozenset({"other-end", "add", "multiply", "square", "double", "negative"})
+_TILES_FOR: dict[str, tuple[str, ...]] = {
+    "multiply": ("x/n",),
+    "add": ("+/n", "-/n"),
+    "square": ("x/x",),
+    "double": ("+/+", "-/-", "x/+"),
+    "other-end": ("+/-", "x/n", "+/n"),
+    "negative": ("-/n", "-/-"),
+}
+
+
+@dataclass(frozen=True)
+class DrillPosition:
+    """A practice position: a short line whose left end is the T tile, with the power tile
+    just placed at its right end. ``event`` is the engine's scoring of that play; for a
+    ``negative`` drill ``round_end`` is a round whose losses (that play's) outweigh its gains,
+    with the round's score from the engine's :class:`~engine.RoundEnded`."""
+
+    line: tuple[Tile, ...]
+    event: PowerEffect
+    round_end: RoundEnded | None = None
+
+
+def drill_position(skill: str, rng: random.Random, seat: int = 0, players: int = 2,
+                   symbol_value: int = 0) -> DrillPosition:
+    """A real position of the Leonard set that practises ``skill`` (e.g. x/x on 3/4): the
+    other end's tile, a tile joining it to the played tile, and the played power tile; the
+    points come from the engine's :func:`engine.power_effect`."""
+    rows = _TILES_FOR[skill]
+    power = [t for t in LEONARD.tiles if t.is_power and effect_rule(t) in rows]
+    basic = [t for t in LEONARD.tiles if not t.is_power]
+    while True:
+        played, t_tile = rng.choice(power), rng.choice(basic)
+        match = played.a  # the played tile goes onto its first half
+        bridge = Tile(t_tile.b, match)
+        if bridge not in (t_tile, played):
+            break
+    gain, loss = power_effect(played, t_tile, symbol_value)
+    # A negative drill is a loss the student suffers: the play is the previous seat's.
+    player = (seat - 1) % players if skill == "negative" else seat
+    event = PowerEffect(player, (player + 1) % players, played.oriented(match),
+                        effect_rule(played), gain, loss, t_tile.total(symbol_value), t_tile,
+                        number_half(played))
+    end = None
+    if skill == "negative":
+        gains, losses = [0] * players, [0] * players
+        gains[seat], losses[seat] = rng.randrange(1, max(2, loss)), loss
+        end = RoundEnded("domino", None, tuple(gains), tuple(losses), (0,) * players)
+    return DrillPosition((t_tile, bridge, played.oriented(match)), event, end)

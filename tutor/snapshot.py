@@ -1,0 +1,100 @@
+"""What a screen shows, as one typed, frozen value built once per refresh: the board, the
+hands, the scores as far as they are shown, the question waiting, the skills and the log.
+
+The dashboard's panels and the terminal read a :class:`Snapshot`; none of them reaches into
+the session's game or questions while drawing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.round import Action
+from engine.tiles import Half, Tile, TileSet
+from tutor.hints import Hint
+from tutor.questions import Situation
+
+__all__ = ["QuestionView", "SkillView", "Snapshot"]
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """The question waiting for an answer, as the student may see it before answering."""
+
+    id: str
+    prompt: str
+    step: str
+    skill: str
+    situation: Situation
+    attempts: int
+    hints: tuple[Hint, ...]
+    """The rungs of the hint ladder given so far."""
+    scaffold: str
+    """The formula with blanks (LaTeX) when the lesson's scaffold shows for this skill."""
+    queued: int
+    """How many more questions wait after this one."""
+    student: str
+    """Whose question it is (hot seat: each human seat is its own student)."""
+
+
+@dataclass(frozen=True)
+class SkillView:
+    skill: str
+    name: str
+    p_known: float
+    mastered: bool
+    asked: int
+    first_try_right: int
+    target: bool
+    """A skill the lesson practises."""
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.first_try_right / self.asked if self.asked else None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    lang: str
+    variant: str
+    tileset: TileSet
+    players: int
+    names: tuple[str, ...]
+    humans: tuple[int, ...]
+    round: int
+    rounds: int
+    line: tuple[Tile, ...]
+    """Left to right, each tile with its left half first."""
+    ends: tuple[Half, Half] | None
+    table: Tile | None
+    last_placed: int | None
+    """Index in :attr:`line` of the tile placed last."""
+    turn: int
+    human_to_move: int | None
+    bot_pending: bool
+    hand_sizes: tuple[int, ...]
+    hand_seat: int | None
+    hand: tuple[Tile, ...]
+    legal: tuple[Action, ...]
+    pile: int
+    scores_shown: tuple[int, ...]
+    """Match scores without the points a pending question asks for."""
+    round_gains_shown: tuple[int, ...]
+    round_losses_shown: tuple[int, ...]
+    hiding: bool
+    question: QuestionView | None
+    student: str
+    skills: tuple[SkillView, ...]
+    log: tuple[str, ...]
+    round_over: bool
+    round_winner: int | None
+    round_end: str | None
+    match_over: bool
+    match_winners: tuple[int, ...] | None
+    unsaved: int
+    """Answers not yet written to the progress file (it was busy)."""
+
+    @property
+    def round_scores_shown(self) -> tuple[int, ...]:
+        return tuple(g - lo for g, lo in zip(self.round_gains_shown, self.round_losses_shown,
+                                               strict=True))
