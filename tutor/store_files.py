@@ -17,9 +17,9 @@ export writes imports back to exactly the same attempts:
   Import removes that ``'`` and undoes the four escapes (a backslash before any other
   character stays as it is).
 
-Import checks every row (numbers within :data:`tutor.store.LIMITS`, text within
-:data:`tutor.store.MAX_TEXT` characters, times with their time zone) before anything is
-written, and refuses a bad file with one :class:`~tutor.store.ProgressImportError` naming
+Import checks every row (numbers within :data:`tutor.records.LIMITS`, text within
+:data:`tutor.records.MAX_TEXT` characters, times with their time zone) before anything is
+written, and refuses a bad file with one :class:`~tutor.records.ProgressImportError` naming
 the file, the line and what is wrong.
 """
 
@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tutor.i18n import N_, SOURCE_LANG, Message
-from tutor.store import (
+from tutor.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
     DURATION_NOT_SECONDS,

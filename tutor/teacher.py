@@ -16,7 +16,8 @@ from typing import Any
 
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
 from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
-from tutor.store import KC_SEPARATOR, Attempt, Outcome, Store, StoreError, default_path
+from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
+from tutor.store import Store, default_path
 from tutor.store_files import read_attempts
 
 __all__ = ["COMMANDS", "add_commands", "rebuild_mastery", "report_text", "run", "visible"]

@@ -394,3 +394,16 @@ def test_record_attempt_refuses_what_an_import_would_refuse(tmp_path: Path) -> N
                 store.record_attempt("ana", s, lesson="L", problem="p", step="s",
                                      outcome="CORRECT", **bad)  # type: ignore[arg-type]
         assert store.attempts() == []
+
+
+def test_record_types_live_apart_from_the_store_and_its_files() -> None:
+    """The store and its file formats share tutor.records; the file formats never import the
+    store (the import cycle is gone)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tutor.store_files, tutor.records; "
+            "print('tutor.store' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
