@@ -271,9 +271,10 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
                 else _("Nobody can play, and the lowest hand is shared: nobody collects."))
         lines.append(f"<h3 style='margin:2px 0'>{html.escape(kind)}</h3>"
                      f"<div>{html.escape(what)}</div>")
-        totals = ", ".join(f"{seat_name(i)}: {v}" for i, v in enumerate(end.hand_totals))
-        lines.append("<div>" + html.escape(_("Tiles left in each hand: {totals}").format(
-            totals=totals)) + "</div>")
+        if not pending:  # the totals are what a round-end question asks to add up
+            totals = ", ".join(f"{seat_name(i)}: {v}" for i, v in enumerate(end.hand_totals))
+            lines.append("<div>" + html.escape(_("Tiles left in each hand: {totals}").format(
+                totals=totals)) + "</div>")
     if pending:
         lines.append("<div class='ld-hidden-pts'>" + html.escape(
             _("Answer the question to see who gained what.")) + "</div>")
