@@ -186,9 +186,14 @@ class Asker:
         seat = self._student_for(ev.seat)
         if seat is None or not self.practice[seat].wants("add", self.masteries[seat]):
             return
-        hands = {s: tuple(str(t) for t in rnd.hand(s)) for s in range(rnd.players)}
+        hands = {s: tuple(rnd.hand(s)) for s in range(rnd.players)}
+        value = self.symbol_value
         q = collect_question(ev, end, lang=self.lang, you=seat if seat == ev.seat else None,
-                             hands=hands, id_prefix=prefix)
+                             hands={s: tuple(map(str, h)) for s, h in hands.items()},
+                             pips={s: tuple(v if isinstance(v, int) else value
+                                            for t in h for v in (t.a, t.b))
+                                   for s, h in hands.items()},
+                             id_prefix=prefix)
         if q is not None:
             gains = [0] * self.players
             gains[ev.seat] = ev.points

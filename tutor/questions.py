@@ -146,6 +146,8 @@ class Context:
     loss: int = 0
     hands: tuple[int, ...] = ()
     """Round end: the hand totals the winner collects, in seat order."""
+    pips: tuple[int, ...] = ()
+    """Round end with one hand to count: the values of its tiles' halves, in order."""
     winner_hand: int = 0
     before: int = 0
     """A score question: the score before the loss (or the round's gains)."""
@@ -299,7 +301,13 @@ def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
     ctx = q.context
     if q.step == "collect":
         hands = ctx.hands
-        expr = _add(*hands) if len(hands) > 1 else sympy.Integer(q.expected)
+        if len(hands) > 1:
+            expr = _add(*hands)
+        elif len([v for v in ctx.pips if v]) > 1:
+            # One hand: its tiles' points, half by half (halves worth 0 add nothing).
+            expr = _add(*[v for v in ctx.pips if v])
+        else:
+            expr = sympy.Integer(q.expected)
         stages: list[Any] = [expr]
     elif q.step in ("score", "round"):
         expr = _add(ctx.before, sympy.Integer(-ctx.taken))
@@ -446,15 +454,19 @@ def round_total_question(end: RoundEnded, seat: int, *, lang: str = "en",
 
 def collect_question(event: Bonus, end: RoundEnded | None, *, lang: str = "en",
                      you: int | None = None, hands: dict[int, tuple[str, ...]] | None = None,
+                     pips: dict[int, tuple[int, ...]] | None = None,
                      id_prefix: str = "") -> Question | None:
     """Round end (``add``): the points the winner collects; ``hands`` are the tiles of the
-    hands to count, shown in place of their totals."""
+    hands to count, shown in place of their totals, and ``pips`` their halves' values (the
+    working when there is one hand to count)."""
     if end is not None and end.winner != event.seat:
         return None  # a shared tranque (D-9): no single winner to ask about
     totals = end.hand_totals if end is not None else ()
     counted = tuple(v for s, v in enumerate(totals) if s != event.seat)
     ctx = Context(rule=f"collect-{event.kind}", seat=event.seat, target=event.seat,
                   hands=counted, winner_hand=totals[event.seat] if totals else 0,
+                  pips=next(iter(v for s, v in (pips or {}).items() if s != event.seat), ())
+                  if len(counted) == 1 else (),
                   gain=event.points)
     shown = tuple((s, tiles) for s, tiles in sorted((hands or {}).items()) if s != event.seat)
     return _make(f"{id_prefix}{event.kind}:collect", "collect", "add", event.points, ctx,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -135,3 +136,30 @@ def test_usage_errors_are_translated(monkeypatch: pytest.MonkeyPatch,
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("uso: leonard-domino play") and "leonard-domino play: error: " in err
+
+
+def test_terminal_shows_the_situation_not_the_working_and_the_hands_at_a_round_end() -> None:
+    """Issue (no giveaways): the terminal follows the page's rules: before an answer only the
+    line and, at a round end, the tiles of the hands to count; the working after the answer."""
+    for seed in range(40):
+        s = Session(seed=seed, rounds=1, lang="en", ask=("round_end",), drill=False)
+        lines: list[str] = []
+        before_answer: list[str] = []
+
+        def read(prompt: str, ss: Session = s, out: list[str] = lines,
+                 seen: list[str] = before_answer) -> str:
+            q = ss.pending_question
+            if q is None:
+                return "1"
+            seen.append("\n".join(out[-6:]))
+            return str(q.expected)
+
+        cli.Terminal(s, read=read, write=lines.append).run()
+        if before_answer:
+            shown = before_answer[0]
+            assert "Hand of" in shown and "❓" in shown
+            assert "=" not in shown.split("❓", 1)[1]  # no working under the question
+            text = "\n".join(lines)
+            assert re.search(r"\d+ \+ \d+.* = \d+", text)  # the worked sum after the answer
+            return
+    raise AssertionError("no round-end question in 40 games")
