@@ -7,12 +7,13 @@ import argparse
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.events import Event
 from engine.round import Draw, Pass, Play
 from tutor import teacher
-from tutor.i18n import N_, normalize_lang, translator
+from tutor.i18n import N_, ngettext, normalize_lang, translator
 from tutor.questions import plain_math, seat_name
 from tutor.session import Feedback, Session, SessionError
 
@@ -263,6 +264,16 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
     sub.add_parser("dashboard", help=_(N_("open the dashboard in Voilà (the default)")),
                    lang=lang, description=_(N_("Open the dashboard in Voilà.")))
     teacher.add_commands(sub, lang)
+    lessons = sub.add_parser(
+        "lessons", lang=lang, help=_(N_("check lesson files")),
+        description=_(N_("Check lesson files: one line per broken file, naming the file, the "
+                         "field and what is wrong. Exit code 2 if any file is broken.")))
+    lessons.add_argument("action", choices=["check"], help=_(N_("what to do: check")))
+    lessons.add_argument("folder", nargs="?", default=None, metavar=_(N_("DIR")),
+                         help=_(N_("the folder of lesson files (default: $LEONARD_LESSONS and "
+                                   "the shipped lessons)")))
+    lessons.add_argument("--lang", default=None,
+                         help=_(N_("language of the messages: es or en")))
     sim = sub.add_parser(
         "simulate-students", lang=lang,
         help=_(N_("play a lesson with simulated students and report how it went")),
@@ -280,6 +291,29 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
     sim.add_argument("--lang", default=None,
                      help=_(N_("language of the messages: es or en")))
     return p
+
+
+def check_lessons(args: argparse.Namespace, lang: str) -> int:
+    """``python -m tutor lessons check [DIR]``: exit 0 when every file is good, else 2."""
+    from tutor.lessons import check_folder
+    from tutor.paths import lesson_dirs
+
+    _ = translator(lang)
+    folders = [Path(args.folder)] if args.folder is not None else lesson_dirs()
+    total, broken = 0, []
+    for folder in folders:
+        if not folder.is_dir():
+            print(_(N_("{folder}: there is no such folder")).format(folder=folder))
+            return 2
+        count, problems = check_folder(folder, lang)
+        total += count
+        broken += problems
+    for line in broken:
+        print(line)
+    if not broken:
+        print(ngettext("{n} lesson file, all good.", "{n} lesson files, all good.", total,
+                       lang).format(n=total))
+    return 2 if broken else 0
 
 
 def simulate_students(args: argparse.Namespace, lang: str) -> int:
@@ -336,6 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return dashboard()
     if args.command in teacher.COMMANDS:
         return teacher.run(args, cli_lang)
+    if args.command == "lessons":
+        return check_lessons(args, cli_lang)
     if args.command == "simulate-students":
         try:
             return simulate_students(args, cli_lang)

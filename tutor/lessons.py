@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -12,6 +14,7 @@ from typing import Any
 from engine import HouseRules, RulesError
 from engine.rules import VARIANTS
 
+from .deals import POWER_ROWS
 from .i18n import N_, translate_error, translator
 from .mastery import SKILLS, BKTParams
 from .paths import lesson_dirs, shipped_dir
@@ -23,9 +26,19 @@ LESSON_DIR = shipped_dir("lessons")
 _PROB = {"type": "number", "minimum": 0, "maximum": 1}
 _TEXT = {
     "type": "object",
-    "properties": {"es": {"type": "string"}, "en": {"type": "string"}},
+    "properties": {"es": {"type": "string", "minLength": 1}, "en": {"type": "string",
+                                                               "minLength": 1}},
     "required": ["es", "en"],
     "additionalProperties": False,
+}
+_TILES = {"type": "array", "items": {"type": "string"}}
+_DEAL = {
+    "type": "object",
+    "required": ["hands"],
+    "additionalProperties": False,
+    "properties": {"hands": {"type": "array", "items": _TILES}, "pile": _TILES,
+                   "table": {"type": ["string", "null"]},
+                   "starter": {"type": ["integer", "null"], "minimum": 0, "maximum": 4}},
 }
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -47,6 +60,10 @@ SCHEMA: dict[str, Any] = {
                 "rounds": {"type": "integer", "minimum": 1, "maximum": 20},
                 "seed": {"type": ["integer", "null"]},
                 "rules": {"type": "object"},
+                "deals": {"type": "array", "items": _DEAL, "maxItems": 20},
+                "rich_in": {"type": "array", "uniqueItems": True,
+                            "items": {"enum": list(POWER_ROWS)}},
+                "candidates": {"type": "integer", "minimum": 1, "maximum": 2000},
             },
         },
         "tutor": {
@@ -74,7 +91,12 @@ SCHEMA: dict[str, Any] = {
 
 
 class LessonError(ValueError):
-    """A lesson file that cannot be used; the message says which file, where and why."""
+    """A lesson file that cannot be used: ``str(err)`` is one line naming the file, the field
+    and what is wrong (``lessons/03-minus.json: game.players: must be 2 to 5, got 7``)."""
+
+    def __init__(self, source: str, problem: str, where: str = "") -> None:
+        self.source, self.where, self.problem = source, where, problem
+        super().__init__(": ".join(part for part in (source, where, problem) if part))
 
 
 @dataclass(frozen=True)
@@ -98,24 +120,33 @@ class Lesson:
     """``T`` (ask T first) and/or ``blanks`` (the formula with blanks); they fade per skill."""
     drill: bool = True
     ask_bot_plays: bool = False
-    deals: list[dict[str, Any]] | None = None
+    deals: tuple[dict[str, Any], ...] = ()
+    """Prepared deals, one per round from the first (the other rounds are dealt at random)."""
+    rich_in: frozenset[str] = frozenset()
+    """§1.6 rows whose tiles the deals should be rich in: each round's deal is the richest of
+    ``candidates`` seeded random deals (:func:`tutor.deals.search_deals`)."""
+    candidates: int = 200
     mastery: BKTParams = field(default_factory=BKTParams)
 
     def text(self, key: str, lang: str) -> str:
         values: dict[str, str] = getattr(self, key)
         return values.get(lang) or values.get("en", "")
 
+    def deals_for(self, seed: int | None) -> list[dict[str, Any]] | None:
+        """The deals to play with ``seed``: the prepared ones, else (``rich_in``) the result
+        of the seeded search, else None (every round dealt at random)."""
+        if self.deals:
+            return [dict(d) for d in self.deals]
+        if not self.rich_in:
+            return None
+        from .deals import search_deals
 
-_MESSAGES = {
-    "required": N_("“{where}” is missing “{what}”."),
-    "additionalProperties": N_("“{where}” has a setting the tutor does not know: {what}."),
-    "type": N_("“{where}” should be {what}."),
-    "enum": N_("“{where}” must be one of: {what}."),
-    "minimum": N_("“{where}” must be at least {what}."),
-    "maximum": N_("“{where}” must be at most {what}."),
-    "pattern": N_("“{where}” may hold only small letters, digits and dashes."),
-    "uniqueItems": N_("“{where}” lists something twice."),
-}
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        return search_deals(self.variant, self.players, self.humans, self.rules, self.rich_in,
+                            seed, self.rounds, self.candidates)
+
+
 _TYPES = {
     "object": N_("a group of settings in braces {}"),
     "array": N_("a list in brackets []"),
@@ -123,6 +154,7 @@ _TYPES = {
     "integer": N_("a whole number"),
     "number": N_("a number"),
     "boolean": N_("true or false"),
+    "null": N_("null"),
 }
 
 
@@ -132,32 +164,53 @@ def _scaffolds(value: bool | list[str]) -> frozenset[str]:
     return frozenset(value)
 
 
-def _explain(error: Any, data: Any, lang: str) -> str:
-    """One sentence for the teacher from a fastjsonschema error."""
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _explain(error: Any, data: Any, lang: str) -> tuple[str, str]:
+    """The field and what is wrong with it, for the teacher, from a fastjsonschema error."""
     _ = translator(lang)
     path = [str(p) for p in error.path[1:]]
-    where = ".".join(path) or _("the lesson")
-    kind = error.rule
-    node = data
+    node: Any = data
     for p in path:
         node = node[int(p)] if isinstance(node, list) else node.get(p, {})
+    kind, rule, schema = error.rule, error.rule_definition, error.definition
+    where = ".".join(path)
+    got = _shown(node)
     if kind == "required":
-        what = ", ".join(k for k in error.rule_definition if k not in node)
-    elif kind == "additionalProperties":
-        allowed = error.definition.get("properties", {})
-        what = ", ".join(sorted(k for k in node if k not in allowed))
-    elif kind == "type":
-        types = error.rule_definition
-        types = [types] if isinstance(types, str) else types
-        what = " / ".join(_(_TYPES.get(t, t)) for t in types)
-    elif kind == "enum":
-        what = ", ".join(json.dumps(v) for v in error.rule_definition)
-    else:
-        what = str(error.rule_definition)
-    template = _MESSAGES.get(kind)
-    if template is None:
-        return f"“{where}”: {error.message}"
-    return _(template).format(where=where, what=what)
+        missing = [k for k in rule if not isinstance(node, dict) or k not in node]
+        where = ".".join([*path, missing[0]]) if missing else where
+        return where, _("is missing")
+    if kind == "additionalProperties":
+        extra = sorted(k for k in node if k not in schema.get("properties", {}))
+        return ".".join([*path, extra[0]]), _("is not a setting the tutor knows")
+    if kind == "type":
+        types = [rule] if isinstance(rule, str) else list(rule)
+        wanted = _(" or ").join(_(_TYPES.get(t, t)) for t in types)
+        return where, _("should be {what}, got {got}").format(what=wanted, got=got)
+    if kind == "enum":
+        return where, _("must be one of {choices}; got {got}").format(
+            choices=", ".join(json.dumps(v) for v in rule), got=got)
+    if kind in ("minimum", "maximum") and "minimum" in schema and "maximum" in schema:
+        return where, _("must be {low} to {high}, got {got}").format(
+            low=schema["minimum"], high=schema["maximum"], got=got)
+    if kind == "minimum":
+        return where, _("must be at least {low}, got {got}").format(low=rule, got=got)
+    if kind == "maximum":
+        return where, _("must be at most {high}, got {got}").format(high=rule, got=got)
+    if kind == "maxItems":
+        return where, _("lists at most {high} items, got {got}").format(high=rule,
+                                                                        got=len(node))
+    if kind == "minLength":
+        return where, _("must not be empty")
+    if kind == "pattern":
+        return where, _("may hold only small letters, digits and dashes, got {got}").format(
+            got=got)
+    if kind == "uniqueItems":
+        return where, _("lists something twice")
+    return where, str(error.message)
 
 
 @cache
@@ -170,38 +223,75 @@ def _validator() -> Any:
 
 
 def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Lesson:
-    """Check ``data`` against the lesson schema and build a :class:`Lesson`."""
+    """Check ``data`` against the lesson schema and the game's rules and build a
+    :class:`Lesson`; a problem raises :class:`LessonError` naming the field."""
     import fastjsonschema
 
     _ = translator(lang)
     try:
         _validator()(data)
     except fastjsonschema.JsonSchemaValueException as err:
-        raise LessonError(f"{source}: {_explain(err, data, lang)}") from None
+        where, what = _explain(err, data, lang)
+        raise LessonError(source, what, where) from None
     game = data.get("game", {})
     tut = data.get("tutor", {})
     players = game.get("players", 2)
     humans = tuple(game.get("humans", [0]))
-    if any(h >= players for h in humans):
-        raise LessonError(source + ": " + _("“game.humans” names a seat beyond the {n} players.")
-                          .format(n=players))
+    beyond = [h for h in humans if h >= players]
+    if beyond:
+        raise LessonError(source, _("seat {seat} is beyond the {n} players").format(
+            seat=beyond[0], n=players), "game.humans")
+    name = game.get("variant", "leonard")
     try:
-        VARIANTS[game.get("variant", "leonard")].check_players(players)
+        VARIANTS[name].check_players(players)
+    except RulesError:
+        var = VARIANTS[name]
+        raise LessonError(source, _("{variant} is played by {low} to {high} players, got "
+                                    "{got}").format(variant=name, low=var.min_players,
+                                                    high=var.max_players, got=players),
+                          "game.players") from None
+    try:
         rules = HouseRules.from_dict({"rounds": game.get("rounds", 3), **game.get("rules", {})})
-        mastery = BKTParams(**data.get("mastery", {}))
     except (RulesError, ValueError, TypeError) as e:
-        raise LessonError(f"{source}: {translate_error(e, lang)}") from None
+        raise LessonError(source, translate_error(e, lang), "game.rules") from None
+    try:
+        mastery = BKTParams(**data.get("mastery", {}))
+    except (ValueError, TypeError) as e:
+        raise LessonError(source, translate_error(e, lang), "mastery") from None
+    deals = tuple(game.get("deals", ()))
+    if deals:
+        _check_deals(source, name, players, rules, deals, lang)
     return Lesson(
         id=data["id"], title=data["title"], description=data.get("description", {}),
-        variant=game.get("variant", "leonard"), players=players, humans=humans,
+        variant=name, players=players, humans=humans,
         bots=tuple(game.get("bots", ["greedy"])),
         rounds=rules.rounds, seed=game.get("seed"), rules=rules,
         ask=frozenset(tut.get("ask", ["power", "round_end"])),
         targets=frozenset(tut.get("targets", ())),
         scaffold=_scaffolds(tut.get("scaffold", False)), drill=tut.get("drill", True),
-        ask_bot_plays=tut.get("ask_bot_plays", False),
+        ask_bot_plays=tut.get("ask_bot_plays", False), deals=deals,
+        rich_in=frozenset(game.get("rich_in", ())), candidates=game.get("candidates", 200),
         mastery=mastery,
     )
+
+
+def _check_deals(source: str, variant_name: str, players: int, rules: HouseRules,
+                 deals: Sequence[dict[str, Any]], lang: str) -> None:
+    """Each prepared deal must be a deal of this game: the engine checks it (tiles of the set,
+    each dealt once, hand sizes, the opener)."""
+    from engine.round import DealError, Round
+
+    _ = translator(lang)
+    var = VARIANTS[variant_name]
+    for i, deal in enumerate(deals):
+        if len(deal["hands"]) != players:
+            raise LessonError(source, _("gives {got} hands for {n} players").format(
+                got=len(deal["hands"]), n=players), f"game.deals.{i}.hands")
+        try:
+            Round.from_deal(var, rules, deal["hands"], deal.get("pile", ()), deal.get("table"),
+                            deal.get("starter"), record=False)
+        except DealError as err:
+            raise LessonError(source, str(err), f"game.deals.{i}") from None
 
 
 MAX_LESSON_BYTES = 1_000_000
@@ -219,15 +309,15 @@ def find_lesson(lesson_id: str, lang: str = "en") -> Path:
     """
     _ = translator(lang)
     if not isinstance(lesson_id, str) or not LESSON_ID.fullmatch(lesson_id):
-        raise LessonError(_("“{id}” is not the name of a lesson: a lesson name has only small "
-                            "letters, digits and dashes, like first-steps.")
+        raise LessonError("", _("“{id}” is not the name of a lesson: a lesson name has only "
+                                "small letters, digits and dashes, like 01-other-end.")
                           .format(id=_shorten(str(lesson_id))))
     for folder in lesson_dirs():
         path = folder / f"{lesson_id}.json"
         if path.is_file():
             return path
     known = ", ".join(_ids()) or "—"
-    raise LessonError(_("There is no lesson “{id}”. The lessons are: {known}.")
+    raise LessonError("", _("There is no lesson “{id}”. The lessons are: {known}.")
                       .format(id=lesson_id, known=known))
 
 
@@ -253,35 +343,41 @@ def load_lesson(lesson: str | Path, lang: str = "en") -> Lesson:
     """Read a lesson: by id (a ``str``) from the lessons folders, or from a file ``Path``
     (a teacher checking their own file). Raises :class:`LessonError` saying what is wrong."""
     path = lesson if isinstance(lesson, Path) else find_lesson(lesson, lang)
-    return lesson_from_dict(_read_json(path, lang), path.name, lang)
+    # A teacher's own file is named as they gave it; a lesson found by id only by its file
+    # name (a page never shows the server's folders).
+    name = str(path) if isinstance(lesson, Path) else path.name
+    found = lesson_from_dict(_read_json(path, name, lang), name, lang)
+    if found.id != path.stem:
+        _ = translator(lang)
+        raise LessonError(name, _("must be the file's name, {stem}, got {id}").format(
+            stem=json.dumps(path.stem), id=json.dumps(found.id)), "id")
+    return found
 
 
-def _read_json(path: Path, lang: str) -> Any:
+def _read_json(path: Path, name: str, lang: str) -> Any:
     _ = translator(lang)
     try:
         if path.stat().st_size > MAX_LESSON_BYTES:
-            raise LessonError(_("{path} is too large to be a lesson file.").format(
-                path=path.name))
+            raise LessonError(name, _("is too large to be a lesson file"))
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise LessonError(_("There is no lesson file {path}.").format(path=path)) from None
+        raise LessonError(name, _("there is no such lesson file")) from None
     except IsADirectoryError:
-        raise LessonError(_("{path} is a folder, not a lesson file.").format(
-            path=path.name)) from None
+        raise LessonError(name, _("is a folder, not a lesson file")) from None
     except UnicodeDecodeError:
-        raise LessonError(_("{path} is not a text file.").format(path=path.name)) from None
+        raise LessonError(name, _("is not a text file (UTF-8)")) from None
     except (OSError, ValueError) as err:  # unreadable, a NUL in the name, …
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise LessonError(_("{path} cannot be read: {error}.").format(
-            path=path.name, error=reason)) from None
+        raise LessonError(name, _("cannot be read: {error}").format(error=reason)) from None
     try:
         return json.loads(raw)
     except json.JSONDecodeError as e:
-        raise LessonError(_("{path} is not valid JSON: check line {line}, column {col}.")
-                          .format(path=path.name, line=e.lineno, col=e.colno)) from None
+        raise LessonError(name, _("is not valid JSON: check the commas, quotes and brackets "
+                                  "there"),
+                          _("line {line}, column {col}").format(line=e.lineno,
+                                                                 col=e.colno)) from None
     except RecursionError:
-        raise LessonError(_("{path} is nested too deeply to be a lesson file.").format(
-            path=path.name)) from None
+        raise LessonError(name, _("is nested too deeply to be a lesson file")) from None
 
 
 def default_lesson() -> Lesson:
@@ -300,3 +396,16 @@ def list_lessons(lang: str = "en") -> list[Lesson]:
         except LessonError:
             continue
     return out
+
+
+def check_folder(folder: Path, lang: str = "en") -> tuple[int, list[str]]:
+    """Check every lesson file in ``folder``: how many there are, and one line per broken
+    file naming the file, the field and what is wrong (in ``lang``)."""
+    files = sorted(folder.glob("*.json"))
+    problems = []
+    for path in files:
+        try:
+            load_lesson(path, lang)
+        except LessonError as err:
+            problems.append(str(err))
+    return len(files), problems

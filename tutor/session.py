@@ -7,7 +7,7 @@ builds the :class:`~tutor.snapshot.Snapshot` a screen draws from.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from os import PathLike
 from typing import Any
 
@@ -75,7 +75,8 @@ class Session:
         *,
         variant: str = "leonard",
         rules: HouseRules | None = None,
-        deals: list[dict[str, Any]] | None = None,
+        deals: list[dict[str, Any]] | Callable[[int | None], list[dict[str, Any]] | None]
+        | None = None,
         auto_bots: bool = True,
         targets: Iterable[str] = (),
         drill: bool = True,
@@ -110,8 +111,11 @@ class Session:
             bots=list(lesson.bots), rounds=lesson.rounds,
             seed=lesson.seed if seed is None else seed, ask=lesson.ask,
             scaffold=lesson.scaffold, ask_bot_plays=lesson.ask_bot_plays, bkt=lesson.mastery,
-            rules=lesson.rules, targets=lesson.targets, drill=lesson.drill, deals=lesson.deals)
+            rules=lesson.rules, targets=lesson.targets, drill=lesson.drill)
         settings.update(overrides)
+        if "deals" not in overrides and not {"variant", "players", "humans", "rounds",
+                                             "rules"} & set(overrides):
+            settings["deals"] = lesson.deals_for  # searched again for each match's seed
         bots = settings["bots"]
         seats = settings["players"] - len(settings["humans"])
         if not isinstance(bots, str) and bots and len(bots) not in (seats, settings["players"]):
@@ -153,9 +157,9 @@ class Session:
             raise self._error(N_("bots: give one name, one per seat ({players}) or one per bot "
                                  "seat ({bot_seats}), not {given}."), players=players,
                               bot_seats=players - len(humans), given=len(s["bots"]))
+        deals = s["deals"](s["seed"]) if callable(s["deals"]) else s["deals"]
         try:
-            driver = GameDriver(s["variant"], players, humans, names, rules, s["seed"],
-                                s["deals"])
+            driver = GameDriver(s["variant"], players, humans, names, rules, s["seed"], deals)
         except RulesError as err:
             raise self._error(N_("The game settings are not valid: {error}."),
                               error=str(err)) from None

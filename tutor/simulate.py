@@ -2,7 +2,7 @@
 through the same :class:`~tutor.session.Session` the page uses, and the tutor's own records
 say how the lesson went (which skills it asked, how often, whether mastery was reached).
 
-    python -m tutor simulate-students --lesson first-steps --students 50 --profile perfect \\
+    python -m tutor simulate-students --lesson 04-times --students 50 --profile perfect \\
         --seed 1 --json
 
 Profiles: ``perfect``; ``random`` (guesses of about the right size); ``bkt:L0,T,S,G`` (a
@@ -249,6 +249,8 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
         "lesson": lesson.id, "profile": profile, "students": students, "seed": seed,
         "questions": total,
         "questions_per_student": round(total / students, 2) if students else 0,
+        "target_share": round(sum(q.skill in focus for r in runs for q, _ in r.questions)
+                              / total, 4) if total else 0.0,
         "non_arithmetic_share": round(sum(not q.arithmetic for r in runs
                                           for q, _ in r.questions) / total, 4) if total
         else 0.0,

@@ -21,6 +21,8 @@ from tutor.questions import plain_math
 from tutor.session import Session
 
 SEED = 5
+ENOUGH = 6
+"""Questions checked per lesson (the first ones of the lesson, drills included)."""
 UNSCAFFOLDED = sorted(
     p.stem for p in (ROOT / "lessons").glob("*.json")
     if not json.loads(p.read_text(encoding="utf-8")).get("tutor", {}).get("scaffold"))
@@ -85,6 +87,8 @@ def test_nothing_before_the_first_attempt_gives_the_answer_away(page: Any, voila
                 arg=mirror.pending_question.prompt, timeout=10_000)
             _check(page.evaluate(SHOWN), mirror)
             checked += 1
+            if checked == ENOUGH:
+                break
             _answer_and_move_on(page, mirror, str(mirror.pending_question.expected))
             continue
         if mirror.round.over:

@@ -1,6 +1,7 @@
 """Lesson files: the shipped ones load; a garbled one gets a clear error for the teacher."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -16,48 +17,103 @@ def test_shipped_lessons_all_load():
 
 
 def test_lesson_settings_reach_the_objects():
-    lesson = load_lesson("first-steps")
-    assert lesson.scaffold and lesson.ask == {"power"} and lesson.rounds == 1
-    assert lesson.rules.rounds == 1
+    lesson = load_lesson("01-other-end")
+    assert lesson.scaffold == {"T"} and lesson.ask == {"power"} and lesson.rounds == 2
+    assert lesson.targets == {"other-end"} and lesson.rich_in == {"x/n", "+/n", "-/n"}
     assert lesson.mastery.p_init == 0.2 and lesson.mastery.p_learn == 0.25
     assert lesson.mastery.p_slip == 0.1  # documented default kept
 
 
+def test_the_curriculum_in_order():
+    """Issue (lessons a teacher can assign): at least 8 lessons, in this order."""
+    ids = [lesson.id for lesson in list_lessons()]
+    assert ids[:8] == ["01-other-end", "02-plus", "03-minus", "04-times", "05-squares",
+                       "06-doubles", "07-all-power", "08-full-match"]
+    targets = {lesson.id: lesson.targets for lesson in list_lessons()}
+    assert targets["01-other-end"] == {"other-end"} and targets["04-times"] == {"multiply"}
+    assert targets["05-squares"] == {"square"} and targets["06-doubles"] == {"double"}
+    assert {"add", "negative"} <= targets["03-minus"]
+
+
+OK = {"id": "x", "title": {"es": "a", "en": "b"}}
+
+
 @pytest.mark.parametrize("data,en,es", [
-    ({"id": "x"}, "missing “title”", "le falta «title»"),
-    ([1, 2], "“the lesson” should be a group of settings", "«la lección» debería ser un grupo"),
-    ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"bots": ["clever"]}},
-     "“game.bots.0” must be one of", "«game.bots.0» debe ser uno de"),
-    ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": 7}},
-     "“game.players” must be at most 5", "«game.players» debe ser como máximo 5"),
-    ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": "two"}},
-     "“game.players” should be a whole number", "«game.players» debería ser un número entero"),
-    ({"id": "x", "title": {"es": "a", "en": "b"}, "tutor": {"colour": 1}},
-     "does not know: colour", "no conoce: colour"),
-    ({"id": "x", "title": {"es": "a", "en": "b"}, "game": {"players": 2, "humans": [3]}},
-     "beyond the 2 players", "con 2 jugadores"),
-    ({"id": "x", "title": {"es": "a", "en": "b"}, "mastery": {"p_slip": 0.6, "p_guess": 0.5}},
-     "p_slip + p_guess must be less than 1", "p_slip + p_guess debe ser menor que 1"),
+    ({"id": "x"}, "bad.json: title: is missing", "bad.json: title: falta"),
+    ([1, 2], "bad.json: should be a group of settings in braces {}, got [1, 2]",
+     "debería ser un grupo de ajustes entre llaves {}"),
+    ({**OK, "game": {"bots": ["clever"]}},
+     'bad.json: game.bots.0: must be one of "random", "greedy", "search"; got "clever"',
+     "game.bots.0: debe ser uno de"),
+    ({**OK, "game": {"players": 7}}, "bad.json: game.players: must be 2 to 5, got 7",
+     "bad.json: game.players: debe ser de 2 a 5, no 7"),
+    ({**OK, "game": {"players": "two"}},
+     'bad.json: game.players: should be a whole number, got "two"',
+     "game.players: debería ser un número entero"),
+    ({**OK, "tutor": {"colour": 1}}, "bad.json: tutor.colour: is not a setting the tutor knows",
+     "tutor.colour: no es un ajuste que el tutor conozca"),
+    ({**OK, "game": {"players": 2, "humans": [3]}},
+     "bad.json: game.humans: seat 3 is beyond the 2 players", "game.humans: el asiento 3"),
+    ({**OK, "game": {"variant": "block", "players": 5}},
+     "bad.json: game.players: block is played by 2 to 4 players, got 5", "game.players:"),
+    ({**OK, "mastery": {"p_slip": 0.6, "p_guess": 0.5}},
+     "bad.json: mastery: p_slip + p_guess must be less than 1",
+     "p_slip + p_guess debe ser menor que 1"),
+    ({**OK, "tutor": {"targets": ["juggling"]}}, "bad.json: tutor.targets.0: must be one of",
+     "tutor.targets.0: debe ser uno de"),
+    ({**OK, "title": {"es": "", "en": "b"}}, "bad.json: title.es: must not be empty",
+     "title.es: no puede estar vacío"),
+    ({**OK, "game": {"deals": [{"hands": [["7/x"] * 9, ["1/1"] * 9]}]}},
+     "bad.json: game.deals.0: seat 0's hand: '7/x' is not a Leonard tile", "game.deals.0"),
+    ({**OK, "game": {"deals": [{"hands": [["1/1"]]}]}},
+     "bad.json: game.deals.0.hands: gives 1 hands for 2 players", "game.deals.0.hands:"),
 ])
-def test_garbled_lessons_get_clear_errors(data, en, es):
+def test_garbled_lessons_get_one_line_naming_the_field(data, en, es):
+    """Issue: one specific message per broken file, naming the file, the field and what is
+    wrong, in the teacher's language (a bad field, an unknown tile, a wrong type, a missing
+    title, …)."""
     with pytest.raises(LessonError) as e:
         lesson_from_dict(data, "bad.json", "en")
-    assert str(e.value).startswith("bad.json: ") and en in str(e.value)
+    assert str(e.value).startswith(en) or en in str(e.value), str(e.value)
+    assert "\n" not in str(e.value)
     with pytest.raises(LessonError) as e:
         lesson_from_dict(data, "bad.json", "es")
-    assert es in str(e.value)
+    assert es in str(e.value), str(e.value)
 
 
 def test_broken_file_is_named_with_line(tmp_path):
     p = tmp_path / "broken.json"
     p.write_text('{"id": "x",\n "title": }', encoding="utf-8")
-    with pytest.raises(LessonError, match=r"broken.json is not valid JSON: check line 2"):
+    with pytest.raises(LessonError, match=r"broken.json: line 2, column 11: is not valid JSON"):
         load_lesson(p)
-    with pytest.raises(LessonError, match="No existe"):
+    with pytest.raises(LessonError, match="no existe ese archivo de lección"):
         load_lesson(tmp_path / "nope.json", "es")
     (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(LessonError):
+    with pytest.raises(LessonError, match="is not a text file"):
         load_lesson(tmp_path / "bin.json")
+    (tmp_path / "other.json").write_text(json.dumps(OK), encoding="utf-8")
+    with pytest.raises(LessonError, match=r'other.json: id: must be the file\'s name, "other", '
+                                          r'got "x"'):
+        load_lesson(tmp_path / "other.json")
+
+
+def test_rich_deals_are_searched_with_the_seed():
+    """A lesson can ask for deals rich in its plays: a seeded, bounded search."""
+    lesson = load_lesson("04-times")
+    a, b = lesson.deals_for(3), lesson.deals_for(3)
+    assert a == b and a != lesson.deals_for(4) and len(a) == lesson.rounds
+    from tutor.session import Session
+
+    s = Session.from_lesson(lesson, lang="en", seed=3, store=None)
+    hand = [str(t) for t in s.round.hand(0)]
+    assert sorted(hand) == sorted(a[0]["hands"][0])
+    from engine import parse_tile
+    from engine.rules import effect_rule
+
+    counts = [sum(effect_rule(parse_tile(t)) == "x/n" for t in deal["hands"][0])
+              for seed in range(10) for deal in lesson.deals_for(seed)]
+    # A random 9-tile hand holds 9 × 6/45 = 1.2 of the six x/n tiles on average.
+    assert sum(counts) / len(counts) >= 2.5
 
 
 def test_lessons_folder_can_be_moved(tmp_path, monkeypatch):
@@ -113,20 +169,64 @@ def test_odd_files_in_a_lessons_folder_get_a_message(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(type(tmp_path), "read_text", refuse)
-    with pytest.raises(LessonError, match="locked.json cannot be read: Permission denied"):
+    with pytest.raises(LessonError, match="locked.json: cannot be read: Permission denied"):
         load_lesson("locked", "en")
 
 
 def test_session_from_lesson_uses_its_settings():
     from tutor.session import Session
 
-    s = Session.from_lesson("watch-the-bots", lang="en", seed=4)
-    assert s.players == 3 and s.humans == (0,) and s.plan.ask_bot_plays
+    s = Session.from_lesson("03-minus", lang="en", seed=4)
+    assert s.players == 2 and s.humans == (0,) and s.plan.ask_bot_plays
     assert s.plan.targets == {"add", "negative"}
     assert s.match.rules.rounds == 2
-    assert s.mastery.params == load_lesson("watch-the-bots").mastery
-    s2 = Session.from_lesson(load_lesson("first-steps"), seed=1, players=3, bots="random")
+    assert s.mastery.params == load_lesson("03-minus").mastery
+    s2 = Session.from_lesson(load_lesson("01-other-end"), seed=1, players=3, bots="random")
     assert s2.players == 3 and s2.plan.scaffolds == {"T"}
     assert s2.mastery.params.p_init == 0.2 and s2.plan.targets == {"other-end"}
     s3 = Session.from_lesson("free-play", seed=2, players=4)  # one bot named, three seats
     assert len(s3.bots) == 3
+
+
+def _check(*args: str, env: dict[str, str] | None = None):
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run([sys.executable, "-m", "tutor", "lessons", "check", *args],
+                          cwd=root, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+
+
+def test_lessons_check_command(tmp_path):
+    """`python -m tutor lessons check [DIR]`: one line per broken file (file, field, what is
+    wrong, in the teacher's language); exit 2 if any is broken, 0 otherwise."""
+    good = _check("--lang", "en")
+    assert good.returncode == 0 and "all good" in good.stdout
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "03-minus.json").write_text(json.dumps(
+        {"id": "03-minus", "title": {"es": "a", "en": "b"}, "game": {"players": 7}}),
+        encoding="utf-8")
+    (folder / "tiles.json").write_text(json.dumps(
+        {"id": "tiles", "title": {"es": "a", "en": "b"},
+         "game": {"deals": [{"hands": [["9/9"] * 9, ["1/1"] * 9]}]}}), encoding="utf-8")
+    (folder / "syntax.json").write_text('{"id": "syntax",', encoding="utf-8")
+    (folder / "notitle.json").write_text('{"id": "notitle"}', encoding="utf-8")
+    (folder / "fine.json").write_text(json.dumps(
+        {"id": "fine", "title": {"es": "a", "en": "b"}}), encoding="utf-8")
+    bad = _check(str(folder), "--lang", "en")
+    lines = bad.stdout.strip().splitlines()
+    assert bad.returncode == 2 and len(lines) == 4, bad.stdout
+    assert f"{folder}/03-minus.json: game.players: must be 2 to 5, got 7" in lines
+    assert any(line.startswith(f"{folder}/notitle.json: title: is missing") for line in lines)
+    assert any("tiles.json: game.deals.0: seat 0's hand: '9/9' is not a Leonard tile" in line
+               for line in lines)
+    assert any("syntax.json: line 1, column" in line for line in lines)
+    es = _check(str(folder), "--lang", "es")
+    assert "03-minus.json: game.players: debe ser de 2 a 5, no 7" in es.stdout
+    # A teacher's own folder (LEONARD_LESSONS) gets the same checks by default.
+    own = _check("--lang", "en", env={"LEONARD_LESSONS": str(folder)})
+    assert own.returncode == 2 and "03-minus.json: game.players" in own.stdout
+    assert "Traceback" not in bad.stderr + own.stderr

@@ -34,6 +34,12 @@ def test_questions_are_arithmetic(lesson: str) -> None:
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
+def test_target_skills_are_most_of_the_questions(lesson: str) -> None:
+    """Issue (curriculum): target-skill questions are ≥ 60% of each lesson's questions."""
+    assert report(lesson, "perfect")["target_share"] >= 0.6
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
 def test_mastery_is_reachable(lesson: str) -> None:
     """Goal: a perfect student masters every target skill within the lesson in ≥ 95% of
     runs."""
@@ -66,8 +72,8 @@ def test_a_bkt_learner_sits_between_random_and_perfect() -> None:
 
 
 def test_same_seed_same_report() -> None:
-    assert simulate("first-steps", 3, "random", 9) == simulate("first-steps", 3, "random", 9)
-    assert simulate("first-steps", 3, "random", 9) != simulate("first-steps", 3, "random", 10)
+    assert simulate("01-other-end", 3, "random", 9) == simulate("01-other-end", 3, "random", 9)
+    assert simulate("01-other-end", 3, "random", 9) != simulate("01-other-end", 3, "random", 10)
 
 
 @pytest.mark.parametrize("bad", ["genius", "bkt:1,2", "bkt:0.1,0.1,0.1,2",
@@ -79,11 +85,11 @@ def test_unknown_profiles_are_refused(bad: str) -> None:
 
 def test_command_prints_the_json_report() -> None:
     out = subprocess.run([sys.executable, "-m", "tutor", "simulate-students", "--lesson",
-                          "first-steps", "--students", "4", "--profile",
+                          "01-other-end", "--students", "4", "--profile",
                           "mistake:one_half_only:0.5", "--seed", "3", "--json"],
                          cwd=ROOT, capture_output=True, text=True, check=True)
     data = json.loads(out.stdout)
-    assert data["lesson"] == "first-steps" and data["students"] == 4
+    assert data["lesson"] == "01-other-end" and data["students"] == 4
     row = data["skills"]["other-end"]
     assert set(row) >= {"questions", "share", "first_try_accuracy", "final_mastery",
                         "mastered_share", "questions_to_mastery"}

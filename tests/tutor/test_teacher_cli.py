@@ -235,7 +235,7 @@ def test_rebuilt_mastery_is_the_saved_mastery(tmp_path: Path) -> None:
     # One after the other: a session loads the saved mastery when it starts.
     sessions = [lambda: Session(seed=5, rounds=2, lang="en", student="ana", store=db,
                                 scaffold=True),
-                lambda: Session.from_lesson("first-steps", lang="en", student="ana", store=db,
+                lambda: Session.from_lesson("01-other-end", lang="en", student="ana", store=db,
                                             seed=9)]
     for i, start in enumerate(sessions):
         s = start()

@@ -371,7 +371,7 @@ def _status_text(app: TutorApp) -> str:
     ("seed=" + "9" * 5000 + "&lang=en", "demasiado largo"),  # ignored whole, lang too
     ("seed=12abc&lang=en", "seed must be a whole number"),
     ("lang=xx", "idioma del enlace"),
-    ("lesson=first-steps&lang=en&student=" + "%1b%5B2J" * 10, ""),
+    ("lesson=01-other-end&lang=en&student=" + "%1b%5B2J" * 10, ""),
 ])
 def test_any_link_opens_the_page_and_says_what_it_could_not_use(monkeypatch, query, says):
     """Issue: a directory, a NUL byte, a 300-character value or a blank student crashed the
@@ -398,10 +398,10 @@ def test_no_lesson_files_at_all_still_opens_free_play(monkeypatch, tmp_path):
     import tutor.lessons
 
     monkeypatch.setattr(tutor.lessons, "lesson_dirs", lambda: [tmp_path])
-    monkeypatch.setenv("QUERY_STRING", "lesson=first-steps&lang=en")
+    monkeypatch.setenv("QUERY_STRING", "lesson=01-other-end&lang=en")
     app = dashboard(seed=3)
     assert app.session.lesson == "free-play" and app.session.legal_moves()
-    assert "There is no lesson “first-steps”" in _status_text(app)
+    assert "There is no lesson “01-other-end”" in _status_text(app)
 
 
 def test_on_a_hub_the_signed_in_user_is_the_student(monkeypatch):

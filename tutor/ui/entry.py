@@ -22,7 +22,7 @@ def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
     """The Leonard-Domino dashboard, ready to display (the notebook's one call).
 
     A link can choose the lesson, language, seed and student:
-    ``…/Play.ipynb?lesson=first-steps&lang=en&seed=7&student=ana`` (see
+    ``…/Play.ipynb?lesson=04-times&lang=en&seed=7&student=ana`` (see
     :mod:`tutor.link`; on a JupyterHub the signed-in user is the student). The lesson file
     gives the game and tutor settings (``settings`` override them); progress is saved as it
     happens in the progress store (``LEONARD_TUTOR_DB`` or the default path under the user's
