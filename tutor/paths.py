@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["LESSONS_ENV", "lesson_dirs", "notebook", "shipped_dir"]
+__all__ = ["LESSONS_ENV", "lesson_dirs", "notebook", "own_lessons_dir", "shipped_dir"]
 
 LESSONS_ENV = "LEONARD_LESSONS"
 _PACKAGE = Path(__file__).resolve().parent
@@ -27,11 +27,31 @@ def shipped_dir(kind: str) -> Path:
     return _PACKAGE.parent / kind
 
 
+def own_lessons_dir() -> Path:
+    """Where the lesson builder saves a teacher's lessons: the first ``$LEONARD_LESSONS``
+    folder, else ``lessons/`` beside the progress file
+    (``~/.local/share/leonard-domino-tutor/lessons``)."""
+    extra = _extra_dirs()
+    if extra:
+        return extra[0]
+    from tutor.store import default_path
+
+    return default_path().parent / "lessons"
+
+
+def _extra_dirs() -> list[Path]:
+    return [Path(p).expanduser() for p in os.environ.get(LESSONS_ENV, "").split(os.pathsep)
+            if p.strip()]
+
+
 def lesson_dirs() -> list[Path]:
     """The folders searched for a lesson id, in order: ``$LEONARD_LESSONS`` (one folder, or
-    several separated by ``os.pathsep``), then the shipped lessons."""
-    extra = [Path(p).expanduser() for p in os.environ.get(LESSONS_ENV, "").split(os.pathsep)
-             if p.strip()]
+    several separated by ``os.pathsep``), the lesson builder's folder when there is no
+    ``$LEONARD_LESSONS`` and it exists, then the shipped lessons."""
+    extra = _extra_dirs()
+    if not extra:
+        own = own_lessons_dir()
+        extra = [own] if own.is_dir() else []
     return [*extra, shipped_dir("lessons")]
 
 

@@ -45,7 +45,7 @@ from tutor.records import (
     out_of_range,
 )
 
-__all__ = ["MAX_IMPORT_BYTES", "read_attempts", "write_csv", "write_datashop"]
+__all__ = ["MAX_IMPORT_BYTES", "csv_cell", "read_attempts", "write_csv", "write_datashop"]
 
 MAX_IMPORT_BYTES = 200 * 1024 * 1024
 
@@ -61,7 +61,8 @@ _TSV_UNESCAPED = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
 _TSV_GUARDED = ("=", "+", "-", "@", "'", '"')
 
 
-def _csv_cell(value: str) -> str:
+def csv_cell(value: str) -> str:
+    """A text value made safe for a spreadsheet: a "'" before a formula start."""
     return _CSV_ESCAPE.sub("'", value)
 
 
@@ -85,8 +86,8 @@ def _texts(a: Attempt) -> list[str]:
 
 def _csv_row(a: Attempt) -> list[str]:
     return [
-        *map(_csv_cell, _texts(a)), a.outcome.value,
-        *map(_csv_cell, (a.input, a.feedback, a.kc)),
+        *map(csv_cell, _texts(a)), a.outcome.value,
+        *map(csv_cell, (a.input, a.feedback, a.kc)),
         str(a.attempt_at_step), "1" if a.first_attempt else "0", str(a.hints),
         repr(a.duration), "" if a.expected is None else str(a.expected),
         "" if a.answered is None else str(a.answered),

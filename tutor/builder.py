@@ -1,0 +1,100 @@
+"""The lesson builder's work: a teacher's choices (skills, tiles, bots, rounds, scaffolds)
+made into a lesson file, checked like every lesson, saved where the play page finds it, and
+the links that open it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from tutor.i18n import N_, translator
+from tutor.lessons import LESSON_ID, LessonError, lesson_from_dict
+from tutor.paths import own_lessons_dir
+
+__all__ = ["build_lesson", "lesson_links", "save_lesson"]
+
+BINDER_REPO_ENV = "LEONARD_BINDER_REPO"
+"""``owner/repo`` of the project's GitHub repository, for Binder links (on Binder itself it
+is read from ``BINDER_REPO_URL``)."""
+
+
+def build_lesson(*, lesson_id: str, title: dict[str, str], description: dict[str, str],
+                 targets: Iterable[str], rich_in: Iterable[str], bots: Iterable[str],
+                 players: int, rounds: int, scaffold: Iterable[str],
+                 ask: Iterable[str] = ("power", "round_end"), ask_bot_plays: bool = False,
+                 lang: str = "en") -> dict[str, Any]:
+    """The lesson file (as JSON data) for the builder's form; raises :class:`LessonError`
+    naming the field if it is not a lesson the tutor can play."""
+    data: dict[str, Any] = {
+        "id": lesson_id.strip(),
+        "title": {k: v.strip() for k, v in title.items()},
+        "game": {"variant": "leonard", "players": players, "humans": [0],
+                 "bots": list(bots) or ["greedy"], "rounds": rounds},
+        "tutor": {"ask": list(ask), "targets": list(targets), "scaffold": list(scaffold),
+                  "ask_bot_plays": ask_bot_plays},
+    }
+    if any(v.strip() for v in description.values()):
+        data["description"] = {k: v.strip() for k, v in description.items()}
+    rows = list(rich_in)
+    if rows:
+        data["game"]["rich_in"] = rows
+    lesson_from_dict(data, f"{data['id'] or '?'}.json", lang)  # the same checks as any file
+    return data
+
+
+def save_lesson(data: dict[str, Any], folder: Path | None = None, *, lang: str = "en",
+                replace: bool = False) -> Path:
+    """Write a checked lesson to ``folder`` (default :func:`tutor.paths.own_lessons_dir`) as
+    ``<id>.json``. A lesson of that id already there is kept unless ``replace``."""
+    _ = translator(lang)
+    lesson = lesson_from_dict(data, f"{data.get('id', '?')}.json", lang)
+    folder = folder or own_lessons_dir()
+    path = folder / f"{lesson.id}.json"
+    if path.exists() and not replace:
+        raise LessonError(path.name, _(N_("a lesson with this name exists already: choose "
+                                          "another name")), "id")
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def _binder_repo(env: dict[str, str]) -> str:
+    m = re.match(r"https?://github\.com/([^/]+/[^/.]+)", env.get("BINDER_REPO_URL", ""))
+    if m:
+        return m[1]
+    return env.get(BINDER_REPO_ENV, "<owner>/<repo>")
+
+
+def lesson_links(lesson_id: str, lang: str = "es", *, ref: str = "main",
+                 env: dict[str, str] | None = None) -> dict[str, str]:
+    """The links that open lesson ``lesson_id``: ``binder`` (a new Binder session of the
+    repository: it works once the lesson file is in the repository's ``lessons/``),
+    ``voila`` (this server, when the page knows its address) and ``relative`` (from a page
+    in the same folder as Play.ipynb)."""
+    if not LESSON_ID.fullmatch(lesson_id):
+        raise LessonError("", translator(lang)(N_("“{id}” is not the name of a lesson: a lesson "
+                                                  "name has only small letters, digits and "
+                                                  "dashes, like 01-other-end."))
+                          .format(id=lesson_id))
+    env = dict(os.environ if env is None else env)
+    query = urlencode({"lesson": lesson_id, "lang": lang})
+    page = f"voila/render/notebooks/Play.ipynb?{query}"
+    links = {
+        "binder": f"https://mybinder.org/v2/gh/{_binder_repo(env)}/{ref}?urlpath="
+                  + quote(page, safe=""),
+        "relative": f"Play.ipynb?{query}",
+    }
+    host, script = env.get("SERVER_NAME"), env.get("SCRIPT_NAME", "")
+    if host:
+        port = env.get("SERVER_PORT", "")
+        folder = script.rsplit("/", 1)[0] if script.endswith(".ipynb") else ""
+        links["voila"] = (f"http://{host}{':' + port if port else ''}{folder}/Play.ipynb?"
+                          f"{query}")
+    return links

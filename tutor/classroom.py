@@ -1,0 +1,197 @@
+"""What the lessons page and the teacher page show, as data: each lesson's progress for a
+student, the class table (student × skill), the most frequent named mistakes, and progress
+files merged into the store. Everything is rebuilt from the attempts themselves, so a file
+handed in from Binder reads the same as the student's own progress.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tutor.mastery import SKILLS, BKTParams, Mastery
+from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
+
+__all__ = ["ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
+           "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
+           "refresh_mastery"]
+
+
+@dataclass(frozen=True)
+class LessonProgress:
+    """One lesson as a student sees it on the lessons page."""
+
+    lesson: Any
+    """The :class:`tutor.lessons.Lesson`."""
+    skills: tuple[tuple[str, float, bool], ...]
+    """Each target skill: (skill, chance known, mastered)."""
+    asked: int
+    """Questions the student answered in this lesson."""
+
+    @property
+    def done(self) -> bool:
+        """Every target skill of the lesson is mastered."""
+        return bool(self.skills) and all(m for _, _, m in self.skills)
+
+
+def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Any]) -> list[LessonProgress]:
+    """The lessons in order, each with the student's mastery of its target skills (rebuilt
+    from ``attempts``, one student's)."""
+    from tutor.practice import Plan
+    from tutor.teacher import rebuild_mastery
+
+    params = {lesson.id: lesson.mastery for lesson in lessons}
+    mastery = rebuild_mastery(attempts, params)
+    asked = Counter(a.lesson for a in attempts if a.outcome is not Outcome.HINT)
+    out = []
+    for lesson in lessons:
+        focus = Plan(targets=lesson.targets).focus
+        skills = tuple((s, mastery.state(s).p_known, mastery.state(s).mastered)
+                       for s in SKILLS if s in focus)
+        out.append(LessonProgress(lesson, skills, asked[lesson.id]))
+    return out
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    """One student and skill of the class table."""
+
+    student: str
+    skill: str
+    asked: int
+    first_try_right: int
+    p_known: float
+    mastered: bool
+    hints: int
+    mean_seconds: float
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.first_try_right / self.asked if self.asked else None
+
+
+def class_table(attempts: Iterable[Attempt],
+                params: dict[str, BKTParams] | None = None) -> list[ClassRow]:
+    """Student × skill, sorted by student then skill: questions asked, right at the first try,
+    mastery, hints before answering and mean seconds to answer (rebuilt from the attempts,
+    as ``python -m tutor report`` does)."""
+    from tutor.teacher import rebuild_mastery
+
+    by_student: dict[str, list[Attempt]] = {}
+    for a in attempts:
+        by_student.setdefault(a.student, []).append(a)
+    rows = []
+    for student in sorted(by_student):
+        mastery: Mastery = rebuild_mastery(by_student[student], params)
+        for skill in SKILLS:
+            st = mastery.states.get(skill)
+            if st is None or not st.asked:
+                continue
+            rows.append(ClassRow(student, skill, st.asked, st.first_try_right, st.p_known,
+                                 st.mastered, st.hints_used, st.mean_seconds))
+    return rows
+
+
+def class_csv(rows: Sequence[ClassRow]) -> str:
+    """The class table as CSV text (a spreadsheet opens it); every field quoted, and a
+    leading formula character neutralised, as the progress exports do."""
+    from tutor.store_files import csv_cell
+
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    writer.writerow(["student", "skill", "asked", "first_try_right", "first_try_accuracy",
+                     "p_known", "mastered", "hints", "mean_seconds"])
+    for r in rows:
+        acc = "" if r.accuracy is None else f"{r.accuracy:.3f}"
+        writer.writerow([csv_cell(r.student), r.skill, r.asked, r.first_try_right, acc,
+                         f"{r.p_known:.3f}", int(r.mastered), r.hints, f"{r.mean_seconds:.1f}"])
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A named mistake seen in a skill's first answers, with one example."""
+
+    skill: str
+    rule: str
+    count: int
+    students: int
+    example_input: str
+    example_expected: int | None
+
+
+def frequent_mistakes(attempts: Iterable[Attempt], top: int = 3) -> dict[str, list[Mistake]]:
+    """Per skill, the ``top`` named mistakes of wrong answers (most frequent first), each
+    with how many times and students it was seen and one example answer."""
+    from tutor.diagnosis import CATALOG
+
+    known = {r.id for r in CATALOG}
+    seen: dict[tuple[str, str], list[Attempt]] = {}
+    for a in attempts:
+        if a.outcome is Outcome.INCORRECT and a.feedback in known:
+            skill = a.kc.split(KC_SEPARATOR)[0]
+            seen.setdefault((skill, a.feedback), []).append(a)
+    out: dict[str, list[Mistake]] = {}
+    for (skill, rule), rows in sorted(seen.items(), key=lambda kv: -len(kv[1])):
+        example = rows[0]
+        out.setdefault(skill, []).append(Mistake(
+            skill, rule, len(rows), len({r.student for r in rows}), example.input,
+            example.expected))
+    return {s: v[:top] for s, v in out.items()}
+
+
+@dataclass
+class MergeResult:
+    files: int = 0
+    added: int = 0
+    known: int = 0
+    refused: list[str] = field(default_factory=list)
+    """One line per file that was not a progress export (nothing of it was merged)."""
+    students: set[str] = field(default_factory=set)
+
+
+def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en",
+                on_progress: Callable[[int, int], None] | None = None) -> MergeResult:
+    """Merge progress files (name, content) into ``store``: each file is checked whole and
+    merged whole or refused with one line; attempts already there are skipped. Then the
+    mastery of every student touched is rebuilt from all their attempts, so a student who
+    loads their progress on a new Binder starts where they were."""
+    import tempfile
+
+    from tutor.store_files import read_attempts
+
+    result = MergeResult()
+    for i, (name, content) in enumerate(files):
+        result.files += 1
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / (Path(name).name or "progress.csv")
+            path.write_bytes(content)
+            try:
+                rows = read_attempts(path, lang)
+            except StoreError as err:
+                result.refused.append(str(err))
+                rows = []
+        if rows:
+            added = store.merge(rows)
+            result.added += added
+            result.known += len(rows) - added
+            result.students |= {a.student for a in rows}
+        if on_progress is not None:
+            on_progress(i + 1, len(files))
+    for student in sorted(result.students):
+        refresh_mastery(store, student)
+    return result
+
+
+def refresh_mastery(store: Any, student: str) -> Mastery:
+    """Rebuild ``student``'s mastery from all their attempts in ``store`` and save it."""
+    from tutor.teacher import rebuild_mastery
+
+    mastery = rebuild_mastery(store.attempts(student))
+    store.save_mastery(student, mastery)
+    return mastery
