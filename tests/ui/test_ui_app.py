@@ -389,7 +389,8 @@ def test_a_lesson_that_is_a_folder_or_unreadable_falls_back_to_free_play(monkeyp
     monkeypatch.setenv("QUERY_STRING", "lesson=broken&lang=es")
     app = dashboard(seed=3)
     text = _status_text(app)
-    assert "broken.json no es un JSON válido" in text and "juego libre" in text
+    assert "broken.json: línea 1, columna 2: no es un JSON válido" in text
+    assert "juego libre" in text
     assert app.session.lesson == "free-play"
 
 

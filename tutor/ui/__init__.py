@@ -1,5 +1,12 @@
 """The Voilà dashboard: the only package that imports ipywidgets and ipycanvas.
 
+One module per panel, each a widget that renders itself from the session's
+:class:`~tutor.snapshot.Snapshot` with its pure HTML functions beside it (testable without
+widgets): ``header`` (title, language, new game, status line), ``game_setup``, ``board`` (the
+canvas and the student's selection; ``layout`` and ``draw`` under it), ``cover`` (hot seat),
+``moves``, ``question`` (the tutor panel and the answered card), ``scores``, ``skills``,
+``log``, ``round_end``, ``sheet`` (score sheet and progress download). ``app`` only wires them.
+
 >>> from tutor.ui import dashboard   # doctest: +SKIP
 >>> dashboard()                       # doctest: +SKIP
 """

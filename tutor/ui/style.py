@@ -1,5 +1,9 @@
 """The dashboard's stylesheet (one <style> block shipped inside an HTML widget)."""
 
+import ipywidgets as widgets
+
+__all__ = ["CSS", "stylesheet"]
+
 CSS = """
 <style>
 .ld-app { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -59,3 +63,8 @@ CSS = """
 .ld-app .ld-legend { font-size: 12px; color: #52606d; }
 </style>
 """
+
+
+def stylesheet() -> widgets.HTML:
+    """The widget that carries :data:`CSS` into the page."""
+    return widgets.HTML(CSS)

@@ -1,0 +1,26 @@
+"""The tutor panel's HTML (tutor/ui/question.py): no widgets, no kernel."""
+
+from __future__ import annotations
+
+from tutor.ui.question import question_html
+
+
+def test_question_panel_shows_the_situation_never_the_working() -> None:
+    """Issue (no giveaways): before the first attempt the panel shows the tile played, the
+    line with both ends marked and the hands to count; the formula and T only as a scaffold
+    the lesson asked for."""
+    from tutor.questions import Situation
+    from tutor.snapshot import QuestionView
+
+    q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
+                     step="gain", skill="multiply",
+                     situation=Situation(played="5/x", line=("4/5", "5/6", "6/5", "5/x"),
+                                         played_end="R"),
+                     attempts=0, hints=(), scaffold="", queued=0, student="ana")
+    out = question_html(q, "en")
+    assert "Line: ◀ [4/5] [5/6] [6/5] [5/x] ▶" in out and "5/x was placed at the right end" in out
+    assert "$$" not in out and "T =" not in out
+    blanks = question_html(
+        QuestionView(**{**q.__dict__, "scaffold": r"5 \times \left(\square + \square\right)"}),
+        "en")
+    assert r"$$5 \times \left(\square + \square\right)$$" in blanks

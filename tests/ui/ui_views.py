@@ -1,0 +1,28 @@
+"""What the panel tests share: a snapshot-like view with the fields the panels read, and the
+text of a table's cells."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any
+
+
+def fake_view(**changes: Any) -> Any:
+    """The snapshot fields the panels read (a panel reads a snapshot by attribute)."""
+    fields: dict[str, Any] = {
+        "players": 2, "turn": 0, "round": 1, "rounds": 3, "round_over": False,
+        "match_over": False, "match_winners": None, "human_to_move": 0, "hand_seat": 0,
+        "hand_sizes": [6, 7], "pile": 14, "hiding": False,
+        "scores": [0, 0], "scores_shown": [0, 0],
+        "round_gains_shown": [0, 0], "round_losses_shown": [0, 0],
+    }
+    fields.update(changes)
+    return SimpleNamespace(**fields)
+
+
+def cells(table: str) -> list[list[str]]:
+    """The text of each body row's cells."""
+    body = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return [[re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body)]

@@ -1,0 +1,46 @@
+"""The "what happened" panel: the session's narration of the last few events (points a
+question asks for are left out until it is answered)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import ipywidgets as widgets
+
+from tutor.i18n import translator
+
+__all__ = ["KEEP", "LogPanel", "log_html"]
+
+KEEP = 8
+"""Events kept (the panel shows the last six lines)."""
+
+
+def log_html(lines: Iterable[str], lang: str) -> str:
+    """The "what happened" log: the last six lines (hidden points are already left out)."""
+    _ = translator(lang)
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in list(lines)[-6:])
+    title = _("What happened")
+    return (f"<b>{html.escape(title)}</b>"
+            f"<ul style='margin:4px 0;padding-left:18px'>{items}</ul>")
+
+
+class LogPanel(widgets.HTML):  # type: ignore[misc]
+    """Keeps the last events; each render describes them again (so a hidden point shows once
+    its question is answered, and a language switch retells them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.add_class("ld-log")
+        self.add_class("ld-card")
+        self.events: list[Any] = []
+
+    def add(self, events: Iterable[Any]) -> None:
+        self.events = (self.events + list(events))[-KEEP:]
+
+    def clear(self) -> None:
+        self.events = []
+
+    def render(self, describe: Callable[[Any], str], lang: str) -> None:
+        self.value = log_html(map(describe, self.events), lang)

@@ -1,0 +1,140 @@
+"""The round-end panel: how the round ended, who gained what (once no question waits), the
+match so far, and the buttons for the next round or a new match."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import ipywidgets as widgets
+
+from engine.events import Bonus, PowerEffect
+from tutor.i18n import N_, format_number, translator
+from tutor.questions import seat_name
+from tutor.snapshot import Snapshot
+
+from .panel import classed
+
+__all__ = ["BONUS_WHY", "RoundEndPanel", "match_html", "round_summary_html"]
+
+BONUS_WHY: dict[str, str] = {
+    "paso-a-la-salida": N_("paso a la salida"),
+    "paso-corrido": N_("paso corrido"),
+    "capicua": N_("capicúa"),
+    "domino": N_("domino (the tiles left in the other hands)"),
+    "tranque": N_("tranque (the other hands)"),
+}
+
+
+def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: str, *,
+                       pending: bool) -> str:
+    """How the round ended (``result``: a round result or None) and, unless a question is
+    ``pending``, who gained what from the round's ``events`` (bonuses, power plays)."""
+    _ = translator(lang)
+    events = list(events)
+    lines = []
+    end = result
+    if end is not None:
+        if end.reason == "domino":
+            kind = _("Domino!")
+            if end.capicua:
+                kind = _("Domino with capicúa ({kind})!").format(kind=end.capicua)
+            what = _("Player {seat} placed their last tile.").format(
+                seat=seat_name(end.winner or 0))
+        else:
+            kind = _("Tranque!")
+            what = (_("Nobody can play. Player {seat} has the lowest hand.").format(
+                seat=seat_name(end.winner)) if end.winner is not None
+                else _("Nobody can play, and the lowest hand is shared: nobody collects."))
+        lines.append(f"<h3 style='margin:2px 0'>{html.escape(kind)}</h3>"
+                     f"<div>{html.escape(what)}</div>")
+        if not pending:  # the totals are what a round-end question asks to add up
+            totals = ", ".join(f"{seat_name(i)}: {v}" for i, v in enumerate(end.hand_totals))
+            lines.append("<div>" + html.escape(_("Tiles left in each hand: {totals}").format(
+                totals=totals)) + "</div>")
+    if pending:
+        lines.append("<div class='ld-hidden-pts'>" + html.escape(
+            _("Answer the question to see who gained what.")) + "</div>")
+    else:
+        why = []
+        for e in events:
+            if isinstance(e, Bonus):
+                why.append(_("Player {seat}: +{points} for {why}").format(
+                    seat=seat_name(e.seat), points=e.points, why=_(BONUS_WHY[e.kind])))
+        power_g = [0] * players
+        power_l = [0] * players
+        for e in events:
+            if isinstance(e, PowerEffect):
+                power_g[e.seat] += e.gain
+                power_l[e.target] += e.loss
+        for seat in range(players):
+            if power_g[seat] or power_l[seat]:
+                why.append(_("Player {seat}: +{gain} / −{loss} from power plays").format(
+                    seat=seat_name(seat), gain=power_g[seat], loss=power_l[seat]))
+        if why:
+            lines.append("<ul style='margin:4px 0'>" + "".join(
+                f"<li>{html.escape(w)}</li>" for w in why) + "</ul>")
+    return "".join(lines)
+
+
+def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
+    """The match so far, round by round; the current round shows ``?`` while a question
+    is ``pending``; the winner once the match is over."""
+    _ = translator(lang)
+    m = match
+    round_word, total_word, match_word = _("Round"), _("Total"), _("Match")
+    head = "".join(f"<th>{seat_name(i)}</th>" for i in range(m.players))
+    body = []
+    for r in m.rounds:
+        hidden = pending and r is m.current
+        cells = "".join(
+            f"<td>{'?' if hidden else format_number(r.gains[i] - r.losses[i], lang)}</td>"
+            for i in range(m.players))
+        body.append(f"<tr><td>{html.escape(round_word)} {r.number}</td>{cells}</tr>")
+    total = "".join(f"<td><b>{format_number(v, lang)}</b></td>"
+                    for v in view.scores_shown)
+    body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
+    result = ""
+    if view.match_over and not pending and view.match_winners:
+        result = "<div class='ld-ok'>★ " + html.escape(_("Match winner: {winners}").format(
+            winners=", ".join(seat_name(w) for w in view.match_winners))) + "</div>"
+    return (f"<table class='ld-score-table'><thead><tr><th>{html.escape(match_word)}</th>"
+            f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{result}")
+
+
+class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
+    """Shown once the round is over. ``on_next_round()``, ``on_new_match()``."""
+
+    def __init__(self, *, on_next_round: Callable[[], None],
+                 on_new_match: Callable[[], None]) -> None:
+        W = widgets
+        self.summary = classed(W.HTML(), "ld-summary")
+        self.match_table = classed(W.HTML(), "ld-match")
+        self.next_round_btn = classed(W.Button(button_style="success"), "ld-next-round")
+        self.next_round_btn.on_click(lambda _b: on_next_round())
+        self.new_match_btn = classed(W.Button(button_style="info"), "ld-new-match")
+        self.new_match_btn.on_click(lambda _b: on_new_match())
+        super().__init__([self.summary, self.match_table,
+                          W.HBox([self.next_round_btn, self.new_match_btn])])
+        self.add_class("ld-round-end")
+
+    def relabel(self, lang: str) -> None:
+        _ = translator(lang)
+        self.next_round_btn.description = _("Next round")
+        self.new_match_btn.description = _("New match")
+
+    def render(self, view: Snapshot, *, result: Any, events: Iterable[Any],
+               match: Any) -> None:
+        """``result``, ``events``, ``match``: the round's result and events, and the match."""
+        over = view.round_over
+        self.layout.display = None if over else "none"
+        if not over:
+            return
+        pending = view.question is not None
+        self.summary.value = round_summary_html(result, events, view.players, view.lang,
+                                                pending=pending)
+        self.match_table.value = match_html(match, view, view.lang, pending=pending)
+        self.next_round_btn.layout.display = (
+            None if not view.match_over and not pending else "none")
+        self.new_match_btn.layout.display = None if not pending else "none"

@@ -1,0 +1,109 @@
+"""The scores panel: tiles in hand, this round and the match for every seat, as far as they
+are shown (the points a question asks for stay hidden), counted up when they change."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from tutor.i18n import N_, format_number, translator
+from tutor.questions import seat_name
+from tutor.snapshot import Snapshot
+
+from .game_setup import SEAT_KINDS
+from .panel import running_loop
+
+__all__ = ["BOT", "ScoresPanel", "scores_html"]
+
+BOT = N_("bot")
+STEPS = 8
+"""Frames of the count-up when the scores change."""
+
+
+def _seat_who(seat: int, humans: Collection[int], bots: Mapping[int, Any], lang: str) -> str:
+    _ = translator(lang)
+    if seat in humans:
+        return _("you") if len(humans) == 1 else _("human")
+    bot = bots.get(seat)
+    level = type(bot).__name__.replace("Bot", "").lower() if bot else ""
+    return _(SEAT_KINDS.get(level, BOT))
+
+
+def scores_html(view: Snapshot, lang: str, *, humans: Collection[int],
+                bots: Mapping[int, Any], scores: Sequence[int] | None = None,
+                flash: tuple[Sequence[int], Sequence[int]] | None = None) -> str:
+    """The scores table: tiles in hand, this round and the match, as far as they are shown.
+
+    ``scores`` are the match totals to print (by default ``view.scores_shown``; the
+    dashboard passes in-between values while it counts up); ``flash`` = (old, new) marks the
+    cells that changed."""
+    _ = translator(lang)
+    if scores is None:
+        scores = view.scores_shown
+    rows = []
+    for seat in range(view.players):
+        who = _seat_who(seat, humans, bots, lang)
+        cls = " class='ld-turn'" if (seat == view.turn and not view.round_over) else ""
+        td = "<td>"
+        if flash is not None and flash[0][seat] != flash[1][seat]:
+            td = ("<td class='ld-flash'>" if flash[1][seat] > flash[0][seat]
+                  else "<td class='ld-flash-down'>")
+        rnd = view.round_gains_shown[seat] - view.round_losses_shown[seat]
+        marker = "▶ " if cls else ""
+        rows.append(
+            f"<tr{cls}><td>{marker}<b>{seat_name(seat)}</b> "
+            f"<small>({html.escape(who)})</small></td>"
+            f"<td>{view.hand_sizes[seat]}</td>"
+            f"<td>{format_number(rnd, lang)}</td>"
+            f"{td}{format_number(scores[seat], lang)}</td></tr>")
+    hidden = ""
+    if view.hiding:
+        hidden = ("<div class='ld-hidden-pts'>" + html.escape(
+            _("Points of the last play are hidden until you answer.")) + "</div>")
+    pile = _("Pile: {count} tiles").format(count=view.pile)
+    heads = "".join(f"<th>{html.escape(h)}</th>"
+                    for h in (_("Player"), _("Tiles"), _("Round"), _("Match")))
+    return (
+        f"<table class='ld-score-table'><thead><tr>{heads}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<div class='ld-legend'>{html.escape(pile)}</div>{hidden}")
+
+
+class ScoresPanel(widgets.HTML):  # type: ignore[misc]
+    """The scores table; with a live kernel, changed totals count up and flash."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.add_class("ld-scores")
+        self.add_class("ld-card")
+        self._view: Snapshot | None = None
+        self._who: dict[str, Any] = {"humans": (), "bots": {}}
+
+    def render(self, view: Snapshot, *, bots: Mapping[int, Any],
+               animate_from: Sequence[int] | None = None) -> None:
+        """Show ``view``'s scores; ``animate_from``: the totals shown before an answer, to
+        count up from."""
+        self._view = view
+        self._who = {"humans": view.humans, "bots": bots}
+        new = list(view.scores_shown)
+        loop = running_loop()
+        if animate_from is not None and list(animate_from) != new and loop is not None:
+            loop.create_task(self._animate(list(animate_from), new))
+        else:
+            self.value = scores_html(view, view.lang, **self._who)
+
+    async def _animate(self, old: list[int], new: list[int]) -> None:
+        for k in range(1, STEPS + 1):
+            cur = [round(o + (n - o) * k / STEPS) for o, n in zip(old, new, strict=False)]
+            view = self._view
+            assert view is not None
+            self.value = scores_html(view, view.lang, scores=cur, flash=(old, new), **self._who)
+            await asyncio.sleep(0.07)
+        await asyncio.sleep(0.9)
+        view = self._view
+        assert view is not None
+        self.value = scores_html(view, view.lang, **self._who)

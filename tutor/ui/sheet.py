@@ -1,0 +1,102 @@
+"""The score sheet panel (the Leonard system's sheet of the round, to read or download) and
+the student's progress, to download and hand in."""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from tutor.i18n import translator
+from tutor.snapshot import Snapshot
+
+from .panel import classed
+
+__all__ = ["SheetPanel", "progress_html", "sheet_links_html"]
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+
+def sheet_links_html(table: str, csv: str, round_number: int, lang: str) -> str:
+    """Download links for the score sheet (``table`` its HTML, ``csv`` its CSV text)."""
+    _ = translator(lang)
+    page = ("<!DOCTYPE html><meta charset='utf-8'><title>Leonard</title>" + table)
+    name = f"leonard-round-{round_number}"
+    csv_word, html_word = _("Download CSV"), _("Download HTML")
+    return (
+        f"<a class='ld-download' download='{name}.csv' "
+        f"href='data:text/csv;charset=utf-8;base64,{_b64(csv)}'>⬇ "
+        f"{html.escape(csv_word)}</a>"
+        f"<a class='ld-download' download='{name}.html' "
+        f"href='data:text/html;charset=utf-8;base64,{_b64(page)}'>⬇ "
+        f"{html.escape(html_word)}</a>")
+
+
+def progress_html(store: Any, student: str, lang: str) -> str:
+    """The student's attempts as a CSV to download: on Binder the progress file goes
+    away with the server, so this is how the work reaches the teacher
+    (``python -m tutor import FILE``). ``store`` None: nothing is being saved."""
+    import tempfile
+    from pathlib import Path
+
+    _ = translator(lang)
+    if store is None:
+        return html.escape(_("Progress is not being saved in this game."))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "progress.csv"
+        count = store.export_csv(path, student=student)
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+    name = f"leonard-progress-{student}.csv"
+    saved = _("{count} answers saved for {student}.").format(count=count, student=student)
+    word = _("Download my progress (CSV)")
+    give = _("Give this file to your teacher.")
+    return (
+        f"<div>{html.escape(saved)}</div>"
+        f"<a class='ld-download ld-progress-download' download='{html.escape(name)}' "
+        f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>"
+        f"<div class='ld-legend'>{html.escape(give)}</div>")
+
+
+class SheetPanel(widgets.Accordion):  # type: ignore[misc]
+    """Two closed sections. The sheet replays the round and the progress file is read only
+    while their section is open; the sheet waits while a question hides points."""
+
+    def __init__(self, *, sheet: Callable[[], Any], store: Callable[[], Any]) -> None:
+        """``sheet()``: the round's score sheet (or None); ``store()``: the progress store."""
+        W = widgets
+        self.sheet_html = classed(W.HTML(), "ld-sheet-table")
+        self.sheet_links = classed(W.HTML(), "ld-downloads")
+        self.progress_html = classed(W.HTML(), "ld-progress")
+        super().__init__(children=[W.VBox([self.sheet_links, self.sheet_html]),
+                                   self.progress_html])
+        self.add_class("ld-sheet")
+        self.selected_index = None
+        self._sheet, self._store = sheet, store
+        self._view: Snapshot | None = None
+        self.observe(lambda _c: self._view is not None and self.render(self._view),
+                     "selected_index")
+
+    def relabel(self, lang: str) -> None:
+        _ = translator(lang)
+        self.set_title(0, _("Score sheet (Leonard system)"))
+        self.set_title(1, _("My progress (download it to hand it in)"))
+
+    def render(self, view: Snapshot) -> None:
+        self._view = view
+        if self.selected_index == 1:
+            self.progress_html.value = progress_html(self._store(), view.student, view.lang)
+            return
+        if self.selected_index != 0 or view.hiding:
+            return  # closed, or it would show the points the question asks for
+        sheet = self._sheet()
+        if sheet is None:
+            self.sheet_html.value = ""
+            return
+        table = sheet.to_html()
+        self.sheet_links.value = sheet_links_html(table, sheet.to_csv(), view.round, view.lang)
+        self.sheet_html.value = table
