@@ -56,6 +56,7 @@ from .tiles import (
     double_n,
     parse_tile,
 )
+from .variants import CUBAN, DOBLE15, PONCE, TRADITIONAL, VENEZUELA
 
 __all__ = [
     "Action", "BLOCK_VARIANT", "Bonus", "DOUBLE_FIFTEEN", "DOUBLE_NINE", "DOUBLE_SIX", "DRAW",
@@ -65,6 +66,6 @@ __all__ = [
     "TileError", "TileSet", "Variant", "double_n", "load_record", "parse_tile", "power_effect",
     "replay", "variant", "ScoreSheet",
     # the classic variants (RULES.md §3) and the line shapes
-    "ANNUL", "Annul", "Annulled", "End", "Line", "LineShape", "RoundContext", "Special",
-    "TWO_ENDED", "VARIANTS", "hub",
+    "ANNUL", "Annul", "Annulled", "CUBAN", "DOBLE15", "End", "Line", "LineShape", "PONCE",
+    "RoundContext", "Special", "TRADITIONAL", "TWO_ENDED", "VARIANTS", "VENEZUELA", "hub",
 ]

@@ -93,7 +93,6 @@ class Match:
     def _context(self) -> RoundContext:
         return RoundContext(scores=tuple(self.scores),
                             passes=sum(r.pass_count for r in self.rounds),
-                            pass_points=sum(r.pass_points for r in self.rounds),
                             target=self.target)
 
     def _goal_reached(self) -> bool:

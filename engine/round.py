@@ -101,8 +101,6 @@ class RoundContext:
     """Each seat's match score before this round (empty: all 0)."""
     passes: int = 0
     """Passes made in the match's earlier rounds (Ponce's first pass, §3.3)."""
-    pass_points: int = 0
-    """Passes that earned pass points in the match's earlier rounds (Ponce, D-17)."""
     target: int = 0
     """The score that ends the match at once, even mid-hand (Ponce); 0: none."""
 
@@ -203,7 +201,6 @@ class Round:
         self.mover = -1  # the seat whose turn ended last
         self.passes = 0  # passes since the last placement
         self.pass_count = 0  # passes in this round
-        self.pass_points = 0  # passes that earned pass points in this round (Ponce)
         self.drew_this_turn = 0
         self.salida_paid = False
         self.over = False

@@ -66,10 +66,6 @@ class HouseRules:
     doble15_block: Literal["lowest-hand"] = "lowest-hand"
     """D-16: a blocked Doble 15 hand (nobody can play, pool empty) is won by the lowest hand,
     who scores the sum of all other hands."""
-    ponce_first_pass: Literal["first", "first-scoring"] = "first"
-    """D-17 (settled here): the 2 points of Ponce's "first pass of the match" belong to the
-    match's very first pass; when that pass is the placer's partner's it is free and the 2 are
-    gone (``"first-scoring"``: the first opponent's pass earns them)."""
     opener_tie: Literal["seat-order"] = "seat-order"
     """D-19 (settled here): when two hands tie for the traditional game's highest hand, the
     lower seat opens the next round."""
@@ -89,7 +85,6 @@ class HouseRules:
             "doble15_trigger": ("open-end",),
             "doble15_fifteen": ("two-after",),
             "doble15_block": ("lowest-hand",),
-            "ponce_first_pass": ("first", "first-scoring"),
             "opener_tie": ("seat-order",),
         }
         for name, values in allowed.items():
