@@ -716,7 +716,9 @@ class Round:
                 far = line.open[1 - end]
                 capicua = a == far or b == far
             other = line.other_tip(end)
-            line.put(tid, end, matched, open_)
+            # the half that touches the end: a Doble 15 double on a 13 touches it with its own
+            # number, so the line keeps the tile as it is
+            line.put(tid, end, matched if matched in (a, b) else open_, open_)
         opening = not self.opened
         if opening:
             self.opened = True
