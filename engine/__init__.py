@@ -17,7 +17,7 @@ from .events import (
     RoundStarted,
     Special,
 )
-from .line import TWO_ENDED, Line, LineShape, hub
+from .line import TWO_ENDED, HubLine, Line, LineShape, TwoEndedLine, hub
 from .match import Match
 from .record import RecordError, load_record, replay
 from .round import (
@@ -68,4 +68,5 @@ __all__ = [
     # the classic variants (RULES.md §3) and the line shapes
     "ANNUL", "Annul", "Annulled", "CUBAN", "DOBLE15", "End", "Line", "LineShape", "PONCE",
     "RoundContext", "Special", "TRADITIONAL", "TWO_ENDED", "VARIANTS", "VENEZUELA", "hub",
+    "HubLine", "TwoEndedLine",
 ]

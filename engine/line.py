@@ -102,6 +102,10 @@ class Line:
         """Every placed tile in layout order (see :data:`Placement`)."""
         raise NotImplementedError
 
+    def arm(self, end: int) -> list[Placement]:
+        """The tiles of arm ``end`` of a hub, outward (empty for a two-ended line)."""
+        return []
+
     def copy(self) -> Line:
         raise NotImplementedError
 
@@ -177,6 +181,9 @@ class HubLine(Line):
         self.arms[end].append((tid, matched, outer))
         self.open[end] = outer
         self.tips[end] = tid
+
+    def arm(self, end: int) -> list[Placement]:
+        return list(self.arms[end])
 
     def placements(self) -> list[Placement]:
         """The hub, then arm 1 outward, arm 2 outward, …"""

@@ -440,10 +440,7 @@ class Round:
     def arm_tiles(self, end: End) -> list[Tile]:
         """The tiles of one arm of a hub, from the hub outward, the half towards the hub
         first (empty for a two-ended line)."""
-        arms: list[list[Placement]] = getattr(self.line, "arms", [])
-        if not arms:
-            return []
-        return [self._placed_tile(p) for p in arms[self.line.shape.index(end)]]
+        return [self._placed_tile(p) for p in self.line.arm(self.line.shape.index(end))]
 
     @property
     def ends(self) -> tuple[Half, ...] | None:
