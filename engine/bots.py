@@ -118,8 +118,8 @@ class SearchBot:
                 r.playout(rng)
                 # The outcome for its side: its own score (its pair's, in a pair game)
                 # against the mean of the others.
-                scores = r.team_scores()
-                me = scores[r.team_of[seat]]
+                scores = r.team_scores
+                me = scores[r.seat_team[seat]]
                 others = sum(scores) - me
                 totals[k] += me - others / (len(scores) - 1)
             done += len(legal)

@@ -212,10 +212,12 @@ class Round:
         self._turn: dict[str, Any] | None = None
         self.initial_hands = list(hands)
         self.teams = variant.teams(self.players)
-        self.team_of = [0] * self.players
+        """Who scores together (see :meth:`Variant.teams`)."""
+        self.seat_team = [0] * self.players
+        """The index in :attr:`teams` of each seat's team."""
         for t, seats in enumerate(self.teams):
             for s in seats:
-                self.team_of[s] = t
+                self.seat_team[s] = t
         if table is not None:
             self.line.start(table, self.tab.half_a[table], self.tab.half_b[table])
         elif opening == "rule":
@@ -478,6 +480,7 @@ class Round:
         """The right-hand player: the one who plays after ``seat`` (RULES.md §1.3)."""
         return (seat + 1) % self.players
 
+    @property
     def team_scores(self) -> list[int]:
         """This round's score (gains − losses) per team (:attr:`teams`)."""
         return [sum(self.gains[s] - self.losses[s] for s in seats) for seats in self.teams]
@@ -822,7 +825,7 @@ class Round:
         team_totals = tuple(sum(totals[s] for s in seats) for seats in self.teams) \
             if pairs and totals else ()
         if pairs and team is None and winner is not None:
-            team = self.team_of[winner]
+            team = self.seat_team[winner]
         self.result = RoundEnded(
             reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
             count=count, points=count if points is None else points, differences=differences,

@@ -14,8 +14,8 @@ def pair_totals(rnd: Round, totals: list[int]) -> list[int]:
 
 def opponents_total(rnd: Round, totals: list[int], seat: int) -> int:
     """The hands of the pair ``seat`` plays against."""
-    mine = rnd.team_of[seat]
-    return sum(t for s, t in enumerate(totals) if rnd.team_of[s] != mine)
+    mine = rnd.seat_team[seat]
+    return sum(t for s, t in enumerate(totals) if rnd.seat_team[s] != mine)
 
 
 def lower_partner(rnd: Round, totals: list[int], team: int) -> int:

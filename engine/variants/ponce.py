@@ -36,7 +36,7 @@ class PonceRound(RotatingOpener):
         target = self.context.target
         if not target:
             return False
-        team = self.team_of[seat]
+        team = self.seat_team[seat]
         before = self.context.scores or (0,) * self.players
         score = sum(before[s] + self.gains[s] - self.losses[s] for s in self.teams[team])
         return score >= target
@@ -45,7 +45,7 @@ class PonceRound(RotatingOpener):
         placer = self.last_placer
         if placer < 0:
             return
-        if self.team_of[placer] == self.team_of[seat]:
+        if self.seat_team[placer] == self.seat_team[seat]:
             self._bonus(placer, "pass", 0, "partner")
             return
         # The pass right after a play is an opponent's, so the match's first pass always
@@ -53,7 +53,7 @@ class PonceRound(RotatingOpener):
         first = self.context.passes + self.pass_count == 1
         self._bonus(placer, "pass", 2 if first else 1, "first" if first else "")
         if self._reached(placer):
-            self._finish("target", None, self._totals(), "", team=self.team_of[placer])
+            self._finish("target", None, self._totals(), "", team=self.seat_team[placer])
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """The winner's pair scores the sum of all hands, rounded to tens."""
@@ -68,7 +68,7 @@ class PonceRound(RotatingOpener):
         blocker = self.mover
         self._bonus(blocker, "block", BLOCK_POINTS)
         if self._reached(blocker):  # D-18: the 2 come first and may end the match
-            self._finish("tranque", None, totals, "", team=self.team_of[blocker])
+            self._finish("tranque", None, totals, "", team=self.seat_team[blocker])
             return
         low = min(totals)
         lowest = [s for s, t in enumerate(totals) if t == low]

@@ -118,7 +118,7 @@ def test_every_variant_sheet_adds_up_and_drops_the_loss_columns(game, players):
             if m.pairs:
                 assert sheet.total_columns[-2:] == ["Σac", "Σbd"]
                 last = sheet.rows[-1].values()
-                assert last[-2:] == [str(v) for v in rnd.team_scores()]
+                assert last[-2:] == [str(v) for v in rnd.team_scores]
             else:
                 assert sheet.total_columns == [f"Σ{x}" for x in letters]
             assert sheet.title().startswith(engine.VARIANTS[game].title)

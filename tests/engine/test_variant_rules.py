@@ -330,7 +330,7 @@ def test_3_3_a_play_all_three_others_pass_on_scores_2(kit):
     rnd = ponce_sixes(kit, RoundContext(passes=3))
     events = kit.run(rnd, ["6/6", "pass", "pass", "pass"])
     assert sum(p for _, kind, p in bonuses(events) if kind == "pass") == 2
-    assert rnd.turn == 0 and rnd.team_scores() == [2, 0]
+    assert rnd.turn == 0 and rnd.team_scores == [2, 0]
 
 
 def test_D17_pass_points_are_counted_pass_by_pass(kit):
@@ -360,7 +360,7 @@ def test_3_3_tranque_2_for_the_blocker_then_the_lowest_single_hand_counts_all(ki
     # and wins the sum of all four hands, 90, counted in tens: 9
     assert bonuses(events) == [(1, "block", 2), (0, "tranque", 9)]
     assert rnd.result.count == 90 and rnd.result.points == 9 and rnd.result.team == 0
-    assert rnd.team_scores() == [9, 2]
+    assert rnd.team_scores == [9, 2]
 
 
 def test_3_3_tranque_tie_only_the_2(kit):
