@@ -7,6 +7,11 @@ Each contender plays complete random-play games of the 4-player double-six block
 (7 tiles each, no pile) from fixed seeds for ``--seconds`` per repeat; the table reports the
 median games/s over the repeats and our ratio to each peer. Then Leonard rounds per second
 (2 and 4 players, random play) and the search bot's time per move.
+
+Last, rounds per second of every variant (RULES.md §3), random play, two ways side by side:
+``Round.playout`` (the bots' rollouts: the inline kernel for two-ended lines; Doble 15's hub
+has no inline kernel and plays through the same _place/_draw/_pass as apply) and a plain
+``legal_moves()`` + ``apply()`` loop without an event log; the last column is their ratio.
 """
 
 from __future__ import annotations
@@ -21,7 +26,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import BLOCK_VARIANT, LEONARD_VARIANT, HouseRules, Match, Round  # noqa: E402
+from engine import (  # noqa: E402
+    BLOCK_VARIANT,
+    LEONARD_VARIANT,
+    VARIANTS,
+    HouseRules,
+    Match,
+    Round,
+)
 from engine.bots import ROLLOUTS, SearchBot, make_bot  # noqa: E402
 from engine.view import view_of  # noqa: E402
 
@@ -94,6 +106,33 @@ def leonard(players: int) -> Callable[[int], None]:
     return game
 
 
+def variant_playout(name: str, players: int) -> Callable[[int], None]:
+    variant = VARIANTS[name]
+
+    def game(seed: int) -> None:
+        rng = random.Random(seed)
+        Round.deal(variant, RULES, players, rng, record=False).playout(rng)
+    return game
+
+
+def variant_apply(name: str, players: int) -> Callable[[int], None]:
+    """The same random play through legal_moves() and apply() (no event log)."""
+    variant = VARIANTS[name]
+
+    def game(seed: int) -> None:
+        rng = random.Random(seed)
+        rnd = Round.deal(variant, RULES, players, rng, record=False)
+        while not rnd.over:
+            moves = rnd.legal_moves()
+            rnd.apply(moves[int(rng.random() * len(moves))])
+    return game
+
+
+VARIANT_TABLE = [("leonard", 4), ("block", 4), ("traditional", 2), ("traditional", 4),
+                 ("venezuela", 4), ("ponce", 4), ("cuban", 4), ("doble15", 2),
+                 ("doble15", 4)]
+
+
 def dominoes_block() -> Callable[[int], None] | None:
     try:
         import dominoes  # type: ignore[import-not-found]
@@ -143,11 +182,11 @@ def rate(game: Callable[[int], None], seconds: float, seed0: int) -> float:
             return n / elapsed
 
 
-def search_ms_per_move(moves: int, players: int = 2) -> list[float]:
+def search_ms_per_move(moves: int, players: int = 2, game: str = "leonard") -> list[float]:
     times: list[float] = []
     seed = 0
     while len(times) < moves:
-        m = Match("leonard", players, HouseRules(rounds=1), seed, record=False)
+        m = Match(game, players, HouseRules(rounds=1), seed, record=False)
         bots = [SearchBot(seed)] + [make_bot("greedy", seed + s) for s in range(1, players)]
         rnd = m.current
         while not rnd.over and len(times) < moves:
@@ -199,6 +238,21 @@ def main() -> None:
         print(f"search bot ({ROLLOUTS} rollouts a move, {players}-player Leonard, moves with a "
               f"choice): median {statistics.median(times):.1f} ms, p95 {q[18]:.1f} ms, "
               f"max {max(times):.1f} ms over {len(times)} moves")
+    times = search_ms_per_move(max(10, args.moves // 4), 2, "doble15")
+    print(f"search bot ({ROLLOUTS} rollouts a move, 2-player Doble 15, moves with a choice): "
+          f"median {statistics.median(times):.1f} ms, max {max(times):.1f} ms over "
+          f"{len(times)} moves")
+    print()
+    print("every variant, random play, complete rounds per second (median over repeats)")
+    print(f"{'variant':13} {'players':>7} {'playout':>10} {'apply()':>10} {'playout/apply':>14}")
+    for name, players in VARIANT_TABLE:
+        fast: list[float] = []
+        slow: list[float] = []
+        for rep in range(args.repeats):  # interleaved, as above
+            fast.append(rate(variant_playout(name, players), args.seconds / 2, 1000 * rep))
+            slow.append(rate(variant_apply(name, players), args.seconds / 2, 1000 * rep))
+        f, sl = statistics.median(fast), statistics.median(slow)
+        print(f"{name:13} {players:7d} {f:10,.0f} {sl:10,.0f} {f / sl:13.2f}x")
 
 
 if __name__ == "__main__":

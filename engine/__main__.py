@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from .bots import BOTS, make_bot, play_match
 from .match import Match
 from .record import RecordError, load_record, replay
-from .rules import HouseRules, RulesError, variant
+from .rules import VARIANTS, HouseRules, RulesError, variant
 
 
 def _sheets(match: Match) -> str:
@@ -26,10 +26,22 @@ def _results(match: Match) -> str:
         if res is None:
             continue
         who = "nobody" if res.winner is None else f"seat {res.winner}"
+        if res.teams and res.team is not None:
+            who = "pair " + " & ".join(str(s) for s in res.teams[res.team])
         extra = f" ({res.capicua})" if res.capicua else ""
+        if res.points != res.count:
+            extra += f" (count {res.count} → {res.points})"
         scores = " ".join(f"{s:+d}" for s in res.scores)
-        lines.append(f"round {r.number}: {res.reason}{extra}, won by {who}; scores {scores}")
+        if res.reason == "annulled":
+            lines.append(f"round {r.number}: annulled (five doubles), redealt")
+        else:
+            lines.append(f"round {r.number}: {res.reason}{extra}, won by {who}; "
+                         f"scores {scores}")
     lines.append("final: " + " ".join(f"seat {s}: {v}" for s, v in enumerate(match.scores)))
+    if match.pairs:
+        lines.append("pairs: " + " ".join(
+            f"{' & '.join(map(str, seats))}: {v}"
+            for seats, v in zip(match.teams, match.team_scores, strict=True)))
     return "\n".join(lines)
 
 
@@ -37,9 +49,13 @@ def simulate(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if not names:
         raise RulesError("--bots needs at least one bot name")
+    game = variant(args.variant)
+    players = args.players
+    if players is None:
+        players = game.min_players  # 2, or 4 for the pair games
     bots = [make_bot(names[s % len(names)], None if args.seed is None else args.seed * 101 + s)
-            for s in range(args.players)]
-    match = Match(variant(args.variant), args.players, HouseRules(rounds=args.rounds),
+            for s in range(players)]
+    match = Match(game, players, HouseRules(rounds=args.rounds, target=args.target),
                   args.seed)
     play_match(match, bots)
     if args.json:
@@ -62,9 +78,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play a match between bots")
-    sim.add_argument("--variant", default="leonard", choices=["leonard", "block"])
-    sim.add_argument("--players", type=int, default=2)
-    sim.add_argument("--rounds", type=int, default=HouseRules().rounds)
+    sim.add_argument("--variant", default="leonard", choices=list(VARIANTS),
+                     help="the game (RULES.md §1, §3)")
+    sim.add_argument("--players", type=int, default=None,
+                     help="players (default: the fewest the game allows: 2, or 4 for the "
+                          "pair games)")
+    sim.add_argument("--rounds", type=int, default=HouseRules().rounds,
+                     help="rounds of a Leonard, block or Doble 15 match (D-10)")
+    sim.add_argument("--target", type=int, default=0,
+                     help="points that win a traditional, Venezuela, Ponce or Cuban match "
+                          "(default: the game's own, 100/100/20/200)")
     sim.add_argument("--seed", type=int, default=None)
     sim.add_argument("--bots", default="search,greedy",
                      help=f"comma-separated, one per seat, repeated as needed: {', '.join(BOTS)}")

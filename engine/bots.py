@@ -12,7 +12,7 @@ from typing import Protocol
 
 from .events import Event
 from .match import Match
-from .round import Action, Play
+from .round import ANNUL, Action, Play
 from .rules import RulesError
 from .view import PlayerView, sample_round, view_of
 
@@ -21,6 +21,10 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: PlayerView) -> Action: ...
+
+    def wants_redeal(self, view: PlayerView) -> bool:
+        """Asked only when ``view.may_annul`` (Cuban, five doubles): ask for a redeal?"""
+        ...
 
 
 class RandomBot:
@@ -34,6 +38,9 @@ class RandomBot:
     def choose(self, view: PlayerView) -> Action:
         return self.rng.choice(view.legal)
 
+    def wants_redeal(self, view: PlayerView) -> bool:
+        return self.rng.random() < 0.5
+
 
 class GreedyBot:
     """Plays the move with the best immediate point swing (own gain plus loss inflicted);
@@ -46,17 +53,21 @@ class GreedyBot:
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal
-        if len(legal) == 1 or not isinstance(legal[0], Play):
+        # A Cuban redeal (ANNUL) is never the greedy choice: it scores nothing now.
+        plays = [a for a in legal if isinstance(a, Play)]
+        if len(legal) == 1 or not plays:
             return legal[0]
         pub = view.public
         sv = pub.rules.symbol_value
 
-        def key(a: Action) -> tuple[int, int, float]:
-            assert isinstance(a, Play)
+        def key(a: Play) -> tuple[int, int, float]:
             gain, loss = pub.play_points(a)
             return gain + loss, a.tile.total(sv), self.rng.random()
 
-        return max(legal, key=key)
+        return max(plays, key=key)
+
+    def wants_redeal(self, view: PlayerView) -> bool:
+        return False  # a redeal scores nothing now
 
 
 ROLLOUTS = 240
@@ -65,7 +76,8 @@ ROLLOUTS = 240
 
 class SearchBot:
     """Samples hidden hands consistent with what it has seen (its hand, the line, the passes)
-    and plays the move with the best average round outcome over random rollouts.
+    and plays the move with the best average round outcome over random rollouts (for its
+    pair, in a pair game).
 
     Its budget is work, never time: ``rollouts`` random playouts per move (spread over the
     legal moves), so a seeded game replays exactly on an idle or a busy machine.
@@ -83,6 +95,17 @@ class SearchBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        totals = self._values(view)
+        best = max(range(len(legal)), key=lambda k: (totals[k], -k))
+        return legal[best]
+
+    def wants_redeal(self, view: PlayerView) -> bool:
+        """A redeal scores nothing: ask for one when even the best move loses on average."""
+        return max(self._values(view)) < 0
+
+    def _values(self, view: PlayerView) -> list[float]:
+        """The summed outcome of ``self.rollouts`` rollouts spread over the legal moves."""
+        legal = view.legal
         seat = view.seat
         rng = self.rng
         totals = [0.0] * len(legal)
@@ -93,12 +116,14 @@ class SearchBot:
                 r = world.copy()
                 r.apply(action)
                 r.playout(rng)
-                me = r.gains[seat] - r.losses[seat]
-                others = sum(r.gains) - sum(r.losses) - me
-                totals[k] += me - others / (r.players - 1)
+                # The outcome for its side: its own score (its pair's, in a pair game)
+                # against the mean of the others.
+                scores = r.team_scores
+                me = scores[r.seat_team[seat]]
+                others = sum(scores) - me
+                totals[k] += me - others / (len(scores) - 1)
             done += len(legal)
-        best = max(range(len(legal)), key=lambda k: (totals[k], -k))
-        return legal[best]
+        return totals
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
@@ -124,7 +149,11 @@ def play_match(match: Match, bots: Sequence[Bot],
         rnd = match.current
         while not rnd.over:
             seat = rnd.turn
-            events = match.apply(bots[seat].choose(view_of(rnd, seat)), seat)
+            view = view_of(rnd, seat)
+            if view.may_annul and bots[seat].wants_redeal(view):
+                events = match.apply(ANNUL, seat)
+            else:
+                events = match.apply(bots[seat].choose(view), seat)
             if on_events is not None:
                 on_events(events)
         if match.over:

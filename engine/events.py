@@ -7,9 +7,17 @@ from typing import Literal
 
 from .tiles import Tile
 
-End = Literal["L", "R"]
-BonusKind = Literal["paso-a-la-salida", "paso-corrido", "capicua", "domino", "tranque"]
-EndReason = Literal["domino", "tranque"]
+End = str
+"""An end of the line by name: ``"L"``/``"R"`` on a two-ended line, ``"1"`` … ``"6"`` for the
+arms of a Doble 15 hub (see :mod:`engine.line`)."""
+BonusKind = Literal["paso-a-la-salida", "paso-corrido", "capicua", "domino", "tranque", "pass",
+                    "block"]
+"""Leonard's bonuses (§1.7, §1.8), the hand counts of every game (``domino``, ``tranque``),
+Ponce's pass points (``pass``, §3.3) and Ponce's 2 points for making the tranque (``block``)."""
+EndReason = Literal["domino", "tranque", "target", "annulled"]
+"""``target``: Ponce's match ended in the middle of the hand (§3.3); ``annulled``: a Cuban
+hand redealt because a player held five doubles (§3.4)."""
+SpecialEffect = Literal["hex", "again", "draw", "reverse"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,8 @@ class Placed:
 class Drew:
     seat: int
     tile: Tile
+    forced: bool = False
+    """Drawn because of another player's play (Doble 15's 15, §3.5), not on one's own turn."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,26 @@ class Bonus:
 
 
 @dataclass(frozen=True)
+class Special:
+    """A Doble 15 special number (RULES.md §3.5, D-14): the number ``number`` left open by
+    ``seat``'s play. ``target`` is the seat it hits: the hexed player (13), the player who
+    plays again (14), the player who draws (15); for a reversal (3) the next player."""
+
+    seat: int
+    number: int
+    effect: SpecialEffect
+    target: int
+
+
+@dataclass(frozen=True)
+class Annulled:
+    """Cuban double-nine (§3.4): ``seat`` held five or more doubles and asked for a redeal."""
+
+    seat: int
+    doubles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True)
 class RoundEnded:
     reason: EndReason
     winner: int | None
@@ -91,6 +121,23 @@ class RoundEnded:
     hand_totals: tuple[int, ...]
     capicua: str = ""
     """``K``, ``KP`` or empty."""
+    count: int = 0
+    """The hand points the winner collects (the domino or tranque count) before any rounding;
+    0 when nobody collects."""
+    points: int = 0
+    """What ``count`` scores: Ponce rounds it to tens, half up (§3.3: 25 → 3); elsewhere
+    ``points == count``."""
+    differences: tuple[int, ...] = ()
+    """The traditional block (§3.1): each hand minus the lowest hand, by seat; the winner
+    collects their sum. Empty in the other games."""
+    teams: tuple[tuple[int, ...], ...] = ()
+    """Pair games: the pairs, ``((0, 2), (1, 3))``. Empty when everyone plays alone."""
+    team_totals: tuple[int, ...] = ()
+    """Pair games: each pair's combined hand."""
+    team: int | None = None
+    """Pair games: the pair that won the hand (its index in ``teams``), or None."""
+    blocker: int | None = None
+    """After a tranque: the seat whose turn made it."""
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -101,7 +148,11 @@ class RoundEnded:
 class MatchEnded:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
-    """The seats with the highest score (more than one on a tie)."""
+    """The seats with the highest score (more than one on a tie); in a pair game both seats
+    of the winning pair."""
+    team_scores: tuple[int, ...] = ()
+    """Pair games: each pair's match score (see :attr:`engine.Match.teams`)."""
 
 
-Event = RoundStarted | Placed | Drew | Passed | PowerEffect | Bonus | RoundEnded | MatchEnded
+Event = (RoundStarted | Placed | Drew | Passed | PowerEffect | Bonus | Special | Annulled
+         | RoundEnded | MatchEnded)

@@ -6,13 +6,18 @@ import random
 from typing import Any, Literal
 
 from .events import Event, MatchEnded
-from .round import Action, IllegalMoveError, Round
+from .round import Action, Annul, IllegalMoveError, Round, RoundContext
 from .rules import HouseRules, Variant
 from .rules import variant as variant_named
 
 
 class Match:
-    """Rounds of one variant for a fixed number of players (RULES.md §1.9).
+    """Rounds of one variant for a fixed number of players (RULES.md §1.9, §3).
+
+    A match of Leonard, the block game or Doble 15 is ``rules.rounds`` rounds (D-10); the
+    other classic variants play until a player or pair reaches the target score
+    (:attr:`target`: ``rules.target`` or the variant's own). Pair games score by pairs:
+    :attr:`teams` and :attr:`team_scores`.
 
     Deals come from ``random.Random(seed)``; give ``deals`` (dicts with ``hands``, ``pile``,
     ``table``, ``starter``) to play prepared rounds instead.
@@ -32,6 +37,11 @@ class Match:
         self.variant.check_players(players)
         self.players = players
         self.rules = rules or HouseRules()
+        self.target = self.variant.match_target(self.rules)
+        """The score that wins the match (0: a match of ``rules.rounds`` rounds)."""
+        self.teams: tuple[tuple[int, ...], ...] = self.variant.teams(players)
+        """Who scores together: ``((0, 2), (1, 3))`` in a pair game, else ``((0,), (1,), …)``."""
+        self.round_type: type[Round] = self.variant.round_type or Round
         self.seed = seed
         self.rng = random.Random(seed)
         self.deals = list(deals or [])
@@ -54,16 +64,43 @@ class Match:
         return out
 
     @property
+    def team_scores(self) -> list[int]:
+        """Match score per team (:attr:`teams`): a pair's two seats added up."""
+        scores = self.scores
+        return [sum(scores[s] for s in seats) for seats in self.teams]
+
+    @property
+    def pairs(self) -> bool:
+        """Two pairs play against each other (seats 0 & 2 against 1 & 3)."""
+        return self.variant.pairs
+
+    def team_of(self, seat: int) -> int:
+        """The index in :attr:`teams` of ``seat``'s team."""
+        for t, seats in enumerate(self.teams):
+            if seat in seats:
+                return t
+        raise ValueError(f"there is no seat {seat} in a {self.players}-player game")
+
+    @property
     def over(self) -> bool:
         return self.match_end is not None
 
     def _next_starter(self) -> int | None:
-        """D-3: with ``rotate``, the right-hand player of the previous opener opens."""
-        if not self.rounds or self.rules.opener == "rule":
-            return None
-        prev = self.rounds[-1]
-        opener = prev.opener if prev.opener >= 0 else prev.starter
-        return (opener + 1) % self.players
+        """Who opens the next round with any tile (None: by rule); each game's own rule,
+        e.g. D-3 for Leonard: with ``rotate``, the right-hand player of the previous opener."""
+        return self.round_type.next_starter(self.rounds, self.rules)
+
+    def _context(self) -> RoundContext:
+        return RoundContext(scores=tuple(self.scores),
+                            passes=sum(r.pass_count for r in self.rounds),
+                            target=self.target)
+
+    def _goal_reached(self) -> bool:
+        if not self.current.over:
+            return False
+        if self.target:
+            return max(self.team_scores) >= self.target
+        return len(self.rounds) >= self.rules.rounds
 
     def start_round(self) -> Round:
         if self.rounds and not self.current.over:
@@ -75,24 +112,33 @@ class Match:
         if len(self.deals) >= number:
             d = self.deals[number - 1]
             opening: Literal["rule", "any"] = "any" if starter is not None else "rule"
-            rnd = Round.from_deal(
+            rnd = self.round_type.from_deal(
                 self.variant, self.rules, d["hands"], d.get("pile") or (), d.get("table"),
-                d.get("starter", starter), number=number, opening=opening, record=self.record)
+                d.get("starter", starter), number=number, opening=opening, record=self.record,
+                context=self._context())
         else:
-            rnd = Round.deal(self.variant, self.rules, self.players, self.rng, number=number,
-                             starter=starter, record=self.record)
+            rnd = self.round_type.deal(self.variant, self.rules, self.players, self.rng,
+                                       number=number, starter=starter, record=self.record,
+                                       context=self._context())
         self.rounds.append(rnd)
         return rnd
 
-    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+    def apply(self, action: Action | Annul, seat: int | None = None) -> list[Event]:
         """Apply an action in the current round; after the last round's end the match ends too
         (a :class:`MatchEnded` event). Start the next round with :meth:`start_round`."""
         events = self.current.apply(action, seat)
-        if self.current.over and len(self.rounds) >= self.rules.rounds:
+        if self._goal_reached():
             scores = tuple(self.scores)
-            best = max(scores)
-            self.match_end = MatchEnded(scores, tuple(s for s, v in enumerate(scores)
-                                                      if v == best))
+            if len(self.teams) < self.players:
+                team_scores = tuple(self.team_scores)
+                best = max(team_scores)
+                winners = tuple(sorted(s for t, v in enumerate(team_scores) if v == best
+                                       for s in self.teams[t]))
+                self.match_end = MatchEnded(scores, winners, team_scores)
+            else:
+                best = max(scores)
+                self.match_end = MatchEnded(scores, tuple(s for s, v in enumerate(scores)
+                                                          if v == best))
             events = [*events, self.match_end]
         return events
 
@@ -105,7 +151,8 @@ class Match:
             "rules": self.rules.to_dict(),
             "scores": self.scores,
             "rounds": [round_record(r) for r in self.rounds],
-        }
+        } | ({"teams": [list(t) for t in self.teams], "team_scores": self.team_scores}
+             if self.pairs else {})
 
 
 def round_record(r: Round) -> dict[str, Any]:

@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .events import Drew
 from .match import Match
-from .round import DRAW, PASS, DealError, IllegalMoveError, Play
+from .round import ANNUL, DRAW, PASS, DealError, IllegalMoveError, Play
 from .rules import HouseRules, RulesError
 from .tiles import TileError
 
@@ -66,14 +67,16 @@ def replay(record: dict[str, Any]) -> Match:
             "table": rd.get("table"),
             "starter": _need(rd, "starter", int, f"round {i}"),
         })
-    if len(rounds) > rules.rounds:
-        raise RecordError(f"record: {len(rounds)} rounds, but its rules play {rules.rounds}")
     try:
         match = Match(variant, players, rules, seed, deals=deals)
     except (DealError, RulesError, TileError) as e:
         raise RecordError(f"round 1: {e}") from None
+    if not match.target and len(rounds) > rules.rounds:
+        raise RecordError(f"record: {len(rounds)} rounds, but its rules play {rules.rounds}")
     for i, rd in enumerate(rounds, 1):
         if i > 1:
+            if match.over:
+                raise RecordError(f"round {i}: the match was already over after round {i - 1}")
             try:
                 match.start_round()
             except (DealError, TileError) as e:
@@ -84,6 +87,10 @@ def replay(record: dict[str, Any]) -> Match:
         raise RecordError(f"final scores: the record says {want}, the replay gives "
                           f"{match.scores}")
     return match
+
+
+def _draws(forced: list[dict[str, Any]]) -> str:
+    return ", ".join(f"seat {f.get('player')} ({f.get('tile')})" for f in forced) or "nobody"
 
 
 def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
@@ -104,7 +111,9 @@ def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
                     raise RecordError(f"{where}: the record says {text} was drawn, but the "
                                       f"pile gives {drawn}")
             play = turn.get("play")
-            if play is None:
+            if turn.get("annul"):
+                match.apply(ANNUL, seat)
+            elif play is None:
                 match.apply(PASS, seat)
             else:
                 if not isinstance(play, dict) or "tile" not in play:
@@ -112,9 +121,19 @@ def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
                                       f"or null")
                 tile = rnd.tileset.parse(play["tile"])
                 end = play.get("end")
-                if end not in ("L", "R", None):
-                    raise RecordError(f"{where}: end must be \"L\", \"R\" or null, not {end!r}")
+                names = rnd.end_names
+                if end is not None and end not in names:
+                    quoted = ", ".join(f'"{n}"' for n in names)
+                    raise RecordError(f"{where}: end must be {quoted} or null, not {end!r}")
+                before = len(rnd.log)
                 match.apply(Play(tile, end), seat)
+                forced = [{"player": e.seat, "tile": str(e.tile)} for e in rnd.log[before:]
+                          if isinstance(e, Drew) and e.forced]
+                want = turn.get("forced")
+                if want is not None and [{"player": f.get("player"), "tile": str(
+                        rnd.tileset.parse(f.get("tile", "")))} for f in want] != forced:
+                    raise RecordError(f"{where}: the record says the play made "
+                                      f"{_draws(want)} draw, the replay gives {_draws(forced)}")
         except (IllegalMoveError, TileError) as e:
             raise RecordError(f"{where}: {e}") from None
     if not rnd.over:

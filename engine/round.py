@@ -2,12 +2,17 @@
 
 The state is kept as small integers and bit masks (hands are masks over tile ids) so that
 bots can play thousands of rollouts a second; the public face is tiles, actions and events.
+
+:class:`Round` plays Leonard and the block game. The classic variants (``engine/variants/``)
+subclass it and override a few hooks, python-chess style: ``_on_pass`` (pass points),
+``_after_place`` (special numbers), ``_next_seat`` (direction of play), ``_finish_domino`` /
+``_finish_tranque`` (how a hand is counted), ``_annul`` (a redeal) and ``next_starter``
+(who opens the next round). Where tiles go is the round's :class:`~engine.line.Line`.
 """
 
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -16,6 +21,7 @@ from .events import (
     Bonus,
     Drew,
     End,
+    EndReason,
     Event,
     Passed,
     Placed,
@@ -23,6 +29,7 @@ from .events import (
     RoundEnded,
     RoundStarted,
 )
+from .line import Line, Placement
 from .rules import (
     POWER_VS_POWER,
     HouseRules,
@@ -44,8 +51,8 @@ class DealError(ValueError):
 
 @dataclass(frozen=True)
 class Play:
-    """Place ``tile`` at ``end`` (``"L"``/``"R"``; ``None`` for the round's first tile, which is
-    placed with ``tile.a`` on the left)."""
+    """Place ``tile`` at ``end`` (``"L"``/``"R"``, or an arm ``"1"`` … ``"6"`` of a Doble 15
+    hub; ``None`` for the round's first tile, which is placed with ``tile.a`` on the left)."""
 
     tile: Tile
     end: End | None = None
@@ -70,11 +77,32 @@ class Pass:
         return "pass"
 
 
+@dataclass(frozen=True)
+class Annul:
+    """Ask for a redeal: Cuban double-nine, five or more doubles, on one's first turn (§3.4)."""
+
+    def __str__(self) -> str:
+        return "annul"
+
+
 DRAW = Draw()
 PASS = Pass()
+ANNUL = Annul()
 Action = Play | Draw | Pass
+"""What :meth:`Round.legal_moves` lists. :data:`ANNUL`, the Cuban redeal, is never listed:
+it is an option on top of them (:meth:`Round.may_annul`), which :meth:`Round.apply` takes."""
 
-_END_NAMES: tuple[End, End] = ("L", "R")
+
+@dataclass(frozen=True)
+class RoundContext:
+    """What a round needs to know of the match around it."""
+
+    scores: tuple[int, ...] = ()
+    """Each seat's match score before this round (empty: all 0)."""
+    passes: int = 0
+    """Passes made in the match's earlier rounds (Ponce's first pass, §3.3)."""
+    target: int = 0
+    """The score that ends the match at once, even mid-hand (Ponce); 0: none."""
 
 
 class Tables:
@@ -100,6 +128,7 @@ class Tables:
                             for i, (a, b) in enumerate(zip(ts.half_a, ts.half_b, strict=True)))
         self.numeric_double = tuple(
             a == b and not ts.is_symbol[a] for a, b in zip(ts.half_a, ts.half_b, strict=True))
+        self.double_mask = sum(1 << i for i in range(self.n) if ts.half_a[i] == ts.half_b[i])
         # Opening priority (RULES.md §1.4, D-2): numeric doubles first, then by weight.
         self.open_order = tuple(sorted(
             ((1 if self.numeric_double[i] else 0, self.weight[i]), i) for i in range(self.n)
@@ -145,28 +174,33 @@ class Round:
         number: int = 1,
         opening: Literal["rule", "any"] = "rule",
         record: bool = True,
+        context: RoundContext | None = None,
     ) -> None:
         self.variant = variant
         self.rules = rules
         self.tab = tables(variant.tileset, rules.symbol_value, variant.power)
         self.players = len(hands)
         self.number = number
+        self.context = context or RoundContext()
         self.hands = list(hands)
         self.pile = list(pile)
         self.pile_pos = 0
+        self.keep = variant.keep.get(self.players, 0)
+        """Tiles that always stay in the pile (§3.1)."""
         self.table = table
         self.starter = starter
         self.turn = starter
         self.gains = [0] * self.players
         self.losses = [0] * self.players
-        self.line: deque[tuple[int, int, int]] = deque()  # (tile id, left suit, right suit)
-        self.el = self.er = self.tl = self.tr = -1
+        self.line: Line = variant.line.new()
         self.open_tile: int | None = None
         self.opened = False  # a player has placed a tile
         self.opener = -1
         self.placements = 0
         self.last_placer = -1
-        self.passes = 0
+        self.mover = -1  # the seat whose turn ended last
+        self.passes = 0  # passes since the last placement
+        self.pass_count = 0  # passes in this round
         self.drew_this_turn = 0
         self.salida_paid = False
         self.over = False
@@ -177,10 +211,15 @@ class Round:
         self.turns: list[dict[str, Any]] = []
         self._turn: dict[str, Any] | None = None
         self.initial_hands = list(hands)
+        self.teams = variant.teams(self.players)
+        """Who scores together (see :meth:`Variant.teams`)."""
+        self.seat_team = [0] * self.players
+        """The index in :attr:`teams` of each seat's team."""
+        for t, seats in enumerate(self.teams):
+            for s in seats:
+                self.seat_team[s] = t
         if table is not None:
-            a, b = self.tab.half_a[table], self.tab.half_b[table]
-            self.line.append((table, a, b))
-            self.el, self.er, self.tl, self.tr = a, b, table, table
+            self.line.start(table, self.tab.half_a[table], self.tab.half_b[table])
         elif opening == "rule":
             self.open_tile = self._rule_opening(starter)
         if record:
@@ -200,9 +239,14 @@ class Round:
         number: int = 1,
         starter: int | None = None,
         record: bool = True,
+        context: RoundContext | None = None,
     ) -> Round:
         """A shuffled deal (RULES.md §1.4). ``starter`` given means the D-3 "rotate" opening:
         that seat opens with any tile (with a table tile, it plays first onto it)."""
+        rt = variant.round_type
+        if rt is not None and cls is not rt:
+            return rt.deal(variant, rules, players, rng, number=number, starter=starter,
+                           record=record, context=context)
         variant.check_players(players)
         tab = tables(variant.tileset, rules.symbol_value, variant.power)
         n = tab.n
@@ -229,7 +273,7 @@ class Round:
         elif table is None:
             opening = "any"
         return cls(variant, rules, hands, rest, table, starter, number=number,
-                   opening=opening, record=record)
+                   opening=opening, record=record, context=context)
 
     @classmethod
     def from_deal(
@@ -244,8 +288,13 @@ class Round:
         number: int = 1,
         opening: Literal["rule", "any"] = "rule",
         record: bool = True,
+        context: RoundContext | None = None,
     ) -> Round:
         """A round from a prepared deal (lessons, tests, replays). Raises :class:`DealError`."""
+        rt = variant.round_type
+        if rt is not None and cls is not rt:
+            return rt.from_deal(variant, rules, hands, pile, table, starter, number=number,
+                                opening=opening, record=record, context=context)
         ts = variant.tileset
         players = len(hands)
         try:
@@ -296,12 +345,9 @@ class Round:
                 raise DealError("a 4-player Leonard deal must name its starter")
             starter = cls._rule_starter(tab, masks)
         elif opening == "rule" and not with_table:
-            expected = cls._rule_starter(tab, masks)
-            if starter != expected:
-                raise DealError(f"seat {starter} cannot open: seat {expected} holds "
-                                f"{ts.tiles[cls._rule_tile(tab, masks[expected])]}, which opens")
+            cls._check_rule_starter(tab, masks, starter)
         return cls(variant, rules, masks, pile_ids, table_id, starter, number=number,
-                   opening=opening, record=record)
+                   opening=opening, record=record, context=context)
 
     @staticmethod
     def _rule_tile(tab: Tables, mask: int) -> int:
@@ -329,8 +375,27 @@ class Round:
             raise DealError("nobody holds a tile to open with")
         return best
 
-    def _rule_opening(self, seat: int) -> int:
+    @classmethod
+    def _check_rule_starter(cls, tab: Tables, hands: list[int], starter: int) -> None:
+        """Raise :class:`DealError` unless ``starter`` opens these hands by rule."""
+        expected = cls._rule_starter(tab, hands)
+        if starter != expected:
+            raise DealError(f"seat {starter} cannot open: seat {expected} holds "
+                            f"{tab.tileset.tiles[cls._rule_tile(tab, hands[expected])]}, "
+                            f"which opens")
+
+    def _rule_opening(self, seat: int) -> int | None:
         return self._rule_tile(self.tab, self.hands[seat])
+
+    @classmethod
+    def next_starter(cls, previous: list[Round], rules: HouseRules) -> int | None:
+        """Who opens the round after ``previous`` (the match's rounds so far), with any tile;
+        None: the round opens by rule (RULES.md §1.4). Leonard and the block game: D-3."""
+        if not previous or rules.opener == "rule":
+            return None
+        prev = previous[-1]
+        opener = prev.opener if prev.opener >= 0 else prev.starter
+        return (opener + 1) % prev.players
 
     # --- reading the state ----------------------------------------------------------------
 
@@ -345,6 +410,11 @@ class Round:
         return self.tab.tileset
 
     @property
+    def end_names(self) -> tuple[str, ...]:
+        """The names of the line's ends: ``("L", "R")`` or the hub's arms ``("1", … "6")``."""
+        return self.line.shape.ends
+
+    @property
     def hand_sizes(self) -> list[int]:
         return [h.bit_count() for h in self.hands]
 
@@ -353,41 +423,108 @@ class Round:
 
     @property
     def pile_count(self) -> int:
+        """Tiles left in the pile (those that must stay there included, §3.1)."""
         return len(self.pile) - self.pile_pos
 
     @property
     def pile_tiles(self) -> list[Tile]:
         return [self.tab.tileset.tiles[i] for i in self.pile[self.pile_pos:]]
 
-    def line_tiles(self) -> list[Tile]:
-        """The line left to right, each tile with its left half first."""
+    def _placed_tile(self, p: Placement) -> Tile:
         suits = self.tab.tileset.suits
-        return [Tile(suits[a], suits[b]) for _, a, b in self.line]
+        return Tile(suits[p[1]], suits[p[2]])
+
+    def line_tiles(self) -> list[Tile]:
+        """The line left to right, each tile with its left half first. For a hub: the hub,
+        then each arm from the hub outward (see :meth:`arm_tiles`)."""
+        return [self._placed_tile(p) for p in self.line]
+
+    def arm_tiles(self, end: End) -> list[Tile]:
+        """The tiles of one arm of a hub, from the hub outward, the half towards the hub
+        first (empty for a two-ended line)."""
+        return [self._placed_tile(p) for p in self.line.arm(self.line.shape.index(end))]
 
     @property
-    def ends(self) -> tuple[Half, Half] | None:
-        if self.el < 0:
+    def ends(self) -> tuple[Half, ...] | None:
+        """The open suit at each end, in the order of :attr:`end_names` (None before the
+        first tile)."""
+        if not self.line.started:
             return None
-        return self._suit(self.el), self._suit(self.er)
+        suits = self.tab.tileset.suits
+        return tuple(suits[s] for s in self.line.open)
 
     def end_tile(self, end: End) -> Tile | None:
-        return self._tile(self.tl if end == "L" else self.tr)
+        """The tile at end ``end`` (the hub itself for an arm with no tile yet)."""
+        if not self.line.started:
+            return None
+        return self._tile(self.line.tips[self.line.shape.index(end)])
+
+    # The two ends of a two-ended line by their old names (open suit, tile id; -1 if none).
+    @property
+    def el(self) -> int:
+        return self.line.open[0]
+
+    @property
+    def er(self) -> int:
+        return self.line.open[1]
+
+    @property
+    def tl(self) -> int:
+        return self.line.tips[0]
+
+    @property
+    def tr(self) -> int:
+        return self.line.tips[-1]
 
     def right_of(self, seat: int) -> int:
         """The right-hand player: the one who plays after ``seat`` (RULES.md §1.3)."""
         return (seat + 1) % self.players
 
+    @property
+    def team_scores(self) -> list[int]:
+        """This round's score (gains − losses) per team (:attr:`teams`)."""
+        return [sum(self.gains[s] - self.losses[s] for s in seats) for seats in self.teams]
+
+    def _ends_mask(self) -> int:
+        """Every tile that fits some open end."""
+        sm = self.tab.suit_mask
+        m = 0
+        for s in self.line.open:
+            m |= sm[s]
+        return m
+
+    def _fits(self, tid: int, suit: int) -> bool:
+        """Tile ``tid`` may be placed on an end showing ``suit``."""
+        return self.tab.half_a[tid] == suit or self.tab.half_b[tid] == suit
+
     def _playable_mask(self, seat: int) -> int:
         h = self.hands[seat]
-        if self.el < 0:
+        if not self.line.started:
             return h if self.open_tile is None else h & (1 << self.open_tile)
-        sm = self.tab.suit_mask
-        return h & (sm[self.el] | sm[self.er])
+        return h & self._ends_mask()
 
     def _can_draw(self) -> bool:
-        if self.pile_pos >= len(self.pile):
+        if self.pile_pos >= len(self.pile) - self.keep:
             return False
         return self.rules.draw == "until-playable" or self.drew_this_turn == 0
+
+    def _plays(self, mask: int) -> list[Action]:
+        """Every (tile, end) play of the tiles in ``mask`` (which all fit somewhere)."""
+        tiles = self.tab.tileset.tiles
+        names = self.line.shape.ends
+        out: list[Action] = []
+        started = self.line.started
+        for i in _bits(mask):
+            t = tiles[i]
+            if not started:
+                out.append(Play(t, None))
+                continue
+            for end, suit in enumerate(self.line.open):
+                if self._fits(i, suit):
+                    first = self._suit(suit)
+                    out.append(Play(t.oriented(first) if first in (t.a, t.b) else t,
+                                    names[end]))
+        return out
 
     def legal_moves(self) -> list[Action]:
         """Every action the player to move may take: plays (tile, end), else draw, else pass."""
@@ -396,23 +533,16 @@ class Round:
         m = self._playable_mask(self.turn)
         if not m:
             return [DRAW] if self._can_draw() else [PASS]
-        tiles = self.tab.tileset.tiles
-        ha, hb = self.tab.half_a, self.tab.half_b
-        out: list[Action] = []
-        for i in _bits(m):
-            t = tiles[i]
-            if self.el < 0:
-                out.append(Play(t, None))
-                continue
-            for end, suit in ((0, self.el), (1, self.er)):
-                if ha[i] == suit or hb[i] == suit:
-                    first = self._suit(suit)
-                    out.append(Play(t.oriented(first), _END_NAMES[end]))
-        return out
+        return self._plays(m)
 
     # --- applying actions -----------------------------------------------------------------
 
-    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+    def may_annul(self) -> bool:
+        """The player to move may ask for a redeal (:data:`ANNUL`): only in Cuban double-nine,
+        with five doubles, on one's first turn (§3.4)."""
+        return False
+
+    def apply(self, action: Action | Annul, seat: int | None = None) -> list[Event]:
         """Apply one action of the player to move (``seat`` checks whose turn it is) and return
         the events it caused. An illegal action raises :class:`IllegalMoveError` and changes
         nothing."""
@@ -437,6 +567,8 @@ class Round:
             if self._can_draw():
                 raise IllegalMoveError("pass: you must draw from the pile first")
             self._pass()
+        elif isinstance(action, Annul):
+            self._annul()
         else:
             raise IllegalMoveError(f"{action!r} is not a move: play a tile, draw or pass")
         return self.log[start:]
@@ -451,7 +583,7 @@ class Round:
         where = f"{play.tile} at {'the start' if play.end is None else 'end ' + play.end}"
         if not self.hands[seat] >> tid & 1:
             raise IllegalMoveError(f"{where}: {play.tile} is not in seat {seat}'s hand")
-        if self.el < 0:
+        if not self.line.started:
             if play.end is not None:
                 raise IllegalMoveError(f"{where}: the line is empty, so the tile has no end "
                                        f"to go to (give no end)")
@@ -459,14 +591,19 @@ class Round:
                 raise IllegalMoveError(f"{where}: the round opens with "
                                        f"{ts.tiles[self.open_tile]}")
             return tid, -1, ts.suit(play.tile.a)
-        if play.end not in ("L", "R"):
-            raise IllegalMoveError(f"{where}: choose the end, L or R")
-        end = 0 if play.end == "L" else 1
-        suit = self.el if end == 0 else self.er
-        if self.tab.half_a[tid] != suit and self.tab.half_b[tid] != suit:
+        shape = self.line.shape
+        if play.end not in shape.ends:
+            raise IllegalMoveError(f"{where}: choose the end, {shape.describe()}")
+        end = shape.index(play.end)
+        suit = self.line.open[end]
+        if not self._fits(tid, suit):
             raise IllegalMoveError(f"{where}: {play.tile} does not match the open "
                                    f"{self._suit(suit)} at end {play.end}")
         return tid, end, suit
+
+    def _annul(self) -> None:
+        raise IllegalMoveError(f"annul: only Cuban double-nine lets a player with five doubles "
+                               f"ask for a redeal, not {self.variant.name}")
 
     def _begin_turn(self) -> dict[str, Any]:
         if self._turn is None:
@@ -478,30 +615,49 @@ class Round:
             self.turns.append(self._begin_turn())
             self._turn = None
         self.drew_this_turn = 0
+        self.mover = self.turn
         if not self.over:
-            self.turn = (self.turn + 1) % self.players
+            self.turn = self._next_seat()
 
-    def _draw(self) -> None:
-        seat = self.turn
+    def _next_seat(self) -> int:
+        """Who plays after the turn that just ended (hook: Doble 15's direction and 14)."""
+        return (self.turn + 1) % self.players
+
+    def _draw(self, seat: int | None = None) -> None:
+        """The player to move draws a tile (``seat``: another seat is made to draw one)."""
+        forced = seat is not None
+        who = self.turn if seat is None else seat
         tid = self.pile[self.pile_pos]
         self.pile_pos += 1
-        self.hands[seat] |= 1 << tid
-        self.drew_this_turn += 1
-        self.voids[seat] = 0  # the drawn tile is unseen: no suit is known missing any more
+        self.hands[who] |= 1 << tid
+        if not forced:
+            self.drew_this_turn += 1
+        self.voids[who] = 0  # the drawn tile is unseen: no suit is known missing any more
         if self.record:
             tile = self.tab.tileset.tiles[tid]
-            self._begin_turn()["drew"].append(str(tile))
-            self.log.append(Drew(seat, tile))
+            if forced:
+                self._begin_turn().setdefault("forced", []).append(
+                    {"player": who, "tile": str(tile)})
+            else:
+                self._begin_turn()["drew"].append(str(tile))
+            self.log.append(Drew(who, tile, forced))
 
     def _pass(self) -> None:
         seat = self.turn
         self.passes += 1
-        if self.el >= 0:
-            self.voids[seat] |= (1 << self.el) | (1 << self.er)
+        self.pass_count += 1
+        started = self.line.started
+        if started:
+            for s in self.line.open:
+                self.voids[seat] |= 1 << s
         if self.record:
             self._begin_turn()
-            self.log.append(Passed(seat, (self._suit(self.el), self._suit(self.er))
-                                   if self.el >= 0 else ()))
+            self.log.append(Passed(seat, tuple(self._suit(s) for s in self.line.open)
+                                   if started else ()))
+        self._on_pass(seat)
+        if self.over:  # the pass ended the match (Ponce's target)
+            self._end_turn()
+            return
         bonus = self.variant.pass_bonus
         if bonus and self.passes == 1 and self.placements == 1 and seat == \
                 (self.opener + 1) % self.players:
@@ -516,6 +672,13 @@ class Round:
                     and not self.rules.both_pass_bonuses):
                 self._bonus(self.turn, "paso-corrido", bonus)
 
+    def _on_pass(self, seat: int) -> None:
+        """Hook: a pass was just made by ``seat`` (Ponce scores it)."""
+
+    def _passes_score(self) -> bool:
+        """Hook: a pass can score or end the round, so the playout kernel must not skip it."""
+        return bool(self.variant.pass_bonus)
+
     def _bonus(self, seat: int, kind: Any, points: int, detail: str = "") -> None:
         self.gains[seat] += points
         if self.record:
@@ -523,10 +686,9 @@ class Round:
 
     def _blocked(self) -> bool:
         """RULES.md §1.8: nobody can place a tile and there is nothing to draw."""
-        if self.pile_pos < len(self.pile) or self.el < 0:
+        if self.pile_pos < len(self.pile) - self.keep or not self.line.started:
             return False
-        sm = self.tab.suit_mask
-        m = sm[self.el] | sm[self.er]
+        m = self._ends_mask()
         for h in self.hands:
             if h & m:
                 return False
@@ -539,28 +701,24 @@ class Round:
         self.hands[seat] = h
         a = tab.half_a[tid]
         b = tab.half_b[tid]
+        line = self.line
         capicua = False
-        end_tiles = (self.tl, self.tr)
+        end_tiles = (line.tips[0], line.tips[-1])
         if end < 0:
             left, right = (a, b) if first == a else (b, a)
-            self.line.append((tid, left, right))
-            self.el, self.er, self.tl, self.tr = left, right, tid, tid
+            line.start(tid, left, right)
             other = -1
             matched, open_ = left, right
-        elif end == 0:
-            matched = self.el
-            open_ = b if a == matched else a
-            capicua = a == self.er or b == self.er
-            other = self.tr
-            self.line.appendleft((tid, open_, matched))
-            self.el, self.tl = open_, tid
         else:
-            matched = self.er
+            matched = line.open[end]
             open_ = b if a == matched else a
-            capicua = a == self.el or b == self.el
-            other = self.tl
-            self.line.append((tid, matched, open_))
-            self.er, self.tr = open_, tid
+            if len(line.open) == 2:
+                far = line.open[1 - end]
+                capicua = a == far or b == far
+            other = line.other_tip(end)
+            # the half that touches the end: a Doble 15 double on a 13 touches it with its own
+            # number, so the line keeps the tile as it is
+            line.put(tid, end, matched if matched in (a, b) else open_, open_)
         opening = not self.opened
         if opening:
             self.opened = True
@@ -570,12 +728,16 @@ class Round:
         self.passes = 0
         if self.record:
             suits = tab.tileset.suits
-            tile = Tile(suits[matched], suits[open_])
-            self._begin_turn()["play"] = {"tile": str(tile),
-                                          "end": None if end < 0 else _END_NAMES[end]}
-            self.log.append(Placed(seat, tile, None if end < 0 else _END_NAMES[end], opening))
+            # The matched half first; a tile placed where none of its halves matches (a
+            # Doble 15 double on a 13) is written as it is.
+            tile = Tile(suits[matched], suits[open_]) if matched in (a, b) else \
+                Tile(suits[a], suits[b])
+            name = None if end < 0 else line.shape.ends[end]
+            self._begin_turn()["play"] = {"tile": str(tile), "end": name}
+            self.log.append(Placed(seat, tile, name, opening))
         if tab.power[tid]:
             self._power(seat, tid, other)
+        self._after_place(seat, tid, matched, open_)
         if not h:
             kind = ""
             if capicua and self.variant.capicua_bonus:
@@ -590,6 +752,10 @@ class Round:
         self._end_turn()
         if self._blocked():
             self._finish_tranque()
+
+    def _after_place(self, seat: int, tid: int, matched: int, open_: int) -> None:
+        """Hook: ``seat`` just placed ``tid`` on ``matched``, leaving ``open_`` open (Doble 15's
+        special numbers)."""
 
     def _effect(self, tid: int, other: int) -> tuple[str, int, int, int | None]:
         """RULES.md §1.6 for tile ``tid`` placed with tile ``other`` at the other end
@@ -610,7 +776,8 @@ class Round:
         tid = self.tab.tileset.id(play.tile)
         if not self.tab.power[tid] or play.end is None:
             return 0, 0
-        _, gain, loss, _ = self._effect(tid, self.tr if play.end == "L" else self.tl)
+        end = self.line.shape.index(play.end)
+        _, gain, loss, _ = self._effect(tid, self.line.other_tip(end))
         return gain, loss
 
     def _power(self, seat: int, tid: int, other: int) -> None:
@@ -623,13 +790,20 @@ class Round:
                                         rule, gain, loss, t, self._tile(other),
                                         self.tab.number[tid]))
 
+    # --- the end of a round (hooks: how each game counts a hand) ----------------------------
+
+    def _totals(self) -> list[int]:
+        return [self.tab.hand_total(h) for h in self.hands]
+
     def _finish_domino(self, seat: int, capicua: str) -> None:
-        totals = [self.tab.hand_total(h) for h in self.hands]
+        """``seat`` placed its last tile: it collects every other hand (§1.8)."""
+        totals = self._totals()
         self._bonus(seat, "domino", sum(totals))
-        self._finish("domino", seat, totals, capicua)
+        self._finish("domino", seat, totals, capicua, count=sum(totals))
 
     def _finish_tranque(self) -> None:
-        totals = [self.tab.hand_total(h) for h in self.hands]
+        """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
+        totals = self._totals()
         low = min(totals)
         lowest = [s for s, t in enumerate(totals) if t == low]
         others = sum(totals) - low * len(lowest)
@@ -640,12 +814,24 @@ class Round:
         elif self.rules.tranque_tie == "split":
             for s in lowest:
                 self._bonus(s, "tranque", others // len(lowest))
-        self._finish("tranque", winner, totals, "")
+        self._finish("tranque", winner, totals, "", count=others if winner is not None
+                     or self.rules.tranque_tie == "split" else 0)
 
-    def _finish(self, reason: Any, winner: int | None, totals: list[int], capicua: str) -> None:
+    def _finish(self, reason: EndReason, winner: int | None, totals: list[int], capicua: str,
+                *, count: int = 0, points: int | None = None,
+                differences: tuple[int, ...] = (), team: int | None = None) -> None:
         self.over = True
-        self.result = RoundEnded(reason, winner, tuple(self.gains), tuple(self.losses),
-                                 tuple(totals), capicua)
+        pairs = len(self.teams) < self.players
+        team_totals = tuple(sum(totals[s] for s in seats) for seats in self.teams) \
+            if pairs and totals else ()
+        if pairs and team is None and winner is not None:
+            team = self.seat_team[winner]
+        self.result = RoundEnded(
+            reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
+            count=count, points=count if points is None else points, differences=differences,
+            teams=self.teams if pairs else (), team_totals=team_totals,
+            team=team if pairs else None,
+            blocker=self.mover if reason == "tranque" else None)
         if self.record:
             self.log.append(self.result)
 
@@ -658,22 +844,28 @@ class Round:
         The common step, a placement that neither opens, ends the round nor scores a power
         effect, runs inline on local variables; every other step goes through the same
         ``_place``/``_draw``/``_pass`` as :meth:`apply`. ``trace`` collects (tile id, end)
-        per placement so tests can replay the same game through :meth:`apply`.
+        per placement so tests can replay the same game through :meth:`apply`. The kernel
+        never asks for a redeal (a Cuban player may, but need not).
         """
         rnd = rng.random
         tab = self.tab
         sm, ha, hb, power = tab.suit_mask, tab.half_a, tab.half_b, tab.power
-        hands, line, players = self.hands, self.line, self.players
-        pile_len = len(self.pile)
+        hands, players = self.hands, self.players
+        line = self.line
+        tiles = line.tiles  # type: ignore[attr-defined]  # the kernel plays two-ended lines
+        opens, tips = line.open, line.tips
+        limit = len(self.pile) - self.keep
         voids = self.voids
-        # Passes run inline only where they score nothing (no paso bonuses) and with no events.
-        quiet_pass = not self.variant.pass_bonus and not self.record
+        # Passes run inline only where they score nothing (no pass bonus, no pass points) and
+        # with no events.
+        quiet_pass = not self._passes_score() and not self.record
         fast = not self.record
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
-            el, er, tl, tr, turn = self.el, self.er, self.tl, self.tr, self.turn
+            el, er, tl, tr, turn = opens[0], opens[1], tips[0], tips[1], self.turn
             placements, passes, last = self.placements, self.passes, self.last_placer
-            drawable = self.pile_pos < pile_len
+            mover = self.mover
+            drawable = self.pile_pos < limit
             opened = self.opened
             drew = self.drew_this_turn
             held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
@@ -690,7 +882,9 @@ class Round:
                     if drawable or not quiet_pass or el < 0:
                         break
                     passes += 1
+                    self.pass_count += 1
                     voids[turn] |= (1 << el) | (1 << er)
+                    mover = turn
                     turn += 1
                     if turn == players:
                         turn = 0
@@ -724,14 +918,15 @@ class Round:
                 held ^= bit
                 if end == 0:
                     el = b if a == el else a
-                    line.appendleft((tid, el, a + b - el))
+                    tiles.appendleft((tid, el, a + b - el))
                     tl = tid
                 else:
                     er = b if a == er else a
-                    line.append((tid, a + b - er, er))
+                    tiles.append((tid, a + b - er, er))
                     tr = tid
                 placements += 1
                 last = turn
+                mover = turn
                 passes = 0
                 turn += 1
                 if turn == players:
@@ -739,8 +934,9 @@ class Round:
                 if not drawable and not held & (sm[el] | sm[er]):
                     tid = -2  # tranque: finish through the shared code below
                     break
-            self.el, self.er, self.tl, self.tr, self.turn = el, er, tl, tr, turn
+            opens[0], opens[1], tips[0], tips[1], self.turn = el, er, tl, tr, turn
             self.placements, self.passes, self.last_placer = placements, passes, last
+            self.mover = mover
             if not m:
                 if self._can_draw():
                     self._draw()
@@ -755,14 +951,14 @@ class Round:
 
     def copy(self, record: bool = False) -> Round:
         """An independent copy (without the event log unless ``record``)."""
-        new = object.__new__(Round)
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.hands = list(self.hands)
         new.pile = list(self.pile)
         new.gains = list(self.gains)
         new.losses = list(self.losses)
         new.voids = list(self.voids)
-        new.line = deque(self.line)
+        new.line = self.line.copy()
         new.record = record
         new.log = list(self.log) if record else []
         new.turns = [dict(t) for t in self.turns] if record else []

@@ -1,11 +1,16 @@
-"""Rule sets as data: the house rules D-1…D-10 of RULES.md and the variants built on them."""
+"""Rule sets as data: the house rules D-1…D-16 of RULES.md (and the ones this engine settles,
+D-17…) and the variants built on them."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from .line import TWO_ENDED, LineShape
 from .tiles import DOUBLE_SIX, LEONARD, Tile, TileSet, parse_tile
+
+if TYPE_CHECKING:
+    from .round import Round
 
 
 class RulesError(ValueError):
@@ -41,7 +46,29 @@ class HouseRules:
     """D-9: when two or more share the lowest hand in a tranque nobody gains
     (``"split"``: they share the gain, rounded down)."""
     rounds: int = 3
-    """D-10: rounds in a match."""
+    """D-10: rounds in a match (Leonard, the block game, Doble 15; the other classic variants
+    play to a score, ``target``)."""
+    target: int = 0
+    """§3.1–§3.4: the score that wins a match of the variants played to a score; 0 means the
+    variant's own (traditional 100, Venezuela 100, Ponce 20, Cuban 200 — at most 500)."""
+    cuban_opener: Literal["winner"] = "winner"
+    """D-11: a later Cuban hand is opened by the winner of the previous hand."""
+    cuban_count: Literal["opponents", "all"] = "opponents"
+    """D-12: a Cuban hand's winning pair scores the opposing pair's hands (``"all"``: all
+    four hands)."""
+    doble15_draw: Literal["one", "until-playable"] = "one"
+    """D-13: a Doble 15 player who cannot play draws one tile and plays it if it fits, else
+    passes (``"until-playable"``: draws until a tile fits or the pool is empty)."""
+    doble15_trigger: Literal["open-end"] = "open-end"
+    """D-14: a Doble 15 special number counts when a play leaves it open at its arm's end."""
+    doble15_fifteen: Literal["two-after"] = "two-after"
+    """D-15: a 15 makes the player two seats after the one who played draw a tile."""
+    doble15_block: Literal["lowest-hand"] = "lowest-hand"
+    """D-16: a blocked Doble 15 hand (nobody can play, pool empty) is won by the lowest hand,
+    who scores the sum of all other hands."""
+    opener_tie: Literal["seat-order"] = "seat-order"
+    """D-19 (settled here): when two hands tie for the traditional game's highest hand, the
+    lower seat opens the next round."""
 
     def __post_init__(self) -> None:
         allowed = {
@@ -52,6 +79,13 @@ class HouseRules:
             "seed_item9": ("x/-",),
             "capicua_kind": ("last-tile", "end-tiles"),
             "tranque_tie": ("nobody", "split"),
+            "cuban_opener": ("winner",),
+            "cuban_count": ("opponents", "all"),
+            "doble15_draw": ("one", "until-playable"),
+            "doble15_trigger": ("open-end",),
+            "doble15_fifteen": ("two-after",),
+            "doble15_block": ("lowest-hand",),
+            "opener_tie": ("seat-order",),
         }
         for name, values in allowed.items():
             if getattr(self, name) not in values:
@@ -61,6 +95,9 @@ class HouseRules:
                 )
         if type(self.rounds) is not int or self.rounds < 1:
             raise RulesError(f"house rule rounds must be a whole number ≥ 1, not {self.rounds!r}")
+        if type(self.target) is not int or self.target < 0:
+            raise RulesError(f"the match target must be a whole number of points (0: the "
+                             f"variant's own), not {self.target!r}")
         if not isinstance(self.both_pass_bonuses, bool):
             raise RulesError("house rule both_pass_bonuses must be true or false")
         if type(self.symbol_value) is not int:
@@ -99,13 +136,51 @@ class Variant:
     capicua_bonus: int = 0
     """Bonus for a last tile that fits both ends (RULES.md §1.8)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    title: str = ""
+    """The game's name for people."""
+    line: LineShape = TWO_ENDED
+    """Where tiles go: a two-ended line, or a hub with arms (Doble 15)."""
+    pairs: bool = False
+    """Four players in two pairs, partners opposite: seats 0 & 2 against 1 & 3 (§3)."""
+    keep: dict[int, int] = field(default_factory=dict)
+    """Tiles that always stay in the pile, by number of players (§3.1: 1, or 2 with two)."""
+    goal: Literal["rounds", "points"] = "rounds"
+    """A match is a number of rounds (D-10) or is played to a score (``target``)."""
+    target: int = 0
+    """The default match target for ``goal == "points"``."""
+    max_target: int = 0
+    """The highest target the game allows (0: no limit; Cuban: 500)."""
+    sheet_losses: bool = True
+    """The score sheet has ``-a`` columns (a game without power tiles may drop them)."""
+    round_type: type[Round] | None = None
+    """The :class:`~engine.round.Round` subclass with this game's hooks (None: Round)."""
 
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players:
+                raise RulesError(f"{self.name} is played by {self.min_players} players, "
+                                 f"not {players}")
             raise RulesError(
                 f"{self.name} is played by {self.min_players} to {self.max_players} players, "
                 f"not {players}"
             )
+
+    def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Who scores together: the pairs (``((0, 2), (1, 3))``) or one team per seat."""
+        if self.pairs:
+            return tuple(tuple(range(t, players, 2)) for t in range(2))
+        return tuple((s,) for s in range(players))
+
+    def match_target(self, rules: HouseRules) -> int:
+        """The score that wins a match (0 for a game of a number of rounds). Raises
+        :class:`RulesError` for a target the game does not allow."""
+        if self.goal == "rounds":
+            return 0
+        target = rules.target or self.target
+        if self.max_target and target > self.max_target:
+            raise RulesError(f"{self.name} is played to at most {self.max_target} points, "
+                             f"not {target}")
+        return target
 
 
 LEONARD_VARIANT = Variant(
@@ -119,6 +194,7 @@ LEONARD_VARIANT = Variant(
     table_tile_players=(4,),
     pass_bonus=20,
     capicua_bonus=20,
+    title="Leonard-Domino",
 )
 
 BLOCK_VARIANT = Variant(
@@ -129,9 +205,12 @@ BLOCK_VARIANT = Variant(
     hand_sizes={2: 7, 3: 7, 4: 7},
     pile=False,
     power=False,
+    title="block game (double six)",
 )
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (LEONARD_VARIANT, BLOCK_VARIANT)}
+"""Every game by name; :mod:`engine.variants` adds the classic variants of §3 when the
+package is imported."""
 
 
 def variant(name: str) -> Variant:

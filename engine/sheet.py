@@ -49,6 +49,20 @@ Play quality (``!!`` ``!`` ``X`` ``XX``)
 
     Bonuses (domino, capicúa, tranque, pass bonuses) do not enter the value: they either do
     not depend on the choice of tile or are not known at the moment of the play.
+
+The classic variants (RULES.md §3)
+    A game without power tiles drops the ``-a`` columns (:attr:`Variant.sheet_losses`); a
+    pair game adds the pairs' cumulative scores after the players' (``Σac``, ``Σbd``) and
+    writes ``$`` for both partners of the winning pair. More marks:
+
+    ``P``      Ponce pass points, on the row of the placement that made the others pass
+               (the points in ``+x``; a partner's free pass adds nothing);
+    ``H``      Doble 15: the play left a 13 open and hexes the next player;
+    ``A``      Doble 15: the play left a 14 open and the player plays again;
+    ``↓C``     Doble 15: the play left a 15 open and made seat C draw (C's hand grows, but
+               it is not C's turn: C's own cells are untouched);
+    ``R``      Doble 15: the play left a 3 open and reversed the direction of play;
+    ``5D``     Cuban: the player held five doubles and asked for a redeal (the hand ends).
 """
 
 from __future__ import annotations
@@ -60,6 +74,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .events import (
+    Annulled,
     Bonus,
     Drew,
     End,
@@ -68,8 +83,9 @@ from .events import (
     PowerEffect,
     RoundEnded,
     RoundStarted,
+    Special,
 )
-from .round import DRAW, PASS, Play, Round
+from .round import ANNUL, DRAW, PASS, Play, Round
 from .tiles import Tile
 
 if TYPE_CHECKING:
@@ -82,7 +98,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DREW = "↓"
 PASSED = "—"
 WIN, TIE, LOSE = "$", "=", "∅"
-_MARK_ORDER = ("N", "PS", "PC", "K", "KP", "T", WIN, TIE, LOSE)
+_MARK_ORDER = ("N", "PS", "PC", "P", "H", "A", "R", "K", "KP", "5D", "T", WIN, TIE, LOSE)
+_SPECIAL_MARKS = {"hex": "H", "again": "A", "reverse": "R"}
 
 
 def play_value(rnd: Round, play: Play) -> int:
@@ -190,18 +207,28 @@ class SheetRow:
 
     number: int
     cells: tuple[SheetCell, ...]
+    losses: bool = True
+    """The row has the ``-x`` columns."""
+    teams: tuple[tuple[int, ...], ...] = ()
+    """Pair games: the pairs, whose cumulative scores follow the players'."""
 
     @property
     def totals(self) -> tuple[int, ...]:
         """Each player's cumulative score at the end of this row."""
         return tuple(c.total for c in self.cells)
 
+    @property
+    def team_totals(self) -> tuple[int, ...]:
+        """Pair games: each pair's cumulative score at the end of this row."""
+        return tuple(sum(self.cells[s].total for s in seats) for seats in self.teams)
+
     def values(self) -> list[str]:
         """The row as text cells, in the order of :attr:`ScoreSheet.header`."""
         out = [str(self.number)]
         for c in self.cells:
-            out += [c.play, c.gain_text, c.loss_text]
+            out += [c.play, c.gain_text, c.loss_text] if self.losses else [c.play, c.gain_text]
         out += [str(t) for t in self.totals]
+        out += [str(t) for t in self.team_totals]
         return out
 
     def as_dict(self, header: list[str]) -> dict[str, str]:
@@ -212,7 +239,8 @@ class ScoreSheet:
     """The score sheet of one round. Build it with :meth:`from_round`."""
 
     def __init__(self, number: int, players: int, table: Tile | None, rows: list[SheetRow],
-                 result: RoundEnded | None) -> None:
+                 result: RoundEnded | None, *, losses: bool = True,
+                 teams: tuple[tuple[int, ...], ...] = (), game: str = "") -> None:
         self.number = number
         """The round's number in its match."""
         self.players = players
@@ -221,13 +249,23 @@ class ScoreSheet:
         self.rows = rows
         self.result = result
         """The round's end, or None while it is still being played."""
+        self.losses = losses
+        """The sheet has ``-x`` columns (False: a game without power tiles)."""
+        self.teams = teams
+        """Pair games: the pairs (empty otherwise)."""
+        self.game = game
+        """The game's name for the title (empty: Leonard-Domino and the block game)."""
         self.letters = [LETTERS[s] for s in range(players)]
         self.columns: list[str] = []
         """The players' columns: ``A``, ``+a``, ``-a``, ``B``, ``+b``, ``-b`` …"""
         for x in self.letters:
-            self.columns += [x, f"+{x.lower()}", f"-{x.lower()}"]
+            self.columns += [x, f"+{x.lower()}", f"-{x.lower()}"] if losses \
+                else [x, f"+{x.lower()}"]
         self.total_columns = [f"Σ{x.lower()}" for x in self.letters]
-        """The cumulative score columns at the end of each row: ``Σa``, ``Σb`` …"""
+        """The cumulative score columns at the end of each row: ``Σa``, ``Σb`` … and, in a
+        pair game, the pairs': ``Σac``, ``Σbd``."""
+        self.total_columns += ["Σ" + "".join(self.letters[s].lower() for s in seats)
+                               for seats in teams]
 
     # --- building ---------------------------------------------------------------------------
 
@@ -243,8 +281,9 @@ class ScoreSheet:
         players = rnd.players
         opening: Literal["rule", "any"] = (
             "rule" if rnd.table is None and rnd.open_tile is not None else "any")
-        replay = Round(rnd.variant, rnd.rules, list(rnd.initial_hands), list(rnd.pile),
-                       rnd.table, rnd.starter, number=rnd.number, opening=opening, record=True)
+        replay = type(rnd)(rnd.variant, rnd.rules, list(rnd.initial_hands), list(rnd.pile),
+                           rnd.table, rnd.starter, number=rnd.number, opening=opening,
+                           record=True, context=rnd.context)
 
         grid: list[list[SheetCell]] = [[] for _ in range(players)]
         turns = [0] * players          # turns begun per seat
@@ -266,9 +305,21 @@ class ScoreSheet:
             return cell(seat, turns[seat])
 
         for ev in log[1:]:
-            if isinstance(ev, Drew):
+            if isinstance(ev, Drew) and ev.forced:
+                # made to draw by the play just placed (Doble 15's 15): not the drawer's turn
+                cell(last_turn[0], last_turn[1]).marks.append(f"{DREW}{LETTERS[ev.seat]}")
+            elif isinstance(ev, Drew):
                 replay.apply(DRAW, ev.seat)
                 turn_cell(ev.seat).drew += 1
+            elif isinstance(ev, Annulled):
+                replay.apply(ANNUL, ev.seat)
+                c = turn_cell(ev.seat)
+                c.marks.append("5D")
+                in_turn[ev.seat] = False
+                last_turn = (ev.seat, c.row)
+            elif isinstance(ev, Special):
+                if ev.effect in _SPECIAL_MARKS:
+                    cell(ev.seat, last_place[ev.seat]).marks.append(_SPECIAL_MARKS[ev.effect])
             elif isinstance(ev, Passed):
                 replay.apply(PASS, ev.seat)
                 c = turn_cell(ev.seat)
@@ -305,8 +356,10 @@ class ScoreSheet:
                     row, mark = last_place[ev.seat], "PC"
                 elif ev.kind == "capicua":
                     row, mark = last_place[ev.seat], ev.detail or "K"
-                elif ev.kind == "tranque":
+                elif ev.kind in ("tranque", "block"):
                     row, mark = last_turn[1], ""
+                elif ev.kind == "pass":
+                    row, mark = last_place[ev.seat], "P" if ev.points else ""
                 else:  # domino
                     row, mark = last_place[ev.seat], ""
                 c = cell(ev.seat, row)
@@ -317,9 +370,14 @@ class ScoreSheet:
                 seat, row = last_turn
                 if ev.reason == "tranque" and seat >= 0:
                     cell(seat, row).marks.append("T")
+                if ev.reason == "annulled":
+                    continue
                 low = min(ev.hand_totals) if ev.hand_totals else 0
                 for s in range(players):
-                    if ev.winner is not None:
+                    if ev.teams:
+                        mark = TIE if ev.team is None else \
+                            WIN if s in ev.teams[ev.team] else LOSE
+                    elif ev.winner is not None:
                         mark = WIN if s == ev.winner else LOSE
                     else:
                         mark = TIE if ev.hand_totals[s] == low else LOSE
@@ -331,6 +389,8 @@ class ScoreSheet:
         height = max((len(g) for g in grid), default=0)
         running = [0] * players
         rows: list[SheetRow] = []
+        pairs = rnd.teams if len(rnd.teams) < players else ()
+        losses = rnd.variant.sheet_losses
         for r in range(1, height + 1):
             cells = []
             for s in range(players):
@@ -338,9 +398,11 @@ class ScoreSheet:
                 running[s] += c.gain - c.loss
                 c.total = running[s]
                 cells.append(c)
-            rows.append(SheetRow(r, tuple(cells)))
+            rows.append(SheetRow(r, tuple(cells), losses, pairs))
         started = log[0]
-        return cls(started.number, players, started.table, rows, rnd.result)
+        game = "" if rnd.variant.name in ("leonard", "block") else rnd.variant.title
+        return cls(started.number, players, started.table, rows, rnd.result, losses=losses,
+                   teams=pairs, game=game)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -361,11 +423,16 @@ class ScoreSheet:
 
     def title(self) -> str:
         out = f"Round {self.number}"
+        if self.game:
+            out = f"{self.game} · {out}"
         if self.table is not None:
             out += f" · table {self.table}"
         if self.result is not None:
             how = self.result.reason
-            if self.result.winner is not None:
+            if self.result.team is not None and self.result.teams:
+                pair = "".join(self.letters[s] for s in self.result.teams[self.result.team])
+                out += f" · {how}: {pair} win"
+            elif self.result.winner is not None:
                 out += f" · {how}: {self.letters[self.result.winner]} wins"
             else:
                 out += f" · {how}: nobody wins"
@@ -378,7 +445,8 @@ class ScoreSheet:
         header = self.header
         body = [r.values() for r in self.rows]
         widths = [max([len(h), *(len(v[i]) for v in body)]) for i, h in enumerate(header)]
-        left = {1 + 3 * s for s in range(self.players)}
+        stride = 3 if self.losses else 2
+        left = {1 + stride * s for s in range(self.players)}
 
         def line(values: list[str]) -> str:
             cells = [v.ljust(w) if i in left else v.rjust(w)
@@ -411,9 +479,10 @@ class ScoreSheet:
             out.append(f'<tr><th scope="row">{r.number}</th>')
             for c in r.cells:
                 out.append(f'<td class="play">{c.play_html()}</td>'
-                           f'<td class="gain">{esc(c.gain_text)}</td>'
-                           f'<td class="loss">{esc(c.loss_text)}</td>')
-            for t in r.totals:
+                           f'<td class="gain">{esc(c.gain_text)}</td>')
+                if self.losses:
+                    out.append(f'<td class="loss">{esc(c.loss_text)}</td>')
+            for t in (*r.totals, *r.team_totals):
                 out.append(f'<td class="total">{t}</td>')
             out.append("</tr>")
         out.append("</tbody></table>")

@@ -22,7 +22,8 @@ class PlayerView:
     turn: int
     hand: tuple[Tile, ...]
     line: tuple[Tile, ...]
-    ends: tuple[Half, Half] | None
+    ends: tuple[Half, ...] | None
+    """The open suit at each end (two, or one per arm of a hub); None before the first tile."""
     hand_sizes: tuple[int, ...]
     pile_count: int
     gains: tuple[int, ...]
@@ -31,6 +32,8 @@ class PlayerView:
     legal: tuple[Action, ...]
     public: Round
     """A copy of the round with every hidden tile removed (other hands and the pile empty)."""
+    may_annul: bool = False
+    """Cuban double-nine: this seat may ask for a redeal now (:data:`engine.ANNUL`)."""
 
 
 def view_of(rnd: Round, seat: int) -> PlayerView:
@@ -57,6 +60,7 @@ def view_of(rnd: Round, seat: int) -> PlayerView:
         voids=voids,
         legal=tuple(rnd.legal_moves()) if rnd.turn == seat else (),
         public=public,
+        may_annul=rnd.turn == seat and rnd.may_annul(),
     )
 
 

@@ -9,6 +9,8 @@ import json
 import random
 import statistics
 
+import pytest
+
 from engine import LEONARD_VARIANT, HouseRules, Match, Round
 from engine.bots import GreedyBot, RandomBot, SearchBot, make_bot, play_match
 from engine.view import sample_round, view_of
@@ -119,3 +121,70 @@ def test_search_bot_refuses_an_empty_budget():
 
     with pytest.raises(RulesError, match="at least 1 rollout"):
         SearchBot(1, rollouts=0)
+
+
+# --- every variant (RULES.md §3) ------------------------------------------------------------
+
+def _variant_match(name: str, seed: int) -> Match:
+    from engine import VARIANTS
+
+    v = VARIANTS[name]
+    players = 4 if v.pairs else 3
+    rules = HouseRules(rounds=1, target=30 if v.goal == "points" and name != "ponce" else 0)
+    return Match(name, players, rules, seed=seed)
+
+
+CLASSIC = ["traditional", "venezuela", "ponce", "cuban", "doble15"]
+
+
+@pytest.mark.parametrize("name", CLASSIC)
+def test_every_bot_plays_every_variant_reproducibly(name):
+    import engine
+
+    def game(seed: int) -> str:
+        m = _variant_match(name, seed)
+        names = ["search", "greedy", "random", "greedy"]
+        bots = [SearchBot(seed + s, rollouts=24) if names[s] == "search" else
+                make_bot(names[s], seed + s) for s in range(m.players)]
+        play_match(m, bots)
+        assert m.over
+        return json.dumps(m.to_record())
+
+    record = game(3)
+    assert record == game(3)
+    again = engine.replay(json.loads(record))
+    assert again.scores == json.loads(record)["scores"]
+
+
+@pytest.mark.parametrize("name", CLASSIC)
+def test_bots_cannot_see_hidden_tiles_in_any_variant(name):
+    """Two rounds that differ only in the tiles a seat cannot see (the other hands and the
+    pile, shuffled) give that seat the same view, and every bot the same choice."""
+    m = _variant_match(name, 11)
+    rnd = m.current
+    rng = random.Random(11)
+    for _ in range(6):
+        if rnd.over:
+            break
+        m.apply(rng.choice(rnd.legal_moves()))
+    if rnd.over:
+        return
+    seat = rnd.turn
+    other = rnd.copy()
+    hidden = [t for s in range(rnd.players) if s != seat for t in rnd.tileset.from_mask(
+        rnd.hands[s])] + [rnd.tileset.tiles[i] for i in rnd.pile[rnd.pile_pos:]]
+    rng.shuffle(hidden)
+    for s in range(rnd.players):
+        if s != seat:
+            n = rnd.hands[s].bit_count()
+            other.hands[s] = rnd.tileset.mask(hidden[:n])
+            hidden = hidden[n:]
+    other.pile = rnd.pile[:rnd.pile_pos] + [rnd.tileset.id(t) for t in hidden]
+    assert other.hands != rnd.hands or other.pile != rnd.pile or len(hidden) == 0
+    a, b = view_of(rnd, seat), view_of(other, seat)
+    assert a.public.hands == b.public.hands and a.public.pile == b.public.pile == []
+    assert [h for s, h in enumerate(a.public.hands) if s != seat] == [0] * (rnd.players - 1)
+    for make in (lambda: SearchBot(5, rollouts=24), lambda: GreedyBot(5),
+                 lambda: RandomBot(5)):
+        assert make().choose(a) == make().choose(b)
+

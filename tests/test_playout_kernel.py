@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine import BLOCK_VARIANT, DRAW, LEONARD_VARIANT, PASS, HouseRules, Play, Round
+from engine import BLOCK_VARIANT, DRAW, LEONARD_VARIANT, PASS, VARIANTS, HouseRules, Play, Round
 
 CASES = [(LEONARD_VARIANT, p) for p in (2, 3, 4, 5)] + [(BLOCK_VARIANT, p) for p in (2, 3, 4)]
 
@@ -53,3 +53,45 @@ def test_playout_with_record_emits_events():
     rnd.playout(rng)
     assert rnd.over and rnd.log[-1] == rnd.result
     assert sum(1 for t in rnd.turns if t["play"]) == len(rnd.line)
+
+
+# --- every variant (RULES.md §3): the same check with end names from the line's shape ------
+
+VARIANT_CASES = [(v, p) for name, v in sorted(VARIANTS.items())
+                 if name not in ("leonard", "block")
+                 for p in sorted({v.min_players, min(v.max_players, 5)})]
+
+
+def _replay_named_trace(rnd: Round, trace: list[tuple[int, int]]) -> None:
+    """Drive ``rnd`` through apply() with the traced (tile id, end index) placements; draws
+    and passes where the player has no placement."""
+    tiles = rnd.tileset.tiles
+    steps = iter(trace)
+    while not rnd.over:
+        legal = rnd.legal_moves()
+        plays = [m for m in legal if isinstance(m, Play)]
+        if not plays:
+            rnd.apply(legal[0])
+            continue
+        tid, end = next(steps)
+        name = None if end < 0 else rnd.end_names[end]
+        move = next(m for m in plays if m.tile == tiles[tid] and m.end == name)
+        rnd.apply(move)
+    assert next(steps, None) is None
+
+
+@pytest.mark.parametrize("variant,players", VARIANT_CASES,
+                         ids=lambda c: str(getattr(c, "name", c)))
+def test_every_variant_playout_matches_apply(variant, players):
+    for seed in range(100):
+        rng = random.Random(seed)
+        fast = Round.deal(variant, HouseRules(), players, rng, record=False)
+        slow = fast.copy(record=True)
+        trace: list[tuple[int, int]] = []
+        fast.playout(random.Random(seed), trace)
+        _replay_named_trace(slow, trace)
+        assert fast.result == slow.result
+        assert fast.hands == slow.hands
+        assert list(fast.line) == list(slow.line)
+        assert fast.voids == slow.voids
+        assert (fast.gains, fast.losses) == (slow.gains, slow.losses)

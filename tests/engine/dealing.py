@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine import (
+    ANNUL,
     DRAW,
     LEONARD,
     LEONARD_VARIANT,
@@ -85,12 +86,15 @@ def make_round(
 
 
 def action(text: str, tileset: TileSet = LEONARD) -> Play | object:
-    """``"6/6"`` (a round's first tile), ``"6/5 R"``, ``"draw"`` or ``"pass"``."""
+    """``"6/6"`` (a round's first tile), ``"6/5 R"``, ``"13/5 1"`` (arm 1 of a hub),
+    ``"draw"``, ``"pass"`` or ``"annul"`` (a Cuban redeal)."""
     words = text.split()
     if words[0].lower() == "draw":
         return DRAW
     if words[0].lower() == "pass":
         return PASS
+    if words[0].lower() == "annul":
+        return ANNUL
     end = words[1] if len(words) > 1 else None
     return Play(tileset.parse(words[0]), end)  # type: ignore[arg-type]
 

@@ -76,3 +76,64 @@ def test_replay_names_the_first_illegal_turn(tmp_path):
     rep = engine_cli("replay", str(path))
     assert rep.returncode == 2
     assert f"round 1, turn {turn + 1}" in rep.stderr and "Traceback" not in rep.stderr
+
+
+# --- the classic variants (RULES.md §3) --------------------------------------------------
+
+VARIANT_RUNS = [("traditional", "3"), ("venezuela", "4"), ("ponce", "4"), ("cuban", "4"),
+                ("doble15", "3")]
+
+
+@pytest.mark.parametrize("variant,players", VARIANT_RUNS)
+def test_simulate_and_replay_every_variant(tmp_path, variant, players):
+    args = ("simulate", "--variant", variant, "--players", players, "--seed", "5",
+            "--bots", "greedy,random", "--rounds", "2", "--json")
+    out = engine_cli(*args)
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["variant"] == variant and record["players"] == int(players)
+    assert engine_cli(*args).stdout == out.stdout  # same seed, same game
+    path = tmp_path / "game.json"
+    path.write_text(out.stdout, encoding="utf-8")
+    rep = engine_cli("replay", str(path))
+    assert rep.returncode == 0, rep.stderr
+    assert "every turn is legal" in rep.stdout
+    if variant in ("venezuela", "ponce", "cuban"):
+        assert record["teams"] == [[0, 2], [1, 3]]
+        assert f"pairs: 0 & 2: {record['team_scores'][0]}" in rep.stdout
+    if variant == "doble15":
+        ends = {t["play"]["end"] for r in record["rounds"] for t in r["turns"] if t["play"]}
+        assert ends - {None} <= {"1", "2", "3", "4", "5", "6"} and len(record["rounds"]) == 2
+
+
+def test_simulate_a_variant_to_its_target_prints_results_and_sheets():
+    out = engine_cli("simulate", "--variant", "ponce", "--seed", "2", "--bots", "greedy")
+    assert out.returncode == 0, out.stderr
+    final = out.stdout.strip().splitlines()[-1]
+    assert final.startswith("pairs: 0 & 2: ")
+    assert max(int(final.split(": ")[2].split()[0]), int(final.split(": ")[3])) >= 20
+    sheet = engine_cli("simulate", "--variant", "traditional", "--players", "3", "--seed", "2",
+                       "--bots", "random", "--target", "30", "--sheet")
+    assert sheet.returncode == 0, sheet.stderr
+    assert "traditional draw game · Round 1" in sheet.stdout and "-a" not in sheet.stdout
+
+
+def test_simulate_refuses_a_target_the_game_does_not_allow():
+    out = engine_cli("simulate", "--variant", "cuban", "--target", "600")
+    assert out.returncode == 2 and "at most 500" in out.stderr
+    out = engine_cli("simulate", "--variant", "venezuela", "--players", "3")
+    assert out.returncode == 2 and "played by 4 players" in out.stderr
+
+
+def test_replay_names_a_bad_arm(tmp_path):
+    out = engine_cli("simulate", "--variant", "doble15", "--players", "2", "--rounds", "1",
+                     "--seed", "1", "--bots", "random", "--json")
+    record = json.loads(out.stdout)
+    turns = record["rounds"][0]["turns"]
+    k = next(k for k, t in enumerate(turns) if t["play"] and t["play"]["end"])
+    turns[k]["play"]["end"] = "L"
+    path = tmp_path / "bad-arm.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    rep = engine_cli("replay", str(path))
+    assert rep.returncode == 2
+    assert f"round 1, turn {k + 1}" in rep.stderr and '"1", "2", "3", "4", "5", "6"' in rep.stderr

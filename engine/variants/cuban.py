@@ -1,0 +1,127 @@
+"""Cuban double-nine (RULES.md §3.4): 55 tiles, two pairs, 10 tiles each and 15 set aside
+unseen; a player who cannot play passes. A player with five or more doubles may ask for a
+redeal on their first turn. The winner's pair scores the opposing pair's hands (D-12).
+Played to 200 (settable up to 500)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ..events import Annulled
+from ..round import IllegalMoveError, Round, RoundContext
+from ..rules import HouseRules, Variant
+from ..tiles import DOUBLE_NINE
+from .pairs import opponents_total
+
+REDEAL_DOUBLES = 5
+"""§3.4: doubles in one hand that let its player ask for a redeal."""
+
+
+class CubanRound(Round):
+    def __init__(
+        self,
+        variant: Variant,
+        rules: HouseRules,
+        hands: list[int],
+        pile: list[int],
+        table: int | None,
+        starter: int,
+        *,
+        number: int = 1,
+        opening: Literal["rule", "any"] = "rule",
+        record: bool = True,
+        context: RoundContext | None = None,
+    ) -> None:
+        super().__init__(variant, rules, hands, pile, table, starter, number=number,
+                         opening=opening, record=record, context=context)
+        self.had_turn = 0
+        """Seats (bit mask) that have finished a turn: the redeal is asked on the first."""
+
+    def _end_turn(self) -> None:
+        self.had_turn |= 1 << self.turn
+        super()._end_turn()
+
+    def doubles(self, seat: int) -> int:
+        """How many doubles ``seat`` holds."""
+        return (self.hands[seat] & self.tab.double_mask).bit_count()
+
+    def may_annul(self) -> bool:
+        """The player to move may ask for a redeal (§3.4, D-21): on top of
+        :meth:`legal_moves`, ``apply(ANNUL)``."""
+        return (not self.over and not self.had_turn >> self.turn & 1
+                and self.doubles(self.turn) >= REDEAL_DOUBLES)
+
+    def _annul(self) -> None:
+        seat = self.turn
+        if self.had_turn >> seat & 1:
+            raise IllegalMoveError("annul: a redeal can only be asked on one's first turn")
+        if self.doubles(seat) < REDEAL_DOUBLES:
+            raise IllegalMoveError(f"annul: a redeal needs {REDEAL_DOUBLES} doubles in hand; "
+                                   f"seat {seat} holds {self.doubles(seat)}")
+        if self.record:
+            tiles = self.tab.tileset.from_mask(self.hands[seat] & self.tab.double_mask)
+            self.log.append(Annulled(seat, tuple(tiles)))
+            self._begin_turn()["annul"] = True
+        self._finish("annulled", None, self._totals(), "")
+        self._end_turn()
+
+    def _collect(self, seat: int, totals: list[int]) -> int:
+        """D-12: what a hand won by ``seat`` is worth to its pair."""
+        if self.rules.cuban_count == "all":
+            return sum(totals)
+        return opponents_total(self, totals, seat)
+
+    def _finish_domino(self, seat: int, capicua: str) -> None:
+        totals = self._totals()
+        points = self._collect(seat, totals)
+        self._bonus(seat, "domino", points)
+        self._finish("domino", seat, totals, "", count=points)
+
+    def _finish_tranque(self) -> None:
+        """The single lowest hand wins for its pair; a tie: nobody scores (and the pair that
+        opened loses the right to open, see :meth:`next_starter`)."""
+        totals = self._totals()
+        low = min(totals)
+        lowest = [s for s, t in enumerate(totals) if t == low]
+        if len(lowest) > 1:
+            self._finish("tranque", None, totals, "")
+            return
+        winner = lowest[0]
+        points = self._collect(winner, totals)
+        self._bonus(winner, "tranque", points)
+        self._finish("tranque", winner, totals, "", count=points)
+
+    @classmethod
+    def next_starter(cls, previous: list[Round], rules: HouseRules) -> int | None:
+        """The first hand: the highest double (by rule). Later: the previous hand's winner
+        (D-11); after a tied block the other pair, in the person of the previous opener's
+        right-hand player (D-20); after a redeal the same opener again (D-21)."""
+        if not previous or previous[-1].result is None:
+            return None
+        prev = previous[-1]
+        result = prev.result
+        assert result is not None
+        if result.reason == "annulled":
+            return prev.starter
+        if result.winner is not None:
+            return result.winner
+        opener = prev.opener if prev.opener >= 0 else prev.starter
+        return (opener + 1) % prev.players
+
+
+CUBAN = Variant(
+    name="cuban",
+    title="Cuban double-nine (pairs)",
+    tileset=DOUBLE_NINE,
+    min_players=4,
+    max_players=4,
+    hand_sizes={4: 10},
+    pile=False,
+    power=False,
+    pairs=True,
+    goal="points",
+    target=200,
+    max_target=500,
+    sheet_losses=False,
+    round_type=CubanRound,
+)

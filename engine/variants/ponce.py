@@ -1,0 +1,99 @@
+"""Ponce (RULES.md §3.3): Venezuela's table, scored by passes and by counts rounded to tens.
+
+Pass points go to the pair of the player who played last, pass by pass: 1 a pass, 2 for the
+first pass of the match, nothing for a partner's pass (so a play all three others pass on
+scores 2, or 3 when it makes the match's first pass, D-17). A tranque gives its maker's pair
+2, then the lowest single hand wins the sum of all four hands for its pair (D-18: the 2
+first). The first pair to reach 20 wins at once, even in the middle of a hand (the round ends
+with reason ``"target"``). No capicúa.
+"""
+
+from __future__ import annotations
+
+from ..rules import Variant
+from ..tiles import DOUBLE_SIX
+from .pairs import RotatingOpener
+
+BLOCK_POINTS = 2
+"""§3.3: the tranque's points for the pair of the player who made it."""
+
+
+def round_count(points: int) -> int:
+    """A count in tens, half up (§3.3).
+
+    >>> [round_count(p) for p in (14, 15, 24, 25, 4, 5)]
+    [1, 2, 2, 3, 0, 1]
+    """
+    return (points + 5) // 10
+
+
+class PonceRound(RotatingOpener):
+    def _passes_score(self) -> bool:
+        return True
+
+    def _reached(self, seat: int) -> bool:
+        """``seat``'s pair has reached the match target (counting this round so far)."""
+        target = self.context.target
+        if not target:
+            return False
+        team = self.seat_team[seat]
+        before = self.context.scores or (0,) * self.players
+        score = sum(before[s] + self.gains[s] - self.losses[s] for s in self.teams[team])
+        return score >= target
+
+    def _on_pass(self, seat: int) -> None:
+        placer = self.last_placer
+        if placer < 0:
+            return
+        if self.seat_team[placer] == self.seat_team[seat]:
+            self._bonus(placer, "pass", 0, "partner")
+            return
+        # The pass right after a play is an opponent's, so the match's first pass always
+        # scores; a play all three others pass on scores pass by pass (D-17).
+        first = self.context.passes + self.pass_count == 1
+        self._bonus(placer, "pass", 2 if first else 1, "first" if first else "")
+        if self._reached(placer):
+            self._finish("target", None, self._totals(), "", team=self.seat_team[placer])
+
+    def _finish_domino(self, seat: int, capicua: str) -> None:
+        """The winner's pair scores the sum of all hands, rounded to tens."""
+        totals = self._totals()
+        raw = sum(totals)
+        points = round_count(raw)
+        self._bonus(seat, "domino", points, str(raw))
+        self._finish("domino", seat, totals, "", count=raw, points=points)
+
+    def _finish_tranque(self) -> None:
+        totals = self._totals()
+        blocker = self.mover
+        self._bonus(blocker, "block", BLOCK_POINTS)
+        if self._reached(blocker):  # D-18: the 2 come first and may end the match
+            self._finish("tranque", None, totals, "", team=self.seat_team[blocker])
+            return
+        low = min(totals)
+        lowest = [s for s, t in enumerate(totals) if t == low]
+        if len(lowest) > 1:
+            self._finish("tranque", None, totals, "")
+            return
+        winner = lowest[0]
+        raw = sum(totals)
+        points = round_count(raw)
+        self._bonus(winner, "tranque", points, str(raw))
+        self._finish("tranque", winner, totals, "", count=raw, points=points)
+
+
+PONCE = Variant(
+    name="ponce",
+    title="Ponce (pairs)",
+    tileset=DOUBLE_SIX,
+    min_players=4,
+    max_players=4,
+    hand_sizes={4: 7},
+    pile=False,
+    power=False,
+    pairs=True,
+    goal="points",
+    target=20,
+    sheet_losses=False,
+    round_type=PonceRound,
+)

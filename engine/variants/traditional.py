@@ -1,0 +1,58 @@
+"""The traditional draw game (RULES.md §3.1): double-six, 2–5 players with 8 − players tiles
+each, a pile that always keeps 1 tile (2 with two players), the block counted by differences,
+and the highest hand opening the next round. Played to 100 (or 50)."""
+
+from __future__ import annotations
+
+from ..round import Round
+from ..rules import HouseRules, Variant
+from ..tiles import DOUBLE_SIX
+
+
+class TraditionalRound(Round):
+    """Domino as in every game (the winner collects the other hands); the hooks below."""
+
+    def _finish_tranque(self) -> None:
+        """§3.1: the lowest hand collects the difference to each other hand (15, 19, 22 →
+        4 + 7 = 11); a shared lowest hand collects nothing (D-9; ``split`` shares it)."""
+        totals = self._totals()
+        low = min(totals)
+        lowest = [s for s, t in enumerate(totals) if t == low]
+        differences = tuple(t - low for t in totals)
+        collected = sum(differences)
+        winner: int | None = None
+        if len(lowest) == 1:
+            winner = lowest[0]
+            self._bonus(winner, "tranque", collected)
+        elif self.rules.tranque_tie == "split":
+            for s in lowest:
+                self._bonus(s, "tranque", collected // len(lowest))
+        else:
+            collected = 0
+        self._finish("tranque", winner, totals, "", count=collected, differences=differences)
+
+    @classmethod
+    def next_starter(cls, previous: list[Round], rules: HouseRules) -> int | None:
+        """§3.1: the highest hand at the end of the round opens the next, with any tile;
+        equal highest hands: the lower seat (D-19)."""
+        if not previous or previous[-1].result is None:
+            return None
+        totals = previous[-1].result.hand_totals
+        return totals.index(max(totals))
+
+
+TRADITIONAL = Variant(
+    name="traditional",
+    title="traditional draw game",
+    tileset=DOUBLE_SIX,
+    min_players=2,
+    max_players=5,
+    hand_sizes={p: 8 - p for p in range(2, 6)},
+    pile=True,
+    power=False,
+    keep={2: 2, 3: 1, 4: 1, 5: 1},
+    goal="points",
+    target=100,
+    sheet_losses=False,
+    round_type=TraditionalRound,
+)
