@@ -11,18 +11,25 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
 from engine.round import Round
-from engine.tiles import Tile
+from engine.tiles import LEONARD, Tile, TileSet
 from tutor.answers import AnswerError, parse_answer
 from tutor.diagnosis import Diagnosis, diagnose
 from tutor.hints import ANSWER, Hint, hint_ladder
 from tutor.i18n import format_number, translator
 from tutor.mastery import Mastery
-from tutor.practice import DRILL_SKILLS, Plan, Practice, drill_position
+from tutor.practice import (
+    DRILL_SKILLS,
+    POWER_DRILLS,
+    Plan,
+    Practice,
+    drill_position,
+    drill_round_end,
+)
 from tutor.questions import (
     RULE_SKILL,
     Question,
@@ -31,6 +38,7 @@ from tutor.questions import (
     power_questions,
     round_total_question,
     score_question,
+    tens_question,
 )
 
 __all__ = ["ASK_KINDS", "Asker", "Feedback", "Pending"]
@@ -94,7 +102,8 @@ class Asker:
 
     def __init__(self, *, lang: str, plan: Plan, ask: frozenset[str], students: dict[int, str],
                  masteries: dict[int, Mastery], players: int, rng: random.Random,
-                 recorder: Any = None, symbol_value: int = 0) -> None:
+                 recorder: Any = None, symbol_value: int = 0,
+                 tileset: TileSet = LEONARD) -> None:
         self.lang = lang
         self.plan = plan
         self.ask = ask
@@ -103,6 +112,7 @@ class Asker:
         self.players = players
         self.recorder = recorder
         self.symbol_value = symbol_value
+        self.tileset = tileset
         self.practice = {seat: Practice(plan, random.Random(rng.random())) for seat in students}
         self.queue: list[Pending] = []
         self._sources: list[Event] = []  # events questions were made from (kept alive for id)
@@ -127,17 +137,16 @@ class Asker:
         """Turn the computations of one move's ``events`` into questions, as the lesson's plan
         and each student's mastery decide (RULES.md §4)."""
         placed: Placed | None = None
-        end = next((e for e in events if isinstance(e, RoundEnded)), None)
         for ev in events:
             if isinstance(ev, Placed):
                 placed = ev
             elif isinstance(ev, PowerEffect) and "power" in self.ask:
                 self._power(ev, rnd, placed, scores_before, prefix)
-            elif isinstance(ev, Bonus) and ev.kind in ("domino", "tranque") \
-                    and "round_end" in self.ask and self.students:
-                self._collect(ev, end, rnd, prefix)
-        if end is not None and "round_end" in self.ask:
-            self._round_totals(end, prefix)
+            elif isinstance(ev, RoundEnded) and "round_end" in self.ask and self.students:
+                collecting = next((e for e in events if isinstance(e, Bonus)
+                                   and e.kind in ("domino", "tranque")), None)
+                self._round_end(ev, collecting, rnd, prefix)
+                self._round_totals(ev, prefix)
 
     def _situation(self, rnd: Round, placed: Placed | None) -> Situation:
         line = tuple(str(t) for t in rnd.line_tiles())
@@ -182,22 +191,34 @@ class Asker:
         losses[ev.target] += ev.loss
         self._enqueue(new, seat, ev, tuple(gains), tuple(losses))
 
-    def _collect(self, ev: Bonus, end: RoundEnded | None, rnd: Round, prefix: str) -> None:
-        seat = self._student_for(ev.seat)
-        if seat is None or not self.practice[seat].wants("add", self.masteries[seat]):
+    def _round_end(self, end: RoundEnded, source: Bonus | None, rnd: Round,
+                   prefix: str) -> None:
+        """The round's count (``add``, or ``subtract`` for the traditional block) and, in
+        Ponce, the count in tens (``round``); the collected points stay hidden meanwhile."""
+        if end.winner is None:
             return
+        seat = self._student_for(end.winner)
+        if seat is None:
+            return
+        practice, mastery = self.practice[seat], self.masteries[seat]
         hands = {s: tuple(rnd.hand(s)) for s in range(rnd.players)}
         value = self.symbol_value
-        q = collect_question(ev, end, lang=self.lang, you=seat if seat == ev.seat else None,
-                             hands={s: tuple(map(str, h)) for s, h in hands.items()},
-                             pips={s: tuple(v if isinstance(v, int) else value
-                                            for t in h for v in (t.a, t.b))
-                                   for s, h in hands.items()},
-                             id_prefix=prefix)
-        if q is not None:
-            gains = [0] * self.players
-            gains[ev.seat] = ev.points
-            self._enqueue([q], seat, ev, tuple(gains), (0,) * self.players)
+        you = seat if seat == end.winner else None
+        new: list[Question] = []
+        collect = collect_question(
+            end, lang=self.lang, you=you, id_prefix=prefix,
+            hands={s: tuple(map(str, h)) for s, h in hands.items()},
+            pips={s: tuple(v if isinstance(v, int) else value for t in h for v in (t.a, t.b))
+                  for s, h in hands.items()})
+        if collect is not None and practice.wants(collect.skill, mastery):
+            new.append(collect)
+        tens = tens_question(end, lang=self.lang, you=you, id_prefix=prefix)
+        if tens is not None and practice.wants("round", mastery):
+            new.append(tens)
+        gains = [0] * self.players
+        if source is not None:
+            gains[source.seat] = source.points
+        self._enqueue(new, seat, source, tuple(gains), (0,) * self.players)
 
     def _round_totals(self, end: RoundEnded, prefix: str) -> None:
         for seat in self.students:
@@ -220,25 +241,36 @@ class Asker:
                 if skill not in DRILL_SKILLS:
                     continue
                 self._drills += 1
-                pos = drill_position(skill, practice.rng, seat, self.players,
-                                     self.symbol_value)
-                situation = Situation(played=str(pos.line[-1]),
-                                      line=tuple(str(t) for t in pos.line), played_end="R",
-                                      drill=True)
                 tag = f"{prefix}drill{self._drills}-{k}-"
-                if pos.round_end is not None:
-                    qs = [round_total_question(pos.round_end, seat, lang=self.lang, you=seat,
-                                               id_prefix=tag)]
-                else:
-                    qs = power_questions(
-                        pos.event, lang=self.lang, you=seat, id_prefix=tag,
-                        t_first=skill == "other-end" or practice.t_first(skill, mastery),
-                        near_tile=pos.line[-2], symbol_value=self.symbol_value,
-                        situation=situation)
-                    qs = [q for q in qs if q.skill == skill or q.step == "T"]
+                qs = self._drill_questions(skill, seat, tag)
                 self._enqueue(qs, seat, None, (), ())
                 added += len(qs)
         return added
+
+    def _drill_questions(self, skill: str, seat: int, tag: str) -> list[Question]:
+        practice, mastery = self.practice[seat], self.masteries[seat]
+        if skill not in POWER_DRILLS or self.tileset is not LEONARD:
+            drill = drill_round_end(skill, practice.rng, self.tileset, seat, self.players)
+            hands = {s: tuple(map(str, h)) for s, h in drill.hands.items()}
+            pips = {s: tuple(v for t in h for v in (t.a, t.b) if isinstance(v, int))
+                    for s, h in drill.hands.items()}
+            found = [collect_question(drill.end, lang=self.lang, you=seat, hands=hands,
+                                      pips=pips, id_prefix=tag)]
+            if skill == "round":
+                found = [tens_question(drill.end, lang=self.lang, you=seat, id_prefix=tag)]
+            return [replace(q, situation=replace(q.situation, drill=True))
+                    for q in found if q is not None]
+        pos = drill_position(skill, practice.rng, seat, self.players, self.symbol_value)
+        situation = Situation(played=str(pos.line[-1]), line=tuple(str(t) for t in pos.line),
+                              played_end="R", drill=True)
+        if pos.round_end is not None:
+            return [round_total_question(pos.round_end, seat, lang=self.lang, you=seat,
+                                         id_prefix=tag)]
+        qs = power_questions(pos.event, lang=self.lang, you=seat, id_prefix=tag,
+                             t_first=skill == "other-end" or practice.t_first(skill, mastery),
+                             near_tile=pos.line[-2], symbol_value=self.symbol_value,
+                             situation=situation)
+        return [q for q in qs if q.skill == skill or q.step == "T"]
 
     def new_round(self) -> None:
         for practice in self.practice.values():
@@ -381,8 +413,8 @@ class Asker:
 
 def _near_tile(rnd: Round, placed: Placed | None) -> Tile | None:
     """The tile the just-placed tile went next to (the end where it went)."""
-    if placed is None or placed.end is None:
-        return None
+    if placed is None or placed.end not in ("L", "R"):
+        return None  # an opening, or an arm of a hub (no power tiles there)
     line = rnd.line_tiles()
     if len(line) < 2:
         return None

@@ -173,8 +173,27 @@ def ignored_power_vs_power(q: Question) -> Iterable[int]:
 
 def counted_own_hand(q: Question) -> Iterable[int]:
     """Round end: the winner's own hand added to what they collect."""
-    if q.step == "collect" and q.context.winner_hand:
+    if q.step == "collect" and q.context.winner_hand and q.context.counted == "others":
         yield q.expected + q.context.winner_hand
+
+
+def added_the_hands(q: Question) -> Iterable[int]:
+    """The traditional block: the other hands added up instead of their differences to the
+    lowest hand."""
+    if q.step == "collect" and q.context.counted == "block":
+        yield sum(q.context.hands)
+
+
+def rounded_down(q: Question) -> Iterable[int]:
+    """A count in tens rounded down (25 → 2) where half goes up."""
+    if q.step == "tens":
+        yield q.context.count // 10
+
+
+def did_not_round(q: Question) -> Iterable[int]:
+    """The count given as it is, not in tens."""
+    if q.step == "tens":
+        yield q.context.count
 
 
 def missed_a_hand(q: Question) -> Iterable[int]:
@@ -188,19 +207,19 @@ def missed_a_hand(q: Question) -> Iterable[int]:
 
 def dropped_the_minus(q: Question) -> Iterable[int]:
     """A score below zero written without its minus sign (12 − 15 as 3)."""
-    if q.step in ("score", "round") and q.expected < 0:
+    if q.step in ("score", "total") and q.expected < 0:
         yield -q.expected
 
 
 def stopped_at_zero(q: Question) -> Iterable[int]:
     """A score that should go below zero stopped at 0."""
-    if q.step in ("score", "round") and q.expected < 0:
+    if q.step in ("score", "total") and q.expected < 0:
         yield 0
 
 
 def added_the_loss(q: Question) -> Iterable[int]:
     """The points lost added to the score instead of taken away."""
-    if q.step in ("score", "round"):
+    if q.step in ("score", "total"):
         yield q.context.before + q.context.taken
 
 
@@ -268,6 +287,14 @@ CATALOG: tuple[BuggyRule, ...] = (
                  "players' hands."), "add"),
     BuggyRule("missed_a_hand", missed_a_hand,
               N_("You left out one of the hands. Add the points of every other hand."), "add"),
+    BuggyRule("added_the_hands", added_the_hands,
+              N_("You added the other hands. In a traditional block the lowest hand collects "
+                 "only what each other hand holds more than it: subtract first."), "subtract"),
+    BuggyRule("rounded_down", rounded_down,
+              N_("You rounded down. A count in tens goes up from half: 25 counts as 3."),
+              "round"),
+    BuggyRule("did_not_round", did_not_round,
+              N_("That is the count itself. Count it in tens: 28 counts as 3."), "round"),
     BuggyRule("dropped_the_minus", dropped_the_minus,
               N_("The score goes below zero here, so it needs a minus sign."), "negative"),
     BuggyRule("stopped_at_zero", stopped_at_zero,
@@ -289,8 +316,9 @@ LIKELIHOOD: tuple[str, ...] = (
     "squared_instead_of_doubled", "sum_of_squares", "dropped_the_minus", "stopped_at_zero",
     "added_the_loss", "forgot_own_number", "subtracted_own_number", "plus_minus_as_double",
     "forgot_to_double", "stopped_at_t", "used_near_end", "forgot_symbol_value",
-    "one_half_only", "ignored_power_vs_power", "wrong_player_loses", "counted_own_hand",
-    "missed_a_hand", "wrong_factor", "times_table_slip",
+    "one_half_only", "ignored_power_vs_power", "wrong_player_loses", "added_the_hands",
+    "did_not_round", "rounded_down", "counted_own_hand", "missed_a_hand", "wrong_factor",
+    "times_table_slip",
 )
 """The order in which to name a mistake when several explain the same answer."""
 

@@ -45,8 +45,17 @@ RULE_WORDS: dict[str, str] = {
                           "other hands: add up the pips of their tiles."),
     "score": N_("Points lost are taken away from the score. If more is taken away than there "
                 "was, the score goes below zero."),
-    "round": N_("The score for the round is what you gained minus what you lost. It is below "
+    "total": N_("The score for the round is what you gained minus what you lost. It is below "
                 "zero when you lost more than you gained."),
+    "collect-block": N_("In a traditional block the lowest hand collects, from each other "
+                        "hand, how much more it holds: subtract the lowest hand from each, then "
+                        "add the differences."),
+    "collect-pair": N_("In a pair game the winning pair collects the points of the other "
+                       "pair's two hands: add up the pips of their tiles."),
+    "collect-all": N_("Here the winner's pair collects the points of all the hands: add up the "
+                      "pips of every tile left."),
+    "tens": N_("Count in tens, half up: 1 to 4 points count 0, 5 to 14 count 1, 15 to 24 count "
+               "2, and so on."),
 }
 WHERE_T = N_("The tile at the other end of the line is {t_tile}: T = {halves}.")
 WHERE_HANDS = N_("The points in the other hands: {totals}.")
@@ -77,8 +86,10 @@ def hint_ladder(question: Question, lang: str | None = None) -> tuple[Hint, ...]
     ctx = question.context
     if question.step == "T":
         key = "T"
-    elif question.step in ("score", "round"):
+    elif question.step in ("score", "total", "tens"):
         key = question.step
+    elif question.step == "collect" and ctx.counted in ("block", "pair", "all"):
+        key = f"collect-{ctx.counted}"
     else:
         key = ctx.rule
     words = _(RULE_WORDS[key]).format(tile=ctx.tile, n=ctx.n, symbol=ctx.symbol_value)

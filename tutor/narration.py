@@ -4,6 +4,7 @@ the bots' power plays worked out ("B gains 5 × (2 + 6) = 40.") as examples to l
 from __future__ import annotations
 
 from engine.events import (
+    Annulled,
     Bonus,
     Drew,
     Event,
@@ -13,6 +14,7 @@ from engine.events import (
     PowerEffect,
     RoundEnded,
     RoundStarted,
+    Special,
 )
 from tutor.i18n import N_, translator
 from tutor.questions import plain_math, power_questions, seat_name
@@ -25,6 +27,15 @@ _BONUS = {
     "capicua": N_("Capicúa: player {seat} gains {points}."),
     "domino": N_("Domino: player {seat} collects {points}."),
     "tranque": N_("Tranque: player {seat} collects {points}."),
+    "pass": N_("A pass: the pair of player {seat} scores {points}."),
+    "block": N_("Player {seat} blocked the game: their pair scores {points}."),
+}
+_SPECIAL = {
+    "hex": N_("Player {seat} leaves a 13 open: player {target} must play on it or draw two "
+              "tiles."),
+    "again": N_("Player {seat} leaves a 14 open: player {target} plays again."),
+    "draw": N_("Player {seat} leaves a 15 open: player {target} draws a tile."),
+    "reverse": N_("Player {seat} leaves a 3 open: the direction of play turns round."),
 }
 
 
@@ -62,11 +73,21 @@ def describe_event(event: Event, lang: str, *, hidden: bool = False, worked: boo
         seat = seat_name(event.seat)
         if event.end is None:
             return _(N_("Player {seat} opens with {tile}.")).format(seat=seat, tile=event.tile)
-        msg = (N_("Player {seat} places {tile} at the left end.") if event.end == "L"
-               else N_("Player {seat} places {tile} at the right end."))
-        return _(msg).format(seat=seat, tile=event.tile)
+        if event.end == "L":
+            msg = N_("Player {seat} places {tile} at the left end.")
+        elif event.end == "R":
+            msg = N_("Player {seat} places {tile} at the right end.")
+        else:
+            msg = N_("Player {seat} places {tile} on arm {end}.")
+        return _(msg).format(seat=seat, tile=event.tile, end=event.end)
     if isinstance(event, Drew):
         return _(N_("Player {seat} draws a tile.")).format(seat=seat_name(event.seat))
+    if isinstance(event, Special):
+        return _(_SPECIAL[event.effect]).format(seat=seat_name(event.seat),
+                                                target=seat_name(event.target))
+    if isinstance(event, Annulled):
+        return _(N_("Player {seat} holds {count} doubles and asks for a new deal.")).format(
+            seat=seat_name(event.seat), count=len(event.doubles))
     if isinstance(event, Passed):
         return _(N_("Player {seat} passes.")).format(seat=seat_name(event.seat))
     if isinstance(event, PowerEffect):
@@ -90,6 +111,10 @@ def describe_event(event: Event, lang: str, *, hidden: bool = False, worked: boo
                         "answered."))
         return _(_BONUS[event.kind]).format(seat=seat_name(event.seat), points=event.points)
     if isinstance(event, RoundEnded):
+        if event.reason == "target":
+            return _(N_("A pair has reached the target: the match is over."))
+        if event.reason == "annulled":
+            return _(N_("The hand is dealt again."))
         if event.winner is None:
             return _(N_("The round is over, with no winner."))
         return _(N_("The round is over. Player {seat} wins it.")).format(

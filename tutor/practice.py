@@ -13,12 +13,19 @@ from dataclasses import dataclass, field
 
 from engine.events import PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half, power_effect
-from engine.tiles import LEONARD, Tile
+from engine.tiles import LEONARD, Tile, TileSet
 from tutor.mastery import SKILLS, Mastery
-from tutor.questions import ARITHMETIC
 
-__all__ = ["DRILL_SKILLS", "DrillPosition", "Plan", "Practice", "drill_position"]
+__all__ = ["DRILL_SKILLS", "GAME_SKILLS", "DrillPosition", "EndDrill", "Plan", "Practice",
+           "drill_position", "drill_round_end"]
 
+GAME_SKILLS: dict[str, frozenset[str]] = {
+    "leonard": frozenset({"other-end", "add", "multiply", "square", "double", "negative"}),
+    "traditional": frozenset({"add", "subtract"}),
+    "ponce": frozenset({"add", "round"}),
+}
+"""What each game's scoring asks to compute (RULES.md §4); the other games count hands
+(``add``)."""
 MAX_RULES_SHARE = 0.1
 """The most of a round's questions that may be ``rules`` questions when the lesson does not
 target them."""
@@ -43,10 +50,13 @@ class Plan:
     ask_bot_plays: bool = False
     """Ask about every bot power play (otherwise only when a target skill is short of
     practice)."""
+    game: str = "leonard"
+    """The variant played: free play practises what its scoring asks (:data:`GAME_SKILLS`)."""
 
     @property
     def focus(self) -> frozenset[str]:
-        return self.targets or frozenset(ARITHMETIC - {"subtract", "round"})
+        """The skills to practise: the lesson's targets, else those of the game's scoring."""
+        return self.targets or GAME_SKILLS.get(self.game, frozenset({"add"}))
 
 
 @dataclass
@@ -133,7 +143,10 @@ def right_answers_to_mastery(mastery: Mastery, skill: str) -> int:
 
 # --- drill positions: real tiles of the Leonard set, scored by the engine -----------------------
 
-DRILL_SKILLS = frozenset({"other-end", "add", "multiply", "square", "double", "negative"})
+DRILL_SKILLS = frozenset({"other-end", "add", "multiply", "square", "double", "negative",
+                          "subtract", "round"})
+POWER_DRILLS = frozenset({"other-end", "add", "multiply", "square", "double", "negative"})
+"""Skills drilled with a power play (Leonard); the others with a round's end."""
 _TILES_FOR: dict[str, tuple[str, ...]] = {
     "multiply": ("x/n",),
     "add": ("+/n", "-/n"),
@@ -182,3 +195,45 @@ def drill_position(skill: str, rng: random.Random, seat: int = 0, players: int =
         gains[seat], losses[seat] = rng.randrange(1, max(2, loss)), loss
         end = RoundEnded("domino", None, tuple(gains), tuple(losses), (0,) * players)
     return DrillPosition((t_tile, bridge, played.oriented(match)), event, end)
+
+
+@dataclass(frozen=True)
+class EndDrill:
+    """A practice round end: the hands left (tiles by seat) and the engine-style result of
+    counting them (:class:`~engine.RoundEnded`)."""
+
+    hands: dict[int, tuple[Tile, ...]]
+    end: RoundEnded
+
+
+def drill_round_end(skill: str, rng: random.Random, tileset: TileSet, seat: int = 0,
+                    players: int = 3) -> EndDrill:
+    """A round end to practise ``skill`` with ``tileset``'s tiles: ``subtract`` a traditional
+    block (the differences from :func:`engine.variants.traditional.block_differences`),
+    ``round`` a count in tens (:func:`engine.variants.ponce.round_count`), ``add`` a domino:
+    the other hands' points."""
+    from engine.variants.ponce import round_count
+    from engine.variants.traditional import block_differences
+
+    while True:
+        dealt = rng.sample(tileset.tiles, 3 * players)
+        hands = {s: tuple(dealt[3 * s: 3 * s + 3]) for s in range(players)}
+        totals = tuple(sum(t.total() for t in hands[s]) for s in range(players))
+        if skill == "subtract":
+            low = min(totals)
+            if totals.count(low) != 1 or totals[seat] != low:
+                continue  # the student holds the one lowest hand
+            differences = block_differences(totals)
+            end = RoundEnded("tranque", seat, totals, (0,) * players, totals,
+                             count=sum(differences), points=sum(differences),
+                             differences=differences)
+            return EndDrill(hands, end)
+        hands[seat] = ()
+        totals = tuple(0 if s == seat else v for s, v in enumerate(totals))
+        count = sum(totals)
+        if skill == "round" and count % 10 == 0:
+            continue  # nothing to round
+        points = round_count(count) if skill == "round" else count
+        end = RoundEnded("domino", seat, totals, (0,) * players, totals, count=count,
+                         points=points)
+        return EndDrill(hands, end)

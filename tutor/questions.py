@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
-from engine.events import Bonus, Event, PowerEffect, RoundEnded
+from engine.events import Event, PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half
 from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
@@ -27,16 +27,18 @@ __all__ = [
     "QuestionError",
     "Situation",
     "collect_question",
+    "counted_seats",
     "plain_math",
     "power_questions",
     "question_for",
     "round_total_question",
     "score_question",
     "seat_name",
+    "tens_question",
 ]
 
 Perspective = Literal["player", "victim", "observer"]
-Step = Literal["T", "gain", "loss", "score", "collect", "round"]
+Step = Literal["T", "gain", "loss", "score", "total", "collect", "tens"]
 
 # RULES.md §4: the one skill each §1.6 row's computation is evidence for.
 RULE_SKILL: dict[str, str] = {
@@ -75,20 +77,30 @@ PROMPTS: dict[tuple[str, str], str] = {
     ("score", "you"): N_("Your score was {before}. You lost {loss}. What is your score now?"),
     ("score", "other"): N_("Player {target} had {before} points and lost {loss}. What is "
                            "player {target}'s score now?"),
-    ("round", "you"): N_("This round you gained {gains} points and lost {losses}. What is your "
+    ("total", "you"): N_("This round you gained {gains} points and lost {losses}. What is your "
                          "score for the round?"),
-    ("round", "other"): N_("This round player {seat} gained {gains} points and lost {losses}. "
+    ("total", "other"): N_("This round player {seat} gained {gains} points and lost {losses}. "
                            "What is player {seat}'s score for the round?"),
-    ("collect-domino", "you"): N_("Domino! You placed your last tile. How many points do you "
-                                  "collect from the tiles left in the other hands?"),
-    ("collect-domino", "other"): N_("Player {seat} placed their last tile. How many points does "
-                                    "player {seat} collect from the tiles left in the other "
-                                    "hands?"),
-    ("collect-tranque", "you"): N_("Tranque! Nobody can play and your hand is the lowest. How "
-                                   "many points do you collect from the other hands?"),
-    ("collect-tranque", "other"): N_("Tranque! Nobody can play and player {seat} has the lowest "
-                                     "hand. How many points does player {seat} collect from the "
-                                     "other hands?"),
+    ("tens", "any"): N_("The hands hold {count} points. Counted in tens, half up, how many "
+                        "points is that?"),
+}
+
+
+# A round-end question is an opening (how the round ended) and what to count.
+INTROS: dict[tuple[str, str], str] = {
+    ("domino", "you"): N_("Domino! You placed your last tile."),
+    ("domino", "other"): N_("Player {seat} placed their last tile."),
+    ("tranque", "you"): N_("Tranque! Nobody can play and your hand is the lowest."),
+    ("tranque", "other"): N_("Tranque! Nobody can play and player {seat} has the lowest hand."),
+}
+COUNTS: dict[tuple[str, str], str] = {
+    ("others", "you"): N_("How many points do you collect from the other hands?"),
+    ("others", "other"): N_("How many points does player {seat} collect from the other "
+                            "hands?"),
+    ("pair", "any"): N_("How many points do the other pair's hands hold?"),
+    ("all", "any"): N_("How many points do all the hands hold together?"),
+    ("block", "any"): N_("In the traditional game the lowest hand collects how much each other "
+                         "hand holds more than it. How many points is that?"),
 }
 
 
@@ -109,8 +121,8 @@ class Situation:
     """The tile just placed (as on the score sheet), or empty."""
     line: tuple[str, ...] = ()
     """The line after the play, left to right, each tile with its left half first."""
-    played_end: Literal["L", "R"] | None = None
-    """Where the tile went (both ends of :attr:`line` are open ends)."""
+    played_end: str | None = None
+    """The end where the tile went (``L``/``R``, or a Doble 15 arm ``1``–``6``)."""
     hands: tuple[tuple[int, tuple[str, ...]], ...] = ()
     """Round end: each hand to count, as (seat, its tiles)."""
     drill: bool = False
@@ -149,6 +161,11 @@ class Context:
     pips: tuple[int, ...] = ()
     """Round end with one hand to count: the values of its tiles' halves, in order."""
     winner_hand: int = 0
+    counted: str = ""
+    """Round end: whose hands are counted: ``others``, ``pair``, ``all`` or ``block`` (the
+    traditional block's differences)."""
+    count: int = 0
+    """Round end: the points of the hands, before rounding (a ``tens`` question)."""
     before: int = 0
     """A score question: the score before the loss (or the round's gains)."""
     taken: int = 0
@@ -247,11 +264,14 @@ def _who(step: str, ctx: Context, you: int | None) -> str:
 def _prompt(step: str, ctx: Context, you: int | None, lang: str) -> str:
     _ = translator(lang)
     if step == "collect":
-        key = ctx.rule
-    elif ctx.rule == "neutralized":
-        key = "neutral"
-    else:
-        key = step
+        who = "you" if you is not None and you == ctx.seat else "other"
+        reason = "tranque" if ctx.rule.endswith("tranque") or ctx.counted == "block" \
+            else "domino"
+        count = COUNTS.get((ctx.counted, who)) or COUNTS[(ctx.counted, "any")]
+        return (_(INTROS[(reason, who)]) + " " + _(count)).format(seat=seat_name(ctx.seat))
+    if step == "tens":
+        return _(PROMPTS[("tens", "any")]).format(count=ctx.count)
+    key = "neutral" if ctx.rule == "neutralized" else step
     template = PROMPTS[(key, _who(step, ctx, you))]
     return _(template).format(tile=ctx.tile, seat=seat_name(ctx.seat),
                               target=seat_name(ctx.target), before=ctx.before,
@@ -299,7 +319,12 @@ def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
     import sympy
 
     ctx = q.context
-    if q.step == "collect":
+    if q.step == "collect" and ctx.counted == "block":
+        expr = _add(*[_add(h, sympy.Integer(-ctx.winner_hand)) for h in ctx.hands])
+        stages: list[Any] = [expr, _add(*[h - ctx.winner_hand for h in ctx.hands])]
+    elif q.step == "tens":
+        return sympy.Integer(q.expected), ()
+    elif q.step == "collect":
         hands = ctx.hands
         if len(hands) > 1:
             expr = _add(*hands)
@@ -308,8 +333,8 @@ def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
             expr = _add(*[v for v in ctx.pips if v])
         else:
             expr = sympy.Integer(q.expected)
-        stages: list[Any] = [expr]
-    elif q.step in ("score", "round"):
+        stages = [expr]
+    elif q.step in ("score", "total"):
         expr = _add(ctx.before, sympy.Integer(-ctx.taken))
         stages = [expr]
     elif ctx.rule in ("power-vs-power", "neutralized") or ctx.t_halves is None:
@@ -445,33 +470,72 @@ def round_total_question(end: RoundEnded, seat: int, *, lang: str = "en",
                          you: int | None = None, id_prefix: str = "") -> Question:
     """A round whose losses outweigh its gains: the round's score (``negative``), from the
     engine's round result."""
-    ctx = Context(rule="round", seat=seat, target=seat, before=end.gains[seat],
+    ctx = Context(rule="round-total", seat=seat, target=seat, before=end.gains[seat],
                   taken=end.losses[seat])
-    return _make(f"{id_prefix}round:round", "round", "negative", end.scores[seat], ctx,
+    return _make(f"{id_prefix}round:total", "total", "negative", end.scores[seat], ctx,
                  "player" if you == seat else "observer", you, normalize_lang(lang),
                  Situation())
 
 
-def collect_question(event: Bonus, end: RoundEnded | None, *, lang: str = "en",
-                     you: int | None = None, hands: dict[int, tuple[str, ...]] | None = None,
+def counted_seats(end: RoundEnded) -> tuple[str, tuple[int, ...]] | None:
+    """Whose hands a round's count is made of, read off the engine's result: the other
+    hands, the other pair's, all of them, or (the traditional block) the differences to the
+    lowest hand. None when the count matches none of these."""
+    winner = end.winner
+    if winner is None or not end.count:
+        return None
+    totals = end.hand_totals
+    others = tuple(s for s in range(len(totals)) if s != winner)
+    if end.differences:
+        return ("block", others) if sum(end.differences) == end.count else None
+    choices: list[tuple[str, tuple[int, ...]]] = [("others", others)]
+    if end.teams and end.team is not None:
+        pair = tuple(s for t, seats in enumerate(end.teams) if t != end.team for s in seats)
+        choices.insert(0, ("pair", pair))
+    choices.append(("all", tuple(range(len(totals)))))
+    for name, seats in choices:
+        if sum(totals[s] for s in seats) == end.count:
+            return name, seats
+    return None
+
+
+def collect_question(end: RoundEnded, *, lang: str = "en", you: int | None = None,
+                     hands: dict[int, tuple[str, ...]] | None = None,
                      pips: dict[int, tuple[int, ...]] | None = None,
                      id_prefix: str = "") -> Question | None:
-    """Round end (``add``): the points the winner collects; ``hands`` are the tiles of the
-    hands to count, shown in place of their totals, and ``pips`` their halves' values (the
-    working when there is one hand to count)."""
-    if end is not None and end.winner != event.seat:
-        return None  # a shared tranque (D-9): no single winner to ask about
-    totals = end.hand_totals if end is not None else ()
-    counted = tuple(v for s, v in enumerate(totals) if s != event.seat)
-    ctx = Context(rule=f"collect-{event.kind}", seat=event.seat, target=event.seat,
-                  hands=counted, winner_hand=totals[event.seat] if totals else 0,
-                  pips=next(iter(v for s, v in (pips or {}).items() if s != event.seat), ())
-                  if len(counted) == 1 else (),
-                  gain=event.points)
-    shown = tuple((s, tiles) for s, tiles in sorted((hands or {}).items()) if s != event.seat)
-    return _make(f"{id_prefix}{event.kind}:collect", "collect", "add", event.points, ctx,
-                 "player" if you == event.seat else "observer", you, normalize_lang(lang),
+    """Round end: the points the winner collects, the engine's ``count`` (``add``; the
+    traditional block's differences: ``subtract``). ``hands`` are the tiles of the hands to
+    count, shown in place of their totals; ``pips`` their halves' values (the working when
+    there is one hand to count)."""
+    found = counted_seats(end)
+    if found is None or end.winner is None:
+        return None  # nobody collects, or a count this tutor cannot explain
+    counted, seats = found
+    winner = end.winner
+    totals = tuple(end.hand_totals[s] for s in seats)
+    ctx = Context(rule=f"collect-{end.reason}", seat=winner, target=winner, counted=counted,
+                  hands=totals, winner_hand=end.hand_totals[winner], count=end.count,
+                  pips=(pips or {}).get(seats[0], ()) if len(seats) == 1 else (),
+                  gain=end.count)
+    shown = tuple((s, (hands or {}).get(s, ())) for s in seats)
+    if counted == "block":
+        shown = ((winner, (hands or {}).get(winner, ())), *shown)
+    return _make(f"{id_prefix}{end.reason}:collect", "collect",
+                 "subtract" if counted == "block" else "add", end.count, ctx,
+                 "player" if you == winner else "observer", you, normalize_lang(lang),
                  Situation(hands=shown))
+
+
+def tens_question(end: RoundEnded, *, lang: str = "en", you: int | None = None,
+                  id_prefix: str = "") -> Question | None:
+    """Ponce (§3.3): the count in tens, half up (``round``): the engine's ``points`` for its
+    ``count``. None where the game does not round."""
+    if not end.count or end.points == end.count or end.winner is None:
+        return None
+    ctx = Context(rule="tens", seat=end.winner, target=end.winner, count=end.count)
+    return _make(f"{id_prefix}{end.reason}:tens", "tens", "round", end.points, ctx,
+                 "player" if you == end.winner else "observer", you, normalize_lang(lang),
+                 Situation())
 
 
 def question_for(
@@ -482,13 +546,12 @@ def question_for(
     perspective: Perspective = "player",
     you: int | None = None,
     near_tile: Tile | None = None,
-    round_end: RoundEnded | None = None,
     symbol_value: int = 0,
     id_prefix: str = "",
 ) -> list[Question]:
     """The questions an engine event calls for (RULES.md §4), in the order to ask them:
-    a :class:`~engine.PowerEffect` (see :func:`power_questions`), or the round's collecting
-    :class:`~engine.Bonus` (give the round's :class:`~engine.RoundEnded` as ``round_end``).
+    a :class:`~engine.PowerEffect` (see :func:`power_questions`), or a round's end
+    (:class:`~engine.RoundEnded`: the count the winner collects, and Ponce's tens).
 
     >>> from engine import PowerEffect, Tile
     >>> ev = PowerEffect(0, 1, Tile(5, "x"), "x/n", 45, 0, 9, Tile(4, 5), 5)
@@ -499,9 +562,10 @@ def question_for(
         return power_questions(event, lang=lang, perspective=perspective, you=you,
                                t_first=t_first, near_tile=near_tile, symbol_value=symbol_value,
                                id_prefix=id_prefix)
-    if isinstance(event, Bonus) and event.kind in ("domino", "tranque"):
+    if isinstance(event, RoundEnded):
         if you is None and perspective == "player":
-            you = event.seat
-        q = collect_question(event, round_end, lang=lang, you=you, id_prefix=id_prefix)
-        return [] if q is None else [q]
+            you = event.winner
+        qs = [collect_question(event, lang=lang, you=you, id_prefix=id_prefix),
+              tens_question(event, lang=lang, you=you, id_prefix=id_prefix)]
+        return [q for q in qs if q is not None]
     return []

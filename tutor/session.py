@@ -172,13 +172,13 @@ class Session:
         self.students = students
         self.match_number += 1
         self.plan = Plan(targets=targets, scaffolds=kinds, drill=bool(s["drill"]),
-                         ask_bot_plays=bool(s["ask_bot_plays"]))
+                         ask_bot_plays=bool(s["ask_bot_plays"]), game=s["variant"])
         rng = random.Random(None if self.seed is None else self.seed * 7919 + self.match_number)
         self.asker = Asker(lang=self.lang, plan=self.plan, ask=ask, students=students,
                            masteries={seat: self._mastery(name) for seat, name in
                                       students.items()},
                            players=players, rng=rng, recorder=self.recorder,
-                           symbol_value=rules.symbol_value)
+                           symbol_value=rules.symbol_value, tileset=driver.round.tileset)
         self.round_events: list[Event] = list(self.round.log)
         self.last_events = list(self.round.log)
         if self.auto_bots:
@@ -430,7 +430,10 @@ class Session:
             lang=self.lang, variant=rnd.variant.name, tileset=rnd.tileset,
             players=self.players, names=tuple(seat_name(s) for s in range(self.players)),
             humans=self.humans, round=rnd.number, rounds=self.match.rules.rounds,
-            line=tuple(line), ends=rnd.ends,
+            line=tuple(line), end_names=rnd.end_names,
+            arms=tuple(tuple(rnd.arm_tiles(e)) for e in rnd.end_names)
+            if rnd.line.shape.kind == "hub" else (),
+            ends=rnd.ends,
             table=None if rnd.table is None else rnd.tileset.tiles[rnd.table],
             last_placed=_last_placed(self.last_events, line),
             turn=rnd.turn, human_to_move=to_move, bot_pending=self.bot_pending(),
@@ -443,7 +446,9 @@ class Session:
             round_gains_shown=tuple(rnd.gains[s] - hidden_g[s] for s in range(self.players)),
             round_losses_shown=tuple(rnd.losses[s] - hidden_l[s]
                                      for s in range(self.players)),
-            hiding=any(hidden_g) or any(hidden_l), question=question, student=student,
+            hiding=any(hidden_g) or any(hidden_l), teams=tuple(self.match.teams)
+            if len(self.match.teams) < self.players else (),
+            question=question, student=student,
             skills=self.skill_views(student_seat),
             log=tuple(self.describe(e) for e in self.last_events),
             round_over=rnd.over, round_winner=None if end is None else end.winner,

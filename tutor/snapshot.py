@@ -64,8 +64,13 @@ class Snapshot:
     round: int
     rounds: int
     line: tuple[Tile, ...]
-    """Left to right, each tile with its left half first."""
-    ends: tuple[Half, Half] | None
+    """Left to right, each tile with its left half first (a hub: the hub, then its arms)."""
+    end_names: tuple[str, ...]
+    """``("L", "R")``, or a Doble 15 hub's arms ``("1", … "6")``."""
+    arms: tuple[tuple[Tile, ...], ...]
+    """A hub's arms, each from the hub outward (empty for a two-ended line)."""
+    ends: tuple[Half, ...] | None
+    """The open number at each end, in the order of :attr:`end_names`."""
     table: Tile | None
     last_placed: int | None
     """Index in :attr:`line` of the tile placed last."""
@@ -82,6 +87,8 @@ class Snapshot:
     round_gains_shown: tuple[int, ...]
     round_losses_shown: tuple[int, ...]
     hiding: bool
+    teams: tuple[tuple[int, ...], ...]
+    """Pair games: the pairs (empty when everyone plays alone)."""
     question: QuestionView | None
     student: str
     skills: tuple[SkillView, ...]
@@ -93,6 +100,11 @@ class Snapshot:
     match_winners: tuple[int, ...] | None
     unsaved: int
     """Answers not yet written to the progress file (it was busy)."""
+
+    @property
+    def team_scores_shown(self) -> tuple[int, ...]:
+        """Pair games: each pair's match score, as far as it is shown."""
+        return tuple(sum(self.scores_shown[s] for s in seats) for seats in self.teams)
 
     @property
     def round_scores_shown(self) -> tuple[int, ...]:

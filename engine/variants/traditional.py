@@ -4,9 +4,21 @@ and the highest hand opening the next round. Played to 100 (or 50)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..round import Round
 from ..rules import HouseRules, Variant
 from ..tiles import DOUBLE_SIX
+
+
+def block_differences(totals: Sequence[int]) -> tuple[int, ...]:
+    """§3.1: each hand minus the lowest hand; the lowest hand collects their sum.
+
+    >>> block_differences([15, 19, 22])
+    (0, 4, 7)
+    """
+    low = min(totals)
+    return tuple(t - low for t in totals)
 
 
 class TraditionalRound(Round):
@@ -18,7 +30,7 @@ class TraditionalRound(Round):
         totals = self._totals()
         low = min(totals)
         lowest = [s for s, t in enumerate(totals) if t == low]
-        differences = tuple(t - low for t in totals)
+        differences = block_differences(totals)
         collected = sum(differences)
         winner: int | None = None
         if len(lowest) == 1:

@@ -9,7 +9,7 @@ import pytest
 
 import tutor.diagnosis
 import tutor.questions
-from engine import Bonus, PowerEffect, RoundEnded, Tile
+from engine import PowerEffect, RoundEnded, Tile
 from tutor import CATALOG, Question, diagnose, question_for
 from tutor.diagnosis import LIKELIHOOD, candidates, mistake_value
 from tutor.questions import round_total_question, score_question
@@ -34,8 +34,13 @@ DOUBLE = power(Tile("+", "+"), "+/+", 18, 0, Tile(4, 5))             # 2 × 9 = 
 PLUS_MINUS = power(Tile("+", "-"), "+/-", 9, 9, Tile(4, 5))          # 9 (and 9 lost)
 PVP = power(Tile(5, "x"), "power-vs-power", 30, 30, Tile("+", 3), 5)
 SYMBOL = power(Tile(2, "x"), "x/n", 16, 0, Tile(6, "+"), 2, symbol_value=2)  # T = 6 + 2
-TRANQUE = question_for(Bonus(0, "tranque", 22),
-                       round_end=RoundEnded("tranque", 0, (22, 0, 0), (0, 0, 0), (5, 10, 12)))[0]
+TRANQUE = question_for(RoundEnded("tranque", 0, (22, 0, 0), (0, 0, 0), (5, 10, 12),
+                                  count=22, points=22))[0]
+BLOCK = question_for(RoundEnded("tranque", 0, (11, 0, 0), (0, 0, 0), (15, 19, 22), count=11,
+                                points=11, differences=(0, 4, 7)))[0]       # §3.1: 4 + 7 = 11
+TENS = question_for(RoundEnded("domino", 0, (3, 0, 0, 0), (0,) * 4, (0, 9, 6, 10), count=25,
+                               points=3, teams=((0, 2), (1, 3)), team_totals=(6, 19),
+                               team=0))[1]                                   # §3.3: 25 → 3
 SCORE = score_question(PowerEffect(1, 0, Tile("-", 6), "-/n", 0, 15, 9, Tile(4, 5), 6), 12, -3,
                        you=0)                                        # 12 − 15 = −3
 ROUND = round_total_question(RoundEnded("domino", 1, (20, 0), (35, 0), (0, 0)), 0, you=0)
@@ -64,6 +69,9 @@ CASES = [
     ("stopped_at_zero", ROUND, 0, "negative"),
     ("added_the_loss", SCORE, 27, "negative"),
     ("wrong_player_loses", SCORE, 12, "rules"),
+    ("added_the_hands", BLOCK, 41, "subtract"),
+    ("rounded_down", TENS, 2, "round"),
+    ("did_not_round", TENS, 25, "round"),
 ]
 
 

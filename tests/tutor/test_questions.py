@@ -216,17 +216,46 @@ def test_round_total_below_zero() -> None:
 
 @pytest.mark.parametrize("kind", ["domino", "tranque"])
 def test_round_end_questions_show_the_tiles_not_the_totals(kind: str) -> None:
-    for bonus, end in real_events()[kind][:6]:
-        assert isinstance(bonus, Bonus) and isinstance(end, RoundEnded)
+    for _bonus, end in real_events()[kind][:6]:
+        assert isinstance(end, RoundEnded)
         hands = {s: (f"{s}/{s}",) for s in range(len(end.hand_totals))}
-        q = collect_question(bonus, end, lang="es", you=bonus.seat, hands=hands)
-        if end.winner != bonus.seat:
+        q = collect_question(end, lang="es", you=end.winner, hands=hands)
+        if end.winner is None or not end.count:
             assert q is None
             continue
         assert q is not None and q.step == "collect" and q.skill == "add"
-        assert q.expected == bonus.points
-        assert [s for s, _ in q.situation.hands] == [s for s in hands if s != bonus.seat]
-        assert str(bonus.points) not in q.prompt and q.prompt.startswith("¡")
+        assert q.expected == end.count  # the engine's count
+        assert [s for s, _ in q.situation.hands] == [s for s in hands if s != end.winner]
+        assert str(end.count) not in q.prompt and q.prompt.startswith("¡")
+
+
+def test_the_traditional_block_is_a_subtraction() -> None:
+    """RULES.md §3.1: 15, 19, 22 → 4 + 7 = 11, the engine's count; asked as ``subtract``."""
+    end = RoundEnded("tranque", 0, (11, 0, 0), (0, 0, 0), (15, 19, 22), count=11, points=11,
+                     differences=(0, 4, 7))
+    (q,) = question_for(end, lang="en")
+    assert (q.skill, q.expected, q.context.counted) == ("subtract", 11, "block")
+    assert plain_math(q.worked) == "(19 - 15) + (22 - 15) = 4 + 7 = 11"
+    assert "lowest hand collects" in q.prompt and "11" not in q.prompt
+
+
+def test_ponce_counts_in_tens_and_pairs_count_the_other_pair() -> None:
+    """§3.3: 25 → 3 (``round``); §3.2: the winning pair collects the other pair's hands."""
+    # A Ponce tranque: the lowest single hand wins the sum of all four hands, in tens.
+    ponce = RoundEnded("tranque", 0, (3, 0, 0, 0), (0,) * 4, (3, 9, 6, 10), count=28,
+                       points=3, teams=((0, 2), (1, 3)), team_totals=(9, 19), team=0)
+    collect, tens = question_for(ponce, lang="en")
+    assert collect.context.counted == "all" and collect.expected == 28
+    assert (tens.skill, tens.step, tens.expected) == ("round", "tens", 3)
+    assert tens.prompt == "The hands hold 28 points. Counted in tens, half up, how many " \
+                          "points is that?"
+    venezuela = RoundEnded("domino", 2, (0, 0, 14, 0), (0,) * 4, (2, 6, 0, 8), count=14,
+                           points=14, teams=((0, 2), (1, 3)), team_totals=(2, 14), team=0)
+    (q,) = question_for(venezuela, lang="en")
+    assert q.context.counted == "pair" and [s for s, _ in q.situation.hands] == [1, 3]
+    assert "other pair" in q.prompt
+    odd = RoundEnded("domino", 2, (0, 0, 99, 0), (0,) * 4, (2, 6, 0, 8), count=99, points=99)
+    assert question_for(odd) == []  # a count the tutor cannot explain is not asked
 
 
 def test_other_events_ask_nothing() -> None:
