@@ -296,6 +296,17 @@ def test_the_axe_audit_of_the_play_page_is_clean(page: Any, voila_url: str,
     page.keyboard.press("s")  # show me
     page.locator(".ld-feedback-done .ld-card").wait_for(timeout=10_000)
     found["answered"] = audit(page, "answered", artifacts)
+    # The accordions open from the keyboard, and what they hold passes too.
+    _tab_to(page, ".ld-setup .jupyter-widget-Collapse-header")
+    page.keyboard.press("Enter")
+    page.locator(".ld-variant select").wait_for(state="visible", timeout=10_000)
+    page.wait_for_function("() => document.querySelector('.ld-setup "
+                           ".jupyter-widget-Collapse-header').getAttribute('aria-expanded')"
+                           " === 'true'", timeout=10_000)
+    _tab_to(page, ".ld-sheet .jupyter-widget-Collapse-header")
+    page.keyboard.press(" ")
+    page.locator(".ld-sheet-table table").wait_for(state="visible", timeout=10_000)
+    found["setup-and-sheet"] = audit(page, "setup-and-sheet", artifacts)
     assert found == {name: [] for name in found}, found
     assert page.page_errors == []
 
