@@ -99,7 +99,7 @@ def test_arrow_keys_choose_a_tile_and_an_end_and_enter_places_it() -> None:
     assert board.cursor == ("end", "R")
     assert app.access.announcement == "The right end, where four is open."
     board.key("Escape")
-    assert board.selected is None and board.cursor is None
+    assert board.selected is None and board.cursor == ("hand", both)
     board.key("Home")
     assert board.cursor == ("hand", 0)
     board.key("End")

@@ -365,9 +365,11 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
             else:
                 self.place_at(str(cursor[1]))
             return
-        if key == "Escape":
+        if key == "Escape":  # back to the tiles, on the one that was chosen
+            back = self.selected if self.selected is not None else (
+                int(cursor[1]) if cursor is not None and cursor[0] == "hand" else None)
             self.selected = None
-            self.cursor = ("hand", cursor[1]) if cursor and cursor[0] == "hand" else None
+            self.cursor = None if back is None else ("hand", back)
             self._mark()
             self._on_speak(self._t(N_("Choose a tile.")))
             return
