@@ -17,8 +17,8 @@ CSS = """
 .ld-app .ld-header { align-items: center; gap: 10px; flex-wrap: wrap; }
 .ld-app .ld-title h1 { margin: 0 12px 0 0; font-size: 22px; color: #17412f; }
 .ld-app .ld-main { gap: 14px; align-items: flex-start; flex-wrap: wrap; }
-.ld-app .ld-play { flex: 1 1 480px; max-width: 804px; min-width: 0; }
-.ld-app .ld-side { flex: 0 1 420px; width: 420px; max-width: 100%; gap: 10px; }
+.ld-app .ld-play { flex: 100 1 480px; max-width: 804px; min-width: 0; }  /* the board first */
+.ld-app .ld-side { flex: 1 1 420px; max-width: 100%; gap: 10px; }
 .ld-app .ld-board-slot { width: 100%; }
 .ld-app canvas.ld-board { border-radius: 10px; max-width: 100%; height: auto; display: block; }
 .ld-app .ld-card { background: #f6f8fa; border: 1px solid #d6dde4; border-radius: 10px;
