@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.tiles import Half
 
-from .layout import BoardLayout, EndSpot, PlacedTile
+from .layout import BoardLayout, Cursor, EndSpot, PlacedTile
 
 # Colours: a green felt, ivory basic tiles, power tiles on a warm tinted face.
 FELT = "#1f5f46"
@@ -18,12 +18,13 @@ FACE_POWER = "#ffe7b3"
 EDGE = "#3b3b3b"
 PIP = "#1d1d1d"
 DIVIDER = "#8a8a8a"
-SYMBOL_COLOURS = {"+": "#1b7f3a", "-": "#c0262d", "x": "#1f4fa8"}
+SYMBOL_COLOURS = {"+": "#166b31", "-": "#c0262d", "x": "#1f4fa8"}  # >= 4.5:1 on FACE_POWER
 END_MARK = "#ffd84d"
 SELECT = "#ff9f1c"
 FIT = "#7cf29c"
 LAST = "#4dc3ff"
-TABLE_MARK = "#e0b0ff"
+TABLE_MARK = "#ecc8ff"
+CURSOR = "#ffffff"
 
 # Pip positions on a 3×3 grid (column, row), the classic layouts.
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -188,8 +189,9 @@ def _ring(c: Any, p: PlacedTile | EndSpot, colour: str, width: float = 3.5,
 
 def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
                 fit_ends: Iterable[str] = (), last: int | None = None,
-                labels: dict[str, str] | None = None) -> None:
-    """Layer 2: the open ends, the table tile, the last play, the selection and where it fits."""
+                labels: dict[str, str] | None = None, cursor: Cursor | None = None) -> None:
+    """Layer 2: the open ends, the table tile, the last play, the selection, where it fits
+    and the keyboard's cursor."""
     labels = labels or {}
     c.clear()
     fits = set(fit_ends)
@@ -230,4 +232,13 @@ def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
     if selected is not None and 0 <= selected < len(lay.hand):
         p = lay.hand[selected]
         _ring(c, p, SELECT, 4, 3)
-
+    if cursor is not None:
+        spot: PlacedTile | EndSpot | None = None
+        if cursor[0] == "hand" and isinstance(cursor[1], int) and 0 <= cursor[1] < len(lay.hand):
+            spot = lay.hand[cursor[1]]
+        elif cursor[0] == "end":
+            spot = next((s for s in lay.ends if s.end == cursor[1]), None)
+        if spot is not None:  # a dashed ring outside the selection's, seen on felt and band
+            c.set_line_dash([5, 3])
+            _ring(c, spot, CURSOR, 3, 7)
+            c.set_line_dash([])

@@ -11,7 +11,8 @@ import ipywidgets as widgets
 from tutor.i18n import N_, translator
 from tutor.questions import seat_name
 
-from .panel import classed
+from .access import Attributes
+from .panel import accordion_attributes, classed
 
 __all__ = ["SEAT_KINDS", "VARIANT_NAMES", "SetupPanel"]
 
@@ -60,9 +61,13 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
         self.add_class("ld-setup")
         self.selected_index = None
 
+    def attributes(self, lang: str) -> Attributes:
+        return accordion_attributes(".ld-setup", 1, self.selected_index)
+
     def relabel(self, lang: str) -> None:
         _ = translator(lang)
-        self.set_title(0, _("Game setup (applies to the next new game)"))
+        # Not "new game" in the title: a screen reader's "New game" button must be the only one.
+        self.set_title(0, _("Game setup (for the next game)"))
         variant = self.variant_dd.value
         self.variant_dd.options = [(_(label), key) for key, label in VARIANT_NAMES.items()]
         self.variant_dd.value = variant

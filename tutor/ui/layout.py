@@ -16,9 +16,12 @@ from typing import Any, Literal
 
 from engine.tiles import Half, Tile, TileSet
 
-__all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "hit_test", "layout", "view_get"]
+__all__ = ["BoardLayout", "Cursor", "EndSpot", "Hit", "PlacedTile", "hit_test", "layout",
+           "view_get"]
 
 Orientation = Literal["h", "v"]
+Cursor = tuple[Literal["hand"], int] | tuple[Literal["end"], str]
+"""Where the keyboard is on the board: a hand tile (by index) or an open end ("L"/"R")."""
 
 MARGIN = 14
 GAP = 6

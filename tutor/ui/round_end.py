@@ -14,10 +14,12 @@ from tutor.i18n import N_, format_number, translator
 from tutor.questions import seat_name
 from tutor.snapshot import Snapshot
 
+from .access import Attributes
 from .panel import classed
 
-__all__ = ["BONUS_WHY", "RoundEndPanel", "match_html", "round_summary_html"]
+__all__ = ["BONUS_WHY", "ROUND_END_BUTTONS", "RoundEndPanel", "match_html", "round_summary_html"]
 
+ROUND_END_BUTTONS = ".ld-round-end .jupyter-button"
 BONUS_WHY: dict[str, str] = {
     "paso-a-la-salida": N_("paso a la salida"),
     "paso-corrido": N_("paso corrido"),
@@ -47,7 +49,7 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
             what = (_("Nobody can play. Player {seat} has the lowest hand.").format(
                 seat=seat_name(end.winner)) if end.winner is not None
                 else _("Nobody can play, and the lowest hand is shared: nobody collects."))
-        lines.append(f"<h3 style='margin:2px 0'>{html.escape(kind)}</h3>"
+        lines.append(f"<h2 class='ld-round-title'>{html.escape(kind)}</h2>"
                      f"<div>{html.escape(what)}</div>")
         if not pending:  # the totals are what a round-end question asks to add up
             totals = ", ".join(f"{seat_name(i)}: {v}" for i, v in enumerate(end.hand_totals))
@@ -118,6 +120,11 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
         super().__init__([self.summary, self.match_table,
                           W.HBox([self.next_round_btn, self.new_match_btn])])
         self.add_class("ld-round-end")
+
+    def attributes(self, lang: str) -> Attributes:
+        _ = translator(lang)
+        return {".ld-round-end": {"role": "region", "aria-label": _("The round is over.")},
+                ".ld-next-round": {"aria-keyshortcuts": "N"}}
 
     def relabel(self, lang: str) -> None:
         _ = translator(lang)

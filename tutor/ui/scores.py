@@ -14,6 +14,7 @@ from tutor.i18n import N_, format_number, translator
 from tutor.questions import seat_name
 from tutor.snapshot import Snapshot
 
+from .access import Attributes
 from .game_setup import SEAT_KINDS
 from .panel import running_loop
 
@@ -82,6 +83,10 @@ class ScoresPanel(widgets.HTML):  # type: ignore[misc]
         self.add_class("ld-card")
         self._view: Snapshot | None = None
         self._who: dict[str, Any] = {"humans": (), "bots": {}}
+
+    def attributes(self, lang: str) -> Attributes:
+        _ = translator(lang)
+        return {".ld-scores": {"role": "region", "aria-label": _("Scores")}}
 
     def render(self, view: Snapshot, *, bots: Mapping[int, Any],
                animate_from: Sequence[int] | None = None) -> None:
