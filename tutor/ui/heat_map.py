@@ -52,8 +52,9 @@ def heat_map_html(rows: Sequence[ClassRow], lang: str) -> str:
         body.append(f"<tr data-student='{html.escape(student)}'>"
                     f"<th scope='row'>{html.escape(student)}</th>{tds}</tr>")
     caption = _("Mastery of each skill, by student (the chance the student knows it)")
+    corner = _("Student")
     return (f"<table class='ld-heat'><caption>{html.escape(caption)}</caption>"
-            f"<thead><tr><th scope='col'>{html.escape(_('Student'))}</th>{head}</tr></thead>"
+            f"<thead><tr><th scope='col'>{html.escape(corner)}</th>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>" + heat_legend_html(lang))
 
 
@@ -69,12 +70,13 @@ def heat_legend_html(lang: str) -> str:
         swatches.append(f"<span class='ld-swatch' style='background:{bg};color:{fg}'>"
                         f"{html.escape(label)}</span>")
         low = high
+    mastered, not_asked = _("mastered"), _("not asked")
     bg, fg = MASTERED, mastery_colours(1.0, mastered=True)[1]
     swatches.append(f"<span class='ld-swatch' style='background:{bg};color:{fg}'>✔ "
-                    f"{html.escape(_('mastered'))}</span>")
+                    f"{html.escape(mastered)}</span>")
     bg, fg = mastery_colours(None)
     swatches.append(f"<span class='ld-swatch' style='background:{bg};color:{fg}'>– "
-                    f"{html.escape(_('not asked'))}</span>")
+                    f"{html.escape(not_asked)}</span>")
     return f"<div class='ld-legend ld-heat-legend'>{''.join(swatches)}</div>"
 
 

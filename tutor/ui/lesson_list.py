@@ -40,8 +40,9 @@ def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str) ->
     head = [_("No."), _("Lesson"), _("Mastery of its skills"), _("Questions answered"),
             _("Done")]
     cls = ["ld-num", "", "", "ld-num", ""]
-    out = [f"<table class='ld-lessons-table'><caption>"
-           f"{html.escape(_('Lessons of {student}').format(student=student))}</caption>"
+    caption = _("Lessons of {student}").format(student=student)
+    done_word, todo_word = _("done"), _("not yet")
+    out = [f"<table class='ld-lessons-table'><caption>{html.escape(caption)}</caption>"
            "<thead><tr>"
            + "".join(f"<th scope='col' class='{c}'>{html.escape(h)}</th>"
                      for h, c in zip(head, cls, strict=True))
@@ -52,8 +53,8 @@ def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str) ->
         title = html.escape(lesson.text("title", lang))
         about = lesson.text("description", lang)
         about_html = f"<div class='ld-legend'>{html.escape(about)}</div>" if about else ""
-        done = (f"<span class='ld-done'>✔ {html.escape(_('done'))}</span>" if row.done
-                else f"<span class='ld-todo'>{html.escape(_('not yet'))}</span>")
+        done = (f"<span class='ld-done'>✔ {html.escape(done_word)}</span>" if row.done
+                else f"<span class='ld-todo'>{html.escape(todo_word)}</span>")
         out.append(
             f"<tr class='ld-lesson' data-lesson='{html.escape(lesson.id)}'>"
             f"<td class='ld-num'>{number}</td>"
