@@ -88,8 +88,8 @@ class LessonsPage(widgets.VBox):  # type: ignore[misc]
             return
         if self.student == ANONYMOUS and len(result.students) == 1:
             self.student = next(iter(result.students))
-        self.files.show_result(result, self.lang)
         self.refresh()
+        self.files.show_result(result, self.lang)
 
     def _t(self, message: str) -> str:
         from tutor.i18n import translator

@@ -83,7 +83,10 @@ class TeacherPage(widgets.VBox):  # type: ignore[misc]
         try:
             result = merge_files(self.store, files, self.lang, on_progress=self.upload.step)
         except StoreError as err:  # a busy file: the files before it are merged whole
+            self.refresh()
             self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
-        else:
-            self.upload.show_result(result, self.lang)
+            return
+        # The class first, then the line that says it is done: a page that shows the line
+        # shows the merged class.
         self.refresh()
+        self.upload.show_result(result, self.lang)
