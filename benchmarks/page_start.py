@@ -3,11 +3,11 @@
     python benchmarks/page_start.py [--loads 5] [--gap 10]
 
 Two standalone Voilà servers serve ``notebooks/`` as a class would (``voila notebooks/``): one
-plain, one with the README's preheat flags (:data:`PREHEAT`: a kernel for the play page and one
-for the lessons page, started and their notebook run up to the link's reading before any
-request). Headless Chromium opens, in turn on each server, a lesson link of the play page and
-the lessons page, ``--loads`` times with ``--gap`` seconds between loads (time for the pool to
-fill again): once in a fresh browser context (a first visit: nothing cached) and once in a
+plain, one with the README's preheat flags (``tutor.serve.PREHEAT``: a kernel for the play page
+and one for the lessons page, started and their notebook run up to the link's reading before
+any request). Headless Chromium opens, in turn on each server, a lesson link of the play page
+and the lessons page, ``--loads`` times with ``--gap`` seconds between loads (time for the pool
+to fill again): once in a fresh browser context (a first visit: nothing cached) and once in a
 context that has seen the page before (the browser cache holds Voilà's scripts, as on a
 student's second day). For each load it reports:
 
@@ -33,7 +33,7 @@ from typing import Any
 
 from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, median, server_rss_kib
 
-from tutor.serve import start_voila, stop_server
+from tutor.serve import PREHEAT, start_voila, stop_server
 
 PAGES = {
     "play (lesson link)": ("Play.ipynb?lesson=04-times&lang=en&seed=3&student=bench-{n}",
@@ -42,9 +42,6 @@ PAGES = {
                 ".ld-lessons-table caption", ["Lessons of bench-{n}"]),
 }
 CACHES = ("cold", "cached")
-PREHEAT = ["--preheat_kernel=True", "--pool_size=1",
-           '--VoilaKernelManager.preheat_denylist=["Teacher.ipynb"]']
-"""The README's flags: a pool of one kernel per student page (the teacher page needs none)."""
 NAV = "() => { const n = performance.getEntriesByType('navigation')[0]; return n.responseEnd; }"
 
 
@@ -76,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="page-start-"))
-    modes = {"plain": [], "preheat": PREHEAT}
+    modes = {"plain": [], "preheat": list(PREHEAT)}
     servers: dict[str, tuple[Any, str, Path]] = {}
     try:
         for mode, extra in modes.items():

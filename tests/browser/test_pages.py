@@ -19,7 +19,7 @@ import pytest
 from browsing import ROOT, need_chromium
 from test_dashboard import IDLE, _answer_and_move_on, _mirror_forced, _open
 
-from tutor.serve import start_voila, stop_server
+from tutor.serve import PREHEAT, start_voila, stop_server
 from tutor.session import Session
 from tutor.store import Store
 
@@ -189,3 +189,28 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
     else:
         raise AssertionError("no question in 200 steps")
     no_errors(page)
+
+
+def test_preheated_kernels_honour_the_link(page: Any, tmp_path: Path) -> None:
+    """Standalone Voilà with the README's preheat flags: the pool's kernels ran their notebook
+    before the request, yet each page reads its own link (lesson, language, student)."""
+    need_chromium()
+    env = {"LEONARD_TUTOR_DB": str(tmp_path / "class.sqlite3")}
+    proc, base = start_voila(NOTEBOOKS, tmp_path / "voila.log", env, cwd=ROOT,
+                             args=list(PREHEAT))
+    try:
+        url = base + "voila/render/"
+        open_page(page, url + "Play.ipynb?lesson=02-plus&lang=en&student=early", ".ld-move")
+        skills = page.locator(".ld-mastery").inner_text()
+        assert "Skills of early" in skills and "adding" in skills
+        assert "multiplying" not in skills
+        open_page(page, url + "Lessons.ipynb?lang=en&student=early", ".ld-lesson-link")
+        assert page.locator(".ld-lessons-table caption").inner_text() == "Lessons of early"
+        assert "lang=en&student=early" in (page.locator("a.ld-lesson-link").first
+                                           .get_attribute("href") or "")
+        no_errors(page)
+    finally:
+        stop_server(proc)
+    log = (tmp_path / "voila.log").read_text(errors="replace")
+    assert "Using pre-heated kernel" in log and "for Play.ipynb" in log
+    assert "for Lessons.ipynb" in log and "for Teacher.ipynb" not in log
