@@ -157,6 +157,10 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
     await asyncio.sleep(arrival)
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     page = await context.new_page()
+    seen: list[str] = []
+    page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
+    page.on("console", lambda m: m.type == "error" and seen.append(f"console: {m.text}"))
+    page.on("crash", lambda _p: seen.append("the page crashed"))
     try:
         t0 = time.perf_counter()
         await page.goto(f"{url}Play.ipynb?lesson={lesson}&lang=en&seed={student.seed}"
@@ -192,7 +196,10 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
             "() => !/cannot be saved yet|waiting to be saved|not saved yet/i.test("
             "document.querySelector('.ld-status').innerText)", timeout=60_000)
     except Exception as err:  # one student's failure is reported, the class goes on
-        student.error = f"{student.name}: {type(err).__name__}: {err}"
+        student.error = f"{student.name}: {type(err).__name__}: {err}".split("\n")[0]
+        noted = [m for m in seen if "font" not in m.lower()][:3]
+        if noted:
+            student.error += " (" + "; ".join(m[:200] for m in noted) + ")"
         shots = os.environ.get("CLASSROOM_SHOTS")
         if shots:
             await page.screenshot(path=f"{shots}/{student.name}.png", full_page=True)
