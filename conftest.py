@@ -36,3 +36,51 @@ def _copy_checkout(dest: Path) -> Path:
 @pytest.fixture(scope="session")
 def copy_checkout() -> Callable[[Path], Path]:
     return _copy_checkout
+
+
+def _play(lesson: str, student: str, db: Path, seed: int, wrong_every: int) -> None:
+    """A student plays one round of ``lesson``, answering right, except that every
+    ``wrong_every``-th question is first answered by adding where the tile multiplies (or
+    just wrong)."""
+    import random
+
+    from tutor.session import Session
+
+    s = Session.from_lesson(lesson, lang="en", student=student, store=str(db), seed=seed,
+                            rounds=1)
+    rng = random.Random(seed)
+    asked = 0
+    for _ in range(10_000):
+        q = s.pending_question
+        if q is not None:
+            asked += 1
+            if asked % wrong_every == 0:
+                wrong = (q.context.n + (q.context.t or 0) if q.context.rule == "x/n"
+                         else q.expected + 1)
+                if not q.is_right(wrong):
+                    s.answer(str(wrong))
+            s.answer(str(q.expected))
+        elif s.human_to_move is not None:
+            s.play(rng.randrange(len(s.legal_moves())))
+        else:
+            break
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def class_files(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, bytes]]:
+    """A class of 30: each student's progress export (name, bytes), from a round of lesson
+    04-times really played through the tutor, with some named mistakes. Made once per test
+    run (about half a minute) for the teacher page's tests."""
+    from tutor.store import Store
+
+    folder = tmp_path_factory.mktemp("class")
+    db = folder / "class.sqlite3"
+    files = []
+    for k in range(30):
+        name = f"student-{k:02d}"
+        _play("04-times", name, db, seed=200 + k, wrong_every=2 + k % 3)
+        with Store(db) as store:
+            store.export_csv(folder / f"{name}.csv", name)
+        files.append((f"{name}.csv", (folder / f"{name}.csv").read_bytes()))
+    return files
