@@ -40,12 +40,20 @@ def board_words_html(view: Snapshot, lang: str, *, hand_shown: bool = True) -> s
         return ", ".join(tile_words(t, lang) for t in ts)
 
     parts = []
-    if view.line:
+    if view.arms and view.line:  # a Doble 15 hub: the hub, then each arm to its open end
+        parts.append(_("The hub: {tile}.").format(tile=tile_words(view.line[0], lang)))
+        for a, name in enumerate(view.end_names):
+            arm = view.arms[a] if a < len(view.arms) else ()
+            open_half = "" if view.ends is None else half_words(view.ends[a], lang)
+            parts.append(_("Arm {arm}, from the hub: {tiles}; open: {half}.").format(
+                arm=name, tiles=tiles(arm), half=open_half) if arm else
+                _("Arm {arm} is empty; open: {half}.").format(arm=name, half=open_half))
+    elif view.line:
         parts.append(_("Line of play, from the left end to the right end: {tiles}.").format(
             tiles=tiles(view.line)))
     else:
         parts.append(_("The line is empty: the first tile opens the round."))
-    if view.ends is not None and view.line:
+    if view.ends is not None and view.line and not view.arms:
         parts.append(_("Open ends: {left} on the left, {right} on the right.").format(
             left=half_words(view.ends[0], lang), right=half_words(view.ends[1], lang)))
     if view.table is not None:
@@ -323,6 +331,12 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
                 if self.cursor is not None:  # the keyboard goes on to the ends
                     self.cursor = ("end", str(plays[0].end))
                 self._mark()
+                if len(plays) > 2 or str(plays[0].end) not in ("L", "R"):  # a hub's arms
+                    self._say(N_("{tile} fits several arms: choose one with the arrow keys and "
+                                 "press Enter.") if self.cursor is not None else
+                              N_("{tile} fits several arms: click the lit one where it goes."),
+                              tile=self.hand[index])
+                    return
                 self._say(N_("{tile} fits both ends: choose the end with the arrow keys and "
                              "press Enter.") if self.cursor is not None else
                           N_("{tile} fits both ends: click the lit end where it goes."),
@@ -407,22 +421,31 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
         self.cursor = ("hand", index)
         self._mark()
         ends = {p.end for p in self.plays_for(index)}
-        where = (N_("It does not fit.") if not ends
-                 else N_("It opens the line.") if None in ends
-                 else N_("It fits both ends.") if len(ends) == 2
-                 else N_("It fits the left end.") if "L" in ends
-                 else N_("It fits the right end."))
         lang = self._view.lang if self._view is not None else "es"
+        if ends and None not in ends and not ends <= {"L", "R"}:  # a hub's arms
+            where = self._t(N_("It fits arm {arms}."), arms=", ".join(
+                e for e in self._view_end_names() if e in ends))
+        else:
+            where = self._t(N_("It does not fit.") if not ends
+                            else N_("It opens the line.") if None in ends
+                            else N_("It fits both ends.") if len(ends) == 2
+                            else N_("It fits the left end.") if "L" in ends
+                            else N_("It fits the right end."))
         self._on_speak(self._t(N_("Tile {number} of {count}: {tile}."), number=index + 1,
                                count=n, tile=tile_words(self.hand[index], lang))
-                       + " " + self._t(where))
+                       + " " + where)
+
+    def _view_end_names(self) -> tuple[str, ...]:
+        return self._view.end_names if self._view is not None else ("L", "R")
 
     def _to_end(self, end: str) -> None:
         self.cursor = ("end", end)
         self._mark()
         view = self._view
         assert view is not None
-        half = "" if view.ends is None else half_words(view.ends[0 if end == "L" else 1],
-                                                        view.lang)
+        names = view.end_names
+        half = "" if view.ends is None or end not in names else half_words(
+            view.ends[names.index(end)], view.lang)
         self._on_speak(self._t(N_("The left end, where {half} is open.") if end == "L"
-                               else N_("The right end, where {half} is open."), half=half))
+                               else N_("The right end, where {half} is open.") if end == "R"
+                               else N_("Arm {arm}, where {half} is open."), half=half, arm=end))

@@ -47,8 +47,9 @@ def status_html(view: Snapshot, lang: str, *, pending: bool, message: str = "",
     """The status line: round, whose turn (or why we wait) and the last message."""
     _ = translator(lang)
     state = state_text(view, lang, pending=pending)
-    head = _("Round {number} of {rounds}").format(number=view.round,
-                                                   rounds=view.rounds)
+    head = (_("Round {number}, playing to {target} points").format(
+        number=view.round, target=view.target) if view.target else
+        _("Round {number} of {rounds}").format(number=view.round, rounds=view.rounds))
     msg = ""
     if message:
         cls = "ld-msg" if message_kind == "msg" else "ld-info"

@@ -33,7 +33,8 @@ def move_label(move: Action, lang: str) -> str:
         return _("Pass")
     if move.end is None:
         return str(move.tile)
-    end = _("L") if move.end == "L" else _("R")
+    end = (_("L") if move.end == "L" else _("R") if move.end == "R"
+           else _("arm {arm}").format(arm=move.end))
     return f"{move.tile} → {end}"
 
 

@@ -35,7 +35,8 @@ def situation_html(question: QuestionView, lang: str, tileset: TileSet | None = 
         tiles = " ".join(f"[{t}]" for t in sit.line)
         parts.append(_("Line: ◀ {tiles} ▶ (both ends are open)").format(tiles=tiles))
     if sit.played and sit.played_end:
-        where = _("left end") if sit.played_end == "L" else _("right end")
+        where = (_("left end") if sit.played_end == "L" else _("right end")
+                 if sit.played_end == "R" else _("arm {arm}").format(arm=sit.played_end))
         parts.append(_("{tile} was placed at the {end}.").format(tile=sit.played, end=where))
     for seat, hand in sit.hands:
         parts.append(_("Hand of {seat}: {tiles}").format(
