@@ -46,6 +46,9 @@ MISTAKE_NAMES: dict[str, str] = {
     "stopped_at_zero": N_("stopped at zero"),
     "added_the_loss": N_("added the points lost"),
     "wrong_player_loses": N_("took the points from the wrong player"),
+    "added_the_hands": N_("added the hands instead of taking the differences"),
+    "rounded_down": N_("rounded a half ten down instead of up"),
+    "did_not_round": N_("gave the points without rounding them to tens"),
 }
 """A short name of each catalogue mistake (:data:`tutor.diagnosis.CATALOG`) for the teacher;
 translate with ``tutor.i18n.gettext(MISTAKE_NAMES[id], lang)``."""

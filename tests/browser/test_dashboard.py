@@ -65,6 +65,26 @@ def _mirror_forced(mirror: Session) -> None:
         mirror.play(mirror.legal_moves()[0])
 
 
+CHOICE = ".ld-move:not([title='draw']):not([title='pass'])"
+"""The move buttons that wait for the student (the page draws or passes by itself)."""
+
+
+def _click_first_move(page: Any, mirror: Session | None = None) -> str:
+    """Click the page's first move that waits for the student and wait until the kernel took
+    it; the mirror (if any) checks the engine allows it and plays it too. Returns the move."""
+    button = page.locator(CHOICE).first
+    move = button.get_attribute("title") or ""
+    if mirror is not None:
+        legal = {str(m): m for m in mirror.legal_moves()}
+        assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
+    handle = button.element_handle()
+    button.click()
+    handle.wait_for_element_state("hidden", timeout=10_000)  # the kernel took the move
+    if mirror is not None:
+        mirror.play(legal[move])
+    return move
+
+
 def _answer(page: Any, text: str) -> None:
     box = page.locator(".ld-answer input")
     box.fill(text)
@@ -146,14 +166,7 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
                                    "document.querySelector('.ld-status').innerText)",
                                    timeout=10_000)
             switched = True
-        button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
-        move = button.get_attribute("title")
-        legal = {str(m): m for m in mirror.legal_moves()}
-        assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
-        handle = button.element_handle()
-        button.click()
-        handle.wait_for_element_state("hidden", timeout=10_000)  # the kernel took the move
-        mirror.play(legal[move])
+        _click_first_move(page, mirror)
     else:
         raise AssertionError("the round did not end in 400 steps")
 
@@ -174,11 +187,12 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
     assert page.page_errors == []
 
 
-@pytest.mark.parametrize("game", ["block", "13-doble15", "11-ponce"])
+@pytest.mark.parametrize("game", ["block", "09-traditional", "10-venezuela", "11-ponce",
+                                  "12-cuban", "13-doble15"])
 def test_a_variant_round_through_the_page(page: Any, voila_url: str, game: str) -> None:
     """Issue: the dashboard crashed on the block variant (tiles parsed as Leonard tiles), and
-    on every classic variant's lesson. The block game chosen in the setup panel, Doble 15's
-    hub and Ponce's pairs opened by their lesson links: a round is played to its end by
+    on every classic variant's lesson. A round of each game (the block game chosen in the
+    setup panel, the classic variants opened by their lesson links) is played to its end by
     clicking moves, with the round-end questions revealed, and the summary says how the game
     scores."""
     if game == "block":
@@ -202,14 +216,11 @@ def test_a_variant_round_through_the_page(page: Any, voila_url: str, game: str) 
             continue
         if _visible(page, ".ld-round-end .ld-summary"):
             break
-        button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
-        move = button.get_attribute("title") or ""
+        first = page.locator(CHOICE).first
+        if game == "13-doble15" and (first.get_attribute("title") or "").split()[-1].isdigit():
+            assert "arm" in first.inner_text()  # a move on an arm says which
+        move = _click_first_move(page)
         assert "x" not in move and "+" not in move  # no power halves in these games
-        if game == "13-doble15" and move.split()[-1].isdigit():  # a move on an arm says which
-            assert "arm" in button.inner_text()
-        handle = button.element_handle()
-        button.click()
-        handle.wait_for_element_state("hidden", timeout=10_000)
     else:
         raise AssertionError(f"the {game} round did not end in 300 steps")
     summary = page.locator(".ld-round-end").inner_text()

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from browsing import ROOT, need_chromium
-from test_dashboard import IDLE, _answer_and_move_on, _mirror_forced, _open
+from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
 
 from tutor.serve import PREHEAT, start_voila, stop_server
 from tutor.session import Session
@@ -178,14 +178,7 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
                 has_text=f"The answer is {q.expected:,}.").wait_for(timeout=10_000)
             break
         assert not mirror.round.over, "the round ended without a question"
-        button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
-        move = button.get_attribute("title")
-        legal = {str(m): m for m in mirror.legal_moves()}
-        assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
-        handle = button.element_handle()
-        button.click()
-        handle.wait_for_element_state("hidden", timeout=10_000)
-        mirror.play(legal[move])
+        _click_first_move(page, mirror)
     else:
         raise AssertionError("no question in 200 steps")
     no_errors(page)

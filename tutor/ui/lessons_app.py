@@ -7,15 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import ipywidgets as widgets
-
 from tutor.classroom import LessonProgress, lesson_progress, merge_student_files
 from tutor.i18n import N_, normalize_lang, translate_error
 from tutor.link import ANONYMOUS
 from tutor.records import StoreError
 
 from .lesson_list import LessonListPanel
-from .page_header import PageHeader
+from .page_header import LanguagePage, PageHeader
 from .page_style import page_stylesheet
 from .panel import classed
 from .progress_files import ProgressFilesPanel
@@ -25,7 +23,7 @@ __all__ = ["LessonsPage"]
 TITLE = N_("Leonard-Domino Tutor: lessons")
 
 
-class LessonsPage(widgets.VBox):  # type: ignore[misc]
+class LessonsPage(LanguagePage):
     """The lessons page as one widget. ``store`` None: progress cannot be saved here (the
     page still lists the lessons and links them)."""
 
@@ -64,15 +62,6 @@ class LessonsPage(widgets.VBox):  # type: ignore[misc]
     def relabel(self) -> None:
         self.header.relabel(self.lang)
         self.files.relabel(self.lang)
-
-    def set_lang(self, lang: str) -> None:
-        self.lang = normalize_lang(lang)
-        self.relabel()
-        self.refresh()
-
-    def _on_lang(self, lang: str) -> None:
-        if lang != self.lang:
-            self.set_lang(lang)
 
     def load(self, files: Sequence[tuple[str, bytes]]) -> None:
         """Merge the student's progress files into the store (a file of anyone else's answers

@@ -8,12 +8,12 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from tutor.i18n import translator
+from tutor.i18n import normalize_lang, translator
 
 from .header import LANGUAGES
 from .panel import classed
 
-__all__ = ["PageHeader", "notes_html", "page_title_html"]
+__all__ = ["LanguagePage", "PageHeader", "notes_html", "page_title_html"]
 
 
 def page_title_html(title: str, lang: str) -> str:
@@ -54,3 +54,26 @@ class PageHeader(widgets.VBox):  # type: ignore[misc]
         self.lang_toggle.tooltips = [_("Language") for _o in LANGUAGES]
         if self.lang_toggle.value != lang:
             self.lang_toggle.value = lang
+
+
+class LanguagePage(widgets.VBox):  # type: ignore[misc]
+    """What the lessons and teacher pages share: a ``lang`` that the header's switch changes,
+    after which the page says everything again (:meth:`relabel`) and redraws its panels
+    (:meth:`refresh`)."""
+
+    lang: str
+
+    def relabel(self) -> None:
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = normalize_lang(lang)
+        self.relabel()
+        self.refresh()
+
+    def _on_lang(self, lang: str) -> None:
+        if lang != self.lang:
+            self.set_lang(lang)

@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import ipywidgets as widgets
-
 from tutor.classroom import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.i18n import N_, normalize_lang, translate_error, translator
 from tutor.records import StoreError
@@ -19,7 +17,7 @@ from .class_upload import ClassUploadPanel
 from .heat_map import HeatMapPanel
 from .lesson_builder import BuilderPanel
 from .mistakes import MistakesPanel
-from .page_header import PageHeader
+from .page_header import LanguagePage, PageHeader
 from .page_style import page_stylesheet
 from .panel import classed
 
@@ -28,7 +26,7 @@ __all__ = ["TeacherPage"]
 TITLE = N_("Leonard-Domino Tutor: teacher")
 
 
-class TeacherPage(widgets.VBox):  # type: ignore[misc]
+class TeacherPage(LanguagePage):
     """The teacher page as one widget. ``store`` None: nothing can be read or merged (the
     lesson builder still works)."""
 
@@ -63,15 +61,6 @@ class TeacherPage(widgets.VBox):  # type: ignore[misc]
         self.heat_map.render(self.rows, self.lang)
         self.table.render(self.rows, self.lang)
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
-
-    def set_lang(self, lang: str) -> None:
-        self.lang = normalize_lang(lang)
-        self.relabel()
-        self.refresh()
-
-    def _on_lang(self, lang: str) -> None:
-        if lang != self.lang:
-            self.set_lang(lang)
 
     def merge(self, files: Sequence[tuple[str, bytes]]) -> None:
         """Merge students' progress files into the store, the bar moving file by file."""
