@@ -8,6 +8,7 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,7 +47,8 @@ def test_lesson_progress_shows_targets_and_done(tmp_path: Path, student_plays: A
     assert not by_id["05-squares"].done and by_id["05-squares"].asked == 0
 
 
-def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path, student_plays: Any) -> None:
+def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path,
+                                                          student_plays: Any) -> None:
     """The hand-in: a student's progress file loaded into a new (Binder) store twice adds
     every attempt once, and rebuilds the same mastery the student had."""
     db = tmp_path / "own.sqlite3"
