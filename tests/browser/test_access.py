@@ -59,6 +59,17 @@ def _question_waits(page: Any) -> bool:
     return _visible(page, ".ld-answer input")
 
 
+def _keys_to_a_question(page: Any, mirror: Session, moves: int = 60) -> None:
+    """Play the first move by its digit key until the tutor asks something (at most
+    ``moves`` moves)."""
+    for _ in range(moves):
+        page.wait_for_function(IDLE, timeout=30_000)
+        _mirror_forced(mirror)
+        if mirror.pending_question is not None:
+            return
+        _press_move(page, mirror, 1)
+
+
 def _press_move(page: Any, mirror: Session, number: int) -> None:
     """Press digit ``number``: the move of that number, for the page and the mirror."""
     buttons = page.locator(".ld-move")
@@ -280,12 +291,7 @@ def test_the_axe_audit_of_the_play_page_is_clean(page: Any, voila_url: str,
     found["help"] = audit(page, "help", artifacts)
     page.keyboard.press("?")
     page.locator(".ld-help-body").wait_for(state="hidden", timeout=10_000)
-    for _ in range(60):
-        page.wait_for_function(IDLE, timeout=30_000)
-        _mirror_forced(mirror)
-        if mirror.pending_question is not None:
-            break
-        _press_move(page, mirror, 1)
+    _keys_to_a_question(page, mirror)
     q = mirror.pending_question
     assert q is not None
     _wait_focus(page, ".ld-answer input")
@@ -334,12 +340,7 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
         on_screen(".ld-move")
         on_screen("canvas.ld-board")
         page.screenshot(path=str(artifacts / "a11y-1366x768-turn.png"))
-        for _ in range(60):
-            page.wait_for_function(IDLE, timeout=30_000)
-            _mirror_forced(mirror)
-            if mirror.pending_question is not None:
-                break
-            _press_move(page, mirror, 1)
+        _keys_to_a_question(page, mirror)
         assert mirror.pending_question is not None
         page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
         for sel in (".ld-question", ".ld-answer input", ".ld-submit", ".ld-hint", ".ld-reveal",
