@@ -355,11 +355,10 @@ def dashboard() -> int:
         print(_(N_("The dashboard notebook is not installed ({path}). To play in the terminal: "
                    "python -m tutor play")).format(path=path), file=sys.stderr)
         return 1
-    from tutor.serve import CULLING
+    from tutor.serve import command_flags
 
-    # Run outside the repository, Voilà finds no voila.json: give it the culling settings.
-    culling = [f"--MappingKernelManager.{k}={v}" for k, v in CULLING.items()]
-    return subprocess.call([sys.executable, "-m", "voila", str(path), *culling])
+    # Run outside the repository, Voilà finds no voila.json: give it the server settings.
+    return subprocess.call([sys.executable, "-m", "voila", str(path), *command_flags()])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -30,6 +30,23 @@ tab: Voilà's own shutdown on close is unreliable) is shut down after 5 idle min
 every 30 s; a kernel with an open page is never culled, however long the student thinks.
 ``voila.json`` (read by standalone Voilà from its working directory) holds the same values."""
 
+EXECUTION: dict[str, int] = {"iopub_timeout": 60}
+"""``VoilaExecutor`` settings. While Voilà runs the notebook for a page, it waits for the
+cell's output after the kernel's reply at most ``iopub_timeout`` seconds (nbclient's default:
+4) and then renders the page without it: a blank page. A class opening the page at once on
+2 cores made the output that late (9 of 10 pages blank in ``benchmarks/classroom.py``)."""
+
+SETTINGS: dict[str, dict[str, int | bool]] = {"MappingKernelManager": {**CULLING},
+                                              "VoilaExecutor": {**EXECUTION}}
+"""Every server setting the project ships, by configurable class: ``voila.json``, the Jupyter
+Server config that Binder's ``postBuild`` writes and ``python -m tutor dashboard``'s flags."""
+
+
+def command_flags() -> list[str]:
+    """:data:`SETTINGS` as command-line flags (``--Class.name=value``)."""
+    return [f"--{section}.{k}={v}" for section, values in SETTINGS.items()
+            for k, v in values.items()]
+
 
 PREHEAT: tuple[str, ...] = (
     "--preheat_kernel=True", "--pool_size=1",
@@ -51,11 +68,12 @@ def server_config_path() -> Path:
 
 
 def write_server_config(path: Path | None = None) -> Path:
-    """Add :data:`CULLING` to the Jupyter Server config (other settings there are kept);
+    """Add :data:`SETTINGS` to the Jupyter Server config (other settings there are kept);
     return the file written."""
     path = path or server_config_path()
     config = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    config.setdefault("MappingKernelManager", {}).update(CULLING)
+    for section, values in SETTINGS.items():
+        config.setdefault(section, {}).update(values)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     return path

@@ -16,7 +16,7 @@ from typing import Any
 
 from browsing import NOTEBOOK, ROOT, need_chromium
 
-from tutor.serve import CULLING, kernel_pids, start_voila, stop_server
+from tutor.serve import CULLING, EXECUTION, kernel_pids, start_voila, stop_server
 
 FAST = {"cull_idle_timeout": 30, "cull_interval": 2}
 """Seconds, not minutes: long enough that a page still connecting on a busy machine is not
@@ -27,6 +27,7 @@ def scaled(config: dict[str, Any]) -> dict[str, Any]:
     """The config with its culling times in seconds instead of minutes (the rest as shipped)."""
     section = config["MappingKernelManager"]
     assert section == CULLING  # the file holds the project's settings, nothing else
+    assert config["VoilaExecutor"] == EXECUTION
     return {**config, "MappingKernelManager": {**section, **FAST}}
 
 

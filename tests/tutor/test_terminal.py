@@ -73,12 +73,13 @@ def test_dashboard_launches_voila(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     monkeypatch.setattr(cli.subprocess, "call", lambda cmd: calls.append(cmd) or 0)
     assert cli.main([]) == 0
     assert cli.main(["dashboard"]) == 0
-    # Outside the repository there is no voila.json: the culling settings go on the command.
-    culling = ["--MappingKernelManager.cull_idle_timeout=300",
-               "--MappingKernelManager.cull_interval=30",
-               "--MappingKernelManager.cull_connected=False",
-               "--MappingKernelManager.cull_busy=False"]
-    assert calls == [[sys.executable, "-m", "voila", str(nb), *culling]] * 2
+    # Outside the repository there is no voila.json: the server settings go on the command.
+    settings = ["--MappingKernelManager.cull_idle_timeout=300",
+                "--MappingKernelManager.cull_interval=30",
+                "--MappingKernelManager.cull_connected=False",
+                "--MappingKernelManager.cull_busy=False",
+                "--VoilaExecutor.iopub_timeout=60"]
+    assert calls == [[sys.executable, "-m", "voila", str(nb), *settings]] * 2
 
 
 def test_dashboard_without_notebook(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
