@@ -949,21 +949,56 @@ class Round:
 
     # --- views and copies -----------------------------------------------------------------
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Round:
+        # Only allocates; ``__init__`` deals. :meth:`copy` calls this alone, which a compiled
+        # (mypyc) class allows where ``object.__new__`` is refused.
+        return super().__new__(cls)
+
     def copy(self, record: bool = False) -> Round:
         """An independent copy (without the event log unless ``record``)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new = type(self).__new__(type(self))
+        self._copy_into(new, record)
+        return new
+
+    def _copy_into(self, new: Round, record: bool) -> None:
+        """Every attribute of ``self`` onto ``new`` (made by ``__new__`` alone): the mutable
+        ones copied, the rest shared. A subclass with attributes of its own extends it."""
+        new.variant = self.variant
+        new.rules = self.rules
+        new.tab = self.tab
+        new.players = self.players
+        new.number = self.number
+        new.context = self.context
         new.hands = list(self.hands)
         new.pile = list(self.pile)
+        new.pile_pos = self.pile_pos
+        new.keep = self.keep
+        new.table = self.table
+        new.starter = self.starter
+        new.turn = self.turn
         new.gains = list(self.gains)
         new.losses = list(self.losses)
-        new.voids = list(self.voids)
         new.line = self.line.copy()
+        new.open_tile = self.open_tile
+        new.opened = self.opened
+        new.opener = self.opener
+        new.placements = self.placements
+        new.last_placer = self.last_placer
+        new.mover = self.mover
+        new.passes = self.passes
+        new.pass_count = self.pass_count
+        new.drew_this_turn = self.drew_this_turn
+        new.salida_paid = self.salida_paid
+        new.over = self.over
+        new.result = self.result
+        new.voids = list(self.voids)
         new.record = record
         new.log = list(self.log) if record else []
         new.turns = [dict(t) for t in self.turns] if record else []
         new._turn = None
-        return new
+        new.initial_hands = self.initial_hands
+        new.teams = self.teams
+        new.seat_team = self.seat_team
 
     def __repr__(self) -> str:
         line = " ".join(map(str, self.line_tiles()))
