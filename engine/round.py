@@ -542,10 +542,12 @@ class Round:
         with five doubles, on one's first turn (§3.4)."""
         return False
 
-    def apply(self, action: Action | Annul, seat: int | None = None) -> list[Event]:
+    def apply(self, action: object, seat: int | None = None) -> list[Event]:
         """Apply one action of the player to move (``seat`` checks whose turn it is) and return
         the events it caused. An illegal action raises :class:`IllegalMoveError` and changes
-        nothing."""
+        nothing. ``action`` is an :data:`Action` or :data:`ANNUL`; it is typed ``object``
+        because anything else is an illegal move too (the compiled build checks argument
+        types at the call, and would raise TypeError instead)."""
         if self.over:
             raise IllegalMoveError(f"{action}: the round is over")
         if seat is not None and seat != self.turn:
