@@ -1,4 +1,5 @@
-"""Computer players: random, greedy (best immediate swing) and search (sampled rollouts).
+"""Computer players: random, greedy (best immediate swing), search (sampled rollouts) and
+expert (more sampled rollouts, spent on the moves still in contention).
 
 A bot sees only a :class:`~engine.view.PlayerView` (its own hand and public facts) and draws
 every random choice from its own ``random.Random(seed)``, so a game with bots replays exactly.
@@ -84,6 +85,8 @@ class SearchBot:
     """
 
     name = "search"
+    prefer_power = False
+    """Rollouts play uniformly at random (True: power tiles first, see :class:`ExpertBot`)."""
 
     def __init__(self, seed: int | None = None, rollouts: int = ROLLOUTS) -> None:
         if rollouts < 1:
@@ -109,13 +112,14 @@ class SearchBot:
         seat = view.seat
         rng = self.rng
         totals = [0.0] * len(legal)
+        prefer = view.public.tab.power_mask if self.prefer_power else 0
         done = 0
         while done < self.rollouts:
             world = sample_round(view, rng)
             for k, action in enumerate(legal):
                 r = world.copy()
                 r.apply(action)
-                r.playout(rng)
+                r.playout(rng, None, prefer)
                 # The outcome for its side: its own score (its pair's, in a pair game)
                 # against the mean of the others.
                 scores = r.team_scores
@@ -126,18 +130,48 @@ class SearchBot:
         return totals
 
 
+EXPERT_ROLLOUTS = 3 * ROLLOUTS
+"""The expert bot's default work per move: three times the search bot's, which the compiled
+engine plays in about the time the pure engine takes for the search bot's."""
+
+
+class ExpertBot(SearchBot):
+    """The search bot with three times the work and better-informed rollouts: in its
+    playouts every player who can place a power tile places one (chosen at random among
+    them), as real players do, instead of playing uniformly at random; so a move is judged
+    against replies that take the points on offer, and by the power plays it leaves itself.
+
+    Its budget is work, never time: ``rollouts`` playouts per move, spread over the legal
+    moves as the search bot's are.
+    """
+
+    name = "expert"
+    prefer_power = True
+
+    def __init__(self, seed: int | None = None, rollouts: int = EXPERT_ROLLOUTS) -> None:
+        super().__init__(seed, rollouts)
+
+
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
+    "expert": ExpertBot,
 }
+"""The levels, weakest first (``benchmarks/bot_ladder.py`` measures each against the one
+below)."""
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise RulesError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+def make_bot(name: str, seed: int | None = None, work: float = 1.0) -> Bot:
+    """The bot of level ``name``; ``work`` scales a searching bot's rollouts per move (tests
+    play quick games with less)."""
+    if name not in BOTS:
+        raise RulesError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
+    if work != 1.0 and name == "search":
+        return SearchBot(seed, max(1, round(ROLLOUTS * work)))
+    if work != 1.0 and name == "expert":
+        return ExpertBot(seed, max(1, round(EXPERT_ROLLOUTS * work)))
+    return BOTS[name](seed)
 
 
 def play_match(match: Match, bots: Sequence[Bot],

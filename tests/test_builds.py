@@ -30,6 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINE_TESTS = ["tests/engine", "tests/test_playout_kernel.py", "tests/test_bots.py"]
 """The engine's tests: rules, properties, the playout kernel against apply(), the record
 replays, the command line, the bots."""
+NOT_IN_PURE_RUN = "not beats"
+"""The bots' strength duels (``test_*_beats_*``) run in the main run only: they are hundreds of
+games between seeded bots, which play the same games move for move in both builds (checked by
+:func:`test_both_builds_play_the_same_games`), so a second, pure run would only repeat them
+three times slower. Everything else runs in both builds."""
 
 needs_compiled = pytest.mark.skipif(
     not engine.COMPILED, reason=f"the engine running is {engine.BUILD}: the main run tests it, "
@@ -74,7 +79,8 @@ def test_where_a_c_compiler_is_the_engine_runs_compiled():
 def test_the_engine_tests_pass_in_the_pure_build():
     """CI tests both builds: here the engine's tests again, with the compiled modules hidden."""
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *ENGINE_TESTS],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", NOT_IN_PURE_RUN,
+         *ENGINE_TESTS],
         cwd=ROOT, env={**os.environ, _build.PURE_ENV: "1"}, capture_output=True, text=True,
         timeout=3600)
     assert "engine: pure Python (LEONARD_PURE is set)" in out.stdout, out.stdout[-3000:]
