@@ -1,5 +1,5 @@
 """Computer players: random, greedy (best immediate swing), search (sampled rollouts) and
-expert (more sampled rollouts, spent on the moves still in contention).
+expert (more rollouts, the moves compared on common random numbers).
 
 A bot sees only a :class:`~engine.view.PlayerView` (its own hand and public facts) and draws
 every random choice from its own ``random.Random(seed)``, so a game with bots replays exactly.
@@ -85,8 +85,6 @@ class SearchBot:
     """
 
     name = "search"
-    prefer_power = False
-    """Rollouts play uniformly at random (True: power tiles first, see :class:`ExpertBot`)."""
 
     def __init__(self, seed: int | None = None, rollouts: int = ROLLOUTS) -> None:
         if rollouts < 1:
@@ -112,14 +110,13 @@ class SearchBot:
         seat = view.seat
         rng = self.rng
         totals = [0.0] * len(legal)
-        prefer = view.public.tab.power_mask if self.prefer_power else 0
         done = 0
         while done < self.rollouts:
             world = sample_round(view, rng)
             for k, action in enumerate(legal):
                 r = world.copy()
                 r.apply(action)
-                r.playout(rng, None, prefer)
+                r.playout(rng)
                 # The outcome for its side: its own score (its pair's, in a pair game)
                 # against the mean of the others.
                 scores = r.team_scores
@@ -136,20 +133,42 @@ engine plays in about the time the pure engine takes for the search bot's."""
 
 
 class ExpertBot(SearchBot):
-    """The search bot with three times the work and better-informed rollouts: in its
-    playouts every player who can place a power tile places one (chosen at random among
-    them), as real players do, instead of playing uniformly at random; so a move is judged
-    against replies that take the points on offer, and by the power plays it leaves itself.
+    """The search bot with three times the work, and its moves compared on common random
+    numbers: every legal move is played out on the same sampled deal *and* with the same
+    random choices afterwards (a generator seeded once per deal), so the difference between
+    two moves' outcomes is due to the moves, not to luck in the rollouts. The same rollouts
+    then tell close moves apart that the search bot's independent rollouts leave to chance.
 
     Its budget is work, never time: ``rollouts`` playouts per move, spread over the legal
     moves as the search bot's are.
     """
 
     name = "expert"
-    prefer_power = True
 
     def __init__(self, seed: int | None = None, rollouts: int = EXPERT_ROLLOUTS) -> None:
         super().__init__(seed, rollouts)
+
+    def _values(self, view: PlayerView) -> list[float]:
+        legal = view.legal
+        seat = view.seat
+        rng = self.rng
+        rollout = random.Random()
+        totals = [0.0] * len(legal)
+        done = 0
+        while done < self.rollouts:
+            world = sample_round(view, rng)
+            seed = rng.getrandbits(64)
+            for k, action in enumerate(legal):
+                r = world.copy()
+                r.apply(action)
+                rollout.seed(seed)
+                r.playout(rollout)
+                scores = r.team_scores
+                me = scores[r.seat_team[seat]]
+                others = sum(scores) - me
+                totals[k] += me - others / (len(scores) - 1)
+            done += len(legal)
+        return totals
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {

@@ -134,8 +134,6 @@ class Tables:
             ((1 if self.numeric_double[i] else 0, self.weight[i]), i) for i in range(self.n)
         )[::-1])
         self.bit = tuple(1 << i for i in range(self.n))
-        self.power_mask = sum(1 << i for i in range(self.n) if self.power[i])
-        """The power tiles (none in a game without them)."""
 
     def hand_total(self, mask: int) -> int:
         total = 0
@@ -844,12 +842,8 @@ class Round:
     # --- fast random play (bots' rollouts, benchmarks) -------------------------------------
 
     def playout(self, rng: random.Random,
-                trace: list[tuple[int, int]] | None = None, prefer: int = 0) -> None:
+                trace: list[tuple[int, int]] | None = None) -> None:
         """Play the round to its end with uniformly random legal moves (the bots' rollouts).
-
-        ``prefer`` (a mask of tile ids) biases the choice: a player who can place one of those
-        tiles places one of them, chosen at random (the expert bot's rollouts prefer the power
-        tiles, as real players do); 0, the default, is uniform play.
 
         The common step, a placement that neither opens, ends the round nor scores a power
         effect, runs inline on local variables; every other step goes through the same
@@ -904,8 +898,6 @@ class Round:
                         m = 1
                         break
                     continue
-                if prefer and m & prefer:
-                    m &= prefer
                 if m & (m - 1):
                     k = int(rnd() * m.bit_count())
                     while k:

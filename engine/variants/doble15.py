@@ -249,10 +249,9 @@ class Doble15Round(Round):
     # --- random play --------------------------------------------------------------------
 
     def playout(self, rng: random.Random,
-                trace: list[tuple[int, int]] | None = None, prefer: int = 0) -> None:
+                trace: list[tuple[int, int]] | None = None) -> None:
         """Play to the end with uniformly random legal moves, through the same ``_place`` /
-        ``_draw`` / ``_pass`` as :meth:`apply` (no inline kernel for the hub); ``prefer`` as
-        in :meth:`Round.playout`."""
+        ``_draw`` / ``_pass`` as :meth:`apply` (no inline kernel for the hub)."""
         rnd = rng.random
         ha = self.tab.half_a
         line = self.line
@@ -264,8 +263,6 @@ class Doble15Round(Round):
                 else:
                     self._pass()
                 continue
-            if prefer and m & prefer:
-                m &= prefer
             options: list[tuple[int, int]] = []
             if not line.started:
                 options = [(tid, -1) for tid in _bits(m)]
