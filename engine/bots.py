@@ -127,13 +127,14 @@ class SearchBot:
         return totals
 
 
-EXPERT_ROLLOUTS = 3 * ROLLOUTS
-"""The expert bot's default work per move: three times the search bot's, which the compiled
-engine plays in about the time the pure engine takes for the search bot's."""
+EXPERT_ROLLOUTS = 4 * ROLLOUTS
+"""The expert bot's default work per move: four times the search bot's, which the compiled
+engine plays in about the time the pure engine takes for the search bot's (median move under
+50 ms compiled, ``benchmarks/engine_vs_peers.py``)."""
 
 
 class ExpertBot(SearchBot):
-    """The search bot with three times the work, and its moves compared on common random
+    """The search bot with four times the work, and its moves compared on common random
     numbers: every legal move is played out on the same sampled deal *and* with the same
     random choices afterwards (a generator seeded once per deal), so the difference between
     two moves' outcomes is due to the moves, not to luck in the rollouts. The same rollouts

@@ -254,17 +254,15 @@ class Round:
         table: int | None = None
         rnd = rng.random
         # Sorting by random keys is a uniform shuffle, and twice as fast as random.shuffle.
-        # The keys are drawn first and looked up by a bound method, not a lambda per tile: the
-        # same keys in the same order (the same shuffle), at a third of the cost compiled.
         if players in variant.table_tile_players:
             if starter is None:
                 draws = rng.sample(range(n), players)
                 starter = max(range(players), key=lambda s: (tab.weight[draws[s]], -s))
-            order = sorted(range(n), key=[rnd() for _ in range(n)].__getitem__)
+            order = sorted(range(n), key=lambda _: rnd())
             table = order[players * size]
             rest: list[int] = []
         else:
-            order = sorted(range(n), key=[rnd() for _ in range(n)].__getitem__)
+            order = sorted(range(n), key=lambda _: rnd())
             rest = order[players * size:] if variant.pile else []
         bit = tab.bit.__getitem__
         # The bits are distinct, so their sum is the hand's mask.
