@@ -79,7 +79,8 @@ def test_where_a_c_compiler_is_the_engine_runs_compiled():
 def test_the_engine_tests_pass_in_the_pure_build():
     """CI tests both builds: here the engine's tests again, with the compiled modules hidden."""
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", NOT_IN_PURE_RUN,
+        # Not -q: the header says which build the run tests.
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-k", NOT_IN_PURE_RUN,
          *ENGINE_TESTS],
         cwd=ROOT, env={**os.environ, _build.PURE_ENV: "1"}, capture_output=True, text=True,
         timeout=3600)
@@ -128,7 +129,7 @@ def test_both_builds_play_the_same_games():
     pure = json.loads(run_python(GAMES, pure=True))
     compiled = json.loads(run_python(GAMES, pure=False))
     assert pure["build"].startswith("pure") and compiled["build"].startswith("compiled")
-    assert len(pure["games"]) == len(compiled["games"]) > 40
+    assert len(pure["games"]) == len(compiled["games"]) > 30
     for a, b in zip(pure["games"], compiled["games"], strict=True):
         assert a == b
     assert pure["playouts"] == compiled["playouts"]
