@@ -9,8 +9,9 @@ it) and the pure-Python build (the same modules with the compiled ones hidden by
 ``LEONARD_PURE=1``). Without a compiled install both rows are pure, and the table says so.
 
 Each contender plays complete random-play games of the 4-player double-six block game
-(7 tiles each, no pile) from fixed seeds for ``--seconds`` per repeat; the repeats are
-interleaved, so machine noise hits everyone alike. The table reports the median games/s over
+(7 tiles each, no pile) from fixed seeds for ``--seconds`` of CPU time per repeat (CPU time,
+not the wall clock: see ``CLOCK``); the repeats are interleaved, so machine noise hits everyone
+alike. The table reports the median games/s over
 the repeats and the compiled build's ratio to each. Then, per build: Leonard rounds per second
 (2 and 4 players, random play) and the search and expert bots' time per move.
 
@@ -180,21 +181,33 @@ def openspiel_block() -> Callable[[int], None] | None:
     return game
 
 
+CLOCK = time.process_time
+"""Every rate and time here is this process's CPU time, not the wall clock: on a shared
+machine (2 cores, other work running) a wall-clock window also counts the time the process
+waited for a core, which varied the rates by 2x from one window to the next. Ratios are
+between CPU times measured the same way."""
+BATCH = 10
+"""Games between two readings of the clock (a CPU-time reading is a system call)."""
+
+
 def rate(game: Callable[[int], None], seconds: float, seed0: int) -> float:
-    """Games per second over about ``seconds`` of complete games from seeds seed0, seed0+1…"""
+    """Games per CPU second over about ``seconds`` of complete games from seeds seed0,
+    seed0+1…"""
     n = 0
-    start = time.perf_counter()
+    start = CLOCK()
     while True:
-        game(seed0 + n)
-        n += 1
-        elapsed = time.perf_counter() - start
+        for k in range(BATCH):
+            game(seed0 + n + k)
+        n += BATCH
+        elapsed = CLOCK() - start
         if elapsed >= seconds:
             return n / elapsed
 
 
 def bot_ms_per_move(bot: str, moves: int, players: int = 2,
                     game: str = "leonard") -> list[float]:
-    """Milliseconds per move of ``bot`` (seat 0; the others greedy), moves with a choice."""
+    """CPU milliseconds per move of ``bot`` (seat 0; the others greedy), moves with a
+    choice."""
     times: list[float] = []
     seed = 0
     while len(times) < moves:
@@ -203,10 +216,10 @@ def bot_ms_per_move(bot: str, moves: int, players: int = 2,
         rnd = m.current
         while not rnd.over and len(times) < moves:
             v = view_of(rnd, rnd.turn)
-            t0 = time.perf_counter()
+            t0 = CLOCK()
             action = bots[rnd.turn].choose(v)
             if rnd.turn == 0 and len(v.legal) > 1:
-                times.append((time.perf_counter() - t0) * 1000)
+                times.append((CLOCK() - t0) * 1000)
             m.apply(action)
         seed += 1
     return times
@@ -283,7 +296,7 @@ def main() -> None:
     print(f"builds: compiled row = {labels['compiled']}; pure row = {labels['pure']}")
     print()
     compiled = statistics.median(results["ours, compiled"])
-    print("4-player double-six block game, random play, complete games per second")
+    print("4-player double-six block game, random play, complete games per CPU second")
     print(f"{'engine':34} {'median games/s':>15} {'min':>10} {'max':>10} {'compiled/it':>12}")
     for name, rates in results.items():
         med = statistics.median(rates)
@@ -298,14 +311,14 @@ def main() -> None:
     print(f"pure Python / floor: {pure / floor:.0%} (goal ≥ 80%); compiled / pure: "
           f"{compiled / pure:.2f}x")
     print()
-    print("Leonard rounds/s (random play), median over repeats")
+    print("Leonard rounds per CPU second (random play), median over repeats")
     print(f"{'players':>7} {'compiled':>10} {'pure':>10} {'compiled/pure':>14}")
     for players in (2, 4):
         c, p = (statistics.median(float(d[f"leonard{players}"])  # type: ignore[arg-type]
                                   for d in per_build[b]) for b in BUILDS)
         print(f"{players:7d} {c:10,.0f} {p:10,.0f} {c / p:13.2f}x")
     print()
-    print(f"bots' ms per move with a choice (seat 0 against greedy bots; search "
+    print(f"bots' CPU ms per move with a choice (seat 0 against greedy bots; search "
           f"{ROLLOUTS} rollouts a move, expert {EXPERT_ROLLOUTS})")
     print(f"{'bot, game':32} {'build':9} {'median':>7} {'p95':>7} {'max':>7} {'moves':>6}")
     rows = [("search2", "search, 2-player Leonard"), ("search4", "search, 4-player Leonard"),

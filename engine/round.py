@@ -210,7 +210,9 @@ class Round:
         self.drew_this_turn = 0
         self.salida_paid = False
         self.over = False
-        self.result: RoundEnded | None = None
+        self._result: RoundEnded | None = None
+        self._ending: dict[str, Any] | None = None
+        """The fields of :attr:`result` until it is first read (see :meth:`_finish`)."""
         self.voids = [0] * self.players  # suits each seat is known not to hold
         self.record = record
         self.log: list[Event] = []
@@ -834,14 +836,31 @@ class Round:
             if pairs and totals else ()
         if pairs and team is None and winner is not None:
             team = self.seat_team[winner]
-        self.result = RoundEnded(
-            reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
-            count=count, points=count if points is None else points, differences=differences,
+        self._ending = dict(
+            reason=reason, winner=winner, gains=tuple(self.gains), losses=tuple(self.losses),
+            hand_totals=tuple(totals), capicua=capicua, count=count,
+            points=count if points is None else points, differences=differences,
             teams=self.teams if pairs else (), team_totals=team_totals,
             team=team if pairs else None,
             blocker=self.mover if reason == "tranque" else None)
         if self.record:
-            self.log.append(self.result)
+            self.log.append(self.ended)
+
+    @property
+    def result(self) -> RoundEnded | None:
+        """How the round ended (None while it is in progress). Built when first read: the
+        event is a dataclass, whose generated ``__init__`` mypyc leaves interpreted, and
+        a rollout that only reads the scores would spend a tenth of its time on it."""
+        if self._result is None and self._ending is not None:
+            self._result = RoundEnded(**self._ending)
+        return self._result
+
+    @property
+    def ended(self) -> RoundEnded:
+        """:attr:`result` of a round that is over."""
+        result = self.result
+        assert result is not None, "the round is not over"
+        return result
 
     # --- fast random play (bots' rollouts, benchmarks) -------------------------------------
 
@@ -998,7 +1017,8 @@ class Round:
         new.drew_this_turn = self.drew_this_turn
         new.salida_paid = self.salida_paid
         new.over = self.over
-        new.result = self.result
+        new._result = self._result
+        new._ending = self._ending
         new.voids = list(self.voids)
         new.record = record
         new.log = list(self.log) if record else []
