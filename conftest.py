@@ -7,6 +7,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +44,61 @@ def _copy_checkout(dest: Path) -> Path:
 @pytest.fixture(scope="session")
 def copy_checkout() -> Callable[[Path], Path]:
     return _copy_checkout
+
+
+def play_lesson(lesson: str, student: str, db: Path, seed: int, wrong_every: int = 0,
+                rounds: int | None = None) -> None:
+    """A student plays ``lesson`` (``rounds`` of it, or the whole match), answering right,
+    except that every ``wrong_every``-th question is first answered by adding where the tile
+    multiplies (or just wrong). Random moves from ``seed``."""
+    import random
+
+    from tutor.session import Session
+
+    extra = {} if rounds is None else {"rounds": rounds}
+    s = Session.from_lesson(lesson, lang="en", student=student, store=str(db), seed=seed,
+                            **extra)
+    rng = random.Random(seed)
+    asked = 0
+    for _ in range(10_000):
+        q = s.pending_question
+        if q is not None:
+            asked += 1
+            if wrong_every and asked % wrong_every == 0:
+                wrong = (q.context.n + (q.context.t or 0) if q.context.rule == "x/n"
+                         else q.expected + 1)
+                if not q.is_right(wrong):
+                    s.answer(str(wrong))
+            s.answer(str(q.expected))
+        elif s.human_to_move is not None:
+            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.round.over and not s.match.over:
+            s.new_round()
+        else:
+            break
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def student_plays() -> Any:
+    """:func:`play_lesson`: a simulated student plays a lesson into a progress file."""
+    return play_lesson
+
+
+@pytest.fixture(scope="session")
+def class_files(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, bytes]]:
+    """A class of 30: each student's progress export (name, bytes), from a round of lesson
+    04-times really played through the tutor, with some named mistakes. Made once per test
+    run (about half a minute) for the teacher page's tests."""
+    from tutor.store import Store
+
+    folder = tmp_path_factory.mktemp("class")
+    db = folder / "class.sqlite3"
+    files = []
+    for k in range(30):
+        name = f"student-{k:02d}"
+        play_lesson("04-times", name, db, seed=200 + k, wrong_every=2 + k % 3, rounds=1)
+        with Store(db) as store:
+            store.export_csv(folder / f"{name}.csv", name)
+        files.append((f"{name}.csv", (folder / f"{name}.csv").read_bytes()))
+    return files

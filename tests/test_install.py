@@ -30,6 +30,8 @@ CHECK = textwrap.dedent("""
     assert load_lesson("01-other-end").scaffold
     assert notebook().is_file() and notebook().is_relative_to(site)
     es = translator("es")("New game")
+    import tutor.ui.access  # the page's access layer ships its frontend code
+    assert tutor.ui.access.__file__.startswith(site) and "aria-live" in tutor.ui.access.ESM
     print(json.dumps({"ids": ids, "es": es}))
 """)
 

@@ -14,12 +14,44 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutor.i18n import N_, Message
+from tutor.link import ANONYMOUS
 from tutor.mastery import SKILLS, BKTParams, Mastery
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 
-__all__ = ["ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
-           "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
-           "refresh_mastery"]
+__all__ = ["MISTAKE_NAMES", "ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
+           "class_grid", "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
+           "merge_student_files", "refresh_mastery"]
+
+MISTAKE_NAMES: dict[str, str] = {
+    "added_instead_of_multiplied": N_("added instead of multiplying"),
+    "multiplied_instead_of_added": N_("multiplied instead of adding"),
+    "doubled_instead_of_squared": N_("doubled T instead of squaring it"),
+    "squared_instead_of_doubled": N_("squared T instead of doubling it"),
+    "sum_of_squares": N_("squared each half and added them (a² + b²)"),
+    "forgot_own_number": N_("left out the tile's own number"),
+    "subtracted_own_number": N_("subtracted the tile's own number"),
+    "plus_minus_as_double": N_("counted T twice on a +/- play"),
+    "used_near_end": N_("used the near end instead of the other end"),
+    "one_half_only": N_("counted only one half of the other end"),
+    "forgot_symbol_value": N_("left out the value of a symbol half"),
+    "times_table_slip": N_("a slip in the times table"),
+    "wrong_factor": N_("multiplied by the wrong number"),
+    "forgot_to_double": N_("counted T once instead of twice"),
+    "stopped_at_t": N_("stopped at T"),
+    "ignored_power_vs_power": N_("missed the power tile at the other end"),
+    "counted_own_hand": N_("counted the winner's own hand"),
+    "missed_a_hand": N_("left out one of the hands"),
+    "dropped_the_minus": N_("dropped the minus sign"),
+    "stopped_at_zero": N_("stopped at zero"),
+    "added_the_loss": N_("added the points lost"),
+    "wrong_player_loses": N_("took the points from the wrong player"),
+    "added_the_hands": N_("added the hands instead of taking the differences"),
+    "rounded_down": N_("rounded a half ten down instead of up"),
+    "did_not_round": N_("gave the points without rounding them to tens"),
+}
+"""A short name of each catalogue mistake (:data:`tutor.diagnosis.CATALOG`) for the teacher;
+translate with ``tutor.i18n.gettext(MISTAKE_NAMES[id], lang)``."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +129,16 @@ def class_table(attempts: Iterable[Attempt],
     return rows
 
 
+def class_grid(rows: Sequence[ClassRow]) -> tuple[list[str], list[str],
+                                                  dict[tuple[str, str], ClassRow]]:
+    """The class table as a grid for the heat map: the students (sorted), the skills asked
+    (in teaching order) and each (student, skill) cell that has a row."""
+    cells = {(r.student, r.skill): r for r in rows}
+    students = sorted({r.student for r in rows})
+    skills = [s for s in SKILLS if any(r.skill == s for r in rows)]
+    return students, skills, cells
+
+
 def class_csv(rows: Sequence[ClassRow]) -> str:
     """The class table as CSV text (a spreadsheet opens it); every field quoted, and a
     leading formula character neutralised, as the progress exports do."""
@@ -155,26 +197,56 @@ class MergeResult:
     students: set[str] = field(default_factory=set)
 
 
+def _read_file(name: str, content: bytes, lang: str) -> list[Attempt]:
+    """The attempts of one uploaded progress file; :class:`StoreError` (one line, in
+    ``lang``) if it is not a progress export."""
+    import tempfile
+
+    from tutor.store_files import read_attempts
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / (Path(name).name or "progress.csv")
+        path.write_bytes(content)
+        return read_attempts(path, lang)
+
+
 def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en",
                 on_progress: Callable[[int, int], None] | None = None) -> MergeResult:
     """Merge progress files (name, content) into ``store``: each file is checked whole and
     merged whole or refused with one line; attempts already there are skipped. Then the
     mastery of every student touched is rebuilt from all their attempts, so a student who
     loads their progress on a new Binder starts where they were."""
-    import tempfile
+    return _merge(store, files, lang, on_progress, None)
 
-    from tutor.store_files import read_attempts
 
+def merge_student_files(store: Any, files: Sequence[tuple[str, bytes]], student: str,
+                        lang: str = "en",
+                        on_progress: Callable[[int, int], None] | None = None) -> MergeResult:
+    """A student loading their own progress (the lessons page): as :func:`merge_files`, but
+    a file holding anyone else's answers is refused whole, with a line saying whose they
+    are. A page without a name (``"anon"``) takes the name of the one student in the files
+    (``result.students``)."""
+    return _merge(store, files, lang, on_progress, student)
+
+
+def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
+           on_progress: Callable[[int, int], None] | None, student: str | None) -> MergeResult:
     result = MergeResult()
+    expected = None if student in (None, ANONYMOUS) else student
     for i, (name, content) in enumerate(files):
         result.files += 1
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / (Path(name).name or "progress.csv")
-            path.write_bytes(content)
-            try:
-                rows = read_attempts(path, lang)
-            except StoreError as err:
-                result.refused.append(str(err))
+        try:
+            rows = _read_file(name, content, lang)
+        except StoreError as err:
+            result.refused.append(str(err))
+            rows = []
+        if student is not None and rows:
+            names = {a.student for a in rows}
+            if expected is None and len(names) == 1:
+                expected = next(iter(names))
+            problem = _not_own(Path(name).name, names, expected)
+            if problem is not None:
+                result.refused.append(problem.translate(lang))
                 rows = []
         if rows:
             added = store.merge(rows)
@@ -183,9 +255,21 @@ def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en"
             result.students |= {a.student for a in rows}
         if on_progress is not None:
             on_progress(i + 1, len(files))
-    for student in sorted(result.students):
-        refresh_mastery(store, student)
+    for name in sorted(result.students):
+        refresh_mastery(store, name)
     return result
+
+
+def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
+    found = ", ".join(sorted(names)[:5]) + (", …" if len(names) > 5 else "")
+    if student is None:
+        return Message(N_("{file} holds the progress of several students ({found}): the "
+                          "teacher page loads such files. Nothing of it was loaded."),
+                       file=file, found=found)
+    if names != {student}:
+        return Message(N_("{file} holds the progress of {found}, not of {student}. Nothing "
+                          "of it was loaded."), file=file, found=found, student=student)
+    return None
 
 
 def refresh_mastery(store: Any, student: str) -> Mastery:

@@ -14,11 +14,12 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 from tutor.i18n import N_, LanguageError, Message, normalize_lang
 
-__all__ = ["ANONYMOUS", "MAX_NAME", "MAX_QUERY", "Link", "clean_name", "read_link"]
+__all__ = ["ANONYMOUS", "MAX_NAME", "MAX_QUERY", "Link", "clean_name", "page_link",
+           "read_link"]
 
 ANONYMOUS = "anon"
 MAX_NAME = 60
@@ -110,3 +111,19 @@ def read_link(query: str, env: Mapping[str, str] | None = None, *, lang: str = "
             notes.append(Message(N_("The student name in the link is long; keeping its first "
                                     "{limit} characters."), limit=MAX_NAME))
     return Link(lang=lang, lesson=chosen, seed=seed, student=name, notes=tuple(notes))
+
+
+def page_link(page: str, *, lesson: str | None = None, lang: str | None = None,
+              student: str | None = None) -> str:
+    """A link from one page to another page of the same folder (``Play.ipynb``,
+    ``Lessons.ipynb``): relative, so it works wherever the folder is served
+    (``/voila/render/notebooks/`` on Jupyter Server and Binder, ``/voila/render/`` under
+    ``voila notebooks/``). The anonymous student is left out of it.
+
+    >>> page_link("Play.ipynb", lesson="04-times", lang="en", student="Ana María")
+    'Play.ipynb?lesson=04-times&lang=en&student=Ana+Mar%C3%ADa'
+    """
+    values = {"lesson": lesson, "lang": lang,
+              "student": None if student == ANONYMOUS else student}
+    query = urlencode({k: v for k, v in values.items() if v})
+    return f"{page}?{query}" if query else page

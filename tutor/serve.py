@@ -31,6 +31,17 @@ every 30 s; a kernel with an open page is never culled, however long the student
 ``voila.json`` (read by standalone Voilà from its working directory) holds the same values."""
 
 
+PREHEAT: tuple[str, ...] = (
+    "--preheat_kernel=True", "--pool_size=1",
+    '--VoilaKernelManager.preheat_denylist=["Teacher.ipynb"]',
+)
+"""Standalone Voilà's kernel preheating for a class (``voila notebooks/ …``): one kernel each
+for the play page and the lessons page is started and runs its notebook up to the reading of
+the link (:func:`tutor.request.page_query`) before any student asks, and is refilled a second
+after it is taken; the teacher page needs none. Jupyter Server's Voilà extension (Binder,
+JupyterHub) has no pool: there these flags do not apply."""
+
+
 def server_config_path() -> Path:
     """Where this environment's Jupyter Server reads its config:
     ``{sys.prefix}/etc/jupyter/jupyter_server_config.json`` (a venv on this machine, the conda

@@ -430,6 +430,7 @@ class Session:
             lang=self.lang, variant=rnd.variant.name, tileset=rnd.tileset,
             players=self.players, names=tuple(seat_name(s) for s in range(self.players)),
             humans=self.humans, round=rnd.number, rounds=self.match.rules.rounds,
+            target=self.match.target if self.match.variant.goal == "points" else 0,
             line=tuple(line), end_names=rnd.end_names,
             arms=tuple(tuple(rnd.arm_tiles(e)) for e in rnd.end_names)
             if rnd.line.shape.kind == "hub" else (),

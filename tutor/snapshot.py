@@ -63,6 +63,8 @@ class Snapshot:
     humans: tuple[int, ...]
     round: int
     rounds: int
+    target: int
+    """A game played to a score: the score that wins the match (0: a number of rounds)."""
     line: tuple[Tile, ...]
     """Left to right, each tile with its left half first (a hub: the hub, then its arms)."""
     end_names: tuple[str, ...]

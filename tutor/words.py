@@ -58,7 +58,9 @@ def move_words(move: Action, lang: str) -> str:
     if isinstance(move, Pass):
         return _("Pass")
     words = tile_words(move.tile, lang)
-    return words if move.end is None else _(_AT_END[move.end]).format(tile=words)
+    if move.end is None:
+        return words
+    return _(_AT_END.get(move.end, N_("{tile} on arm {arm}"))).format(tile=words, arm=move.end)
 
 
 def spoken(text: str, lang: str, tileset: TileSet | None = None) -> str:

@@ -27,3 +27,19 @@ def need_chromium() -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(reason)
     pytest.skip(reason)
+
+
+def audit(page: object, name: str, artifacts: Path) -> list[dict[str, object]]:
+    """Run axe-core on the page as it is; keep its report as ``axe-NAME.json`` in the test
+    artifacts and return the serious and critical violations (id, impact, where)."""
+    import json
+
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page)
+    violations = result.response["violations"]
+    (artifacts / f"axe-{name}.json").write_text(json.dumps(violations, indent=1),
+                                                encoding="utf-8")
+    return [{"id": v["id"], "impact": v["impact"],
+             "nodes": [n["target"] for n in v["nodes"]]}
+            for v in violations if v["impact"] in ("serious", "critical")]

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from engine.round import DRAW, PASS
 from tutor.session import Session
 
@@ -61,6 +63,26 @@ def _mirror_forced(mirror: Session) -> None:
     while (mirror.human_to_move is not None and not mirror.pending_question
            and mirror.legal_moves() in ([DRAW], [PASS])):
         mirror.play(mirror.legal_moves()[0])
+
+
+CHOICE = ".ld-move:not([title='draw']):not([title='pass'])"
+"""The move buttons that wait for the student (the page draws or passes by itself)."""
+
+
+def _click_first_move(page: Any, mirror: Session | None = None) -> str:
+    """Click the page's first move that waits for the student and wait until the kernel took
+    it; the mirror (if any) checks the engine allows it and plays it too. Returns the move."""
+    button = page.locator(CHOICE).first
+    move = button.get_attribute("title") or ""
+    if mirror is not None:
+        legal = {str(m): m for m in mirror.legal_moves()}
+        assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
+    handle = button.element_handle()
+    button.click()
+    handle.wait_for_element_state("hidden", timeout=10_000)  # the kernel took the move
+    if mirror is not None:
+        mirror.play(legal[move])
+    return move
 
 
 def _answer(page: Any, text: str) -> None:
@@ -144,14 +166,7 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
                                    "document.querySelector('.ld-status').innerText)",
                                    timeout=10_000)
             switched = True
-        button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
-        move = button.get_attribute("title")
-        legal = {str(m): m for m in mirror.legal_moves()}
-        assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
-        handle = button.element_handle()
-        button.click()
-        handle.wait_for_element_state("hidden", timeout=10_000)  # the kernel took the move
-        mirror.play(legal[move])
+        _click_first_move(page, mirror)
     else:
         raise AssertionError("the round did not end in 400 steps")
 
@@ -172,17 +187,24 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
     assert page.page_errors == []
 
 
-def test_a_block_game_through_the_page(page: Any, voila_url: str) -> None:
-    """Issue: the dashboard crashed on the block variant (tiles parsed as Leonard tiles).
-    Chosen in the setup panel, a double-six block round is played to its end by clicking
-    moves, with the round-end question revealed."""
-    _open(page, voila_url, "?lang=en&seed=4&student=browser-block")
-    page.get_by_text("Game setup").click()
-    page.locator(".ld-variant select").select_option(label="Block game (double six)")
-    page.get_by_role("button", name="New game").click()
-    page.wait_for_function("() => document.querySelector('.ld-status').innerText"
-                           ".includes('A new game starts')", timeout=10_000)
-    for _step in range(200):
+@pytest.mark.parametrize("game", ["block", "09-traditional", "10-venezuela", "11-ponce",
+                                  "12-cuban", "13-doble15"])
+def test_a_variant_round_through_the_page(page: Any, voila_url: str, game: str) -> None:
+    """Issue: the dashboard crashed on the block variant (tiles parsed as Leonard tiles), and
+    on every classic variant's lesson. A round of each game (the block game chosen in the
+    setup panel, the classic variants opened by their lesson links) is played to its end by
+    clicking moves, with the round-end questions revealed, and the summary says how the game
+    scores."""
+    if game == "block":
+        _open(page, voila_url, "?lang=en&seed=4&student=browser-block")
+        page.get_by_text("Game setup").click()
+        page.locator(".ld-variant select").select_option(label="Block game (double six)")
+        page.get_by_role("button", name="New game").click()
+        page.wait_for_function("() => document.querySelector('.ld-status').innerText"
+                               ".includes('A new game starts')", timeout=10_000)
+    else:
+        _open(page, voila_url, f"?lesson={game}&lang=en&seed=4&student=browser-{game}")
+    for _step in range(300):
         page.wait_for_function(IDLE, timeout=30_000)
         if _visible(page, ".ld-answer input"):
             before = page.locator(".ld-question").inner_text()
@@ -194,15 +216,17 @@ def test_a_block_game_through_the_page(page: Any, voila_url: str) -> None:
             continue
         if _visible(page, ".ld-round-end .ld-summary"):
             break
-        button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
-        move = button.get_attribute("title") or ""
-        assert "x" not in move and "+" not in move  # double-six tiles, no power halves
-        handle = button.element_handle()
-        button.click()
-        handle.wait_for_element_state("hidden", timeout=10_000)
+        first = page.locator(CHOICE).first
+        if game == "13-doble15" and (first.get_attribute("title") or "").split()[-1].isdigit():
+            assert "arm" in first.inner_text()  # a move on an arm says which
+        move = _click_first_move(page)
+        assert "x" not in move and "+" not in move  # no power halves in these games
     else:
-        raise AssertionError("the block round did not end in 200 steps")
+        raise AssertionError(f"the {game} round did not end in 300 steps")
     summary = page.locator(".ld-round-end").inner_text()
-    assert "Domino" in summary or "Tranque" in summary or "blocked" in summary.lower()
+    assert "scores:" in summary  # the line on how this game scores
+    if game == "11-ponce":
+        assert "Pair A & C" in page.locator(".ld-scores").inner_text()
+        assert "playing to 20 points" in page.locator(".ld-status").inner_text()
     assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
     assert page.page_errors == []

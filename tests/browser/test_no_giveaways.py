@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from browsing import ROOT
-from test_dashboard import IDLE, _answer_and_move_on, _mirror_forced, _open
+from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
 
 from tutor.questions import plain_math
 from tutor.session import Session
@@ -62,6 +62,8 @@ def _check(shown: dict[str, str], mirror: Session) -> None:
         placed = [i for i, line in enumerate(lines) if f" {q.situation.played} " in line
                   or line.endswith(f" {q.situation.played}.")]
         lines = lines[placed[-1]:] if placed else lines
+    if q.situation.drill:  # a practice position: the log is the game's, not the drill's
+        lines = []
     for line in lines:
         assert not re.search(rf"(gains|loses|collects) .*{answer}", line), (line, q.prompt)
     if q.step == "collect":
@@ -93,13 +95,6 @@ def test_nothing_before_the_first_attempt_gives_the_answer_away(page: Any, voila
             continue
         if mirror.round.over:
             break
-        button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
-        move = button.get_attribute("title")
-        legal = {str(m): m for m in mirror.legal_moves()}
-        assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
-        handle = button.element_handle()
-        button.click()
-        handle.wait_for_element_state("hidden", timeout=10_000)
-        mirror.play(legal[move])
+        _click_first_move(page, mirror)
     assert checked >= 3, f"only {checked} questions in the round"
     assert page.page_errors == []

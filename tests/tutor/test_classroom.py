@@ -7,8 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,31 +26,6 @@ from tutor.store import Store
 from tutor.teacher import rebuild_mastery
 
 
-def play_lesson(lesson: str, student: str, db: Path, seed: int, wrong_every: int = 0) -> None:
-    """A student plays a whole lesson, answering right (or, every ``wrong_every``-th
-    question, first adding where the tile multiplies or just wrong)."""
-    s = Session.from_lesson(lesson, lang="en", student=student, store=str(db), seed=seed)
-    rng = random.Random(seed)
-    asked = 0
-    for _ in range(10_000):
-        q = s.pending_question
-        if q is not None:
-            asked += 1
-            if wrong_every and asked % wrong_every == 0:
-                wrong = (q.context.n + (q.context.t or 0) if q.context.rule == "x/n"
-                         else q.expected + 1)
-                if not q.is_right(wrong):
-                    s.answer(str(wrong))
-            s.answer(str(q.expected))
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
-        elif s.round.over and not s.match.over:
-            s.new_round()
-        elif s.match.over:
-            break
-    s.close()
-
-
 def export(db: Path, student: str) -> bytes:
     with Store(db) as store:
         out = db.with_name(f"{student}.csv")
@@ -58,9 +33,9 @@ def export(db: Path, student: str) -> bytes:
     return out.read_bytes()
 
 
-def test_lesson_progress_shows_targets_and_done(tmp_path: Path) -> None:
+def test_lesson_progress_shows_targets_and_done(tmp_path: Path, student_plays: Any) -> None:
     db = tmp_path / "p.sqlite3"
-    play_lesson("04-times", "ana", db, seed=1)
+    student_plays("04-times", "ana", db, seed=1)
     with Store(db) as store:
         rows = lesson_progress(store.attempts("ana"), list_lessons())
     by_id = {r.lesson.id: r for r in rows}
@@ -72,11 +47,12 @@ def test_lesson_progress_shows_targets_and_done(tmp_path: Path) -> None:
     assert not by_id["05-squares"].done and by_id["05-squares"].asked == 0
 
 
-def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path,
+                                                          student_plays: Any) -> None:
     """The hand-in: a student's progress file loaded into a new (Binder) store twice adds
     every attempt once, and rebuilds the same mastery the student had."""
     db = tmp_path / "own.sqlite3"
-    play_lesson("02-plus", "ana", db, seed=3, wrong_every=3)
+    student_plays("02-plus", "ana", db, seed=3, wrong_every=3)
     handed_in = export(db, "ana")
     with Store(db) as store:
         before = store.attempts("ana")
@@ -93,11 +69,12 @@ def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path) -> No
     assert saved.states == expected_mastery.states  # the play page starts where they were
 
 
-def test_teacher_merges_a_class_of_30_and_the_table_matches_the_files(tmp_path: Path) -> None:
+def test_teacher_merges_a_class_of_30_and_the_table_matches_the_files(
+        tmp_path: Path, student_plays: Any) -> None:
     files = []
     for k in range(30):
         db = tmp_path / f"s{k}.sqlite3"
-        play_lesson("04-times", f"student-{k:02d}", db, seed=100 + k, wrong_every=2 + k % 3)
+        student_plays("04-times", f"student-{k:02d}", db, seed=100 + k, wrong_every=2 + k % 3)
         files.append((f"student-{k:02d}.csv", export(db, f"student-{k:02d}")))
     files.append(("notes.txt", b"not a progress file\n"))
     seen: list[tuple[int, int]] = []

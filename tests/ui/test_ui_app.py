@@ -440,3 +440,83 @@ def test_the_dashboard_plays_the_block_game(monkeypatch):
             app.play(s.legal_moves()[0])
         app.run_steps()
     assert s.round.over
+
+
+VARIANT_LESSONS = {"09-traditional": "traditional", "10-venezuela": "venezuela",
+                   "11-ponce": "ponce", "12-cuban": "cuban", "13-doble15": "doble15"}
+
+
+@pytest.mark.parametrize("lesson", sorted(VARIANT_LESSONS))
+def test_every_variant_lesson_opens_and_plays_a_round_in_the_dashboard(monkeypatch, lesson):
+    """Issue 10: setup offers every variant, the lesson's game opens (it used to crash on an
+    unknown variant), and a round is played to its end through the move buttons with the
+    round's summary saying how that game scores."""
+    from tutor.ui.round_end import SCORING_WHY
+
+    monkeypatch.setenv("QUERY_STRING", f"lesson={lesson}&lang=en&seed=5")
+    app = dashboard()
+    s = app.session
+    name = VARIANT_LESSONS[lesson]
+    assert s.round.variant.name == name and app.variant_dd.value == name
+    assert set(dict(app.variant_dd.options).values()) >= set(VARIANT_LESSONS.values())
+    assert app.players_dd.value == s.players
+    for _ in range(400):
+        if s.round.over and s.pending_question is None:
+            break
+        if s.pending_question is not None:
+            app._submit(str(s.pending_question.expected))
+        else:
+            _play_first(app)
+        app.run_steps()
+    assert s.round.over
+    from html import escape
+
+    from tutor.i18n import translator
+    assert escape(translator("en")(SCORING_WHY[name])) in app.summary.value
+    view = s.snapshot()
+    if view.teams:  # pair games show each pair's total
+        assert "Pair A &amp; C" in app.scores.value and "Pair B &amp; D" in app.scores.value
+    if view.target:
+        assert f"playing to {view.target} points" in app.status.value
+
+
+def test_setup_offers_the_player_counts_of_the_chosen_game():
+    app = _app()
+    app.variant_dd.value = "venezuela"
+    assert list(app.players_dd.options) == [4] and app.players_dd.value == 4
+    assert app.rounds_in.disabled  # played to a score
+    app.variant_dd.value = "leonard"
+    assert list(app.players_dd.options) == [2, 3, 4, 5] and not app.rounds_in.disabled
+    app.variant_dd.value = "traditional"
+    assert list(app.players_dd.options) == [2, 3, 4, 5] and app.players_dd.value == 4
+    app.new_game()
+    assert app.session.round.variant.name == "traditional" and app.session.players == 4
+
+
+def test_doble15_hub_is_laid_out_arm_by_arm_and_clicks_reach_every_arm():
+    """Doble 15's six-arm hub: the hub on the left, one row per arm, each open end a click
+    target named by its arm; numbers instead of pips for double-fifteen; long arms keep their
+    outer tiles on the canvas."""
+    from engine.tiles import DOUBLE_FIFTEEN, Tile
+    from tutor.ui.layout import hit_test, layout
+
+    arms = [[Tile(7, i)] * (i * 4) for i in range(6)]  # 0 to 20 tiles
+    view = {"tileset": DOUBLE_FIFTEEN, "line": [Tile(7, 7)] + [t for a in arms for t in a],
+            "arms": arms, "end_names": tuple("123456"), "ends": (7, 1, 2, 3, 4, 5),
+            "hand": [Tile(15, 15), Tile(0, 13)]}
+    lay = layout(view, 820, 500)
+    assert lay.numbers
+    assert [s.end for s in lay.ends] == list("123456")
+    for s in lay.ends:
+        assert 0 <= s.x and s.x + s.w <= 820 and s.y + s.h <= lay.band_y
+        assert hit_test(s.x + s.w / 2, s.y + s.h / 2, lay) == type(hit_test(0, 0, lay))(
+            "end", end=s.end)
+    for p in lay.line:
+        assert 0 <= p.x and p.x + p.w <= 820 and p.y + p.h <= lay.band_y
+    assert lay.half >= 12  # still legible
+    hidden = {name: n for name, _x, _y, n in lay.arm_labels}
+    assert hidden["1"] == 0 and hidden["6"] > 0  # the 20-tile arm keeps its outer tiles
+    assert len(lay.line) == 1 + sum(len(a) for a in arms) - sum(hidden.values())
+    assert {p.index for p in lay.line} >= {len(view["line"]) - 1}  # the last tile is shown
+    lay6 = layout({"tileset": None, "line": [Tile(6, 6)], "ends": (6, 6)}, 820, 500)
+    assert not lay6.numbers

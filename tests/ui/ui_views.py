@@ -11,7 +11,8 @@ from typing import Any
 def fake_view(**changes: Any) -> Any:
     """The snapshot fields the panels read (a panel reads a snapshot by attribute)."""
     fields: dict[str, Any] = {
-        "players": 2, "turn": 0, "round": 1, "rounds": 3, "round_over": False,
+        "players": 2, "turn": 0, "round": 1, "rounds": 3, "target": 0, "teams": (),
+        "round_over": False,
         "match_over": False, "match_winners": None, "human_to_move": 0, "hand_seat": 0,
         "hand_sizes": [6, 7], "pile": 14, "hiding": False,
         "scores": [0, 0], "scores_shown": [0, 0],

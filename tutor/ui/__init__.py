@@ -5,7 +5,10 @@ One module per panel, each a widget that renders itself from the session's
 widgets): ``header`` (title, language, new game, status line), ``game_setup``, ``board`` (the
 canvas and the student's selection; ``layout`` and ``draw`` under it), ``cover`` (hot seat),
 ``moves``, ``question`` (the tutor panel and the answered card), ``scores``, ``skills``,
-``log``, ``round_end``, ``sheet`` (score sheet and progress download). ``app`` only wires them.
+``log``, ``round_end``, ``sheet`` (score sheet and progress download), ``keys`` (the
+shortcuts and their help panel). ``access`` is the page's access layer (live region, ARIA
+attributes, keys, focus; its frontend is ``access.js``); ``panel`` holds what panels share.
+``app`` only wires them.
 
 >>> from tutor.ui import dashboard   # doctest: +SKIP
 >>> dashboard()                       # doctest: +SKIP
@@ -14,6 +17,7 @@ canvas and the student's selection; ``layout`` and ``draw`` under it), ``cover``
 from .app import TutorApp
 from .entry import dashboard
 from .layout import BoardLayout, EndSpot, Hit, PlacedTile, hit_test, layout
+from .pages import lessons_page, teacher_page
 
 __all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "TutorApp", "dashboard", "hit_test",
-           "layout"]
+           "layout", "lessons_page", "teacher_page"]

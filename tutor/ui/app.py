@@ -1,9 +1,11 @@
 """The dashboard: the panels put together around a Session. The app wires the panels'
-callbacks to the session, refreshes every panel from one snapshot, and paces the bots."""
+callbacks to the session, refreshes every panel from one snapshot, paces the bots, and tells
+the page's access layer what to announce and where the focus goes next."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import Any
 
 import ipywidgets as widgets
@@ -14,15 +16,18 @@ from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import seat_name
 from tutor.session import Session, SessionError
 from tutor.snapshot import Snapshot
+from tutor.words import spoken
 
+from .access import Attributes, PageAccess
 from .board import BoardPanel
 from .game_setup import SetupPanel
-from .header import Header, Status
+from .header import Header, Status, state_text
+from .keys import HelpPanel, shortcut_map
 from .log import LogPanel
-from .moves import MovesPanel, move_label
+from .moves import CHOICE, MovesPanel, move_label
 from .panel import classed, running_loop
-from .question import AnsweredCard, TutorPanel
-from .round_end import RoundEndPanel
+from .question import ANSWER_BOX, AnsweredCard, TutorPanel
+from .round_end import ROUND_END_BUTTONS, RoundEndPanel
 from .scores import ScoresPanel
 from .sheet import SheetPanel
 from .skills import SkillsPanel
@@ -54,6 +59,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._task: asyncio.Task[None] | None = None
         self._saver: asyncio.Task[None] | None = None
         self._view: Snapshot | None = None
+        self._said: list[str] = []
+        """What happened since the last refresh, to announce with it."""
         self._build(board_size)
         self.setup.show_settings(self.session.settings)
         self.relabel()
@@ -66,14 +73,17 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def _build(self, board_size: tuple[int, int]) -> None:
         bw, bh = board_size
         W = widgets
+        self.access = PageAccess(lang=self.lang, shortcuts=shortcut_map())
+        self.access.on_submit(self._submit)
         self.header = Header(self.lang)
         self.header.on_lang(self._on_lang)
         self.header.on_new_game(self.new_game)
+        self.help = HelpPanel()
         self.setup = SetupPanel()
         self.status = Status()
         self.board_slot = BoardPanel(bw, bh, on_play=self.play, on_message=self._message,
-                                     on_uncover=self._uncovered)
-        self.moves = MovesPanel(bw, on_move=self.play)
+                                     on_speak=self.access.announce, on_uncover=self._uncovered)
+        self.moves = MovesPanel(on_move=self.play)
         self.tutor = TutorPanel(on_submit=self._submit, on_hint=self._hint,
                                 on_reveal=self._reveal)
         self.last_feedback = AnsweredCard()
@@ -84,12 +94,18 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.log_panel = LogPanel()
         self.sheet = SheetPanel(sheet=lambda: self.session.sheet(),
                                 store=lambda: self.session.store)
-        side = classed(W.VBox([self.scores, self.mastery_html, self.log_panel],
-                              layout=W.Layout(width="360px")), "ld-side")
-        play_col = W.VBox([self.board_slot, self.moves, self.tutor, self.last_feedback,
-                           self.round_end], layout=W.Layout(width=f"{bw + 4}px"))
+        for accordion in (self.setup, self.sheet):  # their headers say whether they are open
+            accordion.observe(lambda _c: self._send_attributes(), "selected_index")
+        # Reading and tabbing order: the board, the moves, then the question beside the board
+        # (on a narrow screen, under it), then the scores.
+        play_col = classed(W.VBox([self.board_slot, self.board_slot.words, self.moves,
+                                   self.round_end]), "ld-play")
+        side = classed(W.VBox([self.tutor, self.last_feedback, self.scores, self.mastery_html,
+                               self.log_panel]), "ld-side")
         main = classed(W.HBox([play_col, side]), "ld-main")
-        self.children = [stylesheet(), self.header, self.setup, self.status, main, self.sheet]
+        top = classed(W.HBox([self.header, self.help]), "ld-top")
+        self.children = [stylesheet(), self.access, top, self.status, main, self.setup,
+                         self.sheet]
         self.add_class("ld-app")
         self._handles()
 
@@ -118,8 +134,10 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     def relabel(self) -> None:
         """Every fixed label in the current language."""
-        for panel in (self.header, self.setup, self.tutor, self.round_end, self.sheet):
+        for panel in (self.header, self.help, self.setup, self.tutor, self.round_end,
+                      self.sheet):
             panel.relabel(self.lang)
+        self.access.lang = self.lang
 
     def set_lang(self, lang: str) -> None:
         """Switch the language now; the game goes on where it was."""
@@ -150,8 +168,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             return
         self._reset_round_state()
         self.log_panel.clear()
-        self.log_panel.add(events)
         self._say(self._t(N_("A new game starts.")))
+        self._happened(events)
         self.refresh()
         self.kick()
 
@@ -163,7 +181,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             self.refresh()
             return
         self._reset_round_state()
-        self.log_panel.add(events)
+        self._happened(events)
         self._say("")
         self.refresh()
         self.kick()
@@ -177,7 +195,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         return self.session.legal_moves()
 
     def play(self, move: Action) -> None:
-        """Play ``move`` for the human to move (buttons and board clicks both end here)."""
+        """Play ``move`` for the human to move (buttons, board clicks and keys end here)."""
         self.board_slot.selected = None
         try:
             events = self.session.play(move)
@@ -185,13 +203,19 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             self._say(str(err), "msg")
             self.refresh()
             return
-        self.log_panel.add(events)
+        self._happened(events)
         self._say("")
         self.refresh()
         self.kick()
 
     def move_label(self, move: Action) -> str:
         return move_label(move, self.lang)
+
+    def _happened(self, events: Iterable[Any]) -> None:
+        """Events to log, and to announce with the next refresh (the session's narration)."""
+        events = list(events)
+        self.log_panel.add(events)
+        self._said.extend(self.session.describe(e) for e in events)
 
     # --- the board's parts, by the names scripts and tests use ---------------------------------
 
@@ -221,13 +245,24 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     # --- messages -----------------------------------------------------------------------------
 
     def _say(self, text: str, kind: str = "info") -> None:
+        """Put ``text`` in the status line (and announce it with the next refresh)."""
         self.status.say(text, kind)
+        if text:
+            self._said.append(text)
 
     def _message(self, text: str, kind: str) -> None:
         """A panel tells the student something (nothing else changed)."""
         self._say(text, kind)
         if self._view is not None:
             self.status.render(self._view, pending=self._view.question is not None)
+        self._announce()
+
+    def _announce(self) -> None:
+        """Say what happened since the last announcement, with its tiles in words."""
+        said, self._said = self._said, []
+        if said:
+            tiles = self._view.tileset if self._view is not None else None
+            self.access.announce(spoken(" ".join(said), self.lang, tiles))
 
     # --- bots and forced moves ----------------------------------------------------------------
 
@@ -246,7 +281,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             return None
         if s.bot_pending():
             events = s.step_bot()
-            self.log_panel.add(events)
+            self._happened(events)
             self.refresh()
             return PACE * 0.5 if any(isinstance(e, Drew) for e in events) else self.pace
         forced = self._forced()
@@ -255,7 +290,6 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             seat = s.human_to_move
             assert seat is not None  # a forced move is a human's
             events = s.play(forced)
-            self.log_panel.add(events)
             drew = [e for e in events if isinstance(e, Drew)]
             if drew:
                 self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(
@@ -263,6 +297,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             elif any(isinstance(e, Passed) for e in events):
                 self._say(self._t(N_("No tile fits and the pile is empty: player {seat} "
                                      "passes.")).format(seat=seat_name(seat)))
+            self.log_panel.add(events)  # the message above says it for the student
             self.refresh()
             return self.pace
         return None
@@ -312,7 +347,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             return
         hint = self.session.hint()
         self._saving()
-        self.tutor.show_hint(hint)
+        self.tutor.show_hint(hint, self.lang)
+        self._said.append(hint)
         self.refresh()
 
     def _reveal(self) -> None:
@@ -345,11 +381,15 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     def _show_feedback(self, fb: Any, before: list[int]) -> None:
         self.answer_in.value = ""
+        self._said.append(fb.message)
+        if fb.hint is not None and not fb.done:
+            self._said.append(fb.hint.text)
         self._saving()
         if fb.done:
             self.tutor.clear()
             self.last_feedback.show(fb)
-            self.log_panel.add(fb.events)
+            self._said.extend(self.last_feedback.spoken_answer(fb))
+            self._happened(fb.events)
             self.refresh(animate_from=before)
             self.kick()
         else:
@@ -359,18 +399,64 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     # --- rendering ----------------------------------------------------------------------------
 
     def refresh(self, animate_from: list[int] | None = None) -> None:
-        """Redraw every panel from one snapshot of the session."""
+        """Redraw every panel from one snapshot of the session, then announce what happened
+        and move the focus where the game goes on."""
         s = self.session
-        view = s.snapshot()
+        before, view = self._view, s.snapshot()
         self._view = view
         self.board_slot.render(view)
-        self.moves.render(self.board_slot.legal(view), view.lang)
+        legal = self.board_slot.legal(view)
+        self.moves.render(legal, view.lang)
         self.status.render(view, pending=view.question is not None)
         self.scores.render(view, bots=s.bots, animate_from=animate_from)
         self.mastery_html.render(view)
-        self.log_panel.render(s.describe, view.lang)
+        self.log_panel.render(s.describe, view.lang, view.tileset)
         self.tutor.render(view)
         self.round_end.render(view, result=s.round.result, events=s.round_events,
                               match=s.match)
         self.sheet.render(view)
+        self._follow(before, view)
+        self._announce()
+        self._send_attributes()
+
+    def _follow(self, before: Snapshot | None, view: Snapshot) -> None:
+        """What changed for the student: a new question is read out and takes the focus;
+        once it is done the focus goes back to the moves; a turn that starts is announced."""
+        covered = self.board_slot.covered(view)
+        q, old_q = view.question, before.question if before is not None else None
+        if q is not None and (old_q is None or old_q.id != q.id):
+            self._said.append(q.prompt)
+            self.access.focus(ANSWER_BOX)
+            return
+        if q is not None:
+            return
+        turn = view.human_to_move is not None and not covered
+        was_turn = before is not None and before.human_to_move is not None and \
+            before.question is None
+        if old_q is not None:  # the question is done: back to the game
+            self.access.focus(ROUND_END_BUTTONS if view.round_over else CHOICE)
+        elif covered:
+            self.access.focus(".ld-cover-ok", soft=True)
+        elif turn and not was_turn:
+            self.access.focus(CHOICE, soft=True)
+        elif view.round_over and (before is None or not before.round_over):
+            self.access.focus(ROUND_END_BUTTONS, soft=True)
+        if turn and not was_turn:
+            self._said.append(state_text(view, view.lang, pending=False))
+
+    def _send_attributes(self) -> None:
+        """The ARIA attributes of every panel, in the page's language."""
+        lang = self.lang
+        view = self._view
+        legal = self.board_slot.legal(view) if view is not None else ()
+        attributes: Attributes = {
+            ".ld-app": {"role": "main", "aria-label": self._t(N_("Leonard-Domino Tutor"))},
+            **self.header.attributes(lang), **self.help.attributes(lang),
+            **self.board_slot.attributes(lang), **self.moves.attributes(legal, lang),
+            **self.tutor.attributes(lang), **self.round_end.attributes(lang),
+            **self.setup.attributes(lang), **self.sheet.attributes(lang),
+            **self.scores.attributes(lang), **self.mastery_html.attributes(lang),
+            **self.log_panel.attributes(lang),
+        }
+        self.access.set_attributes(attributes)
 

@@ -19,8 +19,8 @@ __all__ = ["Cover", "cover_html"]
 def cover_html(seat: int, lang: str) -> str:
     """The hot-seat cover over the board: pass the screen to ``seat``."""
     _ = translator(lang)
-    return ("<h3>" + html.escape(
-        _("Pass the screen to player {seat}").format(seat=seat_name(seat))) + "</h3><p>" +
+    return ("<h2>" + html.escape(
+        _("Pass the screen to player {seat}").format(seat=seat_name(seat))) + "</h2><p>" +
         html.escape(_("The other players look away now.")) + "</p>")
 
 
@@ -32,7 +32,7 @@ class Cover(widgets.VBox):  # type: ignore[misc]
         self.button = classed(widgets.Button(button_style="primary",
                                              layout=widgets.Layout(width="auto")), "ld-cover-ok")
         super().__init__([self.text, self.button],
-                         layout=widgets.Layout(width=f"{width}px", height=f"{height}px",
+                         layout=widgets.Layout(width="100%", max_width=f"{width}px",
                                                justify_content="center"))
         self.add_class("ld-cover")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.tiles import Half
 
-from .layout import BoardLayout, EndSpot, PlacedTile
+from .layout import BoardLayout, Cursor, EndSpot, PlacedTile
 
 # Colours: a green felt, ivory basic tiles, power tiles on a warm tinted face.
 FELT = "#1f5f46"
@@ -18,12 +18,13 @@ FACE_POWER = "#ffe7b3"
 EDGE = "#3b3b3b"
 PIP = "#1d1d1d"
 DIVIDER = "#8a8a8a"
-SYMBOL_COLOURS = {"+": "#1b7f3a", "-": "#c0262d", "x": "#1f4fa8"}
+SYMBOL_COLOURS = {"+": "#166b31", "-": "#c0262d", "x": "#1f4fa8"}  # >= 4.5:1 on FACE_POWER
 END_MARK = "#ffd84d"
 SELECT = "#ff9f1c"
 FIT = "#7cf29c"
 LAST = "#4dc3ff"
-TABLE_MARK = "#e0b0ff"
+TABLE_MARK = "#ecc8ff"
+CURSOR = "#ffffff"
 
 # Pip positions on a 3×3 grid (column, row), the classic layouts.
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -57,9 +58,10 @@ def half_boxes(p: PlacedTile) -> tuple[tuple[float, float, float], tuple[float, 
     return (p.x, p.y, s), (p.x, p.y + s, s)
 
 
-def draw_half(c: Any, half: Half, x: float, y: float, s: float) -> None:
-    """Pips for a number, a bold + − × glyph for a symbol."""
-    if isinstance(half, int) and half in PIPS:
+def draw_half(c: Any, half: Half, x: float, y: float, s: float, numbers: bool = False) -> None:
+    """Pips for a number (the number itself with ``numbers``), a bold + − × glyph for a
+    symbol."""
+    if isinstance(half, int) and half in PIPS and not numbers:
         r = max(1.6, s * 0.085)
         pad = s * 0.24
         stepv = (s - 2 * pad) / 2
@@ -94,7 +96,7 @@ def draw_half(c: Any, half: Half, x: float, y: float, s: float) -> None:
     c.fill_text(str(half), x + s / 2, y + s / 2 + 1)
 
 
-def draw_tile(c: Any, p: PlacedTile, *, dim: bool = False) -> None:
+def draw_tile(c: Any, p: PlacedTile, *, dim: bool = False, numbers: bool = False) -> None:
     t = p.tile
     r = min(p.w, p.h) * 0.16
     # A soft shadow, then the face.
@@ -114,8 +116,8 @@ def draw_tile(c: Any, p: PlacedTile, *, dim: bool = False) -> None:
         c.stroke_line(x2, p.y + s1 * 0.16, x2, p.y + p.h - s1 * 0.16)
     else:
         c.stroke_line(p.x + s1 * 0.16, y2, p.x + p.w - s1 * 0.16, y2)
-    draw_half(c, t.a, x1, y1, s1)
-    draw_half(c, t.b, x2, y2, s2)
+    draw_half(c, t.a, x1, y1, s1, numbers)
+    draw_half(c, t.b, x2, y2, s2, numbers)
     if dim:
         c.fill_style = "rgba(42,61,79,0.38)"
         rounded_rect(c, p.x, p.y, p.w, p.h, r)
@@ -162,8 +164,19 @@ def paint_tiles(c: Any, lay: BoardLayout, hidden_hand: bool = False,
         c.bezier_curve_to(x1 + (8 if x1 > lay.width / 2 else -8) * 2, y1,
                           x2 + (8 if x1 > lay.width / 2 else -8) * 2, y2, x2, y2)
         c.stroke()
+    for x1, y1, x2, y2 in lay.spokes:
+        c.stroke_line(x1, y1, x2, y2)
+    c.fill_style = "#ffffff"
+    c.text_align = "center"
+    c.text_baseline = "middle"
+    for name, x, y, hidden in lay.arm_labels:
+        c.font = "bold 13px sans-serif"
+        c.fill_text(name, x, y - (5 if hidden else 0))
+        if hidden:  # tiles of a long arm that are not drawn
+            c.font = "10px sans-serif"
+            c.fill_text(f"+{hidden}", x, y + 8)
     for p in lay.line:
-        draw_tile(c, p)
+        draw_tile(c, p, numbers=lay.numbers)
     play = set(playable)
     for p in lay.hand:
         if hidden_hand:
@@ -171,7 +184,7 @@ def paint_tiles(c: Any, lay: BoardLayout, hidden_hand: bool = False,
             rounded_rect(c, p.x, p.y, p.w, p.h, p.w * 0.16)
             c.fill()
         else:
-            draw_tile(c, p, dim=bool(play) and p.index not in play)
+            draw_tile(c, p, dim=bool(play) and p.index not in play, numbers=lay.numbers)
             if p.index in play:
                 c.fill_style = FIT
                 rounded_rect(c, p.x + 3, p.y + p.h + 5, p.w - 6, 4, 2)
@@ -188,8 +201,9 @@ def _ring(c: Any, p: PlacedTile | EndSpot, colour: str, width: float = 3.5,
 
 def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
                 fit_ends: Iterable[str] = (), last: int | None = None,
-                labels: dict[str, str] | None = None) -> None:
-    """Layer 2: the open ends, the table tile, the last play, the selection and where it fits."""
+                labels: dict[str, str] | None = None, cursor: Cursor | None = None) -> None:
+    """Layer 2: the open ends, the table tile, the last play, the selection, where it fits
+    and the keyboard's cursor."""
     labels = labels or {}
     c.clear()
     fits = set(fit_ends)
@@ -201,8 +215,9 @@ def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
             c.text_align = "center"
             c.text_baseline = "bottom"
             c.fill_text(labels.get("table", ""), p.x + p.w / 2, p.y - 6)
-    if last is not None and 0 <= last < len(lay.line):
-        _ring(c, lay.line[last], LAST, 3, 2)
+    shown_last = next((p for p in lay.line if p.index == last), None)
+    if shown_last is not None:
+        _ring(c, shown_last, LAST, 3, 2)
     for s in lay.ends:
         lit = s.end in fits
         colour = FIT if lit else END_MARK
@@ -224,10 +239,23 @@ def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
         name = labels.get("end_" + s.end, s.end)
         c.fill_text(f"{arrow} {name}" if s.end == "L" else f"{name} {arrow}",
                     s.x + s.w / 2, s.y + s.h / 2 + 1)
+        if lay.spokes:  # a hub: the open number, since the arm's last tile may be far off
+            c.font = f"bold {int(max(10, s.h * 0.3))}px sans-serif"
+            c.text_baseline = "bottom"
+            c.fill_text(str(s.suit), s.x + s.w / 2, s.y + s.h - 1)
         # A dot on the open half the end continues.
         ax, ay = s.anchor
         c.fill_circle(ax, ay + s.h / 2 - 4, 3)
     if selected is not None and 0 <= selected < len(lay.hand):
         p = lay.hand[selected]
         _ring(c, p, SELECT, 4, 3)
-
+    if cursor is not None:
+        spot: PlacedTile | EndSpot | None = None
+        if cursor[0] == "hand" and isinstance(cursor[1], int) and 0 <= cursor[1] < len(lay.hand):
+            spot = lay.hand[cursor[1]]
+        elif cursor[0] == "end":
+            spot = next((s for s in lay.ends if s.end == cursor[1]), None)
+        if spot is not None:  # a dashed ring outside the selection's, seen on felt and band
+            c.set_line_dash([5, 3])
+            _ring(c, spot, CURSOR, 3, 7)
+            c.set_line_dash([])

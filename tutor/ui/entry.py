@@ -3,11 +3,11 @@ progress store, and returns a ready :class:`~tutor.ui.app.TutorApp`."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from tutor.i18n import translate_error, translator
 from tutor.link import read_link
+from tutor.request import page_query
 from tutor.session import Session
 
 from .app import TutorApp
@@ -33,7 +33,8 @@ def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
     from tutor.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
     from tutor.store import Store, StoreError
 
-    link = read_link(os.environ.get("QUERY_STRING", ""), lang=settings.pop("lang", "es"),
+    # A preheated kernel (standalone Voilà's pool) waits here for its page's request.
+    link = read_link(page_query(), lang=settings.pop("lang", "es"),
                      lesson=lesson, student=settings.pop("student", "anon"))
     lang = link.lang
     _ = translator(lang)

@@ -8,10 +8,13 @@ from typing import Any
 
 import ipywidgets as widgets
 
+import engine.variants  # noqa: F401  (adds the classic games to engine.rules.VARIANTS)
+from engine.rules import variant
 from tutor.i18n import N_, translator
 from tutor.questions import seat_name
 
-from .panel import classed
+from .access import Attributes
+from .panel import accordion_attributes, classed
 
 __all__ = ["SEAT_KINDS", "VARIANT_NAMES", "SetupPanel"]
 
@@ -19,6 +22,11 @@ __all__ = ["SEAT_KINDS", "VARIANT_NAMES", "SetupPanel"]
 VARIANT_NAMES: dict[str, str] = {
     "leonard": N_("Leonard-Domino"),
     "block": N_("Block game (double six)"),
+    "traditional": N_("Traditional draw game (double six)"),
+    "venezuela": N_("Venezuela (pairs, double six)"),
+    "ponce": N_("Ponce (pairs, double six)"),
+    "cuban": N_("Cuban double nine (pairs)"),
+    "doble15": N_("Doble 15 (six-arm hub)"),
 }
 # Seat kinds in the setup, by value.
 SEAT_KINDS: dict[str, str] = {
@@ -41,6 +49,7 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
         self.players_dd = classed(W.Dropdown(options=[2, 3, 4, 5], value=2,
                                              layout=W.Layout(width="160px")), "ld-players")
         self.players_dd.observe(lambda _c: self._seat_visibility(), "value")
+        self.variant_dd.observe(lambda _c: self._variant_changed(), "value")
         self.seat_dds = [classed(W.Dropdown(options=[], layout=W.Layout(width="190px")),
                                  "ld-seat") for _ in range(SEATS)]
         self.rounds_in = classed(W.BoundedIntText(value=3, min=1, max=20,
@@ -61,9 +70,13 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
         self.add_class("ld-setup")
         self.selected_index = None
 
+    def attributes(self, lang: str) -> Attributes:
+        return accordion_attributes(".ld-setup", 1, self.selected_index)
+
     def relabel(self, lang: str) -> None:
         _ = translator(lang)
-        self.set_title(0, _("Game setup (applies to the next new game)"))
+        # Not "new game" in the title: a screen reader's "New game" button must be the only one.
+        self.set_title(0, _("Game setup (for the next game)"))
         variant = self.variant_dd.value
         self.variant_dd.options = [(_(label), key) for key, label in VARIANT_NAMES.items()]
         self.variant_dd.value = variant
@@ -88,6 +101,7 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
     def show_settings(self, s: dict[str, Any]) -> None:
         """Set the panel to a session's ``settings``."""
         self.variant_dd.value = s["variant"]
+        self._variant_changed()
         self.players_dd.value = s["players"]
         self.rounds_in.value = s["rules"].rounds
         self.seed_in.value = "" if s["seed"] is None else str(s["seed"])
@@ -106,6 +120,17 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
         self.ask_bots.value = bool(s["ask_bot_plays"])
         self.scaffold_cb.value = bool(s["scaffold"])
         self._seat_visibility()
+
+    def _variant_changed(self) -> None:
+        """Offer the player counts the chosen game allows (pair games: four); a game played
+        to a score counts its rounds up to the target, so the rounds box is off."""
+        game = variant(self.variant_dd.value)
+        counts = list(range(game.min_players, min(game.max_players, SEATS) + 1))
+        if list(self.players_dd.options) != counts:
+            keep = self.players_dd.value
+            self.players_dd.options = counts
+            self.players_dd.value = keep if keep in counts else counts[0]
+        self.rounds_in.disabled = game.goal == "points"
 
     def _seat_visibility(self) -> None:
         for i, dd in enumerate(self.seat_dds):

@@ -5,46 +5,55 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from urllib.parse import quote
 
 import ipywidgets as widgets
 
+from engine.tiles import TileSet
 from tutor.i18n import translator
 from tutor.questions import seat_name
 from tutor.snapshot import Snapshot
 
-from .panel import classed
+from .access import Attributes
+from .panel import classed, css_string, text_html
 
-__all__ = ["Header", "Status", "status_html", "title_html"]
+__all__ = ["Header", "Status", "state_text", "status_html", "title_html"]
 
 LANGUAGES = (("Español", "es"), ("English", "en"))
 
 
 def title_html(lang: str) -> str:
     _ = translator(lang)
-    return "<h2>" + html.escape(_("Leonard-Domino Tutor")) + "</h2>"
+    return "<h1>" + html.escape(_("Leonard-Domino Tutor")) + "</h1>"
 
 
-def status_html(view: Snapshot, lang: str, *, pending: bool, message: str = "",
-                message_kind: str = "info") -> str:
-    """The status line: round, whose turn (or why we wait) and the last message."""
+def state_text(view: Snapshot, lang: str, *, pending: bool) -> str:
+    """Whose turn it is, or why the game waits."""
     _ = translator(lang)
     turn = view.turn
     if view.match_over:
-        state = _("The match is over.")
-    elif view.round_over:
-        state = _("The round is over.")
-    elif pending:
-        state = _("Answer the question below to see the points.")
-    elif view.human_to_move is not None:
-        state = _("Your turn, player {seat}.").format(seat=seat_name(turn))
-    else:
-        state = _("Player {seat} (bot) is thinking…").format(seat=seat_name(turn))
-    head = _("Round {number} of {rounds}").format(number=view.round,
-                                                   rounds=view.rounds)
+        return _("The match is over.")
+    if view.round_over:
+        return _("The round is over.")
+    if pending:
+        return _("Answer the question below to see the points.")
+    if view.human_to_move is not None:
+        return _("Your turn, player {seat}.").format(seat=seat_name(turn))
+    return _("Player {seat} (bot) is thinking…").format(seat=seat_name(turn))
+
+
+def status_html(view: Snapshot, lang: str, *, pending: bool, message: str = "",
+                message_kind: str = "info", tileset: TileSet | None = None) -> str:
+    """The status line: round, whose turn (or why we wait) and the last message."""
+    _ = translator(lang)
+    state = state_text(view, lang, pending=pending)
+    head = (_("Round {number}, playing to {target} points").format(
+        number=view.round, target=view.target) if view.target else
+        _("Round {number} of {rounds}").format(number=view.round, rounds=view.rounds))
     msg = ""
     if message:
         cls = "ld-msg" if message_kind == "msg" else "ld-info"
-        msg = f" — <span class='{cls}'>{html.escape(message)}</span>"
+        msg = f" — <span class='{cls}'>{text_html(message, lang, tileset)}</span>"
     return f"<b>{html.escape(head)}</b> · {html.escape(state)}{msg}"
 
 
@@ -67,6 +76,15 @@ class Header(widgets.HBox):  # type: ignore[misc]
 
     def on_new_game(self, callback: Callable[[], None]) -> None:
         self.new_game_btn.on_click(lambda _b: callback())
+
+    def attributes(self, lang: str) -> Attributes:
+        _ = translator(lang)
+        return {
+            ".ld-lang > div": {"role": "group", "aria-label": _("Language")},
+            f".ld-lang button[data-value={css_string(quote('Español'))}]": {"lang": "es"},
+            f".ld-lang button[data-value={css_string(quote('English'))}]": {"lang": "en"},
+            ".ld-app .jupyter-button > i": {"aria-hidden": "true"},  # icons say nothing
+        }
 
     def relabel(self, lang: str) -> None:
         _ = translator(lang)
@@ -91,4 +109,4 @@ class Status(widgets.HTML):  # type: ignore[misc]
 
     def render(self, view: Snapshot, *, pending: bool) -> None:
         self.value = status_html(view, view.lang, pending=pending, message=self.message,
-                                 message_kind=self.kind)
+                                 message_kind=self.kind, tileset=view.tileset)

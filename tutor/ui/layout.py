@@ -11,14 +11,17 @@ tile" or "this end".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from engine.tiles import Half, Tile, TileSet
 
-__all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "hit_test", "layout", "view_get"]
+__all__ = ["BoardLayout", "Cursor", "EndSpot", "Hit", "PlacedTile", "hit_test", "layout",
+           "view_get"]
 
 Orientation = Literal["h", "v"]
+Cursor = tuple[Literal["hand"], int] | tuple[Literal["end"], str]
+"""Where the keyboard is on the board: a hand tile (by index) or an open end ("L"/"R")."""
 
 MARGIN = 14
 GAP = 6
@@ -56,7 +59,8 @@ class PlacedTile:
 class EndSpot:
     """The hotspot of an open end: click it to place the selected tile there."""
 
-    end: Literal["L", "R"]
+    end: str
+    """``"L"``/``"R"``, or a hub's arm ``"1"`` … ``"6"``."""
     suit: Half
     x: float
     y: float
@@ -85,13 +89,20 @@ class BoardLayout:
     rows: int
     turns: tuple[tuple[float, float, float, float], ...] = ()
     """Connectors between snake rows: (x, y_top, x, y_bottom) of the bend."""
+    spokes: tuple[tuple[float, float, float, float], ...] = ()
+    """A hub's connectors: (x1, y1, x2, y2) from the hub to the start of each arm."""
+    arm_labels: tuple[tuple[str, float, float, int], ...] = ()
+    """A hub's arm names where they are painted: (end, x, y, tiles not drawn)."""
+    numbers: bool = False
+    """Halves are drawn as numbers, not pips (sets beyond double-six: pips of 7 to 15 would
+    be too small to count)."""
 
 
 @dataclass(frozen=True)
 class Hit:
     kind: Literal["hand", "end", "line", "none"]
     index: int = -1
-    end: Literal["L", "R"] | None = None
+    end: str | None = None
 
 
 def view_get(view: Any, key: str, default: Any = None) -> Any:
@@ -137,6 +148,14 @@ def layout(view: Any, width: int, height: int) -> BoardLayout:
     ends = view_get(view, "ends")
 
     band_y = float(height) if not hand else round(height * (1 - HAND_BAND))
+    hand_placed = _hand(hand, width, height, band_y)
+    numbers = tileset is not None and any(isinstance(s, int) and s > 6 for s in tileset.suits)
+    arms = view_get(view, "arms") or ()
+    if arms and line:
+        names = tuple(view_get(view, "end_names") or ())
+        return replace(_hub_layout(line[0], [[_tile(t, tileset) for t in a] for a in arms],
+                                   names, ends, width, height, band_y, hand_placed),
+                       numbers=numbers)
     area_h = band_y - 2 * MARGIN
     n = len(line)
 
@@ -193,6 +212,13 @@ def layout(view: Any, width: int, height: int) -> BoardLayout:
         ax = last.x + half / 2 if last_rev else last.x + tw - half / 2
         spots.append(EndSpot("R", er, xr, yr, tw, th, (ax, last.y + th / 2)))
 
+    return BoardLayout(width, height, half, tuple(placed), tuple(spots), hand_placed,
+                       band_y, rows, tuple(turns), numbers=numbers)
+
+
+def _hand(hand: Sequence[Tile], width: int, height: int,
+          band_y: float) -> tuple[PlacedTile, ...]:
+    """The hand band: upright tiles, in as many rows as they need."""
     hand_placed: list[PlacedTile] = []
     if hand:
         band_h = height - band_y
@@ -219,9 +245,54 @@ def layout(view: Any, width: int, height: int) -> BoardLayout:
             x = (width - row_w) / 2 + c * hstep
             y = band_y + MARGIN + 4 + r * (2 * hh + GAP)
             hand_placed.append(PlacedTile(x, y, hh, 2 * hh, t, "hand", i, "v"))
+    return tuple(hand_placed)
 
-    return BoardLayout(width, height, half, tuple(placed), tuple(spots), tuple(hand_placed),
-                       band_y, rows, tuple(turns))
+
+HUB_LABEL = 22
+"""Room for an arm's name (and the count of tiles not drawn) at the start of its row."""
+
+
+def _hub_layout(hub: Tile, arms: Sequence[Sequence[Tile]], names: Sequence[str],
+                ends: Sequence[Half] | None, width: int, height: int, band_y: float,
+                hand: tuple[PlacedTile, ...]) -> BoardLayout:
+    """A Doble 15 hub: the hub upright on the left, one row per arm going right from it,
+    each arm's open end in the slot after its last tile. An arm longer than its row shows
+    its outer tiles (the open end is what play needs); its label says how many are not
+    drawn. Line indices follow the snapshot's order: the hub, then arm 1 outward, arm 2, …"""
+    k = len(arms)
+    area_h = band_y - 2 * MARGIN
+    row_h = area_h / k
+    half = float(min(MAX_HALF, max(MIN_HALF, row_h - 2 * GAP - 2)))
+    tw, th = 2 * half, half
+    hub_w, hub_h = half, 2 * half
+    left = MARGIN + GAP
+    x0 = left + hub_w + 2 * GAP + HUB_LABEL
+    cols = max(2, int((width - MARGIN - x0 + GAP) // (tw + GAP)))  # tiles + the end slot
+    top = MARGIN
+    hub_y = top + area_h / 2 - hub_h / 2
+    placed = [PlacedTile(left, hub_y, hub_w, hub_h, hub, "line", 0, "v")]
+    spots: list[EndSpot] = []
+    spokes: list[tuple[float, float, float, float]] = []
+    labels: list[tuple[str, float, float, int]] = []
+    index = 1
+    for a, arm in enumerate(arms):
+        name = names[a] if a < len(names) else str(a + 1)
+        y = top + a * row_h + (row_h - th) / 2
+        shown_from = max(0, len(arm) - (cols - 1))
+        spokes.append((left + hub_w, hub_y + hub_h / 2, x0 - GAP, y + th / 2))
+        labels.append((name, left + hub_w + GAP + HUB_LABEL / 2, y + th / 2, shown_from))
+        for j, t in enumerate(arm):
+            if j >= shown_from:
+                x = x0 + (j - shown_from) * (tw + GAP)
+                placed.append(PlacedTile(x, y, tw, th, t, "line", index + j, "h"))
+        if ends is not None and a < len(ends):
+            slot_x = x0 + (len(arm) - shown_from) * (tw + GAP)
+            anchor = ((slot_x - GAP - half / 2, y + th / 2) if arm
+                      else (left + hub_w / 2, hub_y + hub_h / 2))
+            spots.append(EndSpot(name, ends[a], slot_x, y, tw, th, anchor))
+        index += len(arm)
+    return BoardLayout(width, height, half, tuple(placed), tuple(spots), hand, band_y, k,
+                       (), tuple(spokes), tuple(labels))
 
 
 def hit_test(x: float, y: float, lay: BoardLayout, ends: Sequence[str] | None = None) -> Hit:

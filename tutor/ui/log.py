@@ -9,7 +9,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from engine.tiles import TileSet
 from tutor.i18n import translator
+
+from .access import Attributes
+from .panel import text_html
 
 __all__ = ["KEEP", "LogPanel", "log_html"]
 
@@ -17,10 +21,10 @@ KEEP = 8
 """Events kept (the panel shows the last six lines)."""
 
 
-def log_html(lines: Iterable[str], lang: str) -> str:
+def log_html(lines: Iterable[str], lang: str, tileset: TileSet | None = None) -> str:
     """The "what happened" log: the last six lines (hidden points are already left out)."""
     _ = translator(lang)
-    items = "".join(f"<li>{html.escape(line)}</li>" for line in list(lines)[-6:])
+    items = "".join(f"<li>{text_html(line, lang, tileset)}</li>" for line in list(lines)[-6:])
     title = _("What happened")
     return (f"<b>{html.escape(title)}</b>"
             f"<ul style='margin:4px 0;padding-left:18px'>{items}</ul>")
@@ -42,5 +46,10 @@ class LogPanel(widgets.HTML):  # type: ignore[misc]
     def clear(self) -> None:
         self.events = []
 
-    def render(self, describe: Callable[[Any], str], lang: str) -> None:
-        self.value = log_html(map(describe, self.events), lang)
+    def attributes(self, lang: str) -> Attributes:
+        _ = translator(lang)
+        return {".ld-log": {"role": "region", "aria-label": _("What happened")}}
+
+    def render(self, describe: Callable[[Any], str], lang: str,
+               tileset: TileSet | None = None) -> None:
+        self.value = log_html(map(describe, self.events), lang, tileset)

@@ -9,11 +9,19 @@ from typing import Any
 import ipywidgets as widgets
 
 from engine.round import Action, Draw, Pass, Play
-from tutor.i18n import translator
+from tutor.i18n import N_, translator
+from tutor.words import move_words
 
-from .panel import classed
+from .access import Attributes
+from .panel import classed, css_string
 
-__all__ = ["MovesPanel", "move_label"]
+__all__ = ["CHOICE", "MOVE", "MovesPanel", "move_label"]
+
+MOVE = ".ld-moves .ld-move"
+"""The move buttons, in order (digits 1-9 press them)."""
+CHOICE = '.ld-moves .ld-move:not([title="draw"]):not([title="pass"])'
+"""The moves that wait for the student (the page draws or passes by itself when there is no
+choice), where the focus goes."""
 
 
 def move_label(move: Action, lang: str) -> str:
@@ -25,15 +33,16 @@ def move_label(move: Action, lang: str) -> str:
         return _("Pass")
     if move.end is None:
         return str(move.tile)
-    end = _("L") if move.end == "L" else _("R")
+    end = (_("L") if move.end == "L" else _("R") if move.end == "R"
+           else _("arm {arm}").format(arm=move.end))
     return f"{move.tile} → {end}"
 
 
 class MovesPanel(widgets.HBox):  # type: ignore[misc]
     """A row of buttons; ``on_move(move)`` when one is pressed."""
 
-    def __init__(self, width: int, on_move: Callable[[Action], None]) -> None:
-        super().__init__(layout=widgets.Layout(width=f"{width}px"))
+    def __init__(self, on_move: Callable[[Action], None]) -> None:
+        super().__init__()
         self.add_class("ld-moves")
         self._on_move = on_move
 
@@ -47,6 +56,18 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
             b.on_click(self._handler(m))
             buttons.append(b)
         self.children = buttons
+
+    def attributes(self, legal: Sequence[Action], lang: str) -> Attributes:
+        """Each button's name in words, with its number ("Move 2: six-three at the left
+        end", key 2); buttons are found by their title, the move's notation."""
+        _ = translator(lang)
+        out: Attributes = {".ld-moves": {"role": "group", "aria-label": _("Your moves")}}
+        for i, m in enumerate(legal, 1):
+            out[f".ld-move[title={css_string(str(m))}]"] = {
+                "aria-label": _(N_("Move {number}: {move}")).format(number=i,
+                                                                    move=move_words(m, lang)),
+                "aria-keyshortcuts": str(i) if i <= 9 else None}
+        return out
 
     def _handler(self, move: Action) -> Callable[[Any], None]:
         return lambda _b: self._on_move(move)

@@ -9,18 +9,23 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from engine.tiles import TileSet
 from tutor.hints import ANSWER
 from tutor.i18n import format_number, translator
 from tutor.questions import seat_name
 from tutor.snapshot import QuestionView, Snapshot
 
-from .panel import classed
+from .access import Attributes
+from .panel import classed, text_html
 
-__all__ = ["AnsweredCard", "TutorPanel", "answered_html", "feedback_html", "question_html",
-           "situation_html"]
+__all__ = ["ANSWER_BOX", "AnsweredCard", "TutorPanel", "answered_html", "feedback_html",
+           "question_html", "situation_html"]
+
+ANSWER_BOX = ".ld-answer input"
+QUESTION_ID = "ld-question"
 
 
-def situation_html(question: QuestionView, lang: str) -> str:
+def situation_html(question: QuestionView, lang: str, tileset: TileSet | None = None) -> str:
     """What the student may see before answering: the tile played and where, the line with
     both ends marked, the tiles of the hands to count. Never the working."""
     _ = translator(lang)
@@ -30,17 +35,19 @@ def situation_html(question: QuestionView, lang: str) -> str:
         tiles = " ".join(f"[{t}]" for t in sit.line)
         parts.append(_("Line: ◀ {tiles} ▶ (both ends are open)").format(tiles=tiles))
     if sit.played and sit.played_end:
-        where = _("left end") if sit.played_end == "L" else _("right end")
+        where = (_("left end") if sit.played_end == "L" else _("right end")
+                 if sit.played_end == "R" else _("arm {arm}").format(arm=sit.played_end))
         parts.append(_("{tile} was placed at the {end}.").format(tile=sit.played, end=where))
     for seat, hand in sit.hands:
         parts.append(_("Hand of {seat}: {tiles}").format(
             seat=seat_name(seat), tiles=" ".join(f"[{t}]" for t in hand) or "—"))
     if sit.drill:
         parts.insert(0, _("Practice position (not from your game):"))
-    return "".join(f"<div class='ld-situation'>{html.escape(p)}</div>" for p in parts)
+    return "".join(f"<div class='ld-situation'>{text_html(p, lang, tileset)}</div>"
+                   for p in parts)
 
 
-def question_html(question: QuestionView, lang: str) -> str:
+def question_html(question: QuestionView, lang: str, tileset: TileSet | None = None) -> str:
     """The tutor's question: the prompt, the situation, the scaffold if the lesson shows it,
     and how many more questions follow. No formula, no other-end total, no answer."""
     _ = translator(lang)
@@ -50,20 +57,22 @@ def question_html(question: QuestionView, lang: str) -> str:
             _("{count} more question(s) after this one.").format(count=question.queued)) +
             "</div>")
     scaffold = f"$${question.scaffold}$$" if question.scaffold else ""
-    return (f"<b>{html.escape(question.prompt)}</b>{situation_html(question, lang)}"
+    return (f"<b>{text_html(question.prompt, lang, tileset)}</b>"
+            f"{situation_html(question, lang, tileset)}"
             f"{scaffold}{more}")
 
 
 def feedback_html(fb: Any) -> str:
     """The answer's feedback (a :class:`tutor.asking.Feedback`): right, wrong (with the
     hint) or shown."""
-    msg = html.escape(fb.message)
+    lang = fb.question.lang
+    msg = text_html(fb.message, lang)
     if fb.kind == "correct":
         body = f"<span class='ld-ok'>✔ {msg}</span>"
     elif fb.kind == "wrong":
         body = f"<span class='ld-bad'>✘ {msg}</span>"
         if fb.hint:
-            body += "<br><span class='ld-warn'>" + html.escape(fb.hint.text) + "</span>"
+            body += "<br><span class='ld-warn'>" + text_html(fb.hint.text, lang) + "</span>"
             if fb.hint.latex and not fb.hint.reveals:
                 body += f" $${fb.hint.latex}$$"
     else:
@@ -81,8 +90,8 @@ def answered_html(fb: Any, body: str) -> str:
         answer = f"<br><span class='ld-answer-value'>{html.escape(text)}</span>"
     worked = fb.worked
     shown = f" $${worked}$$" if worked and worked != str(fb.expected) else ""
-    return "<div class='ld-card'>" + html.escape(q.prompt) + "<br>" + body + answer + shown + \
-        "</div>"
+    return "<div class='ld-card'>" + text_html(q.prompt, q.lang) + "<br>" + body + answer + \
+        shown + "</div>"
 
 
 class TutorPanel(widgets.VBox):  # type: ignore[misc]
@@ -95,7 +104,7 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         # The value follows every keystroke and Enter sends a "submit" message, so leaving the
         # box (e.g. to press Hint) never hands in a half-typed answer.
         self.answer_in = classed(W.Text(continuous_update=True,
-                                        layout=W.Layout(width="200px")), "ld-answer")
+                                        layout=W.Layout(width="210px")), "ld-answer")
         self.answer_in.on_msg(self._on_answer_msg)
         self.submit_btn = classed(W.Button(button_style="primary"), "ld-submit")
         self.submit_btn.on_click(lambda _b: on_submit(self.answer_in.value))
@@ -106,7 +115,8 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         self.feedback = classed(W.HTMLMath(), "ld-feedback")
         super().__init__([
             self.question,
-            W.HBox([self.answer_in, self.submit_btn, self.hint_btn, self.reveal_btn]),
+            classed(W.HBox([self.answer_in, self.submit_btn, self.hint_btn, self.reveal_btn]),
+                    "ld-answer-row"),
             self.feedback])
         self.add_class("ld-tutor")
         self._on_submit = on_submit
@@ -121,11 +131,21 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         """The feedback to an answer that did not end the question (it stays until the next)."""
         self.feedback_html = feedback_html(fb)
 
-    def show_hint(self, text: str) -> None:
-        self.feedback_html = "<span class='ld-warn'>" + html.escape(text) + "</span>"
+    def show_hint(self, text: str, lang: str) -> None:
+        self.feedback_html = "<span class='ld-warn'>" + text_html(text, lang) + "</span>"
 
     def clear(self) -> None:
         self.feedback_html = ""
+
+    def attributes(self, lang: str) -> Attributes:
+        _ = translator(lang)
+        return {
+            ".ld-tutor": {"role": "region", "aria-label": _("Question")},
+            ".ld-question": {"id": QUESTION_ID},
+            ANSWER_BOX: {"aria-label": _("Your answer"), "aria-describedby": QUESTION_ID},
+            ".ld-hint": {"aria-keyshortcuts": "H"},
+            ".ld-reveal": {"aria-keyshortcuts": "S"},
+        }
 
     def relabel(self, lang: str) -> None:
         _ = translator(lang)
@@ -139,7 +159,7 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         self.layout.display = None if q else "none"
         if not q:
             return
-        self.question.value = question_html(q, view.lang)
+        self.question.value = question_html(q, view.lang, view.tileset)
         self.feedback.value = self.feedback_html
 
 
@@ -152,3 +172,11 @@ class AnsweredCard(widgets.HTMLMath):  # type: ignore[misc]
 
     def show(self, fb: Any) -> None:
         self.value = answered_html(fb, feedback_html(fb))
+
+    @staticmethod
+    def spoken_answer(fb: Any) -> list[str]:
+        """What the card adds to the feedback's message, to announce: the answer."""
+        if fb.expected is None or fb.kind == "revealed":  # a reveal's message says it
+            return []
+        q = fb.question
+        return [translator(q.lang)(ANSWER).format(answer=format_number(fb.expected, q.lang))]

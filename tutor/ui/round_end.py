@@ -14,21 +14,44 @@ from tutor.i18n import N_, format_number, translator
 from tutor.questions import seat_name
 from tutor.snapshot import Snapshot
 
+from .access import Attributes
 from .panel import classed
 
-__all__ = ["BONUS_WHY", "RoundEndPanel", "match_html", "round_summary_html"]
+__all__ = ["BONUS_WHY", "ROUND_END_BUTTONS", "SCORING_WHY", "RoundEndPanel", "match_html",
+           "round_summary_html"]
 
+ROUND_END_BUTTONS = ".ld-round-end .jupyter-button"
 BONUS_WHY: dict[str, str] = {
     "paso-a-la-salida": N_("paso a la salida"),
     "paso-corrido": N_("paso corrido"),
     "capicua": N_("capicúa"),
     "domino": N_("domino (the tiles left in the other hands)"),
     "tranque": N_("tranque (the other hands)"),
+    "pass": N_("pass points (Ponce)"),
+    "block": N_("closing the game (Ponce's tranque)"),
 }
+
+SCORING_WHY: dict[str, str] = {
+    "block": N_("How the block game scores: the player who goes out gains the tiles left in "
+                "the other hands; in a tranque, the lowest hand gains them."),
+    "traditional": N_("How the traditional game scores: a domino gains the sum of every other "
+                      "hand; in a tranque the lowest hand gains the differences to each other "
+                      "hand (15, 19, 22 → 4 + 7 = 11)."),
+    "venezuela": N_("How Venezuela scores: the winning pair gains the sum of the other pair's "
+                    "hands; in a tranque the pair with the lower sum wins."),
+    "ponce": N_("How Ponce scores: passes you make the others take score 1 (2 for the first "
+                "of the match); making the tranque scores 2; the hand counts are rounded to "
+                "tens, half up (14 → 1, 15 → 2)."),
+    "cuban": N_("How Cuban double nine scores: the winner's pair gains the sum of the other "
+                "pair's hands; in a tranque the lowest single hand wins for its pair."),
+    "doble15": N_("How Doble 15 scores: whoever empties their hand (or, in a tranque, has the "
+                  "lowest hand) gains the sum of all the other hands."),
+}
+"""One line per classic variant (RULES.md §3), under the round's summary."""
 
 
 def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: str, *,
-                       pending: bool) -> str:
+                       pending: bool, variant: str = "leonard") -> str:
     """How the round ended (``result``: a round result or None) and, unless a question is
     ``pending``, who gained what from the round's ``events`` (bonuses, power plays)."""
     _ = translator(lang)
@@ -42,12 +65,18 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
                 kind = _("Domino with capicúa ({kind})!").format(kind=end.capicua)
             what = _("Player {seat} placed their last tile.").format(
                 seat=seat_name(end.winner or 0))
+        elif end.reason == "target":
+            kind = _("Match point!")
+            what = _("A pair reached the match's target in the middle of the hand.")
+        elif end.reason == "annulled":
+            kind = _("New deal")
+            what = _("A player held five doubles: the hand is dealt again.")
         else:
             kind = _("Tranque!")
             what = (_("Nobody can play. Player {seat} has the lowest hand.").format(
                 seat=seat_name(end.winner)) if end.winner is not None
                 else _("Nobody can play, and the lowest hand is shared: nobody collects."))
-        lines.append(f"<h3 style='margin:2px 0'>{html.escape(kind)}</h3>"
+        lines.append(f"<h2 class='ld-round-title'>{html.escape(kind)}</h2>"
                      f"<div>{html.escape(what)}</div>")
         if not pending:  # the totals are what a round-end question asks to add up
             totals = ", ".join(f"{seat_name(i)}: {v}" for i, v in enumerate(end.hand_totals))
@@ -61,7 +90,7 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
         for e in events:
             if isinstance(e, Bonus):
                 why.append(_("Player {seat}: +{points} for {why}").format(
-                    seat=seat_name(e.seat), points=e.points, why=_(BONUS_WHY[e.kind])))
+                    seat=seat_name(e.seat), points=e.points, why=_(BONUS_WHY.get(e.kind, e.kind))))
         power_g = [0] * players
         power_l = [0] * players
         for e in events:
@@ -75,6 +104,9 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
         if why:
             lines.append("<ul style='margin:4px 0'>" + "".join(
                 f"<li>{html.escape(w)}</li>" for w in why) + "</ul>")
+        if variant in SCORING_WHY:
+            lines.append("<div class='ld-legend'>" + html.escape(_(SCORING_WHY[variant]))
+                         + "</div>")
     return "".join(lines)
 
 
@@ -95,6 +127,11 @@ def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
     total = "".join(f"<td><b>{format_number(v, lang)}</b></td>"
                     for v in view.scores_shown)
     body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
+    for seats in view.teams:  # pair games: each pair's total under its players' columns
+        pair = _("Pair {seats}").format(seats=" & ".join(seat_name(s) for s in seats))
+        points = format_number(sum(view.scores_shown[s] for s in seats), lang)
+        cells = "".join(f"<td>{points if i in seats else ''}</td>" for i in range(m.players))
+        body.append(f"<tr><td>{html.escape(pair)}</td>{cells}</tr>")
     result = ""
     if view.match_over and not pending and view.match_winners:
         result = "<div class='ld-ok'>★ " + html.escape(_("Match winner: {winners}").format(
@@ -119,6 +156,11 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
                           W.HBox([self.next_round_btn, self.new_match_btn])])
         self.add_class("ld-round-end")
 
+    def attributes(self, lang: str) -> Attributes:
+        _ = translator(lang)
+        return {".ld-round-end": {"role": "region", "aria-label": _("The round is over.")},
+                ".ld-next-round": {"aria-keyshortcuts": "N"}}
+
     def relabel(self, lang: str) -> None:
         _ = translator(lang)
         self.next_round_btn.description = _("Next round")
@@ -133,7 +175,7 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
             return
         pending = view.question is not None
         self.summary.value = round_summary_html(result, events, view.players, view.lang,
-                                                pending=pending)
+                                                pending=pending, variant=view.variant)
         self.match_table.value = match_html(match, view, view.lang, pending=pending)
         self.next_round_btn.layout.display = (
             None if not view.match_over and not pending else "none")

@@ -14,6 +14,7 @@ from tutor.i18n import N_, format_number, translator
 from tutor.questions import seat_name
 from tutor.snapshot import Snapshot
 
+from .access import Attributes
 from .game_setup import SEAT_KINDS
 from .panel import running_loop
 
@@ -64,12 +65,27 @@ def scores_html(view: Snapshot, lang: str, *, humans: Collection[int],
     if view.hiding:
         hidden = ("<div class='ld-hidden-pts'>" + html.escape(
             _("Points of the last play are hidden until you answer.")) + "</div>")
+    pairs = ""
+    if view.teams:  # pair games score by pairs: partners sit opposite
+        cells = ""
+        for seats in view.teams:
+            text = _("Pair {seats}: {points}").format(
+                seats=" & ".join(seat_name(s) for s in seats),
+                points=format_number(sum(scores[s] for s in seats), lang))
+            cells += f"<li>{html.escape(text)}</li>"
+        title = _("Pairs")
+        pairs = (f"<div class='ld-pairs'><b>{html.escape(title)}</b>"
+                 f"<ul>{cells}</ul></div>")
+    if view.target:
+        pairs += ("<div class='ld-legend'>" + html.escape(
+            _("The match ends when a player or pair reaches {target} points.").format(
+                target=view.target)) + "</div>")
     pile = _("Pile: {count} tiles").format(count=view.pile)
     heads = "".join(f"<th>{html.escape(h)}</th>"
                     for h in (_("Player"), _("Tiles"), _("Round"), _("Match")))
     return (
         f"<table class='ld-score-table'><thead><tr>{heads}</tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<tbody>{''.join(rows)}</tbody></table>{pairs}"
         f"<div class='ld-legend'>{html.escape(pile)}</div>{hidden}")
 
 
@@ -82,6 +98,10 @@ class ScoresPanel(widgets.HTML):  # type: ignore[misc]
         self.add_class("ld-card")
         self._view: Snapshot | None = None
         self._who: dict[str, Any] = {"humans": (), "bots": {}}
+
+    def attributes(self, lang: str) -> Attributes:
+        _ = translator(lang)
+        return {".ld-scores": {"role": "region", "aria-label": _("Scores")}}
 
     def render(self, view: Snapshot, *, bots: Mapping[int, Any],
                animate_from: Sequence[int] | None = None) -> None:

@@ -13,7 +13,8 @@ import ipywidgets as widgets
 from tutor.i18n import translator
 from tutor.snapshot import Snapshot
 
-from .panel import classed
+from .access import Attributes
+from .panel import accordion_attributes, classed
 
 __all__ = ["SheetPanel", "progress_html", "sheet_links_html"]
 
@@ -80,6 +81,9 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
         self._view: Snapshot | None = None
         self.observe(lambda _c: self._view is not None and self.render(self._view),
                      "selected_index")
+
+    def attributes(self, lang: str) -> Attributes:
+        return accordion_attributes(".ld-sheet", 2, self.selected_index)
 
     def relabel(self, lang: str) -> None:
         _ = translator(lang)

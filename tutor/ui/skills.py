@@ -10,6 +10,8 @@ import ipywidgets as widgets
 from tutor.i18n import translator
 from tutor.snapshot import Snapshot
 
+from .access import Attributes
+
 __all__ = ["SkillsPanel", "mastery_html"]
 
 
@@ -40,6 +42,10 @@ class SkillsPanel(widgets.HTML):  # type: ignore[misc]
         super().__init__()
         self.add_class("ld-mastery")
         self.add_class("ld-card")
+
+    def attributes(self, lang: str) -> Attributes:
+        _ = translator(lang)
+        return {".ld-mastery": {"role": "region", "aria-label": _("Skills")}}
 
     def render(self, view: Snapshot) -> None:
         self.value = mastery_html(view, view.lang)

@@ -1,0 +1,351 @@
+"""A class at once: N simulated students play a lesson against one Voilà server, each in a
+headless Chromium page (one browser, a context per student), writing to one progress file.
+
+    python benchmarks/classroom.py [--students 10] [--moves 12] [--think 0.5] [--arrival 2]
+                                   [--preheat] [--lesson 04-times] [--json] [--check]
+
+Each student opens the play page by a lesson link with a seed of their own (one student
+every ``--arrival`` seconds, as a class comes in), plays the first
+offered tile when it is their turn and answers every question right; a mirror
+:class:`tutor.session.Session` with the same lesson and seed (as in the browser tests) says
+the engine's legal moves and the answers. It reports:
+
+- click → board: milliseconds from the click on a move button until the page shows the move
+  taken (the clicked button leaves the board's moves), measured inside the page
+  (``performance.now()`` around the click and a DOM mutation observer), p50 and p95;
+- answer → feedback: the same from pressing Enter on an answer to the next question or the
+  answered card, p50 and p95;
+- page ready: ``goto`` until the board can be played, while the class comes in;
+- the server's memory (resident, server plus its kernels, from /proc), at its peak while the
+  class plays;
+- kernels left after every page closed, once the culling settings (``voila.json``'s, scaled
+  from minutes to seconds) had time to act (a preheated pool's kernels are not left over: the
+  pool keeps them on purpose, and they are counted apart);
+- nothing lost: every answer each student gave is in the progress file, once.
+
+Goals on the 2-core machine at N = 10: p95 click → board ≤ 250 ms, nothing lost, no kernel
+left behind. This is a benchmark (it reports numbers and exits 0), except that ``--check``
+makes it exit 1 when an answer is lost or a kernel is left (the browser test runs it so at
+N = 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, percentile, server_rss_kib
+
+from tutor.serve import CULLING, PREHEAT, kernel_pids, start_voila, stop_server
+
+FAST_CULLING = {"cull_idle_timeout": 90, "cull_interval": 5}
+"""The shipped culling scaled down (5 min → 90 s) so the run ends sooner. Not much shorter: a
+kernel has no page connected between running its notebook and the page's first connection,
+which takes tens of seconds while a class opens at once on two cores, and an idle time
+shorter than that culls the kernel before its page arrives (seen at 30 s with 10 pages)."""
+
+# The page is ready for the student when a move button, the question or the round end shows
+# (a forced draw or pass is made by the page itself).
+IDLE = """() => {
+  const shown = (sel) => [...document.querySelectorAll(sel)].some(e => e.offsetParent !== null);
+  const moves = [...document.querySelectorAll('.ld-move')].filter(
+      e => e.offsetParent !== null && e.title !== 'draw' && e.title !== 'pass');
+  return moves.length > 0 || shown('.ld-answer input') || shown('.ld-round-end .ld-summary');
+}"""
+
+# Click the move button titled `move` and resolve with the milliseconds until it has left the
+# page's moves (the kernel took the move and the page redrew), as the browser sees it.
+CLICK = """(move) => new Promise((resolve, reject) => {
+  const button = [...document.querySelectorAll('.ld-move')].find(
+      e => e.title === move && e.offsetParent !== null);
+  if (!button) { reject(new Error('no button ' + move)); return; }
+  const gone = () => !button.isConnected || button.offsetParent === null;
+  const t0 = performance.now();
+  const obs = new MutationObserver(() => {
+    if (gone()) { obs.disconnect(); resolve(performance.now() - t0); }
+  });
+  obs.observe(document.body, {childList: true, subtree: true, attributes: true});
+  button.click();
+  setTimeout(() => { obs.disconnect(); reject(new Error('no redraw in 30 s')); }, 30000);
+})"""
+
+# Type an answer, press Enter and resolve with the milliseconds until the question changed or
+# went (the answered card shows).
+ANSWER = """(text) => new Promise((resolve, reject) => {
+  const box = document.querySelector('.ld-answer input');
+  const question = document.querySelector('.ld-question');
+  const before = question ? question.innerText : '';
+  const done = () => { const q = document.querySelector('.ld-question');
+    return box.offsetParent === null || !q || q.innerText !== before; };
+  box.value = text;
+  box.dispatchEvent(new Event('input', {bubbles: true}));
+  const t0 = performance.now();
+  const obs = new MutationObserver(() => {
+    if (done()) { obs.disconnect(); resolve(performance.now() - t0); }
+  });
+  obs.observe(document.body, {childList: true, subtree: true, attributes: true,
+                              characterData: true});
+  box.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', keyCode: 13, bubbles: true}));
+  box.dispatchEvent(new KeyboardEvent('keypress', {key: 'Enter', keyCode: 13, bubbles: true}));
+  setTimeout(() => { obs.disconnect(); reject(new Error('no feedback in 30 s')); }, 30000);
+})"""
+
+
+@dataclass
+class Student:
+    name: str
+    seed: int
+    ready_s: float = 0.0
+    clicks_ms: list[float] = field(default_factory=list)
+    answers_ms: list[float] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)
+    """Every answer typed, in order (each right at the first try: one attempt each)."""
+    error: str = ""
+
+
+@dataclass
+class Report:
+    students: int
+    lesson: str
+    preheat: bool
+    think_s: float
+    arrival_s: float
+    moves: int
+    click_ms: dict[str, float]
+    answer_ms: dict[str, float]
+    page_ready_s: dict[str, float]
+    peak_rss_mib: float
+    rss_per_kernel_mib: float
+    kernels_while_playing: int
+    kernels_left: int
+    pool_kernels: int
+    answers_given: int
+    answers_stored: int
+    lost: list[str]
+    errors: list[str]
+    load_average: float
+
+    def ok(self) -> bool:
+        return not self.lost and not self.errors and self.kernels_left == 0
+
+
+def _mirror(lesson: str, seed: int) -> Any:
+    from tutor.session import Session
+
+    return Session.from_lesson(lesson, lang="en", seed=seed, store=None)
+
+
+def _forced(mirror: Any) -> None:
+    """The page makes a human's forced draw or pass by itself; so does the mirror."""
+    from engine.round import DRAW, PASS
+
+    while (mirror.human_to_move is not None and not mirror.pending_question
+           and mirror.legal_moves() in ([DRAW], [PASS])):
+        mirror.play(mirror.legal_moves()[0])
+
+
+async def play(browser: Any, url: str, lesson: str, student: Student, moves: int,
+               think: float, arrival: float) -> None:
+    await asyncio.sleep(arrival)
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    seen: list[str] = []
+    page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
+    page.on("console", lambda m: m.type == "error" and seen.append(f"console: {m.text}"))
+    page.on("crash", lambda _p: seen.append("the page crashed"))
+    try:
+        t0 = time.perf_counter()
+        await page.goto(f"{url}Play.ipynb?lesson={lesson}&lang=en&seed={student.seed}"
+                        f"&student={student.name}", timeout=300_000)
+        await page.wait_for_function(IDLE, timeout=300_000)
+        student.ready_s = time.perf_counter() - t0
+        mirror = _mirror(lesson, student.seed)
+        while len(student.clicks_ms) < moves:
+            await page.wait_for_function(IDLE, timeout=60_000)
+            _forced(mirror)
+            q = mirror.pending_question
+            if q is not None:
+                await page.locator(".ld-answer input").wait_for(state="visible",
+                                                                 timeout=30_000)
+                answer = str(q.expected)
+                student.answers_ms.append(await page.evaluate(ANSWER, answer))
+                student.answers.append(answer)
+                if mirror.answer(answer).kind != "correct":
+                    raise AssertionError(f"the mirror did not take {answer}")
+                continue
+            if mirror.round.over:
+                break
+            await asyncio.sleep(think)
+            legal = {str(m): m for m in mirror.legal_moves()}
+            button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
+            move = await button.get_attribute("title")
+            if move not in legal:
+                raise AssertionError(f"page offers {move!r}, engine allows {sorted(legal)}")
+            student.clicks_ms.append(await page.evaluate(CLICK, move))
+            mirror.play(legal[move])
+        # The last answer's write: the page says when a busy file kept it waiting.
+        await page.wait_for_function(
+            "() => !/cannot be saved yet|waiting to be saved|not saved yet/i.test("
+            "document.querySelector('.ld-status').innerText)", timeout=60_000)
+    except Exception as err:  # one student's failure is reported, the class goes on
+        student.error = f"{student.name}: {type(err).__name__}: {err}".split("\n")[0]
+        noted = [m for m in seen if "font" not in m.lower()][:3]
+        if noted:
+            student.error += " (" + "; ".join(m[:200] for m in noted) + ")"
+        shots = os.environ.get("CLASSROOM_SHOTS")
+        if shots:
+            await page.screenshot(path=f"{shots}/{student.name}.png", full_page=True)
+    finally:
+        await context.close()
+
+
+async def sample_rss(server_pid: int, stop: asyncio.Event, peak: list[int]) -> None:
+    while not stop.is_set():
+        kib, kernels = server_rss_kib(server_pid)
+        if kib > peak[0]:
+            peak[0], peak[1] = kib, kernels
+        try:
+            await asyncio.wait_for(stop.wait(), 0.5)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def run_class(url: str, server_pid: int, students: list[Student], lesson: str,
+                    moves: int, think: float, arrival: float) -> tuple[int, int]:
+    from playwright.async_api import async_playwright
+
+    peak = [0, 0]
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(sample_rss(server_pid, stop, peak))
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                          args=CHROMIUM_ARGS)
+        await asyncio.gather(*(play(browser, url, lesson, s, moves, think, k * arrival)
+                               for k, s in enumerate(students)))
+        stop.set()
+        await sampler
+        await browser.close()
+    return peak[0], peak[1]
+
+
+def wait_for_kernels(server_pid: int, want: int, within: float) -> int:
+    """Poll until the server runs at most ``want`` kernels (culling only removes them)."""
+    deadline = time.monotonic() + within
+    while True:
+        n = len(kernel_pids(server_pid))
+        if n <= want or time.monotonic() > deadline:
+            return n
+        time.sleep(0.5)
+
+
+def stored_answers(db: Path, name: str) -> list[str]:
+    from tutor.store import Store
+
+    with Store(db) as store:
+        return [a.input for a in store.attempts(name)]
+
+
+def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
+            preheat: bool) -> Report:
+    tmp = Path(tempfile.mkdtemp(prefix="classroom-"))
+    config = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
+    config["MappingKernelManager"] = {**CULLING, **FAST_CULLING}
+    (tmp / "voila.json").write_text(json.dumps(config), encoding="utf-8")
+    db = tmp / "class.sqlite3"
+    args = list(PREHEAT) if preheat else []
+    proc, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
+                             {"LEONARD_TUTOR_DB": str(db)}, cwd=tmp, args=args)
+    pool = 2 if preheat else 0  # the play page's and the lessons page's
+    students = [Student(f"student-{k:02d}", seed=100 + k) for k in range(n)]
+    try:
+        if preheat:
+            time.sleep(20)  # the pool runs its notebooks up to the link's reading
+        peak_kib, peak_kernels = asyncio.run(
+            run_class(base + "voila/render/", proc.pid, students, lesson, moves, think,
+                      arrival))
+        left = wait_for_kernels(proc.pid, pool, within=FAST_CULLING["cull_idle_timeout"] + 60)
+    finally:
+        stop_server(proc)
+    lost = []
+    given = stored = 0
+    for s in students:
+        saved = stored_answers(db, s.name)
+        given += len(s.answers)
+        stored += len(saved)
+        if saved != s.answers:
+            lost.append(f"{s.name}: gave {len(s.answers)} answers, the store has "
+                        f"{len(saved)}")
+    clicks = [ms for s in students for ms in s.clicks_ms]
+    answers = [ms for s in students for ms in s.answers_ms]
+    ready = [s.ready_s for s in students if s.ready_s]
+
+    def stats(values: list[float]) -> dict[str, float]:
+        return {"n": len(values), "p50": percentile(values, 50), "p95": percentile(values, 95),
+                "max": max(values, default=float("nan"))}
+
+    per_kernel = peak_kib / max(1, peak_kernels) / 1024 if peak_kernels else float("nan")
+    return Report(
+        students=n, lesson=lesson, preheat=preheat, think_s=think, arrival_s=arrival,
+        moves=moves,
+        click_ms=stats(clicks), answer_ms=stats(answers), page_ready_s=stats(ready),
+        peak_rss_mib=peak_kib / 1024, rss_per_kernel_mib=per_kernel,
+        kernels_while_playing=peak_kernels, kernels_left=max(0, left - pool),
+        pool_kernels=pool, answers_given=given, answers_stored=stored, lost=lost,
+        errors=[s.error for s in students if s.error], load_average=os.getloadavg()[0])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=10)
+    parser.add_argument("--moves", type=int, default=12, help="moves each student plays")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="seconds a student looks before clicking a move")
+    parser.add_argument("--arrival", type=float, default=2.0,
+                        help="seconds between two students opening their page")
+    parser.add_argument("--lesson", default="04-times")
+    parser.add_argument("--preheat", action="store_true",
+                        help="serve with the README's preheat flags (tutor.serve.PREHEAT)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if an answer is lost, a page failed or a kernel is left")
+    args = parser.parse_args(argv)
+    report = measure(args.students, args.moves, args.think, args.arrival, args.lesson,
+                     args.preheat)
+    if args.json:
+        print(json.dumps(asdict(report), indent=2))
+    else:
+        c, a, r = report.click_ms, report.answer_ms, report.page_ready_s
+        print(f"{report.students} students at once, lesson {report.lesson}, "
+              f"{'preheated' if report.preheat else 'plain'} Voilà, arriving "
+              f"{report.arrival_s:.1f} s apart, {report.think_s:.1f} s think time, "
+              f"{report.moves} moves each; load average {report.load_average:.1f}")
+        print(f"click → board:      p50 {c['p50']:6.0f} ms  p95 {c['p95']:6.0f} ms  "
+              f"max {c['max']:6.0f} ms  ({c['n']:.0f} clicks)   goal: p95 ≤ 250 ms")
+        print(f"answer → feedback:  p50 {a['p50']:6.0f} ms  p95 {a['p95']:6.0f} ms  "
+              f"max {a['max']:6.0f} ms  ({a['n']:.0f} answers)")
+        print(f"page ready (goto → board playable): p50 {r['p50']:.1f} s  "
+              f"p95 {r['p95']:.1f} s")
+        print(f"server memory at peak: {report.peak_rss_mib:.0f} MiB (server + "
+              f"{report.kernels_while_playing} kernels, "
+              f"{report.rss_per_kernel_mib:.0f} MiB per kernel)")
+        print(f"kernels left after the pages closed: {report.kernels_left}"
+              + (f" (+{report.pool_kernels} kept warm by the pool)" if report.pool_kernels
+                 else ""))
+        print(f"answers given {report.answers_given}, in the progress file "
+              f"{report.answers_stored}: "
+              + ("nothing lost" if not report.lost else "; ".join(report.lost)))
+        for e in report.errors:
+            print("error:", e)
+    return 1 if args.check and not report.ok() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

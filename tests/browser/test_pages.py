@@ -1,0 +1,209 @@
+"""The lessons page and the teacher page in a real browser, served as a class would serve
+them: ``voila notebooks/`` (every page of the folder, linked relatively), one progress file
+and one lessons folder for the class.
+
+The lessons page opens a lesson in the play page; "Download my progress" then "Load my
+progress" on a new server loses and duplicates nothing; the teacher page shows the class
+table and the heat map after an upload; a lesson made with the lesson builder opens and
+plays (a mirror Session with the same lesson and seed knows the answers).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browsing import ROOT, need_chromium
+from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
+
+from tutor.serve import PREHEAT, start_voila, stop_server
+from tutor.session import Session
+from tutor.store import Store
+
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def serve(folder: Path) -> tuple[Any, str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {"LEONARD_TUTOR_DB": str(folder / "class.sqlite3"),
+           "LEONARD_LESSONS": str(folder / "lessons")}
+    proc, base = start_voila(NOTEBOOKS, folder / "voila.log", env, cwd=ROOT)
+    return proc, base + "voila/render/"
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    need_chromium()
+    folder = tmp_path_factory.mktemp("pages")
+    proc, url = serve(folder)
+    yield {"url": url, "db": folder / "class.sqlite3", "lessons": folder / "lessons",
+           "folder": folder}
+    stop_server(proc)
+
+
+def open_page(page: Any, url: str, ready: str) -> None:
+    page.goto(url, timeout=120_000)
+    page.locator(ready).first.wait_for(timeout=120_000)
+
+
+def no_errors(page: Any) -> None:
+    assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
+    assert page.page_errors == []
+
+
+def test_the_lessons_page_opens_a_lesson(page: Any, pages: dict[str, Any]) -> None:
+    open_page(page, pages["url"] + "Lessons.ipynb?lang=en&student=pat", ".ld-lesson-link")
+    row = page.locator("tr[data-lesson='04-times']")
+    assert "not yet" in row.inner_text()
+    row.locator("a.ld-lesson-link").click()
+    page.wait_for_url(re.compile(r"/voila/render/Play\.ipynb\?lesson=04-times&lang=en"
+                                 r"&student=pat$"), timeout=60_000)
+    page.locator(".ld-move").first.wait_for(timeout=120_000)
+    # The play page plays that lesson: its one target skill is the one shown.
+    skills = page.locator(".ld-mastery").inner_text()
+    assert "Skills of pat" in skills and "multiplying" in skills and "adding" not in skills
+    assert "There is no lesson" not in page.locator(".ld-status").inner_text()
+    no_errors(page)
+
+
+def test_download_then_load_on_a_new_server_loses_and_duplicates_nothing(
+        page: Any, pages: dict[str, Any], class_files: list[tuple[str, bytes]],
+        tmp_path: Path) -> None:
+    name, content = class_files[3]
+    student = name[:-4]
+    (tmp_path / name).write_bytes(content)
+    with Store(pages["db"]) as store:
+        store.import_file(tmp_path / name)
+        before = store.attempts(student)
+    open_page(page, pages["url"] + f"Lessons.ipynb?lang=en&student={student}",
+              ".ld-progress-download")
+    shown = page.locator(".ld-lessons-table").inner_text()
+    with page.expect_download() as info:
+        page.locator("a.ld-progress-download").click()
+    handed_in = tmp_path / "download.csv"
+    info.value.save_as(handed_in)
+
+    proc, url = serve(tmp_path / "binder")  # a new Binder: an empty progress file
+    try:
+        open_page(page, url + f"Lessons.ipynb?lang=en&student={student}", ".ld-lesson-link")
+        assert page.locator(".ld-lessons-table").inner_text() != shown
+        for load in range(2):
+            with page.expect_file_chooser() as chooser:
+                page.get_by_role("button", name=re.compile("Load my progress")).click()
+            chooser.value.set_files(str(handed_in))
+            want = (f"New answers loaded: {len(before)}. Already here, so skipped: 0." if load == 0
+                    else f"New answers loaded: 0. Already here, so skipped: {len(before)}.")
+            page.locator(".ld-load-result", has_text=want).wait_for(timeout=30_000)
+        assert page.locator(".ld-lessons-table").inner_text() == shown
+        with Store(tmp_path / "binder" / "class.sqlite3") as fresh:
+            assert fresh.attempts(student) == before
+        no_errors(page)
+    finally:
+        stop_server(proc)
+
+
+def test_the_teacher_page_shows_the_class_after_an_upload(
+        page: Any, pages: dict[str, Any], class_files: list[tuple[str, bytes]],
+        artifacts: Path) -> None:
+    folder = pages["folder"] / "hand-ins"
+    folder.mkdir()
+    paths = []
+    for name, content in class_files:
+        (folder / name).write_bytes(content)
+        paths.append(str(folder / name))
+    (folder / "notes.txt").write_text("not a progress file\n", encoding="utf-8")
+    open_page(page, pages["url"] + "Teacher.ipynb?lang=en", ".ld-class-upload")
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name=re.compile("Upload progress files")).click()
+    chooser.value.set_files([*paths, str(folder / "notes.txt")])
+    page.locator(".ld-merge-result", has_text="Students in the files: 30.").wait_for(
+        timeout=60_000)
+    refused = page.locator(".ld-merge-result li").all_inner_texts()
+    assert len(refused) == 1 and refused[0].startswith("notes.txt, line 1:")
+    heat = page.locator("table.ld-heat")
+    for name, _content in class_files:  # every student of the files has a row
+        heat.locator(f"tbody tr[data-student='{name[:-4]}']").wait_for(timeout=30_000)
+    assert re.fullmatch(r"\d+ %( ✔)?", heat.locator("td.ld-cell:not(.ld-not-asked)").first
+                        .inner_text())
+    table = page.locator("table.ld-class-table")
+    assert table.locator("thead th").all_inner_texts()[:3] == ["Student", "Skill", "Questions"]
+    assert table.locator("tbody tr[data-student='student-07']").count() >= 1
+    assert page.locator("a.ld-class-csv").get_attribute("download") == "class-table.csv"
+    assert "added instead of multiplying" in page.locator(".ld-mistakes-box").inner_text()
+    page.screenshot(path=str(artifacts / "teacher-page.png"), full_page=True)
+    no_errors(page)
+
+
+def test_a_lesson_from_the_lesson_builder_opens_and_plays(
+        page: Any, pages: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    open_page(page, pages["url"] + "Teacher.ipynb?lang=en", ".ld-build-save")
+    page.get_by_label("Lesson name").fill("browser-squares")
+    page.get_by_label("Title in Spanish").fill("Cuadrados")
+    page.get_by_label("Title in English").fill("Squares")
+    page.get_by_label("squaring (T × T)").check()
+    page.get_by_label("x/x", exact=True).check()
+    page.get_by_label("Rounds").fill("1")
+    page.get_by_label("Rounds").press("Tab")
+    page.get_by_role("button", name="Save the lesson").click()
+    here = page.locator(".ld-build-result a.ld-built-here")
+    here.wait_for(timeout=30_000)
+    assert (pages["lessons"] / "browser-squares.json").is_file()
+    voila_link = page.locator(".ld-build-result a.ld-built-voila").get_attribute("href")
+    assert voila_link and voila_link.endswith(
+        "/voila/render/Play.ipynb?lesson=browser-squares&lang=en")
+    here.click()  # the builder's own link opens the play page on this lesson
+    page.wait_for_url(re.compile(r"Play\.ipynb\?lesson=browser-squares&lang=en$"),
+                      timeout=60_000)
+    page.locator(".ld-move").first.wait_for(timeout=120_000)
+    assert "squaring" in page.locator(".ld-mastery").inner_text()
+
+    # Played with a seed, a mirror session knows the answers: play to the first question
+    # and answer it right.
+    seed = 5
+    monkeypatch.setenv("LEONARD_LESSONS", str(pages["lessons"]))
+    _open(page, pages["url"], f"Play.ipynb?lesson=browser-squares&lang=en&seed={seed}"
+          "&student=builder")
+    mirror = Session.from_lesson("browser-squares", lang="en", seed=seed, store=None)
+    for _step in range(200):
+        page.wait_for_function(IDLE, timeout=30_000)
+        _mirror_forced(mirror)
+        q = mirror.pending_question
+        if q is not None:
+            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
+            _answer_and_move_on(page, mirror, str(q.expected))
+            page.locator(".ld-feedback-done .ld-answer-value").filter(
+                has_text=f"The answer is {q.expected:,}.").wait_for(timeout=10_000)
+            break
+        assert not mirror.round.over, "the round ended without a question"
+        _click_first_move(page, mirror)
+    else:
+        raise AssertionError("no question in 200 steps")
+    no_errors(page)
+
+
+def test_preheated_kernels_honour_the_link(page: Any, tmp_path: Path) -> None:
+    """Standalone Voilà with the README's preheat flags: the pool's kernels ran their notebook
+    before the request, yet each page reads its own link (lesson, language, student)."""
+    need_chromium()
+    env = {"LEONARD_TUTOR_DB": str(tmp_path / "class.sqlite3")}
+    proc, base = start_voila(NOTEBOOKS, tmp_path / "voila.log", env, cwd=ROOT,
+                             args=list(PREHEAT))
+    try:
+        url = base + "voila/render/"
+        open_page(page, url + "Play.ipynb?lesson=02-plus&lang=en&student=early", ".ld-move")
+        skills = page.locator(".ld-mastery").inner_text()
+        assert "Skills of early" in skills and "adding" in skills
+        assert "multiplying" not in skills
+        open_page(page, url + "Lessons.ipynb?lang=en&student=early", ".ld-lesson-link")
+        assert page.locator(".ld-lessons-table caption").inner_text() == "Lessons of early"
+        assert "lang=en&student=early" in (page.locator("a.ld-lesson-link").first
+                                           .get_attribute("href") or "")
+        no_errors(page)
+    finally:
+        stop_server(proc)
+    log = (tmp_path / "voila.log").read_text(errors="replace")
+    assert "Using pre-heated kernel" in log and "for Play.ipynb" in log
+    assert "for Lessons.ipynb" in log and "for Teacher.ipynb" not in log

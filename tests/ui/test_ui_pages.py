@@ -1,0 +1,305 @@
+"""The lessons page and the teacher page as widgets (no browser): the page-level hand-in round
+trip, a class of 30 merged with the table matching the files, refused files in one line,
+the lesson builder, the language switch, and the pages' shape (one module per panel)."""
+
+from __future__ import annotations
+
+import ast
+import base64
+import csv
+import io
+import json
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ui_views import cells
+
+from tutor.classroom import class_csv, class_table
+from tutor.store import Store
+from tutor.store_files import read_attempts
+from tutor.teacher import rebuild_mastery
+from tutor.ui import lessons_page, teacher_page
+
+UI = Path(__file__).resolve().parents[2] / "tutor" / "ui"
+
+
+def upload(widget: Any, files: list[tuple[str, bytes]]) -> None:
+    """Choose ``files`` in a FileUpload, as the browser sends them (ipywidgets 8)."""
+    widget.value = tuple(
+        {"name": name, "type": "text/csv", "size": len(content), "content": memoryview(content),
+         "last_modified": datetime.now(timezone.utc)} for name, content in files)
+
+
+def downloaded(html_text: str, css_class: str) -> bytes:
+    """The file a data: link of class ``css_class`` downloads."""
+    m = re.search(rf"class='[^']*{css_class}[^']*'[^>]*href='data:text/csv;charset=utf-8;"
+                  r"base64,([^']*)'", html_text)
+    assert m, html_text[:300]
+    return base64.b64decode(m.group(1))
+
+
+@pytest.fixture()
+def link(monkeypatch: pytest.MonkeyPatch) -> Any:
+    def set_link(query: str) -> None:
+        monkeypatch.setenv("QUERY_STRING", query)
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    return set_link
+
+
+def test_lessons_page_lists_every_lesson_with_a_link_to_play_it(link: Any,
+                                                                 tmp_path: Path) -> None:
+    link("lang=en&student=ana")
+    with Store(tmp_path / "p.sqlite3") as store:
+        page = lessons_page(store=store)
+        html_text = page.lesson_list.value
+    ids = re.findall(r"data-lesson='([^']+)'", html_text)
+    assert ids[:8] == ["01-other-end", "02-plus", "03-minus", "04-times", "05-squares",
+                       "06-doubles", "07-all-power", "08-full-match"]
+    hrefs = re.findall(r"class='ld-lesson-link' href='([^']+)'", html_text)
+    assert hrefs[3] == "Play.ipynb?lesson=04-times&amp;lang=en&amp;student=ana"
+    assert "<caption>Lessons of ana</caption>" in html_text and "scope='col'" in html_text
+    assert [c[-1] for c in cells(html_text)][:2] == ["not yet", "not yet"]
+
+
+def test_download_then_load_on_a_new_server_loses_and_duplicates_nothing(
+        link: Any, tmp_path: Path, class_files: list[tuple[str, bytes]]) -> None:
+    """The hand-in round trip through the pages: the lessons page's "Download my progress"
+    file, loaded with "Load my progress" on another server (a new Binder), brings back
+    every answer once and the same lesson list; loading it again adds nothing."""
+    name, content = class_files[0]
+    student = name[:-4]
+    link(f"lang=en&student={student}")
+    with Store(tmp_path / "own.sqlite3") as own, Store(tmp_path / "binder.sqlite3") as fresh:
+        (tmp_path / name).write_bytes(content)
+        own.import_file(tmp_path / name)
+        before = own.attempts(student)
+        first = lessons_page(store=own)
+        first.files.render(own, student, "en")
+        handed_in = downloaded(first.files.download.value, "ld-progress-download")
+
+        second = lessons_page(store=fresh)
+        assert "not yet" in second.lesson_list.value and fresh.attempts() == []
+        upload(second.files.upload, [("my-progress.csv", handed_in)])
+        assert fresh.attempts(student) == before
+        assert second.lesson_list.value == first.lesson_list.value  # same progress shown
+        assert second.files.upload.value == ()  # the same file can be chosen again
+        result = second.files.result.value
+        assert f"New answers loaded: {len(before)}. Already here, so skipped: 0." in result
+
+        upload(second.files.upload, [("my-progress.csv", handed_in)])
+        assert fresh.attempts(student) == before
+        assert (f"New answers loaded: 0. Already here, so skipped: {len(before)}."
+                in second.files.result.value)
+
+
+def test_a_refused_file_is_one_line_and_nothing_of_it_is_loaded(
+        link: Any, tmp_path: Path, class_files: list[tuple[str, bytes]]) -> None:
+    link("lang=es&student=student-00")
+    with Store(tmp_path / "p.sqlite3") as store:
+        page = lessons_page(store=store)
+        upload(page.files.upload, [("notas.txt", b"student,session\n1,2\n")])
+        upload(page.files.upload, [("otro.csv", class_files[1][1])])
+        assert store.attempts() == []
+    result = page.files.result.value
+    assert "Traceback" not in result
+    refused = re.findall(r"<li class='ld-msg'>(.*?)</li>", result)
+    assert refused == ["otro.csv tiene el progreso de student-01, no de student-00. No se "
+                       "cargó nada de él."]
+
+
+def test_a_page_without_a_name_shows_the_loaded_students_lessons(
+        link: Any, tmp_path: Path, class_files: list[tuple[str, bytes]]) -> None:
+    link("lang=en")
+    with Store(tmp_path / "p.sqlite3") as store:
+        page = lessons_page(store=store)
+        assert "Lessons of anon" in page.lesson_list.value
+        upload(page.files.upload, [class_files[2]])
+        assert page.student == "student-02"
+        assert "Lessons of student-02" in page.lesson_list.value
+        assert "student=student-02" in page.lesson_list.value
+
+
+def test_teacher_page_merges_a_class_of_30_and_its_table_matches_the_files(
+        link: Any, tmp_path: Path, class_files: list[tuple[str, bytes]]) -> None:
+    link("lang=en")
+    with Store(tmp_path / "class.sqlite3") as store:
+        page = teacher_page(store=store)
+        assert "No answers yet" in page.table.table.value
+        bar: list[tuple[int, int]] = []
+        page.upload.bar.observe(lambda c: bar.append((c["new"], page.upload.bar.max)),
+                                "value")
+        upload(page.upload.upload, [*class_files, ("notes.txt", b"not a progress file\n")])
+        attempts = store.attempts()
+    assert bar == [(i, 31) for i in range(1, 32)]  # the bar moves file by file
+    assert page.upload.bar.layout.display == "none"  # and goes once they are merged
+    result = page.upload.result.value
+    assert "Students in the files: 30." in result
+    refused = re.findall(r"<li class='ld-msg'>(.*?)</li>", result)
+    assert len(refused) == 1 and refused[0].startswith(
+        "notes.txt, line 1: the header is not that of a progress export")
+
+    table = {(r[0], r[1]): r for r in _rows(page.table.table.value)}
+    heat = _heat(page.heat_map.map.value)
+    for name, content in class_files:
+        student = name[:-4]
+        (tmp_path / name).write_bytes(content)
+        mastery = rebuild_mastery(read_attempts(tmp_path / name))
+        asked = {s: st for s, st in mastery.states.items() if st.asked}
+        shown = {skill for (who, skill) in table if who == student}
+        assert shown == {_skill_name(s) for s in asked}, student
+        for skill, st in asked.items():
+            row = table[(student, _skill_name(skill))]
+            assert int(row[2]) == st.asked
+            assert row[3] == f"{round(100 * st.first_try_right / st.asked)} %"
+            assert row[4] == f"{round(100 * st.p_known)} %"
+            assert row[5] == ("yes" if st.mastered else "no")
+            assert int(row[6]) == st.hints_used
+            assert heat[(student, skill)].startswith(f"{round(100 * st.p_known)} %")
+    # The CSV link downloads the same table.
+    got = downloaded(page.table.csv_link.value, "ld-class-csv").decode("utf-8")
+    assert got == class_csv(class_table(attempts))
+    assert len(list(csv.reader(io.StringIO(got)))) == len(table) + 1
+    # The class's most frequent mistake when multiplying, named, with an example answer.
+    mistakes = page.mistakes.tables.value
+    first = re.search(r"data-skill='multiply'>.*?<tbody><tr data-rule='([^']+)'><th "
+                      r"scope='row'>([^<]+)</th>.*?<td>(answered[^<]+)</td>", mistakes)
+    assert first and first.group(1) == "added_instead_of_multiplied"
+    assert first.group(2) == "added instead of multiplying"
+    assert "was right" in first.group(3)
+
+
+def _skill_name(skill: str) -> str:
+    from tutor.mastery import SKILL_NAMES
+
+    return SKILL_NAMES[skill]
+
+
+def _rows(table_html: str) -> list[list[str]]:
+    """Each body row's header and data cells, as text."""
+    body = table_html.split("<tbody>", 1)[1]
+    return [[re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body)]
+
+
+def _heat(map_html: str) -> dict[tuple[str, str], str]:
+    out = {}
+    for student, row in re.findall(r"<tr data-student='([^']+)'>(.*?)</tr>", map_html):
+        for skill, text in re.findall(r"<td class='ld-cell[^']*'[^>]*data-skill='([^']+)'"
+                                      r"[^>]*>([^<]*)</td>", row):
+            out[(student, skill)] = text
+    return out
+
+
+def test_heat_map_is_a_table_with_numbers_and_headers(link: Any, tmp_path: Path,
+                                                      class_files: list[tuple[str, bytes]]
+                                                      ) -> None:
+    link("lang=es")
+    with Store(tmp_path / "c.sqlite3") as store:
+        page = teacher_page(store=store)
+        upload(page.upload.upload, class_files[:3])
+    heat = page.heat_map.map.value
+    assert heat.startswith("<table class='ld-heat'><caption>")
+    assert "<th scope='col'>Estudiante</th>" in heat
+    assert heat.count("<th scope='row'>") == 3
+    assert re.search(r"<td class='ld-cell' style='background:#[0-9a-f]{6};color:#[0-9a-f]{6}'"
+                     r"[^>]*>\d+ %( ✔)?</td>", heat)
+    assert "ld-heat-legend" in heat and "dominada" in heat
+
+
+def test_lesson_builder_writes_a_checked_lesson_and_shows_its_links(
+        link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    link("lang=en")
+    monkeypatch.setenv("SERVER_NAME", "127.0.0.1")
+    monkeypatch.setenv("SERVER_PORT", "8866")
+    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/Teacher.ipynb")
+    monkeypatch.setenv("LEONARD_BINDER_REPO", "school/leonard")
+    page = teacher_page(store=None)
+    b = page.builder
+    b.id_in.value = "my-squares"
+    b.title_en.value = "My squares"
+    b.save_btn.click()
+    assert b.result.value == ("<div class='ld-msg'>my-squares.json: title.es: must not be "
+                              "empty</div>")
+    assert not (tmp_path / "my-squares.json").exists()  # nothing written
+    b.title_es.value = "Mis cuadrados"
+    b.skill_cbs["square"].value = True
+    b.tile_cbs["x/x"].value = True
+    b.bots_dd.value = "random"
+    b.rounds_in.value = 1
+    b.scaffold_cbs["blanks"].value = True
+    b.save_btn.click()
+    saved = json.loads((tmp_path / "my-squares.json").read_text(encoding="utf-8"))
+    assert saved["tutor"]["targets"] == ["square"] and saved["game"]["rich_in"] == ["x/x"]
+    assert saved["game"]["bots"] == ["random"] and saved["game"]["rounds"] == 1
+    result = b.result.value
+    assert "href='Play.ipynb?lesson=my-squares&amp;lang=en'" in result
+    assert ("href='http://127.0.0.1:8866/voila/render/Play.ipynb?lesson=my-squares&amp;"
+            "lang=en'") in result
+    assert ("href='https://mybinder.org/v2/gh/school/leonard/main?urlpath=voila%2Frender%2F"
+            "notebooks%2FPlay.ipynb%3Flesson%3Dmy-squares%26lang%3Den'") in result
+    b.save_btn.click()  # the same name again: kept, and said why
+    assert "exists already" in b.result.value
+
+
+def test_both_pages_speak_spanish_and_switch_language(link: Any, tmp_path: Path) -> None:
+    link("")
+    store = Store(tmp_path / "p.sqlite3")
+    lessons = lessons_page(store=store)
+    teacher = teacher_page(store=store)
+    assert "lecciones" in lessons.header.title.value
+    assert "lang=es" in lessons.lesson_list.value
+    assert lessons.files.upload.description == "Cargar mi progreso"
+    assert teacher.builder.save_btn.description == "Guardar la lección"
+    lessons.header.lang_toggle.value = "en"
+    teacher.header.lang_toggle.value = "en"
+    assert "lessons" in lessons.header.title.value and "lang=en" in lessons.lesson_list.value
+    assert lessons.files.upload.description == "Load my progress"
+    assert teacher.builder.save_btn.description == "Save the lesson"
+    assert teacher.upload.upload.description == "Upload progress files"
+    store.close()
+
+
+def test_every_control_has_an_accessible_name(link: Any, tmp_path: Path) -> None:
+    link("lang=en")
+    with Store(tmp_path / "p.sqlite3") as store:
+        pages = [lessons_page(store=store), teacher_page(store=store)]
+    # By class name: tests do not import ipywidgets (only tutor/ui does).
+    controls = {"Button", "FileUpload", "Text", "Textarea", "Checkbox", "Dropdown",
+                "BoundedIntText"}
+
+    def walk(w: Any) -> Any:
+        yield w
+        for child in getattr(w, "children", ()):
+            yield from walk(child)
+
+    for page in pages:
+        for w in walk(page):
+            if type(w).__name__ in controls:
+                assert w.description.strip(), w
+
+
+def test_pages_are_panels_wired_by_the_page_modules() -> None:
+    import importlib
+
+    for name, widget, html in [("lesson_list", "LessonListPanel", "lesson_list_html"),
+                               ("progress_files", "ProgressFilesPanel", "progress_html"),
+                               ("class_upload", "ClassUploadPanel", "merge_result_html"),
+                               ("class_table", "ClassTablePanel", "class_table_html"),
+                               ("heat_map", "HeatMapPanel", "heat_map_html"),
+                               ("mistakes", "MistakesPanel", "mistakes_html"),
+                               ("lesson_builder", "BuilderPanel", "saved_html"),
+                               ("page_header", "PageHeader", "page_title_html")]:
+        module = importlib.import_module(f"tutor.ui.{name}")
+        assert hasattr(module, widget) and hasattr(module, html), name
+    for page in ("lessons_app.py", "teacher_app.py"):
+        tree = ast.parse((UI / page).read_text(encoding="utf-8"))
+        built = {node.func.attr for node in ast.walk(tree)
+                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                 and isinstance(node.func.value, ast.Name)
+                 and node.func.value.id in ("W", "widgets")}
+        assert built <= {"VBox", "HBox", "Box", "Layout"}, (page, built)

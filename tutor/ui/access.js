@@ -1,0 +1,186 @@
+// The page's access layer (tutor/ui/access.py): what ipywidgets cannot say from Python.
+// - a polite live region that speaks the tutor's announcements, in the page's language;
+// - ARIA attributes (roles, names, descriptions, shortcuts) set on the widgets' elements by
+//   CSS selector, and set again whenever the widgets redraw;
+// - keyboard shortcuts, never while the student types in a text box;
+// - focus that follows the game (answer box after a power play, moves after the reveal);
+// - no keyboard trap on the board: ipycanvas swallows every key its canvas gets, so only
+//   the board's own keys reach it and Tab moves on;
+// - an answer is handed in with the text typed: ipywidgets sends a Text's value at most one
+//   message at a time, so Enter typed right after the digits reached the kernel before the
+//   last digits did (a fast typist's "15" was checked as "1").
+
+const BOARD_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " ",
+                            "Escape", "Home", "End"]);
+const FOCUS_WAIT_MS = 20000;
+
+function shown(el) {
+  return !!(el && el.isConnected && el.getClientRects().length > 0 &&
+            getComputedStyle(el).visibility !== "hidden");
+}
+
+function typing(el) {
+  if (!el) return false;
+  const tag = el.tagName;
+  return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || el.isContentEditable;
+}
+
+function focusLost() {
+  const el = document.activeElement;
+  return !el || el === document.body || el === document.documentElement || !shown(el);
+}
+
+function firstShown(selector) {
+  for (const el of document.querySelectorAll(selector)) if (shown(el)) return el;
+  return null;
+}
+
+function initialize({ model }) {
+  let pending = null; // {selector, soft, since, from}
+
+  function applyAttributes() {
+    const map = model.get("attributes") || {};
+    for (const [selector, attrs] of Object.entries(map)) {
+      let nodes;
+      try { nodes = document.querySelectorAll(selector); } catch (e) { continue; }
+      for (const node of nodes) {
+        for (const [name, value] of Object.entries(attrs)) {
+          if (value === null) { if (node.hasAttribute(name)) node.removeAttribute(name); }
+          else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+        }
+      }
+    }
+    const lang = model.get("lang");
+    if (lang && document.documentElement.lang !== lang) document.documentElement.lang = lang;
+  }
+
+  function tryFocus() {
+    if (!pending) return;
+    if (Date.now() - pending.since > FOCUS_WAIT_MS) { pending = null; return; }
+    const active = document.activeElement;
+    const moved = active !== pending.from && !focusLost();
+    if (pending.soft ? !focusLost() : moved) { pending = null; return; } // the student chose
+    const target = firstShown(pending.selector);
+    if (!target) return; // not drawn yet: the next redraw tries again
+    target.focus();
+    if (document.activeElement === target) pending = null;
+  }
+
+  let scheduled = false;
+  function redrawn() {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => { scheduled = false; applyAttributes(); tryFocus(); });
+  }
+
+  function onFocusRequest() {
+    const req = model.get("focus_request") || {};
+    if (!req.selector) return;
+    pending = { selector: req.selector, soft: !!req.soft, since: Date.now(),
+                from: document.activeElement };
+    redrawn();
+  }
+
+  function submit(input) {
+    const text = input.value;
+    input.value = ""; // the Text widget's own value follows (and a late update says "")
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    model.send({ event: "submit", value: text });
+  }
+
+  function onClick(event) {
+    const button = event.target instanceof Element &&
+      event.target.closest(model.get("submit_buttons"));
+    const input = button ? firstShown(model.get("answer")) : null;
+    if (!input) return;
+    event.preventDefault();
+    event.stopPropagation(); // the button's own message would carry no text
+    submit(input);
+  }
+
+  function onKey(event) {
+    const target = event.target;
+    if (event.key === "Enter" && target instanceof Element &&
+        target.matches(model.get("answer"))) {
+      event.preventDefault();
+      event.stopPropagation(); // the Text widget's own "submit" would carry no text
+      submit(target);
+      return;
+    }
+    if (typing(target) || event.defaultPrevented) return;
+    if ((event.key === "Enter" || event.key === " ") && target instanceof Element &&
+        target.getAttribute("role") === "button" && target.tagName !== "BUTTON") {
+      target.click(); // a header drawn as a div, made a button by its attributes
+      event.preventDefault();
+      return;
+    }
+    const onBoard = target instanceof Element && target.matches(model.get("board"));
+    if (event.ctrlKey || event.altKey || event.metaKey) {
+      if (onBoard) event.stopPropagation(); // browser shortcuts work on the board too
+      return;
+    }
+    const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    let done = false;
+    if (/^[1-9]$/.test(key)) {
+      const moves = [...document.querySelectorAll(model.get("moves"))].filter(shown);
+      const button = moves[Number(key) - 1];
+      if (button) { button.click(); done = true; }
+    } else {
+      const action = (model.get("shortcuts") || {})[key];
+      const el = action ? firstShown(action.selector) : null;
+      if (el) {
+        if (action.action === "focus") el.focus(); else el.click();
+        done = true;
+      }
+    }
+    if (done) {
+      event.preventDefault();
+      event.stopPropagation();
+    } else if (onBoard && !BOARD_KEYS.has(event.key)) {
+      // ipycanvas would cancel this key (Tab included): keep it from the canvas.
+      event.stopPropagation();
+    }
+  }
+
+  const observer = new MutationObserver(redrawn);
+  // New widgets, redrawn HTML, and shown or hidden panels (ipywidgets sets their style);
+  // never the attributes this file sets itself.
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true,
+                                    attributeFilter: ["style", "class", "hidden"] });
+  window.addEventListener("keydown", onKey, true); // capture: before the canvas sees it
+  window.addEventListener("click", onClick, true);
+  model.on("change:attributes", redrawn);
+  model.on("change:lang", redrawn);
+  model.on("change:focus_request", onFocusRequest);
+  redrawn();
+  return () => {
+    observer.disconnect();
+    window.removeEventListener("keydown", onKey, true);
+    window.removeEventListener("click", onClick, true);
+  };
+}
+
+function render({ model, el }) {
+  el.classList.add("ld-access");
+  const live = document.createElement("div");
+  live.className = "ld-live ld-sr";
+  live.setAttribute("role", "status");
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("aria-atomic", "true");
+  el.appendChild(live);
+  let timer = null;
+  function speak() {
+    live.setAttribute("lang", model.get("lang"));
+    // Empty it first, so the same words said twice are announced twice.
+    live.textContent = "";
+    clearTimeout(timer);
+    timer = setTimeout(() => { live.textContent = model.get("announcement"); }, 60);
+  }
+  live.setAttribute("lang", model.get("lang"));
+  live.textContent = model.get("announcement");
+  model.on("change:announcements", speak);
+  model.on("change:lang", () => live.setAttribute("lang", model.get("lang")));
+  return () => clearTimeout(timer);
+}
+
+export default { initialize, render };

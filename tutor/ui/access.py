@@ -1,0 +1,92 @@
+"""The page's access layer: a small frontend piece (``access.js``, shipped with the package
+and sent through the widget's comm, so it works offline and on Binder) for what ipywidgets
+cannot do from Python.
+
+- :meth:`PageAccess.announce` speaks through a polite live region, in the page's language;
+- :attr:`PageAccess.attributes` sets ARIA attributes (role, name, description, shortcuts) on
+  the widgets' elements by CSS selector, again after every redraw;
+- :attr:`PageAccess.shortcuts` are the keys that press or focus an element (digits press the
+  move of that number); none of them fires while the student types in a text box;
+- :meth:`PageAccess.focus` moves the focus once the element is drawn (``soft``: only if the
+  focus was lost, e.g. its button went away);
+- the board's canvas keeps only its own keys (arrows, Enter, Space, Escape, Home, End):
+  ipycanvas cancels every key its canvas gets, Tab included, which trapped the focus there;
+- :meth:`PageAccess.on_submit` hands in the answer box's text when Enter is pressed in it or
+  the Check button is pressed. The Text widget's value reaches the kernel one message at a
+  time, so its own "submit" could overtake the last digits typed ("15" checked as "1").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+__all__ = ["Attributes", "PageAccess"]
+
+Attributes = dict[str, dict[str, str | None]]
+"""CSS selector → attribute → value (None removes the attribute)."""
+
+ESM = (Path(__file__).resolve().parent / "access.js").read_text(encoding="utf-8")
+
+
+class PageAccess(anywidget.AnyWidget):
+    """Put one in the page (it shows nothing but the screen readers' live region)."""
+
+    _esm = ESM
+    lang = traitlets.Unicode("es").tag(sync=True)
+    announcement = traitlets.Unicode("").tag(sync=True)
+    """What the live region says now (it stays until the next announcement)."""
+    announcements = traitlets.Int(0).tag(sync=True)
+    """Counts the announcements, so the same words said twice are spoken twice."""
+    attributes = traitlets.Dict().tag(sync=True)
+    shortcuts = traitlets.Dict().tag(sync=True)
+    """Key (lower case) → ``{"selector": …, "action": "click" | "focus"}``."""
+    moves = traitlets.Unicode(".ld-moves .ld-move").tag(sync=True)
+    """The buttons digits 1-9 press, in order."""
+    board = traitlets.Unicode("canvas.ld-board").tag(sync=True)
+    """The canvas that keeps only its own keys."""
+    focus_request = traitlets.Dict().tag(sync=True)
+    answer = traitlets.Unicode(".ld-answer input").tag(sync=True)
+    """The answer box: Enter in it hands in its text."""
+    submit_buttons = traitlets.Unicode(".ld-submit").tag(sync=True)
+    """The buttons that hand in the answer box's text."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_class("ld-access")
+        self._focus_count = 0
+        self._on_submit: Callable[[str], None] | None = None
+        self.on_msg(self._message)
+
+    def on_submit(self, callback: Callable[[str], None]) -> None:
+        """``callback(text)`` when the student hands in the answer box's text."""
+        self._on_submit = callback
+
+    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if (isinstance(content, dict) and content.get("event") == "submit"
+                and self._on_submit is not None):
+            self._on_submit(str(content.get("value", "")))
+
+    def announce(self, text: str) -> None:
+        """Say ``text`` through the live region (politely: after what is being read)."""
+        if not text:
+            return
+        with self.hold_sync():
+            self.announcement = text
+            self.announcements += 1
+
+    def focus(self, selector: str, *, soft: bool = False) -> None:
+        """Focus the first shown element that matches ``selector`` as soon as it is drawn;
+        ``soft``: only if the focus was lost. A later request replaces this one."""
+        self._focus_count += 1
+        self.focus_request = {"selector": selector, "soft": soft, "n": self._focus_count}
+
+    def set_attributes(self, attributes: Mapping[str, Mapping[str, str | None]]) -> None:
+        """Set the ARIA attributes to ``attributes`` (sent only when they changed)."""
+        new = {sel: dict(attrs) for sel, attrs in attributes.items()}
+        if new != self.attributes:
+            self.attributes = new

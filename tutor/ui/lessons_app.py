@@ -1,0 +1,86 @@
+"""The lessons page for students: the panels put together around the student's progress
+store. The page only wires them: the header (title, language), the lesson list, and the
+progress files (download, load)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tutor.classroom import LessonProgress, lesson_progress, merge_student_files
+from tutor.i18n import N_, normalize_lang, translate_error
+from tutor.link import ANONYMOUS
+from tutor.records import StoreError
+
+from .lesson_list import LessonListPanel
+from .page_header import LanguagePage, PageHeader
+from .page_style import page_stylesheet
+from .panel import classed
+from .progress_files import ProgressFilesPanel
+
+__all__ = ["LessonsPage"]
+
+TITLE = N_("Leonard-Domino Tutor: lessons")
+
+
+class LessonsPage(LanguagePage):
+    """The lessons page as one widget. ``store`` None: progress cannot be saved here (the
+    page still lists the lessons and links them)."""
+
+    def __init__(self, *, store: Any, student: str = ANONYMOUS, lang: str = "es",
+                 lessons: Sequence[Any] | None = None, notes: Sequence[str] = ()) -> None:
+        super().__init__()
+        from tutor.lessons import list_lessons
+
+        self.store = store
+        self.student = student
+        self.lang = normalize_lang(lang)
+        # In order of their ids: the shipped lessons are numbered (01-…), a teacher's own
+        # lessons come after them.
+        self.lessons = sorted(lessons if lessons is not None else list_lessons(self.lang),
+                              key=lambda lesson: lesson.id)
+        self.header = PageHeader(TITLE, self.lang)
+        self.header.on_lang(self._on_lang)
+        self.lesson_list = LessonListPanel()
+        self.files = ProgressFilesPanel(on_files=self.load)
+        self.children = [page_stylesheet(), self.header, self.lesson_list, self.files]
+        classed(self, "ld-page", "ld-lessons-page")
+        self._notes = list(notes)
+        self.header.say(self._notes)
+        self.relabel()
+        self.refresh()
+
+    def progress(self) -> list[LessonProgress]:
+        """Each lesson with this student's progress (none saved: nothing done yet)."""
+        attempts = self.store.attempts(self.student) if self.store is not None else []
+        return lesson_progress(attempts, self.lessons)
+
+    def refresh(self) -> None:
+        self.lesson_list.render(self.progress(), self.lang, self.student)
+        self.files.render(self.store, self.student, self.lang)
+
+    def relabel(self) -> None:
+        self.header.relabel(self.lang)
+        self.files.relabel(self.lang)
+
+    def load(self, files: Sequence[tuple[str, bytes]]) -> None:
+        """Merge the student's progress files into the store (a file of anyone else's answers
+        is refused whole); a page without a student's name takes the file's."""
+        if self.store is None:
+            self.files.show_result(None, self.lang, error=self._t(
+                N_("Progress cannot be saved here, so it cannot be loaded either.")))
+            return
+        try:
+            result = merge_student_files(self.store, files, self.student, self.lang)
+        except StoreError as err:
+            self.files.show_result(None, self.lang, error=translate_error(err, self.lang))
+            return
+        if self.student == ANONYMOUS and len(result.students) == 1:
+            self.student = next(iter(result.students))
+        self.refresh()
+        self.files.show_result(result, self.lang)
+
+    def _t(self, message: str) -> str:
+        from tutor.i18n import translator
+
+        return translator(self.lang)(message)

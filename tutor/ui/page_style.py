@@ -1,0 +1,48 @@
+"""The lessons and teacher pages' stylesheet (one <style> block in an HTML widget), added to
+the dashboard's (:mod:`tutor.ui.style`) whose fonts and colours the pages share. Every text
+colour here has at least 4.5:1 contrast on its background (WCAG AA)."""
+
+import ipywidgets as widgets
+
+__all__ = ["PAGE_CSS", "page_stylesheet"]
+
+PAGE_CSS = """
+<style>
+.ld-page { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+           color: #1f2933; max-width: 1100px; }
+.ld-page h2 { margin: 0 12px 0 0; font-size: 22px; color: #17412f; }
+.ld-page h3 { margin: 14px 0 4px; font-size: 18px; color: #17412f; }
+.ld-page h4 { margin: 10px 0 4px; font-size: 15px; }
+.ld-page .ld-header { align-items: center; gap: 10px; margin-bottom: 4px; }
+.ld-page .ld-page-notes { color: #b42318; font-weight: 600; }
+.ld-page table { border-collapse: collapse; font-size: 14px; margin: 4px 0 8px; }
+.ld-page caption { text-align: left; font-weight: 600; padding: 4px 0; color: #1f2933; }
+.ld-page th, .ld-page td { padding: 4px 8px; border-bottom: 1px solid #d6dde4;
+                           text-align: left; vertical-align: top; }
+.ld-page thead th { background: #eef2f5; color: #1f2933; }
+.ld-page td.ld-num, .ld-page th.ld-num { text-align: right; }
+.ld-page .ld-legend { font-size: 13px; color: #52606d; }
+.ld-page a { color: #0b5cad; font-weight: 600; }
+.ld-page th[scope=row] { font-weight: 400; }
+.ld-page .ld-done-cell { white-space: nowrap; }
+.ld-page .ld-done { color: #0b7a35; font-weight: 700; }
+.ld-page .ld-todo { color: #52606d; }
+.ld-page .ld-skill { white-space: nowrap; margin-right: 10px; }
+.ld-page .ld-ok { color: #0b7a35; font-weight: 700; }
+.ld-page .ld-msg { color: #b42318; font-weight: 600; }
+.ld-page table.ld-heat td.ld-cell { text-align: center; min-width: 64px;
+                                    border: 2px solid #ffffff; font-weight: 600; }
+.ld-page table.ld-heat th[scope=row] { white-space: nowrap; }
+.ld-page .ld-swatch { display: inline-block; padding: 2px 8px; margin-right: 4px;
+                      border-radius: 4px; font-weight: 600; }
+.ld-page .ld-form { gap: 4px; }
+.ld-page .ld-form .widget-label { color: #1f2933; }
+.ld-page .ld-checks { flex-wrap: wrap; gap: 0 12px; }
+.ld-page .ld-upload-box { align-items: center; gap: 10px; flex-wrap: wrap; }
+</style>
+"""
+
+
+def page_stylesheet() -> widgets.HTML:
+    """The widget that carries :data:`PAGE_CSS` into the page."""
+    return widgets.HTML(PAGE_CSS)

@@ -1,0 +1,67 @@
+"""The lessons page's and the teacher page's one call (``notebooks/Lessons.ipynb`` and
+``notebooks/Teacher.ipynb``): each reads the page's link and the progress store and returns
+the page, ready to display."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.i18n import translate_error, translator
+from tutor.link import Link, read_link
+from tutor.records import StoreError
+from tutor.request import page_query
+
+from .lessons_app import LessonsPage
+from .teacher_app import TeacherPage
+
+__all__ = ["lessons_page", "teacher_page"]
+
+STUDENT_BUSY_TIMEOUT = 0.5
+"""Seconds a student's page waits for a busy progress file per try (two tries), as the play
+page does; the teacher page waits as long as the command line does."""
+
+
+def _link(settings: dict[str, Any]) -> Link:
+    return read_link(page_query(), lang=settings.pop("lang", "es"),
+                     student=settings.pop("student", "anon"))
+
+
+def _store(lang: str, notes: list[str], **options: Any) -> Any:
+    from tutor.store import Store
+
+    try:
+        return Store(lang=lang, **options)
+    except (StoreError, OSError) as err:
+        _ = translator(lang)
+        notes.append(_("Progress cannot be saved here: {error}").format(
+            error=translate_error(err, lang)))
+        return None
+
+
+def lessons_page(**settings: Any) -> LessonsPage:
+    """The lessons page for a student (the notebook's one call).
+
+    ``…/Lessons.ipynb?lang=en&student=ana`` (see :mod:`tutor.link`; on a JupyterHub the
+    signed-in user is the student): the lessons in order with the student's mastery of each
+    one's skills and a done mark, each a link to play it, and the student's progress file to
+    download and load again (on a new Binder session). ``store`` may be given in
+    ``settings``; otherwise the progress store (``LEONARD_TUTOR_DB`` or the default path).
+    """
+    link = _link(settings)
+    notes = link.note_texts()
+    store = settings.pop("store", None)
+    if store is None:
+        store = _store(link.lang, notes, busy_timeout=STUDENT_BUSY_TIMEOUT, retries=1)
+    return LessonsPage(store=store, student=link.student, lang=link.lang, notes=notes,
+                       **settings)
+
+
+def teacher_page(**settings: Any) -> TeacherPage:
+    """The teacher page (the notebook's one call): ``…/Teacher.ipynb?lang=en``. The class is
+    every student in the progress store, with what their uploaded files add."""
+    link = _link(settings)
+    notes = link.note_texts()
+    store = settings.pop("store", None)
+    if store is None:
+        store = _store(link.lang, notes)
+    return TeacherPage(store=store, lang=link.lang, notes=notes, **settings)

@@ -1,0 +1,81 @@
+"""The teacher page: the panels put together around the class's progress store. The page only
+wires them: the header (title, language), the upload of students' files, the heat map, the
+class table with its CSV, the frequent mistakes, and the lesson builder."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tutor.classroom import ClassRow, class_table, frequent_mistakes, merge_files
+from tutor.i18n import N_, normalize_lang, translate_error, translator
+from tutor.records import StoreError
+
+from .class_table import ClassTablePanel
+from .class_upload import ClassUploadPanel
+from .heat_map import HeatMapPanel
+from .lesson_builder import BuilderPanel
+from .mistakes import MistakesPanel
+from .page_header import LanguagePage, PageHeader
+from .page_style import page_stylesheet
+from .panel import classed
+
+__all__ = ["TeacherPage"]
+
+TITLE = N_("Leonard-Domino Tutor: teacher")
+
+
+class TeacherPage(LanguagePage):
+    """The teacher page as one widget. ``store`` None: nothing can be read or merged (the
+    lesson builder still works)."""
+
+    def __init__(self, *, store: Any, lang: str = "es", notes: Sequence[str] = (),
+                 lessons_folder: Path | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.lang = normalize_lang(lang)
+        self.rows: list[ClassRow] = []
+        self.header = PageHeader(TITLE, self.lang)
+        self.header.on_lang(self._on_lang)
+        self.upload = ClassUploadPanel(on_files=self.merge)
+        self.heat_map = HeatMapPanel()
+        self.table = ClassTablePanel()
+        self.mistakes = MistakesPanel()
+        self.builder = BuilderPanel(lessons_folder)
+        self.children = [page_stylesheet(), self.header, self.upload, self.heat_map,
+                         self.table, self.mistakes, self.builder]
+        classed(self, "ld-page", "ld-teacher-page")
+        self.header.say(list(notes))
+        self.relabel()
+        self.refresh()
+
+    def relabel(self) -> None:
+        for panel in (self.header, self.upload, self.builder):
+            panel.relabel(self.lang)
+
+    def refresh(self) -> None:
+        """Every class panel from the store's attempts, read once."""
+        attempts = self.store.attempts() if self.store is not None else []
+        self.rows = class_table(attempts)
+        self.heat_map.render(self.rows, self.lang)
+        self.table.render(self.rows, self.lang)
+        self.mistakes.render(frequent_mistakes(attempts), self.lang)
+
+    def merge(self, files: Sequence[tuple[str, bytes]]) -> None:
+        """Merge students' progress files into the store, the bar moving file by file."""
+        if self.store is None:
+            self.upload.show_result(None, self.lang, error=translator(self.lang)(
+                N_("Progress cannot be saved here, so files cannot be merged.")))
+            return
+        self.upload.start(len(files))
+        try:
+            result = merge_files(self.store, files, self.lang, on_progress=self.upload.step)
+        except StoreError as err:  # a busy file: the files before it are merged whole
+            self.refresh()
+            self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
+            return
+        # The class first, then the line that says it is done: a page that shows the line
+        # shows the merged class.
+        self.refresh()
+        self.upload.show_result(result, self.lang)

@@ -1,0 +1,68 @@
+"""What the pages' uploads share: the FileUpload button for progress files, the files it
+holds as (name, bytes), and the line that says what a merge did."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from tutor.classroom import MergeResult
+from tutor.i18n import translator
+
+from .panel import classed
+
+__all__ = ["ACCEPT", "ProgressUpload", "merge_result_html", "uploaded_files"]
+
+ACCEPT = ".csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values"
+"""The progress exports: CSV, or DataShop's tab-separated text."""
+
+
+def uploaded_files(value: Any) -> list[tuple[str, bytes]]:
+    """The files a FileUpload holds (ipywidgets 8: a tuple of dicts with ``name`` and
+    ``content``), as (name, bytes)."""
+    return [(str(f["name"]), bytes(f["content"])) for f in value or ()]
+
+
+def merge_result_html(result: MergeResult, lang: str, *, students: bool = False) -> str:
+    """What a merge did, in one line (``students``: say how many students too), and one line
+    per refused file saying why."""
+    _ = translator(lang)
+    parts = [_("New answers loaded: {added}. Already here, so skipped: {known}.").format(
+        added=result.added, known=result.known)]
+    if students:
+        parts.append(_("Students in the files: {count}.").format(count=len(result.students)))
+    ok_class = "ld-ok" if result.added or result.known else "ld-legend"
+    out = f"<div class='{ok_class}'>{html.escape(' '.join(parts))}</div>"
+    if result.refused:
+        out += "<ul class='ld-refused'>" + "".join(
+            f"<li class='ld-msg'>{html.escape(line)}</li>" for line in result.refused) + "</ul>"
+    return out
+
+
+class ProgressUpload(widgets.FileUpload):  # type: ignore[misc]
+    """A button that takes progress files; ``on_files(callback)`` calls ``callback(files)``
+    with (name, bytes) each time files are chosen, then forgets them, so the same file can
+    be chosen again."""
+
+    def __init__(self, *, multiple: bool) -> None:
+        super().__init__(accept=ACCEPT, multiple=multiple, icon="upload",
+                         layout=widgets.Layout(width="auto"))
+        classed(self, "ld-upload")
+        self._callback: Callable[[Sequence[tuple[str, bytes]]], None] | None = None
+        self.observe(self._changed, "value")
+
+    def on_files(self, callback: Callable[[Sequence[tuple[str, bytes]]], None]) -> None:
+        self._callback = callback
+
+    def _changed(self, change: dict[str, Any]) -> None:
+        files = uploaded_files(change["new"])
+        if not files:
+            return  # our own clearing below
+        try:
+            if self._callback is not None:
+                self._callback(files)
+        finally:
+            self.value = ()
