@@ -14,6 +14,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent
 
 
+def pytest_report_header(config):  # noqa: ARG001 - pytest hook signature
+    """Which engine build the run tests: compiled by mypyc, or pure Python (and why)."""
+    import engine
+
+    return f"engine: {engine.BUILD}"
+
+
 def pytest_configure(config):  # noqa: ARG001 - pytest hook signature
     if "LEONARD_TUTOR_DB" not in os.environ:
         folder = tempfile.mkdtemp(prefix="leonard-tests-")

@@ -1,8 +1,19 @@
 """Leonard-Domino and classic domino games: tiles, rules, rounds, matches, records, bots.
 
 Standard library only. The public names below are stable; see the README.
+
+The modules below come compiled by mypyc when the install could compile them, else as pure
+Python: the same source either way (:data:`COMPILED`, :data:`BUILD`; ``engine._build``).
 """
 
+from importlib.machinery import ExtensionFileLoader as _ExtensionFileLoader
+
+from . import _build
+
+# First: decides whether the imports below may load the compiled modules.
+_PURE_WHY = _build.choose()
+
+from . import round as _round_module
 from .events import (
     Annulled,
     Bonus,
@@ -58,6 +69,12 @@ from .tiles import (
 )
 from .variants import CUBAN, DOBLE15, PONCE, TRADITIONAL, VENEZUELA
 
+COMPILED: bool = isinstance(_round_module.__loader__, _ExtensionFileLoader)
+"""The engine running here was compiled by mypyc (False: the pure-Python modules)."""
+BUILD: str = "compiled (mypyc)" if COMPILED else (
+    f"pure Python ({_PURE_WHY})" if _PURE_WHY else "pure Python")
+"""Which build runs, for people: ``python -m engine --version`` prints it."""
+
 __all__ = [
     "Action", "BLOCK_VARIANT", "Bonus", "DOUBLE_FIFTEEN", "DOUBLE_NINE", "DOUBLE_SIX", "DRAW",
     "DealError", "Draw", "Drew", "Event", "HouseRules", "IllegalMoveError", "LEONARD",
@@ -69,4 +86,6 @@ __all__ = [
     "ANNUL", "Annul", "Annulled", "CUBAN", "DOBLE15", "End", "Line", "LineShape", "PONCE",
     "RoundContext", "Special", "TRADITIONAL", "TWO_ENDED", "VARIANTS", "VENEZUELA", "hub",
     "HubLine", "TwoEndedLine",
+    # which build runs
+    "BUILD", "COMPILED",
 ]

@@ -74,8 +74,24 @@ def replay_cmd(args: argparse.Namespace) -> int:
     return 0
 
 
+def version() -> str:
+    """The installed version and which build of the engine runs (compiled or pure)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    from . import BUILD
+
+    try:
+        number = installed("leonard-domino-tutor")
+    except PackageNotFoundError:
+        number = "(not installed)"
+    return f"engine {number}, {BUILD}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    parser.add_argument("--version", action="version", version=version(),
+                        help="print the version and the build (compiled or pure Python)")
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play a match between bots")
     sim.add_argument("--variant", default="leonard", choices=list(VARIANTS),

@@ -1,4 +1,5 @@
-"""Computer players: random, greedy (best immediate swing) and search (sampled rollouts).
+"""Computer players: random, greedy (best immediate swing), search (sampled rollouts) and
+expert (more rollouts, the moves compared on common random numbers).
 
 A bot sees only a :class:`~engine.view.PlayerView` (its own hand and public facts) and draws
 every random choice from its own ``random.Random(seed)``, so a game with bots replays exactly.
@@ -126,18 +127,71 @@ class SearchBot:
         return totals
 
 
+EXPERT_ROLLOUTS = 4 * ROLLOUTS
+"""The expert bot's default work per move: four times the search bot's, which the compiled
+engine plays in about the time the pure engine takes for the search bot's (median move under
+50 ms compiled, ``benchmarks/engine_vs_peers.py``)."""
+
+
+class ExpertBot(SearchBot):
+    """The search bot with four times the work, and its moves compared on common random
+    numbers: every legal move is played out on the same sampled deal *and* with the same
+    random choices afterwards (a generator seeded once per deal), so the difference between
+    two moves' outcomes is due to the moves, not to luck in the rollouts. The same rollouts
+    then tell close moves apart that the search bot's independent rollouts leave to chance.
+
+    Its budget is work, never time: ``rollouts`` playouts per move, spread over the legal
+    moves as the search bot's are.
+    """
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, rollouts: int = EXPERT_ROLLOUTS) -> None:
+        super().__init__(seed, rollouts)
+
+    def _values(self, view: PlayerView) -> list[float]:
+        legal = view.legal
+        seat = view.seat
+        rng = self.rng
+        rollout = random.Random()
+        totals = [0.0] * len(legal)
+        done = 0
+        while done < self.rollouts:
+            world = sample_round(view, rng)
+            seed = rng.getrandbits(64)
+            for k, action in enumerate(legal):
+                r = world.copy()
+                r.apply(action)
+                rollout.seed(seed)
+                r.playout(rollout)
+                scores = r.team_scores
+                me = scores[r.seat_team[seat]]
+                others = sum(scores) - me
+                totals[k] += me - others / (len(scores) - 1)
+            done += len(legal)
+        return totals
+
+
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
+    "expert": ExpertBot,
 }
+"""The levels, weakest first (``benchmarks/bot_ladder.py`` measures each against the one
+below)."""
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise RulesError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+def make_bot(name: str, seed: int | None = None, work: float = 1.0) -> Bot:
+    """The bot of level ``name``; ``work`` scales a searching bot's rollouts per move (tests
+    play quick games with less)."""
+    if name not in BOTS:
+        raise RulesError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
+    if work != 1.0 and name == "search":
+        return SearchBot(seed, max(1, round(ROLLOUTS * work)))
+    if work != 1.0 and name == "expert":
+        return ExpertBot(seed, max(1, round(EXPERT_ROLLOUTS * work)))
+    return BOTS[name](seed)
 
 
 def play_match(match: Match, bots: Sequence[Bot],

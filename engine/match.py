@@ -6,7 +6,7 @@ import random
 from typing import Any, Literal
 
 from .events import Event, MatchEnded
-from .round import Action, Annul, IllegalMoveError, Round, RoundContext
+from .round import IllegalMoveError, Round, RoundContext
 from .rules import HouseRules, Variant
 from .rules import variant as variant_named
 
@@ -123,9 +123,11 @@ class Match:
         self.rounds.append(rnd)
         return rnd
 
-    def apply(self, action: Action | Annul, seat: int | None = None) -> list[Event]:
-        """Apply an action in the current round; after the last round's end the match ends too
-        (a :class:`MatchEnded` event). Start the next round with :meth:`start_round`."""
+    def apply(self, action: object, seat: int | None = None) -> list[Event]:
+        """Apply an action (an :data:`~engine.round.Action` or :data:`~engine.round.ANNUL`;
+        anything else raises :class:`~engine.round.IllegalMoveError`, see
+        :meth:`Round.apply`) in the current round; after the last round's end the match ends
+        too (a :class:`MatchEnded` event). Start the next round with :meth:`start_round`."""
         events = self.current.apply(action, seat)
         if self._goal_reached():
             scores = tuple(self.scores)

@@ -105,6 +105,12 @@ class RoundContext:
     """The score that ends the match at once, even mid-hand (Ponce); 0: none."""
 
 
+NO_CONTEXT = RoundContext()
+"""A round's context when it is given none (frozen, so shared): building one per round costs a
+microsecond in the compiled build, where a dataclass's generated ``__init__`` is not
+compiled (3 % of a block game)."""
+
+
 class Tables:
     """Per-tile lookup tables for one tile set, symbol value and power setting."""
 
@@ -181,7 +187,7 @@ class Round:
         self.tab = tables(variant.tileset, rules.symbol_value, variant.power)
         self.players = len(hands)
         self.number = number
-        self.context = context or RoundContext()
+        self.context = context or NO_CONTEXT
         self.hands = list(hands)
         self.pile = list(pile)
         self.pile_pos = 0
@@ -204,7 +210,9 @@ class Round:
         self.drew_this_turn = 0
         self.salida_paid = False
         self.over = False
-        self.result: RoundEnded | None = None
+        self._result: RoundEnded | None = None
+        self._ending: dict[str, Any] | None = None
+        """The fields of :attr:`result` until it is first read (see :meth:`_finish`)."""
         self.voids = [0] * self.players  # suits each seat is known not to hold
         self.record = record
         self.log: list[Event] = []
@@ -542,10 +550,12 @@ class Round:
         with five doubles, on one's first turn (§3.4)."""
         return False
 
-    def apply(self, action: Action | Annul, seat: int | None = None) -> list[Event]:
+    def apply(self, action: object, seat: int | None = None) -> list[Event]:
         """Apply one action of the player to move (``seat`` checks whose turn it is) and return
         the events it caused. An illegal action raises :class:`IllegalMoveError` and changes
-        nothing."""
+        nothing. ``action`` is an :data:`Action` or :data:`ANNUL`; it is typed ``object``
+        because anything else is an illegal move too (the compiled build checks argument
+        types at the call, and would raise TypeError instead)."""
         if self.over:
             raise IllegalMoveError(f"{action}: the round is over")
         if seat is not None and seat != self.turn:
@@ -826,14 +836,31 @@ class Round:
             if pairs and totals else ()
         if pairs and team is None and winner is not None:
             team = self.seat_team[winner]
-        self.result = RoundEnded(
-            reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
-            count=count, points=count if points is None else points, differences=differences,
+        self._ending = dict(
+            reason=reason, winner=winner, gains=tuple(self.gains), losses=tuple(self.losses),
+            hand_totals=tuple(totals), capicua=capicua, count=count,
+            points=count if points is None else points, differences=differences,
             teams=self.teams if pairs else (), team_totals=team_totals,
             team=team if pairs else None,
             blocker=self.mover if reason == "tranque" else None)
         if self.record:
-            self.log.append(self.result)
+            self.log.append(self.ended)
+
+    @property
+    def result(self) -> RoundEnded | None:
+        """How the round ended (None while it is in progress). Built when first read: the
+        event is a dataclass, whose generated ``__init__`` mypyc leaves interpreted, and
+        a rollout that only reads the scores would spend a tenth of its time on it."""
+        if self._result is None and self._ending is not None:
+            self._result = RoundEnded(**self._ending)
+        return self._result
+
+    @property
+    def ended(self) -> RoundEnded:
+        """:attr:`result` of a round that is over."""
+        result = self.result
+        assert result is not None, "the round is not over"
+        return result
 
     # --- fast random play (bots' rollouts, benchmarks) -------------------------------------
 
@@ -949,21 +976,57 @@ class Round:
 
     # --- views and copies -----------------------------------------------------------------
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Round:
+        # Only allocates; ``__init__`` deals. :meth:`copy` calls this alone, which a compiled
+        # (mypyc) class allows where ``object.__new__`` is refused.
+        return super().__new__(cls)
+
     def copy(self, record: bool = False) -> Round:
         """An independent copy (without the event log unless ``record``)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        new = type(self).__new__(type(self))
+        self._copy_into(new, record)
+        return new
+
+    def _copy_into(self, new: Round, record: bool) -> None:
+        """Every attribute of ``self`` onto ``new`` (made by ``__new__`` alone): the mutable
+        ones copied, the rest shared. A subclass with attributes of its own extends it."""
+        new.variant = self.variant
+        new.rules = self.rules
+        new.tab = self.tab
+        new.players = self.players
+        new.number = self.number
+        new.context = self.context
         new.hands = list(self.hands)
         new.pile = list(self.pile)
+        new.pile_pos = self.pile_pos
+        new.keep = self.keep
+        new.table = self.table
+        new.starter = self.starter
+        new.turn = self.turn
         new.gains = list(self.gains)
         new.losses = list(self.losses)
-        new.voids = list(self.voids)
         new.line = self.line.copy()
+        new.open_tile = self.open_tile
+        new.opened = self.opened
+        new.opener = self.opener
+        new.placements = self.placements
+        new.last_placer = self.last_placer
+        new.mover = self.mover
+        new.passes = self.passes
+        new.pass_count = self.pass_count
+        new.drew_this_turn = self.drew_this_turn
+        new.salida_paid = self.salida_paid
+        new.over = self.over
+        new._result = self._result
+        new._ending = self._ending
+        new.voids = list(self.voids)
         new.record = record
         new.log = list(self.log) if record else []
         new.turns = [dict(t) for t in self.turns] if record else []
         new._turn = None
-        return new
+        new.initial_hands = self.initial_hands
+        new.teams = self.teams
+        new.seat_team = self.seat_team
 
     def __repr__(self) -> str:
         line = " ".join(map(str, self.line_tiles()))

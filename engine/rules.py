@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
+from ._build import mypyc_attr
 from .line import TWO_ENDED, LineShape
 from .tiles import DOUBLE_SIX, LEONARD, Tile, TileSet, parse_tile
 
@@ -17,9 +18,15 @@ class RulesError(ValueError):
     """A rule option with a value the engine does not know."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class HouseRules:
-    """Every choice RULES.md leaves open, named after its D-number, with its default."""
+    """Every choice RULES.md leaves open, named after its D-number, with its default.
+
+    A plain Python class in the compiled build too: a compiled (native) class stores an ``int``
+    field as a number, so ``rounds=True`` (a lesson file's typo) would arrive as 1 and pass the
+    check below. The check reads the fields as objects (``getattr``) for the same reason.
+    """
 
     symbol_value: int = 0
     """D-1: what a symbol half (+ - x) is worth in a tile's total."""
@@ -93,14 +100,17 @@ class HouseRules:
                     f"house rule {name} cannot be {getattr(self, name)!r}: "
                     f"choose one of {', '.join(map(repr, values))}"
                 )
-        if type(self.rounds) is not int or self.rounds < 1:
-            raise RulesError(f"house rule rounds must be a whole number ≥ 1, not {self.rounds!r}")
-        if type(self.target) is not int or self.target < 0:
+        raw: dict[str, object] = {name: getattr(self, name) for name in (
+            "rounds", "target", "both_pass_bonuses", "symbol_value")}
+        rounds, target = raw["rounds"], raw["target"]
+        if type(rounds) is not int or rounds < 1:
+            raise RulesError(f"house rule rounds must be a whole number ≥ 1, not {rounds!r}")
+        if type(target) is not int or target < 0:
             raise RulesError(f"the match target must be a whole number of points (0: the "
-                             f"variant's own), not {self.target!r}")
-        if not isinstance(self.both_pass_bonuses, bool):
+                             f"variant's own), not {target!r}")
+        if not isinstance(raw["both_pass_bonuses"], bool):
             raise RulesError("house rule both_pass_bonuses must be true or false")
-        if type(self.symbol_value) is not int:
+        if type(raw["symbol_value"]) is not int:
             raise RulesError("house rule symbol_value must be a whole number")
 
     def to_dict(self) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 Margins measured with these seeds (2-player Leonard, one round per game, seats alternated):
 greedy vs random over 400 games: wins 59 %, +28.3 points a game (standard error 6.1);
 search vs greedy over 200 games: wins 62 %, +56.2 points a game (standard error 10.0).
+The expert's margin over search is measured by ``benchmarks/bot_ladder.py`` (README); here it
+must at least not lose to search, and play legal games that replay from a seed.
 """
 
 import json
@@ -12,7 +14,16 @@ import statistics
 import pytest
 
 from engine import LEONARD_VARIANT, HouseRules, Match, Round
-from engine.bots import GreedyBot, RandomBot, SearchBot, make_bot, play_match
+from engine.bots import (
+    EXPERT_ROLLOUTS,
+    ROLLOUTS,
+    ExpertBot,
+    GreedyBot,
+    RandomBot,
+    SearchBot,
+    make_bot,
+    play_match,
+)
 from engine.view import sample_round, view_of
 
 
@@ -38,6 +49,56 @@ def test_greedy_beats_random():
 def test_search_beats_greedy():
     rate, mean, se = duel("search", "greedy", 100)
     assert rate > 0.55 and mean > 2 * se
+
+
+def duplicate_duel(a: str, b: str, pairs: int) -> tuple[float, float]:
+    """Mean points a game of ``a`` minus ``b`` and its standard error, each deal played twice
+    with the seats swapped (the luck of the deal cancels; a pair is one sample)."""
+    means = []
+    for d in range(pairs):
+        diffs = []
+        for me in (0, 1):
+            names = [b, b]
+            names[me] = a
+            bots = [make_bot(n, 7919 * d + 31 * s + me) for s, n in enumerate(names)]
+            m = play_match(Match("leonard", 2, HouseRules(rounds=1), seed=d, record=False), bots)
+            diffs.append(m.scores[me] - m.scores[1 - me])
+        means.append(sum(diffs) / 2)
+    return statistics.mean(means), statistics.stdev(means) / pairs ** 0.5
+
+
+def test_expert_beats_or_matches_search():
+    """The top level is at least not worse than the one below (within 2 standard errors);
+    its clear margin needs more games than a test should play (benchmarks/bot_ladder.py)."""
+    mean, se = duplicate_duel("expert", "search", 30)
+    assert mean > -2 * se, (mean, se)
+
+
+def test_expert_plays_legal_games_that_replay_from_a_seed():
+    import engine
+
+    def record(seed: int) -> str:
+        bots = [make_bot("expert", seed), make_bot("search", seed + 1)]
+        return json.dumps(play_match(Match("leonard", 2, HouseRules(rounds=1), seed=seed),
+                                     bots).to_record())
+
+    first = record(3)
+    assert first == record(3)
+    assert first != record(4)
+    again = engine.replay(json.loads(first))  # every move checked legal
+    assert again.scores == json.loads(first)["scores"]
+
+
+def test_expert_budget_is_work_scaled_by_make_bot():
+    expert, search = make_bot("expert", 1), make_bot("search", 1)
+    assert isinstance(expert, ExpertBot) and expert.rollouts == EXPERT_ROLLOUTS > ROLLOUTS
+    assert isinstance(search, SearchBot) and search.rollouts == ROLLOUTS
+    quick = make_bot("expert", 1, work=0.1)
+    assert isinstance(quick, ExpertBot) and quick.rollouts == round(EXPERT_ROLLOUTS * 0.1)
+    from engine import RulesError
+
+    with pytest.raises(RulesError, match="random, greedy, search, expert"):
+        make_bot("clever")
 
 
 def test_bots_are_reproducible_from_seeds():

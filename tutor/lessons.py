@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import HouseRules, RulesError
+from engine.bots import BOTS
 from engine.rules import VARIANTS
 
 from .deals import POWER_ROWS
@@ -56,7 +57,7 @@ SCHEMA: dict[str, Any] = {
                 "players": {"type": "integer", "minimum": 2, "maximum": 5},
                 "humans": {"type": "array", "items": {"type": "integer", "minimum": 0,
                                                       "maximum": 4}, "uniqueItems": True},
-                "bots": {"type": "array", "items": {"enum": ["random", "greedy", "search"]}},
+                "bots": {"type": "array", "items": {"enum": list(BOTS)}},
                 "rounds": {"type": "integer", "minimum": 1, "maximum": 20},
                 "seed": {"type": ["integer", "null"]},
                 "rules": {"type": "object"},

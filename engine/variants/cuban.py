@@ -37,6 +37,11 @@ class CubanRound(Round):
         self.had_turn = 0
         """Seats (bit mask) that have finished a turn: the redeal is asked on the first."""
 
+    def _copy_into(self, new: Round, record: bool) -> None:
+        super()._copy_into(new, record)
+        assert isinstance(new, CubanRound)
+        new.had_turn = self.had_turn
+
     def _end_turn(self) -> None:
         self.had_turn |= 1 << self.turn
         super()._end_turn()

@@ -78,6 +78,16 @@ class Doble15Round(Round):
             seat = starter
         self.turn = seat
 
+    def _copy_into(self, new: Round, record: bool) -> None:
+        super()._copy_into(new, record)
+        assert isinstance(new, Doble15Round)
+        new.s13 = self.s13
+        new.direction = self.direction
+        new.hexed = self.hexed
+        new.hex_live = self.hex_live
+        new.again = self.again
+        new.seeking = self.seeking
+
     # --- opening ------------------------------------------------------------------------
 
     @classmethod

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import sysconfig
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ import pytest
 from browsing import ROOT, need_chromium
 from test_classroom_server import check_culling, scaled
 
+from engine._build import pure_requested
 from tutor.serve import start_jupyter_server, stop_server
 
 pytestmark = pytest.mark.slow
@@ -59,19 +62,37 @@ def binder(tmp_path_factory: pytest.TempPathFactory,
     where = subprocess.run([str(bin_dir / "python"), "-c",
                             "import tutor, engine; print(tutor.__file__)"],
                            cwd=home, env=env, check=True, capture_output=True, text=True)
+    build = subprocess.run([str(bin_dir / "python"), "-m", "engine", "--version"],
+                           cwd=home, env=env, check=True, capture_output=True, text=True)
     # Shipped culling settings, scaled from minutes to seconds for the test.
     config = venv / "etc" / "jupyter" / "jupyter_server_config.json"
     config.write_text(json.dumps(scaled(json.loads(config.read_text()))), encoding="utf-8")
     proc, base = start_jupyter_server(bin_dir / "python", repo, tmp / "server.log", env=env)
     try:
         yield {"base": base.rstrip("/"), "proc": proc, "home": home, "tutor": where.stdout,
-               "log": tmp / "server.log"}
+               "log": tmp / "server.log", "engine": build.stdout.strip()}
     finally:
         stop_server(proc)
 
 
 def test_binder_install_is_a_regular_one(binder: dict[str, Any]) -> None:
     assert "site-packages" in binder["tutor"], binder["tutor"]
+
+
+def test_binder_reports_which_engine_build_it_gets(binder: dict[str, Any],
+                                                  artifacts: Path) -> None:
+    """Binder's install compiles the engine when its image has a C compiler (repo2docker's
+    has); this emulation, on this machine, gets what this machine's compiler allows. The
+    build is printed (pytest -s, or -rA) and kept in the artifacts."""
+    build = binder["engine"]
+    print(f"Binder's engine: {build}")
+    (artifacts / "binder-engine-build.txt").write_text(build + "\n", encoding="utf-8")
+    assert re.fullmatch(r"engine \S+, (compiled \(mypyc\)|pure Python.*)", build), build
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    if shutil.which(cc.split()[0]) and not pure_requested():  # LEONARD_PURE reaches pip too
+        assert build.endswith("compiled (mypyc)"), f"a C compiler is here, yet {build}"
+    else:
+        assert "pure Python" in build
 
 
 def test_binder_launch_reaches_a_question_in_english(binder: dict[str, Any], page: Any,

@@ -43,7 +43,7 @@ OK = {"id": "x", "title": {"es": "a", "en": "b"}}
     ([1, 2], "bad.json: should be a group of settings in braces {}, got [1, 2]",
      "debería ser un grupo de ajustes entre llaves {}"),
     ({**OK, "game": {"bots": ["clever"]}},
-     'bad.json: game.bots.0: must be one of "random", "greedy", "search"; got "clever"',
+     'bad.json: game.bots.0: must be one of "random", "greedy", "search", "expert"; got "clever"',
      "game.bots.0: debe ser uno de"),
     ({**OK, "game": {"players": 7}}, "bad.json: game.players: must be 2 to 5, got 7",
      "bad.json: game.players: debe ser de 2 a 5, no 7"),

@@ -261,6 +261,18 @@ def test_setup_panel_makes_the_session() -> None:
     assert any(p.table for p in lay.line)
 
 
+def test_setup_offers_every_bot_level_and_the_expert_plays() -> None:
+    from engine.bots import BOTS, ExpertBot
+
+    app = _app()
+    offered = {value for _label, value in app.seat_dds[1].options}
+    assert set(BOTS) <= offered and "expert" in offered
+    app.seat_dds[1].value = "expert"
+    app.seed_in.value = "3"
+    app.new_game_btn.click()
+    assert isinstance(app.session.bots[1], ExpertBot)
+
+
 def test_forced_draw_is_applied_with_a_message() -> None:
     app = _app(seed=5)
     for _ in range(300):

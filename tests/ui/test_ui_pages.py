@@ -303,3 +303,21 @@ def test_pages_are_panels_wired_by_the_page_modules() -> None:
                  and isinstance(node.func.value, ast.Name)
                  and node.func.value.id in ("W", "widgets")}
         assert built <= {"VBox", "HBox", "Box", "Layout"}, (page, built)
+
+
+def test_lesson_builder_offers_every_bot_level_and_saves_expert(
+        link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.bots import BOTS
+
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    link("lang=en")
+    b = teacher_page(store=None).builder
+    assert {value for _label, value in b.bots_dd.options} == set(BOTS)
+    b.id_in.value = "top-bot"
+    b.title_en.value = "Against the expert"
+    b.title_es.value = "Contra el experto"
+    b.skill_cbs["square"].value = True
+    b.bots_dd.value = "expert"
+    b.save_btn.click()
+    saved = json.loads((tmp_path / "top-bot.json").read_text(encoding="utf-8"))
+    assert saved["game"]["bots"] == ["expert"]

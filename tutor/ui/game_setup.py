@@ -34,6 +34,7 @@ SEAT_KINDS: dict[str, str] = {
     "random": N_("bot: random"),
     "greedy": N_("bot: greedy"),
     "search": N_("bot: search"),
+    "expert": N_("bot: expert"),
 }
 SEATS = 5
 

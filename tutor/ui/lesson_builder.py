@@ -21,7 +21,8 @@ from .panel import classed
 
 __all__ = ["BuilderPanel", "saved_html"]
 
-BOTS = ("greedy", "random", "search")
+BOTS = ("greedy", "random", "search", "expert")
+"""The bot levels a lesson can pick (every level of engine.bots.BOTS), the usual one first."""
 SCAFFOLD_NAMES: dict[str, str] = {
     "T": N_("Ask for T first"),
     "blanks": N_("Show the formula with blanks"),
