@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import ROOT, need_chromium
+from browsing import ROOT, audit, need_chromium
 from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
 
 from tutor.serve import PREHEAT, start_voila, stop_server
@@ -54,10 +54,12 @@ def no_errors(page: Any) -> None:
     assert page.page_errors == []
 
 
-def test_the_lessons_page_opens_a_lesson(page: Any, pages: dict[str, Any]) -> None:
+def test_the_lessons_page_opens_a_lesson(page: Any, pages: dict[str, Any],
+                                        artifacts: Path) -> None:
     open_page(page, pages["url"] + "Lessons.ipynb?lang=en&student=pat", ".ld-lesson-link")
     row = page.locator("tr[data-lesson='04-times']")
     assert "not yet" in row.inner_text()
+    assert audit(page, "lessons", artifacts) == []  # issue 12: axe finds nothing serious
     row.locator("a.ld-lesson-link").click()
     page.wait_for_url(re.compile(r"/voila/render/Play\.ipynb\?lesson=04-times&lang=en"
                                  r"&student=pat$"), timeout=60_000)
@@ -134,6 +136,7 @@ def test_the_teacher_page_shows_the_class_after_an_upload(
     assert page.locator("a.ld-class-csv").get_attribute("download") == "class-table.csv"
     assert "added instead of multiplying" in page.locator(".ld-mistakes-box").inner_text()
     page.screenshot(path=str(artifacts / "teacher-page.png"), full_page=True)
+    assert audit(page, "teacher", artifacts) == []  # issue 12: with the class's data shown
     no_errors(page)
 
 
