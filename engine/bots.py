@@ -91,6 +91,9 @@ class SearchBot:
             raise RulesError(f"the search bot needs at least 1 rollout per move, not {rollouts}")
         self.rng = random.Random(seed)
         self.rollouts = rollouts
+        self.common_numbers = False
+        """Every move of a sampled deal is played out with the same random choices (the
+        expert)."""
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal
@@ -109,14 +112,19 @@ class SearchBot:
         legal = view.legal
         seat = view.seat
         rng = self.rng
+        common = self.common_numbers
+        rollout = random.Random() if common else rng
         totals = [0.0] * len(legal)
         done = 0
         while done < self.rollouts:
             world = sample_round(view, rng)
+            seed = rng.getrandbits(64) if common else 0
             for k, action in enumerate(legal):
                 r = world.copy()
                 r.apply(action)
-                r.playout(rng)
+                if common:
+                    rollout.seed(seed)
+                r.playout(rollout)
                 # The outcome for its side: its own score (its pair's, in a pair game)
                 # against the mean of the others.
                 scores = r.team_scores
@@ -148,28 +156,7 @@ class ExpertBot(SearchBot):
 
     def __init__(self, seed: int | None = None, rollouts: int = EXPERT_ROLLOUTS) -> None:
         super().__init__(seed, rollouts)
-
-    def _values(self, view: PlayerView) -> list[float]:
-        legal = view.legal
-        seat = view.seat
-        rng = self.rng
-        rollout = random.Random()
-        totals = [0.0] * len(legal)
-        done = 0
-        while done < self.rollouts:
-            world = sample_round(view, rng)
-            seed = rng.getrandbits(64)
-            for k, action in enumerate(legal):
-                r = world.copy()
-                r.apply(action)
-                rollout.seed(seed)
-                r.playout(rollout)
-                scores = r.team_scores
-                me = scores[r.seat_team[seat]]
-                others = sum(scores) - me
-                totals[k] += me - others / (len(scores) - 1)
-            done += len(legal)
-        return totals
+        self.common_numbers = True
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
