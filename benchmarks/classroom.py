@@ -175,6 +175,11 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
             if q is not None:
                 await page.locator(".ld-answer input").wait_for(state="visible",
                                                                  timeout=30_000)
+                # The box stays on screen from one question to the next: wait for this
+                # question, or the answer is typed into the previous one's refresh.
+                await page.wait_for_function(
+                    "(p) => document.querySelector('.ld-question').innerText.includes(p)",
+                    arg=q.prompt, timeout=30_000)
                 answer = str(q.expected)
                 student.answers_ms.append(await page.evaluate(ANSWER, answer))
                 student.answers.append(answer)
