@@ -12,6 +12,7 @@ def fake_view(**changes: Any) -> Any:
     """The snapshot fields the panels read (a panel reads a snapshot by attribute)."""
     fields: dict[str, Any] = {
         "players": 2, "turn": 0, "round": 1, "rounds": 3, "target": 0, "teams": (),
+        "team_scores_shown": (),
         "round_over": False,
         "match_over": False, "match_winners": None, "human_to_move": 0, "hand_seat": 0,
         "hand_sizes": [6, 7], "pile": 14, "hiding": False,

@@ -12,7 +12,7 @@ from tutor.classroom import MergeResult
 from tutor.i18n import translator
 
 from .panel import classed
-from .uploads import ProgressUpload, merge_result_html
+from .uploads import MergeResultView, ProgressUpload, merge_result_html
 
 __all__ = ["ClassUploadPanel", "merge_result_html", "upload_help_html"]
 
@@ -35,8 +35,7 @@ class ClassUploadPanel(widgets.VBox):  # type: ignore[misc]
         self.bar = classed(widgets.IntProgress(value=0, min=0, max=1, bar_style="info",
                                                layout=widgets.Layout(display="none")),
                            "ld-merge-progress")
-        self.result = classed(widgets.HTML(), "ld-merge-result")
-        self._last: MergeResult | None = None
+        self.result = classed(MergeResultView(students=True), "ld-merge-result")
         super().__init__([self.heading,
                           classed(widgets.HBox([self.upload, self.help]), "ld-upload-box"),
                           self.bar, self.result])
@@ -49,8 +48,7 @@ class ClassUploadPanel(widgets.VBox):  # type: ignore[misc]
         self.upload.tooltip = _("Upload the progress files of your students (CSV)")
         self.bar.description = _("Merging")
         self.help.value = upload_help_html(lang)
-        if self._last is not None:
-            self.result.value = merge_result_html(self._last, lang, students=True)
+        self.result.relabel(lang)
 
     def start(self, files: int) -> None:
         """Show the bar for ``files`` files."""
@@ -64,8 +62,4 @@ class ClassUploadPanel(widgets.VBox):  # type: ignore[misc]
 
     def show_result(self, result: MergeResult | None, lang: str, error: str = "") -> None:
         self.bar.layout.display = "none"
-        self._last = None if error else result
-        if error:
-            self.result.value = f"<div class='ld-msg'>{html.escape(error)}</div>"
-        elif result is not None:
-            self.result.value = merge_result_html(result, lang, students=True)
+        self.result.show(result, lang, error)

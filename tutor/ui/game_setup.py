@@ -8,7 +8,6 @@ from typing import Any
 
 import ipywidgets as widgets
 
-import engine.variants  # noqa: F401  (adds the classic games to engine.rules.VARIANTS)
 from engine.rules import variant
 from tutor.i18n import N_, translator
 from tutor.questions import seat_name

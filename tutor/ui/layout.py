@@ -11,7 +11,7 @@ tile" or "this end".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.tiles import Half, Tile, TileSet
@@ -153,9 +153,8 @@ def layout(view: Any, width: int, height: int) -> BoardLayout:
     arms = view_get(view, "arms") or ()
     if arms and line:
         names = tuple(view_get(view, "end_names") or ())
-        return replace(_hub_layout(line[0], [[_tile(t, tileset) for t in a] for a in arms],
-                                   names, ends, width, height, band_y, hand_placed),
-                       numbers=numbers)
+        return _hub_layout(line[0], [[_tile(t, tileset) for t in a] for a in arms], names,
+                           ends, width, height, band_y, hand_placed, numbers)
     area_h = band_y - 2 * MARGIN
     n = len(line)
 
@@ -254,7 +253,7 @@ HUB_LABEL = 22
 
 def _hub_layout(hub: Tile, arms: Sequence[Sequence[Tile]], names: Sequence[str],
                 ends: Sequence[Half] | None, width: int, height: int, band_y: float,
-                hand: tuple[PlacedTile, ...]) -> BoardLayout:
+                hand: tuple[PlacedTile, ...], numbers: bool) -> BoardLayout:
     """A Doble 15 hub: the hub upright on the left, one row per arm going right from it,
     each arm's open end in the slot after its last tile. An arm longer than its row shows
     its outer tiles (the open end is what play needs); its label says how many are not
@@ -292,7 +291,7 @@ def _hub_layout(hub: Tile, arms: Sequence[Sequence[Tile]], names: Sequence[str],
             spots.append(EndSpot(name, ends[a], slot_x, y, tw, th, anchor))
         index += len(arm)
     return BoardLayout(width, height, half, tuple(placed), tuple(spots), hand, band_y, k,
-                       (), tuple(spokes), tuple(labels))
+                       (), tuple(spokes), tuple(labels), numbers)
 
 
 def hit_test(x: float, y: float, lay: BoardLayout, ends: Sequence[str] | None = None) -> Hit:

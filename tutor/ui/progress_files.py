@@ -15,7 +15,7 @@ from tutor.i18n import translator
 
 from .panel import classed
 from .sheet import progress_html
-from .uploads import ProgressUpload, merge_result_html
+from .uploads import MergeResultView, ProgressUpload
 
 __all__ = ["ProgressFilesPanel", "load_help_html", "progress_html"]
 
@@ -36,8 +36,7 @@ class ProgressFilesPanel(widgets.VBox):  # type: ignore[misc]
         self.upload = classed(ProgressUpload(multiple=False), "ld-load-progress")
         self.upload.on_files(on_files)
         self.help = widgets.HTML()
-        self.result = classed(widgets.HTML(), "ld-load-result")
-        self._last: MergeResult | None = None
+        self.result = classed(MergeResultView(), "ld-load-result")
         super().__init__([self.heading, self.download,
                           classed(widgets.HBox([self.upload, self.help]), "ld-upload-box"),
                           self.result])
@@ -49,18 +48,11 @@ class ProgressFilesPanel(widgets.VBox):  # type: ignore[misc]
         self.upload.description = _("Load my progress")
         self.upload.tooltip = _("Load a progress file you downloaded before (CSV)")
         self.help.value = load_help_html(lang)
-        if self._last is not None:
-            self.result.value = merge_result_html(self._last, lang)
+        self.result.relabel(lang)
 
     def render(self, store: Any, student: str, lang: str) -> None:
         self.download.value = progress_html(store, student, lang)
 
     def show_result(self, result: MergeResult | None, lang: str, error: str = "") -> None:
         """What the last load did (``error``: one line why nothing was loaded)."""
-        self._last = None if error else result
-        if error:
-            self.result.value = f"<div class='ld-msg'>{html.escape(error)}</div>"
-        elif result is not None:
-            self.result.value = merge_result_html(result, lang)
-        else:
-            self.result.value = ""
+        self.result.show(result, lang, error)

@@ -16,6 +16,7 @@ from tutor.snapshot import Snapshot
 
 from .access import Attributes
 from .panel import classed
+from .scores import pair_name
 
 __all__ = ["BONUS_WHY", "ROUND_END_BUTTONS", "SCORING_WHY", "RoundEndPanel", "match_html",
            "round_summary_html"]
@@ -90,7 +91,7 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
         for e in events:
             if isinstance(e, Bonus):
                 why.append(_("Player {seat}: +{points} for {why}").format(
-                    seat=seat_name(e.seat), points=e.points, why=_(BONUS_WHY.get(e.kind, e.kind))))
+                    seat=seat_name(e.seat), points=e.points, why=_(BONUS_WHY[e.kind])))
         power_g = [0] * players
         power_l = [0] * players
         for e in events:
@@ -127,9 +128,10 @@ def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
     total = "".join(f"<td><b>{format_number(v, lang)}</b></td>"
                     for v in view.scores_shown)
     body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
-    for seats in view.teams:  # pair games: each pair's total under its players' columns
-        pair = _("Pair {seats}").format(seats=" & ".join(seat_name(s) for s in seats))
-        points = format_number(sum(view.scores_shown[s] for s in seats), lang)
+    for seats, pair_total in zip(view.teams, view.team_scores_shown, strict=True):
+        # Pair games: each pair's total under its players' columns.
+        pair = _("Pair {seats}").format(seats=pair_name(seats))
+        points = format_number(pair_total, lang)
         cells = "".join(f"<td>{points if i in seats else ''}</td>" for i in range(m.players))
         body.append(f"<tr><td>{html.escape(pair)}</td>{cells}</tr>")
     result = ""

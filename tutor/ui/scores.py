@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import html
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -18,11 +18,16 @@ from .access import Attributes
 from .game_setup import SEAT_KINDS
 from .panel import running_loop
 
-__all__ = ["BOT", "ScoresPanel", "scores_html"]
+__all__ = ["BOT", "ScoresPanel", "pair_name", "scores_html"]
 
 BOT = N_("bot")
 STEPS = 8
 """Frames of the count-up when the scores change."""
+
+
+def pair_name(seats: Iterable[int]) -> str:
+    """A pair by its players: ``A & C``."""
+    return " & ".join(seat_name(s) for s in seats)
 
 
 def _seat_who(seat: int, humans: Collection[int], bots: Mapping[int, Any], lang: str) -> str:
@@ -70,8 +75,8 @@ def scores_html(view: Snapshot, lang: str, *, humans: Collection[int],
         cells = ""
         for seats in view.teams:
             text = _("Pair {seats}: {points}").format(
-                seats=" & ".join(seat_name(s) for s in seats),
-                points=format_number(sum(scores[s] for s in seats), lang))
+                seats=pair_name(seats), points=format_number(sum(scores[s] for s in seats),
+                                                             lang))
             cells += f"<li>{html.escape(text)}</li>"
         title = _("Pairs")
         pairs = (f"<div class='ld-pairs'><b>{html.escape(title)}</b>"

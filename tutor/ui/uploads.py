@@ -14,7 +14,8 @@ from tutor.i18n import translator
 
 from .panel import classed
 
-__all__ = ["ACCEPT", "ProgressUpload", "merge_result_html", "uploaded_files"]
+__all__ = ["ACCEPT", "MergeResultView", "ProgressUpload", "merge_result_html",
+           "uploaded_files"]
 
 ACCEPT = ".csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values"
 """The progress exports: CSV, or DataShop's tab-separated text."""
@@ -40,6 +41,29 @@ def merge_result_html(result: MergeResult, lang: str, *, students: bool = False)
         out += "<ul class='ld-refused'>" + "".join(
             f"<li class='ld-msg'>{html.escape(line)}</li>" for line in result.refused) + "</ul>"
     return out
+
+
+class MergeResultView(widgets.HTML):  # type: ignore[misc]
+    """What the last merge did, said again in a new language (``students``: with how many
+    students the files held), or one line why nothing was merged."""
+
+    def __init__(self, *, students: bool = False) -> None:
+        super().__init__()
+        self.students = students
+        self.last: MergeResult | None = None
+
+    def show(self, result: MergeResult | None, lang: str, error: str = "") -> None:
+        self.last = None if error else result
+        if error:
+            self.value = f"<div class='ld-msg'>{html.escape(error)}</div>"
+        elif result is not None:
+            self.value = merge_result_html(result, lang, students=self.students)
+        else:
+            self.value = ""
+
+    def relabel(self, lang: str) -> None:
+        if self.last is not None:
+            self.value = merge_result_html(self.last, lang, students=self.students)
 
 
 class ProgressUpload(widgets.FileUpload):  # type: ignore[misc]
