@@ -13,6 +13,7 @@ import pytest
 
 from engine.round import Draw, Pass, Play
 from tutor.ui import TutorApp, dashboard
+from tutor.ui.moves import move_label
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -520,3 +521,32 @@ def test_doble15_hub_is_laid_out_arm_by_arm_and_clicks_reach_every_arm():
     assert {p.index for p in lay.line} >= {len(view["line"]) - 1}  # the last tile is shown
     lay6 = layout({"tileset": None, "line": [Tile(6, 6)], "ends": (6, 6)}, 820, 500)
     assert not lay6.numbers
+
+
+def test_a_long_game_does_not_pile_up_widgets() -> None:
+    """Each refresh used to make new move buttons and never close the old ones: a round left
+    hundreds of live widgets in the kernel (and the page). Moves still on offer keep their
+    buttons; the others are closed."""
+    from ipywidgets.widgets.widget import _instances
+
+    app = _app(seed=5, players=2, bots="greedy")
+    app.refresh()
+    before = len(_instances)
+    _finish_round(app)
+    assert len(_instances) <= before + 5
+    buttons = _find(app, "ld-move")
+    assert all(b.comm is not None for b in buttons)  # the buttons on show are open
+
+
+def test_a_move_button_stays_while_its_move_is_on_offer() -> None:
+    app = _app(seed=5, players=2, bots="greedy")
+    app.refresh()
+    first = {b.tooltip: b for b in _find(app, "ld-move")}
+    app.refresh()
+    assert {b.tooltip: b for b in _find(app, "ld-move")} == first
+    app.set_lang("es")  # new captions: new buttons, the old ones closed
+    spanish = {b.tooltip: b for b in _find(app, "ld-move")}
+    assert spanish.keys() == first.keys()
+    assert all(b.comm is None for b in first.values())
+    assert [b.description for b in spanish.values()] == [
+        move_label(m, "es") for m in app.legal_moves()]

@@ -45,17 +45,32 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         super().__init__()
         self.add_class("ld-moves")
         self._on_move = on_move
+        self._buttons: dict[Action, widgets.Button] = {}
+        self._shown: tuple[tuple[Action, ...], str] = ((), "")
 
     def render(self, legal: Sequence[Action], lang: str) -> None:
-        buttons = []
+        """Show a button per move. A move still on offer keeps its button (a refresh that
+        changes nothing sends nothing); the buttons of moves gone are closed, so a long game
+        does not pile up widgets in the kernel and the page."""
+        shown = (tuple(legal), lang)
+        if shown == self._shown:
+            return
+        old = dict(self._buttons) if lang == self._shown[1] else {}
+        keep: dict[Action, widgets.Button] = {}
         for m in legal:
-            b = classed(widgets.Button(description=move_label(m, lang), tooltip=str(m),
-                                       layout=widgets.Layout(width="auto")), "ld-move")
-            if isinstance(m, Play) and m.tile.is_power:
-                b.button_style = "warning"
-            b.on_click(self._handler(m))
-            buttons.append(b)
-        self.children = buttons
+            b = old.pop(m, None)
+            if b is None:
+                b = classed(widgets.Button(description=move_label(m, lang), tooltip=str(m),
+                                           layout=widgets.Layout(width="auto")), "ld-move")
+                if isinstance(m, Play) and m.tile.is_power:
+                    b.button_style = "warning"
+                b.on_click(self._handler(m))
+            keep[m] = b
+        self.children = list(keep.values())
+        for m, b in self._buttons.items():
+            if keep.get(m) is not b:
+                _close(b)
+        self._buttons, self._shown = keep, shown
 
     def attributes(self, legal: Sequence[Action], lang: str) -> Attributes:
         """Each button's name in words, with its number ("Move 2: six-three at the left
@@ -71,3 +86,9 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
 
     def _handler(self, move: Action) -> Callable[[Any], None]:
         return lambda _b: self._on_move(move)
+
+
+def _close(button: widgets.Button) -> None:
+    """Close a button and the layout and style widgets it made."""
+    for w in (button.layout, button.style, button):
+        w.close()
