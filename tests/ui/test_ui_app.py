@@ -525,17 +525,25 @@ def test_doble15_hub_is_laid_out_arm_by_arm_and_clicks_reach_every_arm():
 
 def test_a_long_game_does_not_pile_up_widgets() -> None:
     """Each refresh used to make new move buttons and never close the old ones: a round left
-    hundreds of live widgets in the kernel (and the page). Moves still on offer keep their
-    buttons; the others are closed."""
-    from ipywidgets.widgets.widget import _instances
-
+    about 240 live widgets in the kernel (and the page). Moves still on offer keep their
+    buttons; every other button is closed with its layout and style."""
     app = _app(seed=5, players=2, bots="greedy")
-    app.refresh()
-    before = len(_instances)
-    _finish_round(app)
-    assert len(_instances) <= before + 5
-    buttons = _find(app, "ld-move")
-    assert all(b.comm is not None for b in buttons)  # the buttons on show are open
+    seen: dict[int, Any] = {}
+    for _ in range(200):
+        if app.session.round.over and app.session.pending_question is None:
+            break
+        for b in _find(app, "ld-move"):
+            seen[id(b)] = b
+        if app.session.pending_question is not None:
+            app.reveal_btn.click()
+        else:
+            _play_first(app)
+    shown = {id(b) for b in _find(app, "ld-move")}
+    gone = [b for k, b in seen.items() if k not in shown]
+    assert len(gone) > 10  # the round went through many sets of moves
+    for b in gone:
+        assert b.comm is None and b.layout.comm is None and b.style.comm is None, b.tooltip
+    assert all(seen[k].comm is not None for k in shown)
 
 
 def test_a_move_button_stays_while_its_move_is_on_offer() -> None:
