@@ -93,6 +93,11 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
+_FACE_RGB = {False: _rgb(FACE), True: _rgb(FACE_POWER)}
+"""A tile's face colour by ``is_power``."""
+SHADOW_OFFSET = np.array([2.0, 3.0])
+
+
 class TileBatch:
     """Every tile of a layer collected first, then painted in a few batch calls: shadows,
     faces, edges, dividers, pips, symbols (grouped by colour and width), numbers, and the dim
@@ -101,7 +106,6 @@ class TileBatch:
 
     def __init__(self, numbers: bool = False) -> None:
         self.numbers = numbers
-        self.shadows: list[Box] = []
         self.faces: list[Box] = []
         self.face_colours: list[tuple[int, int, int]] = []
         self.dividers: list[tuple[tuple[float, float], tuple[float, float]]] = []
@@ -114,9 +118,8 @@ class TileBatch:
     def add(self, p: PlacedTile, *, dim: bool = False) -> None:
         t = p.tile
         r = min(p.w, p.h) * 0.16
-        self.shadows.append((p.x + 2, p.y + 3, p.w, p.h, r))
         self.faces.append((p.x, p.y, p.w, p.h, r))
-        self.face_colours.append(_rgb(FACE_POWER if t.is_power else FACE))
+        self.face_colours.append(_FACE_RGB[t.is_power])
         (x1, y1, s1), (x2, y2, s2) = half_boxes(p)
         if p.orientation == "h":
             self.dividers.append(((x2, p.y + s1 * 0.16), (x2, p.y + p.h - s1 * 0.16)))
@@ -161,9 +164,9 @@ class TileBatch:
     def paint(self, c: Any) -> None:
         if not self.faces:
             return
-        c.fill_style = "rgba(0,0,0,0.28)"
-        c.fill_polygons(rounded_polygons(self.shadows))
         faces = rounded_polygons(self.faces)
+        c.fill_style = "rgba(0,0,0,0.28)"
+        c.fill_polygons(faces + SHADOW_OFFSET)  # each face's shadow, moved down and right
         c.fill_styled_polygons(faces, np.array(self.face_colours, dtype=np.uint8))
         c.stroke_style = EDGE
         c.line_width = 1.5
