@@ -44,7 +44,7 @@ from typing import Any
 
 from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, percentile, server_rss_kib
 
-from tutor.serve import CULLING, PREHEAT, kernel_pids, start_voila, stop_server
+from tutor.serve import CULLING, PREHEAT, kernel_pids, start_voila, stop_server, wait_for_pool
 
 FAST_CULLING = {"cull_idle_timeout": 90, "cull_interval": 5}
 """The shipped culling scaled down (5 min → 90 s) so the run ends sooner. Not much shorter: a
@@ -272,6 +272,7 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
     students = [Student(f"student-{k:02d}", seed=100 + k) for k in range(n)]
     try:
         if preheat:
+            wait_for_pool(base, tmp / "voila.log", kernels=pool)
             time.sleep(20)  # the pool runs its notebooks up to the link's reading
         peak_kib, peak_kernels = asyncio.run(
             run_class(base + "voila/render/", proc.pid, students, lesson, moves, think,

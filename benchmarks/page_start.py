@@ -33,7 +33,7 @@ from typing import Any
 
 from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, median, server_rss_kib
 
-from tutor.serve import PREHEAT, start_voila, stop_server
+from tutor.serve import PREHEAT, start_voila, stop_server, wait_for_pool
 
 PAGES = {
     "play (lesson link)": ("Play.ipynb?lesson=04-times&lang=en&seed=3&student=bench-{n}",
@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             log = tmp / f"{mode}.log"
             proc, base = start_voila(ROOT / "notebooks", log, env, cwd=ROOT, args=extra)
             servers[mode] = (proc, base + "voila/render/", log)
+            if extra:
+                wait_for_pool(base, log, kernels=2)
         time.sleep(args.gap * 2)  # the pools run their notebooks up to the link's reading
         idle = {mode: server_rss_kib(proc.pid) for mode, (proc, _, _) in servers.items()}
         results: dict[tuple[str, str, str], list[tuple[float, float]]] = {}

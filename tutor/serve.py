@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -132,6 +133,37 @@ def start_jupyter_server(
            "--ServerApp.password=", "--allow-root", *args]
     return _start(cmd, port, "api/status", log_path, dict(env or os.environ), root, timeout,
                   inherit=False)
+
+
+def wait_for_pool(base: str, log_path: Path, kernels: int, timeout: float = 180) -> list[str]:
+    """Wait until standalone Voilà's preheated pool has ``kernels`` kernels running their
+    notebooks, and return their ids.
+
+    Voilà only hands a request a pool kernel once that kernel has started and begun its
+    notebook; a request before that gets a fresh kernel instead (on a busy machine the pool
+    can take many seconds to start). Kernels are read from the server's log ("Kernel
+    started: <id>") and each is asked for its state (``api/kernels/<id>``) until none is
+    still ``starting``.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        ids = re.findall(r"Kernel started: (\S+)", log_path.read_text(errors="replace"))
+        states = [_kernel_state(base, k) for k in ids[:kernels]]
+        if len(states) == kernels and all(s in ("idle", "busy") for s in states):
+            return ids[:kernels]
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the preheated pool has {len(ids)} of {kernels} kernels after "
+                               f"{timeout:.0f} s (states {states}):\n"
+                               f"{log_path.read_text(errors='replace')}")
+        time.sleep(0.2)
+
+
+def _kernel_state(base: str, kernel_id: str) -> str:
+    try:
+        with urllib.request.urlopen(f"{base}api/kernels/{kernel_id}", timeout=5) as reply:
+            return str(json.load(reply).get("execution_state", ""))
+    except (OSError, ValueError):
+        return ""
 
 
 def _start(cmd: list[str], port: int, ready: str, log_path: Path, env: dict[str, str] | None,

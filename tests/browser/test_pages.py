@@ -19,7 +19,7 @@ import pytest
 from browsing import ROOT, audit, need_chromium
 from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
 
-from tutor.serve import PREHEAT, start_voila, stop_server
+from tutor.serve import PREHEAT, start_voila, stop_server, wait_for_pool
 from tutor.session import Session
 from tutor.store import Store
 
@@ -195,6 +195,9 @@ def test_preheated_kernels_honour_the_link(page: Any, tmp_path: Path) -> None:
     proc, base = start_voila(NOTEBOOKS, tmp_path / "voila.log", env, cwd=ROOT,
                              args=list(PREHEAT))
     try:
+        # A request before the pool's kernels have started gets a fresh kernel (a busy CI
+        # machine once took that long): wait for the pool, as a class arriving later would.
+        wait_for_pool(base, tmp_path / "voila.log", kernels=2)
         url = base + "voila/render/"
         open_page(page, url + "Play.ipynb?lesson=02-plus&lang=en&student=early", ".ld-move")
         skills = page.locator(".ld-mastery").inner_text()
