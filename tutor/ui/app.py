@@ -5,7 +5,7 @@ the page's access layer what to announce and where the focus goes next."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import ipywidgets as widgets
@@ -280,7 +280,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         if s.pending_question is not None or s.round.over:
             return None
         if s.bot_pending():
-            events = s.step_bot()
+            events = self._with_draws(s.step_bot(), s.step_bot)
             self._happened(events)
             self.refresh()
             return PACE * 0.5 if any(isinstance(e, Drew) for e in events) else self.pace
@@ -289,11 +289,11 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                                    or not self.board_slot.covered(self._view)):
             seat = s.human_to_move
             assert seat is not None  # a forced move is a human's
-            events = s.play(forced)
+            events = self._with_draws(s.play(forced), lambda: s.play(Draw()))
             drew = [e for e in events if isinstance(e, Drew)]
             if drew:
                 self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(
-                    tile=drew[-1].tile))
+                    tile=", ".join(str(e.tile) for e in drew)))
             elif any(isinstance(e, Passed) for e in events):
                 self._say(self._t(N_("No tile fits and the pile is empty: player {seat} "
                                      "passes.")).format(seat=seat_name(seat)))
@@ -301,6 +301,20 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             self.refresh()
             return self.pace
         return None
+
+    def _with_draws(self, events: list[Any], again: Callable[[], list[Any]]) -> list[Any]:
+        """A player who drew and still has no tile that fits draws again in the same step:
+        the board shows a run of draws as one step (one redraw, one pause) instead of one per
+        tile, which made a click that set off a long run of draws many redraws."""
+        s, rnd = self.session, self.session.round
+        while (events and isinstance(events[-1], Drew) and not events[-1].forced
+               and not rnd.over and s.pending_question is None and rnd.turn == events[-1].seat
+               and all(isinstance(m, Draw) for m in rnd.legal_moves())):
+            more = again()
+            if not more:
+                break
+            events += more
+        return events
 
     def kick(self) -> None:
         """Let the bots (and forced moves) go on, one step every ``pace`` seconds."""

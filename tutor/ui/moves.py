@@ -4,7 +4,6 @@ takes by clicks), power plays marked."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import ipywidgets as widgets
 
@@ -46,31 +45,52 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         self.add_class("ld-moves")
         self._on_move = on_move
         self._buttons: dict[Action, widgets.Button] = {}
+        self._spare: list[widgets.Button] = []
+        self._move_of: dict[str, Action] = {}
         self._shown: tuple[tuple[Action, ...], str] = ((), "")
 
     def render(self, legal: Sequence[Action], lang: str) -> None:
         """Show a button per move. A move still on offer keeps its button (a refresh that
-        changes nothing sends nothing); the buttons of moves gone are closed, so a long game
-        does not pile up widgets in the kernel and the page."""
+        changes nothing sends nothing); the buttons of moves gone are kept aside and given to
+        the next new moves with new captions. Making a button (three widgets opened in the
+        kernel and the page) cost about a millisecond, most of a refresh's time when a turn
+        brought eight new moves; and the panel never makes more buttons than the most moves
+        ever on offer at once, so a long game does not pile up widgets."""
         shown = (tuple(legal), lang)
         if shown == self._shown:
             return
-        old = dict(self._buttons) if lang == self._shown[1] else {}
+        old, relabel = self._buttons, lang != self._shown[1]
+        offered = set(legal)
+        self._spare.extend(b for m, b in old.items() if m not in offered)
         keep: dict[Action, widgets.Button] = {}
         for m in legal:
-            b = old.pop(m, None)
+            b = old.get(m)
             if b is None:
-                b = classed(widgets.Button(description=move_label(m, lang), tooltip=str(m),
-                                           layout=widgets.Layout(width="auto")), "ld-move")
-                if isinstance(m, Play) and m.tile.is_power:
-                    b.button_style = "warning"
-                b.on_click(self._handler(m))
+                b = self._button_for(m, lang)
+            elif relabel:
+                b.description = move_label(m, lang)
             keep[m] = b
         self.children = list(keep.values())
-        for m, b in self._buttons.items():
-            if keep.get(m) is not b:
-                _close(b)
         self._buttons, self._shown = keep, shown
+
+    def _button_for(self, move: Action, lang: str) -> widgets.Button:
+        """A spare button relabelled for ``move``, or a new one."""
+        power = "warning" if isinstance(move, Play) and move.tile.is_power else ""
+        if self._spare:
+            b = self._spare.pop()
+            b.description, b.tooltip, b.button_style = move_label(move, lang), str(move), power
+        else:
+            b = classed(widgets.Button(description=move_label(move, lang), tooltip=str(move),
+                                       button_style=power, layout=widgets.Layout(width="auto")),
+                        "ld-move")
+            b.on_click(self._pressed)
+        self._move_of[b.model_id] = move
+        return b
+
+    def _pressed(self, button: widgets.Button) -> None:
+        move = self._move_of.get(button.model_id)
+        if move is not None and self._buttons.get(move) is button:
+            self._on_move(move)
 
     def attributes(self, legal: Sequence[Action], lang: str) -> Attributes:
         """Each button's name in words, with its number ("Move 2: six-three at the left
@@ -83,12 +103,3 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
                                                                     move=move_words(m, lang)),
                 "aria-keyshortcuts": str(i) if i <= 9 else None}
         return out
-
-    def _handler(self, move: Action) -> Callable[[Any], None]:
-        return lambda _b: self._on_move(move)
-
-
-def _close(button: widgets.Button) -> None:
-    """Close a button and the layout and style widgets it made."""
-    for w in (button.layout, button.style, button):
-        w.close()
