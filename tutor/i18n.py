@@ -59,6 +59,8 @@ def normalize_lang(lang: str) -> str:
     >>> normalize_lang("es_MX.UTF-8")
     'es'
     """
+    if lang in SUPPORTED:  # already a code (every panel asks at each redraw)
+        return lang
     if not isinstance(lang, str):
         raise LanguageError(f"The language must be a code like 'es' or 'en', not {lang!r}.")
     base = lang.strip().replace("-", "_").split(".")[0].split("@")[0].split("_")[0].lower()

@@ -3,6 +3,8 @@ the bots' power plays worked out ("B gains 5 × (2 + 6) = 40.") as examples to l
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.events import (
     Annulled,
     Bonus,
@@ -65,7 +67,18 @@ def worked_play(event: PowerEffect, lang: str, symbol_value: int = 0) -> str:
 def describe_event(event: Event, lang: str, *, hidden: bool = False, worked: bool = False,
                    symbol_value: int = 0) -> str:
     """One line of what happened. ``hidden``: the points are the answer of a pending question
-    and are left out; ``worked``: a power play is shown with its working."""
+    and are left out; ``worked``: a power play is shown with its working.
+
+    Events are values, so a line is told once and remembered: the board's log tells its last
+    events again at every redraw, and a power play's working (sympy) cost most of a redraw."""
+    try:
+        return _describe(event, lang, hidden, worked, symbol_value)
+    except TypeError:  # an event that cannot be a key (a list in a field): told afresh
+        return _describe.__wrapped__(event, lang, hidden, worked, symbol_value)
+
+
+@lru_cache(maxsize=2048)
+def _describe(event: Event, lang: str, hidden: bool, worked: bool, symbol_value: int) -> str:
     _ = translator(lang)
     if isinstance(event, RoundStarted):
         return _(N_("Round {number} starts.")).format(number=event.number)

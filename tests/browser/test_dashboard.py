@@ -13,6 +13,7 @@ import pytest
 
 from engine.round import DRAW, PASS
 from tutor.session import Session
+from tutor.ui import draw
 
 SEED = 11
 QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=browser-test"
@@ -26,7 +27,8 @@ CANVAS_STATS = """(el) => {
     if (d[i + 3] > 0) painted++;
     if (i % 64 === 0) colours.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
   }
-  return {width: c.width, height: c.height, painted, colours: colours.size};
+  return {width: c.width, height: c.height, painted, colours: colours.size,
+          seen: [...colours]};
 }"""
 
 # The page is ready for the student when a move button, the question or the round end shows.
@@ -116,6 +118,9 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
     stats = board.evaluate(CANVAS_STATS)
     assert stats["painted"] == stats["width"] * stats["height"]  # the felt fills the board
     assert stats["colours"] > 8  # tiles, pips and glyphs drawn on it
+    seen = set(stats["seen"])  # in the design's colours: the felt, the hand's band, the faces
+    for colour in (draw.FELT, draw.BAND, draw.FACE):
+        assert ",".join(str(int(colour[k:k + 2], 16)) for k in (1, 3, 5)) in seen, colour
 
     mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
     answered_wrong_then_right = False
