@@ -9,7 +9,7 @@ import gettext as _gettext
 import io
 import threading
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -152,8 +152,10 @@ def ngettext(singular: str, plural: str, n: int, lang: str = SOURCE_LANG) -> str
     return plural_translator(lang)(singular, plural, n)
 
 
+@lru_cache(maxsize=4096, typed=True)
 def format_number(value: int | float, lang: str) -> str:
     """Format a number for readers of ``lang`` (``es``: ``1.234,5``; ``en``: ``1,234.5``).
+    Remembered: the score panels format the same scores at every redraw.
 
     >>> format_number(-1234.5, "en")
     '-1,234.5'

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from engine.events import Event, PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half
 from engine.tiles import Tile
-from tutor.i18n import N_, normalize_lang, translator
+from tutor.i18n import N_, format_number, normalize_lang, translator
 
 __all__ = [
     "ARITHMETIC",
@@ -386,6 +386,17 @@ def plain_math(latex: str) -> str:
     out = (latex.replace(r"\times", "×").replace(r"\cdot", "×").replace(r"\left(", "(")
            .replace(r"\right)", ")").replace("^{2}", "²").replace(r"\square", "□"))
     return " ".join(out.split())
+
+
+def warm_up(lang: str = "en") -> None:
+    """Load what the first power play needs, before it comes: sympy with its LaTeX printer
+    (about 0.7 s of CPU, which the click that made the first question or the first bot's
+    worked play otherwise waited for) and the language's number formats. A live page calls
+    it once the board is shown, while the student looks at it."""
+    import sympy
+
+    plain_math(to_latex(_formula("x/+", 2, _add(sympy.Integer(3), sympy.Integer(4)))))
+    format_number(0, lang)
 
 
 # --- building questions ------------------------------------------------------------------------

@@ -9,6 +9,7 @@ tiles written as words.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.round import Action, Draw, Pass
 from engine.tiles import LEONARD, Half, Tile, TileError, TileSet
@@ -41,9 +42,11 @@ def half_words(half: Half, lang: str) -> str:
     return str(half)
 
 
+@lru_cache(maxsize=4096)
 def tile_words(tile: Tile, lang: str) -> str:
     """A tile in words, halves in the order written: "four-times" / "cuatro por",
-    "double blank" / "doble blanca"."""
+    "double blank" / "doble blanca". Remembered: the board's words tell every tile at each
+    redraw."""
     _ = translator(lang)
     if tile.a == tile.b:
         return _(_DOUBLE).format(half=half_words(tile.a, lang))

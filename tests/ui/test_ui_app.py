@@ -596,3 +596,52 @@ def test_a_run_of_draws_is_one_step_that_stops_when_a_tile_fits() -> None:
         app.refresh = refresh  # type: ignore[method-assign]
         _finish_round(app)
     assert runs["bot"] >= 2 and runs["student"] >= 2, runs
+
+
+WARM = """
+import sys
+from tutor.questions import warm_up
+from tutor.ui.app import TutorApp
+
+app = TutorApp(players=2, bots="greedy", seed=5, lang="es", pace=0.0, store=None)
+warm_up("es")
+before = set(sys.modules)
+asked = 0
+for _ in range(400):
+    s = app.session
+    if s.pending_question is not None:
+        asked += 1
+        app.refresh()
+        app._reveal()
+        continue
+    if s.round.over or asked >= 2:
+        break
+    app.play(app.legal_moves()[0])
+new = sorted(m for m in set(sys.modules) - before if m.split(".")[0] in ("sympy", "babel", "mpmath"))
+print(asked, new)
+"""
+
+
+def test_after_the_warm_up_the_first_questions_load_nothing() -> None:
+    """A live page loads sympy and the number formats once the board is out (``warm_up``):
+    the click that brings the first question, worked steps and all, imports nothing more
+    (it used to wait about 0.7 s for sympy)."""
+    out = subprocess.run([sys.executable, "-c", WARM], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.split()[0] == "2" and out.stdout.strip().endswith("[]"), out.stdout
+
+
+def test_a_live_page_warms_up_once_the_board_is_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[Any, ...]] = []
+
+    class Loop:
+        def call_soon(self, *args: Any) -> None:
+            calls.append(args)
+
+        def create_task(self, coro: Any) -> None:
+            coro.close()
+
+    import tutor.ui.app as app_module
+    monkeypatch.setattr(app_module, "running_loop", lambda: Loop())
+    _app(seed=5, players=2, bots="greedy", lang="es")
+    assert calls == [(app_module.warm_up, "es")]

@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from engine.events import Drew, Passed
 from engine.round import Action, Draw, Pass
 from tutor.i18n import N_, normalize_lang, translator
-from tutor.questions import seat_name
+from tutor.questions import seat_name, warm_up
 from tutor.session import Session, SessionError
 from tutor.snapshot import Snapshot
 from tutor.words import spoken
@@ -67,6 +67,9 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.log_panel.add(self.session.round_events)
         self.refresh()
         self.kick()
+        loop = running_loop()
+        if loop is not None:  # once the board is out: the first power play's sympy, ready
+            loop.call_soon(warm_up, self.lang)
 
     # --- building -----------------------------------------------------------------------------
 
