@@ -42,15 +42,20 @@ def half_words(half: Half, lang: str) -> str:
     return str(half)
 
 
-@lru_cache(maxsize=4096)
 def tile_words(tile: Tile, lang: str) -> str:
     """A tile in words, halves in the order written: "four-times" / "cuatro por",
-    "double blank" / "doble blanca". Remembered: the board's words tell every tile at each
-    redraw."""
+    "double blank" / "doble blanca"."""
+    return _halves_words(tile.a, tile.b, lang)
+
+
+@lru_cache(maxsize=4096)
+def _halves_words(a: Half, b: Half, lang: str) -> str:
+    """Remembered by the halves as written (a tile equals its turned self, its words do not):
+    the board's words tell every tile at each redraw."""
     _ = translator(lang)
-    if tile.a == tile.b:
-        return _(_DOUBLE).format(half=half_words(tile.a, lang))
-    return _(_TILE).format(first=half_words(tile.a, lang), second=half_words(tile.b, lang))
+    if a == b:
+        return _(_DOUBLE).format(half=half_words(a, lang))
+    return _(_TILE).format(first=half_words(a, lang), second=half_words(b, lang))
 
 
 def move_words(move: Action, lang: str) -> str:

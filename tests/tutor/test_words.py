@@ -58,3 +58,19 @@ def test_spoken_writes_the_tiles_of_a_text_as_words() -> None:
 
 def test_doctests() -> None:
     assert doctest.testmod(tutor.words).failed == 0
+
+
+def test_a_tile_and_its_turned_self_are_told_as_written() -> None:
+    """Words and log lines are remembered between redraws; a tile equals its turned self,
+    yet each is told in the order its halves are written."""
+    from engine.events import Placed
+    from tutor.narration import describe_event
+
+    x4, four_x = Tile("x", 4), Tile(4, "x")
+    assert x4 == four_x
+    assert [tile_words(x4, "en"), tile_words(four_x, "en")] == ["times-four", "four-times"]
+    told = [describe_event(Placed(seat=1, tile=t, end="L", opening=False), "en")
+            for t in (x4, four_x, x4)]
+    assert told == ["Player B places x/4 at the left end.",
+                    "Player B places 4/x at the left end.",
+                    "Player B places x/4 at the left end."]

@@ -617,7 +617,8 @@ for _ in range(400):
     if s.round.over or asked >= 2:
         break
     app.play(app.legal_moves()[0])
-new = sorted(m for m in set(sys.modules) - before if m.split(".")[0] in ("sympy", "babel", "mpmath"))
+new = sorted(m for m in set(sys.modules) - before
+             if m.split(".")[0] in ("sympy", "babel", "mpmath"))
 print(asked, new)
 """
 

@@ -44,10 +44,12 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         super().__init__()
         self.add_class("ld-moves")
         self._on_move = on_move
-        self._buttons: dict[Action, widgets.Button] = {}
+        self._buttons: dict[str, widgets.Button] = {}
+        """The buttons on show by their move's notation (a tile equals its turned self, but
+        its caption does not)."""
         self._spare: list[widgets.Button] = []
         self._move_of: dict[str, Action] = {}
-        self._shown: tuple[tuple[Action, ...], str] = ((), "")
+        self._shown: tuple[tuple[str, ...], str] = ((), "")
 
     def render(self, legal: Sequence[Action], lang: str) -> None:
         """Show a button per move. A move still on offer keeps its button (a refresh that
@@ -56,20 +58,20 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         kernel and the page) cost about a millisecond, most of a refresh's time when a turn
         brought eight new moves; and the panel never makes more buttons than the most moves
         ever on offer at once, so a long game does not pile up widgets."""
-        shown = (tuple(legal), lang)
+        shown = (tuple(map(str, legal)), lang)
         if shown == self._shown:
             return
         old, relabel = self._buttons, lang != self._shown[1]
-        offered = set(legal)
+        offered = set(shown[0])
         self._spare.extend(b for m, b in old.items() if m not in offered)
-        keep: dict[Action, widgets.Button] = {}
-        for m in legal:
-            b = old.get(m)
+        keep: dict[str, widgets.Button] = {}
+        for m, key in zip(legal, shown[0], strict=True):
+            b = old.get(key)
             if b is None:
                 b = self._button_for(m, lang)
             elif relabel:
                 b.description = move_label(m, lang)
-            keep[m] = b
+            keep[key] = b
         self.children = list(keep.values())
         self._buttons, self._shown = keep, shown
 
@@ -89,7 +91,7 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
 
     def _pressed(self, button: widgets.Button) -> None:
         move = self._move_of.get(button.model_id)
-        if move is not None and self._buttons.get(move) is button:
+        if move is not None and self._buttons.get(str(move)) is button:
             self._on_move(move)
 
     def attributes(self, legal: Sequence[Action], lang: str) -> Attributes:
