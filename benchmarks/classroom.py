@@ -104,7 +104,11 @@ class Student:
     name: str
     seed: int
     ready_s: float = 0.0
+    ready_at: float = 0.0
     clicks_ms: list[float] = field(default_factory=list)
+    clicks_at: list[float] = field(default_factory=list)
+    """When each click was made (``time.perf_counter``), to tell the clicks made while other
+    pages were still loading from those made once every page was up."""
     answers_ms: list[float] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)
     """Every answer typed, in order (each right at the first try: one attempt each)."""
@@ -120,9 +124,13 @@ class Report:
     arrival_s: float
     moves: int
     click_ms: dict[str, float]
+    click_all_up_ms: dict[str, float]
+    """The clicks made once every page was up (the others overlap the class's page loads)."""
     answer_ms: dict[str, float]
     page_ready_s: dict[str, float]
     peak_rss_mib: float
+    cpu_s: dict[str, float]
+    """CPU seconds spent while the class played: the server, its kernels, the browsers."""
     rss_per_kernel_mib: float
     kernels_while_playing: int
     kernels_left: int
@@ -166,7 +174,8 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
         await page.goto(f"{url}Play.ipynb?lesson={lesson}&lang=en&seed={student.seed}"
                         f"&student={student.name}", timeout=300_000)
         await page.wait_for_function(IDLE, timeout=300_000)
-        student.ready_s = time.perf_counter() - t0
+        student.ready_at = time.perf_counter()
+        student.ready_s = student.ready_at - t0
         mirror = _mirror(lesson, student.seed)
         while len(student.clicks_ms) < moves:
             await page.wait_for_function(IDLE, timeout=60_000)
@@ -194,6 +203,7 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
             move = await button.get_attribute("title")
             if move not in legal:
                 raise AssertionError(f"page offers {move!r}, engine allows {sorted(legal)}")
+            student.clicks_at.append(time.perf_counter())
             student.clicks_ms.append(await page.evaluate(CLICK, move))
             mirror.play(legal[move])
         # The last answer's write: the page says when a busy file kept it waiting.
@@ -212,11 +222,39 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
         await context.close()
 
 
-async def sample_rss(server_pid: int, stop: asyncio.Event, peak: list[int]) -> None:
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) ``pid`` has used so far, 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_pids() -> list[int]:
+    out = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if b"chrom" in Path(f"/proc/{pid}/cmdline").read_bytes()[:200]:
+                    out.append(int(pid))
+            except OSError:
+                continue
+    return out
+
+
+async def sample_rss(server_pid: int, stop: asyncio.Event, peak: list[int],
+                     cpu: dict[str, dict[int, float]]) -> None:
+    """Peak memory, and each process's CPU time at its last sighting (by kind)."""
     while not stop.is_set():
         kib, kernels = server_rss_kib(server_pid)
         if kib > peak[0]:
             peak[0], peak[1] = kib, kernels
+        for kind, pids in (("server", [server_pid]), ("kernels", kernel_pids(server_pid)),
+                           ("browsers", browser_pids())):
+            for pid in pids:
+                used = cpu_s(pid)
+                cpu[kind][pid] = max(cpu[kind].get(pid, 0.0), used)
         try:
             await asyncio.wait_for(stop.wait(), 0.5)
         except asyncio.TimeoutError:
@@ -224,12 +262,13 @@ async def sample_rss(server_pid: int, stop: asyncio.Event, peak: list[int]) -> N
 
 
 async def run_class(url: str, server_pid: int, students: list[Student], lesson: str,
-                    moves: int, think: float, arrival: float) -> tuple[int, int]:
+                    moves: int, think: float, arrival: float,
+                    cpu: dict[str, dict[int, float]]) -> tuple[int, int]:
     from playwright.async_api import async_playwright
 
     peak = [0, 0]
     stop = asyncio.Event()
-    sampler = asyncio.create_task(sample_rss(server_pid, stop, peak))
+    sampler = asyncio.create_task(sample_rss(server_pid, stop, peak, cpu))
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                           args=CHROMIUM_ARGS)
@@ -274,9 +313,11 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
         if preheat:
             wait_for_pool(base, tmp / "voila.log", kernels=pool)
             time.sleep(20)  # the pool runs its notebooks up to the link's reading
+        before = {pid: cpu_s(pid) for pid in [proc.pid, *kernel_pids(proc.pid)]}
+        cpu: dict[str, dict[int, float]] = {"server": {}, "kernels": {}, "browsers": {}}
         peak_kib, peak_kernels = asyncio.run(
             run_class(base + "voila/render/", proc.pid, students, lesson, moves, think,
-                      arrival))
+                      arrival, cpu))
         left = wait_for_kernels(proc.pid, pool, within=FAST_CULLING["cull_idle_timeout"] + 60)
     finally:
         stop_server(proc)
@@ -290,6 +331,11 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
             lost.append(f"{s.name}: gave {len(s.answers)} answers, the store has "
                         f"{len(saved)}")
     clicks = [ms for s in students for ms in s.clicks_ms]
+    all_up = max((s.ready_at for s in students), default=0.0)
+    clicks_all_up = [ms for s in students for ms, at in zip(s.clicks_ms, s.clicks_at,
+                                                             strict=True) if at >= all_up]
+    used = {kind: sum(t - before.get(pid, 0.0) for pid, t in seen.items())
+            for kind, seen in cpu.items()}
     answers = [ms for s in students for ms in s.answers_ms]
     ready = [s.ready_s for s in students if s.ready_s]
 
@@ -301,8 +347,9 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
     return Report(
         students=n, lesson=lesson, preheat=preheat, think_s=think, arrival_s=arrival,
         moves=moves,
-        click_ms=stats(clicks), answer_ms=stats(answers), page_ready_s=stats(ready),
-        peak_rss_mib=peak_kib / 1024, rss_per_kernel_mib=per_kernel,
+        click_ms=stats(clicks), click_all_up_ms=stats(clicks_all_up), answer_ms=stats(answers),
+        page_ready_s=stats(ready),
+        peak_rss_mib=peak_kib / 1024, cpu_s=used, rss_per_kernel_mib=per_kernel,
         kernels_while_playing=peak_kernels, kernels_left=max(0, left - pool),
         pool_kernels=pool, answers_given=given, answers_stored=stored, lost=lost,
         errors=[s.error for s in students if s.error], load_average=os.getloadavg()[0])
@@ -335,6 +382,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{report.moves} moves each; load average {report.load_average:.1f}")
         print(f"click → board:      p50 {c['p50']:6.0f} ms  p95 {c['p95']:6.0f} ms  "
               f"max {c['max']:6.0f} ms  ({c['n']:.0f} clicks)   goal: p95 ≤ 250 ms")
+        u = report.click_all_up_ms
+        print(f"  once all pages up: p50 {u['p50']:6.0f} ms  p95 {u['p95']:6.0f} ms  "
+              f"max {u['max']:6.0f} ms  ({u['n']:.0f} clicks)")
         print(f"answer → feedback:  p50 {a['p50']:6.0f} ms  p95 {a['p95']:6.0f} ms  "
               f"max {a['max']:6.0f} ms  ({a['n']:.0f} answers)")
         print(f"page ready (goto → board playable): p50 {r['p50']:.1f} s  "
@@ -342,6 +392,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"server memory at peak: {report.peak_rss_mib:.0f} MiB (server + "
               f"{report.kernels_while_playing} kernels, "
               f"{report.rss_per_kernel_mib:.0f} MiB per kernel)")
+        print("CPU while the class played: " + ", ".join(
+            f"{kind} {sec:.0f} s" for kind, sec in report.cpu_s.items()))
         print(f"kernels left after the pages closed: {report.kernels_left}"
               + (f" (+{report.pool_kernels} kept warm by the pool)" if report.pool_kernels
                  else ""))
