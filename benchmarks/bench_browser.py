@@ -49,6 +49,28 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) ``pid`` has used so far, 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def browser_pids() -> list[int]:
+    """Every Chromium process on the machine (the benchmark's browsers)."""
+    out = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if b"chrom" in Path(f"/proc/{pid}/cmdline").read_bytes()[:200]:
+                    out.append(int(pid))
+            except OSError:
+                continue
+    return out
+
+
 def server_rss_kib(server_pid: int) -> tuple[int, int]:
     """(the server's and all its kernels' resident memory in KiB, kernels counted)."""
     from tutor.serve import kernel_pids

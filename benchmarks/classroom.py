@@ -42,7 +42,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, percentile, server_rss_kib
+from bench_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    browser_pids,
+    cpu_s,
+    percentile,
+    server_rss_kib,
+)
 
 from tutor.serve import CULLING, PREHEAT, kernel_pids, start_voila, stop_server, wait_for_pool
 
@@ -220,27 +228,6 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
             await page.screenshot(path=f"{shots}/{student.name}.png", full_page=True)
     finally:
         await context.close()
-
-
-def cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) ``pid`` has used so far, 0 once it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def browser_pids() -> list[int]:
-    out = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if b"chrom" in Path(f"/proc/{pid}/cmdline").read_bytes()[:200]:
-                    out.append(int(pid))
-            except OSError:
-                continue
-    return out
 
 
 async def sample_rss(server_pid: int, stop: asyncio.Event, peak: list[int],

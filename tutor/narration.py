@@ -69,14 +69,11 @@ def describe_event(event: Event, lang: str, *, hidden: bool = False, worked: boo
     """One line of what happened. ``hidden``: the points are the answer of a pending question
     and are left out; ``worked``: a power play is shown with its working.
 
-    Events are values, so a line is told once and remembered: the board's log tells its last
-    events again at every redraw, and a power play's working (sympy) cost most of a redraw.
-    The key holds the event's repr too: a tile equals its turned self, but is told as
-    written."""
-    try:
-        return _describe(event, repr(event), lang, hidden, worked, symbol_value)
-    except TypeError:  # an event that cannot be a key (a list in a field): told afresh
-        return _describe.__wrapped__(event, "", lang, hidden, worked, symbol_value)
+    Events are values (frozen, with tuple fields), so a line is told once and remembered: the
+    board's log tells its last events again at every redraw, and a power play's working
+    (sympy) cost most of a redraw. The key holds the event's repr too: a tile equals its
+    turned self, but is told as written."""
+    return _describe(event, repr(event), lang, hidden, worked, symbol_value)
 
 
 @lru_cache(maxsize=2048)

@@ -11,7 +11,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from engine.events import Drew, Passed
-from engine.round import Action, Draw, Pass
+from engine.round import DRAW, Action, Draw, Pass
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import seat_name, warm_up
 from tutor.session import Session, SessionError
@@ -292,7 +292,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                                    or not self.board_slot.covered(self._view)):
             seat = s.human_to_move
             assert seat is not None  # a forced move is a human's
-            events = self._with_draws(s.play(forced), lambda: s.play(Draw()))
+            events = self._with_draws(s.play(forced), lambda: s.play(DRAW))
             drew = [e for e in events if isinstance(e, Drew)]
             if drew:
                 self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(

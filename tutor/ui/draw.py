@@ -270,8 +270,7 @@ def paint_tiles(c: Any, lay: BoardLayout, hidden_hand: bool = False,
 def _ring(c: Any, p: PlacedTile | EndSpot, colour: str, width: float = 3.5,
           pad: float = 3) -> None:
     style(c, stroke_style=colour, line_width=width)
-    c.stroke_polygon(rounded_polygons([(p.x - pad, p.y - pad, p.w + 2 * pad, p.h + 2 * pad,
-                                        6)])[0])
+    c.stroke_polygon(rounded_polygons([(p.x - pad, p.y - pad, p.w + 2 * pad, p.h + 2 * pad, 6)])[0])
 
 
 def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
@@ -302,10 +301,8 @@ def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
         if lit:
             style(c, fill_style="rgba(124,242,156,0.25)")
             c.fill_polygon(outline)
-        style(c, fill_style=colour,
-              font=f"bold {int(max(11, s.h * 0.42))}px sans-serif",
-                 text_align="center",
-                 text_baseline="middle")
+        style(c, fill_style=colour, font=f"bold {int(max(11, s.h * 0.42))}px sans-serif",
+              text_align="center", text_baseline="middle")
         arrow = "◀" if s.end == "L" else "▶"
         name = labels.get("end_" + s.end, s.end)
         c.fill_text(f"{arrow} {name}" if s.end == "L" else f"{name} {arrow}",

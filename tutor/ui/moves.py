@@ -44,12 +44,11 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         super().__init__()
         self.add_class("ld-moves")
         self._on_move = on_move
-        self._buttons: dict[str, widgets.Button] = {}
-        """The buttons on show by their move's notation (a tile equals its turned self, but
-        its caption does not)."""
+        self._shown: dict[str, tuple[Action, widgets.Button]] = {}
+        """The moves on show and their buttons, by the move's notation (a tile equals its
+        turned self, but its caption does not)."""
+        self._lang = ""
         self._spare: list[widgets.Button] = []
-        self._move_of: dict[str, Action] = {}
-        self._shown: tuple[tuple[str, ...], str] = ((), "")
 
     def render(self, legal: Sequence[Action], lang: str) -> None:
         """Show a button per move. A move still on offer keeps its button (a refresh that
@@ -58,22 +57,20 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         kernel and the page) cost about a millisecond, most of a refresh's time when a turn
         brought eight new moves; and the panel never makes more buttons than the most moves
         ever on offer at once, so a long game does not pile up widgets."""
-        shown = (tuple(map(str, legal)), lang)
-        if shown == self._shown:
+        keys = [str(m) for m in legal]
+        if keys == list(self._shown) and lang == self._lang:
             return
-        old, relabel = self._buttons, lang != self._shown[1]
-        offered = set(shown[0])
-        self._spare.extend(b for m, b in old.items() if m not in offered)
-        keep: dict[str, widgets.Button] = {}
-        for m, key in zip(legal, shown[0], strict=True):
-            b = old.get(key)
-            if b is None:
-                b = self._button_for(m, lang)
-            elif relabel:
+        old, relabel = self._shown, lang != self._lang
+        offered = set(keys)
+        self._spare.extend(b for key, (_m, b) in old.items() if key not in offered)
+        shown: dict[str, tuple[Action, widgets.Button]] = {}
+        for m, key in zip(legal, keys, strict=True):
+            b = old[key][1] if key in old else self._button_for(m, lang)
+            if relabel and key in old:
                 b.description = move_label(m, lang)
-            keep[key] = b
-        self.children = list(keep.values())
-        self._buttons, self._shown = keep, shown
+            shown[key] = (m, b)
+        self.children = [b for _m, b in shown.values()]
+        self._shown, self._lang = shown, lang
 
     def _button_for(self, move: Action, lang: str) -> widgets.Button:
         """A spare button relabelled for ``move``, or a new one."""
@@ -81,18 +78,19 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         if self._spare:
             b = self._spare.pop()
             b.description, b.tooltip, b.button_style = move_label(move, lang), str(move), power
-        else:
-            b = classed(widgets.Button(description=move_label(move, lang), tooltip=str(move),
-                                       button_style=power, layout=widgets.Layout(width="auto")),
-                        "ld-move")
-            b.on_click(self._pressed)
-        self._move_of[b.model_id] = move
+            return b
+        b = classed(widgets.Button(description=move_label(move, lang), tooltip=str(move),
+                                   button_style=power, layout=widgets.Layout(width="auto")),
+                    "ld-move")
+        b.on_click(self._pressed)
         return b
 
     def _pressed(self, button: widgets.Button) -> None:
-        move = self._move_of.get(button.model_id)
-        if move is not None and self._buttons.get(str(move)) is button:
-            self._on_move(move)
+        """A shown button plays the move it shows now (spare buttons are not on the page)."""
+        for move, b in self._shown.values():
+            if b is button:
+                self._on_move(move)
+                return
 
     def attributes(self, legal: Sequence[Action], lang: str) -> Attributes:
         """Each button's name in words, with its number ("Move 2: six-three at the left
