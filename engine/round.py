@@ -139,7 +139,24 @@ class Tables:
         self.open_order = tuple(sorted(
             ((1 if self.numeric_double[i] else 0, self.weight[i]), i) for i in range(self.n)
         )[::-1])
-        self.bit = tuple(1 << i for i in range(self.n))
+        # RULES.md §1.6 for power tile i placed with tile j at the other end of the line, at
+        # [i * n + j]: the gain and the loss it inflicts (0 for a basic tile i). Both
+        # :meth:`Round._effect` and the playout kernel read them.
+        n = self.n
+        gain = [0] * (n * n)
+        loss = [0] * (n * n)
+        for i in range(n):
+            if not self.power[i]:
+                continue
+            for j in range(n):
+                if self.power[j]:
+                    g, lo = POWER_VS_POWER, POWER_VS_POWER
+                else:
+                    g, lo = effect_from_total(self.rule[i], self.number[i], self.total[j])
+                gain[i * n + j] = g
+                loss[i * n + j] = lo
+        self.effect_gain = tuple(gain)
+        self.effect_loss = tuple(loss)
 
     def hand_total(self, mask: int) -> int:
         total = 0
@@ -272,9 +289,9 @@ class Round:
         else:
             order = sorted(range(n), key=lambda _: rnd())
             rest = order[players * size:] if variant.pile else []
-        bit = tab.bit.__getitem__
-        # The bits are distinct, so their sum is the hand's mask.
-        hands = [sum(map(bit, order[s * size:(s + 1) * size])) for s in range(players)]
+        hands = [0] * players
+        for k in range(players * size):
+            hands[k // size] |= 1 << order[k]
         opening: Literal["rule", "any"] = "rule"
         if starter is None:
             starter = cls._rule_starter(tab, hands)
@@ -773,12 +790,9 @@ class Round:
         tab = self.tab
         if other < 0:
             return "neutralized", 0, 0, None
-        t = tab.total[other]
-        if tab.power[other]:
-            return "power-vs-power", POWER_VS_POWER, POWER_VS_POWER, t
-        rule = tab.rule[tid]
-        gain, loss = effect_from_total(rule, tab.number[tid], t)
-        return rule, gain, loss, t
+        k = tid * tab.n + other
+        rule = "power-vs-power" if tab.power[other] else tab.rule[tid]
+        return rule, tab.effect_gain[k], tab.effect_loss[k], tab.total[other]
 
     def play_points(self, play: Play) -> tuple[int, int]:
         """``(gain, loss inflicted)`` that placing ``play`` now would score at once from its
@@ -868,20 +882,27 @@ class Round:
                 trace: list[tuple[int, int]] | None = None) -> None:
         """Play the round to its end with uniformly random legal moves (the bots' rollouts).
 
-        The common step, a placement that neither opens, ends the round nor scores a power
-        effect, runs inline on local variables; every other step goes through the same
-        ``_place``/``_draw``/``_pass`` as :meth:`apply`. ``trace`` collects (tile id, end)
-        per placement so tests can replay the same game through :meth:`apply`. The kernel
-        never asks for a redeal (a Cuban player may, but need not).
+        The common steps run inline on local variables: a placement that neither opens nor
+        ends the round (with its power effect, read from the tables :meth:`_effect` reads),
+        a draw, and a pass that scores nothing. Every other step goes through the same
+        ``_place``/``_draw``/``_pass`` as :meth:`apply`, and so does every step of a round that
+        records its events. ``trace`` collects (tile id, end) per placement so tests can replay
+        the same game through :meth:`apply`. The kernel never asks for a redeal (a Cuban
+        player may, but need not).
         """
         rnd = rng.random
         tab = self.tab
         sm, ha, hb, power = tab.suit_mask, tab.half_a, tab.half_b, tab.power
+        n = tab.n
+        effect_gain, effect_loss = tab.effect_gain, tab.effect_loss
         hands, players = self.hands, self.players
+        gains, losses = self.gains, self.losses
         line = self.line
         tiles = line.tiles  # type: ignore[attr-defined]  # the kernel plays two-ended lines
         opens, tips = line.open, line.tips
-        limit = len(self.pile) - self.keep
+        pile = self.pile
+        limit = len(pile) - self.keep
+        draw_until = self.rules.draw == "until-playable"
         voids = self.voids
         # Passes run inline only where they score nothing (no pass bonus, no pass points) and
         # with no events.
@@ -892,7 +913,8 @@ class Round:
             el, er, tl, tr, turn = opens[0], opens[1], tips[0], tips[1], self.turn
             placements, passes, last = self.placements, self.passes, self.last_placer
             mover = self.mover
-            drawable = self.pile_pos < limit
+            pos = self.pile_pos
+            drawable = pos < limit
             opened = self.opened
             drew = self.drew_this_turn
             held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
@@ -906,6 +928,17 @@ class Round:
                 else:
                     m = hands[turn] & (sm[el] | sm[er])
                 if not m:
+                    if drawable and fast and el >= 0 and (draw_until or not drew):
+                        # a draw (as _draw): the tile is unseen, so no void is known any more
+                        tid = pile[pos]
+                        pos += 1
+                        drawable = pos < limit
+                        bit = 1 << tid
+                        hands[turn] |= bit
+                        held |= bit
+                        drew += 1
+                        voids[turn] = 0
+                        continue
                     if drawable or not quiet_pass or el < 0:
                         break
                     passes += 1
@@ -939,22 +972,29 @@ class Round:
                     trace.append((tid, end))
                 bit = 1 << tid
                 h = hands[turn] ^ bit
-                if not h or not opened or power[tid] or drew or not fast:
+                if not h or not opened or not fast:
                     break
                 hands[turn] = h
                 held ^= bit
                 if end == 0:
+                    other = tr
                     el = b if a == el else a
                     tiles.appendleft((tid, el, a + b - el))
                     tl = tid
                 else:
+                    other = tl
                     er = b if a == er else a
                     tiles.append((tid, a + b - er, er))
                     tr = tid
+                if power[tid]:  # as _power: the tile at the other end gives the points
+                    k = tid * n + other
+                    gains[turn] += effect_gain[k]
+                    losses[turn + 1 if turn + 1 < players else 0] += effect_loss[k]
                 placements += 1
                 last = turn
                 mover = turn
                 passes = 0
+                drew = 0
                 turn += 1
                 if turn == players:
                     turn = 0
@@ -964,6 +1004,8 @@ class Round:
             opens[0], opens[1], tips[0], tips[1], self.turn = el, er, tl, tr, turn
             self.placements, self.passes, self.last_placer = placements, passes, last
             self.mover = mover
+            self.pile_pos = pos
+            self.drew_this_turn = drew
             if not m:
                 if self._can_draw():
                     self._draw()

@@ -95,3 +95,26 @@ def test_every_variant_playout_matches_apply(variant, players):
         assert list(fast.line) == list(slow.line)
         assert fast.voids == slow.voids
         assert (fast.gains, fast.losses) == (slow.gains, slow.losses)
+
+
+@pytest.mark.parametrize("symbol_value", [0, 5])
+def test_power_effect_tables_match_the_rules_table(symbol_value):
+    """The playout kernel and apply() both read a power play's points from Tables; every pair
+    (power tile, tile at the other end) gives what RULES.md §1.6's table (power_effect) says."""
+    from engine.round import tables
+    from engine.rules import power_effect
+
+    rules = HouseRules(symbol_value=symbol_value)
+    rnd = Round.deal(LEONARD_VARIANT, rules, 2, random.Random(1))
+    tab = tables(rnd.tileset, symbol_value, True)
+    tiles = rnd.tileset.tiles
+    checked = 0
+    for i, tile in enumerate(tiles):
+        for j, other in enumerate(tiles):
+            expected = power_effect(tile, other, symbol_value) if tile.is_power else (0, 0)
+            k = i * tab.n + j
+            assert (tab.effect_gain[k], tab.effect_loss[k]) == expected, (tile, other)
+            if tile.is_power:
+                assert rnd._effect(i, j)[1:3] == expected
+                checked += 1
+    assert checked == 24 * 45
