@@ -64,6 +64,21 @@ def view_of(rnd: Round, seat: int) -> PlayerView:
     )
 
 
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """``rng.shuffle(x)``, the same permutation from the same generator state, in the engine's
+    own (compiled) code: ``random.shuffle`` is interpreted Python, and was a third of a sampled
+    deal's time in the compiled build. The bots' choices, and so their games, stay those of
+    ``random.shuffle`` (CPython's Fisher-Yates on ``getrandbits``)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 def sample_round(view: PlayerView, rng: random.Random, tries: int = 20) -> Round:
     """A full round consistent with ``view``: the unseen tiles dealt at random to the other
     hands (respecting known voids where possible) and the pile, in a random order."""
@@ -87,15 +102,10 @@ def sample_round(view: PlayerView, rng: random.Random, tries: int = 20) -> Round
     order = sorted(others, key=lambda s: -void_mask[s].bit_count())
     hands: dict[int, int] = {}
     pool: list[int] = []
-    rand = rng.random
     for attempt in range(tries + 1):
         strict = attempt < tries
         pool = unseen[:]
-        # Fisher-Yates on rng.random(): random.shuffle's own loop is interpreted Python and
-        # was a third of a sample's time in the compiled build.
-        for i in range(len(pool) - 1, 0, -1):
-            j = int(rand() * (i + 1))
-            pool[i], pool[j] = pool[j], pool[i]
+        shuffle(rng, pool)
         hands = {}
         ok = True
         for s in order:

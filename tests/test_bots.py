@@ -249,3 +249,18 @@ def test_bots_cannot_see_hidden_tiles_in_any_variant(name):
                  lambda: RandomBot(5)):
         assert make().choose(a) == make().choose(b)
 
+
+
+def test_the_engines_shuffle_is_random_shuffle():
+    """Sampled deals shuffle with engine.view.shuffle, compiled: it must give random.shuffle's
+    permutation from the same state (else every bot's games, and the ladder, would change)."""
+    from engine.view import shuffle
+
+    for seed in range(300):
+        for size in (0, 1, 2, 5, 17, 33, 40):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(size)), list(range(size))
+            shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b
+            assert ours.random() == theirs.random()  # the same numbers were drawn
