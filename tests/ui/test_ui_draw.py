@@ -106,3 +106,30 @@ def test_big_sets_show_numbers_instead_of_pips() -> None:
     batch.paint(c)
     assert [args[0] for args, _ in c.named("fill_text")] == ["12", "9", "9", "15"]
     assert not c.named("fill_circles")
+
+
+def test_style_and_line_dash_send_what_the_canvas_setters_send() -> None:
+    """draw.style and draw.line_dash bypass ipycanvas's slow setters: the commands they send
+    must be the ones the setters send (else the browser draws with the wrong colours or
+    dashes)."""
+    from ipycanvas import Canvas
+
+    sent: list[Any] = []
+    canvas = Canvas(width=20, height=20)
+    manager = canvas._canvas_manager
+    original = manager.send_command
+    manager.send_command = lambda c, command, buffers=[]: sent.append(command)  # noqa: B006
+    try:
+        canvas.fill_style = "#123456"
+        canvas.line_width = 3
+        canvas.font = "bold 11px sans-serif"
+        canvas.set_line_dash([6, 4])
+        canvas.set_line_dash([])
+        theirs = list(sent)
+        sent.clear()
+        draw.style(canvas, fill_style="#123456", line_width=3, font="bold 11px sans-serif")
+        draw.line_dash(canvas, [6, 4])
+        draw.line_dash(canvas, [])
+    finally:
+        manager.send_command = original
+    assert sent == theirs and len(theirs) == 5

@@ -31,6 +31,7 @@ LAST = "#4dc3ff"
 TABLE_MARK = "#ecc8ff"
 CURSOR = "#ffffff"
 _SET = COMMANDS["set"]
+_SET_LINE_DASH = COMMANDS["setLineDash"]
 """ipycanvas's command that sets a drawing attribute (see :func:`style`)."""
 
 # Pip positions on a 3×3 grid (column, row), the classic layouts.
@@ -82,6 +83,15 @@ def style(c: Any, **attrs: Any) -> None:
     else:
         for name, value in attrs.items():
             setattr(c, name, value)
+
+
+def line_dash(c: Any, segments: list[int]) -> None:
+    """``c.set_line_dash(segments)``, sent as the canvas's command for the reason given in
+    :func:`style` (its setter goes through traitlets); ``segments`` of even length."""
+    if isinstance(c, Canvas):
+        c._canvas_manager.send_draw_command(c, _SET_LINE_DASH, [segments])
+    else:
+        c.set_line_dash(segments)
 
 
 Box = tuple[float, float, float, float, float]
@@ -290,14 +300,13 @@ def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
     shown_last = next((p for p in lay.line if p.index == last), None)
     if shown_last is not None:
         _ring(c, shown_last, LAST, 3, 2)
+    line_dash(c, [6, 4])  # the open ends' outlines (the only strokes in this loop)
     for s in lay.ends:
         lit = s.end in fits
         colour = FIT if lit else END_MARK
-        c.set_line_dash([6, 4])
         style(c, stroke_style=colour, line_width=3 if lit else 2)
         outline = rounded_polygons([(s.x, s.y, s.w, s.h, 6)])[0]
         c.stroke_polygon(outline)
-        c.set_line_dash([])
         if lit:
             style(c, fill_style="rgba(124,242,156,0.25)")
             c.fill_polygon(outline)
@@ -313,6 +322,7 @@ def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
         # A dot on the open half the end continues.
         ax, ay = s.anchor
         c.fill_circle(ax, ay + s.h / 2 - 4, 3)
+    line_dash(c, [])
     if selected is not None and 0 <= selected < len(lay.hand):
         p = lay.hand[selected]
         _ring(c, p, SELECT, 4, 3)
@@ -323,6 +333,6 @@ def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
         elif cursor[0] == "end":
             spot = next((s for s in lay.ends if s.end == cursor[1]), None)
         if spot is not None:  # a dashed ring outside the selection's, seen on felt and band
-            c.set_line_dash([5, 3])
+            line_dash(c, [5, 3])
             _ring(c, spot, CURSOR, 3, 7)
-            c.set_line_dash([])
+            line_dash(c, [])
