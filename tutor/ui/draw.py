@@ -31,8 +31,9 @@ LAST = "#4dc3ff"
 TABLE_MARK = "#ecc8ff"
 CURSOR = "#ffffff"
 _SET = COMMANDS["set"]
-_SET_LINE_DASH = COMMANDS["setLineDash"]
 """ipycanvas's command that sets a drawing attribute (see :func:`style`)."""
+_SET_LINE_DASH = COMMANDS["setLineDash"]
+"""ipycanvas's command that sets the line dash (see :func:`line_dash`)."""
 
 # Pip positions on a 3×3 grid (column, row), the classic layouts.
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
