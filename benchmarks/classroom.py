@@ -64,9 +64,9 @@ shorter than that culls the kernel before its page arrives (seen at 30 s with 10
 # (a forced draw or pass is made by the page itself).
 POLL_MS = 100
 """How often a simulated student looks whether the page is ready for them. Playwright's default
-looks on every animation frame, which keeps each waiting page drawing frames, 60 a second, with
-a forced layout each: with ten pages on two cores that was a fifth of the browsers' CPU (a page,
-12 clicks: 4.0 → 3.2 CPU s), competing with the server for cores as no student's browser does.
+looks on every animation frame, which keeps a waiting page drawing 60 frames a second with a
+forced layout each, as no student's browser does: a fifth of one page's browser CPU while it
+plays (12 clicks, one pair of runs: 4.0 → 3.2 CPU s), competing with the server for the cores.
 The clicks' own times are not polled (a mutation observer sees the board change)."""
 IDLE = """() => {
   const shown = (sel) => [...document.querySelectorAll(sel)].some(e => e.offsetParent !== null);
@@ -201,7 +201,8 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
                 await page.wait_for_function(
                     "(p) => { const box = document.querySelector('.ld-answer input'); "
                     "const q = document.querySelector('.ld-question'); "
-                    "return !!(box && box.offsetParent !== null && q && q.innerText.includes(p)); }",
+                    "return !!(box && box.offsetParent !== null && q "
+                    "&& q.innerText.includes(p)); }",
                     arg=q.prompt, timeout=30_000, polling=POLL_MS)
                 answer = str(q.expected)
                 student.answers_ms.append(await page.evaluate(ANSWER, answer))
