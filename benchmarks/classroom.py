@@ -60,19 +60,34 @@ kernel has no page connected between running its notebook and the page's first c
 which takes tens of seconds while a class opens at once on two cores, and an idle time
 shorter than that culls the kernel before its page arrives (seen at 30 s with 10 pages)."""
 
-# The page is ready for the student when a move button, the question or the round end shows
-# (a forced draw or pass is made by the page itself).
 POLL_MS = 100
 """How often a simulated student looks whether the page is ready for them. Playwright's default
 looks on every animation frame, which keeps a waiting page drawing 60 frames a second with a
 forced layout each, as no student's browser does: a fifth of one page's browser CPU while it
 plays (12 clicks, one pair of runs: 4.0 → 3.2 CPU s), competing with the server for the cores.
 The clicks' own times are not polled (a mutation observer sees the board change)."""
+
+
+async def until(page: Any, predicate: str, timeout_ms: int, arg: Any = None) -> None:
+    """Wait until ``predicate`` (a JavaScript function) holds in ``page``, looking every
+    :data:`POLL_MS`."""
+    await page.wait_for_function(predicate, arg=arg, timeout=timeout_ms, polling=POLL_MS)
+
+
+# The page is ready for the student when a move button, the question or the round end shows
+# (a forced draw or pass is made by the page itself).
 IDLE = """() => {
   const shown = (sel) => [...document.querySelectorAll(sel)].some(e => e.offsetParent !== null);
   const moves = [...document.querySelectorAll('.ld-move')].filter(
       e => e.offsetParent !== null && e.title !== 'draw' && e.title !== 'pass');
   return moves.length > 0 || shown('.ld-answer input') || shown('.ld-round-end .ld-summary');
+}"""
+
+# The answer box shows the question whose prompt contains `p`.
+QUESTION_SHOWN = """(p) => {
+  const box = document.querySelector('.ld-answer input');
+  const q = document.querySelector('.ld-question');
+  return !!(box && box.offsetParent !== null && q && q.innerText.includes(p));
 }"""
 
 # Click the move button titled `move` and resolve with the milliseconds until it has left the
@@ -187,23 +202,18 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
         t0 = time.perf_counter()
         await page.goto(f"{url}Play.ipynb?lesson={lesson}&lang=en&seed={student.seed}"
                         f"&student={student.name}", timeout=300_000)
-        await page.wait_for_function(IDLE, timeout=300_000, polling=POLL_MS)
+        await until(page, IDLE, 300_000)
         student.ready_at = time.perf_counter()
         student.ready_s = student.ready_at - t0
         mirror = _mirror(lesson, student.seed)
         while len(student.clicks_ms) < moves:
-            await page.wait_for_function(IDLE, timeout=60_000, polling=POLL_MS)
+            await until(page, IDLE, 60_000)
             _forced(mirror)
             q = mirror.pending_question
             if q is not None:
                 # The box stays on screen from one question to the next: wait for this
                 # question, or the answer is typed into the previous one's refresh.
-                await page.wait_for_function(
-                    "(p) => { const box = document.querySelector('.ld-answer input'); "
-                    "const q = document.querySelector('.ld-question'); "
-                    "return !!(box && box.offsetParent !== null && q "
-                    "&& q.innerText.includes(p)); }",
-                    arg=q.prompt, timeout=30_000, polling=POLL_MS)
+                await until(page, QUESTION_SHOWN, 30_000, arg=q.prompt)
                 answer = str(q.expected)
                 student.answers_ms.append(await page.evaluate(ANSWER, answer))
                 student.answers.append(answer)
@@ -222,10 +232,8 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
             student.clicks_ms.append(await page.evaluate(CLICK, move))
             mirror.play(legal[move])
         # The last answer's write: the page says when a busy file kept it waiting.
-        await page.wait_for_function(
-            "() => !/cannot be saved yet|waiting to be saved|not saved yet/i.test("
-            "document.querySelector('.ld-status').innerText)", timeout=60_000,
-            polling=POLL_MS)
+        await until(page, "() => !/cannot be saved yet|waiting to be saved|not saved yet/i.test("
+                    "document.querySelector('.ld-status').innerText)", 60_000)
     except Exception as err:  # one student's failure is reported, the class goes on
         student.error = f"{student.name}: {type(err).__name__}: {err}".split("\n")[0]
         noted = [m for m in seen if "font" not in m.lower()][:3]
