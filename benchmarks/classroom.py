@@ -24,6 +24,10 @@ the engine's legal moves and the answers. It reports:
   pool keeps them on purpose, and they are counted apart);
 - nothing lost: every answer each student gave is in the progress file, once.
 
+``--browser-nice N`` runs the browsers at a lower priority than the server and its kernels, as
+when each student's browser is on their own computer: it tells whether the clicks wait for the
+server or for the other students' browsers on the shared cores.
+
 Goals on the 2-core machine at N = 10: p95 click → board ≤ 250 ms, nothing lost, no kernel
 left behind. This is a benchmark (it reports numbers and exits 0), except that ``--check``
 makes it exit 1 when an answer is lost or a kernel is left (the browser test runs it so at
@@ -398,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if an answer is lost, a page failed or a kernel is left")
     args = parser.parse_args(argv)
+    if not 0 <= args.browser_nice <= 19:
+        parser.error(f"--browser-nice must be 0 to 19, got {args.browser_nice}")
     report = measure(args.students, args.moves, args.think, args.arrival, args.lesson,
                      args.preheat, args.browser_nice)
     if args.json:
