@@ -2,8 +2,7 @@
 headless Chromium page (one browser, a context per student), writing to one progress file.
 
     python benchmarks/classroom.py [--students 10] [--moves 12] [--think 0.5] [--arrival 2]
-                                   [--preheat] [--lesson 04-times] [--browser-nice N]
-                                   [--json] [--check]
+                                   [--preheat] [--lesson 04-times] [--json] [--check]
 
 Each student opens the play page by a lesson link with a seed of their own (one student
 every ``--arrival`` seconds, as a class comes in), plays the first
@@ -23,10 +22,6 @@ the engine's legal moves and the answers. It reports:
   from minutes to seconds) had time to act (a preheated pool's kernels are not left over: the
   pool keeps them on purpose, and they are counted apart);
 - nothing lost: every answer each student gave is in the progress file, once.
-
-``--browser-nice N`` runs the browsers at a lower priority than the server and its kernels, as
-when each student's browser is on their own computer: it tells whether the clicks wait for the
-server or for the other students' browsers on the shared cores.
 
 Goals on the 2-core machine at N = 10: p95 click → board ≤ 250 ms, nothing lost, no kernel
 left behind. This is a benchmark (it reports numbers and exits 0), except that ``--check``
@@ -157,8 +152,6 @@ class Report:
     think_s: float
     arrival_s: float
     moves: int
-    browser_nice: int
-    """The simulated students' browsers' niceness (0: the same priority as the server)."""
     click_ms: dict[str, float]
     click_all_up_ms: dict[str, float]
     """The clicks made once every page was up (the others overlap the class's page loads)."""
@@ -271,24 +264,9 @@ async def sample_rss(server_pid: int, stop: asyncio.Event, peak: list[int],
             pass
 
 
-async def keep_niced(nice: int, stop: asyncio.Event) -> None:
-    """Run every browser process at niceness ``nice`` (new renderers too), until ``stop``."""
-    while not stop.is_set():
-        for pid in browser_pids():
-            try:
-                if os.getpriority(os.PRIO_PROCESS, pid) != nice:
-                    os.setpriority(os.PRIO_PROCESS, pid, nice)
-            except OSError:  # gone meanwhile
-                pass
-        try:
-            await asyncio.wait_for(stop.wait(), 0.2)
-        except asyncio.TimeoutError:
-            pass
-
-
 async def run_class(url: str, server_pid: int, students: list[Student], lesson: str,
                     moves: int, think: float, arrival: float,
-                    cpu: dict[str, dict[int, float]], browser_nice: int = 0) -> tuple[int, int]:
+                    cpu: dict[str, dict[int, float]]) -> tuple[int, int]:
     from playwright.async_api import async_playwright
 
     peak = [0, 0]
@@ -297,13 +275,10 @@ async def run_class(url: str, server_pid: int, students: list[Student], lesson: 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                           args=CHROMIUM_ARGS)
-        nicer = asyncio.create_task(keep_niced(browser_nice, stop)) if browser_nice else None
         await asyncio.gather(*(play(browser, url, lesson, s, moves, think, k * arrival)
                                for k, s in enumerate(students)))
         stop.set()
         await sampler
-        if nicer is not None:
-            await nicer
         await browser.close()
     return peak[0], peak[1]
 
@@ -326,7 +301,7 @@ def stored_answers(db: Path, name: str) -> list[str]:
 
 
 def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
-            preheat: bool, browser_nice: int = 0) -> Report:
+            preheat: bool) -> Report:
     tmp = Path(tempfile.mkdtemp(prefix="classroom-"))
     config = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
     config["MappingKernelManager"] = {**CULLING, **FAST_CULLING}
@@ -345,7 +320,7 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
         cpu: dict[str, dict[int, float]] = {"server": {}, "kernels": {}, "browsers": {}}
         peak_kib, peak_kernels = asyncio.run(
             run_class(base + "voila/render/", proc.pid, students, lesson, moves, think,
-                      arrival, cpu, browser_nice))
+                      arrival, cpu))
         left = wait_for_kernels(proc.pid, pool, within=FAST_CULLING["cull_idle_timeout"] + 60)
     finally:
         stop_server(proc)
@@ -374,7 +349,7 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
     per_kernel = peak_kib / max(1, peak_kernels) / 1024 if peak_kernels else float("nan")
     return Report(
         students=n, lesson=lesson, preheat=preheat, think_s=think, arrival_s=arrival,
-        moves=moves, browser_nice=browser_nice,
+        moves=moves,
         click_ms=stats(clicks), click_all_up_ms=stats(clicks_all_up), answer_ms=stats(answers),
         page_ready_s=stats(ready),
         peak_rss_mib=peak_kib / 1024, cpu_s=used, rss_per_kernel_mib=per_kernel,
@@ -394,18 +369,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lesson", default="04-times")
     parser.add_argument("--preheat", action="store_true",
                         help="serve with the README's preheat flags (tutor.serve.PREHEAT)")
-    parser.add_argument("--browser-nice", type=int, default=0, metavar="N",
-                        help="run the students' browsers at niceness N (1-19), so the server "
-                             "and its kernels come first on the cores, as when each student's "
-                             "browser runs on their own computer")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if an answer is lost, a page failed or a kernel is left")
     args = parser.parse_args(argv)
-    if not 0 <= args.browser_nice <= 19:
-        parser.error(f"--browser-nice must be 0 to 19, got {args.browser_nice}")
     report = measure(args.students, args.moves, args.think, args.arrival, args.lesson,
-                     args.preheat, args.browser_nice)
+                     args.preheat)
     if args.json:
         print(json.dumps(asdict(report), indent=2))
     else:
@@ -413,9 +382,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{report.students} students at once, lesson {report.lesson}, "
               f"{'preheated' if report.preheat else 'plain'} Voilà, arriving "
               f"{report.arrival_s:.1f} s apart, {report.think_s:.1f} s think time, "
-              f"{report.moves} moves each"
-              + (f", browsers at nice {report.browser_nice}" if report.browser_nice else "")
-              + f"; load average {report.load_average:.1f}")
+              f"{report.moves} moves each; load average {report.load_average:.1f}")
         print(f"click → board:      p50 {c['p50']:6.0f} ms  p95 {c['p95']:6.0f} ms  "
               f"max {c['max']:6.0f} ms  ({c['n']:.0f} clicks)   goal: p95 ≤ 250 ms")
         u = report.click_all_up_ms
