@@ -13,9 +13,10 @@ subclass it and override a few hooks, python-chess style: ``_on_pass`` (pass poi
 from __future__ import annotations
 
 import random
+import types
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from .events import (
     Bonus,
@@ -182,6 +183,11 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+NATIVE: Final = not isinstance(_bits, types.FunctionType)
+"""This module runs compiled (mypyc makes its functions built-in ones). The hot loops read it
+where the two builds are fastest with different code for the same result."""
+
+
 class Round:
     """A round in progress. Build it with :meth:`deal` (random) or :meth:`from_deal` (given)."""
 
@@ -200,7 +206,7 @@ class Round:
         context: RoundContext | None = None,
     ) -> None:
         self._setup(variant, rules, tables(variant.tileset, rules.symbol_value, variant.power),
-                    hands, pile, table, starter, number, opening, record, context)
+                    list(hands), list(pile), table, starter, number, opening, record, context)
 
     def _setup(self, variant: Variant, rules: HouseRules, tab: Tables, hands: list[int],
                pile: list[int], table: int | None, starter: int, number: int,
@@ -208,15 +214,15 @@ class Round:
                context: RoundContext | None) -> None:
         """What ``__init__`` does, with every argument given in order: :meth:`deal` calls it
         on a plain round, where the type call's keyword arguments cost a compiled block game a
-        sixth of its time."""
+        sixth of its time. The round keeps ``hands`` and ``pile`` (the callers pass new lists)."""
         self.variant = variant
         self.rules = rules
         self.tab = tab
         self.players = len(hands)
         self.number = number
         self.context = context or NO_CONTEXT
-        self.hands = list(hands)
-        self.pile = list(pile)
+        self.hands = hands
+        self.pile = pile
         self.pile_pos = 0
         self.keep = variant.keep.get(self.players, 0)
         """Tiles that always stay in the pile (§3.1)."""
@@ -238,8 +244,8 @@ class Round:
         self.salida_paid = False
         self.over = False
         self._result: RoundEnded | None = None
-        self._ending: dict[str, Any] | None = None
-        """The fields of :attr:`result` until it is first read (see :meth:`_finish`)."""
+        self._ending: tuple[Any, ...] | None = None
+        """The fields of :attr:`result`, in order, until it is first read (see :meth:`_finish`)."""
         self.voids = [0] * self.players  # suits each seat is known not to hold
         self.record = record
         self.log: list[Event] = []
@@ -248,11 +254,8 @@ class Round:
         self.initial_hands = list(hands)
         self.teams = variant.teams(self.players)
         """Who scores together (see :meth:`Variant.teams`)."""
-        self.seat_team = [0] * self.players
+        self.seat_team = variant.seat_teams(self.players)
         """The index in :attr:`teams` of each seat's team."""
-        for t, seats in enumerate(self.teams):
-            for s in seats:
-                self.seat_team[s] = t
         if table is not None:
             self.line.start(table, self.tab.half_a[table], self.tab.half_b[table])
         elif opening == "rule":
@@ -300,8 +303,11 @@ class Round:
             order = sorted(range(n), key=lambda _: rnd())
             rest = order[players * size:] if variant.pile else []
         hands = [0] * players
-        for k in range(players * size):
-            hands[k // size] |= 1 << order[k]
+        for s in range(players):  # each hand in a local int: a list item's |= is generic
+            h = 0
+            for k in range(s * size, s * size + size):
+                h |= 1 << order[k]
+            hands[s] = h
         opening: Literal["rule", "any"] = "rule"
         if starter is None:
             starter = cls._rule_starter(tab, hands)
@@ -837,8 +843,11 @@ class Round:
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """``seat`` placed its last tile: it collects every other hand (§1.8)."""
         totals = self._totals()
-        self._bonus(seat, "domino", sum(totals))
-        self._finish("domino", seat, totals, capicua, count=sum(totals))
+        count = 0
+        for t in totals:  # a native loop: mypyc calls the builtin sum as a Python function
+            count += t
+        self._bonus(seat, "domino", count)
+        self._finish("domino", seat, totals, capicua, count=count)
 
     def _finish_tranque(self) -> None:
         """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
@@ -865,13 +874,12 @@ class Round:
             if pairs and totals else ()
         if pairs and team is None and winner is not None:
             team = self.seat_team[winner]
-        self._ending = dict(
-            reason=reason, winner=winner, gains=tuple(self.gains), losses=tuple(self.losses),
-            hand_totals=tuple(totals), capicua=capicua, count=count,
-            points=count if points is None else points, differences=differences,
-            teams=self.teams if pairs else (), team_totals=team_totals,
-            team=team if pairs else None,
-            blocker=self.mover if reason == "tranque" else None)
+        # RoundEnded's fields in their order (a tuple: no dict to build for a rollout)
+        self._ending = (
+            reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
+            count, count if points is None else points, differences,
+            self.teams if pairs else (), team_totals, team if pairs else None,
+            self.mover if reason == "tranque" else None)
         if self.record:
             self.log.append(self.ended)
 
@@ -881,7 +889,7 @@ class Round:
         event is a dataclass, whose generated ``__init__`` mypyc leaves interpreted, and
         a rollout that only reads the scores would spend a tenth of its time on it."""
         if self._result is None and self._ending is not None:
-            self._result = RoundEnded(**self._ending)
+            self._result = RoundEnded(*self._ending)
         return self._result
 
     @property
@@ -915,6 +923,9 @@ class Round:
         line = self.line
         tiles = line.tiles  # type: ignore[attr-defined]  # the kernel plays two-ended lines
         opens, tips = line.open, line.tips
+        # looked up once, not per tile (compiled, m.bit_count() looks the method up each time)
+        add_left, add_right, bit_count = tiles.appendleft, tiles.append, int.bit_count
+        native = NATIVE
         pile = self.pile
         limit = len(pile) - self.keep
         draw_until = self.rules.draw == "until-playable"
@@ -970,7 +981,15 @@ class Round:
                         break
                     continue
                 if m & (m - 1):
-                    k = int(rnd() * m.bit_count())
+                    if native:  # count the bits in C, not by a Python method call
+                        k = 0
+                        x = m
+                        while x:
+                            x &= x - 1
+                            k += 1
+                    else:
+                        k = bit_count(m)
+                    k = int(rnd() * k)
                     while k:
                         m &= m - 1
                         k -= 1
@@ -994,12 +1013,12 @@ class Round:
                 if end == 0:
                     other = tr
                     el = b if a == el else a
-                    tiles.appendleft((tid, el, a + b - el))
+                    add_left((tid, el, a + b - el))
                     tl = tid
                 else:
                     other = tl
                     er = b if a == er else a
-                    tiles.append((tid, a + b - er, er))
+                    add_right((tid, a + b - er, er))
                     tr = tid
                 if power[tid]:  # as _power: the tile at the other end gives the points
                     k = tid * n + other

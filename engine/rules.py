@@ -125,6 +125,10 @@ class HouseRules:
         return cls(**data)
 
 
+_TEAMS: dict[tuple[bool, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+"""Variant.teams and Variant.seat_teams by (pairs, players), built once: every deal asks."""
+
+
 @dataclass(frozen=True)
 class Variant:
     """A game played on the engine: which tiles, how many, and which scoring hooks apply."""
@@ -177,9 +181,26 @@ class Variant:
 
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Who scores together: the pairs (``((0, 2), (1, 3))``) or one team per seat."""
-        if self.pairs:
-            return tuple(tuple(range(t, players, 2)) for t in range(2))
-        return tuple((s,) for s in range(players))
+        return self._teams(players)[0]
+
+    def seat_teams(self, players: int) -> tuple[int, ...]:
+        """The index in :meth:`teams` of each seat's team."""
+        return self._teams(players)[1]
+
+    def _teams(self, players: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        key = (self.pairs, players)
+        found = _TEAMS.get(key)
+        if found is None:
+            if self.pairs:
+                teams = tuple(tuple(range(t, players, 2)) for t in range(2))
+            else:
+                teams = tuple((s,) for s in range(players))
+            seat_team = [0] * players
+            for t, seats in enumerate(teams):
+                for s in seats:
+                    seat_team[s] = t
+            found = _TEAMS[key] = (teams, tuple(seat_team))
+        return found
 
     def match_target(self, rules: HouseRules) -> int:
         """The score that wins a match (0 for a game of a number of rounds). Raises
