@@ -10,10 +10,14 @@ it) and the pure-Python build (the same modules with the compiled ones hidden by
 
 Each contender plays complete random-play games of the 4-player double-six block game
 (7 tiles each, no pile) from fixed seeds for ``--seconds`` of CPU time per repeat (CPU time,
-not the wall clock: see ``CLOCK``); the repeats are interleaved, so machine noise hits everyone
-alike. The table reports the median games/s over
-the repeats and the compiled build's ratio to each. Then, per build: Leonard rounds per second
-(2 and 4 players, random play) and the search and expert bots' time per move.
+not the wall clock: see ``CLOCK``). Each build's worker plays the peers too, in turns of
+``SLICE`` seconds (ours, then each peer, the order rotating), so a ratio compares two rates
+measured within a fraction of a second of each other in the same process: one contender's rate
+drifts by 1.5x or more on a shared machine, and ratios of rates measured seconds apart in
+different processes swung from 6x to 11x between runs. The table gives the median games/s over
+every turn and, for a ratio, the median over the turns of each turn's ratio, with its
+interquartile range. Then, per build: Leonard rounds per second (2 and 4 players, random play)
+and the search and expert bots' time per move.
 
 With ``--variants``, last, rounds per second of every variant (RULES.md §3) in each build,
 random play, two ways side by side: ``Round.playout`` (the bots' rollouts: the inline kernel
@@ -190,9 +194,13 @@ BATCH = 10
 """Games between two readings of the clock (a CPU-time reading is a system call)."""
 
 
-def rate(game: Callable[[int], None], seconds: float, seed0: int) -> float:
-    """Games per CPU second over about ``seconds`` of complete games from seeds seed0,
-    seed0+1…"""
+SLICE = 0.1
+"""CPU seconds of one contender's turn in the paired block-game measurement."""
+
+
+def games_for(game: Callable[[int], None], seconds: float, seed0: int) -> tuple[int, float]:
+    """Complete games from seeds seed0, seed0+1… for about ``seconds`` of CPU time: (games,
+    CPU seconds)."""
     n = 0
     start = CLOCK()
     while True:
@@ -201,7 +209,39 @@ def rate(game: Callable[[int], None], seconds: float, seed0: int) -> float:
         n += BATCH
         elapsed = CLOCK() - start
         if elapsed >= seconds:
-            return n / elapsed
+            return n, elapsed
+
+
+def rate(game: Callable[[int], None], seconds: float, seed0: int) -> float:
+    """Games per CPU second over about ``seconds`` of complete games."""
+    n, elapsed = games_for(game, seconds, seed0)
+    return n / elapsed
+
+
+def paired_rates(games: dict[str, Callable[[int], None]], seconds: float,
+                 seed0: int) -> dict[str, list[float]]:
+    """Games per CPU second of each contender in turns of ``SLICE`` seconds, about
+    ``seconds`` each in all: round after round, every contender once, the order rotating.
+    Item i of each list comes from round i, so the lists' item-by-item ratios are paired."""
+    names = list(games)
+    out: dict[str, list[float]] = {k: [] for k in names}
+    seeds = dict.fromkeys(names, seed0)
+    for r in range(max(1, round(seconds / SLICE))):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            n, elapsed = games_for(games[name], SLICE, seeds[name])
+            seeds[name] += n
+            out[name].append(n / elapsed)
+    return out
+
+
+def block_contenders() -> dict[str, Callable[[int], None]]:
+    """Our block game (the build this process runs) and every installed peer."""
+    peers: dict[str, Callable[[int], None] | None] = {
+        "dominoes 6.1.0 (PyPI)": dominoes_block(),
+        "OpenSpiel python_team_dominoes": openspiel_block(),
+        "floor: bare loop (not an engine)": floor_block(),
+    }
+    return {"ours": ours_block()} | {k: g for k, g in peers.items() if g is not None}
 
 
 def bot_ms_per_move(bot: str, moves: int, players: int = 2,
@@ -235,7 +275,7 @@ def worker(task: dict[str, object]) -> dict[str, object]:
     rep = int(task["rep"])  # type: ignore[call-overload]
     kind = task["kind"]
     if kind == "rates":
-        out["block"] = rate(ours_block(), seconds, 1000 * rep)
+        out["block"] = paired_rates(block_contenders(), seconds, 1000 * rep)
         for players in (2, 4):
             out[f"leonard{players}"] = rate(leonard(players), seconds / 2, 1000 * rep)
     elif kind == "bots":
@@ -275,41 +315,60 @@ def main() -> None:
     if args.worker:
         print(json.dumps(worker(json.loads(args.worker))))
         return
-    peers: dict[str, Callable[[int], None] | None] = {
-        "dominoes 6.1.0 (PyPI)": dominoes_block(),
-        "OpenSpiel python_team_dominoes": openspiel_block(),
-        "floor: bare loop (not an engine)": floor_block(),
-    }
-    results: dict[str, list[float]] = {"ours, compiled": [], "ours, pure Python": []}
-    results.update({k: [] for k, g in peers.items() if g is not None})
     per_build: dict[str, list[dict[str, object]]] = {b: [] for b in BUILDS}
     for rep in range(args.repeats):  # interleaved, so machine noise hits everyone alike
         for build in BUILDS:
-            data = run_worker(build, kind="rates", seconds=args.seconds, rep=rep)
-            per_build[build].append(data)
-            results["ours, compiled" if build == "compiled" else "ours, pure Python"].append(
-                float(data["block"]))  # type: ignore[arg-type]
-        for name, game in peers.items():
-            if game is not None:
-                results[name].append(rate(game, args.seconds, 1000 * rep))
+            per_build[build].append(run_worker(build, kind="rates", seconds=args.seconds,
+                                               rep=rep))
     labels = {b: str(per_build[b][0]["build"]) for b in BUILDS}
     print(f"builds: compiled row = {labels['compiled']}; pure row = {labels['pure']}")
     print()
-    compiled = statistics.median(results["ours, compiled"])
-    print("4-player double-six block game, random play, complete games per CPU second")
-    print(f"{'engine':34} {'median games/s':>15} {'min':>10} {'max':>10} {'compiled/it':>12}")
-    for name, rates in results.items():
-        med = statistics.median(rates)
-        print(f"{name:34} {med:15,.0f} {min(rates):10,.0f} {max(rates):10,.0f} "
-              f"{compiled / med:11.2f}x")
-    for name, game in peers.items():
-        if game is None:
+    # every turn's rate, by build and contender ("ours" is the build's own engine)
+    turns: dict[str, dict[str, list[float]]] = {b: {} for b in BUILDS}
+    for b in BUILDS:
+        for d in per_build[b]:
+            block = d["block"]
+            assert isinstance(block, dict)
+            for name, rates in block.items():
+                turns[b].setdefault(name, []).extend(rates)
+    block_rows = {"ours, compiled": turns["compiled"]["ours"],
+            "ours, pure Python": turns["pure"]["ours"]}
+    block_rows |= {name: turns["compiled"][name] + turns["pure"][name]
+             for name in turns["compiled"] if name != "ours"}
+
+    def paired(build: str, peer: str) -> tuple[float, float, float]:
+        """Median and quartiles of ``build``'s rate over ``peer``'s, turn by turn."""
+        q = [a / b for a, b in zip(turns[build]["ours"], turns[build][peer], strict=True)]
+        lo, _, hi = statistics.quantiles(q, n=4)
+        return statistics.median(q), lo, hi
+
+    compiled = statistics.median(block_rows["ours, compiled"])
+    pure = statistics.median(block_rows["ours, pure Python"])
+    print(f"4-player double-six block game, random play, complete games per CPU second "
+          f"({len(block_rows['ours, compiled'])} turns of {SLICE} s per build and contender)")
+    print(f"{'engine':34} {'median games/s':>15} {'min':>10} {'max':>10} "
+          f"{'compiled/it (paired; IQR)':>27}")
+    for name, rates in block_rows.items():
+        if name == "ours, compiled":
+            ratio = "1.00x"
+        elif name == "ours, pure Python":
+            ratio = f"{compiled / pure:.2f}x (of medians)"
+        else:
+            r, lo, hi = paired("compiled", name)
+            ratio = f"{r:.2f}x ({lo:.2f}-{hi:.2f})"
+        print(f"{name:34} {statistics.median(rates):15,.0f} {min(rates):10,.0f} "
+              f"{max(rates):10,.0f} {ratio:>27}")
+    for name in ("dominoes 6.1.0 (PyPI)", "OpenSpiel python_team_dominoes"):
+        if name not in block_rows:
             print(f"{name:34} not installed (pip install -e '.[bench]'; OpenSpiel: PyPI "
                   f"open_spiel, which has wheels for this Python 3.11)")
-    pure = statistics.median(results["ours, pure Python"])
-    floor = statistics.median(results["floor: bare loop (not an engine)"])
-    print(f"pure Python / floor: {pure / floor:.0%} (goal ≥ 80%); compiled / pure: "
-          f"{compiled / pure:.2f}x")
+    r, lo, hi = paired("pure", "floor: bare loop (not an engine)")
+    print(f"pure Python / floor: {r:.0%} (IQR {lo:.0%}-{hi:.0%}; goal ≥ 80%), paired in the "
+          f"pure build's worker")
+    if "dominoes 6.1.0 (PyPI)" in block_rows:
+        r, lo, hi = paired("compiled", "dominoes 6.1.0 (PyPI)")
+        print(f"compiled / dominoes: {r:.2f}x (IQR {lo:.2f}-{hi:.2f}; goal ≥ 10x), paired in "
+              f"the compiled build's worker")
     print()
     print("Leonard rounds per CPU second (random play), median over repeats")
     print(f"{'players':>7} {'compiled':>10} {'pure':>10} {'compiled/pure':>14}")
