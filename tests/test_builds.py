@@ -63,6 +63,14 @@ def test_the_version_says_which_build_runs():
         assert out.stdout.startswith("engine ") and out.stdout.strip().endswith(build)
 
 
+def test_the_rollout_kernel_knows_which_build_runs_it():
+    """``engine.round.NATIVE`` picks the code each build runs faster (the same result either
+    way); if it were wrong, rollouts would only be slower, so nothing else would notice."""
+    code = "import engine, engine.round as r; print(r.NATIVE, engine.COMPILED)"
+    assert run_python(code, pure=True).split() == ["False", "False"]
+    assert run_python(code, pure=False).split() == [str(engine.COMPILED)] * 2
+
+
 @pytest.mark.skipif(c_compiler() is None, reason="no C compiler here: the pure build is right")
 def test_where_a_c_compiler_is_the_engine_runs_compiled():
     """The install compiled the engine (CI would otherwise test the pure build twice)."""
