@@ -332,9 +332,9 @@ def main() -> None:
             for name, rates in block.items():
                 turns[b].setdefault(name, []).extend(rates)
     block_rows = {"ours, compiled": turns["compiled"]["ours"],
-            "ours, pure Python": turns["pure"]["ours"]}
+                  "ours, pure Python": turns["pure"]["ours"]}
     block_rows |= {name: turns["compiled"][name] + turns["pure"][name]
-             for name in turns["compiled"] if name != "ours"}
+                   for name in turns["compiled"] if name != "ours"}
 
     def paired(build: str, peer: str) -> tuple[float, float, float]:
         """Median and quartiles of ``build``'s rate over ``peer``'s, turn by turn."""

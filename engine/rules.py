@@ -191,15 +191,12 @@ class Variant:
         key = (self.pairs, players)
         found = _TEAMS.get(key)
         if found is None:
-            if self.pairs:
+            if self.pairs:  # seat s plays in pair s % 2
                 teams = tuple(tuple(range(t, players, 2)) for t in range(2))
+                found = (teams, tuple(s % 2 for s in range(players)))
             else:
-                teams = tuple((s,) for s in range(players))
-            seat_team = [0] * players
-            for t, seats in enumerate(teams):
-                for s in seats:
-                    seat_team[s] = t
-            found = _TEAMS[key] = (teams, tuple(seat_team))
+                found = (tuple((s,) for s in range(players)), tuple(range(players)))
+            _TEAMS[key] = found
         return found
 
     def match_target(self, rules: HouseRules) -> int:
