@@ -646,3 +646,40 @@ def test_a_live_page_warms_up_once_the_board_is_out(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(app_module, "running_loop", lambda: Loop())
     _app(seed=5, players=2, bots="greedy", lang="es")
     assert calls == [(app_module.warm_up, "es")]
+
+
+def test_a_refresh_sends_each_widget_at_most_one_update(monkeypatch) -> None:
+    """Every message costs the server and each page's browser a fixed price (a classroom's
+    10 browsers on 2 cores are the limit, see README "Load"): a refresh sends each widget's
+    changes in one message, not one per trait (the access layer's focus, words and
+    attributes; a reused move button's caption, name and colour)."""
+    import ipywidgets as widgets
+
+    sent: list[tuple[int, tuple[str, ...]]] = []
+    real = widgets.Widget._send
+
+    def record(self, msg, buffers=None):  # type: ignore[no-untyped-def]
+        if msg.get("method") == "update":
+            sent.append((id(self), tuple(sorted(msg.get("state", {})))))
+        return real(self, msg, buffers)
+
+    monkeypatch.setattr(widgets.Widget, "_send", record)
+    app = _app(seed=5, players=2, bots="greedy")
+    real_refresh = app.refresh
+    doubles: list[tuple[str, ...]] = []
+    refreshes = 0
+
+    def refresh(*a, **k):  # type: ignore[no-untyped-def]
+        nonlocal refreshes
+        refreshes += 1
+        start = len(sent)
+        real_refresh(*a, **k)
+        per: dict[int, list[tuple[str, ...]]] = {}
+        for wid, keys in sent[start:]:
+            per.setdefault(wid, []).append(keys)
+        doubles.extend(k for ks in per.values() if len(ks) > 1 for k in ks)
+
+    monkeypatch.setattr(app, "refresh", refresh)
+    _finish_round(app)
+    assert refreshes > 10
+    assert doubles == []

@@ -432,9 +432,10 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.round_end.render(view, result=s.round.result, events=s.round_events,
                               match=s.match)
         self.sheet.render(view)
-        self._follow(before, view)
-        self._announce()
-        self._send_attributes()
+        with self.access.hold_sync():  # focus, words and attributes in one message, not three
+            self._follow(before, view)
+            self._announce()
+            self._send_attributes()
 
     def _follow(self, before: Snapshot | None, view: Snapshot) -> None:
         """What changed for the student: a new question is read out and takes the focus;

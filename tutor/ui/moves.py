@@ -77,7 +77,8 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         power = "warning" if isinstance(move, Play) and move.tile.is_power else ""
         if self._spare:
             b = self._spare.pop()
-            b.description, b.tooltip, b.button_style = move_label(move, lang), str(move), power
+            with b.hold_sync():  # one message for the three, not one each
+                b.description, b.tooltip, b.button_style = move_label(move, lang), str(move), power
             return b
         b = classed(widgets.Button(description=move_label(move, lang), tooltip=str(move),
                                    button_style=power, layout=widgets.Layout(width="auto")),
