@@ -653,17 +653,17 @@ def test_a_refresh_sends_each_widget_at_most_one_update(monkeypatch) -> None:
     10 browsers on 2 cores are the limit, see README "Load"): a refresh sends each widget's
     changes in one message, not one per trait (the access layer's focus, words and
     attributes; a reused move button's caption, name and colour)."""
-    import ipywidgets as widgets
-
+    # ipywidgets' Widget, found without importing ipywidgets (only tutor/ui imports it)
+    widget = next(c for c in TutorApp.__mro__ if c.__name__ == "Widget")
     sent: list[tuple[int, tuple[str, ...]]] = []
-    real = widgets.Widget._send
+    real = widget._send
 
     def record(self, msg, buffers=None):  # type: ignore[no-untyped-def]
         if msg.get("method") == "update":
             sent.append((id(self), tuple(sorted(msg.get("state", {})))))
         return real(self, msg, buffers)
 
-    monkeypatch.setattr(widgets.Widget, "_send", record)
+    monkeypatch.setattr(widget, "_send", record)
     app = _app(seed=5, players=2, bots="greedy")
     real_refresh = app.refresh
     doubles: list[tuple[str, ...]] = []
