@@ -19,7 +19,6 @@ import signal
 import time
 from collections import defaultdict
 from pathlib import Path
-from types import FrameType
 
 from bench_browser import cpu_s
 
@@ -61,19 +60,12 @@ def largest(used: dict[str, float], n: int) -> list[tuple[str, float]]:
     return [(k, v) for k, v in sorted(used.items(), key=lambda kv: -kv[1])[:n] if v >= 0.05]
 
 
-class Stop(Exception):
-    pass
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--every", type=float, default=5.0, help="seconds between lines")
     args = parser.parse_args()
 
-    def stop(_sig: int, _frame: FrameType | None) -> None:
-        raise Stop
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops it as Ctrl-C does
     start = time.monotonic()
     before, (busy0, all0) = processes(), busy_ticks()
     total: defaultdict[str, float] = defaultdict(float)
@@ -83,13 +75,14 @@ def main() -> None:
             now, (busy1, all1) = processes(), busy_ticks()
             used: defaultdict[str, float] = defaultdict(float)
             for pid, (kind, seconds) in now.items():
-                used[kind] += seconds - before.get(pid, (kind, 0.0))[1]
-                total[kind] += seconds - before.get(pid, (kind, 0.0))[1]
+                spent = seconds - before.get(pid, (kind, 0.0))[1]
+                used[kind] += spent
+                total[kind] += spent
             share = (busy1 - busy0) / max(1, all1 - all0)
             print(f"{time.monotonic() - start:7.1f} s  busy {share:4.0%}  " + "  ".join(
                 f"{k} {v:.1f}" for k, v in largest(used, 6)), flush=True)
             before, busy0, all0 = now, busy1, all1
-    except (KeyboardInterrupt, Stop):
+    except KeyboardInterrupt:
         print("CPU s in all: " + "  ".join(f"{k} {v:.1f}" for k, v in largest(total, 10)))
 
 
