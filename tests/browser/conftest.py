@@ -46,7 +46,8 @@ def page(browser: object) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     pg = context.new_page()
     errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    # Each error with the page it happened on and its stack, so a failure says where it came from.
+    pg.on("pageerror", lambda e: errors.append(f"{e} (on {pg.url})\n{e.stack or ''}"))
     pg.page_errors = errors  # type: ignore[attr-defined]
     yield pg
     context.close()

@@ -43,6 +43,11 @@ IDLE = """() => {
 
 def _open(page: Any, url: str, query: str = QUERY) -> Any:
     page.goto(url + query, timeout=120_000)
+    return _ready(page)
+
+
+def _ready(page: Any) -> Any:
+    """Wait until the play page shows its board painted (the page has built itself)."""
     board = page.locator("canvas.ld-board")
     board.wait_for(timeout=120_000)
     page.wait_for_function("(el) => { const c = document.createElement('canvas');"

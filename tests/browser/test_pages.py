@@ -17,7 +17,14 @@ from typing import Any
 
 import pytest
 from browsing import ROOT, audit, need_chromium
-from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
+from test_dashboard import (
+    IDLE,
+    _answer_and_move_on,
+    _click_first_move,
+    _mirror_forced,
+    _open,
+    _ready,
+)
 
 from tutor.serve import PREHEAT, start_voila, stop_server, wait_for_pool
 from tutor.session import Session
@@ -154,14 +161,18 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
     here = page.locator(".ld-build-result a.ld-built-here")
     here.wait_for(timeout=30_000)
     assert (pages["lessons"] / "browser-squares.json").is_file()
+    no_errors(page)  # the teacher page, before its link is followed
     voila_link = page.locator(".ld-build-result a.ld-built-voila").get_attribute("href")
     assert voila_link and voila_link.endswith(
         "/voila/render/Play.ipynb?lesson=browser-squares&lang=en")
     here.click()  # the builder's own link opens the play page on this lesson
     page.wait_for_url(re.compile(r"Play\.ipynb\?lesson=browser-squares&lang=en$"),
                       timeout=60_000)
-    page.locator(".ld-move").first.wait_for(timeout=120_000)
+    # The linked page is ready for the student, and clean, before the test leaves it.
+    _ready(page)
+    page.wait_for_function(IDLE, timeout=30_000)
     assert "squaring" in page.locator(".ld-mastery").inner_text()
+    no_errors(page)
 
     # Played with a seed, a mirror session knows the answers: play to the first question
     # and answer it right.
