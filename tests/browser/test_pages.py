@@ -211,9 +211,11 @@ def test_preheated_kernels_honour_the_link(page: Any, tmp_path: Path) -> None:
         wait_for_pool(base, tmp_path / "voila.log", kernels=2)
         url = base + "voila/render/"
         open_page(page, url + "Play.ipynb?lesson=02-plus&lang=en&student=early", ".ld-move")
+        _ready(page)  # built and clean before the test leaves it (as the builder test)
         skills = page.locator(".ld-mastery").inner_text()
         assert "Skills of early" in skills and "adding" in skills
         assert "multiplying" not in skills
+        no_errors(page)
         open_page(page, url + "Lessons.ipynb?lang=en&student=early", ".ld-lesson-link")
         assert page.locator(".ld-lessons-table caption").inner_text() == "Lessons of early"
         assert "lang=en&student=early" in (page.locator("a.ld-lesson-link").first
