@@ -210,8 +210,7 @@ def test_preheated_kernels_honour_the_link(page: Any, tmp_path: Path) -> None:
         # machine once took that long): wait for the pool, as a class arriving later would.
         wait_for_pool(base, tmp_path / "voila.log", kernels=2)
         url = base + "voila/render/"
-        open_page(page, url + "Play.ipynb?lesson=02-plus&lang=en&student=early", ".ld-move")
-        _ready(page)  # built and clean before the test leaves it (as the builder test)
+        _open(page, url, "Play.ipynb?lesson=02-plus&lang=en&student=early")  # built, then left
         skills = page.locator(".ld-mastery").inner_text()
         assert "Skills of early" in skills and "adding" in skills
         assert "multiplying" not in skills
