@@ -5,17 +5,18 @@ Voilà gives a kernel the request (``QUERY_STRING``, ``SERVER_NAME``, ``SCRIPT_N
 environment when it starts the kernel for that request. A *preheated* kernel (standalone
 Voilà with ``preheat_kernel``) is started and runs the notebook before any request; Voilà
 then hands the request over a websocket once a page asks for the notebook, and
-``voila.utils.wait_for_request`` waits for it and puts it into ``os.environ``. So a page
-reads its link through :func:`page_query`, after the imports (which is the part preheating
-makes fast) and before anything that depends on the link.
+:func:`wait_for_request` waits for it and puts it into ``os.environ``. So a page reads its
+link through :func:`page_query`, after the imports (which is the part preheating makes fast)
+and before anything that depends on the link.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, MutableMapping
 
-__all__ = ["PREHEAT_ENV", "page_query", "preheated"]
+__all__ = ["PREHEAT_ENV", "page_query", "preheated", "request_url", "wait_for_request"]
 
 PREHEAT_ENV = "VOILA_PREHEAT"
 """Set to ``"True"`` by Voilà in a kernel of its preheated pool (``"False"`` otherwise)."""
@@ -27,23 +28,54 @@ def preheated(env: MutableMapping[str, str] | None = None) -> bool:
     return env.get(PREHEAT_ENV, "False") == "True"
 
 
-def _voila_wait() -> None:
-    from voila.utils import wait_for_request
+OPEN_TIMEOUT = 5.0
+"""Seconds to open the request's websocket, as Voilà's own wait."""
 
-    wait_for_request()
+
+def request_url(env: MutableMapping[str, str]) -> str:
+    """Where a preheated kernel gets its request: the server's ``voila/query/<kernel id>``
+    websocket, from the variables Voilà (0.5) starts its pool's kernels with."""
+    ws_base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    return (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+            f"{env.get('VOILA_APP_PORT', '8866')}{ws_base}voila/query/"
+            f"{env.get('VOILA_KERNEL_ID', '')}")
+
+
+def wait_for_request(env: MutableMapping[str, str] | None = None) -> None:
+    """What Voilà's ``voila.utils.wait_for_request`` does, without importing ``voila``: that
+    import brings Jupyter Server and JupyterLab Server into the kernel, 3.4 CPU s on the
+    development machine, more than the rest of a page's kernel start, and in every kernel of
+    the pool. Wait on :func:`request_url` until the server sends the page's request, and put
+    its variables (``QUERY_STRING``, ``SERVER_NAME`` …) into ``env`` (``os.environ``). If the
+    server cannot be reached, return without them, as Voilà's does: the page opens without
+    its link."""
+    from websockets.exceptions import WebSocketException
+    from websockets.sync.client import connect
+
+    env = os.environ if env is None else env
+    try:
+        with connect(request_url(env), open_timeout=OPEN_TIMEOUT) as ws:
+            message = ws.recv()
+    except (OSError, TimeoutError, WebSocketException):
+        return
+    for key, value in json.loads(message).items():
+        env[key] = str(value)
 
 
 def page_query(env: MutableMapping[str, str] | None = None,
                wait: Callable[[], None] | None = None) -> str:
     """The query string of the page's link (``""`` when there is none).
 
-    In a preheated kernel this waits until the request arrives (``wait``, default Voilà's
-    ``wait_for_request``, which also puts the request's ``SERVER_NAME``, ``SCRIPT_NAME`` …
-    into the environment); elsewhere it returns at once.
+    In a preheated kernel this waits until the request arrives (``wait``, default
+    :func:`wait_for_request`, which also puts the request's ``SERVER_NAME``, ``SCRIPT_NAME`` …
+    into ``env``); elsewhere it returns at once.
     """
     env = os.environ if env is None else env
     if preheated(env):
-        (wait or _voila_wait)()
+        if wait is None:
+            wait_for_request(env)
+        else:
+            wait()
         # Once the request is in, this kernel serves that page like any other.
         env[PREHEAT_ENV] = "False"
     return env.get("QUERY_STRING") or ""

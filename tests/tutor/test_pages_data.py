@@ -6,7 +6,13 @@ link's query read after the request arrives in a preheated kernel (tutor.request
 from __future__ import annotations
 
 import itertools
+import json
+import socket
+import subprocess
+import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -136,3 +142,44 @@ def test_a_preheated_kernel_reads_the_query_once_the_request_arrives() -> None:
     assert page_query(env, wait=request_arrives) == "lesson=04-times&lang=en"
     assert page_query(env, wait=request_arrives) == "lesson=04-times&lang=en"
     assert waits == [1]
+
+
+def _query_server(sends: dict[str, str]) -> Any:
+    """A stand-in for Voilà's request websocket: to a kernel that connects to
+    ``/voila/query/k-1`` it sends ``sends``, as Voilà does when the kernel's page is asked for."""
+    from websockets.sync.server import serve
+
+    def handler(ws: Any) -> None:
+        if ws.request.path == "/voila/query/k-1":
+            ws.send(json.dumps(sends))
+
+    server = serve(handler, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def test_a_preheated_kernel_gets_its_request_from_the_server_without_importing_voila() -> None:
+    """The real wait: the request's variables come over the server's websocket, and the
+    page's kernel does not import voila (3.4 CPU s of Jupyter Server) for it."""
+    server = _query_server({"QUERY_STRING": "lesson=04-times&seed=7", "SCRIPT_NAME": "/x/"})
+    try:
+        env = {"VOILA_PREHEAT": "True", "VOILA_KERNEL_ID": "k-1", "VOILA_SERVER_URL": "/",
+               "VOILA_APP_PORT": str(server.socket.getsockname()[1])}
+        assert page_query(env) == "lesson=04-times&seed=7"
+        assert env["SCRIPT_NAME"] == "/x/" and env["VOILA_PREHEAT"] == "False"
+    finally:
+        server.shutdown()
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys, tutor.request as r; r.wait_for_request({"
+         "'VOILA_APP_PORT': '9'}); print(sorted(m for m in sys.modules if m.startswith("
+         "('voila', 'jupyter_server'))))"], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "[]", out.stderr[-2000:]
+
+
+def test_a_preheated_kernel_whose_server_is_gone_opens_without_its_link() -> None:
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {"VOILA_PREHEAT": "True", "VOILA_KERNEL_ID": "k-1", "VOILA_APP_PORT": str(port)}
+    assert page_query(env) == ""
+    assert env["VOILA_PREHEAT"] == "False"
