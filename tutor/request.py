@@ -47,19 +47,20 @@ def wait_for_request(env: MutableMapping[str, str] | None = None) -> None:
     development machine, more than the rest of a page's kernel start, and in every kernel of
     the pool. Wait on :func:`request_url` until the server sends the page's request, and put
     its variables (``QUERY_STRING``, ``SERVER_NAME`` …) into ``env`` (``os.environ``). If the
-    server cannot be reached, return without them, as Voilà's does: the page opens without
-    its link."""
+    server cannot be reached (or sends no request), return without them, as Voilà's does: the
+    page opens without its link."""
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
 
     env = os.environ if env is None else env
     try:
         with connect(request_url(env), open_timeout=OPEN_TIMEOUT) as ws:
-            message = ws.recv()
-    except (OSError, TimeoutError, WebSocketException):
+            request = json.loads(ws.recv())
+    except (OSError, TimeoutError, ValueError, WebSocketException):
         return
-    for key, value in json.loads(message).items():
-        env[key] = str(value)
+    if isinstance(request, dict):  # anything else is not a request: the page opens without it
+        for key, value in request.items():
+            env[str(key)] = str(value)
 
 
 def page_query(env: MutableMapping[str, str] | None = None,

@@ -144,14 +144,14 @@ def test_a_preheated_kernel_reads_the_query_once_the_request_arrives() -> None:
     assert waits == [1]
 
 
-def _query_server(sends: dict[str, str]) -> Any:
+def _query_server(sends: str) -> Any:
     """A stand-in for Voilà's request websocket: to a kernel that connects to
     ``/voila/query/k-1`` it sends ``sends``, as Voilà does when the kernel's page is asked for."""
     from websockets.sync.server import serve
 
     def handler(ws: Any) -> None:
         if ws.request.path == "/voila/query/k-1":
-            ws.send(json.dumps(sends))
+            ws.send(sends)
 
     server = serve(handler, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -161,7 +161,8 @@ def _query_server(sends: dict[str, str]) -> Any:
 def test_a_preheated_kernel_gets_its_request_from_the_server_without_importing_voila() -> None:
     """The real wait: the request's variables come over the server's websocket, and the
     page's kernel does not import voila (3.4 CPU s of Jupyter Server) for it."""
-    server = _query_server({"QUERY_STRING": "lesson=04-times&seed=7", "SCRIPT_NAME": "/x/"})
+    server = _query_server(json.dumps({"QUERY_STRING": "lesson=04-times&seed=7",
+                                       "SCRIPT_NAME": "/x/"}))
     try:
         env = {"VOILA_PREHEAT": "True", "VOILA_KERNEL_ID": "k-1", "VOILA_SERVER_URL": "/",
                "VOILA_APP_PORT": str(server.socket.getsockname()[1])}
@@ -183,3 +184,10 @@ def test_a_preheated_kernel_whose_server_is_gone_opens_without_its_link() -> Non
     env = {"VOILA_PREHEAT": "True", "VOILA_KERNEL_ID": "k-1", "VOILA_APP_PORT": str(port)}
     assert page_query(env) == ""
     assert env["VOILA_PREHEAT"] == "False"
+    server = _query_server("<html>not a request</html>")  # nor does a garbled reply stop it
+    try:
+        env = {"VOILA_PREHEAT": "True", "VOILA_KERNEL_ID": "k-1",
+               "VOILA_APP_PORT": str(server.socket.getsockname()[1])}
+        assert page_query(env) == "" and env["VOILA_PREHEAT"] == "False"
+    finally:
+        server.shutdown()
