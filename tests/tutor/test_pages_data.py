@@ -177,7 +177,7 @@ def test_a_preheated_kernel_gets_its_request_from_the_server_without_importing_v
     assert out.stdout.strip() == "[]", out.stderr[-2000:]
 
 
-def test_a_preheated_kernel_whose_server_is_gone_opens_without_its_link() -> None:
+def test_a_preheated_kernel_without_a_request_from_its_server_opens_without_its_link() -> None:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
