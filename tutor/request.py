@@ -16,7 +16,7 @@ import json
 import os
 from collections.abc import Callable, MutableMapping
 
-__all__ = ["PREHEAT_ENV", "page_query", "preheated", "request_url", "wait_for_request"]
+__all__ = ["PREHEAT_ENV", "page_query", "preheated", "wait_for_request"]
 
 PREHEAT_ENV = "VOILA_PREHEAT"
 """Set to ``"True"`` by Voilà in a kernel of its preheated pool (``"False"`` otherwise)."""
@@ -32,7 +32,7 @@ OPEN_TIMEOUT = 5.0
 """Seconds to open the request's websocket, as Voilà's own wait."""
 
 
-def request_url(env: MutableMapping[str, str]) -> str:
+def _request_url(env: MutableMapping[str, str]) -> str:
     """Where a preheated kernel gets its request: the server's ``voila/query/<kernel id>``
     websocket, from the variables Voilà (0.5) starts its pool's kernels with."""
     ws_base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
@@ -41,20 +41,19 @@ def request_url(env: MutableMapping[str, str]) -> str:
             f"{env.get('VOILA_KERNEL_ID', '')}")
 
 
-def wait_for_request(env: MutableMapping[str, str] | None = None) -> None:
+def wait_for_request(env: MutableMapping[str, str]) -> None:
     """What Voilà's ``voila.utils.wait_for_request`` does, without importing ``voila``: that
     import brings Jupyter Server and JupyterLab Server into the kernel, 3.4 CPU s on the
     development machine, more than the rest of a page's kernel start, and in every kernel of
-    the pool. Wait on :func:`request_url` until the server sends the page's request, and put
-    its variables (``QUERY_STRING``, ``SERVER_NAME`` …) into ``env`` (``os.environ``). If the
+    the pool. Wait on :func:`_request_url` until the server sends the page's request, and put
+    its variables (``QUERY_STRING``, ``SERVER_NAME`` …) into ``env``. If the
     server cannot be reached (or sends no request), return without them, as Voilà's does: the
     page opens without its link."""
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
 
-    env = os.environ if env is None else env
     try:
-        with connect(request_url(env), open_timeout=OPEN_TIMEOUT) as ws:
+        with connect(_request_url(env), open_timeout=OPEN_TIMEOUT) as ws:
             request = json.loads(ws.recv())
     except (OSError, TimeoutError, ValueError, WebSocketException):
         return
