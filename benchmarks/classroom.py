@@ -4,9 +4,11 @@ headless Chromium page (one browser, a context per student), writing to one prog
     python benchmarks/classroom.py [--students 10] [--moves 12] [--think 0.5] [--arrival 2]
                                    [--preheat] [--lesson 04-times] [--json] [--check]
 
-Each student opens the play page by a lesson link with a seed of their own (one student
-every ``--arrival`` seconds, as a class comes in), plays the first
-offered tile when it is their turn and answers every question right; a mirror
+The server is set up as the README's class server (``voila.json``'s settings, the culling
+scaled down; the ``voila.py`` of ``python -m tutor.serve --write-server-config``, which
+compiles the page templates once per server). Each student opens the play page by a lesson
+link with a seed of their own (one student every ``--arrival`` seconds, as a class comes in),
+plays the first offered tile when it is their turn and answers every question right; a mirror
 :class:`tutor.session.Session` with the same lesson and seed (as in the browser tests) says
 the engine's legal moves and the answers. It reports:
 
@@ -52,7 +54,15 @@ from bench_browser import (
     server_rss_kib,
 )
 
-from tutor.serve import CULLING, PREHEAT, kernel_pids, start_voila, stop_server, wait_for_pool
+from tutor.serve import (
+    CULLING,
+    PREHEAT,
+    kernel_pids,
+    start_voila,
+    stop_server,
+    wait_for_pool,
+    write_voila_config,
+)
 
 FAST_CULLING = {"cull_idle_timeout": 90, "cull_interval": 5}
 """The shipped culling scaled down (5 min → 90 s) so the run ends sooner. Not much shorter: a
@@ -306,10 +316,18 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
     config = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
     config["MappingKernelManager"] = {**CULLING, **FAST_CULLING}
     (tmp / "voila.json").write_text(json.dumps(config), encoding="utf-8")
+    # The class server as the README sets it up: `--write-server-config` has written the
+    # voila.py that compiles the page templates once (in a folder of its own: a voila.py in
+    # the working directory would hide the voila package from `python -m voila`).
+    write_voila_config(tmp / "config" / "voila.py")
     db = tmp / "class.sqlite3"
     args = list(PREHEAT) if preheat else []
+    args.append(f"--Voila.config_file_paths={json.dumps([str(tmp), str(tmp / 'config')])}")
     proc, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
                              {"LEONARD_TUTOR_DB": str(db)}, cwd=tmp, args=args)
+    if "compiled once per server" not in (tmp / "voila.log").read_text(errors="replace"):
+        stop_server(proc)
+        raise SystemExit(f"the server did not run {tmp / 'config' / 'voila.py'}")
     pool = 2 if preheat else 0  # the play page's and the lessons page's
     students = [Student(f"student-{k:02d}", seed=100 + k) for k in range(n)]
     try:

@@ -2,7 +2,9 @@
 stopping Voilà or Jupyter Server on a free localhost port (tests, benchmarks, Binder's build).
 
 ``python -m tutor.serve --write-server-config`` writes the culling settings where this
-environment's Jupyter Server reads them (``binder/postBuild`` runs it).
+environment's Jupyter Server reads them, and has both Jupyter Server and standalone Voilà
+compile the page templates once per server (:mod:`tutor.template_cache`); ``binder/postBuild``
+runs it.
 """
 
 from __future__ import annotations
@@ -60,6 +62,46 @@ after it is taken; the teacher page needs none. Jupyter Server's Voilà extensio
 JupyterHub) has no pool: there these flags do not apply."""
 
 
+SERVER_EXTENSIONS: dict[str, bool] = {"tutor.template_cache": True}
+"""Jupyter Server extensions the project enables (``ServerApp.jpserver_extensions``)."""
+
+VOILA_PY = """\
+# Written by `python -m tutor.serve --write-server-config` (Leonard-Domino Tutor). Standalone
+# Voila runs it at start: compile the page templates once per server, not once per page.
+import logging
+
+from tutor.template_cache import install
+
+if install():
+    logging.getLogger("Voila").info(
+        "tutor.template_cache: page templates are compiled once per server")
+"""
+"""Standalone Voilà's Python config (``voila.py``): Voilà reads it, like ``voila.json``, from
+its working directory and from the Jupyter config path. It is written into the environment's
+config folder, not kept in the repository: a ``voila.py`` in the folder Python starts in
+would hide the ``voila`` package from ``python -m voila`` and from the tests."""
+
+
+def voila_config_path() -> Path:
+    """Where this environment's standalone Voilà reads its Python config:
+    ``{sys.prefix}/etc/jupyter/voila.py``."""
+    return Path(sys.prefix) / "etc" / "jupyter" / "voila.py"
+
+
+def write_voila_config(path: Path | None = None) -> Path:
+    """Write :data:`VOILA_PY` to ``path`` (default :func:`voila_config_path`). A ``voila.py``
+    already there that is not the project's is kept: :class:`FileExistsError` says what to add
+    to it."""
+    path = path or voila_config_path()
+    if path.is_file() and "tutor.template_cache" not in path.read_text(encoding="utf-8"):
+        raise FileExistsError(
+            f"{path} exists and is not the project's: add these lines to it to have Voila "
+            f"compile the page templates once per server:\n{VOILA_PY}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(VOILA_PY, encoding="utf-8")
+    return path
+
+
 def server_config_path() -> Path:
     """Where this environment's Jupyter Server reads its config:
     ``{sys.prefix}/etc/jupyter/jupyter_server_config.json`` (a venv on this machine, the conda
@@ -69,12 +111,14 @@ def server_config_path() -> Path:
 
 
 def write_server_config(path: Path | None = None) -> Path:
-    """Add :data:`SETTINGS` to the Jupyter Server config (other settings there are kept);
-    return the file written."""
+    """Add :data:`SETTINGS` and :data:`SERVER_EXTENSIONS` to the Jupyter Server config (other
+    settings there are kept); return the file written."""
     path = path or server_config_path()
     config = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     for section, values in SETTINGS.items():
         config.setdefault(section, {}).update(values)
+    config.setdefault("ServerApp", {}).setdefault("jpserver_extensions", {}).update(
+        SERVER_EXTENSIONS)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     return path
@@ -212,10 +256,16 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tutor.serve", description=__doc__)
     parser.add_argument("--write-server-config", action="store_true",
-                        help="write the kernel culling settings for Jupyter Server")
+                        help="write the kernel culling settings and the template cache for "
+                             "Jupyter Server, and the template cache for standalone Voila")
     args = parser.parse_args(argv)
     if args.write_server_config:
         print(f"wrote {write_server_config()}")
+        try:
+            print(f"wrote {write_voila_config()}")
+        except FileExistsError as err:
+            print(err, file=sys.stderr)
+            return 1
     return 0
 
 

@@ -95,6 +95,13 @@ def test_binder_reports_which_engine_build_it_gets(binder: dict[str, Any],
         assert "pure Python" in build
 
 
+def test_binder_server_compiles_the_page_templates_once(binder: dict[str, Any]) -> None:
+    """postBuild's ``--write-server-config`` enables the template cache as a Jupyter Server
+    extension (Voilà compiles every page's templates again without it)."""
+    log = binder["log"].read_text(errors="replace")
+    assert "tutor.template_cache: page templates are compiled once per server" in log, log
+
+
 def test_binder_launch_reaches_a_question_in_english(binder: dict[str, Any], page: Any,
                                                      artifacts: Path) -> None:
     page.goto(binder["base"] + readme_launch_path(), timeout=180_000)

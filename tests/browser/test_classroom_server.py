@@ -16,7 +16,14 @@ from typing import Any
 
 from browsing import NOTEBOOK, ROOT, need_chromium
 
-from tutor.serve import CULLING, EXECUTION, kernel_pids, start_voila, stop_server
+from tutor.serve import (
+    CULLING,
+    EXECUTION,
+    kernel_pids,
+    start_voila,
+    stop_server,
+    write_voila_config,
+)
 
 FAST = {"cull_idle_timeout": 30, "cull_interval": 2}
 """Seconds, not minutes: long enough that a page still connecting on a busy machine is not
@@ -76,5 +83,34 @@ def test_voila_culls_closed_tabs_kernels(browser: Any, tmp_path: Path) -> None:
                              env={"LEONARD_TUTOR_DB": str(tmp_path / "p.sqlite3")})
     try:
         check_culling(browser, base + "?lang=en&seed=2", proc.pid)
+    finally:
+        stop_server(proc)
+
+
+def test_standalone_voila_compiles_the_templates_once_and_serves_the_pages(
+        browser: Any, tmp_path: Path) -> None:
+    """A class server set up as the README says (``python -m tutor.serve
+    --write-server-config`` writes the ``voila.py`` standalone Voilà reads from the Jupyter
+    config path): the server turns the template cache on, and pages rendered from cached
+    templates open and play."""
+    need_chromium()
+    config = tmp_path / "etc-jupyter"
+    write_voila_config(config / "voila.py")
+    proc, base = start_voila(NOTEBOOK, tmp_path / "voila.log", cwd=tmp_path,
+                             env={"LEONARD_TUTOR_DB": str(tmp_path / "p.sqlite3"),
+                                  "JUPYTER_CONFIG_PATH": str(config)})
+    try:
+        log = (tmp_path / "voila.log").read_text(errors="replace")
+        assert "tutor.template_cache: page templates are compiled once per server" in log, log
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        for seed in (2, 3):  # the second page is rendered from the cached templates
+            page = context.new_page()
+            open_dashboard(page, base + f"?lang=en&seed={seed}")
+            button = page.locator(".ld-move").first
+            handle = button.element_handle()
+            button.click()
+            handle.wait_for_element_state("hidden", timeout=30_000)
+            page.close()
+        context.close()
     finally:
         stop_server(proc)

@@ -1,0 +1,140 @@
+"""The page templates compiled once per server (``tutor.template_cache``): Voilà makes a new
+nbconvert environment for every page, and each compiled the templates again. The cache must
+give the same pages, compile each template once, and never serve one template's code for
+another source or another kind of environment."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import nbformat
+import pytest
+from nbconvert import HTMLExporter
+from nbconvert.exporters.templateexporter import TemplateExporter
+
+from tutor import serve, template_cache
+from tutor.template_cache import SharedBytecodeCache
+
+
+@pytest.fixture
+def cache(monkeypatch: pytest.MonkeyPatch) -> SharedBytecodeCache:
+    """The cache installed for this test only (nbconvert's method is put back after)."""
+    monkeypatch.setattr(TemplateExporter, "_create_environment",
+                        TemplateExporter._create_environment)
+    fresh = SharedBytecodeCache()
+    monkeypatch.setattr(template_cache, "CACHE", fresh)
+    return fresh
+
+
+@pytest.fixture
+def compiled(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How many times Jinja compiled each template, by name."""
+    counts: Counter[str] = Counter()
+    original = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: Any, name: str | None = None,
+                 *args: Any, **kwargs: Any) -> Any:
+        counts[str(name)] += 1
+        return original(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    return counts
+
+
+def notebook() -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Suma\n\n$3 \\times 4$"),
+                nbformat.v4.new_code_cell("3 * 4", outputs=[nbformat.v4.new_output(
+                    "execute_result", {"text/plain": "12"}, execution_count=1)])]
+    for k, cell in enumerate(nb.cells):
+        cell.id = f"cell-{k}"  # not random: the pages are compared
+    return nb
+
+
+def export() -> str:
+    """The notebook as a lab-template HTML page, by a new exporter (as Voilà does per page)."""
+    body, _ = HTMLExporter(template_name="lab").from_notebook_node(notebook())
+    return str(body)
+
+
+def test_pages_are_the_same_and_each_template_compiles_once(
+        cache: SharedBytecodeCache, compiled: Counter[str]) -> None:
+    plain = export()
+    per_page = sum(compiled.values())
+    assert per_page >= 5, compiled  # the lab template and the files it extends and includes
+    compiled.clear()
+    assert template_cache.install()
+    first = export()
+    assert sum(compiled.values()) == per_page  # the first page compiles them, once each
+    assert all(n == 1 for n in compiled.values()), compiled
+    compiled.clear()
+    again = [export() for _ in range(3)]
+    assert sum(compiled.values()) == 0, compiled  # the next pages compile nothing
+    assert first == plain and again == [plain] * 3
+    assert len(cache) == per_page
+
+
+def test_installing_twice_wraps_nbconvert_once(cache: SharedBytecodeCache) -> None:
+    assert not template_cache.installed()
+    assert template_cache.install()
+    wrapped = TemplateExporter._create_environment
+    assert template_cache.install() and TemplateExporter._create_environment is wrapped
+    assert template_cache.installed()
+    assert HTMLExporter().environment.bytecode_cache is cache
+
+
+def test_a_changed_template_is_compiled_again(cache: SharedBytecodeCache) -> None:
+    def render(source: str) -> str:
+        env = jinja2.Environment(loader=jinja2.DictLoader({"page.j2": source}),
+                                 bytecode_cache=cache)
+        return env.get_template("page.j2").render(x=7)
+
+    assert render("Hola {{ x }}") == "Hola 7"
+    assert render("Adiós {{ x * 2 }}") == "Adiós 14"
+    assert render("Hola {{ x }}") == "Hola 7"
+
+
+def test_async_and_plain_environments_do_not_share_code(cache: SharedBytecodeCache) -> None:
+    """Voilà's environment is async, nbconvert's HTML export's is not: the same file compiles
+    to different code for each."""
+    def env(is_async: bool) -> jinja2.Environment:
+        return jinja2.Environment(loader=jinja2.DictLoader({"t.j2": "{{ x }}+{{ x }}"}),
+                                  enable_async=is_async, bytecode_cache=cache)
+
+    assert env(False).get_template("t.j2").render(x=2) == "2+2"
+    assert asyncio.run(env(True).get_template("t.j2").render_async(x=3)) == "3+3"
+    assert env(False).get_template("t.j2").render(x=4) == "4+4"
+    assert len(cache) == 2
+
+
+def test_server_config_enables_the_cache_for_both_servers(tmp_path: Path) -> None:
+    server = tmp_path / "jupyter_server_config.json"
+    server.write_text(json.dumps({"ServerApp": {"jpserver_extensions": {"other": True}}}))
+    serve.write_server_config(server)
+    written = json.loads(server.read_text())
+    assert written["ServerApp"]["jpserver_extensions"] == {"other": True,
+                                                           "tutor.template_cache": True}
+    assert written["MappingKernelManager"]["cull_idle_timeout"] == 300
+    voila = serve.write_voila_config(tmp_path / "etc" / "voila.py")
+    assert voila.read_text() == serve.VOILA_PY
+    compile(serve.VOILA_PY, str(voila), "exec")
+    assert serve.write_voila_config(voila) == voila  # writing again is fine
+
+
+def test_a_voila_py_of_someone_else_is_kept(tmp_path: Path) -> None:
+    theirs = tmp_path / "voila.py"
+    theirs.write_text("c.VoilaConfiguration.theme = 'dark'\n")
+    with pytest.raises(FileExistsError, match="add these lines"):
+        serve.write_voila_config(theirs)
+    assert theirs.read_text() == "c.VoilaConfiguration.theme = 'dark'\n"
+
+
+def test_the_server_extension_is_found_where_jupyter_server_looks() -> None:
+    points = template_cache._jupyter_server_extension_points()
+    assert points == [{"module": "tutor.template_cache"}]
+    assert list(serve.SERVER_EXTENSIONS) == [p["module"] for p in points]
