@@ -70,11 +70,14 @@ VOILA_PY = """\
 # Voila runs it at start: compile the page templates once per server, not once per page.
 import logging
 
-from tutor.template_cache import install
-
-if install():
-    logging.getLogger("Voila").info(
-        "tutor.template_cache: page templates are compiled once per server")
+try:
+    from tutor.template_cache import install
+except ImportError:  # the project is no longer installed in this environment
+    pass
+else:
+    if install():
+        logging.getLogger("Voila").info(
+            "tutor.template_cache: page templates are compiled once per server")
 """
 """Standalone Voilà's Python config (``voila.py``): Voilà reads it, like ``voila.json``, from
 its working directory and from the Jupyter config path. It is written into the environment's

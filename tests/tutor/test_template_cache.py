@@ -112,7 +112,8 @@ def test_async_and_plain_environments_do_not_share_code(cache: SharedBytecodeCac
     assert len(cache) == 2
 
 
-def test_server_config_enables_the_cache_for_both_servers(tmp_path: Path) -> None:
+def test_server_config_enables_the_cache_for_both_servers(
+        tmp_path: Path, cache: SharedBytecodeCache) -> None:
     server = tmp_path / "jupyter_server_config.json"
     server.write_text(json.dumps({"ServerApp": {"jpserver_extensions": {"other": True}}}))
     serve.write_server_config(server)
@@ -122,7 +123,8 @@ def test_server_config_enables_the_cache_for_both_servers(tmp_path: Path) -> Non
     assert written["MappingKernelManager"]["cull_idle_timeout"] == 300
     voila = serve.write_voila_config(tmp_path / "etc" / "voila.py")
     assert voila.read_text() == serve.VOILA_PY
-    compile(serve.VOILA_PY, str(voila), "exec")
+    exec(compile(serve.VOILA_PY, str(voila), "exec"), {})  # as Voilà runs it at start
+    assert template_cache.installed()
     assert serve.write_voila_config(voila) == voila  # writing again is fine
 
 
