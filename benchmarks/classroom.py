@@ -54,6 +54,7 @@ from bench_browser import (
     server_rss_kib,
 )
 
+from tutor import template_cache
 from tutor.serve import (
     CULLING,
     PREHEAT,
@@ -315,17 +316,17 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
     tmp = Path(tempfile.mkdtemp(prefix="classroom-"))
     config = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
     config["MappingKernelManager"] = {**CULLING, **FAST_CULLING}
-    (tmp / "voila.json").write_text(json.dumps(config), encoding="utf-8")
     # The class server as the README sets it up: `--write-server-config` has written the
     # voila.py that compiles the page templates once (in a folder of its own: a voila.py in
     # the working directory would hide the voila package from `python -m voila`).
     write_voila_config(tmp / "config" / "voila.py")
+    (tmp / "config" / "voila.json").write_text(json.dumps(config), encoding="utf-8")
     db = tmp / "class.sqlite3"
     args = list(PREHEAT) if preheat else []
-    args.append(f"--Voila.config_file_paths={json.dumps([str(tmp), str(tmp / 'config')])}")
+    args.append(f"--Voila.config_file_paths={json.dumps([str(tmp / 'config')])}")
     proc, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
                              {"LEONARD_TUTOR_DB": str(db)}, cwd=tmp, args=args)
-    if "compiled once per server" not in (tmp / "voila.log").read_text(errors="replace"):
+    if template_cache.ON not in (tmp / "voila.log").read_text(errors="replace"):
         stop_server(proc)
         raise SystemExit(f"the server did not run {tmp / 'config' / 'voila.py'}")
     pool = 2 if preheat else 0  # the play page's and the lessons page's

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from bench_browser import ROOT, cpu_s, median
 
+from tutor import template_cache
 from tutor.serve import start_voila, stop_server, write_voila_config
 
 PAGES = {
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                 args=[f"--Voila.config_file_paths={json.dumps([str(config)])}"])
             servers[mode] = (proc, base + "voila/render/")
         cached_log = (tmp / "cached.log").read_text(errors="replace")
-        if "compiled once per server" not in cached_log:
+        if template_cache.ON not in cached_log:
             raise SystemExit(f"the cached server did not turn the cache on:\n{cached_log}")
         used: dict[tuple[str, str], list[float]] = {}
         n = 0

@@ -71,13 +71,11 @@ VOILA_PY = """\
 import logging
 
 try:
-    from tutor.template_cache import install
+    from tutor.template_cache import turn_on
 except ImportError:  # the project is no longer installed in this environment
     pass
 else:
-    if install():
-        logging.getLogger("Voila").info(
-            "tutor.template_cache: page templates are compiled once per server")
+    turn_on(logging.getLogger("Voila"))
 """
 """Standalone Voilà's Python config (``voila.py``): Voilà reads it, like ``voila.json``, from
 its working directory and from the Jupyter config path. It is written into the environment's

@@ -21,9 +21,11 @@ from typing import Any
 
 import jinja2
 
-__all__ = ["CACHE", "SharedBytecodeCache", "install", "installed"]
+__all__ = ["CACHE", "ON", "SharedBytecodeCache", "install", "installed", "turn_on"]
 
 LOG = logging.getLogger(__name__)
+ON = "tutor.template_cache: page templates are compiled once per server"
+"""What a server's log says once the cache is on (the tests and benchmarks look for it)."""
 MARK = "_leonard_shared_bytecode_cache"
 """Set on nbconvert's wrapped method, so that :func:`install` never wraps it twice."""
 
@@ -102,10 +104,17 @@ def install() -> bool:
     return True
 
 
+def turn_on(log: logging.Logger) -> bool:
+    """:func:`install`, and say :data:`ON` in the server's ``log`` if it is on."""
+    on = install()
+    if on:
+        log.info(ON)
+    return on
+
+
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
     return [{"module": "tutor.template_cache"}]
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
-    if install():
-        serverapp.log.info("tutor.template_cache: page templates are compiled once per server")
+    turn_on(serverapp.log)
