@@ -21,13 +21,33 @@ def progress_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def voila_url(tmp_path_factory: pytest.TempPathFactory, progress_db: Path) -> Iterator[str]:
+def voila_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The play-page server's log, where its kernels write the tracebacks of their errors."""
+    return tmp_path_factory.mktemp("voila") / "voila.log"
+
+
+@pytest.fixture(scope="session")
+def voila_url(voila_log: Path, progress_db: Path) -> Iterator[str]:
     need_chromium()
-    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
-    proc, base = start_voila(NOTEBOOK, log_path, {"LEONARD_TUTOR_DB": str(progress_db)},
+    proc, base = start_voila(NOTEBOOK, voila_log, {"LEONARD_TUTOR_DB": str(progress_db)},
                              cwd=ROOT)
     yield base
     stop_server(proc)
+
+
+@pytest.fixture(autouse=True)
+def _no_kernel_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test of the play page fails if a kernel wrote a traceback to the server's log while
+    it ran: the page says "Something went wrong" and goes on, which a test could miss."""
+    if "voila_url" not in request.fixturenames:
+        yield
+        return
+    log: Path = request.getfixturevalue("voila_log")
+    start = log.stat().st_size if log.exists() else 0
+    yield
+    text = log.read_bytes()[start:].decode(errors="replace")
+    if "Traceback" in text:
+        pytest.fail("a kernel raised while the test ran:\n" + text[text.index("Traceback"):][:4000])
 
 
 @pytest.fixture(scope="session")

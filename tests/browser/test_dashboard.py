@@ -76,6 +76,15 @@ CHOICE = ".ld-move:not([title='draw']):not([title='pass'])"
 """The move buttons that wait for the student (the page draws or passes by itself)."""
 
 
+PAGE_STATE = """() => {
+  const shown = (sel) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null);
+  return {status: shown('.ld-status').map(e => e.innerText).join(' '),
+          moves: shown('.ld-move').map(e => e.title),
+          question: shown('.ld-answer input').length > 0};
+}"""
+"""What a failed wait reports: the status line (with any message), the moves and the question."""
+
+
 def _click_first_move(page: Any, mirror: Session | None = None) -> str:
     """Click the page's first move that waits for the student and wait until the kernel took
     it; the mirror (if any) checks the engine allows it and plays it too. Returns the move."""
@@ -86,7 +95,11 @@ def _click_first_move(page: Any, mirror: Session | None = None) -> str:
         assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
     handle = button.element_handle()
     button.click()
-    handle.wait_for_element_state("hidden", timeout=10_000)  # the kernel took the move
+    try:  # the kernel took the move: the button went with the turn (its element for good)
+        handle.wait_for_element_state("hidden", timeout=30_000)
+    except Exception as err:
+        raise AssertionError(f"the page did not take the move {move!r}; it shows "
+                             f"{page.evaluate(PAGE_STATE)}") from err
     if mirror is not None:
         mirror.play(legal[move])
     return move

@@ -123,6 +123,47 @@ def test_end_click_without_selection_and_clicks_out_of_turn_never_raise() -> Non
     assert app.session.round.number == 1
 
 
+def test_an_unforeseen_error_in_a_click_is_said_and_the_game_goes_on(monkeypatch) -> None:
+    """ipywidgets hands a callback's error to a notebook cell's output, which Voilà does not
+    show: without the app's guard the board just stopped answering. Now the page says what went
+    wrong, the server's log gets the traceback, and the next click plays."""
+    import io
+
+    app = _app()
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "__stderr__", log)
+    play = app.session.play
+
+    def broken(_move: Any) -> Any:
+        raise RuntimeError("the engine tripped")
+
+    monkeypatch.setattr(app.session, "play", broken)
+    line = list(app.session.round.line_tiles())
+    _play_first(app)
+    assert "Something went wrong: the engine tripped" in app.status.value
+    assert "RuntimeError: the engine tripped" in log.getvalue()
+    assert app.session.round.line_tiles() == line and _find(app, "ld-move")  # nothing lost
+    monkeypatch.setattr(app.session, "play", play)
+    _play_first(app)
+    assert len(app.session.round.line_tiles()) > len(line)
+    assert "Something went wrong" not in app.status.value
+
+
+def test_an_unforeseen_error_in_a_bot_step_is_said(monkeypatch) -> None:
+    import io
+
+    app = _app()
+    monkeypatch.setattr(sys, "__stderr__", io.StringIO())
+
+    def broken() -> Any:
+        raise RuntimeError("the bot tripped")
+
+    monkeypatch.setattr(app.session, "step_bot", broken)
+    _play_first(app)  # the bot's reply trips
+    assert "Something went wrong: the bot tripped" in app.status.value
+    assert app.session.bot_pending()  # the bot's turn waits; nothing was lost
+
+
 def _until_question(app: Any) -> Any:
     """Play the first legal move (and next rounds) until the tutor asks something."""
     for _ in range(200):

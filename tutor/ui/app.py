@@ -5,6 +5,8 @@ the page's access layer what to announce and where the focus goes next."""
 from __future__ import annotations
 
 import asyncio
+import sys
+import traceback
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -77,21 +79,23 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         bw, bh = board_size
         W = widgets
         self.access = PageAccess(lang=self.lang, shortcuts=shortcut_map())
-        self.access.on_submit(self._submit)
+        act = self._guarded
+        self.access.on_submit(act(self._submit))
         self.header = Header(self.lang)
-        self.header.on_lang(self._on_lang)
-        self.header.on_new_game(self.new_game)
+        self.header.on_lang(act(self._on_lang))
+        self.header.on_new_game(act(self.new_game))
         self.help = HelpPanel()
         self.setup = SetupPanel()
         self.status = Status()
         self.board_slot = BoardPanel(bw, bh, on_play=self.play, on_message=self._message,
-                                     on_speak=self.access.announce, on_uncover=self._uncovered)
-        self.moves = MovesPanel(on_move=self.play)
-        self.tutor = TutorPanel(on_submit=self._submit, on_hint=self._hint,
-                                on_reveal=self._reveal)
+                                     on_speak=self.access.announce, on_uncover=self._uncovered,
+                                     guard=act)
+        self.moves = MovesPanel(on_move=act(self.play))
+        self.tutor = TutorPanel(on_submit=act(self._submit), on_hint=act(self._hint),
+                                on_reveal=act(self._reveal))
         self.last_feedback = AnsweredCard()
-        self.round_end = RoundEndPanel(on_next_round=self.next_round,
-                                       on_new_match=self.new_game)
+        self.round_end = RoundEndPanel(on_next_round=act(self.next_round),
+                                       on_new_match=act(self.new_game))
         self.scores = ScoresPanel()
         self.mastery_html = SkillsPanel()
         self.log_panel = LogPanel()
@@ -129,6 +133,32 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.next_round_btn, self.new_match_btn = r.next_round_btn, r.new_match_btn
         self.sheet_html, self.sheet_links = sh.sheet_html, sh.sheet_links
         self.progress_html = sh.progress_html
+
+    def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
+        """``action`` as a page callback. An error nobody foresaw is said on the page (see
+        :meth:`_failed`) instead of vanishing: ipywidgets shows a callback's error only in a
+        notebook cell's output, which Voilà does not show, so the board just stopped answering."""
+        def run(*args: Any) -> None:
+            try:
+                action(*args)
+            except Exception as err:
+                self._failed(err)
+        return run
+
+    def _failed(self, err: Exception, go_on: bool = True) -> None:
+        """Say an unforeseen error on the page, write its traceback to the server's log (the
+        kernel's own stderr, not the page's), redraw, and (``go_on``: the error was not the
+        bots' own) let the bots go on."""
+        traceback.print_exception(err, file=sys.__stderr__)
+        self._say(self._t(N_("Something went wrong: {error}. If the game does not go on, "
+                             "reload the page; your saved answers are kept.")).format(
+                                 error=str(err) or type(err).__name__), "msg")
+        try:
+            self.refresh()
+        except Exception as again:  # the page keeps what it showed; the log says why
+            traceback.print_exception(again, file=sys.__stderr__)
+        if go_on:
+            self.kick()
 
     # --- language -----------------------------------------------------------------------------
 
@@ -325,7 +355,10 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             return
         loop = running_loop()
         if loop is None or self.pace <= 0:
-            self.run_steps()
+            try:
+                self.run_steps()
+            except Exception as err:
+                self._failed(err, go_on=False)
             return
         self._task = loop.create_task(self._paced(self._generation))
 
@@ -342,8 +375,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             try:
                 pause = self._step()
             except Exception as err:  # never leave a dead task silently: say what went wrong
-                self._say(str(err), "msg")
-                self.refresh()
+                self._failed(err, go_on=False)
                 return
             if pause is None:
                 return

@@ -199,19 +199,22 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
     choose a tile (or, once a tile fitting both ends is chosen, an end), ↑ ↓ go between the
     tiles and the ends, Enter or Space places, Escape chooses again. The panel calls
     ``on_play(move)`` to play, ``on_message(text, kind)`` to tell the student why nothing
-    happened, and ``on_speak(text)`` to say where the keyboard is.
+    happened, and ``on_speak(text)`` to say where the keyboard is. ``guard(handler)`` wraps
+    each handler of the page's clicks and keys (the app's says what went wrong).
     """
 
     def __init__(self, width: int, height: int, *,
                  on_play: Callable[[Action], None],
                  on_message: Callable[[str, str], None],
                  on_speak: Callable[[str], None],
-                 on_uncover: Callable[[], None]) -> None:
+                 on_uncover: Callable[[], None],
+                 guard: Callable[[Callable[..., None]], Callable[..., None]] = lambda f: f,
+                 ) -> None:
         self.board = Board(width, height)
-        self.board.on_click(self._clicked)
-        self.board.on_key(self.key)
+        self.board.on_click(guard(self._clicked))
+        self.board.on_key(guard(self.key))
         self.cover = Cover(width, height)
-        self.cover.on_taken(self._taken)
+        self.cover.on_taken(guard(self._taken))
         self.words = widgets.HTML()
         self.words.add_class("ld-board-words")
         self.words.add_class("ld-sr")
