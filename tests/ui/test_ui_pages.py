@@ -321,3 +321,38 @@ def test_lesson_builder_offers_every_bot_level_and_saves_expert(
     b.save_btn.click()
     saved = json.loads((tmp_path / "top-bot.json").read_text(encoding="utf-8"))
     assert saved["game"]["bots"] == ["expert"]
+
+
+def test_an_unforeseen_error_on_either_page_is_said_not_lost(
+        link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        class_files: list[tuple[str, bytes]]) -> None:
+    """ipywidgets hands a callback's error to a cell output Voilà does not show: each page
+    says it instead (in the user's language), and the server's log gets the traceback."""
+    import sys
+
+    from tutor.ui import lesson_builder, lessons_app, teacher_app
+
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "__stderr__", log)
+
+    def broken(*_args: Any, **_kw: Any) -> Any:
+        raise RuntimeError("the disk is on fire")
+
+    for module, name in ((lessons_app, "merge_student_files"), (teacher_app, "merge_files"),
+                         (lesson_builder, "save_lesson")):
+        monkeypatch.setattr(module, name, broken)
+    link("lang=es&student=student-00")
+    with Store(tmp_path / "p.sqlite3") as store:
+        lessons = lessons_page(store=store)
+        upload(lessons.files.upload, [class_files[0]])
+        assert "Algo salió mal: the disk is on fire" in lessons.header.notes.value
+        teacher = teacher_page(store=store)
+        upload(teacher.upload.upload, class_files[:3])
+        assert "Algo salió mal: the disk is on fire" in teacher.header.notes.value
+        b = teacher.builder
+        b.id_in.value, b.title_en.value, b.title_es.value = "mine", "Mine", "Mía"
+        b.skill_cbs["square"].value = True
+        b.save_btn.click()
+        assert "Algo salió mal: the disk is on fire" in b.result.value
+        assert store.attempts() == []  # nothing half-merged
+    assert log.getvalue().count("RuntimeError: the disk is on fire") == 3

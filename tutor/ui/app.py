@@ -5,8 +5,6 @@ the page's access layer what to announce and where the focus goes next."""
 from __future__ import annotations
 
 import asyncio
-import sys
-import traceback
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -27,7 +25,7 @@ from .header import Header, Status, state_text
 from .keys import HelpPanel, shortcut_map
 from .log import LogPanel
 from .moves import CHOICE, MovesPanel, move_label
-from .panel import classed, running_loop
+from .panel import classed, guarded, logged, running_loop, unforeseen
 from .question import ANSWER_BOX, AnsweredCard, TutorPanel
 from .round_end import ROUND_END_BUTTONS, RoundEndPanel
 from .scores import ScoresPanel
@@ -135,28 +133,18 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.progress_html = sh.progress_html
 
     def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
-        """``action`` as a page callback. An error nobody foresaw is said on the page (see
-        :meth:`_failed`) instead of vanishing: ipywidgets shows a callback's error only in a
-        notebook cell's output, which Voilà does not show, so the board just stopped answering."""
-        def run(*args: Any) -> None:
-            try:
-                action(*args)
-            except Exception as err:
-                self._failed(err)
-        return run
+        """``action`` as a page callback whose unforeseen error the page says (see
+        :func:`~tutor.ui.panel.guarded`)."""
+        return guarded(action, self._failed)
 
     def _failed(self, err: Exception, go_on: bool = True) -> None:
-        """Say an unforeseen error on the page, write its traceback to the server's log (the
-        kernel's own stderr, not the page's), redraw, and (``go_on``: the error was not the
+        """Say an unforeseen error on the page, redraw, and (``go_on``: the error was not the
         bots' own) let the bots go on."""
-        traceback.print_exception(err, file=sys.__stderr__)
-        self._say(self._t(N_("Something went wrong: {error}. If the game does not go on, "
-                             "reload the page; your saved answers are kept.")).format(
-                                 error=str(err) or type(err).__name__), "msg")
+        self._say(unforeseen(err, self.lang), "msg")
         try:
             self.refresh()
         except Exception as again:  # the page keeps what it showed; the log says why
-            traceback.print_exception(again, file=sys.__stderr__)
+            logged(again)
         if go_on:
             self.kick()
 
@@ -358,6 +346,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             try:
                 self.run_steps()
             except Exception as err:
+                logged(err)
                 self._failed(err, go_on=False)
             return
         self._task = loop.create_task(self._paced(self._generation))
@@ -375,6 +364,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             try:
                 pause = self._step()
             except Exception as err:  # never leave a dead task silently: say what went wrong
+                logged(err)
                 self._failed(err, go_on=False)
                 return
             if pause is None:

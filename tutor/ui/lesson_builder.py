@@ -17,7 +17,7 @@ from tutor.lessons import LessonError
 from tutor.mastery import SKILL_NAMES, SKILLS
 
 from .game_setup import SEAT_KINDS
-from .panel import classed
+from .panel import classed, guarded, unforeseen
 
 __all__ = ["BuilderPanel", "saved_html"]
 
@@ -98,7 +98,7 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
         self.replace_cb = classed(W.Checkbox(value=False, indent=False,
                                              layout=W.Layout(width="auto")), "ld-build-replace")
         self.save_btn = classed(W.Button(button_style="primary", icon="save"), "ld-build-save")
-        self.save_btn.on_click(lambda _b: self.save())
+        self.save_btn.on_click(guarded(lambda _b: self.save(), self._failed))
         self.result = classed(W.HTML(), "ld-build-result")
         super().__init__([
             self.heading, self.help, self.id_in, self.title_es, self.title_en, self.about_es,
@@ -164,6 +164,9 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
             rounds=int(self.rounds_in.value),
             scaffold=[k for k, cb in self.scaffold_cbs.items() if cb.value],
             ask=ask, lang=self.lang)
+
+    def _failed(self, err: Exception) -> None:
+        self.result.value = f"<div class='ld-msg'>{html.escape(unforeseen(err, self.lang))}</div>"
 
     def save(self) -> Path | None:
         """Check and save the lesson; show its links (or why it was not saved)."""

@@ -40,9 +40,9 @@ class LessonsPage(LanguagePage):
         self.lessons = sorted(lessons if lessons is not None else list_lessons(self.lang),
                               key=lambda lesson: lesson.id)
         self.header = PageHeader(TITLE, self.lang)
-        self.header.on_lang(self._on_lang)
+        self.header.on_lang(self._guarded(self._on_lang))
         self.lesson_list = LessonListPanel()
-        self.files = ProgressFilesPanel(on_files=self.load)
+        self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
         self.children = [page_stylesheet(), self.header, self.lesson_list, self.files]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)

@@ -11,7 +11,7 @@ import ipywidgets as widgets
 from tutor.i18n import normalize_lang, translator
 
 from .header import LANGUAGES
-from .panel import classed
+from .panel import classed, guarded, unforeseen
 
 __all__ = ["LanguagePage", "PageHeader", "notes_html", "page_title_html"]
 
@@ -62,6 +62,7 @@ class LanguagePage(widgets.VBox):  # type: ignore[misc]
     (:meth:`refresh`)."""
 
     lang: str
+    header: PageHeader
 
     def relabel(self) -> None:
         raise NotImplementedError
@@ -77,3 +78,8 @@ class LanguagePage(widgets.VBox):  # type: ignore[misc]
     def _on_lang(self, lang: str) -> None:
         if lang != self.lang:
             self.set_lang(lang)
+
+    def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
+        """``action`` as a page callback whose unforeseen error the header says (see
+        :func:`~tutor.ui.panel.guarded`)."""
+        return guarded(action, lambda err: self.header.say([unforeseen(err, self.lang)]))

@@ -1,18 +1,26 @@
 """What the panels share: a widget with its CSS classes (the hooks the stylesheet and the
 tests use), HTML text whose tiles a screen reader reads as words (the eye still sees the
-game's "4/x" notation), and the kernel's event loop for what runs over time."""
+game's "4/x" notation), the kernel's event loop for what runs over time, and the guard that
+says a page action's unforeseen error instead of losing it."""
 
 from __future__ import annotations
 
 import asyncio
 import html
-from typing import TypeVar
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from engine.tiles import TileSet
+from tutor.i18n import N_, translator
 from tutor.words import spoken
 
-__all__ = ["accordion_attributes", "classed", "css_string", "running_loop", "sr_only",
-           "text_html"]
+__all__ = ["accordion_attributes", "classed", "css_string", "guarded", "logged",
+           "running_loop", "sr_only", "text_html", "unforeseen"]
+
+UNFORESEEN = N_("Something went wrong: {error}. If the page stops answering, reload it; what "
+                "was saved is kept.")
 
 W = TypeVar("W")
 
@@ -75,3 +83,29 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
+
+
+def logged(err: BaseException) -> None:
+    """Write ``err``'s traceback to the server's log (the kernel's own stderr: the page's
+    stream goes to a cell output that Voilà does not show)."""
+    traceback.print_exception(err, file=sys.__stderr__)
+
+
+def unforeseen(err: BaseException, lang: str) -> str:
+    """What a page says about an error nobody foresaw, in the user's language."""
+    return translator(lang)(UNFORESEEN).format(error=str(err) or type(err).__name__)
+
+
+def guarded(action: Callable[..., object],
+            on_error: Callable[[Exception], None]) -> Callable[..., None]:
+    """``action`` as a page callback: an error nobody foresaw is logged (:func:`logged`) and
+    handed to ``on_error``, which says it on the page. Without it the error vanished:
+    ipywidgets shows a callback's error only in a notebook cell's output, which Voilà does not
+    show, and the page just stopped answering."""
+    def run(*args: Any) -> None:
+        try:
+            action(*args)
+        except Exception as err:
+            logged(err)
+            on_error(err)
+    return run

@@ -37,8 +37,8 @@ class TeacherPage(LanguagePage):
         self.lang = normalize_lang(lang)
         self.rows: list[ClassRow] = []
         self.header = PageHeader(TITLE, self.lang)
-        self.header.on_lang(self._on_lang)
-        self.upload = ClassUploadPanel(on_files=self.merge)
+        self.header.on_lang(self._guarded(self._on_lang))
+        self.upload = ClassUploadPanel(on_files=self._guarded(self.merge))
         self.heat_map = HeatMapPanel()
         self.table = ClassTablePanel()
         self.mistakes = MistakesPanel()
