@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from browsing import audit
-from test_dashboard import IDLE, _mirror_forced, _open, _visible
+from test_dashboard import IDLE, _mirror_forced, _open, _visible, taken
 
 from engine.round import Play
 from engine.tiles import Tile
@@ -79,7 +79,7 @@ def _press_move(page: Any, mirror: Session, number: int) -> None:
     assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
     handle = button.element_handle()
     page.keyboard.press(str(number))
-    handle.wait_for_element_state("hidden", timeout=10_000)  # the kernel took the move
+    taken(page, handle, move)
     mirror.play(legal[move])
 
 
@@ -124,7 +124,7 @@ def _play_with_arrows(page: Any, mirror: Session) -> None:
         move = Play(tile, end)
     else:
         move = next(p for p in plays if p.tile == tile)
-    handle.wait_for_element_state("hidden", timeout=10_000)
+    taken(page, handle, str(move))
     mirror.play(move)
 
 

@@ -85,6 +85,17 @@ PAGE_STATE = """() => {
 """What a failed wait reports: the status line (with any message), the moves and the question."""
 
 
+
+def taken(page: Any, handle: Any, move: str) -> None:
+    """Wait until the kernel took ``move``, whose button ``handle`` was pressed: the button
+    went with the turn (its element for good; the next turn's buttons are new elements). If
+    it does not, say what the page shows instead."""
+    try:
+        handle.wait_for_element_state("hidden", timeout=30_000)
+    except Exception as err:
+        raise AssertionError(f"the page did not take the move {move!r}; it shows "
+                             f"{page.evaluate(PAGE_STATE)}") from err
+
 def _click_first_move(page: Any, mirror: Session | None = None) -> str:
     """Click the page's first move that waits for the student and wait until the kernel took
     it; the mirror (if any) checks the engine allows it and plays it too. Returns the move."""
@@ -95,11 +106,7 @@ def _click_first_move(page: Any, mirror: Session | None = None) -> str:
         assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
     handle = button.element_handle()
     button.click()
-    try:  # the kernel took the move: the button went with the turn (its element for good)
-        handle.wait_for_element_state("hidden", timeout=30_000)
-    except Exception as err:
-        raise AssertionError(f"the page did not take the move {move!r}; it shows "
-                             f"{page.evaluate(PAGE_STATE)}") from err
+    taken(page, handle, move)
     if mirror is not None:
         mirror.play(legal[move])
     return move
