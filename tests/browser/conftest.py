@@ -13,6 +13,7 @@ import pytest
 from browsing import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, NOTEBOOK, ROOT, need_chromium
 
 from tutor.serve import start_voila, stop_server
+from tutor.ui.panel import LOGGED
 
 
 @pytest.fixture(scope="session")
@@ -37,8 +38,9 @@ def voila_url(voila_log: Path, progress_db: Path) -> Iterator[str]:
 
 @pytest.fixture(autouse=True)
 def _no_kernel_errors(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A test of the play page fails if a kernel wrote a traceback to the server's log while
-    it ran: the page says "Something went wrong" and goes on, which a test could miss."""
+    """A test of the play page fails if a page action failed in its kernel while it ran (the
+    page says "Something went wrong" and goes on, which a test could miss): the kernel wrote
+    the error to the server's log after the line ``LOGGED``."""
     if "voila_url" not in request.fixturenames:
         yield
         return
@@ -46,8 +48,9 @@ def _no_kernel_errors(request: pytest.FixtureRequest) -> Iterator[None]:
     start = log.stat().st_size if log.exists() else 0
     yield
     text = log.read_bytes()[start:].decode(errors="replace")
-    if "Traceback" in text:
-        pytest.fail("a kernel raised while the test ran:\n" + text[text.index("Traceback"):][:4000])
+    if LOGGED in text:
+        pytest.fail("a page action failed in the kernel while the test ran:\n"
+                    + text[text.index(LOGGED):][:4000])
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ from engine.events import Drew
 from engine.round import Draw, Pass, Play
 from tutor.ui import TutorApp, dashboard
 from tutor.ui.moves import move_label
+from tutor.ui.panel import LOGGED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -142,6 +143,7 @@ def test_an_unforeseen_error_in_a_click_is_said_and_the_game_goes_on(monkeypatch
     _play_first(app)
     assert "Something went wrong: the engine tripped" in app.status.value
     assert "RuntimeError: the engine tripped" in log.getvalue()
+    assert log.getvalue().startswith(LOGGED)  # the line the browser tests look for
     assert app.session.round.line_tiles() == line and _find(app, "ld-move")  # nothing lost
     monkeypatch.setattr(app.session, "play", play)
     _play_first(app)

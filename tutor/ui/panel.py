@@ -16,7 +16,7 @@ from engine.tiles import TileSet
 from tutor.i18n import N_, translator
 from tutor.words import spoken
 
-__all__ = ["accordion_attributes", "classed", "css_string", "guarded", "logged",
+__all__ = ["LOGGED", "accordion_attributes", "classed", "css_string", "guarded", "logged",
            "running_loop", "sr_only", "text_html", "unforeseen"]
 
 UNFORESEEN = N_("Something went wrong: {error}. If the page stops answering, reload it; what "
@@ -85,10 +85,18 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
+LOGGED = "[Leonard] A page action failed:"
+"""The line before each traceback :func:`logged` writes (the tests look for it)."""
+
+
 def logged(err: BaseException) -> None:
     """Write ``err``'s traceback to the server's log (the kernel's own stderr: the page's
-    stream goes to a cell output that Voilà does not show)."""
-    traceback.print_exception(err, file=sys.__stderr__)
+    stream goes to a cell output that Voilà does not show), after the line :data:`LOGGED`."""
+    out = sys.__stderr__
+    if out is not None:
+        print(LOGGED, file=out)
+        traceback.print_exception(err, file=out)
+        out.flush()
 
 
 def unforeseen(err: BaseException, lang: str) -> str:
