@@ -59,6 +59,21 @@ def _ready(page: Any) -> Any:
     return board
 
 
+LOSE_DRAWING = """(() => {
+  // Until the test says so, every drawing on the page's canvases is lost, as ipycanvas's
+  // messages are when they reach a page still building itself (1-pixel canvases still draw).
+  window.__ldLose = true; window.__ldLost = 0;
+  for (const name of ["fillRect", "strokeRect", "fillText", "strokeText", "drawImage",
+                      "putImageData", "fill", "stroke"]) {
+    const real = CanvasRenderingContext2D.prototype[name];
+    CanvasRenderingContext2D.prototype[name] = function (...args) {
+      if (window.__ldLose && this.canvas.width > 1) { window.__ldLost++; return; }
+      return real.apply(this, args);
+    };
+  }
+})();"""
+
+
 def _visible(page: Any, selector: str) -> bool:
     return bool(page.evaluate(
         "(sel) => [...document.querySelectorAll(sel)].some(e => e.offsetParent !== null)",
@@ -260,3 +275,20 @@ def test_a_variant_round_through_the_page(page: Any, voila_url: str, game: str) 
         assert "playing to 20 points" in page.locator(".ld-status").inner_text()
     assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
     assert page.page_errors == []
+
+
+def test_a_board_whose_first_drawing_was_lost_is_painted_again(page: Any,
+                                                               voila_url: str) -> None:
+    """ipycanvas draws by messages; a page still building itself when the kernel drew can
+    lose them (seen once beside two CPU hogs: the board blank 30 s after opening, until the
+    next move). While its board shows nothing, the page asks the kernel to paint it again."""
+    page.add_init_script(LOSE_DRAWING)
+    page.goto(voila_url + QUERY, timeout=120_000)
+    page.locator("canvas.ld-board").wait_for(timeout=120_000)
+    page.wait_for_function(IDLE, timeout=120_000)  # the page has built itself and waits
+    page.wait_for_function("() => window.__ldLost > 0", timeout=30_000)  # the drawing is lost
+    page.wait_for_timeout(2_000)  # and any other layer's first paint with it
+    page.evaluate("() => { window.__ldLose = false; }")
+    stats = _ready(page).evaluate(CANVAS_STATS)  # painted again, with no move made
+    assert stats["painted"] == stats["width"] * stats["height"]
+    assert stats["colours"] > 8

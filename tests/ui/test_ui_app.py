@@ -407,6 +407,9 @@ def test_board_sends_only_layers_that_changed(monkeypatch) -> None:
     app.board._client_ready()
     assert sorted(calls) == ["table", "tiles"]
     calls.clear()
+    app.access._message(app.access, {"event": "repaint"}, [])  # the page found it blank
+    assert sorted(calls) == ["table", "tiles"]
+    calls.clear()
     _play_first(app)
     assert "tiles" in calls
 

@@ -142,6 +142,25 @@ function initialize({ model }) {
     }
   }
 
+  // The board is drawn by messages (ipycanvas): a page whose widgets were still being built
+  // when the kernel drew it lost the drawing, and the board stayed blank until the next move.
+  // Until the board shows its felt (which fills it), ask the kernel to paint it again: once a
+  // second, a minute at most.
+  let boardChecks = 0;
+  const probe = document.createElement("canvas");
+  probe.width = probe.height = 1;
+  const boardTimer = setInterval(() => {
+    const board = document.querySelector(model.get("board"));
+    if (board && shown(board) && board.width > 1) {
+      const ctx = probe.getContext("2d");
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.drawImage(board, 1, 1, 1, 1, 0, 0, 1, 1);
+      if (ctx.getImageData(0, 0, 1, 1).data[3] > 0) { clearInterval(boardTimer); return; }
+      model.send({ event: "repaint" });
+    }
+    if (++boardChecks >= 60) clearInterval(boardTimer);
+  }, 1000);
+
   const observer = new MutationObserver(redrawn);
   // New widgets, redrawn HTML, and shown or hidden panels (ipywidgets sets their style);
   // never the attributes this file sets itself.
@@ -154,6 +173,7 @@ function initialize({ model }) {
   model.on("change:focus_request", onFocusRequest);
   redrawn();
   return () => {
+    clearInterval(boardTimer);
     observer.disconnect();
     window.removeEventListener("keydown", onKey, true);
     window.removeEventListener("click", onClick, true);

@@ -60,16 +60,26 @@ class PageAccess(anywidget.AnyWidget):
         self.add_class("ld-access")
         self._focus_count = 0
         self._on_submit: Callable[[str], None] | None = None
+        self._on_repaint: Callable[[], None] | None = None
         self.on_msg(self._message)
 
     def on_submit(self, callback: Callable[[str], None]) -> None:
         """``callback(text)`` when the student hands in the answer box's text."""
         self._on_submit = callback
 
+    def on_repaint(self, callback: Callable[[], None]) -> None:
+        """``callback()`` when the page finds the board blank: ipycanvas draws by messages,
+        and a page whose widgets were still being built when the kernel drew lost them (the
+        board then stayed blank until the next move)."""
+        self._on_repaint = callback
+
     def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if (isinstance(content, dict) and content.get("event") == "submit"
-                and self._on_submit is not None):
+        if not isinstance(content, dict):
+            return
+        if content.get("event") == "submit" and self._on_submit is not None:
             self._on_submit(str(content.get("value", "")))
+        elif content.get("event") == "repaint" and self._on_repaint is not None:
+            self._on_repaint()
 
     def announce(self, text: str) -> None:
         """Say ``text`` through the live region (politely: after what is being read)."""

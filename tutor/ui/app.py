@@ -88,6 +88,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.board_slot = BoardPanel(bw, bh, on_play=self.play, on_message=self._message,
                                      on_speak=self.access.announce, on_uncover=self._uncovered,
                                      guard=act)
+        self.access.on_repaint(act(self.board_slot.board.page_ready))
         self.moves = MovesPanel(on_move=act(self.play))
         self.tutor = TutorPanel(on_submit=act(self._submit), on_hint=act(self._hint),
                                 on_reveal=act(self._reveal))

@@ -138,8 +138,13 @@ class Board:
             self._on_click(hit_test(x, y, self.layout), x, y)
 
     def _client_ready(self) -> None:
+        self.page_ready()
+
+    def page_ready(self) -> None:
+        """Paint every layer again for a page that has nothing drawn: one that (re)connects,
+        or one that says its board is blank."""
         _ipc_canvas._CANVAS_MANAGER._current_canvas = None  # forget the lost "switch canvas"
-        self.repaint(force=True)  # a (re)connected page has nothing drawn yet
+        self.repaint(force=True)
 
     def show(self, view: Any, *, labels: dict[str, str], hidden_hand: bool = False,
              selected: int | None = None, fit_ends: tuple[str, ...] = (),
