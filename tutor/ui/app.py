@@ -149,6 +149,12 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         if go_on:
             self.kick()
 
+    def _bots_failed(self, err: Exception) -> None:
+        """A bot step's unforeseen error: logged and said, and the bots stop (going on would
+        fail the same way)."""
+        logged(err)
+        self._failed(err, go_on=False)
+
     # --- language -----------------------------------------------------------------------------
 
     def _t(self, message: str) -> str:
@@ -347,8 +353,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             try:
                 self.run_steps()
             except Exception as err:
-                logged(err)
-                self._failed(err, go_on=False)
+                self._bots_failed(err)
             return
         self._task = loop.create_task(self._paced(self._generation))
 
@@ -365,8 +370,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             try:
                 pause = self._step()
             except Exception as err:  # never leave a dead task silently: say what went wrong
-                logged(err)
-                self._failed(err, go_on=False)
+                self._bots_failed(err)
                 return
             if pause is None:
                 return
