@@ -36,15 +36,27 @@ def voila_url(voila_log: Path, progress_db: Path) -> Iterator[str]:
     stop_server(proc)
 
 
+def _server_log(request: pytest.FixtureRequest) -> Path | None:
+    """The log of the server a test uses: the play page's, or the lessons and teacher pages'
+    (tests/browser/test_pages.py's ``pages``)."""
+    if "voila_url" in request.fixturenames:
+        log: Path = request.getfixturevalue("voila_log")
+        return log
+    if "pages" in request.fixturenames:
+        folder: Path = request.getfixturevalue("pages")["folder"]
+        return folder / "voila.log"
+    return None
+
+
 @pytest.fixture(autouse=True)
 def _no_kernel_errors(request: pytest.FixtureRequest) -> Iterator[None]:
-    """A test of the play page fails if a page action failed in its kernel while it ran (the
-    page says "Something went wrong" and goes on, which a test could miss): the kernel wrote
-    the error to the server's log after the line ``LOGGED``."""
-    if "voila_url" not in request.fixturenames:
+    """A test of a page fails if a page action failed in its kernel while it ran (the page
+    says "Something went wrong" and goes on, which a test could miss): the kernel wrote the
+    error to the server's log after the line ``LOGGED``."""
+    log = _server_log(request)
+    if log is None:
         yield
         return
-    log: Path = request.getfixturevalue("voila_log")
     start = log.stat().st_size if log.exists() else 0
     yield
     text = log.read_bytes()[start:].decode(errors="replace")
