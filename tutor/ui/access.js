@@ -145,8 +145,9 @@ function initialize({ model }) {
   // The board is drawn by messages (ipycanvas): a page whose widgets were still being built
   // when the kernel drew it lost the drawing, and the board stayed blank until the next move.
   // Until the board shows its felt (which fills it), ask the kernel to paint it again: once a
-  // second, a minute at most.
-  let boardChecks = 0;
+  // second, for a minute of the board on screen (a hot-seat cover may hide it a while), and
+  // never after ten minutes.
+  let boardChecks = 0, boardTicks = 0;
   const probe = document.createElement("canvas");
   probe.width = probe.height = 1;
   const boardTimer = setInterval(() => {
@@ -157,8 +158,9 @@ function initialize({ model }) {
       ctx.drawImage(board, 1, 1, 1, 1, 0, 0, 1, 1);
       if (ctx.getImageData(0, 0, 1, 1).data[3] > 0) { clearInterval(boardTimer); return; }
       model.send({ event: "repaint" });
+      boardChecks++;
     }
-    if (++boardChecks >= 60) clearInterval(boardTimer);
+    if (boardChecks >= 60 || ++boardTicks >= 600) clearInterval(boardTimer);
   }, 1000);
 
   const observer = new MutationObserver(redrawn);
