@@ -404,7 +404,7 @@ def test_board_sends_only_layers_that_changed(monkeypatch) -> None:
     calls.clear()
     app.refresh()
     assert calls == []
-    app.board._client_ready()
+    app.board.page_ready()  # ipycanvas: the page's canvas is ready
     assert sorted(calls) == ["table", "tiles"]
     calls.clear()
     app.access._message(app.access, {"event": "repaint"}, [])  # the page found it blank

@@ -9,6 +9,7 @@
 // - an answer is handed in with the text typed: ipywidgets sends a Text's value at most one
 //   message at a time, so Enter typed right after the digits reached the kernel before the
 //   last digits did (a fast typist's "15" was checked as "1").
+// - a board left blank (its drawing lost while the page built itself) is asked for again.
 
 const BOARD_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " ",
                             "Escape", "Home", "End"]);

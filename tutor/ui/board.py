@@ -119,7 +119,7 @@ class Board:
         self.canvas.on_mouse_down(self._mouse_down)
         self.canvas.on_key_down(self._key_down)
         for layer in self.canvas._canvases:  # every layer: whichever is ready last repaints
-            layer.on_client_ready(self._client_ready)
+            layer.on_client_ready(self.page_ready)
 
     def on_click(self, callback: Callable[[Hit, float, float], None]) -> None:
         self._on_click = callback
@@ -136,9 +136,6 @@ class Board:
     def _mouse_down(self, x: float, y: float) -> None:
         if self._on_click is not None:
             self._on_click(hit_test(x, y, self.layout), x, y)
-
-    def _client_ready(self) -> None:
-        self.page_ready()
 
     def page_ready(self) -> None:
         """Paint every layer again for a page that has nothing drawn: one that (re)connects,
