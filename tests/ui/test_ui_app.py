@@ -729,3 +729,16 @@ def test_a_refresh_sends_each_widget_at_most_one_update(monkeypatch) -> None:
     _finish_round(app)
     assert refreshes > 10
     assert doubles == []
+
+
+@pytest.mark.parametrize(("settings", "title"), [
+    ({}, "<b>Your skills</b>"),
+    ({"lang": "es"}, "<b>Tus habilidades</b>"),
+    ({"student": "ana"}, "<b>Skills of ana</b>"),
+])
+def test_the_skills_card_names_the_student_or_says_yours(settings: dict[str, str],
+                                                         title: str) -> None:
+    """A learner who opened the page without a name reads "Your skills", not the store's
+    placeholder name for them."""
+    skills = _find(_app(**settings), "ld-mastery")[0].value
+    assert skills.startswith(title) and "anon" not in skills
