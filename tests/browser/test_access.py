@@ -18,6 +18,7 @@ from test_dashboard import IDLE, _mirror_forced, _open, _visible, taken
 
 from engine.round import Play
 from engine.tiles import Tile
+from tutor.i18n import translator
 from tutor.session import Session
 from tutor.words import half_words, spoken, tile_words
 
@@ -317,6 +318,17 @@ def test_the_axe_audit_of_the_play_page_is_clean(page: Any, voila_url: str,
     assert page.page_errors == []
 
 
+# The answer box's placeholder: its text, its width in the box's font, the room inside the box.
+PLACEHOLDER_WIDTH = """() => {
+  const box = document.querySelector('.ld-answer input');
+  const style = getComputedStyle(box);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = style.font;
+  const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [box.placeholder, ctx.measureText(box.placeholder).width, room];
+}"""
+
+
 def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url: str,
                                                         artifacts: Path) -> None:
     """1366×768: the moves, then the question with its answer box and buttons, are all on
@@ -348,6 +360,14 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
             on_screen(sel)
         assert page.evaluate("document.documentElement.scrollWidth") <= 1366
         page.screenshot(path=str(artifacts / "a11y-1366x768-question.png"))
+        # The answer box's hint is read whole, not cut off, in both languages.
+        for lang, name in (("en", "English"), ("es", "Español")):
+            page.get_by_role("button", name=name).click()
+            page.wait_for_function(f"() => document.documentElement.lang === '{lang}'",
+                                   timeout=30_000)
+            hint, width, room = page.evaluate(PLACEHOLDER_WIDTH)
+            assert hint == translator(lang)("your answer, then Enter")
+            assert width <= room, (lang, hint, width, room)
     finally:
         context.close()
 

@@ -104,7 +104,7 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         # The value follows every keystroke and Enter sends a "submit" message, so leaving the
         # box (e.g. to press Hint) never hands in a half-typed answer.
         self.answer_in = classed(W.Text(continuous_update=True,
-                                        layout=W.Layout(width="210px")), "ld-answer")
+                                        layout=W.Layout(width="240px")), "ld-answer")
         self.answer_in.on_msg(self._on_answer_msg)
         self.submit_btn = classed(W.Button(button_style="primary"), "ld-submit")
         self.submit_btn.on_click(lambda _b: on_submit(self.answer_in.value))
