@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +44,22 @@ def audit(page: object, name: str, artifacts: Path) -> list[dict[str, object]]:
     return [{"id": v["id"], "impact": v["impact"],
              "nodes": [n["target"] for n in v["nodes"]]}
             for v in violations if v["impact"] in ("serious", "critical")]
+
+
+# Each visible box matching the selector that shows a placeholder: its text, the text's width
+# in the box's font, and the room inside the box (its width less its padding).
+_PLACEHOLDERS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter(box => box.offsetParent !== null && box.placeholder).map(box => {
+    const style = getComputedStyle(box);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = style.font;
+    const room = box.clientWidth - parseFloat(style.paddingLeft)
+        - parseFloat(style.paddingRight);
+    return [box.placeholder, ctx.measureText(box.placeholder).width, room];
+  })"""
+
+
+def placeholders(page: Any, selector: str) -> list[tuple[str, float, float]]:
+    """(text, width in px, room in px) of each visible ``selector`` box's placeholder: a
+    hint wider than its room is cut off on the screen."""
+    return [tuple(p) for p in page.evaluate(_PLACEHOLDERS, selector)]  # type: ignore[misc]

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browsing import audit
+from browsing import audit, placeholders
 from test_dashboard import IDLE, _mirror_forced, _open, _visible, taken
 
 from engine.round import Play
@@ -318,17 +318,6 @@ def test_the_axe_audit_of_the_play_page_is_clean(page: Any, voila_url: str,
     assert page.page_errors == []
 
 
-# The answer box's placeholder: its text, its width in the box's font, the room inside the box.
-PLACEHOLDER_WIDTH = """() => {
-  const box = document.querySelector('.ld-answer input');
-  const style = getComputedStyle(box);
-  const ctx = document.createElement('canvas').getContext('2d');
-  ctx.font = style.font;
-  const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  return [box.placeholder, ctx.measureText(box.placeholder).width, room];
-}"""
-
-
 def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url: str,
                                                         artifacts: Path) -> None:
     """1366×768: the moves, then the question with its answer box and buttons, are all on
@@ -365,7 +354,7 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
             page.get_by_role("button", name=name).click()
             page.wait_for_function(f"() => document.documentElement.lang === '{lang}'",
                                    timeout=30_000)
-            hint, width, room = page.evaluate(PLACEHOLDER_WIDTH)
+            [(hint, width, room)] = placeholders(page, ".ld-answer input")
             assert hint == translator(lang)("your answer, then Enter")
             assert width <= room, (lang, hint, width, room)
     finally:
