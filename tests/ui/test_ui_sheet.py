@@ -6,6 +6,7 @@ import base64
 import re
 from pathlib import Path
 
+from tutor.link import ANONYMOUS
 from tutor.store import Store
 from tutor.ui.sheet import progress_html, sheet_links_html
 
@@ -28,3 +29,19 @@ def test_progress_panel_says_when_nothing_is_saved(tmp_path: Path) -> None:
         store.close()
     assert "0 answers saved for ana." in out
     assert "ld-progress-download" in out and "download='leonard-progress-ana.csv'" in out
+
+
+def test_progress_panel_counts_in_words_and_leaves_out_a_placeholder_name(
+        tmp_path: Path) -> None:
+    """One answer is "1 answer", not "1 answers"; a page opened without a name says how many
+    answers are saved without calling the student "anon"."""
+    with Store(tmp_path / "p.sqlite3") as store:
+        for student in ("ana", ANONYMOUS):
+            session = store.start_session(student)
+            store.record_attempt(student, session, lesson="L1", problem="x/3 on 4",
+                                 step="gain", outcome="CORRECT", kc="multiply")
+        assert "1 answer saved for ana." in progress_html(store, "ana", "en")
+        assert "1 respuesta guardada de ana." in progress_html(store, "ana", "es")
+        for lang, saved in (("en", "1 answer saved."), ("es", "1 respuesta guardada.")):
+            out = progress_html(store, ANONYMOUS, lang)
+            assert f"<div>{saved}</div>" in out and "anon" not in out.split("<a ")[0]

@@ -10,7 +10,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from tutor.i18n import translator
+from tutor.i18n import ngettext, translator
+from tutor.link import ANONYMOUS
 from tutor.snapshot import Snapshot
 
 from .access import Attributes
@@ -53,7 +54,12 @@ def progress_html(store: Any, student: str, lang: str) -> str:
         count = store.export_csv(path, student=student)
         data = base64.b64encode(path.read_bytes()).decode("ascii")
     name = f"leonard-progress-{student}.csv"
-    saved = _("{count} answers saved for {student}.").format(count=count, student=student)
+    if student == ANONYMOUS:
+        saved = ngettext("{count} answer saved.", "{count} answers saved.", count, lang)
+    else:
+        saved = ngettext("{count} answer saved for {student}.",
+                         "{count} answers saved for {student}.", count, lang)
+    saved = saved.format(count=count, student=student)
     word = _("Download my progress (CSV)")
     give = _("Give this file to your teacher.")
     return (
