@@ -17,11 +17,13 @@ from typing import Any
 import pytest
 from ui_views import cells
 
-from tutor.classroom import class_csv, class_table
+from tutor.classroom import ClassRow, class_csv, class_table
 from tutor.store import Store
 from tutor.store_files import read_attempts
 from tutor.teacher import rebuild_mastery
 from tutor.ui import lessons_page, teacher_page
+from tutor.ui.heat_map import heat_map_html
+from tutor.ui.panel import pile_text
 
 UI = Path(__file__).resolve().parents[2] / "tutor" / "ui"
 
@@ -209,6 +211,21 @@ def test_heat_map_is_a_table_with_numbers_and_headers(link: Any, tmp_path: Path,
                      r"[^>]*>\d+ %( ✔)?</td>", heat)
     assert "ld-heat-legend" in heat and "dominada" in heat
 
+
+
+def test_heat_map_cells_and_the_pile_count_in_words() -> None:
+    """A cell's tooltip says "1 question" / "1 pregunta", not "1 questions"; so does the
+    pile's count of tiles."""
+    rows = [ClassRow("ana", "multiply", 1, 1, 0.6, False, 0, 3.0),
+            ClassRow("ana", "add", 2, 1, 0.5, False, 0, 3.0)]
+    for lang, one, two in (("en", "1 question", "2 questions"),
+                           ("es", "1 pregunta", "2 preguntas")):
+        titles = dict(re.findall(r"data-skill='(\w+)'[^>]*title='([^']*)'",
+                                 heat_map_html(rows, lang)))
+        assert titles["multiply"].endswith(f", {one}") and titles["add"].endswith(f", {two}")
+    assert [pile_text(n, "es") for n in (0, 1, 2)] == ["Pila: 0 fichas", "Pila: 1 ficha",
+                                                      "Pila: 2 fichas"]
+    assert pile_text(1, "en") == "Pile: 1 tile"
 
 def test_lesson_builder_writes_a_checked_lesson_and_shows_its_links(
         link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

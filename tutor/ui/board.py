@@ -23,6 +23,7 @@ from .access import Attributes
 from .cover import Cover
 from .draw import paint_marks, paint_table, paint_tiles
 from .layout import BoardLayout, Cursor, Hit, hit_test, layout
+from .panel import pile_text
 
 __all__ = ["BOARD_WORDS_ID", "Board", "BoardPanel", "board_labels", "board_words_html"]
 
@@ -70,7 +71,7 @@ def board_words_html(view: Snapshot, lang: str, *, hand_shown: bool = True) -> s
               for s, n in enumerate(view.hand_sizes) if s != seat or not hand_shown]
     if others:
         parts.append(_("Tiles in the other hands: {counts}.").format(counts=", ".join(others)))
-    parts.append(_("Pile: {count} tiles").format(count=view.pile) + ".")
+    parts.append(pile_text(view.pile, lang) + ".")
     parts.append(_("On the board, the arrow keys choose a tile and Enter places it."))
     body = "".join(f"<p>{html.escape(p)}</p>" for p in parts)
     return f"<div id='{BOARD_WORDS_ID}'>{body}</div>"

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from engine.tiles import TileSet
-from tutor.i18n import N_, translator
+from tutor.i18n import N_, ngettext, translator
 from tutor.words import spoken
 
 __all__ = ["LOGGED", "accordion_attributes", "classed", "css_string", "guarded", "logged",
@@ -45,6 +45,11 @@ def text_html(text: str, lang: str, tileset: TileSet | None = None) -> str:
         return html.escape(text)
     return f"<span aria-hidden='true'>{html.escape(text)}</span>{sr_only(said)}"
 
+
+
+def pile_text(count: int, lang: str) -> str:
+    """How many tiles are left in the pile ("Pile: 1 tile", "Pila: 27 fichas")."""
+    return ngettext("Pile: {count} tile", "Pile: {count} tiles", count, lang).format(count=count)
 
 def css_string(text: str) -> str:
     """``text`` as a quoted CSS string (for an attribute selector)."""

@@ -16,7 +16,7 @@ from tutor.snapshot import Snapshot
 
 from .access import Attributes
 from .game_setup import SEAT_KINDS
-from .panel import running_loop
+from .panel import pile_text, running_loop
 
 __all__ = ["BOT", "ScoresPanel", "pair_name", "scores_html"]
 
@@ -85,7 +85,7 @@ def scores_html(view: Snapshot, lang: str, *, humans: Collection[int],
         pairs += ("<div class='ld-legend'>" + html.escape(
             _("The match ends when a player or pair reaches {target} points.").format(
                 target=view.target)) + "</div>")
-    pile = _("Pile: {count} tiles").format(count=view.pile)
+    pile = pile_text(view.pile, lang)
     heads = "".join(f"<th>{html.escape(h)}</th>"
                     for h in (_("Player"), _("Tiles"), _("Round"), _("Match")))
     return (
