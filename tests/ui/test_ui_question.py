@@ -24,3 +24,21 @@ def test_question_panel_shows_the_situation_never_the_working() -> None:
         QuestionView(**{**q.__dict__, "scaffold": r"5 \times \left(\square + \square\right)"}),
         "en")
     assert r"$$5 \times \left(\square + \square\right)$$" in blanks
+
+
+def test_question_panel_counts_the_questions_to_come_in_words() -> None:
+    """"1 more question", "7 preguntas más": no "question(s)"; none said when none follow."""
+    from tutor.questions import Situation
+    from tutor.snapshot import QuestionView
+
+    q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
+                     step="gain", skill="multiply",
+                     situation=Situation(played="5/x", line=("5/6", "5/x"), played_end="R"),
+                     attempts=0, hints=(), scaffold="", queued=0, student="ana")
+    for queued, lang, said in ((1, "en", "1 more question after this one."),
+                               (7, "en", "7 more questions after this one."),
+                               (1, "es", "Después de esta, 1 pregunta más."),
+                               (7, "es", "Después de esta, 7 preguntas más.")):
+        out = question_html(QuestionView(**{**q.__dict__, "queued": queued}), lang)
+        assert f"<div class='ld-legend'>{said}</div>" in out
+    assert "more question" not in question_html(q, "en")

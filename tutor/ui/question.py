@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from engine.tiles import TileSet
 from tutor.hints import ANSWER
-from tutor.i18n import format_number, translator
+from tutor.i18n import format_number, ngettext, translator
 from tutor.questions import seat_name
 from tutor.snapshot import QuestionView, Snapshot
 
@@ -54,7 +54,9 @@ def question_html(question: QuestionView, lang: str, tileset: TileSet | None = N
     more = ""
     if question.queued:
         more = ("<div class='ld-legend'>" + html.escape(
-            _("{count} more question(s) after this one.").format(count=question.queued)) +
+            ngettext("{count} more question after this one.",
+                     "{count} more questions after this one.", question.queued,
+                     lang).format(count=question.queued)) +
             "</div>")
     scaffold = f"$${question.scaffold}$$" if question.scaffold else ""
     return (f"<b>{text_html(question.prompt, lang, tileset)}</b>"
