@@ -62,4 +62,4 @@ _PLACEHOLDERS = """(selector) => [...document.querySelectorAll(selector)]
 def placeholders(page: Any, selector: str) -> list[tuple[str, float, float]]:
     """(text, width in px, room in px) of each visible ``selector`` box's placeholder: a
     hint wider than its room is cut off on the screen."""
-    return [tuple(p) for p in page.evaluate(_PLACEHOLDERS, selector)]  # type: ignore[misc]
+    return [(text, width, room) for text, width, room in page.evaluate(_PLACEHOLDERS, selector)]
