@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlencode
 from tutor.i18n import N_, LanguageError, Message, normalize_lang
 
 __all__ = ["ANONYMOUS", "MAX_NAME", "MAX_QUERY", "Link", "clean_name", "page_link",
-           "read_link"]
+           "read_link", "unnamed"]
 
 ANONYMOUS = "anon"
 MAX_NAME = 60
@@ -44,6 +44,13 @@ class Link:
     def note_texts(self) -> list[str]:
         return [n.translate(self.lang) for n in self.notes]
 
+
+
+def unnamed(student: str) -> bool:
+    """Whether ``student`` is the name a page opened without one gives its player, or (hot
+    seat) another seat's name made from it, like ``"anon (B)"``: the page says "your", not
+    that name."""
+    return student == ANONYMOUS or student.startswith(f"{ANONYMOUS} (")
 
 def clean_name(text: str, limit: int = MAX_NAME) -> tuple[str, bool]:
     """A student's name as data: control and format characters dropped, spaces collapsed,

@@ -742,3 +742,24 @@ def test_the_skills_card_names_the_student_or_says_yours(settings: dict[str, str
     placeholder name for them."""
     skills = _find(_app(**settings), "ld-mastery")[0].value
     assert skills.startswith(title) and "anon" not in skills
+
+
+def test_hot_seat_players_without_names_each_read_your_skills() -> None:
+    """Hot seat on a page opened without a name: the second seat's store name is "anon (B)";
+    its skills card says "Your skills" too, as the first seat's does."""
+    from tutor.session import Session
+    from tutor.ui.skills import mastery_html
+
+    s = Session(players=2, humans=(0, 1), seed=3, lang="en", store=None)
+    seen = set()
+    for _ in range(60):
+        view = s.snapshot()
+        seen.add(view.student)
+        assert mastery_html(view, "en").startswith("<b>Your skills</b>"), view.student
+        if view.question is not None:
+            s.answer(str(s.pending_question.expected))
+        elif view.human_to_move is not None:
+            s.play(s.legal_moves()[0])
+        else:
+            break
+    assert seen == {"anon", "anon (B)"}

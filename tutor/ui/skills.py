@@ -8,7 +8,7 @@ import html
 import ipywidgets as widgets
 
 from tutor.i18n import translator
-from tutor.link import ANONYMOUS
+from tutor.link import unnamed
 from tutor.snapshot import Snapshot
 
 from .access import Attributes
@@ -33,7 +33,7 @@ def mastery_html(view: Snapshot, lang: str) -> str:
             f"<div class='ld-bar a' title='{a_text}'><span style='width:{a}%'></span></div>"
             f"</div><span>{m}%</span></div>")
     legend = _("green: mastery (chance you know it) · blue: right on the first try")
-    title = (_("Your skills") if view.student == ANONYMOUS
+    title = (_("Your skills") if unnamed(view.student)
              else _("Skills of {student}").format(student=view.student))
     return (f"<b>{html.escape(title)}</b><div class='ld-bars'>{''.join(rows)}</div>"
             f"<div class='ld-legend'>{html.escape(legend)}</div>")
