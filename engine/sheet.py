@@ -70,8 +70,9 @@ from __future__ import annotations
 import csv
 import html
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from .events import (
     Annulled,
@@ -233,6 +234,21 @@ class SheetRow:
 
     def as_dict(self, header: list[str]) -> dict[str, str]:
         return dict(zip(header, self.values(), strict=True))
+
+
+TITLE_WORDS: Final[Mapping[str, str]] = {
+    "round": "Round {number}",
+    "table": "table {tile}",
+    "pair wins": "{how}: {pair} win",
+    "seat wins": "{how}: {seat} wins",
+    "nobody wins": "{how}: nobody wins",
+    "domino": "domino",
+    "tranque": "tranque",
+    "target": "target",
+    "annulled": "annulled",
+}
+"""The words of :meth:`ScoreSheet.title`, in English, by key (a round's end reasons among
+them); the tutor passes the same keys in the page's language."""
 
 
 class ScoreSheet:
@@ -421,21 +437,26 @@ class ScoreSheet:
         """The cell of ``seat`` on row ``row`` (1-based)."""
         return self.rows[row - 1].cells[seat]
 
-    def title(self) -> str:
-        out = f"Round {self.number}"
-        if self.game:
-            out = f"{self.game} · {out}"
+    def title(self, words: Mapping[str, str] = TITLE_WORDS, game: str | None = None) -> str:
+        """"Round 2 · table 6/6 · domino: A wins" and the like. ``words`` (the keys of
+        :data:`TITLE_WORDS`) and ``game`` (the variant's name; default its English title) say
+        it in another language."""
+        out = words["round"].format(number=self.number)
+        game = self.game if game is None or not self.game else game
+        if game:
+            out = f"{game} · {out}"
         if self.table is not None:
-            out += f" · table {self.table}"
+            out += " · " + words["table"].format(tile=self.table)
         if self.result is not None:
-            how = self.result.reason
+            how = words[self.result.reason]
             if self.result.team is not None and self.result.teams:
                 pair = "".join(self.letters[s] for s in self.result.teams[self.result.team])
-                out += f" · {how}: {pair} win"
+                out += " · " + words["pair wins"].format(how=how, pair=pair)
             elif self.result.winner is not None:
-                out += f" · {how}: {self.letters[self.result.winner]} wins"
+                out += " · " + words["seat wins"].format(
+                    how=how, seat=self.letters[self.result.winner])
             else:
-                out += f" · {how}: nobody wins"
+                out += " · " + words["nobody wins"].format(how=how)
         return out
 
     # --- output -----------------------------------------------------------------------------
@@ -466,10 +487,12 @@ class ScoreSheet:
             writer.writerow(r.values())
         return buf.getvalue()
 
-    def to_html(self) -> str:
-        """An HTML ``<table class="ld-sheet">``; each play is shown as a fraction."""
+    def to_html(self, caption: str | None = None) -> str:
+        """An HTML ``<table class="ld-sheet">``; each play is shown as a fraction. The caption
+        is :meth:`title` unless given."""
         esc = html.escape
-        out = ['<table class="ld-sheet">', f"<caption>{esc(self.title())}</caption>",
+        caption = self.title() if caption is None else caption
+        out = ['<table class="ld-sheet">', f"<caption>{esc(caption)}</caption>",
                "<thead><tr>"]
         for h in self.header:
             out.append(f'<th scope="col">{esc(h)}</th>')

@@ -351,3 +351,25 @@ def test_every_turn_and_point_lands_on_the_sheet(players: int, seed: int) -> Non
         assert sum(c.passed for c in cells) == passes
         assert sum(c.play.startswith("—") for c in cells) == sum(
             1 for t in rnd.turns if t["play"] is None and not t["drew"])
+
+
+def test_a_title_in_other_words_keeps_its_parts() -> None:
+    """The title's words can be given (the tutor's Spanish page), every part kept: the round,
+    the game, the table tile, how it ended and who won; the caption of the HTML too."""
+    from typing import get_args
+
+    from engine.events import EndReason
+    from engine.sheet import TITLE_WORDS
+
+    assert set(get_args(EndReason)) <= set(TITLE_WORDS)
+    words = {**{key: f"<{key}>" for key in TITLE_WORDS}, "round": "<round> {number}",
+             "table": "<table> {tile}", "pair wins": "<pair wins> {how} {pair}",
+             "seat wins": "<seat wins> {how} {seat}", "nobody wins": "<nobody wins> {how}"}
+    sheet = ScoreSheet.from_round(capicua_round("KP"))
+    english = sheet.title()
+    assert english.startswith("Round 1 · ") and english.endswith("wins")
+    winner = sheet.letters[sheet.result.winner]
+    assert sheet.title(words) == f"<round> 1 · <seat wins> <domino> {winner}"
+    assert sheet.title(words, game="Juego") == sheet.title(words)  # Leonard's title is bare
+    assert "<caption>Ronda 1</caption>" in sheet.to_html("Ronda 1")
+    assert f"<caption>{english}</caption>" in sheet.to_html()

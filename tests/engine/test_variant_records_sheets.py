@@ -122,6 +122,7 @@ def test_every_variant_sheet_adds_up_and_drops_the_loss_columns(game, players):
             else:
                 assert sheet.total_columns == [f"Σ{x}" for x in letters]
             assert sheet.title().startswith(engine.VARIANTS[game].title)
+            assert sheet.title(game="Juego").startswith("Juego · Round ")
             sheet.to_csv()
             assert sheet.to_html().count('<td class="loss">') == 0
 

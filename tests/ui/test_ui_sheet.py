@@ -45,3 +45,28 @@ def test_progress_panel_counts_in_words_and_leaves_out_a_placeholder_name(
         for lang, saved in (("en", "1 answer saved."), ("es", "1 respuesta guardada.")):
             out = progress_html(store, ANONYMOUS, lang)
             assert f"<div>{saved}</div>" in out and "anon" not in out.split("<a ")[0]
+
+
+def test_the_sheet_title_speaks_the_page_language() -> None:
+    """The score sheet's caption on a Spanish page is Spanish ("Ronda 1 · dominó: gana A"),
+    for every word the engine's title uses; a classic variant's name is the page's too."""
+    from engine import HouseRules, Match
+    from engine.bots import make_bot, play_match
+    from engine.sheet import TITLE_WORDS, ScoreSheet
+    from tutor.ui.sheet import SHEET_WORDS, sheet_caption
+
+    assert set(SHEET_WORDS) == set(TITLE_WORDS)
+    for game, start in (("leonard", "Ronda 1 · "),
+                        ("traditional", "Juego tradicional de robar (doble seis) · Ronda 1 · ")):
+        m = play_match(Match(game, 2, HouseRules(rounds=1), seed=4),
+                       [make_bot("random", s) for s in range(2)])
+        first = m.rounds[0]
+        sheet = ScoreSheet.from_round(first)
+        caption = sheet_caption(sheet, game, "es")
+        result = first.result
+        how = {"domino": "dominó", "tranque": "tranque"}[result.reason]
+        who = ("nadie gana" if result.winner is None
+               else f"gana {sheet.letters[result.winner]}")
+        assert caption == f"{start}{how}: {who}", caption
+        if game == "leonard":  # in English, the engine's own title
+            assert sheet_caption(sheet, game, "en") == sheet.title()

@@ -10,19 +10,40 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from tutor.i18n import ngettext, translator
+from tutor.i18n import N_, ngettext, translator
 from tutor.link import ANONYMOUS
 from tutor.snapshot import Snapshot
 
 from .access import Attributes
+from .game_setup import VARIANT_NAMES
 from .panel import accordion_attributes, classed
 
-__all__ = ["SheetPanel", "progress_html", "sheet_links_html"]
+__all__ = ["SHEET_WORDS", "SheetPanel", "progress_html", "sheet_caption", "sheet_links_html"]
+
+SHEET_WORDS: dict[str, str] = {
+    "round": N_("Round {number}"),
+    "table": N_("table tile {tile}"),
+    "pair wins": N_("{how}: {pair} win"),
+    "seat wins": N_("{how}: {seat} wins"),
+    "nobody wins": N_("{how}: nobody wins"),
+    "domino": N_("domino"),
+    "tranque": N_("tranque"),
+    "target": N_("match point"),
+    "annulled": N_("dealt again"),
+}
+"""The words of a score sheet's title (engine.sheet.TITLE_WORDS's keys), to translate."""
 
 
 def _b64(text: str) -> str:
     return base64.b64encode(text.encode("utf-8")).decode("ascii")
 
+
+
+def sheet_caption(sheet: Any, variant: str, lang: str) -> str:
+    """The sheet's title ("Ronda 2 · dominó: gana A") in the page's language."""
+    _ = translator(lang)
+    return str(sheet.title({key: _(text) for key, text in SHEET_WORDS.items()},
+                           game=_(VARIANT_NAMES[variant])))
 
 def sheet_links_html(table: str, csv: str, round_number: int, lang: str) -> str:
     """Download links for the score sheet (``table`` its HTML, ``csv`` its CSV text)."""
@@ -107,6 +128,6 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
         if sheet is None:
             self.sheet_html.value = ""
             return
-        table = sheet.to_html()
+        table = sheet.to_html(sheet_caption(sheet, view.variant, view.lang))
         self.sheet_links.value = sheet_links_html(table, sheet.to_csv(), view.round, view.lang)
         self.sheet_html.value = table
