@@ -46,20 +46,37 @@ def audit(page: object, name: str, artifacts: Path) -> list[dict[str, object]]:
             for v in violations if v["impact"] in ("serious", "critical")]
 
 
-# Each visible box matching the selector that shows a placeholder: its text, the text's width
-# in the box's font, and the room inside the box (its width less its padding).
-_PLACEHOLDERS = """(selector) => [...document.querySelectorAll(selector)]
-  .filter(box => box.offsetParent !== null && box.placeholder).map(box => {
-    const style = getComputedStyle(box);
-    const ctx = document.createElement('canvas').getContext('2d');
-    ctx.font = style.font;
-    const room = box.clientWidth - parseFloat(style.paddingLeft)
-        - parseFloat(style.paddingRight);
-    return [box.placeholder, ctx.measureText(box.placeholder).width, room];
-  })"""
+# Every text cut off on screen under the elements matching the selector: a box's placeholder
+# or a drop-down's chosen option wider than the room inside it, or a label or button whose text
+# overflows it (ipywidgets cut a long label with an ellipsis). [text, its width, the room].
+_CUT_TEXTS = """(selector) => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const room = (el, style) => el.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight);
+  const cut = [];
+  for (const scope of document.querySelectorAll(selector)) {
+    for (const el of scope.querySelectorAll('input, textarea, select, label, button, span')) {
+      if (el.offsetParent === null || el.closest('.ld-sr')) continue;  // hidden, or for
+      // screen readers only (clipped to a pixel on purpose)
+      const style = getComputedStyle(el);
+      let text = '';
+      let width = 0;
+      if (el.tagName === 'SELECT' || el.placeholder) {
+        text = el.tagName === 'SELECT' ? (el.selectedOptions[0] || {}).text || '' : el.placeholder;
+        ctx.font = style.font;
+        width = ctx.measureText(text).width;
+        if (width > room(el, style)) cut.push([text, width, room(el, style)]);
+      } else if (style.overflowX !== 'visible' && el.textContent.trim()
+                 && el.scrollWidth > el.clientWidth + 1) {
+        cut.push([el.textContent.trim(), el.scrollWidth, el.clientWidth]);
+      }
+    }
+  }
+  return cut;
+}"""
 
 
-def placeholders(page: Any, selector: str) -> list[tuple[str, float, float]]:
-    """(text, width in px, room in px) of each visible ``selector`` box's placeholder: a
-    hint wider than its room is cut off on the screen."""
-    return [(text, width, room) for text, width, room in page.evaluate(_PLACEHOLDERS, selector)]
+def cut_texts(page: Any, selector: str) -> list[tuple[str, float, float]]:
+    """Each text under ``selector`` that the screen cuts off: (text, width in px, room in
+    px). A placeholder, a drop-down's choice, a label or a button's words."""
+    return [(text, width, room) for text, width, room in page.evaluate(_CUT_TEXTS, selector)]

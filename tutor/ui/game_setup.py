@@ -38,6 +38,8 @@ SEAT_KINDS: dict[str, str] = {
 SEATS = 5
 
 
+_FIT = widgets.Layout(width="auto")
+
 class SetupPanel(widgets.Accordion):  # type: ignore[misc]
     """A closed accordion; :meth:`settings` reads it for :meth:`Session.new_match`."""
 
@@ -49,20 +51,24 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
                                              layout=W.Layout(width="160px")), "ld-players")
         self.players_dd.observe(lambda _c: self._seat_visibility(), "value")
         self.variant_dd.observe(lambda _c: self._variant_changed(), "value")
-        self.seat_dds = [classed(W.Dropdown(options=[], layout=W.Layout(width="190px")),
+        self.seat_dds = [classed(W.Dropdown(options=[], layout=W.Layout(width="220px")),
                                  "ld-seat") for _ in range(SEATS)]
         self.rounds_in = classed(W.BoundedIntText(value=3, min=1, max=20,
                                                   layout=W.Layout(width="160px")), "ld-rounds")
         self.seed_in = classed(W.Text(value="", layout=W.Layout(width="220px")), "ld-seed")
-        self.ask_power = classed(W.Checkbox(value=True, indent=False), "ld-ask-power")
-        self.ask_round = classed(W.Checkbox(value=True, indent=False), "ld-ask-round-end")
-        self.ask_bots = classed(W.Checkbox(value=False, indent=False), "ld-ask-bots")
-        self.scaffold_cb = classed(W.Checkbox(value=False, indent=False), "ld-scaffold")
+        # As wide as their words (the stock 300 px cut the Spanish ones).
+        self.ask_power = classed(W.Checkbox(value=True, indent=False, layout=_FIT), "ld-ask-power")
+        self.ask_round = classed(W.Checkbox(value=True, indent=False, layout=_FIT),
+                                 "ld-ask-round-end")
+        self.ask_bots = classed(W.Checkbox(value=False, indent=False, layout=_FIT), "ld-ask-bots")
+        self.scaffold_cb = classed(W.Checkbox(value=False, indent=False, layout=_FIT),
+                                   "ld-scaffold")
         self.hint = W.HTML()
         box = W.VBox([
             W.HBox([self.variant_dd, self.players_dd, self.rounds_in, self.seed_in]),
             W.HBox(self.seat_dds, layout=W.Layout(flex_flow="row wrap")),
-            W.HBox([self.ask_power, self.ask_round, self.ask_bots, self.scaffold_cb]),
+            W.HBox([self.ask_power, self.ask_round, self.ask_bots, self.scaffold_cb],
+                   layout=W.Layout(flex_flow="row wrap", grid_gap="4px 16px")),
             self.hint,
         ])
         super().__init__(children=[box])
