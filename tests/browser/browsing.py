@@ -80,3 +80,20 @@ def cut_texts(page: Any, selector: str) -> list[tuple[str, float, float]]:
     """Each text under ``selector`` that the screen cuts off: (text, width in px, room in
     px). A placeholder, a drop-down's choice, a label or a button's words."""
     return [(text, width, room) for text, width, room in page.evaluate(_CUT_TEXTS, selector)]
+
+
+# Whether the element's middle is what the page shows there (not hidden under, or clipped by,
+# something else): a box can be "visible" to Playwright and still unseen.
+_ON_TOP = """(el) => {
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return r.width > 0 && r.height > 0 && el.contains(hit);
+}"""
+
+
+def seen(page: Any, selector: str) -> bool:
+    """Whether the first ``selector`` element is on top where it is drawn (scrolled into
+    view first): a sighted user sees it."""
+    element = page.locator(selector).first
+    element.scroll_into_view_if_needed()
+    return bool(element.evaluate(_ON_TOP))

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browsing import audit, cut_texts
+from browsing import audit, cut_texts, seen
 from test_dashboard import IDLE, _mirror_forced, _open, _visible, taken
 
 from engine.round import Play
@@ -289,6 +289,7 @@ def test_the_axe_audit_of_the_play_page_is_clean(page: Any, voila_url: str,
     found = {"turn": audit(page, "turn", artifacts)}
     page.keyboard.press("?")
     page.locator(".ld-help-body").wait_for(state="visible", timeout=10_000)
+    assert seen(page, ".ld-help-body"), "the keyboard help opens under or clipped by the page"
     found["help"] = audit(page, "help", artifacts)
     page.keyboard.press("?")
     page.locator(".ld-help-body").wait_for(state="hidden", timeout=10_000)

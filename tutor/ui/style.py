@@ -13,7 +13,8 @@ CSS = """
 <style>
 .ld-app { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
           color: #1f2933; max-width: 1280px; }
-.ld-app .ld-top { align-items: center; gap: 10px; flex-wrap: wrap; margin-bottom: 2px; }
+.ld-app .ld-top { align-items: center; gap: 10px; flex-wrap: wrap; margin-bottom: 2px;
+                  overflow: visible; }  /* the keyboard help opens below it, over the page */
 .ld-app .ld-header { align-items: center; gap: 10px; flex-wrap: wrap; }
 .ld-app .ld-title h1 { margin: 0 12px 0 0; font-size: 22px; color: #17412f; }
 .ld-app .ld-main { gap: 14px; align-items: flex-start; flex-wrap: wrap; }
