@@ -438,13 +438,12 @@ class ScoreSheet:
         return self.rows[row - 1].cells[seat]
 
     def title(self, words: Mapping[str, str] = TITLE_WORDS, game: str | None = None) -> str:
-        """"Round 2 · table 6/6 · domino: A wins" and the like. ``words`` (the keys of
-        :data:`TITLE_WORDS`) and ``game`` (the variant's name; default its English title) say
-        it in another language."""
+        """The sheet's title, like "Round 2 · table 6/6 · domino: A wins". ``words`` (the
+        keys of :data:`TITLE_WORDS`) and ``game`` (the variant's name, shown for the classic
+        variants; default its English title) say it in another language."""
         out = words["round"].format(number=self.number)
-        game = self.game if game is None or not self.game else game
-        if game:
-            out = f"{game} · {out}"
+        if self.game:
+            out = f"{self.game if game is None else game} · {out}"
         if self.table is not None:
             out += " · " + words["table"].format(tile=self.table)
         if self.result is not None:

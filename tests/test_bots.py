@@ -250,7 +250,6 @@ def test_bots_cannot_see_hidden_tiles_in_any_variant(name):
         assert make().choose(a) == make().choose(b)
 
 
-
 def test_the_engines_shuffle_is_random_shuffle():
     """Sampled deals shuffle with engine.view.shuffle, compiled: it must give random.shuffle's
     permutation from the same state (else every bot's games, and the ladder, would change)."""

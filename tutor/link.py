@@ -45,12 +45,12 @@ class Link:
         return [n.translate(self.lang) for n in self.notes]
 
 
-
 def unnamed(student: str) -> bool:
     """Whether ``student`` is the name a page opened without one gives its player, or (hot
     seat) another seat's name made from it, like ``"anon (B)"``: the page says "your", not
     that name."""
     return student == ANONYMOUS or student.startswith(f"{ANONYMOUS} (")
+
 
 def clean_name(text: str, limit: int = MAX_NAME) -> tuple[str, bool]:
     """A student's name as data: control and format characters dropped, spaces collapsed,

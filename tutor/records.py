@@ -101,6 +101,7 @@ DATASHOP_COLUMNS: tuple[str, ...] = (
     "Duration (sec)",
 )
 
+
 def outcome(value: Outcome | str, lang: str = SOURCE_LANG) -> Outcome:
     try:
         return Outcome(value)

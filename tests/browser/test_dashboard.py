@@ -100,7 +100,6 @@ PAGE_STATE = """() => {
 """What a failed wait reports: the status line (with any message), the moves and the question."""
 
 
-
 def taken(page: Any, handle: Any, move: str) -> None:
     """Wait until the kernel took ``move``, whose button ``handle`` was pressed: the button
     went with the turn (its element for good; the next turn's buttons are new elements). If
@@ -110,6 +109,7 @@ def taken(page: Any, handle: Any, move: str) -> None:
     except Exception as err:
         raise AssertionError(f"the page did not take the move {move!r}; it shows "
                              f"{page.evaluate(PAGE_STATE)}") from err
+
 
 def _click_first_move(page: Any, mirror: Session | None = None) -> str:
     """Click the page's first move that waits for the student and wait until the kernel took

@@ -212,7 +212,6 @@ def test_heat_map_is_a_table_with_numbers_and_headers(link: Any, tmp_path: Path,
     assert "ld-heat-legend" in heat and "dominada" in heat
 
 
-
 def test_heat_map_cells_and_the_pile_count_in_words() -> None:
     """A cell's tooltip says "1 question" / "1 pregunta", not "1 questions"; so does the
     pile's count of tiles."""
@@ -226,6 +225,7 @@ def test_heat_map_cells_and_the_pile_count_in_words() -> None:
     assert [pile_text(n, "es") for n in (0, 1, 2)] == ["Pila: 0 fichas", "Pila: 1 ficha",
                                                       "Pila: 2 fichas"]
     assert pile_text(1, "en") == "Pile: 1 tile"
+
 
 def test_lesson_builder_writes_a_checked_lesson_and_shows_its_links(
         link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

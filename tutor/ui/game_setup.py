@@ -40,6 +40,7 @@ SEATS = 5
 
 _FIT = widgets.Layout(width="auto")
 
+
 class SetupPanel(widgets.Accordion):  # type: ignore[misc]
     """A closed accordion; :meth:`settings` reads it for :meth:`Session.new_match`."""
 

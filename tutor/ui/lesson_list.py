@@ -10,7 +10,7 @@ import ipywidgets as widgets
 
 from tutor.classroom import LessonProgress
 from tutor.i18n import gettext, translator
-from tutor.link import ANONYMOUS, page_link
+from tutor.link import page_link, unnamed
 from tutor.mastery import SKILL_NAMES
 
 from .panel import classed
@@ -40,7 +40,7 @@ def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str) ->
     head = [_("No."), _("Lesson"), _("Mastery of its skills"), _("Questions answered"),
             _("Done")]
     cls = ["ld-num", "", "", "ld-num", ""]
-    caption = (_("Your lessons") if student == ANONYMOUS
+    caption = (_("Your lessons") if unnamed(student)
                else _("Lessons of {student}").format(student=student))
     done_word, todo_word = _("done"), _("not yet")
     out = [f"<table class='ld-lessons-table'><caption>{html.escape(caption)}</caption>"

@@ -17,7 +17,7 @@ from tutor.i18n import N_, ngettext, translator
 from tutor.words import spoken
 
 __all__ = ["LOGGED", "accordion_attributes", "classed", "css_string", "guarded", "logged",
-           "running_loop", "sr_only", "text_html", "unforeseen"]
+           "pile_text", "running_loop", "sr_only", "text_html", "unforeseen"]
 
 UNFORESEEN = N_("Something went wrong: {error}. If the page stops answering, reload it; what "
                 "was saved is kept.")
@@ -46,10 +46,10 @@ def text_html(text: str, lang: str, tileset: TileSet | None = None) -> str:
     return f"<span aria-hidden='true'>{html.escape(text)}</span>{sr_only(said)}"
 
 
-
 def pile_text(count: int, lang: str) -> str:
     """How many tiles are left in the pile ("Pile: 1 tile", "Pila: 27 fichas")."""
     return ngettext("Pile: {count} tile", "Pile: {count} tiles", count, lang).format(count=count)
+
 
 def css_string(text: str) -> str:
     """``text`` as a quoted CSS string (for an attribute selector)."""

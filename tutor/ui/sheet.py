@@ -11,7 +11,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from tutor.i18n import N_, ngettext, translator
-from tutor.link import ANONYMOUS
+from tutor.link import unnamed
 from tutor.snapshot import Snapshot
 
 from .access import Attributes
@@ -38,12 +38,12 @@ def _b64(text: str) -> str:
     return base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
-
 def sheet_caption(sheet: Any, variant: str, lang: str) -> str:
     """The sheet's title ("Ronda 2 · dominó: gana A") in the page's language."""
     _ = translator(lang)
     return str(sheet.title({key: _(text) for key, text in SHEET_WORDS.items()},
                            game=_(VARIANT_NAMES[variant])))
+
 
 def sheet_links_html(table: str, csv: str, round_number: int, lang: str) -> str:
     """Download links for the score sheet (``table`` its HTML, ``csv`` its CSV text)."""
@@ -75,7 +75,7 @@ def progress_html(store: Any, student: str, lang: str) -> str:
         count = store.export_csv(path, student=student)
         data = base64.b64encode(path.read_bytes()).decode("ascii")
     name = f"leonard-progress-{student}.csv"
-    if student == ANONYMOUS:
+    if unnamed(student):
         saved = ngettext("{count} answer saved.", "{count} answers saved.", count, lang)
     else:
         saved = ngettext("{count} answer saved for {student}.",
