@@ -82,6 +82,22 @@ def cut_texts(page: Any, selector: str) -> list[tuple[str, float, float]]:
     return [(text, width, room) for text, width, room in page.evaluate(_CUT_TEXTS, selector)]
 
 
+def cut_in_each_language(page: Any, box: str, hint: str,
+                         scope: str) -> dict[str, list[tuple[str, float, float]]]:
+    """Switch the page to each language by its Español / English buttons, wait until the
+    ``box`` input's placeholder is ``hint`` (an English message) in that language, and return
+    each language's :func:`cut_texts` under ``scope``."""
+    from tutor.i18n import translator
+
+    cut = {}
+    for lang, name in (("es", "Español"), ("en", "English")):
+        page.get_by_role("button", name=name, exact=True).click()
+        page.wait_for_function("([box, h]) => document.querySelector(box).placeholder === h",
+                               arg=[box, translator(lang)(hint)], timeout=30_000)
+        cut[lang] = cut_texts(page, scope)
+    return cut
+
+
 # Whether the element's middle is what the page shows there (not hidden under, or clipped by,
 # something else): a box can be "visible" to Playwright and still unseen.
 _ON_TOP = """(el) => {
