@@ -113,3 +113,26 @@ def seen(page: Any, selector: str) -> bool:
     element = page.locator(selector).first
     element.scroll_into_view_if_needed()
     return bool(element.evaluate(_ON_TOP))
+
+
+# Visible elements reaching past the window's right edge, unless they are in a table's own
+# sideways-scrolling box: the page does not scroll sideways, so a form or menu out there is cut
+# off (or left in an accidental scroll strip of a widget box, which nobody finds).
+_PAST_THE_EDGE = """(selector) => {
+  const edge = document.documentElement.clientWidth + 1;
+  const scrolls = (el) => {
+    const box = el.closest('.widget-html-content');
+    return !!box && box !== el && getComputedStyle(box).overflowX === 'auto';
+  };
+  return [...document.querySelectorAll(selector + ' *')]
+    .filter(el => el.offsetParent !== null && !el.closest('.ld-sr')
+            && el.getBoundingClientRect().right > edge && !scrolls(el))
+    .map(el => el.className || el.tagName).slice(0, 5);
+}"""
+
+
+def past_the_edge(page: Any, selector: str) -> list[str]:
+    """The classes of the first elements under ``selector`` that reach past the window's
+    right edge outside a table's own scrolling box: parts of the page a narrow screen
+    cuts."""
+    return list(page.evaluate(_PAST_THE_EDGE, selector))

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browsing import audit, cut_in_each_language, seen
+from browsing import audit, cut_in_each_language, past_the_edge, seen
 from test_dashboard import IDLE, _mirror_forced, _open, _visible, taken
 
 from engine.round import Play
@@ -381,5 +381,9 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
         board.click(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
         page.locator(".ld-status").filter(
             has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)
+        # The game setup, open, wraps its menus and boxes instead of cutting them off.
+        page.locator(".ld-setup .jupyter-widget-Collapse-header").click()
+        page.locator(".ld-variant select").wait_for(state="visible", timeout=30_000)
+        assert past_the_edge(page, ".ld-app") == []
     finally:
         context.close()

@@ -39,6 +39,7 @@ SEATS = 5
 
 
 _FIT = widgets.Layout(width="auto")
+_WRAP = widgets.Layout(flex_flow="row wrap")  # a narrow window takes the rest on a new line
 
 
 class SetupPanel(widgets.Accordion):  # type: ignore[misc]
@@ -66,8 +67,9 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
                                    "ld-scaffold")
         self.hint = W.HTML()
         box = W.VBox([
-            W.HBox([self.variant_dd, self.players_dd, self.rounds_in, self.seed_in]),
-            W.HBox(self.seat_dds, layout=W.Layout(flex_flow="row wrap")),
+            W.HBox([self.variant_dd, self.players_dd, self.rounds_in, self.seed_in],
+                   layout=_WRAP),
+            W.HBox(self.seat_dds, layout=_WRAP),
             W.HBox([self.ask_power, self.ask_round, self.ask_bots, self.scaffold_cb],
                    layout=W.Layout(flex_flow="row wrap", grid_gap="4px 16px")),
             self.hint,

@@ -27,7 +27,7 @@ SCAFFOLD_NAMES: dict[str, str] = {
     "T": N_("Ask for T first"),
     "blanks": N_("Show the formula with blanks"),
 }
-_WIDE = widgets.Layout(width="520px")
+_WIDE = widgets.Layout(width="520px", max_width="100%")
 _LABEL = {"description_width": "170px"}
 CHECKS = "ld-checks"
 

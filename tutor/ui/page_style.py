@@ -13,7 +13,7 @@ PAGE_CSS = """
 .ld-page h2 { margin: 0 12px 0 0; font-size: 22px; color: #17412f; }
 .ld-page h3 { margin: 14px 0 4px; font-size: 18px; color: #17412f; }
 .ld-page h4 { margin: 10px 0 4px; font-size: 15px; }
-.ld-page .ld-header { align-items: center; gap: 10px; margin-bottom: 4px; }
+.ld-page .ld-header { align-items: center; gap: 10px; margin-bottom: 4px; flex-wrap: wrap; }
 .ld-page .ld-page-notes { color: #b42318; font-weight: 600; }
 .ld-page table { border-collapse: collapse; font-size: 14px; margin: 4px 0 8px; }
 .ld-page caption { text-align: left; font-weight: 600; padding: 4px 0; color: #1f2933; }
@@ -39,6 +39,8 @@ PAGE_CSS = """
 .ld-page .ld-form .widget-label { color: #1f2933; }
 .ld-page .ld-checks { flex-wrap: wrap; gap: 0 12px; }
 .ld-page .ld-upload-box { align-items: center; gap: 10px; flex-wrap: wrap; }
+/* A table wider than a phone's screen scrolls sideways instead of being cut off. */
+.ld-page .widget-html-content { max-width: 100%; overflow-x: auto; }
 </style>
 """
 
