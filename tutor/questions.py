@@ -28,6 +28,7 @@ __all__ = [
     "Situation",
     "collect_question",
     "counted_seats",
+    "math_html",
     "plain_math",
     "power_questions",
     "question_for",
@@ -388,14 +389,27 @@ def plain_math(latex: str) -> str:
     return " ".join(out.split())
 
 
+def math_html(latex: str) -> str:
+    """A formula of the tutor's (LaTeX: numbers, + − ×, brackets, squares, blanks) as MathML on
+    a line of its own, which the browser draws and reads out itself, where MathJax had to
+    typeset the page's text at each of its changes."""
+    if not latex:
+        return ""
+    from latex2mathml.converter import convert
+
+    return str(convert(latex, display="block"))
+
+
 def warm_up(lang: str = "en") -> None:
     """Load what the first power play needs, before it comes: sympy with its LaTeX printer
     (about 0.7 s of CPU, which the click that made the first question or the first bot's
-    worked play otherwise waited for) and the language's number formats. A live page calls
-    it once the board is shown, while the student looks at it."""
+    worked play otherwise waited for), the MathML converter and the language's number
+    formats. A live page calls it once the board is shown, while the student looks at it."""
     import sympy
 
-    plain_math(to_latex(_formula("x/+", 2, _add(sympy.Integer(3), sympy.Integer(4)))))
+    formula = to_latex(_formula("x/+", 2, _add(sympy.Integer(3), sympy.Integer(4))))
+    plain_math(formula)
+    math_html(formula)
     format_number(0, lang)
 
 

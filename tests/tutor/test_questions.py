@@ -285,3 +285,32 @@ def test_import_tutor_is_light() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_every_formula_is_drawn_by_the_browser_as_it_reads() -> None:
+    """The page shows the tutor's formulas (scaffold, hint, worked solution) as MathML, which
+    the browser draws without a typesetting script: each converts whole (no LaTeX command left
+    over as text) and says what its plain text says, brackets, signs and squares included."""
+    import html
+
+    from tutor.questions import math_html
+
+    def said(mathml: str) -> str:
+        text = html.unescape(re.sub(r"<[^>]+>", "", mathml))
+        return text.replace("−", "-").replace("◻", "□")
+
+    def plain(latex: str) -> str:
+        return plain_math(latex).replace("²", "2").replace(" ", "")
+
+    formulas = set()
+    for rule in POWER_RULES:
+        for event, near in real_events()[rule][:8]:
+            for q in question_for(event, lang="en", near_tile=near):  # type: ignore[arg-type]
+                formulas |= {q.worked, q.blanks, *(h.latex for h in hint_ladder(q))}
+    formulas.discard("")
+    assert len(formulas) > 50
+    for latex in formulas:
+        out = math_html(latex)
+        assert out.startswith("<math") and 'display="block"' in out, out
+        assert "\\" not in out and said(out) == plain(latex), (latex, said(out))
+    assert math_html("") == ""

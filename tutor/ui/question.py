@@ -12,7 +12,7 @@ import ipywidgets as widgets
 from engine.tiles import TileSet
 from tutor.hints import ANSWER
 from tutor.i18n import format_number, ngettext, translator
-from tutor.questions import seat_name
+from tutor.questions import math_html, seat_name
 from tutor.snapshot import QuestionView, Snapshot
 
 from .access import Attributes
@@ -58,7 +58,7 @@ def question_html(question: QuestionView, lang: str, tileset: TileSet | None = N
                      "{count} more questions after this one.", question.queued,
                      lang).format(count=question.queued)) +
             "</div>")
-    scaffold = f"$${question.scaffold}$$" if question.scaffold else ""
+    scaffold = math_html(question.scaffold)
     return (f"<b>{text_html(question.prompt, lang, tileset)}</b>"
             f"{situation_html(question, lang, tileset)}"
             f"{scaffold}{more}")
@@ -76,7 +76,7 @@ def feedback_html(fb: Any) -> str:
         if fb.hint:
             body += "<br><span class='ld-warn'>" + text_html(fb.hint.text, lang) + "</span>"
             if fb.hint.latex and not fb.hint.reveals:
-                body += f" $${fb.hint.latex}$$"
+                body += math_html(fb.hint.latex)
     else:
         body = f"<span class='ld-warn'>{msg}</span>"
     return body
@@ -91,7 +91,7 @@ def answered_html(fb: Any, body: str) -> str:
         text = translator(q.lang)(ANSWER).format(answer=format_number(fb.expected, q.lang))
         answer = f"<br><span class='ld-answer-value'>{html.escape(text)}</span>"
     worked = fb.worked
-    shown = f" $${worked}$$" if worked and worked != str(fb.expected) else ""
+    shown = math_html(worked) if worked != str(fb.expected) else ""
     return "<div class='ld-card'>" + text_html(q.prompt, q.lang) + "<br>" + body + answer + \
         shown + "</div>"
 
@@ -102,7 +102,7 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
     def __init__(self, *, on_submit: Callable[[str], None], on_hint: Callable[[], None],
                  on_reveal: Callable[[], None]) -> None:
         W = widgets
-        self.question = classed(W.HTMLMath(), "ld-question")
+        self.question = classed(W.HTML(), "ld-question")
         # The value follows every keystroke and Enter sends a "submit" message, so leaving the
         # box (e.g. to press Hint) never hands in a half-typed answer.
         self.answer_in = classed(W.Text(continuous_update=True,
@@ -114,7 +114,7 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         self.hint_btn.on_click(lambda _b: on_hint())
         self.reveal_btn = classed(W.Button(icon="eye"), "ld-reveal")
         self.reveal_btn.on_click(lambda _b: on_reveal())
-        self.feedback = classed(W.HTMLMath(), "ld-feedback")
+        self.feedback = classed(W.HTML(), "ld-feedback")
         super().__init__([
             self.question,
             classed(W.HBox([self.answer_in, self.submit_btn, self.hint_btn, self.reveal_btn]),
@@ -165,7 +165,7 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         self.feedback.value = self.feedback_html
 
 
-class AnsweredCard(widgets.HTMLMath):  # type: ignore[misc]
+class AnsweredCard(widgets.HTML):  # type: ignore[misc]
     """The last finished question: what was asked, the feedback, the answer and its working."""
 
     def __init__(self) -> None:

@@ -59,6 +59,7 @@ CSS = """
 .ld-app .ld-question { font-size: 17px; }
 .ld-app .ld-answer input { font-size: 18px; }
 .ld-app .ld-feedback { font-size: 15px; }
+.ld-app math { font-size: 1.3em; margin: 4px 0; }
 .ld-app .ld-ok { color: #0b7a35; font-weight: 700; }
 .ld-app .ld-bad { color: #b42318; font-weight: 700; }
 .ld-app .ld-warn { color: #5c4a00; font-weight: 600; }
