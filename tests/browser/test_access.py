@@ -208,6 +208,9 @@ def test_a_keyboard_only_student_finishes_a_round(browser: Any, voila_url: str,
                              page.locator(".ld-match").inner_text())
         page.screenshot(path=str(artifacts / "a11y-keyboard-round-end.png"), full_page=True)
         assert audit(page, "round-end", artifacts) == []
+        # The round's end (summary, match table, next-round button) cuts off no words.
+        assert cut_in_each_language(page, ".ld-answer input", "your answer, then Enter",
+                                    ".ld-app") == {"es": [], "en": []}
         assert errors == []
     except Exception:
         page.screenshot(path=str(artifacts / "a11y-keyboard-failed.png"), full_page=True)
