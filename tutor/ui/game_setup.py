@@ -38,8 +38,13 @@ SEAT_KINDS: dict[str, str] = {
 SEATS = 5
 
 
-_FIT = widgets.Layout(width="auto")
+_FIT = widgets.Layout(width="auto")  # one layout model for every box it fits
 _WRAP = widgets.Layout(flex_flow="row wrap")  # a narrow window takes the rest on a new line
+
+
+def _checkbox(value: bool, css_class: str) -> Any:
+    """A setup checkbox as wide as its words (the stock 300 px cut the Spanish ones)."""
+    return classed(widgets.Checkbox(value=value, indent=False, layout=_FIT), css_class)
 
 
 class SetupPanel(widgets.Accordion):  # type: ignore[misc]
@@ -58,13 +63,10 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
         self.rounds_in = classed(W.BoundedIntText(value=3, min=1, max=20,
                                                   layout=W.Layout(width="160px")), "ld-rounds")
         self.seed_in = classed(W.Text(value="", layout=W.Layout(width="220px")), "ld-seed")
-        # As wide as their words (the stock 300 px cut the Spanish ones).
-        self.ask_power = classed(W.Checkbox(value=True, indent=False, layout=_FIT), "ld-ask-power")
-        self.ask_round = classed(W.Checkbox(value=True, indent=False, layout=_FIT),
-                                 "ld-ask-round-end")
-        self.ask_bots = classed(W.Checkbox(value=False, indent=False, layout=_FIT), "ld-ask-bots")
-        self.scaffold_cb = classed(W.Checkbox(value=False, indent=False, layout=_FIT),
-                                   "ld-scaffold")
+        self.ask_power = _checkbox(True, "ld-ask-power")
+        self.ask_round = _checkbox(True, "ld-ask-round-end")
+        self.ask_bots = _checkbox(False, "ld-ask-bots")
+        self.scaffold_cb = _checkbox(False, "ld-scaffold")
         self.hint = W.HTML()
         box = W.VBox([
             W.HBox([self.variant_dd, self.players_dd, self.rounds_in, self.seed_in],
