@@ -407,9 +407,7 @@ def warm_up(lang: str = "en") -> None:
     formats. A live page calls it once the board is shown, while the student looks at it."""
     import sympy
 
-    formula = to_latex(_formula("x/+", 2, _add(sympy.Integer(3), sympy.Integer(4))))
-    plain_math(formula)
-    math_html(formula)
+    math_html(to_latex(_formula("x/+", 2, _add(sympy.Integer(3), sympy.Integer(4)))))
     format_number(0, lang)
 
 

@@ -136,3 +136,13 @@ def past_the_edge(page: Any, selector: str) -> list[str]:
     right edge outside a table's own scrolling box: parts of the page a narrow screen
     cuts."""
     return list(page.evaluate(_PAST_THE_EDGE, selector))
+
+
+def past_the_edge_on_a_phone(page: Any, selector: str) -> list[str]:
+    """:func:`past_the_edge` with the window a phone's (412 × 915), then back to the tests'
+    1280 × 900."""
+    page.set_viewport_size({"width": 412, "height": 915})
+    try:
+        return past_the_edge(page, selector)
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})

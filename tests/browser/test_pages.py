@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import ROOT, audit, cut_in_each_language, need_chromium, past_the_edge
+from browsing import ROOT, audit, cut_in_each_language, need_chromium, past_the_edge_on_a_phone
 from test_dashboard import (
     IDLE,
     _answer_and_move_on,
@@ -67,9 +67,7 @@ def test_the_lessons_page_opens_a_lesson(page: Any, pages: dict[str, Any],
     row = page.locator("tr[data-lesson='04-times']")
     assert "not yet" in row.inner_text()
     assert audit(page, "lessons", artifacts) == []  # issue 12: axe finds nothing serious
-    page.set_viewport_size({"width": 412, "height": 915})  # a phone: the table scrolls
-    assert past_the_edge(page, ".ld-page") == []
-    page.set_viewport_size({"width": 1280, "height": 900})
+    assert past_the_edge_on_a_phone(page, ".ld-page") == []  # a phone: the table scrolls
     row.locator("a.ld-lesson-link").click()
     page.wait_for_url(re.compile(r"/voila/render/Play\.ipynb\?lesson=04-times&lang=en"
                                  r"&student=pat$"), timeout=60_000)
@@ -157,9 +155,7 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
     assert cut_in_each_language(page, ".ld-build-id input",
                                 "small letters, digits, dashes: my-lesson",
                                 "body") == {"es": [], "en": []}
-    page.set_viewport_size({"width": 412, "height": 915})  # a phone: the form fits
-    assert past_the_edge(page, ".ld-page") == []
-    page.set_viewport_size({"width": 1280, "height": 900})
+    assert past_the_edge_on_a_phone(page, ".ld-page") == []  # a phone: the form fits
     page.get_by_label("Lesson name").fill("browser-squares")
     page.get_by_label("Title in Spanish").fill("Cuadrados")
     page.get_by_label("Title in English").fill("Squares")

@@ -75,7 +75,7 @@ def feedback_html(fb: Any) -> str:
         body = f"<span class='ld-bad'>✘ {msg}</span>"
         if fb.hint:
             body += "<br><span class='ld-warn'>" + text_html(fb.hint.text, lang) + "</span>"
-            if fb.hint.latex and not fb.hint.reveals:
+            if not fb.hint.reveals:
                 body += math_html(fb.hint.latex)
     else:
         body = f"<span class='ld-warn'>{msg}</span>"
