@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from browsing import audit, cut_in_each_language, past_the_edge, seen
-from test_dashboard import IDLE, _mirror_forced, _open, _visible, taken
+from test_dashboard import IDLE, _click_first_move, _mirror_forced, _open, _visible, taken
 
 from engine.round import Play
 from engine.tiles import Tile
@@ -388,5 +388,55 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
         page.locator(".ld-setup .jupyter-widget-Collapse-header").click()
         page.locator(".ld-variant select").wait_for(state="visible", timeout=30_000)
         assert past_the_edge(page, ".ld-app") == []
+    finally:
+        context.close()
+
+
+def test_two_players_pass_a_phone_between_their_turns(browser: Any, voila_url: str,
+                                                     artifacts: Path) -> None:
+    """Hot seat on a phone (412 × 915): two human seats chosen in the game setup. Between
+    turns the cover hides the board, the moves and the hand (for screen readers too) and names
+    the player to take the phone; its words fit the screen in both languages; the player's
+    button shows their own tiles, and their move brings the cover back for the other one."""
+    context = browser.new_context(viewport={"width": 412, "height": 915})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    cover, words = page.locator(".ld-cover"), page.locator(".ld-board-words")
+
+    def covered_for(seat: str) -> None:
+        page.locator(".ld-cover h2").filter(
+            has_text=f"Pass the screen to player {seat}").wait_for(timeout=30_000)
+        assert not _visible(page, "canvas.ld-board") and not _visible(page, ".ld-move")
+        assert "Your tiles" not in words.text_content()
+
+    try:
+        _open(page, voila_url, "?lang=en&seed=4&student=hot-seat-test")
+        page.get_by_text("Game setup").click()
+        page.locator(".ld-players select").select_option(label="2")
+        page.locator(".ld-seat select").nth(1).select_option(label="human")
+        for ask in (".ld-ask-power input", ".ld-ask-round-end input"):
+            page.locator(ask).uncheck()
+        page.get_by_role("button", name="New game").click()
+        cover.wait_for(state="visible", timeout=30_000)
+        first = re.search(r"player ([AB])", cover.inner_text())
+        assert first is not None, cover.inner_text()
+        covered_for(first[1])
+        page.screenshot(path=str(artifacts / "a11y-hot-seat-phone.png"), full_page=True)
+        assert cut_in_each_language(page, ".ld-answer input", "your answer, then Enter",
+                                    ".ld-app") == {"es": [], "en": []}
+        assert past_the_edge(page, ".ld-app") == []
+        covered_for(first[1])  # back in English, still covered
+
+        page.locator(".ld-cover-ok").click()
+        page.wait_for_function(IDLE, timeout=30_000)
+        assert not _visible(page, ".ld-cover")
+        assert f"Your tiles ({first[1]})" in words.text_content()
+        _click_first_move(page)
+        covered_for("B" if first[1] == "A" else "A")
+        assert errors == []
+    except Exception:
+        page.screenshot(path=str(artifacts / "a11y-hot-seat-failed.png"), full_page=True)
+        raise
     finally:
         context.close()
