@@ -18,6 +18,10 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 ARTIFACTS = ROOT / "test-artifacts"
+WINDOW = {"width": 1280, "height": 900}
+"""The browser window of the tests' pages (conftest's ``page``)."""
+PHONE = {"width": 412, "height": 915}
+"""A phone's window, for the checks that the pages fit one."""
 
 
 def need_chromium() -> None:
@@ -139,10 +143,10 @@ def past_the_edge(page: Any, selector: str) -> list[str]:
 
 
 def past_the_edge_on_a_phone(page: Any, selector: str) -> list[str]:
-    """:func:`past_the_edge` with the window a phone's (412 × 915), then back to the tests'
-    1280 × 900."""
-    page.set_viewport_size({"width": 412, "height": 915})
+    """:func:`past_the_edge` with the window a phone's (:data:`PHONE`), then back to the
+    tests' :data:`WINDOW`."""
+    page.set_viewport_size(PHONE)
     try:
         return past_the_edge(page, selector)
     finally:
-        page.set_viewport_size({"width": 1280, "height": 900})
+        page.set_viewport_size(WINDOW)

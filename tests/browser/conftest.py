@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browsing import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, NOTEBOOK, ROOT, need_chromium
+from browsing import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, NOTEBOOK, ROOT, WINDOW, need_chromium
 
 from tutor.serve import start_voila, stop_server
 from tutor.ui.panel import LOGGED
@@ -78,7 +78,7 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture()
 def page(browser: object) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context = browser.new_context(viewport=WINDOW)  # type: ignore[attr-defined]
     pg = context.new_page()
     errors: list[str] = []
     # Each error with the page it happened on and its stack, so a failure says where it came from.

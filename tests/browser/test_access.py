@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browsing import audit, cut_in_each_language, past_the_edge, seen
+from browsing import PHONE, audit, cut_in_each_language, past_the_edge, seen
 from test_dashboard import IDLE, _click_first_move, _mirror_forced, _open, _visible, taken
 
 from engine.round import Play
@@ -394,11 +394,11 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
 
 def test_two_players_pass_a_phone_between_their_turns(browser: Any, voila_url: str,
                                                      artifacts: Path) -> None:
-    """Hot seat on a phone (412 × 915): two human seats chosen in the game setup. Between
+    """Hot seat on a phone (``PHONE``): two human seats chosen in the game setup. Between
     turns the cover hides the board, the moves and the hand (for screen readers too) and names
     the player to take the phone; its words fit the screen in both languages; the player's
     button shows their own tiles, and their move brings the cover back for the other one."""
-    context = browser.new_context(viewport={"width": 412, "height": 915})
+    context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

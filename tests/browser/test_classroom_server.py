@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from browsing import NOTEBOOK, ROOT, need_chromium
+from browsing import NOTEBOOK, ROOT, WINDOW, need_chromium
 
 from tutor.serve import (
     CULLING,
@@ -54,7 +54,7 @@ def wait_for_kernels(server_pid: int, want: int, within: float = 240) -> list[in
 
 
 def check_culling(browser: Any, url: str, server_pid: int) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport=WINDOW)
     keep = context.new_page()
     open_dashboard(keep, url)
     for _ in range(3):  # tabs opened and closed, and a reload of one of them
@@ -102,7 +102,7 @@ def test_standalone_voila_compiles_the_templates_once_and_serves_the_pages(
     try:
         log = (tmp_path / "voila.log").read_text(errors="replace")
         assert "tutor.template_cache: page templates are compiled once per server" in log, log
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context = browser.new_context(viewport=WINDOW)
         for seed in (2, 3):  # the second page is rendered from the cached templates
             page = context.new_page()
             open_dashboard(page, base + f"?lang=en&seed={seed}")
