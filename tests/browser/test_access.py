@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browsing import PHONE, audit, cut_in_each_language, past_the_edge, seen
+from browsing import PHONE, WINDOW, audit, cut_in_each_language, past_the_edge, seen
 from test_dashboard import IDLE, _click_first_move, _mirror_forced, _open, _visible, taken
 
 from engine.round import Play
@@ -388,6 +388,56 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
         page.locator(".ld-setup .jupyter-widget-Collapse-header").click()
         page.locator(".ld-variant select").wait_for(state="visible", timeout=30_000)
         assert past_the_edge(page, ".ld-app") == []
+    finally:
+        context.close()
+
+
+# The board's canvas has the bitmap width given and its felt painted all over it (a canvas
+# is cleared when its size changes, and the felt is painted first).
+PAINTED_AT = """(width) => { const el = document.querySelector('canvas.ld-board');
+  if (!el || el.width !== width) return false;
+  const c = document.createElement('canvas'); c.width = el.width; c.height = el.height;
+  const x = c.getContext('2d'); x.drawImage(el, 0, 0);
+  const d = x.getImageData(0, 0, c.width, c.height).data;
+  for (let i = 3; i < d.length; i += 4) if (!d[i]) return false;
+  return true; }"""
+
+
+def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
+                                                  artifacts: Path) -> None:
+    """On a phone (``PHONE``) the board is drawn on a bitmap of the phone's size, not the
+    laptop's scaled to half: its hand tiles are at least 24 px wide on the screen (WCAG
+    2.5.8's smallest target; the laptop's board gave them 18), it is scaled, not squashed,
+    and a tap where a tile is drawn hits that tile. Widened to a laptop's window, the page
+    gets the laptop's board back."""
+    from tutor.ui.app import BOARD_SIZE, PHONE_BOARD
+    from tutor.ui.layout import layout
+
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    try:
+        board = _open(page, voila_url, QUERY)
+        page.wait_for_function(IDLE, timeout=30_000)
+        page.wait_for_function(PAINTED_AT, arg=PHONE_BOARD[0], timeout=30_000)
+        mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+        _mirror_forced(mirror)
+        box = board.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        assert abs(box["height"] / box["width"] - PHONE_BOARD[1] / PHONE_BOARD[0]) < 0.01
+        scale = box["width"] / PHONE_BOARD[0]
+        lay = layout(mirror.snapshot(), *PHONE_BOARD)
+        assert min(p.w for p in lay.hand) * scale >= 24, scale
+        page.screenshot(path=str(artifacts / "a11y-phone-board.png"), full_page=True)
+        fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
+        spot = next(p for p in lay.hand if p.tile not in fits)
+        board.click(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
+        page.locator(".ld-status").filter(
+            has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)
+        page.set_viewport_size(WINDOW)
+        page.wait_for_function(PAINTED_AT, arg=BOARD_SIZE[0], timeout=30_000)
+    except Exception:
+        page.screenshot(path=str(artifacts / "a11y-phone-board-failed.png"), full_page=True)
+        raise
     finally:
         context.close()
 

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from engine.round import Play
 from tutor.ui import TutorApp, dashboard
 from tutor.ui.board import board_words_html
 from tutor.ui.keys import SHORTCUTS, help_html, shortcut_map
@@ -202,6 +203,39 @@ def test_the_page_hands_in_the_text_typed() -> None:
     app.answer_in.value = "1"  # what the kernel has heard of "15" so far
     app.access._message(app.access, {"event": "submit", "value": str(q.expected)}, [])
     assert "ld-ok" in app.last_feedback.value
+
+
+def test_a_phone_gets_a_board_drawn_for_its_width() -> None:
+    """access.js says the window's width: below 600 CSS px the board is laid out and drawn on
+    a phone's bitmap, whose hand tiles, scaled to a 412 px phone's column (380 px), stay at
+    least 24 px wide (WCAG 2.5.8's smallest target; the laptop's board gave them 18), and
+    clicks land on the tiles drawn there; a wider window gets the laptop's board back. A width
+    that is not a number of pixels changes nothing."""
+    app = _app(seed=5)
+    board = app.board
+    width, h0 = board.width, board.height
+
+    def window(value: object) -> None:
+        app.access._message(app.access, {"event": "width", "value": value}, [])
+
+    for junk in ("412", None, True, -5, 0, [412]):
+        window(junk)
+        assert (board.canvas.width, board.layout.width) == (width, width)
+    laptop_hand = min(p.w for p in board.layout.hand) * 380 / width
+    window(412)
+    w, h = board.canvas.width, board.canvas.height
+    assert w < width and h > w  # narrower, and taller than wide
+    lay = board.layout
+    assert (lay.width, lay.height) == (w, h) and lay.hand and lay.line
+    for p in lay.hand + lay.line:
+        assert 0 <= p.x and p.x + p.w <= w and 0 <= p.y and p.y + p.h <= h
+    assert min(p.w for p in lay.hand) * 380 / w >= 24 > laptop_hand
+    legal = {m.tile for m in app.session.legal_moves() if isinstance(m, Play)}
+    bad = next(p for p in lay.hand if p.tile not in legal)
+    board._mouse_down(*bad.center)
+    assert f"{bad.tile} does not fit" in app.status.value
+    window(1280)
+    assert (board.canvas.width, board.canvas.height, board.layout.width) == (width, h0, width)
 
 
 def test_accordion_headers_are_buttons_that_say_whether_they_are_open() -> None:

@@ -10,6 +10,7 @@
 //   message at a time, so Enter typed right after the digits reached the kernel before the
 //   last digits did (a fast typist's "15" was checked as "1").
 // - a board left blank (its drawing lost while the page built itself) is asked for again.
+// - the window's width is told to the kernel, which draws a phone a board of its own size.
 
 const BOARD_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " ",
                             "Escape", "Home", "End"]);
@@ -164,6 +165,23 @@ function initialize({ model }) {
     if (boardChecks >= 60 || ++boardTicks >= 600) clearInterval(boardTimer);
   }, 1000);
 
+  // The kernel picks the board's size by the window's width (a phone's board scaled down
+  // from a laptop's had its tiles and words at half size): say it when the page starts and
+  // after the window is resized or the phone turned.
+  let widthSent = -1, widthTimer = null;
+  function sendWidth() {
+    const width = document.documentElement.clientWidth;
+    if (width > 0 && width !== widthSent) {
+      widthSent = width;
+      model.send({ event: "width", value: width });
+    }
+  }
+  function onResize() {
+    clearTimeout(widthTimer);
+    widthTimer = setTimeout(sendWidth, 250);
+  }
+  sendWidth();
+
   const observer = new MutationObserver(redrawn);
   // New widgets, redrawn HTML, and shown or hidden panels (ipywidgets sets their style);
   // never the attributes this file sets itself.
@@ -171,12 +189,15 @@ function initialize({ model }) {
                                     attributeFilter: ["style", "class", "hidden"] });
   window.addEventListener("keydown", onKey, true); // capture: before the canvas sees it
   window.addEventListener("click", onClick, true);
+  window.addEventListener("resize", onResize);
   model.on("change:attributes", redrawn);
   model.on("change:lang", redrawn);
   model.on("change:focus_request", onFocusRequest);
   redrawn();
   return () => {
     clearInterval(boardTimer);
+    clearTimeout(widthTimer);
+    window.removeEventListener("resize", onResize);
     observer.disconnect();
     window.removeEventListener("keydown", onKey, true);
     window.removeEventListener("click", onClick, true);

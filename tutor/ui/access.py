@@ -13,7 +13,9 @@ cannot do from Python.
   ipycanvas cancels every key its canvas gets, Tab included, which trapped the focus there;
 - :meth:`PageAccess.on_submit` hands in the answer box's text when Enter is pressed in it or
   the Check button is pressed. The Text widget's value reaches the kernel one message at a
-  time, so its own "submit" could overtake the last digits typed ("15" checked as "1").
+  time, so its own "submit" could overtake the last digits typed ("15" checked as "1");
+- :meth:`PageAccess.on_width` hears the window's width in CSS pixels, when the page starts
+  and after a resize (the app draws a phone a board of its own size).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class PageAccess(anywidget.AnyWidget):
         self._focus_count = 0
         self._on_submit: Callable[[str], None] | None = None
         self._on_repaint: Callable[[], None] | None = None
+        self._on_width: Callable[[int], None] | None = None
         self.on_msg(self._message)
 
     def on_submit(self, callback: Callable[[str], None]) -> None:
@@ -73,6 +76,11 @@ class PageAccess(anywidget.AnyWidget):
         board then stayed blank until the next move)."""
         self._on_repaint = callback
 
+    def on_width(self, callback: Callable[[int], None]) -> None:
+        """``callback(pixels)`` with the window's width, when the page starts and whenever a
+        resize changed it."""
+        self._on_width = callback
+
     def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if not isinstance(content, dict):
             return
@@ -80,6 +88,10 @@ class PageAccess(anywidget.AnyWidget):
             self._on_submit(str(content.get("value", "")))
         elif content.get("event") == "repaint" and self._on_repaint is not None:
             self._on_repaint()
+        elif content.get("event") == "width" and self._on_width is not None:
+            width = content.get("value")
+            if isinstance(width, int | float) and not isinstance(width, bool) and width > 0:
+                self._on_width(int(width))
 
     def announce(self, text: str) -> None:
         """Say ``text`` through the live region (politely: after what is being read)."""

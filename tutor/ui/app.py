@@ -40,6 +40,13 @@ PACE = 0.5
 SAVE_RETRY = 2.0
 """Seconds between two tries to save answers a busy progress file could not take."""
 BOARD_SIZE = (800, 470)
+"""The board's bitmap on a laptop or a tablet (CSS scales it down to a narrower column)."""
+PHONE_BOARD = (420, 480)
+"""The board's bitmap in a window narrower than :data:`PHONE_BELOW` CSS pixels: the laptop's
+board scaled to a phone's 412 px showed its hand tiles 18 px wide and its words at 6 px; this
+one, scaled by about 0.9, keeps them tappable and legible (taller, as the snake needs more
+rows and a grown hand a second row)."""
+PHONE_BELOW = 600
 
 
 class TutorApp(widgets.VBox):  # type: ignore[misc]
@@ -61,6 +68,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._view: Snapshot | None = None
         self._said: list[str] = []
         """What happened since the last refresh, to announce with it."""
+        self._board_size = board_size
         self._build(board_size)
         self.setup.show_settings(self.session.settings)
         self.relabel()
@@ -89,6 +97,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                                      on_speak=self.access.announce, on_uncover=self._uncovered,
                                      guard=act)
         self.access.on_repaint(act(self.board_slot.board.page_ready))
+        self.access.on_width(act(self._window_width))
         self.moves = MovesPanel(on_move=act(self.play))
         self.tutor = TutorPanel(on_submit=act(self._submit), on_hint=act(self._hint),
                                 on_reveal=act(self._reveal))
@@ -132,6 +141,10 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.next_round_btn, self.new_match_btn = r.next_round_btn, r.new_match_btn
         self.sheet_html, self.sheet_links = sh.sheet_html, sh.sheet_links
         self.progress_html = sh.progress_html
+
+    def _window_width(self, pixels: int) -> None:
+        """The page's window is ``pixels`` wide: a phone's gets :data:`PHONE_BOARD`."""
+        self.board_slot.resize(*(PHONE_BOARD if pixels < PHONE_BELOW else self._board_size))
 
     def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
         """``action`` as a page callback whose unforeseen error the page says (see

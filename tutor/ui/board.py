@@ -109,6 +109,7 @@ class Board:
                                                         height="auto"))
         self.canvas.add_class("ld-board")
         self.layout: BoardLayout = layout({}, width, height)
+        self._view: Any = {}
         self._args: dict[str, Any] = {}
         self._labels: dict[str, str] = {}
         self._on_click: Callable[[Hit, float, float], None] | None = None
@@ -149,12 +150,24 @@ class Board:
              playable: tuple[int, ...] = (), last: int | None = None,
              cursor: Cursor | None = None) -> BoardLayout:
         """Lay out ``view`` and paint it in one batch. Returns the layout (for hit tests)."""
+        self._view = view
         self.layout = layout(view, self.width, self.height)
         self._labels = dict(labels)
         self._args = dict(hidden_hand=hidden_hand, selected=selected, fit_ends=fit_ends,
                           playable=playable, last=last, cursor=cursor)
         self.repaint()
         return self.layout
+
+    def resize(self, width: int, height: int) -> None:
+        """Draw the board on a ``width`` × ``height`` bitmap from now on, the same view laid
+        out again and painted whole (the canvas is cleared when its size changes)."""
+        if (width, height) == (self.width, self.height):
+            return
+        self.width, self.height = width, height
+        self.canvas.width, self.canvas.height = width, height  # every layer
+        self.canvas.layout.max_width = f"{width}px"
+        self.layout = layout(self._view, width, height)
+        self.repaint(force=True)
 
     def mark(self, *, selected: int | None, fit_ends: tuple[str, ...],
              cursor: Cursor | None = None) -> None:
@@ -232,6 +245,11 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
         """Hot seat: the human seat that has taken the screen."""
         self._view: Snapshot | None = None
         self._legal: tuple[Action, ...] = ()
+
+    def resize(self, width: int, height: int) -> None:
+        """The board (and the cover in its place) at ``width`` × ``height`` from now on."""
+        self.board.resize(width, height)
+        self.cover.layout.max_width = f"{width}px"
 
     # --- what the student sees ----------------------------------------------------------------
 
