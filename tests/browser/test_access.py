@@ -403,17 +403,38 @@ PAINTED_AT = """(width) => { const el = document.querySelector('canvas.ld-board'
   return true; }"""
 
 
+SCROLLED = """() => [...document.querySelectorAll('*')].reduce((sum, e) => sum + e.scrollTop,
+                                                              window.scrollY)"""
+"""How far the page is scrolled, in whichever box scrolls it."""
+
+
+def _swipe_up(page: Any, x: float, y: float, distance: int = 250) -> None:
+    """Drag a finger up from ``(x, y)``, and wait until the page has scrolled (the browser
+    scrolls after the touches, on its own thread)."""
+    before = page.evaluate(SCROLLED)
+    cdp = page.context.new_cdp_session(page)
+    touch = "Input.dispatchTouchEvent"
+    cdp.send(touch, {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 11):
+        cdp.send(touch, {"type": "touchMove",
+                         "touchPoints": [{"x": x, "y": y - distance * step / 10}]})
+    cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    page.wait_for_function(f"() => ({SCROLLED})() > {before}", timeout=10_000)
+
+
 def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
                                                   artifacts: Path) -> None:
-    """On a phone (``PHONE``) the board is drawn on a bitmap of the phone's size, not the
-    laptop's scaled to half: its hand tiles are at least 24 px wide on the screen (WCAG
-    2.5.8's smallest target; the laptop's board gave them 18), it is scaled, not squashed,
-    and a tap where a tile is drawn hits that tile. Widened to a laptop's window, the page
+    """On a phone (``PHONE``, a touch screen) the board is drawn on a bitmap of the phone's
+    size, not the laptop's scaled to half: its hand tiles are at least 24 px wide on the
+    screen (WCAG 2.5.8's smallest target; the laptop's board gave them 18), it is scaled, not
+    squashed, and a tap where a tile is drawn hits that tile (ipycanvas cancelled taps on its
+    canvas); a swipe on the board scrolls the page. Widened to a laptop's window, the page
     gets the laptop's board back."""
     from tutor.ui.app import BOARD_SIZE, PHONE_BOARD
     from tutor.ui.layout import layout
 
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     try:
         board = _open(page, voila_url, QUERY)
@@ -430,9 +451,10 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
         page.screenshot(path=str(artifacts / "a11y-phone-board.png"), full_page=True)
         fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
         spot = next(p for p in lay.hand if p.tile not in fits)
-        board.click(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
+        board.tap(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
         page.locator(".ld-status").filter(
             has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)
+        _swipe_up(page, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
         page.set_viewport_size(WINDOW)
         page.wait_for_function(PAINTED_AT, arg=BOARD_SIZE[0], timeout=30_000)
     except Exception:

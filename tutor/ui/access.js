@@ -10,11 +10,14 @@
 //   message at a time, so Enter typed right after the digits reached the kernel before the
 //   last digits did (a fast typist's "15" was checked as "1").
 // - a board left blank (its drawing lost while the page built itself) is asked for again.
-// - the window's width is told to the kernel, which draws a phone a board of its own size.
+// - the window's width is told to the kernel, which draws a phone a board of its own size;
+// - a tap on the board is a click, and a swipe on it scrolls the page: ipycanvas cancels
+//   every touch on its canvas, so a phone's tap did nothing and the board could not scroll.
 
 const BOARD_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " ",
                             "Escape", "Home", "End"]);
 const FOCUS_WAIT_MS = 20000;
+const TOUCHES = ["touchstart", "touchmove", "touchend", "touchcancel"];
 
 function shown(el) {
   return !!(el && el.isConnected && el.getClientRects().length > 0 &&
@@ -182,6 +185,17 @@ function initialize({ model }) {
   }
   sendWidth();
 
+  // ipycanvas cancels each touch on its canvas to send touch events of its own (the board
+  // uses none), which kept the browser from making a tap a click and a swipe a scroll. The
+  // board's touches are kept from ipycanvas (on the way down, before its listeners) and
+  // left to the browser: a tap reaches the board as the click it makes.
+  function onTouch(event) {
+    const target = event.target;
+    if (target instanceof Element && target.matches(model.get("board"))) {
+      event.stopPropagation();
+    }
+  }
+
   const observer = new MutationObserver(redrawn);
   // New widgets, redrawn HTML, and shown or hidden panels (ipywidgets sets their style);
   // never the attributes this file sets itself.
@@ -190,6 +204,9 @@ function initialize({ model }) {
   window.addEventListener("keydown", onKey, true); // capture: before the canvas sees it
   window.addEventListener("click", onClick, true);
   window.addEventListener("resize", onResize);
+  for (const type of TOUCHES) {
+    window.addEventListener(type, onTouch, { capture: true, passive: true });
+  }
   model.on("change:attributes", redrawn);
   model.on("change:lang", redrawn);
   model.on("change:focus_request", onFocusRequest);
@@ -198,6 +215,7 @@ function initialize({ model }) {
     clearInterval(boardTimer);
     clearTimeout(widthTimer);
     window.removeEventListener("resize", onResize);
+    for (const type of TOUCHES) window.removeEventListener(type, onTouch, { capture: true });
     observer.disconnect();
     window.removeEventListener("keydown", onKey, true);
     window.removeEventListener("click", onClick, true);

@@ -15,7 +15,10 @@ cannot do from Python.
   the Check button is pressed. The Text widget's value reaches the kernel one message at a
   time, so its own "submit" could overtake the last digits typed ("15" checked as "1");
 - :meth:`PageAccess.on_width` hears the window's width in CSS pixels, when the page starts
-  and after a resize (the app draws a phone a board of its own size).
+  and after a resize (the app draws a phone a board of its own size);
+- a tap on the board reaches it as a click and a swipe on it scrolls the page: ipycanvas
+  cancels every touch on its canvas (for touch events the board does not use), so taps did
+  nothing on a phone or a tablet.
 """
 
 from __future__ import annotations
