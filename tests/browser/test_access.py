@@ -451,6 +451,8 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
         page.screenshot(path=str(artifacts / "a11y-phone-board.png"), full_page=True)
         fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
         spot = next(p for p in lay.hand if p.tile not in fits)
+        # Two quick taps (a tile, then an end) are two plays, not a zoom (iPad's Safari).
+        assert board.evaluate("(el) => getComputedStyle(el).touchAction") == "manipulation"
         board.tap(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
         page.locator(".ld-status").filter(
             has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)

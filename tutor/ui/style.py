@@ -21,7 +21,8 @@ CSS = """
 .ld-app .ld-play { flex: 100 1 480px; max-width: 804px; min-width: 0; }  /* the board first */
 .ld-app .ld-side { flex: 1 1 420px; max-width: 100%; gap: 10px; }
 .ld-app .ld-board-slot { width: 100%; }
-.ld-app canvas.ld-board { border-radius: 10px; max-width: 100%; height: auto; display: block; }
+.ld-app canvas.ld-board { border-radius: 10px; max-width: 100%; height: auto; display: block;
+  touch-action: manipulation; }
 .ld-app .ld-card { background: #f6f8fa; border: 1px solid #d6dde4; border-radius: 10px;
                    padding: 8px 12px; }
 .ld-app table.ld-score-table { border-collapse: collapse; width: 100%; font-size: 14px; }
