@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from browsing import PHONE, WINDOW, audit, cut_in_each_language, past_the_edge, seen
-from test_dashboard import IDLE, _click_first_move, _mirror_forced, _open, _visible, taken
+from test_dashboard import (
+    CANVAS_STATS,
+    IDLE,
+    _click_first_move,
+    _mirror_forced,
+    _open,
+    _visible,
+    taken,
+)
 
 from engine.round import Play
 from engine.tiles import Tile
@@ -373,17 +381,10 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
         assert page.evaluate("document.documentElement.scrollWidth") <= 768
         page.screenshot(path=str(artifacts / "a11y-768-wide.png"), full_page=True)
         # A click where a tile is drawn still hits that tile: one that does not fit says so.
-        from tutor.ui.board import BoardPanel  # noqa: F401 - the same layout the page uses
         from tutor.ui.layout import layout
 
-        view = mirror.snapshot()
-        lay = layout(view, 800, 470)
-        fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
-        spot = next(p for p in lay.hand if p.tile not in fits)
-        scale = box["width"] / 800
-        board.click(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
-        page.locator(".ld-status").filter(
-            has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)
+        _press_a_tile_that_does_not_fit(page, board.click, layout(mirror.snapshot(), 800, 470),
+                                        mirror, box["width"] / 800)
         # The game setup, open, wraps its menus and boxes instead of cutting them off.
         page.locator(".ld-setup .jupyter-widget-Collapse-header").click()
         page.locator(".ld-variant select").wait_for(state="visible", timeout=30_000)
@@ -394,13 +395,21 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
 
 # The board's canvas has the bitmap width given and its felt painted all over it (a canvas
 # is cleared when its size changes, and the felt is painted first).
-PAINTED_AT = """(width) => { const el = document.querySelector('canvas.ld-board');
+PAINTED_AT = f"""(width) => {{ const el = document.querySelector('canvas.ld-board');
   if (!el || el.width !== width) return false;
-  const c = document.createElement('canvas'); c.width = el.width; c.height = el.height;
-  const x = c.getContext('2d'); x.drawImage(el, 0, 0);
-  const d = x.getImageData(0, 0, c.width, c.height).data;
-  for (let i = 3; i < d.length; i += 4) if (!d[i]) return false;
-  return true; }"""
+  const stats = ({CANVAS_STATS})(el);
+  return stats.painted === stats.width * stats.height; }}"""
+
+
+def _press_a_tile_that_does_not_fit(page: Any, press: Any, lay: Any, mirror: Session,
+                                    scale: float) -> None:
+    """``press`` (the board's ``click`` or ``tap``) where the page draws a hand tile of
+    ``lay`` that does not fit, the board shown at ``scale``: the page says it does not fit."""
+    fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
+    spot = next(p for p in lay.hand if p.tile not in fits)
+    press(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
+    page.locator(".ld-status").filter(
+        has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)
 
 
 SCROLLED = """() => [...document.querySelectorAll('*')].reduce((sum, e) => sum + e.scrollTop,
@@ -449,13 +458,9 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
         lay = layout(mirror.snapshot(), *PHONE_BOARD)
         assert min(p.w for p in lay.hand) * scale >= 24, scale
         page.screenshot(path=str(artifacts / "a11y-phone-board.png"), full_page=True)
-        fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
-        spot = next(p for p in lay.hand if p.tile not in fits)
         # Two quick taps (a tile, then an end) are two plays, not a zoom (iPad's Safari).
         assert board.evaluate("(el) => getComputedStyle(el).touchAction") == "manipulation"
-        board.tap(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
-        page.locator(".ld-status").filter(
-            has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)
+        _press_a_tile_that_does_not_fit(page, board.tap, lay, mirror, scale)
         _swipe_up(page, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
         page.set_viewport_size(WINDOW)
         page.wait_for_function(PAINTED_AT, arg=BOARD_SIZE[0], timeout=30_000)
