@@ -389,8 +389,13 @@ def test_progress_download_is_a_hand_in_the_teacher_can_import(tmp_path) -> None
 
 
 def test_board_sends_only_layers_that_changed(monkeypatch) -> None:
-    """A refresh that changes no tile (e.g. after an answer) sends no tile drawing; a page
-    that (re)connects gets every layer again."""
+    """Nothing is drawn before the page has the board's layers (each says so when the page
+    builds it); then every layer. A refresh that changes no tile sends no tile drawing; a
+    page that says its board is blank gets every layer again. Every batch of drawings names
+    its layer first: ipycanvas's page side stops drawing for good after a batch that fails,
+    and one that relied on a lost batch's layer failed (the board stayed blank)."""
+    import ipycanvas.canvas as ipc
+
     import tutor.ui.board as board_mod
 
     calls: list[str] = []
@@ -399,19 +404,30 @@ def test_board_sends_only_layers_that_changed(monkeypatch) -> None:
                         lambda *a, **k: (calls.append("tiles"), real_tiles(*a, **k)))
     monkeypatch.setattr(board_mod, "paint_table",
                         lambda *a, **k: (calls.append("table"), real_table(*a, **k)))
+    batches: list[Any] = []
+    monkeypatch.setattr(ipc._CANVAS_MANAGER, "_send_custom",
+                        lambda command, buffers=(): batches.append(command))
     app = _app()
     app.refresh()
+    _play_first(app)
+    assert calls == [] and batches == []  # no page yet: nothing is sent to be lost
+    layers = app.board.canvas._canvases
+    for layer in layers[:-1]:
+        layer._handle_frontend_event(layer, {"event": "client_ready"}, [])
+    assert calls == []  # the page has some layers, not all
+    layers[-1]._handle_frontend_event(layers[-1], {"event": "client_ready"}, [])
+    assert sorted(calls) == ["table", "tiles"]
     calls.clear()
     app.refresh()
     assert calls == []
-    app.board.page_ready()  # ipycanvas: the page's canvas is ready
-    assert sorted(calls) == ["table", "tiles"]
-    calls.clear()
     app.access._message(app.access, {"event": "repaint"}, [])  # the page found it blank
     assert sorted(calls) == ["table", "tiles"]
     calls.clear()
-    _play_first(app)
-    assert "tiles" in calls
+    app.board.mark(selected=0, fit_ends=())  # the highlight layer alone, once more
+    app.board.mark(selected=None, fit_ends=())
+    assert calls == [] and len(batches) == 4
+    switch = ipc.COMMANDS["switchCanvas"]
+    assert all(batch[0][0] == switch for batch in batches)  # each names its layer first
 
 
 def _status_text(app: TutorApp) -> str:

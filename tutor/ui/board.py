@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-import ipycanvas.canvas as _ipc_canvas  # private: only for the client-ready reset (recipe §2)
+import ipycanvas.canvas as _ipc_canvas  # private: only for the layer reset (recipe §2)
 import ipywidgets as widgets
 from ipycanvas import MultiCanvas, hold_canvas
 
@@ -118,10 +118,13 @@ class Board:
         # What each layer was last painted from: a layer whose inputs did not change is not
         # sent again (most refreshes change the scores or the tutor panel, not the board).
         self._painted: tuple[Any, Any, Any] = (None, None, None)
+        # Nothing is sent before the page has every layer (see :meth:`page_ready`).
+        self._layers_ready: set[int] = set()
+        self._page_ready = False
         self.canvas.on_mouse_down(self._mouse_down)
         self.canvas.on_key_down(self._key_down)
-        for layer in self.canvas._canvases:  # every layer: whichever is ready last repaints
-            layer.on_client_ready(self.page_ready)
+        for k, layer in enumerate(self.canvas._canvases):
+            layer.on_client_ready(lambda k=k: self._layer_ready(k))
 
     def on_click(self, callback: Callable[[Hit, float, float], None]) -> None:
         self._on_click = callback
@@ -139,10 +142,19 @@ class Board:
         if self._on_click is not None:
             self._on_click(hit_test(x, y, self.layout), x, y)
 
+    def _layer_ready(self, k: int) -> None:
+        self._layers_ready.add(k)
+        if len(self._layers_ready) == len(self.canvas._canvases):
+            self.page_ready()  # each layer again on a page that connects again
+
     def page_ready(self) -> None:
-        """Paint every layer again for a page that has nothing drawn: one that (re)connects,
-        or one that says its board is blank."""
-        _ipc_canvas._CANVAS_MANAGER._current_canvas = None  # forget the lost "switch canvas"
+        """The page has the board's layers (each said so, or the page's board is shown and
+        blank): paint every layer. Until then nothing is sent: ipycanvas's page side runs
+        every drawing after the one before, and one that failed (a layer the page did not
+        have yet, or no layer chosen because the choice was in a drawing lost while the page
+        built itself) stops every later one: the board stayed blank for good (seen about once
+        in ten Doble 15 lesson openings beside two CPU hogs)."""
+        self._page_ready = True
         self.repaint(force=True)
 
     def show(self, view: Any, *, labels: dict[str, str], hidden_hand: bool = False,
@@ -193,8 +205,11 @@ class Board:
              a.get("last"), tuple(sorted(labels.items())), a.get("cursor")),
         )
         old = (None, None, None) if force else self._painted
-        if keys == old:
+        if keys == old or not self._page_ready:
             return
+        # Every batch names its layer first: it does not rely on an earlier batch, which the
+        # page may have lost (ipycanvas names a layer only when it changes).
+        _ipc_canvas._CANVAS_MANAGER._current_canvas = None
         with hold_canvas():
             if keys[0] != old[0]:
                 paint_table(self.canvas[0], lay, labels)
