@@ -6,8 +6,10 @@ CI installs Chromium and a silent skip there would hide a broken dashboard.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browsing import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, NOTEBOOK, ROOT, WINDOW, need_chromium
@@ -84,8 +86,60 @@ def page(browser: object) -> Iterator[object]:
     # Each error with the page it happened on and its stack, so a failure says where it came from.
     pg.on("pageerror", lambda e: errors.append(f"{e} (on {pg.url})\n{e.stack or ''}"))
     pg.page_errors = errors  # type: ignore[attr-defined]
+    console: list[str] = []
+    pg.on("console", lambda m: "atisf" in m.text  # JupyterLab's shared-module version notes
+          or console.append(f"{m.type}: {m.text}"[:500]))
+    pg.console_lines = console  # type: ignore[attr-defined]
     yield pg
     context.close()
+
+
+# What a failed page test leaves for whoever meets it (a CI clone is wiped by the next run):
+# the page's board(s) as the browser holds them, its console, the screenshot's path, the tail
+# of its server's log. An intermittent failure is then read from the one run that had it.
+PAGE_STATE = """() => [...document.querySelectorAll('canvas.ld-board')].map(el => {
+  const c = document.createElement('canvas'); c.width = el.width; c.height = el.height;
+  const x = c.getContext('2d'); x.drawImage(el, 0, 0);
+  const d = x.getImageData(0, 0, c.width, c.height).data;
+  let painted = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) painted++;
+  return {width: el.width, height: el.height, shown: el.offsetWidth + 'x' + el.offsetHeight,
+          painted, repaintAsks: el.dataset.ldRepaintAsks || '0'};
+})"""
+
+
+def _failure_report(item: pytest.Item) -> str:
+    lines: list[str] = []
+    pg: Any = item.funcargs.get("page")  # type: ignore[attr-defined]
+    if pg is not None and not pg.is_closed():
+        name = re.sub(r"[^\w.-]+", "_", item.nodeid.split("::", 1)[-1])[:100]
+        shot = ARTIFACTS / f"failed-{name}.png"
+        try:
+            ARTIFACTS.mkdir(exist_ok=True)
+            pg.screenshot(path=str(shot), full_page=True, timeout=10_000)
+            lines.append(f"screenshot: {shot}")
+            lines.append(f"url: {pg.url}")
+            lines.append(f"boards: {pg.evaluate(PAGE_STATE)}")
+        except Exception as err:  # a crashed or stuck page: say so, keep the rest
+            lines.append(f"the page could not be read: {type(err).__name__}: {err}"[:500])
+        lines += [f"page error: {e}"[:1000] for e in pg.page_errors[-5:]]
+        lines.append("console (last 40):")
+        lines += ["  " + line for line in pg.console_lines[-40:]]
+    log = _server_log(item._request)  # type: ignore[attr-defined]
+    if log is not None and log.exists():
+        lines.append(f"server log {log} (last 60 lines):")
+        lines += ["  " + line for line in
+                  log.read_text(errors="replace").splitlines()[-60:]]
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call" and report.failed:
+        text = _failure_report(item)
+        if text:
+            report.sections.append(("the page and its server at the failure", text))
 
 
 @pytest.fixture(scope="session")
