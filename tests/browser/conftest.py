@@ -87,7 +87,7 @@ def page(browser: object) -> Iterator[object]:
     pg.on("pageerror", lambda e: errors.append(f"{e} (on {pg.url})\n{e.stack or ''}"))
     pg.page_errors = errors  # type: ignore[attr-defined]
     console: list[str] = []
-    pg.on("console", lambda m: "atisf" in m.text  # JupyterLab's shared-module version notes
+    pg.on("console", lambda m: " of shared " in m.text  # JupyterLab's module version notes
           or console.append(f"{m.type}: {m.text}"[:500]))
     pg.console_lines = console  # type: ignore[attr-defined]
     yield pg
