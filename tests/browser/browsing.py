@@ -23,6 +23,21 @@ WINDOW = {"width": 1280, "height": 900}
 PHONE = {"width": 412, "height": 915}
 """A phone's window, for the checks that the pages fit one."""
 
+# A canvas's pixels as the browser holds them: its size, how many are painted, and a sample of
+# its colours.
+CANVAS_STATS = """(el) => {
+  const c = document.createElement('canvas'); c.width = el.width; c.height = el.height;
+  const ctx = c.getContext('2d'); ctx.drawImage(el, 0, 0);
+  const d = ctx.getImageData(0, 0, c.width, c.height).data;
+  const colours = new Set(); let painted = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i + 3] > 0) painted++;
+    if (i % 64 === 0) colours.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
+  }
+  return {width: c.width, height: c.height, painted, colours: colours.size,
+          seen: [...colours]};
+}"""
+
 
 def need_chromium() -> None:
     if Path(CHROMIUM).exists():

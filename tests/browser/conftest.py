@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, NOTEBOOK, ROOT, WINDOW, need_chromium
+from browsing import (
+    ARTIFACTS,
+    CANVAS_STATS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NOTEBOOK,
+    ROOT,
+    WINDOW,
+    need_chromium,
+)
 
 from tutor.serve import start_voila, stop_server
 from tutor.ui.panel import LOGGED
@@ -97,14 +106,11 @@ def page(browser: object) -> Iterator[object]:
 # What a failed page test leaves for whoever meets it (a CI clone is wiped by the next run):
 # the page's board(s) as the browser holds them, its console, the screenshot's path, the tail
 # of its server's log. An intermittent failure is then read from the one run that had it.
-PAGE_STATE = """() => [...document.querySelectorAll('canvas.ld-board')].map(el => {
-  const c = document.createElement('canvas'); c.width = el.width; c.height = el.height;
-  const x = c.getContext('2d'); x.drawImage(el, 0, 0);
-  const d = x.getImageData(0, 0, c.width, c.height).data;
-  let painted = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) painted++;
-  return {width: el.width, height: el.height, shown: el.offsetWidth + 'x' + el.offsetHeight,
-          painted, repaintAsks: el.dataset.ldRepaintAsks || '0'};
-})"""
+PAGE_STATE = f"""() => [...document.querySelectorAll('canvas.ld-board')].map(el => {{
+  const {{width, height, painted}} = ({CANVAS_STATS})(el);
+  return {{width, height, shown: el.offsetWidth + 'x' + el.offsetHeight, painted,
+          repaintAsks: el.dataset.ldRepaintAsks || '0'}};
+}})"""
 
 
 def _failure_report(item: pytest.Item) -> str:

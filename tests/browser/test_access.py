@@ -13,9 +13,16 @@ import re
 from pathlib import Path
 from typing import Any
 
-from browsing import PHONE, WINDOW, audit, cut_in_each_language, past_the_edge, seen
-from test_dashboard import (
+from browsing import (
     CANVAS_STATS,
+    PHONE,
+    WINDOW,
+    audit,
+    cut_in_each_language,
+    past_the_edge,
+    seen,
+)
+from test_dashboard import (
     IDLE,
     _click_first_move,
     _mirror_forced,

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from browsing import CANVAS_STATS
 
 from engine.round import DRAW, PASS
 from tutor.session import Session
@@ -17,19 +18,6 @@ from tutor.ui import draw
 
 SEED = 11
 QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=browser-test"
-
-CANVAS_STATS = """(el) => {
-  const c = document.createElement('canvas'); c.width = el.width; c.height = el.height;
-  const ctx = c.getContext('2d'); ctx.drawImage(el, 0, 0);
-  const d = ctx.getImageData(0, 0, c.width, c.height).data;
-  const colours = new Set(); let painted = 0;
-  for (let i = 0; i < d.length; i += 4) {
-    if (d[i + 3] > 0) painted++;
-    if (i % 64 === 0) colours.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
-  }
-  return {width: c.width, height: c.height, painted, colours: colours.size,
-          seen: [...colours]};
-}"""
 
 # The page is ready for the student when a move button, the question or the round end shows.
 IDLE = """() => {

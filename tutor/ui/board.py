@@ -118,9 +118,9 @@ class Board:
         # What each layer was last painted from: a layer whose inputs did not change is not
         # sent again (most refreshes change the scores or the tutor panel, not the board).
         self._painted: tuple[Any, Any, Any] = (None, None, None)
-        # Nothing is sent before the page has every layer (see :meth:`page_ready`).
+        # The layers the page has said it has: nothing is sent before it has every one (see
+        # :meth:`page_ready`).
         self._layers_ready: set[int] = set()
-        self._page_ready = False
         self.canvas.on_mouse_down(self._mouse_down)
         self.canvas.on_key_down(self._key_down)
         for k, layer in enumerate(self.canvas._canvases):
@@ -144,8 +144,11 @@ class Board:
 
     def _layer_ready(self, k: int) -> None:
         self._layers_ready.add(k)
-        if len(self._layers_ready) == len(self.canvas._canvases):
+        if self._page_has_layers():
             self.page_ready()  # each layer again on a page that connects again
+
+    def _page_has_layers(self) -> bool:
+        return len(self._layers_ready) == len(self.canvas._canvases)
 
     def page_ready(self) -> None:
         """The page has the board's layers (each said so, or the page's board is shown and
@@ -154,7 +157,7 @@ class Board:
         have yet, or no layer chosen because the choice was in a drawing lost while the page
         built itself) stops every later one: the board stayed blank for good (seen about once
         in ten Doble 15 lesson openings beside two CPU hogs)."""
-        self._page_ready = True
+        self._layers_ready.update(range(len(self.canvas._canvases)))
         self.repaint(force=True)
 
     def show(self, view: Any, *, labels: dict[str, str], hidden_hand: bool = False,
@@ -205,7 +208,7 @@ class Board:
              a.get("last"), tuple(sorted(labels.items())), a.get("cursor")),
         )
         old = (None, None, None) if force else self._painted
-        if keys == old or not self._page_ready:
+        if keys == old or not self._page_has_layers():
             return
         # Every batch names its layer first: it does not rely on an earlier batch, which the
         # page may have lost (ipycanvas names a layer only when it changes).
