@@ -22,6 +22,8 @@ WINDOW = {"width": 1280, "height": 900}
 """The browser window of the tests' pages (conftest's ``page``)."""
 PHONE = {"width": 412, "height": 915}
 """A phone's window, for the checks that the pages fit one."""
+SIDEWAYS = {"width": PHONE["height"], "height": PHONE["width"]}
+"""The same phone turned sideways."""
 
 # A canvas's pixels as the browser holds them: its size, how many are painted, and a sample of
 # its colours.

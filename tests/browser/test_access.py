@@ -16,6 +16,7 @@ from typing import Any
 from browsing import (
     CANVAS_STATS,
     PHONE,
+    SIDEWAYS,
     WINDOW,
     audit,
     cut_in_each_language,
@@ -409,14 +410,17 @@ PAINTED_AT = f"""(width) => {{ const el = document.querySelector('canvas.ld-boar
 
 
 def _press_a_tile_that_does_not_fit(page: Any, press: Any, lay: Any, mirror: Session,
-                                    scale: float) -> None:
+                                    scale: float, skip: tuple[Tile, ...] = ()) -> Tile:
     """``press`` (the board's ``click`` or ``tap``) where the page draws a hand tile of
-    ``lay`` that does not fit, the board shown at ``scale``: the page says it does not fit."""
+    ``lay`` that does not fit (not one of ``skip``), the board shown at ``scale``: the page
+    says it does not fit. The tile pressed."""
     fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
-    spot = next(p for p in lay.hand if p.tile not in fits)
+    spot = next(p for p in lay.hand if p.tile not in fits and p.tile not in skip)
     press(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
     page.locator(".ld-status").filter(
         has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)
+    tile: Tile = spot.tile
+    return tile
 
 
 SCROLLED = """() => [...document.querySelectorAll('*')].reduce((sum, e) => sum + e.scrollTop,
@@ -445,8 +449,10 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
     size, not the laptop's scaled to half: its hand tiles are at least 24 px wide on the
     screen (WCAG 2.5.8's smallest target; the laptop's board gave them 18), it is scaled, not
     squashed, and a tap where a tile is drawn hits that tile (ipycanvas cancelled taps on its
-    canvas); a swipe on the board scrolls the page. Widened to a laptop's window, the page
-    gets the laptop's board back."""
+    canvas); a swipe on the board scrolls the page. Turned sideways (``SIDEWAYS``: a laptop's
+    width, 412 px of height), the page gets the laptop's board scaled to fit the screen's
+    height, with its tiles as wide and a tap still hitting the tile under it. Widened to a
+    laptop's window, the page gets the laptop's board back."""
     from tutor.ui.app import BOARD_SIZE, PHONE_BOARD
     from tutor.ui.layout import layout
 
@@ -467,8 +473,20 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
         page.screenshot(path=str(artifacts / "a11y-phone-board.png"), full_page=True)
         # Two quick taps (a tile, then an end) are two plays, not a zoom (iPad's Safari).
         assert board.evaluate("(el) => getComputedStyle(el).touchAction") == "manipulation"
-        _press_a_tile_that_does_not_fit(page, board.tap, lay, mirror, scale)
+        tapped = _press_a_tile_that_does_not_fit(page, board.tap, lay, mirror, scale)
         _swipe_up(page, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+        page.set_viewport_size(SIDEWAYS)
+        page.wait_for_function(PAINTED_AT, arg=BOARD_SIZE[0], timeout=30_000)
+        board.scroll_into_view_if_needed()
+        box = board.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS[
+            "height"], box  # the whole board on the screen at once
+        assert abs(box["height"] / box["width"] - BOARD_SIZE[1] / BOARD_SIZE[0]) < 0.01
+        scale = box["width"] / BOARD_SIZE[0]
+        lay = layout(mirror.snapshot(), *BOARD_SIZE)
+        assert min(p.w for p in lay.hand) * scale >= 24, scale
+        page.screenshot(path=str(artifacts / "a11y-phone-sideways.png"))
+        _press_a_tile_that_does_not_fit(page, board.tap, lay, mirror, scale, skip=(tapped,))
         page.set_viewport_size(WINDOW)
         page.wait_for_function(PAINTED_AT, arg=BOARD_SIZE[0], timeout=30_000)
     except Exception:

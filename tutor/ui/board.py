@@ -22,7 +22,7 @@ from tutor.words import half_words, tile_words
 from .access import Attributes
 from .cover import Cover
 from .draw import paint_marks, paint_table, paint_tiles
-from .layout import BoardLayout, Cursor, Hit, hit_test, layout
+from .layout import BoardLayout, Cursor, Hit, css_max_width, hit_test, layout
 from .panel import pile_text
 
 __all__ = ["BOARD_WORDS_ID", "Board", "BoardPanel", "board_labels", "board_words_html"]
@@ -102,10 +102,12 @@ class Board:
 
     def __init__(self, width: int = 820, height: int = 500) -> None:
         self.width, self.height = width, height
-        # The bitmap keeps its size; on a narrow screen CSS scales the canvas down (height
-        # follows the bitmap's ratio) and ipycanvas scales the clicks back to bitmap pixels.
+        # The bitmap keeps its size; on a narrow or short screen CSS scales the canvas down
+        # (height follows the bitmap's ratio) and ipycanvas scales the clicks back to bitmap
+        # pixels.
         self.canvas = MultiCanvas(3, width=width, height=height,
-                                  layout=widgets.Layout(width="100%", max_width=f"{width}px",
+                                  layout=widgets.Layout(width="100%",
+                                                        max_width=css_max_width(width, height),
                                                         height="auto"))
         self.canvas.add_class("ld-board")
         self.layout: BoardLayout = layout({}, width, height)
@@ -180,7 +182,7 @@ class Board:
             return
         self.width, self.height = width, height
         self.canvas.width, self.canvas.height = width, height  # every layer
-        self.canvas.layout.max_width = f"{width}px"
+        self.canvas.layout.max_width = css_max_width(width, height)
         self.layout = layout(self._view, width, height)
         self.repaint(force=True)
 
@@ -267,7 +269,7 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
     def resize(self, width: int, height: int) -> None:
         """The board (and the cover in its place) at ``width`` × ``height`` from now on."""
         self.board.resize(width, height)
-        self.cover.layout.max_width = f"{width}px"
+        self.cover.layout.max_width = css_max_width(width, height)
 
     # --- what the student sees ----------------------------------------------------------------
 

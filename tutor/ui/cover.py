@@ -11,6 +11,7 @@ import ipywidgets as widgets
 from tutor.i18n import translator
 from tutor.questions import seat_name
 
+from .layout import css_max_width
 from .panel import classed
 
 __all__ = ["Cover", "cover_html"]
@@ -32,7 +33,7 @@ class Cover(widgets.VBox):  # type: ignore[misc]
         self.button = classed(widgets.Button(button_style="primary",
                                              layout=widgets.Layout(width="auto")), "ld-cover-ok")
         super().__init__([self.text, self.button],
-                         layout=widgets.Layout(width="100%", max_width=f"{width}px",
+                         layout=widgets.Layout(width="100%", max_width=css_max_width(width, height),
                                                justify_content="center"))
         self.add_class("ld-cover")
 

@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from engine.tiles import Half, Tile, TileSet
 
-__all__ = ["BoardLayout", "Cursor", "EndSpot", "Hit", "PlacedTile", "hit_test", "layout",
-           "view_get"]
+__all__ = ["BoardLayout", "Cursor", "EndSpot", "Hit", "PlacedTile", "css_max_width", "hit_test",
+           "layout", "view_get"]
 
 Orientation = Literal["h", "v"]
 Cursor = tuple[Literal["hand"], int] | tuple[Literal["end"], str]
@@ -28,6 +28,18 @@ GAP = 6
 HAND_BAND = 0.3  # share of the height for the hand band (when there is a hand to show)
 MAX_HALF = 34  # the side of one half-square, at most (pixels)
 MIN_HALF = 12
+WINDOW_MARGIN = 8
+"""CSS pixels the board leaves free under it in a window too short for it (see
+:func:`css_max_width`)."""
+
+
+def css_max_width(width: int, height: int) -> str:
+    """The CSS ``max-width`` of a ``width`` × ``height`` board bitmap: its own width, and no
+    wider than keeps the whole board inside the window's height. A phone turned sideways is a
+    laptop's width (it gets the laptop's bitmap) and about 400 px tall: without the second
+    bound the board was taller than the screen. CSS keeps the ratio (the height is ``auto``),
+    and the clicks are scaled back to bitmap pixels whatever the size shown."""
+    return f"min({width}px, calc((100vh - {WINDOW_MARGIN}px) * {width / height:.4f}))"
 
 
 @dataclass(frozen=True)
