@@ -419,8 +419,7 @@ def _press_a_tile_that_does_not_fit(page: Any, press: Any, lay: Any, mirror: Ses
     press(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
     page.locator(".ld-status").filter(
         has_text=f"{spot.tile} does not fit").wait_for(timeout=10_000)
-    tile: Tile = spot.tile
-    return tile
+    return spot.tile
 
 
 SCROLLED = """() => [...document.querySelectorAll('*')].reduce((sum, e) => sum + e.scrollTop,
