@@ -934,6 +934,12 @@ class Round:
         # with no events.
         quiet_pass = not self._passes_score() and not self.record
         fast = not self.record
+        # Leonard and the block game (the base hooks): their opening and their last tile run
+        # inline too, as _place does them; a variant's go through _place and its hooks.
+        plain = fast and type(self) is Round
+        capicua_bonus = self.variant.capicua_bonus
+        last_tile_kind = self.rules.capicua_kind == "last-tile"
+        kind = ""
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
             el, er, tl, tr, turn = opens[0], opens[1], tips[0], tips[1], self.turn
@@ -941,7 +947,7 @@ class Round:
             mover = self.mover
             pos = self.pile_pos
             drawable = pos < limit
-            opened = self.opened
+            opened, opener = self.opened, self.opener
             drew = self.drew_this_turn
             held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
             for hh in hands:
@@ -1006,8 +1012,20 @@ class Round:
                     trace.append((tid, end))
                 bit = 1 << tid
                 h = hands[turn] ^ bit
-                if not h or not opened or not fast:
-                    break
+                if not (h and opened and fast):
+                    if not plain:
+                        break  # the shared code below: events, or a variant's hooks
+                    if not opened:  # the opening (as _place)
+                        opened = True
+                        opener = turn
+                    if not h and end >= 0 and capicua_bonus:
+                        # the capicúa (as _place), read before the line changes
+                        far = er if end == 0 else el
+                        if a == far or b == far:
+                            if last_tile_kind:
+                                kind = "KP" if power[tid] else "K"
+                            else:
+                                kind = "KP" if power[tl] or power[tr] else "K"
                 hands[turn] = h
                 held ^= bit
                 if end == 0:
@@ -1015,12 +1033,16 @@ class Round:
                     el = b if a == el else a
                     add_left((tid, el, a + b - el))
                     tl = tid
-                else:
+                elif end > 0:
                     other = tl
                     er = b if a == er else a
                     add_right((tid, a + b - er, er))
                     tr = tid
-                if power[tid]:  # as _power: the tile at the other end gives the points
+                else:  # the first tile: no other end, no power effect
+                    line.start(tid, a, b)
+                    el, er, tl, tr = a, b, tid, tid
+                    other = -1
+                if power[tid] and other >= 0:  # as _power: the other end's tile scores
                     k = tid * n + other
                     gains[turn] += effect_gain[k]
                     losses[turn + 1 if turn + 1 < players else 0] += effect_loss[k]
@@ -1029,6 +1051,9 @@ class Round:
                 mover = turn
                 passes = 0
                 drew = 0
+                if not h:
+                    tid = -3  # domino: finish below
+                    break
                 turn += 1
                 if turn == players:
                     turn = 0
@@ -1038,6 +1063,7 @@ class Round:
             opens[0], opens[1], tips[0], tips[1], self.turn = el, er, tl, tr, turn
             self.placements, self.passes, self.last_placer = placements, passes, last
             self.mover = mover
+            self.opened, self.opener = opened, opener
             self.pile_pos = pos
             self.drew_this_turn = drew
             if not m:
@@ -1047,6 +1073,10 @@ class Round:
                     self._pass()
             elif tid == -2:
                 self._finish_tranque()
+            elif tid == -3:  # as _place's last tile: the bonuses, then the end
+                if kind:
+                    gains[turn] += capicua_bonus
+                self._finish_domino(turn, kind)
             else:
                 self._place(tid, end, a)
 
