@@ -16,6 +16,8 @@ import random
 import types
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat, starmap
+from operator import itemgetter
 from typing import Any, Final, Literal
 
 from .events import (
@@ -119,6 +121,10 @@ class Tables:
         self.tileset = tileset
         ts = tileset
         self.n = len(ts)
+        self.bit = tuple(1 << i for i in range(self.n))
+        """``1 << id`` by tile id."""
+        self.index = {1 << i: i for i in range(self.n)}
+        """Each tile's id by its bit (``1 << id``)."""
         self.half_a = ts.half_a
         self.half_b = ts.half_b
         self.suit_mask = ts.suit_mask
@@ -159,14 +165,18 @@ class Tables:
         self.effect_gain = tuple(gain)
         self.effect_loss = tuple(loss)
 
-    def hand_total(self, mask: int) -> int:
-        total = 0
+    def hand_totals(self, hands: list[int]) -> list[int]:
+        """The total of each hand (one call for all: the round's end counts every hand)."""
+        out = []
         tot = self.total
-        while mask:
-            low = mask & -mask
-            total += tot[low.bit_length() - 1]
-            mask ^= low
-        return total
+        for mask in hands:
+            total = 0
+            while mask:
+                low = mask & -mask
+                total += tot[low.bit_length() - 1]
+                mask ^= low
+            out.append(total)
+        return out
 
 
 @lru_cache(maxsize=32)
@@ -252,10 +262,9 @@ class Round:
         self.turns: list[dict[str, Any]] = []
         self._turn: dict[str, Any] | None = None
         self.initial_hands = list(hands)
-        self.teams = variant.teams(self.players)
-        """Who scores together (see :meth:`Variant.teams`)."""
-        self.seat_team = variant.seat_teams(self.players)
-        """The index in :attr:`teams` of each seat's team."""
+        self.teams, self.seat_team = variant._teams(self.players)
+        """Who scores together (see :meth:`Variant.teams`), and the index in :attr:`teams` of
+        each seat's team."""
         if table is not None:
             self.line.start(table, self.tab.half_a[table], self.tab.half_b[table])
         elif opening == "rule":
@@ -290,24 +299,31 @@ class Round:
         n = tab.n
         size = variant.hand_sizes[players]
         table: int | None = None
-        rnd = rng.random
+        if players in variant.table_tile_players and starter is None:
+            draws = rng.sample(range(n), players)
+            starter = max(range(players), key=lambda s: (tab.weight[draws[s]], -s))
         # Sorting by random keys is a uniform shuffle, and twice as fast as random.shuffle.
-        if players in variant.table_tile_players:
-            if starter is None:
-                draws = rng.sample(range(n), players)
-                starter = max(range(players), key=lambda s: (tab.weight[draws[s]], -s))
+        if NATIVE:
+            rnd = rng.random
             order = sorted(range(n), key=lambda _: rnd())
+        else:  # the same keys in the same order, drawn in C: no Python call per tile
+            order = sorted(range(n), key=list(starmap(rng.random, repeat((), n))).__getitem__)
+        if players in variant.table_tile_players:
             table = order[players * size]
             rest: list[int] = []
         else:
-            order = sorted(range(n), key=lambda _: rnd())
             rest = order[players * size:] if variant.pile else []
         hands = [0] * players
-        for s in range(players):  # each hand in a local int: a list item's |= is generic
-            h = 0
-            for k in range(s * size, s * size + size):
-                h |= 1 << order[k]
-            hands[s] = h
+        if NATIVE:
+            for s in range(players):  # each hand in a local int: a list item's |= is generic
+                h = 0
+                for k in range(s * size, s * size + size):
+                    h |= 1 << order[k]
+                hands[s] = h
+        else:  # every tile's bit in one C call; a hand is their sum (distinct bits: the union)
+            bits = itemgetter(*order)(tab.bit)
+            for s in range(players):
+                hands[s] = sum(bits[s * size:s * size + size])
         opening: Literal["rule", "any"] = "rule"
         if starter is None:
             starter = cls._rule_starter(tab, hands)
@@ -838,7 +854,7 @@ class Round:
     # --- the end of a round (hooks: how each game counts a hand) ----------------------------
 
     def _totals(self) -> list[int]:
-        return [self.tab.hand_total(h) for h in self.hands]
+        return self.tab.hand_totals(self.hands)
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """``seat`` placed its last tile: it collects every other hand (§1.8)."""
@@ -940,6 +956,8 @@ class Round:
         capicua_bonus = self.variant.capicua_bonus
         last_tile_kind = self.rules.capicua_kind == "last-tile"
         kind = ""
+        nxt = tuple(range(1, players)) + (0,)  # the next seat (as _next_seat)
+        index = tab.index
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
             el, er, tl, tr, turn = opens[0], opens[1], tips[0], tips[1], self.turn
@@ -948,17 +966,18 @@ class Round:
             pos = self.pile_pos
             drawable = pos < limit
             opened, opener = self.opened, self.opener
+            go = opened and fast  # a placement here runs inline, as the common case
             drew = self.drew_this_turn
             held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
             for hh in hands:
                 held |= hh
+            # the tiles that may be placed now: those that fit an end, or open the line
+            if el >= 0:
+                ends = sm[el] | sm[er]
+            else:
+                ends = -1 if self.open_tile is None else 1 << self.open_tile
             while True:
-                if el < 0:
-                    m = hands[turn]
-                    if self.open_tile is not None:
-                        m &= 1 << self.open_tile
-                else:
-                    m = hands[turn] & (sm[el] | sm[er])
+                m = hands[turn] & ends
                 if not m:
                     if drawable and fast and el >= 0 and (draw_until or not drew):
                         # a draw (as _draw): the tile is unseen, so no void is known any more
@@ -977,11 +996,9 @@ class Round:
                     self.pass_count += 1
                     voids[turn] |= (1 << el) | (1 << er)
                     mover = turn
-                    turn += 1
-                    if turn == players:
-                        turn = 0
+                    turn = nxt[turn]
                     drew = 0
-                    if not held & (sm[el] | sm[er]):
+                    if not held & ends:
                         tid = -2
                         m = 1
                         break
@@ -999,7 +1016,8 @@ class Round:
                     while k:
                         m &= m - 1
                         k -= 1
-                tid = (m & -m).bit_length() - 1
+                bit = m & -m
+                tid = (bit.bit_length() - 1) if native else index[bit]
                 a = ha[tid]
                 b = hb[tid]
                 if el < 0:
@@ -1010,13 +1028,12 @@ class Round:
                     end = 1
                 if trace is not None:
                     trace.append((tid, end))
-                bit = 1 << tid
                 h = hands[turn] ^ bit
-                if not (h and opened and fast):
+                if not (h and go):
                     if not plain:
                         break  # the shared code below: events, or a variant's hooks
                     if not opened:  # the opening (as _place)
-                        opened = True
+                        opened = go = True
                         opener = turn
                     if not h and end >= 0 and capicua_bonus:
                         # the capicúa (as _place), read before the line changes
@@ -1045,7 +1062,7 @@ class Round:
                 if power[tid] and other >= 0:  # as _power: the other end's tile scores
                     k = tid * n + other
                     gains[turn] += effect_gain[k]
-                    losses[turn + 1 if turn + 1 < players else 0] += effect_loss[k]
+                    losses[nxt[turn]] += effect_loss[k]
                 placements += 1
                 last = turn
                 mover = turn
@@ -1054,10 +1071,9 @@ class Round:
                 if not h:
                     tid = -3  # domino: finish below
                     break
-                turn += 1
-                if turn == players:
-                    turn = 0
-                if not drawable and not held & (sm[el] | sm[er]):
+                turn = nxt[turn]
+                ends = sm[el] | sm[er]
+                if not drawable and not held & ends:
                     tid = -2  # tranque: finish through the shared code below
                     break
             opens[0], opens[1], tips[0], tips[1], self.turn = el, er, tl, tr, turn
