@@ -960,14 +960,19 @@ class Round:
         index = tab.index
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
-            el, er, tl, tr, turn = opens[0], opens[1], tips[0], tips[1], self.turn
-            placements, passes, last = self.placements, self.passes, self.last_placer
-            mover = self.mover
+            # The tiles at the ends, the placements, the last placer and the last mover are
+            # not kept per step: they are read off the line and the turn when writing back.
+            el, er, turn = opens[0], opens[1], self.turn
+            passes = self.passes
+            laid = len(tiles)
+            tid = -1
             pos = self.pile_pos
             drawable = pos < limit
             opened, opener = self.opened, self.opener
             go = opened and fast  # a placement here runs inline, as the common case
             drew = self.drew_this_turn
+            pass_count = self.pass_count
+            stepped = pass_count  # changes when this loop ends a turn by a pass
             held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
             for hh in hands:
                 held |= hh
@@ -993,9 +998,8 @@ class Round:
                     if drawable or not quiet_pass or el < 0:
                         break
                     passes += 1
-                    self.pass_count += 1
+                    pass_count += 1
                     voids[turn] |= (1 << el) | (1 << er)
-                    mover = turn
                     turn = nxt[turn]
                     drew = 0
                     if not held & ends:
@@ -1010,9 +1014,9 @@ class Round:
                         while x:
                             x &= x - 1
                             k += 1
+                        k = int(rnd() * k)
                     else:
-                        k = bit_count(m)
-                    k = int(rnd() * k)
+                        k = int(rnd() * bit_count(m))
                     while k:
                         m &= m - 1
                         k -= 1
@@ -1020,12 +1024,10 @@ class Round:
                 tid = (bit.bit_length() - 1) if native else index[bit]
                 a = ha[tid]
                 b = hb[tid]
-                if el < 0:
-                    end = -1
-                elif a == el or b == el:
+                if a == el or b == el:
                     end = 1 if (a == er or b == er) and rnd() < 0.5 else 0
                 else:
-                    end = 1
+                    end = 1 if el >= 0 else -1  # -1: the first tile
                 if trace is not None:
                     trace.append((tid, end))
                 h = hands[turn] ^ bit
@@ -1042,30 +1044,23 @@ class Round:
                             if last_tile_kind:
                                 kind = "KP" if power[tid] else "K"
                             else:
-                                kind = "KP" if power[tl] or power[tr] else "K"
+                                kind = "KP" if power[tiles[0][0]] or power[tiles[-1][0]] \
+                                    else "K"
                 hands[turn] = h
                 held ^= bit
                 if end == 0:
-                    other = tr
                     el = b if a == el else a
                     add_left((tid, el, a + b - el))
-                    tl = tid
                 elif end > 0:
-                    other = tl
                     er = b if a == er else a
                     add_right((tid, a + b - er, er))
-                    tr = tid
                 else:  # the first tile: no other end, no power effect
                     line.start(tid, a, b)
-                    el, er, tl, tr = a, b, tid, tid
-                    other = -1
-                if power[tid] and other >= 0:  # as _power: the other end's tile scores
-                    k = tid * n + other
+                    el, er = a, b
+                if power[tid] and end >= 0:  # as _power: the tile at the other end scores
+                    k = tid * n + (tiles[-1] if end == 0 else tiles[0])[0]
                     gains[turn] += effect_gain[k]
                     losses[nxt[turn]] += effect_loss[k]
-                placements += 1
-                last = turn
-                mover = turn
                 passes = 0
                 drew = 0
                 if not h:
@@ -1076,12 +1071,19 @@ class Round:
                 if not drawable and not held & ends:
                     tid = -2  # tranque: finish through the shared code below
                     break
-            opens[0], opens[1], tips[0], tips[1], self.turn = el, er, tl, tr, turn
-            self.placements, self.passes, self.last_placer = placements, passes, last
-            self.mover = mover
+            opens[0], opens[1], self.turn, self.passes = el, er, turn, passes
+            laid = len(tiles) - laid  # placements made here, each then the turn moved on
+            if laid:
+                tips[0], tips[1] = tiles[0][0], tiles[-1][0]
+                self.placements += laid
+                # the domino's turn stays; passes since the last placement moved it on
+                self.last_placer = turn if tid == -3 else (turn - 1 - passes) % players
+            if laid or pass_count != stepped:
+                self.mover = turn if tid == -3 else (turn - 1) % players
             self.opened, self.opener = opened, opener
             self.pile_pos = pos
             self.drew_this_turn = drew
+            self.pass_count = pass_count
             if not m:
                 if self._can_draw():
                     self._draw()
