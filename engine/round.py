@@ -124,6 +124,9 @@ class Tables:
         self.bit = tuple(1 << i for i in range(self.n))
         """``1 << id`` by tile id."""
         self.index = {1 << i: i for i in range(self.n)}
+        self.half_sum = tuple(a + b for a, b in zip(ts.half_a, ts.half_b, strict=True))
+        """Each tile's two suits added: the one a tile does not match is this less the
+        matched one."""
         """Each tile's id by its bit (``1 << id``)."""
         self.half_a = ts.half_a
         self.half_b = ts.half_b
@@ -957,7 +960,7 @@ class Round:
         last_tile_kind = self.rules.capicua_kind == "last-tile"
         kind = ""
         nxt = tuple(range(1, players)) + (0,)  # the next seat (as _next_seat)
-        index = tab.index
+        index, half_sum = tab.index, tab.half_sum
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
             # The tiles at the ends, the placements, the last placer and the last mover are
@@ -976,10 +979,13 @@ class Round:
             held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
             for hh in hands:
                 held |= hh
-            # the tiles that may be placed now: those that fit an end, or open the line
+            # the tiles that fit each end, and those that may be placed now: the tiles that
+            # fit an end, or open the line
             if el >= 0:
-                ends = sm[el] | sm[er]
+                sml, smr = sm[el], sm[er]
+                ends = sml | smr
             else:
+                sml = smr = 0
                 ends = -1 if self.open_tile is None else 1 << self.open_tile
             while True:
                 m = hands[turn] & ends
@@ -1022,10 +1028,8 @@ class Round:
                         k -= 1
                 bit = m & -m
                 tid = (bit.bit_length() - 1) if native else index[bit]
-                a = ha[tid]
-                b = hb[tid]
-                if a == el or b == el:
-                    end = 1 if (a == er or b == er) and rnd() < 0.5 else 0
+                if bit & sml:
+                    end = 1 if bit & smr and rnd() < 0.5 else 0
                 else:
                     end = 1 if el >= 0 else -1  # -1: the first tile
                 if trace is not None:
@@ -1039,8 +1043,7 @@ class Round:
                         opener = turn
                     if not h and end >= 0 and capicua_bonus:
                         # the capicúa (as _place), read before the line changes
-                        far = er if end == 0 else el
-                        if a == far or b == far:
+                        if bit & (smr if end == 0 else sml):
                             if last_tile_kind:
                                 kind = "KP" if power[tid] else "K"
                             else:
@@ -1048,15 +1051,20 @@ class Round:
                                     else "K"
                 hands[turn] = h
                 held ^= bit
-                if end == 0:
-                    el = b if a == el else a
-                    add_left((tid, el, a + b - el))
+                if end == 0:  # the open half: the tile's two halves less the matched one
+                    matched = el
+                    el = half_sum[tid] - el
+                    add_left((tid, el, matched))
+                    sml = sm[el]
                 elif end > 0:
-                    er = b if a == er else a
-                    add_right((tid, a + b - er, er))
+                    matched = er
+                    er = half_sum[tid] - er
+                    add_right((tid, matched, er))
+                    smr = sm[er]
                 else:  # the first tile: no other end, no power effect
-                    line.start(tid, a, b)
-                    el, er = a, b
+                    el, er = ha[tid], hb[tid]
+                    line.start(tid, el, er)
+                    sml, smr = sm[el], sm[er]
                 if power[tid] and end >= 0:  # as _power: the tile at the other end scores
                     k = tid * n + (tiles[-1] if end == 0 else tiles[0])[0]
                     gains[turn] += effect_gain[k]
@@ -1067,7 +1075,7 @@ class Round:
                     tid = -3  # domino: finish below
                     break
                 turn = nxt[turn]
-                ends = sm[el] | sm[er]
+                ends = sml | smr
                 if not drawable and not held & ends:
                     tid = -2  # tranque: finish through the shared code below
                     break
@@ -1096,7 +1104,7 @@ class Round:
                     gains[turn] += capicua_bonus
                 self._finish_domino(turn, kind)
             else:
-                self._place(tid, end, a)
+                self._place(tid, end, ha[tid])
 
     # --- views and copies -----------------------------------------------------------------
 
