@@ -124,10 +124,10 @@ class Tables:
         self.bit = tuple(1 << i for i in range(self.n))
         """``1 << id`` by tile id."""
         self.index = {1 << i: i for i in range(self.n)}
+        """Each tile's id by its bit (``1 << id``)."""
         self.half_sum = tuple(a + b for a, b in zip(ts.half_a, ts.half_b, strict=True))
         """Each tile's two suits added: the one a tile does not match is this less the
         matched one."""
-        """Each tile's id by its bit (``1 << id``)."""
         self.half_a = ts.half_a
         self.half_b = ts.half_b
         self.suit_mask = ts.suit_mask
