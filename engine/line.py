@@ -125,7 +125,11 @@ class TwoEndedLine(Line):
     """A line with two ends, kept left to right in a deque (``tiles``)."""
 
     def __init__(self, shape: LineShape = TWO_ENDED) -> None:
-        super().__init__(shape)
+        # Line.__init__'s fields set here (no super() call: every deal makes a line)
+        self.shape = shape
+        self.open = [-1, -1]
+        self.tips = [-1, -1]
+        self.first = -1
         self.tiles: deque[Placement] = deque()
 
     def start(self, tid: int, left: int, right: int) -> None:

@@ -16,6 +16,8 @@ import random
 import types
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat, starmap
+from operator import itemgetter
 from typing import Any, Final, Literal
 
 from .events import (
@@ -119,6 +121,13 @@ class Tables:
         self.tileset = tileset
         ts = tileset
         self.n = len(ts)
+        self.bit = tuple(1 << i for i in range(self.n))
+        """``1 << id`` by tile id."""
+        self.index = {1 << i: i for i in range(self.n)}
+        """Each tile's id by its bit (``1 << id``)."""
+        self.half_sum = tuple(a + b for a, b in zip(ts.half_a, ts.half_b, strict=True))
+        """Each tile's two suits added: the one a tile does not match is this less the
+        matched one."""
         self.half_a = ts.half_a
         self.half_b = ts.half_b
         self.suit_mask = ts.suit_mask
@@ -159,14 +168,18 @@ class Tables:
         self.effect_gain = tuple(gain)
         self.effect_loss = tuple(loss)
 
-    def hand_total(self, mask: int) -> int:
-        total = 0
+    def hand_totals(self, hands: list[int]) -> list[int]:
+        """The total of each hand (one call for all: the round's end counts every hand)."""
+        out = []
         tot = self.total
-        while mask:
-            low = mask & -mask
-            total += tot[low.bit_length() - 1]
-            mask ^= low
-        return total
+        for mask in hands:
+            total = 0
+            while mask:
+                low = mask & -mask
+                total += tot[low.bit_length() - 1]
+                mask ^= low
+            out.append(total)
+        return out
 
 
 @lru_cache(maxsize=32)
@@ -252,10 +265,9 @@ class Round:
         self.turns: list[dict[str, Any]] = []
         self._turn: dict[str, Any] | None = None
         self.initial_hands = list(hands)
-        self.teams = variant.teams(self.players)
-        """Who scores together (see :meth:`Variant.teams`)."""
-        self.seat_team = variant.seat_teams(self.players)
-        """The index in :attr:`teams` of each seat's team."""
+        self.teams, self.seat_team = variant._teams(self.players)
+        """Who scores together (see :meth:`Variant.teams`), and the index in :attr:`teams` of
+        each seat's team."""
         if table is not None:
             self.line.start(table, self.tab.half_a[table], self.tab.half_b[table])
         elif opening == "rule":
@@ -290,24 +302,31 @@ class Round:
         n = tab.n
         size = variant.hand_sizes[players]
         table: int | None = None
-        rnd = rng.random
+        if players in variant.table_tile_players and starter is None:
+            draws = rng.sample(range(n), players)
+            starter = max(range(players), key=lambda s: (tab.weight[draws[s]], -s))
         # Sorting by random keys is a uniform shuffle, and twice as fast as random.shuffle.
-        if players in variant.table_tile_players:
-            if starter is None:
-                draws = rng.sample(range(n), players)
-                starter = max(range(players), key=lambda s: (tab.weight[draws[s]], -s))
+        if NATIVE:
+            rnd = rng.random
             order = sorted(range(n), key=lambda _: rnd())
+        else:  # the same keys in the same order, drawn in C: no Python call per tile
+            order = sorted(range(n), key=list(starmap(rng.random, repeat((), n))).__getitem__)
+        if players in variant.table_tile_players:
             table = order[players * size]
             rest: list[int] = []
         else:
-            order = sorted(range(n), key=lambda _: rnd())
             rest = order[players * size:] if variant.pile else []
         hands = [0] * players
-        for s in range(players):  # each hand in a local int: a list item's |= is generic
-            h = 0
-            for k in range(s * size, s * size + size):
-                h |= 1 << order[k]
-            hands[s] = h
+        if NATIVE:
+            for s in range(players):  # each hand in a local int: a list item's |= is generic
+                h = 0
+                for k in range(s * size, s * size + size):
+                    h |= 1 << order[k]
+                hands[s] = h
+        else:  # every tile's bit in one C call; a hand is their sum (distinct bits: the union)
+            bits = itemgetter(*order)(tab.bit)
+            for s in range(players):
+                hands[s] = sum(bits[s * size:s * size + size])
         opening: Literal["rule", "any"] = "rule"
         if starter is None:
             starter = cls._rule_starter(tab, hands)
@@ -838,7 +857,7 @@ class Round:
     # --- the end of a round (hooks: how each game counts a hand) ----------------------------
 
     def _totals(self) -> list[int]:
-        return [self.tab.hand_total(h) for h in self.hands]
+        return self.tab.hand_totals(self.hands)
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """``seat`` placed its last tile: it collects every other hand (§1.8)."""
@@ -934,25 +953,42 @@ class Round:
         # with no events.
         quiet_pass = not self._passes_score() and not self.record
         fast = not self.record
+        # Leonard and the block game (the base hooks): their opening and their last tile run
+        # inline too, as _place does them; a variant's go through _place and its hooks.
+        plain = fast and type(self) is Round
+        capicua_bonus = self.variant.capicua_bonus
+        last_tile_kind = self.rules.capicua_kind == "last-tile"
+        kind = ""
+        nxt = tuple(range(1, players)) + (0,)  # the next seat (as _next_seat)
+        index, half_sum = tab.index, tab.half_sum
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
-            el, er, tl, tr, turn = opens[0], opens[1], tips[0], tips[1], self.turn
-            placements, passes, last = self.placements, self.passes, self.last_placer
-            mover = self.mover
+            # The tiles at the ends, the placements, the last placer and the last mover are
+            # not kept per step: they are read off the line and the turn when writing back.
+            el, er, turn = opens[0], opens[1], self.turn
+            passes = self.passes
+            laid = len(tiles)
+            tid = -1
             pos = self.pile_pos
             drawable = pos < limit
-            opened = self.opened
+            opened, opener = self.opened, self.opener
+            go = opened and fast  # a placement here runs inline, as the common case
             drew = self.drew_this_turn
+            pass_count = self.pass_count
+            stepped = pass_count  # changes when this loop ends a turn by a pass
             held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
             for hh in hands:
                 held |= hh
+            # the tiles that fit each end, and those that may be placed now: the tiles that
+            # fit an end, or open the line
+            if el >= 0:
+                sml, smr = sm[el], sm[er]
+                ends = sml | smr
+            else:
+                sml = smr = 0
+                ends = -1 if self.open_tile is None else 1 << self.open_tile
             while True:
-                if el < 0:
-                    m = hands[turn]
-                    if self.open_tile is not None:
-                        m &= 1 << self.open_tile
-                else:
-                    m = hands[turn] & (sm[el] | sm[er])
+                m = hands[turn] & ends
                 if not m:
                     if drawable and fast and el >= 0 and (draw_until or not drew):
                         # a draw (as _draw): the tile is unseen, so no void is known any more
@@ -968,14 +1004,11 @@ class Round:
                     if drawable or not quiet_pass or el < 0:
                         break
                     passes += 1
-                    self.pass_count += 1
+                    pass_count += 1
                     voids[turn] |= (1 << el) | (1 << er)
-                    mover = turn
-                    turn += 1
-                    if turn == players:
-                        turn = 0
+                    turn = nxt[turn]
                     drew = 0
-                    if not held & (sm[el] | sm[er]):
+                    if not held & ends:
                         tid = -2
                         m = 1
                         break
@@ -987,59 +1020,78 @@ class Round:
                         while x:
                             x &= x - 1
                             k += 1
+                        k = int(rnd() * k)
                     else:
-                        k = bit_count(m)
-                    k = int(rnd() * k)
+                        k = int(rnd() * bit_count(m))
                     while k:
                         m &= m - 1
                         k -= 1
-                tid = (m & -m).bit_length() - 1
-                a = ha[tid]
-                b = hb[tid]
-                if el < 0:
-                    end = -1
-                elif a == el or b == el:
-                    end = 1 if (a == er or b == er) and rnd() < 0.5 else 0
+                bit = m & -m
+                tid = (bit.bit_length() - 1) if native else index[bit]
+                if bit & sml:
+                    end = 1 if bit & smr and rnd() < 0.5 else 0
                 else:
-                    end = 1
+                    end = 1 if el >= 0 else -1  # -1: the first tile
                 if trace is not None:
                     trace.append((tid, end))
-                bit = 1 << tid
                 h = hands[turn] ^ bit
-                if not h or not opened or not fast:
-                    break
+                if not (h and go):
+                    if not plain:
+                        break  # the shared code below: events, or a variant's hooks
+                    if not opened:  # the opening (as _place)
+                        opened = go = True
+                        opener = turn
+                    if not h and end >= 0 and capicua_bonus:
+                        # the capicúa (as _place), read before the line changes
+                        if bit & (smr if end == 0 else sml):
+                            if last_tile_kind:
+                                kind = "KP" if power[tid] else "K"
+                            else:
+                                kind = "KP" if power[tiles[0][0]] or power[tiles[-1][0]] \
+                                    else "K"
                 hands[turn] = h
                 held ^= bit
-                if end == 0:
-                    other = tr
-                    el = b if a == el else a
-                    add_left((tid, el, a + b - el))
-                    tl = tid
-                else:
-                    other = tl
-                    er = b if a == er else a
-                    add_right((tid, a + b - er, er))
-                    tr = tid
-                if power[tid]:  # as _power: the tile at the other end gives the points
-                    k = tid * n + other
+                if end == 0:  # the open half: the tile's two halves less the matched one
+                    matched = el
+                    el = half_sum[tid] - el
+                    add_left((tid, el, matched))
+                    sml = sm[el]
+                elif end > 0:
+                    matched = er
+                    er = half_sum[tid] - er
+                    add_right((tid, matched, er))
+                    smr = sm[er]
+                else:  # the first tile: no other end, no power effect
+                    el, er = ha[tid], hb[tid]
+                    line.start(tid, el, er)
+                    sml, smr = sm[el], sm[er]
+                if power[tid] and end >= 0:  # as _power: the tile at the other end scores
+                    k = tid * n + (tiles[-1] if end == 0 else tiles[0])[0]
                     gains[turn] += effect_gain[k]
-                    losses[turn + 1 if turn + 1 < players else 0] += effect_loss[k]
-                placements += 1
-                last = turn
-                mover = turn
+                    losses[nxt[turn]] += effect_loss[k]
                 passes = 0
                 drew = 0
-                turn += 1
-                if turn == players:
-                    turn = 0
-                if not drawable and not held & (sm[el] | sm[er]):
+                if not h:
+                    tid = -3  # domino: finish below
+                    break
+                turn = nxt[turn]
+                ends = sml | smr
+                if not drawable and not held & ends:
                     tid = -2  # tranque: finish through the shared code below
                     break
-            opens[0], opens[1], tips[0], tips[1], self.turn = el, er, tl, tr, turn
-            self.placements, self.passes, self.last_placer = placements, passes, last
-            self.mover = mover
+            opens[0], opens[1], self.turn, self.passes = el, er, turn, passes
+            laid = len(tiles) - laid  # placements made here, each then the turn moved on
+            if laid:
+                tips[0], tips[1] = tiles[0][0], tiles[-1][0]
+                self.placements += laid
+                # the domino's turn stays; passes since the last placement moved it on
+                self.last_placer = turn if tid == -3 else (turn - 1 - passes) % players
+            if laid or pass_count != stepped:
+                self.mover = turn if tid == -3 else (turn - 1) % players
+            self.opened, self.opener = opened, opener
             self.pile_pos = pos
             self.drew_this_turn = drew
+            self.pass_count = pass_count
             if not m:
                 if self._can_draw():
                     self._draw()
@@ -1047,8 +1099,12 @@ class Round:
                     self._pass()
             elif tid == -2:
                 self._finish_tranque()
+            elif tid == -3:  # as _place's last tile: the bonuses, then the end
+                if kind:
+                    gains[turn] += capicua_bonus
+                self._finish_domino(turn, kind)
             else:
-                self._place(tid, end, a)
+                self._place(tid, end, ha[tid])
 
     # --- views and copies -----------------------------------------------------------------
 
