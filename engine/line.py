@@ -73,6 +73,8 @@ class Line:
     """The tiles on the table (base of :class:`TwoEndedLine` and :class:`HubLine`)."""
 
     def __init__(self, shape: LineShape) -> None:
+        # TwoEndedLine.__init__ sets these fields itself, without calling this: keep the two
+        # in step.
         self.shape = shape
         n = len(shape.ends)
         self.open: list[int] = [-1] * n
