@@ -924,13 +924,14 @@ class Round:
                 trace: list[tuple[int, int]] | None = None) -> None:
         """Play the round to its end with uniformly random legal moves (the bots' rollouts).
 
-        The common steps run inline on local variables: a placement that neither opens nor
-        ends the round (with its power effect, read from the tables :meth:`_effect` reads),
-        a draw, and a pass that scores nothing. Every other step goes through the same
-        ``_place``/``_draw``/``_pass`` as :meth:`apply`, and so does every step of a round that
-        records its events. ``trace`` collects (tile id, end) per placement so tests can replay
-        the same game through :meth:`apply`. The kernel never asks for a redeal (a Cuban
-        player may, but need not).
+        The common steps run inline on local variables: a placement (with its power effect,
+        read from the tables :meth:`_effect` reads), a draw, and a pass that scores nothing.
+        In Leonard and the block game the opening and the last tile (with its capicúa) run
+        inline too; a variant's go through ``_place`` and its hooks. Every other step goes
+        through the same ``_place``/``_draw``/``_pass`` as :meth:`apply`, and so does every
+        step of a round that records its events. ``trace`` collects (tile id, end) per
+        placement so tests can replay the same game through :meth:`apply`. The kernel never
+        asks for a redeal (a Cuban player may, but need not).
         """
         rnd = rng.random
         tab = self.tab
