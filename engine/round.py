@@ -808,10 +808,7 @@ class Round:
         if not h:
             kind = ""
             if capicua and self.variant.capicua_bonus:
-                if self.rules.capicua_kind == "last-tile":
-                    kind = "KP" if tab.power[tid] else "K"
-                else:
-                    kind = "KP" if tab.power[end_tiles[0]] or tab.power[end_tiles[1]] else "K"
+                kind = self._capicua_kind(tid, end_tiles)
                 self._bonus(seat, "capicua", self.variant.capicua_bonus, kind)
             self._finish_domino(seat, kind)
             self._end_turn()
@@ -819,6 +816,15 @@ class Round:
         self._end_turn()
         if self._blocked():
             self._finish_tranque()
+
+    def _capicua_kind(self, tid: int, end_tiles: tuple[int, int]) -> str:
+        """The capicúa's kind when ``tid``, the last tile, fits both ends, whose tiles were
+        ``end_tiles``: "KP" with a power tile (the last one, or one at an end, by the house
+        rule), else "K"."""
+        power = self.tab.power
+        if self.rules.capicua_kind == "last-tile":
+            return "KP" if power[tid] else "K"
+        return "KP" if power[end_tiles[0]] or power[end_tiles[1]] else "K"
 
     def _after_place(self, seat: int, tid: int, matched: int, open_: int) -> None:
         """Hook: ``seat`` just placed ``tid`` on ``matched``, leaving ``open_`` open (Doble 15's
@@ -958,7 +964,6 @@ class Round:
         # inline too, as _place does them; a variant's go through _place and its hooks.
         plain = fast and type(self) is Round
         capicua_bonus = self.variant.capicua_bonus
-        last_tile_kind = self.rules.capicua_kind == "last-tile"
         kind = ""
         nxt = tuple(range(1, players)) + (0,)  # the next seat (as _next_seat)
         index, half_sum = tab.index, tab.half_sum
@@ -1042,14 +1047,10 @@ class Round:
                     if not opened:  # the opening (as _place)
                         opened = go = True
                         opener = turn
-                    if not h and end >= 0 and capicua_bonus:
+                    if not h and end >= 0 and capicua_bonus and bit & (smr if end == 0
+                                                                         else sml):
                         # the capicúa (as _place), read before the line changes
-                        if bit & (smr if end == 0 else sml):
-                            if last_tile_kind:
-                                kind = "KP" if power[tid] else "K"
-                            else:
-                                kind = "KP" if power[tiles[0][0]] or power[tiles[-1][0]] \
-                                    else "K"
+                        kind = self._capicua_kind(tid, (tiles[0][0], tiles[-1][0]))
                 hands[turn] = h
                 held ^= bit
                 if end == 0:  # the open half: the tile's two halves less the matched one
@@ -1102,7 +1103,7 @@ class Round:
                 self._finish_tranque()
             elif tid == -3:  # as _place's last tile: the bonuses, then the end
                 if kind:
-                    gains[turn] += capicua_bonus
+                    self._bonus(turn, "capicua", capicua_bonus, kind)
                 self._finish_domino(turn, kind)
             else:
                 self._place(tid, end, ha[tid])

@@ -442,6 +442,19 @@ def _swipe_up(page: Any, x: float, y: float, distance: int = 250) -> None:
     page.wait_for_function(f"() => ({SCROLLED})() > {before}", timeout=10_000)
 
 
+def _shown_unsquashed_with_tappable_tiles(box: dict[str, float], bitmap: tuple[int, int],
+                                          mirror: Session) -> tuple[float, Any]:
+    """The board's scale on screen (``box``, drawn on ``bitmap``) and its layout, checking
+    that it is scaled, not squashed, and that its hand tiles are at least 24 px wide."""
+    from tutor.ui.layout import layout
+
+    assert abs(box["height"] / box["width"] - bitmap[1] / bitmap[0]) < 0.01
+    scale = box["width"] / bitmap[0]
+    lay = layout(mirror.snapshot(), *bitmap)
+    assert min(p.w for p in lay.hand) * scale >= 24, scale
+    return scale, lay
+
+
 def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
                                                   artifacts: Path) -> None:
     """On a phone (``PHONE``, a touch screen) the board is drawn on a bitmap of the phone's
@@ -453,7 +466,6 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
     height, with its tiles as wide and a tap still hitting the tile under it. Widened to a
     laptop's window, the page gets the laptop's board back."""
     from tutor.ui.app import BOARD_SIZE, PHONE_BOARD
-    from tutor.ui.layout import layout
 
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
@@ -465,10 +477,7 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
         _mirror_forced(mirror)
         box = board.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-        assert abs(box["height"] / box["width"] - PHONE_BOARD[1] / PHONE_BOARD[0]) < 0.01
-        scale = box["width"] / PHONE_BOARD[0]
-        lay = layout(mirror.snapshot(), *PHONE_BOARD)
-        assert min(p.w for p in lay.hand) * scale >= 24, scale
+        scale, lay = _shown_unsquashed_with_tappable_tiles(box, PHONE_BOARD, mirror)
         page.screenshot(path=str(artifacts / "a11y-phone-board.png"), full_page=True)
         # Two quick taps (a tile, then an end) are two plays, not a zoom (iPad's Safari).
         assert board.evaluate("(el) => getComputedStyle(el).touchAction") == "manipulation"
@@ -480,10 +489,7 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
         box = board.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SIDEWAYS[
             "height"], box  # the whole board on the screen at once
-        assert abs(box["height"] / box["width"] - BOARD_SIZE[1] / BOARD_SIZE[0]) < 0.01
-        scale = box["width"] / BOARD_SIZE[0]
-        lay = layout(mirror.snapshot(), *BOARD_SIZE)
-        assert min(p.w for p in lay.hand) * scale >= 24, scale
+        scale, lay = _shown_unsquashed_with_tappable_tiles(box, BOARD_SIZE, mirror)
         page.screenshot(path=str(artifacts / "a11y-phone-sideways.png"))
         _press_a_tile_that_does_not_fit(page, board.tap, lay, mirror, scale, skip=(tapped,))
         page.set_viewport_size(WINDOW)
