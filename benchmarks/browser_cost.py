@@ -26,6 +26,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, browser_pids, cpu_s, median
 
@@ -57,9 +58,9 @@ def chromium_cpu() -> dict[str, float]:
     return out
 
 
-async def load(browser: object, url: str, ready: str) -> dict[str, float]:
+async def load(browser: Any, url: str, ready: str) -> dict[str, float]:
     """Open ``url`` in a fresh context; the CPU each process kind spent until it was ready."""
-    context = await browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = await context.new_page()
         before = chromium_cpu()
