@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, browser_pids, cpu_s, median
+from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, median
+from cpu_by_process import processes
 
 from tutor.serve import start_voila, stop_server
 
@@ -44,17 +44,12 @@ SETTLE_S = 2.0
 
 
 def chromium_cpu() -> dict[str, float]:
-    """CPU seconds used so far by each Chromium process kind (``--type``; the browser itself
-    has none)."""
+    """CPU seconds used so far by each kind of Chromium process (``cpu_by_process``'s kinds:
+    ``chromium renderer``, ``chromium gpu-process``…)."""
     out: dict[str, float] = {}
-    for pid in browser_pids():
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-        except OSError:
-            continue
-        kind = re.search(r"--type=([\w-]+)", cmd)
-        name = kind.group(1) if kind else "browser"
-        out[name] = out.get(name, 0.0) + cpu_s(pid)
+    for kind, seconds in processes().values():
+        if kind.startswith("chromium "):
+            out[kind] = out.get(kind, 0.0) + seconds
     return out
 
 

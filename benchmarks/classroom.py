@@ -362,14 +362,14 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
         if saved != s.answers:
             lost.append(f"{s.name}: gave {len(s.answers)} answers, the store has "
                         f"{len(saved)}")
-    clicks = [ms for s in students for ms in s.clicks_ms]
+    timed = [(s, ms, at) for s in students
+             for ms, at in zip(s.clicks_ms, s.clicks_at, strict=True)]
+    clicks = [ms for _s, ms, _at in timed]
     all_up = max((s.ready_at for s in students), default=0.0)
-    clicks_all_up = [ms for s in students for ms, at in zip(s.clicks_ms, s.clicks_at,
-                                                             strict=True) if at >= all_up]
-    slow = [(s, at) for s in students
-            for ms, at in zip(s.clicks_ms, s.clicks_at, strict=True) if ms > GOAL_MS]
-    arriving = [1 for s, at in slow
-                if any(o is not s and (not o.ready_at or o.ready_at > at) for o in students)]
+    clicks_all_up = [ms for _s, ms, at in timed if at >= all_up]
+    slow = [(s, at) for s, ms, at in timed if ms > GOAL_MS]
+    arriving = sum(any(o is not s and (not o.ready_at or o.ready_at > at) for o in students)
+                   for s, at in slow)
     used = {kind: sum(t - before.get(pid, 0.0) for pid, t in seen.items())
             for kind, seen in cpu.items()}
     answers = [ms for s in students for ms in s.answers_ms]
@@ -384,7 +384,7 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
         students=n, lesson=lesson, preheat=preheat, think_s=think, arrival_s=arrival,
         moves=moves,
         click_ms=stats(clicks), click_all_up_ms=stats(clicks_all_up),
-        slow_clicks=len(slow), slow_while_arriving=len(arriving), answer_ms=stats(answers),
+        slow_clicks=len(slow), slow_while_arriving=arriving, answer_ms=stats(answers),
         page_ready_s=stats(ready),
         peak_rss_mib=peak_kib / 1024, cpu_s=used, rss_per_kernel_mib=per_kernel,
         kernels_while_playing=peak_kernels, kernels_left=max(0, left - pool),
