@@ -114,8 +114,8 @@ class Annulled:
 
 @dataclass(frozen=True)
 class RoundEnded:
-    # Round._finish keeps these fields as a tuple in this order until the event is read:
-    # a new field goes there too.
+    # Round.result builds this event from the round when it is first read: a new field is
+    # filled there too.
     reason: EndReason
     winner: int | None
     gains: tuple[int, ...]

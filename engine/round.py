@@ -136,7 +136,14 @@ class Tables:
         self.value = tuple(int(v) for v in value)
         self.total = tuple(self.value[a] + self.value[b]
                            for a, b in zip(ts.half_a, ts.half_b, strict=True))
+        self.byte_total = tuple(sum(self.total[8 * c + i] for i in range(8)
+                                    if byte >> i & 1 and 8 * c + i < self.n)
+                                for c in range((self.n + 7) // 8) for byte in range(256))
+        """``byte_total[256 * c + byte]``: the total of the tiles ``8 * c + i`` for each bit
+        ``i`` set in ``byte`` (a hand's total is a sum over its bytes)."""
         self.power = tuple(power and t.is_power for t in ts.tiles)
+        self.powered = any(self.power)
+        """Some tile has a power effect (Leonard): the playout kernel skips the check if not."""
         self.rule = tuple(effect_rule(t) if power else "" for t in ts.tiles)
         self.number = tuple(number_half(t) for t in ts.tiles)
         # D-2 weight: highest total, then highest single half.
@@ -171,13 +178,14 @@ class Tables:
     def hand_totals(self, hands: list[int]) -> list[int]:
         """The total of each hand (one call for all: the round's end counts every hand)."""
         out = []
-        tot = self.total
+        byte_total = self.byte_total
         for mask in hands:
             total = 0
-            while mask:
-                low = mask & -mask
-                total += tot[low.bit_length() - 1]
-                mask ^= low
+            chunk = 0
+            while mask:  # eight tiles at a time, by table: no step per tile
+                total += byte_total[chunk + (mask & 255)]
+                mask >>= 8
+                chunk += 256
             out.append(total)
         return out
 
@@ -199,6 +207,10 @@ def _bits(mask: int) -> list[int]:
 NATIVE: Final = not isinstance(_bits, types.FunctionType)
 """This module runs compiled (mypyc makes its functions built-in ones). The hot loops read it
 where the two builds are fastest with different code for the same result."""
+
+
+NEXT_SEATS: Final = tuple(tuple(range(1, p)) + (0,) for p in range(65))
+"""``NEXT_SEATS[players][seat]``: the seat after ``seat`` (the playout kernel's table)."""
 
 
 class Round:
@@ -224,26 +236,27 @@ class Round:
     def _setup(self, variant: Variant, rules: HouseRules, tab: Tables, hands: list[int],
                pile: list[int], table: int | None, starter: int, number: int,
                opening: Literal["rule", "any"], record: bool,
-               context: RoundContext | None) -> None:
+               context: RoundContext | None, open_tile: int = -1) -> None:
         """What ``__init__`` does, with every argument given in order: :meth:`deal` calls it
         on a plain round, where the type call's keyword arguments cost a compiled block game a
-        sixth of its time. The round keeps ``hands`` and ``pile`` (the callers pass new lists)."""
+        sixth of its time. The round keeps ``hands`` and ``pile`` (the callers pass new lists).
+        ``open_tile``: the tile the rule opens with, when the caller has found it already."""
         self.variant = variant
         self.rules = rules
         self.tab = tab
-        self.players = len(hands)
+        self.players = players = len(hands)
         self.number = number
         self.context = context or NO_CONTEXT
         self.hands = hands
         self.pile = pile
         self.pile_pos = 0
-        self.keep = variant.keep.get(self.players, 0)
+        self.keep = variant.keep.get(players, 0)
         """Tiles that always stay in the pile (§3.1)."""
         self.table = table
         self.starter = starter
         self.turn = starter
-        self.gains = [0] * self.players
-        self.losses = [0] * self.players
+        self.gains = [0] * players
+        self.losses = [0] * players
         self.line: Line = variant.line.new()
         self.open_tile: int | None = None
         self.opened = False  # a player has placed a tile
@@ -258,20 +271,20 @@ class Round:
         self.over = False
         self._result: RoundEnded | None = None
         self._ending: tuple[Any, ...] | None = None
-        """The fields of :attr:`result`, in order, until it is first read (see :meth:`_finish`)."""
-        self.voids = [0] * self.players  # suits each seat is known not to hold
+        """What :attr:`result` needs besides the round's state, once over (see :meth:`_finish`)."""
+        self.voids = [0] * players  # suits each seat is known not to hold
         self.record = record
         self.log: list[Event] = []
         self.turns: list[dict[str, Any]] = []
         self._turn: dict[str, Any] | None = None
         self.initial_hands = list(hands)
-        self.teams, self.seat_team = variant._teams(self.players)
+        self.teams, self.seat_team = variant._teams(players)
         """Who scores together (see :meth:`Variant.teams`), and the index in :attr:`teams` of
         each seat's team."""
         if table is not None:
             self.line.start(table, self.tab.half_a[table], self.tab.half_b[table])
         elif opening == "rule":
-            self.open_tile = self._rule_opening(starter)
+            self.open_tile = open_tile if open_tile >= 0 else self._rule_opening(starter)
         if record:
             self.log.append(RoundStarted(number, self.players, starter, self._tile(table),
                                          tuple(self.hand_sizes), len(self.pile)))
@@ -328,15 +341,20 @@ class Round:
             for s in range(players):
                 hands[s] = sum(bits[s * size:s * size + size])
         opening: Literal["rule", "any"] = "rule"
+        if cls is Round:  # a variant's round type may extend __init__
+            open_tile = -1
+            if starter is None:  # the rule's opener and the tile it opens with, in one search
+                starter, open_tile = Round._rule_start(tab, hands)
+            elif table is None:
+                opening = "any"
+            new = Round.__new__(Round)
+            new._setup(variant, rules, tab, hands, rest, table, starter, number, opening, record,
+                       context, open_tile)
+            return new
         if starter is None:
             starter = cls._rule_starter(tab, hands)
         elif table is None:
             opening = "any"
-        if cls is Round:  # a variant's round type may extend __init__
-            new = Round.__new__(Round)
-            new._setup(variant, rules, tab, hands, rest, table, starter, number, opening, record,
-                       context)
-            return new
         return cls(variant, rules, hands, rest, table, starter, number=number,
                    opening=opening, record=record, context=context)
 
@@ -423,22 +441,28 @@ class Round:
                 return tid
         raise DealError("an empty hand cannot open")
 
-    @classmethod
-    def _rule_starter(cls, tab: Tables, hands: list[int]) -> int:
-        """The seat holding the best opening tile; equal tiles (D-2) go by seat order."""
+    @staticmethod
+    def _rule_start(tab: Tables, hands: list[int]) -> tuple[int, int]:
+        """The seat holding the best opening tile, and that tile (the one it opens with by
+        rule); equal tiles (D-2) go by seat order."""
         best_key = None
-        best = -1
+        best = best_tid = -1
         for key, tid in tab.open_order:
             if best_key is not None and key != best_key:
                 break
             for s, h in enumerate(hands):
                 if h >> tid & 1:
                     if best < 0 or s < best:
-                        best, best_key = s, key
+                        best, best_key, best_tid = s, key, tid
                     break
         if best < 0:
             raise DealError("nobody holds a tile to open with")
-        return best
+        return best, best_tid
+
+    @classmethod
+    def _rule_starter(cls, tab: Tables, hands: list[int]) -> int:
+        """The seat holding the best opening tile; equal tiles (D-2) go by seat order."""
+        return Round._rule_start(tab, hands)[0]
 
     @classmethod
     def _check_rule_starter(cls, tab: Tables, hands: list[int], starter: int) -> None:
@@ -867,12 +891,12 @@ class Round:
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """``seat`` placed its last tile: it collects every other hand (§1.8)."""
-        totals = self._totals()
-        count = 0
-        for t in totals:  # a native loop: mypyc calls the builtin sum as a Python function
-            count += t
+        held = 0
+        for h in self.hands:
+            held |= h
+        count = self.tab.hand_totals([held])[0]  # every hand's tiles at once
         self._bonus(seat, "domino", count)
-        self._finish("domino", seat, totals, capicua, count=count)
+        self._finish("domino", seat, None, capicua, count=count)
 
     def _finish_tranque(self) -> None:
         """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
@@ -890,21 +914,17 @@ class Round:
         self._finish("tranque", winner, totals, "", count=others if winner is not None
                      or self.rules.tranque_tie == "split" else 0)
 
-    def _finish(self, reason: EndReason, winner: int | None, totals: list[int], capicua: str,
-                *, count: int = 0, points: int | None = None,
+    def _finish(self, reason: EndReason, winner: int | None, totals: list[int] | None,
+                capicua: str, *, count: int = 0, points: int | None = None,
                 differences: tuple[int, ...] = (), team: int | None = None) -> None:
+        """End the round. ``totals`` None: each hand's total, worked out when :attr:`result`
+        is first read (the hands no longer change)."""
         self.over = True
-        pairs = len(self.teams) < self.players
-        team_totals = tuple(sum(totals[s] for s in seats) for seats in self.teams) \
-            if pairs and totals else ()
-        if pairs and team is None and winner is not None:
-            team = self.seat_team[winner]
-        # RoundEnded's fields in their order (a tuple: no dict to build for a rollout)
-        self._ending = (
-            reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
-            count, count if points is None else points, differences,
-            self.teams if pairs else (), team_totals, team if pairs else None,
-            self.mover if reason == "tranque" else None)
+        # what :attr:`result` needs beyond the round's state, which no longer changes: the
+        # rest (scores as tuples, pairs' totals, the blocker) is worked out when it is read,
+        # as most rollouts only read the scores
+        self._ending = (reason, winner, totals, capicua, count,
+                        count if points is None else points, differences, team)
         if self.record:
             self.log.append(self.ended)
 
@@ -913,8 +933,20 @@ class Round:
         """How the round ended (None while it is in progress). Built when first read: the
         event is a dataclass, whose generated ``__init__`` mypyc leaves interpreted, and
         a rollout that only reads the scores would spend a tenth of its time on it."""
-        if self._result is None and self._ending is not None:
-            self._result = RoundEnded(*self._ending)
+        ending = self._ending
+        if self._result is None and ending is not None:
+            reason, winner, totals, capicua, count, points, differences, team = ending
+            if totals is None:
+                totals = self._totals()
+            pairs = len(self.teams) < self.players
+            team_totals = tuple(sum(totals[s] for s in seats) for seats in self.teams) \
+                if pairs and totals else ()
+            if pairs and team is None and winner is not None:
+                team = self.seat_team[winner]
+            self._result = RoundEnded(
+                reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
+                count, points, differences, self.teams if pairs else (), team_totals,
+                team if pairs else None, self.mover if reason == "tranque" else None)
         return self._result
 
     @property
@@ -941,7 +973,7 @@ class Round:
         """
         rnd = rng.random
         tab = self.tab
-        sm, ha, hb, power = tab.suit_mask, tab.half_a, tab.half_b, tab.power
+        sm, ha, hb, power, powered = tab.suit_mask, tab.half_a, tab.half_b, tab.power, tab.powered
         n = tab.n
         effect_gain, effect_loss = tab.effect_gain, tab.effect_loss
         hands, players = self.hands, self.players
@@ -965,7 +997,7 @@ class Round:
         plain = fast and type(self) is Round
         capicua_bonus = self.variant.capicua_bonus
         kind = ""
-        nxt = tuple(range(1, players)) + (0,)  # the next seat (as _next_seat)
+        nxt = NEXT_SEATS[players]  # the next seat (as _next_seat)
         index, half_sum = tab.index, tab.half_sum
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
@@ -978,13 +1010,12 @@ class Round:
             pos = self.pile_pos
             drawable = pos < limit
             opened, opener = self.opened, self.opener
-            go = opened and fast  # a placement here runs inline, as the common case
+            # a placement here runs inline, as the common case (a trace is kept in the branch
+            # for the other cases)
+            go = opened and fast and trace is None
             drew = self.drew_this_turn
             pass_count = self.pass_count
             stepped = pass_count  # changes when this loop ends a turn by a pass
-            held = 0  # every tile in any hand: a tranque is "no held tile fits an end"
-            for hh in hands:
-                held |= hh
             # the tiles that fit each end, and those that may be placed now: the tiles that
             # fit an end, or open the line
             if el >= 0:
@@ -996,28 +1027,38 @@ class Round:
             while True:
                 m = hands[turn] & ends
                 if not m:
-                    if drawable and fast and el >= 0 and (draw_until or not drew):
+                    if drawable:
+                        if not (fast and el >= 0 and (draw_until or not drew)):
+                            break
                         # a draw (as _draw): the tile is unseen, so no void is known any more
                         tid = pile[pos]
                         pos += 1
                         drawable = pos < limit
                         bit = 1 << tid
                         hands[turn] |= bit
-                        held |= bit
                         drew += 1
                         voids[turn] = 0
                         continue
-                    if drawable or not quiet_pass or el < 0:
+                    if not drew:
+                        # a tranque is found here rather than after each placement: nothing
+                        # to draw, no tile in any hand fits, and this seat has not drawn, so
+                        # the last placement (or the pass before this turn) left the line
+                        # blocked, and nothing has changed since: the state _place or _pass
+                        # ends it in
+                        for hh in hands:
+                            if hh & ends:
+                                break
+                        else:
+                            tid = -2
+                            m = 1
+                            break
+                    if not quiet_pass or el < 0:
                         break
                     passes += 1
                     pass_count += 1
                     voids[turn] |= (1 << el) | (1 << er)
                     turn = nxt[turn]
                     drew = 0
-                    if not held & ends:
-                        tid = -2
-                        m = 1
-                        break
                     continue
                 if m & (m - 1):
                     if native:  # count the bits in C, not by a Python method call
@@ -1038,21 +1079,21 @@ class Round:
                     end = 1 if bit & smr and rnd() < 0.5 else 0
                 else:
                     end = 1 if el >= 0 else -1  # -1: the first tile
-                if trace is not None:
-                    trace.append((tid, end))
                 h = hands[turn] ^ bit
-                if not (h and go):
-                    if not plain:
+                if not (h and go):  # not the common case (go is False while tracing)
+                    if trace is not None:
+                        trace.append((tid, end))
+                    if not (plain or h and opened and fast):
                         break  # the shared code below: events, or a variant's hooks
                     if not opened:  # the opening (as _place)
-                        opened = go = True
+                        opened = True
+                        go = trace is None
                         opener = turn
                     if not h and end >= 0 and capicua_bonus and bit & (smr if end == 0
                                                                          else sml):
                         # the capicúa (as _place), read before the line changes
                         kind = self._capicua_kind(tid, (tiles[0][0], tiles[-1][0]))
                 hands[turn] = h
-                held ^= bit
                 if end == 0:  # the open half: the tile's two halves less the matched one
                     matched = el
                     el = half_sum[tid] - el
@@ -1067,7 +1108,7 @@ class Round:
                     el, er = ha[tid], hb[tid]
                     line.start(tid, el, er)
                     sml, smr = sm[el], sm[er]
-                if power[tid] and end >= 0:  # as _power: the tile at the other end scores
+                if powered and power[tid] and end >= 0:  # as _power: the other end scores
                     k = tid * n + (tiles[-1] if end == 0 else tiles[0])[0]
                     gains[turn] += effect_gain[k]
                     losses[nxt[turn]] += effect_loss[k]
@@ -1078,9 +1119,6 @@ class Round:
                     break
                 turn = nxt[turn]
                 ends = sml | smr
-                if not drawable and not held & ends:
-                    tid = -2  # tranque: finish through the shared code below
-                    break
             opens[0], opens[1], self.turn, self.passes = el, er, turn, passes
             laid = len(tiles) - laid  # placements made here, each then the turn moved on
             if laid:
