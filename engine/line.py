@@ -124,7 +124,8 @@ class Line:
 
 
 class TwoEndedLine(Line):
-    """A line with two ends, kept left to right in a deque (``tiles``)."""
+    """A line with two ends, kept left to right in a deque (``tiles``), read through its
+    methods: the playout kernel adds tiles to :attr:`added`, which they settle first."""
 
     def __init__(self, shape: LineShape = TWO_ENDED) -> None:
         # Line.__init__'s fields set here (no super() call: every deal makes a line)
@@ -133,6 +134,32 @@ class TwoEndedLine(Line):
         self.tips = [-1, -1]
         self.first = -1
         self.tiles: deque[Placement] = deque()
+        self.added: tuple[list[int], list[int], tuple[int, ...]] | None = None
+        """Tiles that :meth:`Round.playout` placed and ``tiles`` does not hold yet: the ids
+        put on the left end and on the right end, each in the order placed, and each tile's
+        two suits added (its open suit is that less the matched one). The kernel keeps
+        :attr:`open` and :attr:`tips` itself."""
+
+    def _settle(self) -> None:
+        """Move :attr:`added` into ``tiles``."""
+        added = self.added
+        if added is None:
+            return
+        self.added = None
+        lefts, rights, half_sum = added
+        tiles = self.tiles
+        if not tiles:
+            return
+        open_ = tiles[0][1]
+        for tid in lefts:
+            outer = half_sum[tid] - open_
+            tiles.appendleft((tid, outer, open_))
+            open_ = outer
+        open_ = tiles[-1][2]
+        for tid in rights:
+            outer = half_sum[tid] - open_
+            tiles.append((tid, open_, outer))
+            open_ = outer
 
     def start(self, tid: int, left: int, right: int) -> None:
         self.tiles.append((tid, left, right))
@@ -141,6 +168,7 @@ class TwoEndedLine(Line):
         self.first = tid
 
     def put(self, tid: int, end: int, matched: int, outer: int) -> None:
+        self._settle()
         if end == 0:
             self.tiles.appendleft((tid, outer, matched))
         else:
@@ -152,18 +180,22 @@ class TwoEndedLine(Line):
         return self.tips[1 - end]
 
     def placements(self) -> list[Placement]:
+        self._settle()
         return list(self.tiles)
 
     def copy(self) -> TwoEndedLine:
+        self._settle()
         new = TwoEndedLine(self.shape)
         self._copy_ends(new)
         new.tiles = deque(self.tiles)
         return new
 
     def __iter__(self) -> Iterator[Placement]:
+        self._settle()
         return iter(self.tiles)
 
     def __len__(self) -> int:
+        self._settle()
         return len(self.tiles)
 
 

@@ -174,6 +174,9 @@ class Tables:
                 loss[i * n + j] = lo
         self.effect_gain = tuple(gain)
         self.effect_loss = tuple(loss)
+        self.kernel = (self.suit_mask, self.half_a, self.half_b, self.half_sum, self.power,
+                       self.powered, n, self.effect_gain, self.effect_loss, self.index)
+        """The tables :meth:`Round.playout` reads, in the order it unpacks them."""
 
     def hand_totals(self, hands: list[int]) -> list[int]:
         """The total of each hand (one call for all: the round's end counts every hand)."""
@@ -329,17 +332,17 @@ class Round:
             rest: list[int] = []
         else:
             rest = order[players * size:] if variant.pile else []
-        hands = [0] * players
         if NATIVE:
+            hands = [0] * players
             for s in range(players):  # each hand in a local int: a list item's |= is generic
                 h = 0
                 for k in range(s * size, s * size + size):
                     h |= 1 << order[k]
                 hands[s] = h
-        else:  # every tile's bit in one C call; a hand is their sum (distinct bits: the union)
-            bits = itemgetter(*order)(tab.bit)
-            for s in range(players):
-                hands[s] = sum(bits[s * size:s * size + size])
+        else:  # in C: the dealt tiles' bits, grouped ``size`` at a time (the hands), each group
+            # summed (distinct bits: their union)
+            bits = itemgetter(*order[:players * size])(tab.bit)
+            hands = list(map(sum, zip(*[iter(bits)] * size)))
         opening: Literal["rule", "any"] = "rule"
         if cls is Round:  # a variant's round type may extend __init__
             open_tile = -1
@@ -973,16 +976,13 @@ class Round:
         """
         rnd = rng.random
         tab = self.tab
-        sm, ha, hb, power, powered = tab.suit_mask, tab.half_a, tab.half_b, tab.power, tab.powered
-        n = tab.n
-        effect_gain, effect_loss = tab.effect_gain, tab.effect_loss
+        sm, ha, hb, half_sum, power, powered, n, effect_gain, effect_loss, index = tab.kernel
         hands, players = self.hands, self.players
         gains, losses = self.gains, self.losses
         line = self.line
-        tiles = line.tiles  # type: ignore[attr-defined]  # the kernel plays two-ended lines
         opens, tips = line.open, line.tips
         # looked up once, not per tile (compiled, m.bit_count() looks the method up each time)
-        add_left, add_right, bit_count = tiles.appendleft, tiles.append, int.bit_count
+        bit_count = int.bit_count
         native = NATIVE
         pile = self.pile
         limit = len(pile) - self.keep
@@ -998,14 +998,21 @@ class Round:
         capicua_bonus = self.variant.capicua_bonus
         kind = ""
         nxt = NEXT_SEATS[players]  # the next seat (as _next_seat)
-        index, half_sum = tab.index, tab.half_sum
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
             # The tiles at the ends, the placements, the last placer and the last mover are
             # not kept per step: they are read off the line and the turn when writing back.
             el, er, turn = opens[0], opens[1], self.turn
+            tl, tr = tips[0], tips[1]
             passes = self.passes
-            laid = len(tiles)
+            # the tiles placed at each end go on lists the line turns into its placements
+            # when it is next read (TwoEndedLine.added): the kernel makes no placement per step
+            added = line.added  # type: ignore[attr-defined]  # the kernel plays two-ended lines
+            if added is None:
+                line.added = added = ([], [], half_sum)  # type: ignore[attr-defined]
+            lefts, rights = added[0], added[1]
+            add_left, add_right = lefts.append, rights.append
+            laid = len(lefts) + len(rights) + (el >= 0)  # the first tile counts too
             tid = -1
             pos = self.pile_pos
             drawable = pos < limit
@@ -1092,24 +1099,25 @@ class Round:
                     if not h and end >= 0 and capicua_bonus and bit & (smr if end == 0
                                                                          else sml):
                         # the capicúa (as _place), read before the line changes
-                        kind = self._capicua_kind(tid, (tiles[0][0], tiles[-1][0]))
+                        kind = self._capicua_kind(tid, (tl, tr))
                 hands[turn] = h
                 if end == 0:  # the open half: the tile's two halves less the matched one
-                    matched = el
                     el = half_sum[tid] - el
-                    add_left((tid, el, matched))
+                    add_left(tid)
                     sml = sm[el]
+                    tl = tid
                 elif end > 0:
-                    matched = er
                     er = half_sum[tid] - er
-                    add_right((tid, matched, er))
+                    add_right(tid)
                     smr = sm[er]
+                    tr = tid
                 else:  # the first tile: no other end, no power effect
                     el, er = ha[tid], hb[tid]
                     line.start(tid, el, er)
                     sml, smr = sm[el], sm[er]
+                    tl = tr = tid
                 if powered and power[tid] and end >= 0:  # as _power: the other end scores
-                    k = tid * n + (tiles[-1] if end == 0 else tiles[0])[0]
+                    k = tid * n + (tr if end == 0 else tl)
                     gains[turn] += effect_gain[k]
                     losses[nxt[turn]] += effect_loss[k]
                 passes = 0
@@ -1120,9 +1128,10 @@ class Round:
                 turn = nxt[turn]
                 ends = sml | smr
             opens[0], opens[1], self.turn, self.passes = el, er, turn, passes
-            laid = len(tiles) - laid  # placements made here, each then the turn moved on
+            # placements made here, each then the turn moved on
+            laid = len(lefts) + len(rights) + (el >= 0) - laid
             if laid:
-                tips[0], tips[1] = tiles[0][0], tiles[-1][0]
+                tips[0], tips[1] = tl, tr
                 self.placements += laid
                 # the domino's turn stays; passes since the last placement moved it on
                 self.last_placer = turn if tid == -3 else (turn - 1 - passes) % players
