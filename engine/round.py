@@ -342,7 +342,7 @@ class Round:
         else:  # in C: the dealt tiles' bits, grouped ``size`` at a time (the hands), each group
             # summed (distinct bits: their union)
             bits = itemgetter(*order[:players * size])(tab.bit)
-            hands = list(map(sum, zip(*[iter(bits)] * size)))
+            hands = list(map(sum, zip(*[iter(bits)] * size, strict=True)))
         opening: Literal["rule", "any"] = "rule"
         if cls is Round:  # a variant's round type may extend __init__
             open_tile = -1
