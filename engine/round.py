@@ -123,8 +123,6 @@ class Tables:
         self.n = len(ts)
         self.bit = tuple(1 << i for i in range(self.n))
         """``1 << id`` by tile id."""
-        self.index = {1 << i: i for i in range(self.n)}
-        """Each tile's id by its bit (``1 << id``)."""
         self.half_sum = tuple(a + b for a, b in zip(ts.half_a, ts.half_b, strict=True))
         """Each tile's two suits added: the one a tile does not match is this less the
         matched one."""
@@ -174,8 +172,12 @@ class Tables:
                 loss[i * n + j] = lo
         self.effect_gain = tuple(gain)
         self.effect_loss = tuple(loss)
+        self.suits = suits = len(ts.suits)
+        self.end_suits = tuple((1 << a) | (1 << b) for a in range(suits) for b in range(suits))
+        """``end_suits[a * suits + b]``: the bits of suits ``a`` and ``b`` (a pass with those
+        ends open tells that the seat holds neither)."""
         self.kernel = (self.suit_mask, self.half_a, self.half_b, self.half_sum, self.power,
-                       self.powered, n, self.effect_gain, self.effect_loss, self.index)
+                       self.powered, n, self.effect_gain, self.effect_loss)
         """The tables :meth:`Round.playout` reads, in the order it unpacks them."""
 
     def hand_totals(self, hands: list[int]) -> list[int]:
@@ -218,6 +220,16 @@ NEXT_SEATS: Final = tuple(tuple(range(1, p)) + (0,) for p in range(65))
 
 class Round:
     """A round in progress. Build it with :meth:`deal` (random) or :meth:`from_deal` (given)."""
+
+    # Its fields, in slots: more than 30 fields in an instance dict would cost every deal a
+    # dict of its own and every read a lookup (CPython shares the dict's keys for at most 30).
+    # A variant's round type adds its own fields in a dict as usual.
+    __slots__ = ("variant", "rules", "tab", "players", "number", "context", "hands", "pile",
+                 "pile_pos", "keep", "table", "starter", "turn", "gains", "losses", "line",
+                 "open_tile", "opened", "opener", "placements", "last_placer", "mover",
+                 "passes", "pass_count", "drew_this_turn", "salida_paid", "over", "_result",
+                 "_ending", "voids", "record", "log", "turns", "_turn", "initial_hands",
+                 "teams", "seat_team")
 
     def __init__(
         self,
@@ -350,7 +362,9 @@ class Round:
                 starter, open_tile = Round._rule_start(tab, hands)
             elif table is None:
                 opening = "any"
-            new = Round.__new__(Round)
+            # __new__ is there for the compiled class (see __new__); run as Python, the plain
+            # object.__new__ saves the call into it
+            new = Round.__new__(Round) if NATIVE else object.__new__(Round)
             new._setup(variant, rules, tab, hands, rest, table, starter, number, opening, record,
                        context, open_tile)
             return new
@@ -976,7 +990,7 @@ class Round:
         """
         rnd = rng.random
         tab = self.tab
-        sm, ha, hb, half_sum, power, powered, n, effect_gain, effect_loss, index = tab.kernel
+        sm, ha, hb, half_sum, power, powered, n, effect_gain, effect_loss = tab.kernel
         hands, players = self.hands, self.players
         gains, losses = self.gains, self.losses
         line = self.line
@@ -998,6 +1012,8 @@ class Round:
         capicua_bonus = self.variant.capicua_bonus
         kind = ""
         nxt = NEXT_SEATS[players]  # the next seat (as _next_seat)
+        end_suits = tab.end_suits
+        suits = tab.suits
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
             # The tiles at the ends, the placements, the last placer and the last mover are
@@ -1063,7 +1079,7 @@ class Round:
                         break
                     passes += 1
                     pass_count += 1
-                    voids[turn] |= (1 << el) | (1 << er)
+                    voids[turn] |= end_suits[el * suits + er]
                     turn = nxt[turn]
                     drew = 0
                     continue
@@ -1081,7 +1097,7 @@ class Round:
                         m &= m - 1
                         k -= 1
                 bit = m & -m
-                tid = (bit.bit_length() - 1) if native else index[bit]
+                tid = bit.bit_length() - 1
                 if bit & sml:
                     end = 1 if bit & smr and rnd() < 0.5 else 0
                 else:
