@@ -134,11 +134,12 @@ class Tables:
         self.value = tuple(int(v) for v in value)
         self.total = tuple(self.value[a] + self.value[b]
                            for a, b in zip(ts.half_a, ts.half_b, strict=True))
-        self.byte_total = tuple(sum(self.total[8 * c + i] for i in range(8)
-                                    if byte >> i & 1 and 8 * c + i < self.n)
-                                for c in range((self.n + 7) // 8) for byte in range(256))
-        """``byte_total[256 * c + byte]``: the total of the tiles ``8 * c + i`` for each bit
-        ``i`` set in ``byte`` (a hand's total is a sum over its bytes)."""
+        self.byte_totals = tuple(tuple(sum(self.total[8 * c + i] for i in range(8)
+                                           if byte >> i & 1 and 8 * c + i < self.n)
+                                       for byte in range(256))
+                                 for c in range((self.n + 7) // 8))
+        """``byte_totals[c][byte]``: the total of the tiles ``8 * c + i`` for each bit ``i``
+        set in ``byte`` (a hand's total is a sum over its bytes)."""
         self.power = tuple(power and t.is_power for t in ts.tiles)
         self.powered = any(self.power)
         """Some tile has a power effect (Leonard): the playout kernel skips the check if not."""
@@ -183,14 +184,14 @@ class Tables:
     def hand_totals(self, hands: list[int]) -> list[int]:
         """The total of each hand (one call for all: the round's end counts every hand)."""
         out = []
-        byte_total = self.byte_total
+        byte_totals = self.byte_totals
         for mask in hands:
             total = 0
-            chunk = 0
-            while mask:  # eight tiles at a time, by table: no step per tile
-                total += byte_total[chunk + (mask & 255)]
+            for table in byte_totals:  # eight tiles at a time, by table: no step per tile
+                if not mask:
+                    break
+                total += table[mask & 255]
                 mask >>= 8
-                chunk += 256
             out.append(total)
         return out
 
@@ -908,10 +909,8 @@ class Round:
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """``seat`` placed its last tile: it collects every other hand (§1.8)."""
-        held = 0
-        for h in self.hands:
-            held |= h
-        count = self.tab.hand_totals([held])[0]  # every hand's tiles at once
+        # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
+        count = self.tab.hand_totals([sum(self.hands)])[0]
         self._bonus(seat, "domino", count)
         self._finish("domino", seat, None, capicua, count=count)
 
