@@ -140,6 +140,14 @@ class TwoEndedLine(Line):
         two suits added (its open suit is that less the matched one). The kernel keeps
         :attr:`open` and :attr:`tips` itself."""
 
+    def adding(self, half_sum: tuple[int, ...]) -> tuple[list[int], list[int]]:
+        """The lists of :attr:`added` (made empty if there are none) for the playout kernel
+        to append to; ``half_sum``: each tile's two suits added."""
+        added = self.added
+        if added is None:
+            self.added = added = ([], [], half_sum)
+        return added[0], added[1]
+
     def _settle(self) -> None:
         """Move :attr:`added` into ``tiles``."""
         added = self.added

@@ -173,12 +173,13 @@ class Tables:
                 loss[i * n + j] = lo
         self.effect_gain = tuple(gain)
         self.effect_loss = tuple(loss)
-        self.suits = suits = len(ts.suits)
+        suits = len(ts.suits)
         self.end_suits = tuple((1 << a) | (1 << b) for a in range(suits) for b in range(suits))
         """``end_suits[a * suits + b]``: the bits of suits ``a`` and ``b`` (a pass with those
         ends open tells that the seat holds neither)."""
         self.kernel = (self.suit_mask, self.half_a, self.half_b, self.half_sum, self.power,
-                       self.powered, n, self.effect_gain, self.effect_loss)
+                       self.powered, n, self.effect_gain, self.effect_loss, self.end_suits,
+                       suits)
         """The tables :meth:`Round.playout` reads, in the order it unpacks them."""
 
     def hand_totals(self, hands: list[int]) -> list[int]:
@@ -357,22 +358,21 @@ class Round:
             bits = itemgetter(*order[:players * size])(tab.bit)
             hands = list(map(sum, zip(*[iter(bits)] * size, strict=True)))
         opening: Literal["rule", "any"] = "rule"
-        if cls is Round:  # a variant's round type may extend __init__
-            open_tile = -1
-            if starter is None:  # the rule's opener and the tile it opens with, in one search
+        open_tile = -1
+        if starter is None:
+            if cls is Round:  # the rule's opener and the tile it opens with, in one search
                 starter, open_tile = Round._rule_start(tab, hands)
-            elif table is None:
-                opening = "any"
+            else:
+                starter = cls._rule_starter(tab, hands)
+        elif table is None:
+            opening = "any"
+        if cls is Round:  # a variant's round type may extend __init__
             # __new__ is there for the compiled class (see __new__); run as Python, the plain
             # object.__new__ saves the call into it
             new = Round.__new__(Round) if NATIVE else object.__new__(Round)
             new._setup(variant, rules, tab, hands, rest, table, starter, number, opening, record,
                        context, open_tile)
             return new
-        if starter is None:
-            starter = cls._rule_starter(tab, hands)
-        elif table is None:
-            opening = "any"
         return cls(variant, rules, hands, rest, table, starter, number=number,
                    opening=opening, record=record, context=context)
 
@@ -989,7 +989,8 @@ class Round:
         """
         rnd = rng.random
         tab = self.tab
-        sm, ha, hb, half_sum, power, powered, n, effect_gain, effect_loss = tab.kernel
+        (sm, ha, hb, half_sum, power, powered, n, effect_gain, effect_loss, end_suits,
+         suits) = tab.kernel
         hands, players = self.hands, self.players
         gains, losses = self.gains, self.losses
         line = self.line
@@ -1011,8 +1012,6 @@ class Round:
         capicua_bonus = self.variant.capicua_bonus
         kind = ""
         nxt = NEXT_SEATS[players]  # the next seat (as _next_seat)
-        end_suits = tab.end_suits
-        suits = tab.suits
         while not self.over:
             # Load the state into locals; the inline loop writes it back before any method.
             # The tiles at the ends, the placements, the last placer and the last mover are
@@ -1021,11 +1020,8 @@ class Round:
             tl, tr = tips[0], tips[1]
             passes = self.passes
             # the tiles placed at each end go on lists the line turns into its placements
-            # when it is next read (TwoEndedLine.added): the kernel makes no placement per step
-            added = line.added  # type: ignore[attr-defined]  # the kernel plays two-ended lines
-            if added is None:
-                line.added = added = ([], [], half_sum)  # type: ignore[attr-defined]
-            lefts, rights = added[0], added[1]
+            # when it is next read: the kernel makes no placement per step
+            lefts, rights = line.adding(half_sum)  # type: ignore[attr-defined]  # two-ended
             add_left, add_right = lefts.append, rights.append
             laid = len(lefts) + len(rights) + (el >= 0)  # the first tile counts too
             tid = -1
