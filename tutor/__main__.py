@@ -135,7 +135,7 @@ class Terminal:
             self.write("✔ " + fb.message)
         elif fb.kind == "revealed":
             self.write("→ " + fb.message)
-        elif fb.kind == "invalid":
+        elif fb.kind in ("invalid", "working"):  # not an attempt: the question stays open
             self.write("✎ " + fb.message)
         else:
             self.write("✘ " + fb.message)

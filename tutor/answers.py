@@ -1,4 +1,10 @@
-"""Safe parsing of a student's typed answer ("45", "5x9", "7²", "-(6+9)") into a whole number.
+"""Safe reading of a student's typed reply: a final answer ("45", "-15") or working ("5x9").
+
+RULES.md §4, "The answer is a number": a final answer is an integer as a person writes it;
+text with an operation in it (``4*8``, ``7^2``, ``12-15``) is the student's working, which
+the tutor never computes for them. :func:`read_answer` says which of the two a reply is (and
+what the working would come to, for diagnosis); :func:`parse_answer` is the older reading that
+evaluates either.
 
 The parser is a small tokenizer plus a recursive-descent parser over a fixed
 whitelist of symbols; it never hands text to Python.  Every size is capped
@@ -17,11 +23,17 @@ Choices a teacher may want to know:
   exactly three digits is a thousands separator (``1,000`` / ``1.000``).
 * A trailing ``=`` or full stop is ignored; with ``5x9=45`` the part after ``=`` is the answer.
 * Division is refused with an explanation: every answer here is a whole number.
+
+What :func:`read_answer` calls a final answer: one number, with at most one sign before it
+(``-15``, ``−15``, ``+15``: a gain is often written with its plus), spaces anywhere, in any
+number of parentheses (``(−3)``: nothing is computed). Everything else the parser reads is
+working: two numbers or more (``0+32``, ``7²``, ``5x9``), or a sign on a sign (``--5``).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from tutor.i18n import N_, format_number, normalize_lang, translator
@@ -32,8 +44,10 @@ __all__ = [
     "MAX_LENGTH",
     "MAX_NESTING",
     "AnswerError",
+    "Reading",
     "is_correct",
     "parse_answer",
+    "read_answer",
 ]
 
 MAX_LENGTH = 200
@@ -253,8 +267,74 @@ class _Parser:
         return inner
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What a student's reply is: a final answer, or working (RULES.md §4)."""
+
+    value: int
+    """The number written; for working, the number the working comes to (for diagnosis
+    only: the tutor never takes it as the student's answer)."""
+    working: bool
+    """The reply has an operation in it (``4*8``, ``7^2``, ``12-15``): it is not an answer."""
+    text: str
+    """The part of the reply that was read (after a final ``=``, the part after it)."""
+
+
+def _body(text: str, lang: str) -> str:
+    """The part of ``text`` to read: without a final ``=`` or full stop, and after an ``=``
+    (``5x9=45`` answers 45)."""
+    if not isinstance(text, str):
+        raise AnswerError("syntax", lang)
+    if len(text) > MAX_LENGTH:
+        raise AnswerError("too_long", lang)
+    # A final "=" or a full stop closing the sentence is not part of the number.
+    body = text.strip().rstrip("=.").strip()
+    if "=" in body:
+        body = body.rsplit("=", 1)[1].strip()
+    if not body:
+        raise AnswerError("empty", lang)
+    return body
+
+
+def _evaluate(tokens: list[Token], lang: str) -> int:
+    if not tokens:
+        raise AnswerError("empty", lang)
+    parser = _Parser(tokens, lang)
+    value = parser.expr()
+    if parser.pos != len(tokens):
+        raise AnswerError("syntax", lang)
+    return value
+
+
+def _is_number(tokens: list[Token]) -> bool:
+    """One number with at most one sign before it, parentheses aside: nothing to compute."""
+    rest = [t for t in tokens if t[1] not in ("(", ")")]
+    if len(rest) == 2 and rest[0][1] in ("+", "-"):
+        rest = rest[1:]
+    return len(rest) == 1 and rest[0][0] == "num"
+
+
+def read_answer(text: str, lang: str = "en") -> Reading:
+    """A reply read as a final answer or as working; :class:`AnswerError` if it is neither
+    (unreadable or hostile text, decimals, division, a number too big).
+
+    >>> read_answer("45")
+    Reading(value=45, working=False, text='45')
+    >>> read_answer("5 x 9 =")
+    Reading(value=45, working=True, text='5 x 9')
+    >>> read_answer("5x9=45").working, read_answer("−(6+9)").working, read_answer("(−3)").value
+    (False, True, -3)
+    """
+    lang = normalize_lang(lang)
+    body = _body(text, lang)
+    tokens = _tokenize(body, lang)
+    value = _evaluate(tokens, lang)
+    return Reading(value, not _is_number(tokens), body)
+
+
 def parse_answer(text: str, lang: str = "en") -> int:
-    """The whole number a student typed, or :class:`AnswerError` saying what to fix.
+    """The whole number a reply comes to, working included, or :class:`AnswerError` saying
+    what to fix. The tutor's questions take a final answer only: see :func:`read_answer`.
 
     >>> parse_answer("5 x 9 =")
     45
@@ -266,26 +346,11 @@ def parse_answer(text: str, lang: str = "en") -> int:
     tutor.answers.AnswerError: Escribe un número entero, como 45 (sin decimales).
     """
     lang = normalize_lang(lang)
-    if not isinstance(text, str):
-        raise AnswerError("syntax", lang)
-    if len(text) > MAX_LENGTH:
-        raise AnswerError("too_long", lang)
-    # A final "=" or a full stop closing the sentence is not part of the number.
-    body = text.strip().rstrip("=.").strip()
-    if "=" in body:
-        body = body.rsplit("=", 1)[1].strip()
-    if not body:
-        raise AnswerError("empty", lang)
-    tokens = _tokenize(body, lang)
-    if not tokens:
-        raise AnswerError("empty", lang)
-    parser = _Parser(tokens, lang)
-    value = parser.expr()
-    if parser.pos != len(tokens):
-        raise AnswerError("syntax", lang)
-    return value
+    return _evaluate(_tokenize(_body(text, lang), lang), lang)
 
 
 def is_correct(text: str, expected: int, lang: str = "en") -> bool:
-    """Whether ``text`` reads as ``expected``; unreadable text raises :class:`AnswerError`."""
-    return parse_answer(text, lang) == expected
+    """Whether ``text`` is the final answer ``expected``: working (``5x9``) is not an answer,
+    whatever it comes to (RULES.md §4). Unreadable text raises :class:`AnswerError`."""
+    reading = read_answer(text, lang)
+    return not reading.working and reading.value == expected

@@ -17,10 +17,10 @@ from typing import Any, Literal
 from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
 from engine.round import Round
 from engine.tiles import LEONARD, Tile, TileSet
-from tutor.answers import AnswerError, parse_answer
+from tutor.answers import AnswerError, read_answer
 from tutor.diagnosis import Diagnosis, diagnose
 from tutor.hints import ANSWER, Hint, hint_ladder
-from tutor.i18n import format_number, translator
+from tutor.i18n import N_, format_number, translator
 from tutor.mastery import Mastery
 from tutor.practice import (
     DRILL_SKILLS,
@@ -44,7 +44,11 @@ from tutor.questions import (
 __all__ = ["ASK_KINDS", "Asker", "Feedback", "Pending"]
 
 ASK_KINDS = frozenset({"power", "round_end"})
-FeedbackKind = Literal["invalid", "correct", "wrong", "revealed"]
+FeedbackKind = Literal["invalid", "working", "correct", "wrong", "revealed"]
+UNCOUNTED = frozenset({"invalid", "working"})
+"""Replies that are not attempts: unreadable text, and working instead of a number."""
+WORKING = N_("That is the working. Now work it out: what number is it?")
+"""The reply to working (``4*8``): RULES.md §4, the student computes (docs/teaching.md)."""
 LONGEST_WAIT = 86_400.0
 """A question left open longer than this counts as this long (a day)."""
 
@@ -69,8 +73,9 @@ class Feedback:
 
     @property
     def counted(self) -> bool:
-        """Whether this reply counted as an attempt (an unreadable answer does not)."""
-        return self.kind != "invalid"
+        """Whether this reply counted as an attempt (an unreadable answer and working do
+        not)."""
+        return self.kind not in UNCOUNTED
 
     @property
     def worked(self) -> str:
@@ -333,9 +338,14 @@ class Asker:
         p = self._head()
         q = p.question
         try:
-            value = parse_answer(text, self.lang)
+            reading = read_answer(text, self.lang)
         except AnswerError as err:
             return Feedback("invalid", str(err), q), False
+        if reading.working:
+            # Not an answer: no attempt, no evidence, nothing recorded, the question stays
+            # open, and no word on whether the working is right (docs/teaching.md).
+            return Feedback("working", translator(self.lang)(WORKING), q), False
+        value = reading.value
         p.attempts += 1
         diag = diagnose(q, value, self.lang)
         seconds = self._seconds(p)

@@ -1,16 +1,20 @@
-"""Tests for tutor.answers: what a student may type, what is refused, and that nothing hangs."""
+"""Tests for tutor.answers: what a student may type, what is refused, and that nothing hangs.
+
+RULES.md §4, "The answer is a number": a final answer is an integer as a person writes it;
+text with an operation in it is the working, not the answer (docs/teaching.md)."""
 
 from __future__ import annotations
 
 import doctest
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tutor.answers as answers
-from tutor.answers import AnswerError, is_correct, parse_answer
+from tutor.answers import AnswerError, Reading, is_correct, parse_answer, read_answer
 
 
 @pytest.mark.parametrize(
@@ -88,8 +92,78 @@ def test_every_error_code_has_a_message_in_both_languages() -> None:
 
 
 def test_is_correct() -> None:
-    assert is_correct("5x9", 45)
+    assert is_correct("45", 45) and is_correct("5x9=45", 45) and is_correct("-3", -3)
     assert not is_correct("44", 45)
+    assert not is_correct("5x9", 45)  # RULES.md §4: the working is not the answer
+
+
+# RULES.md §4 "The answer is a number": (reply, language, what it is: the number written, or
+# ("working", what the working comes to), or the AnswerError code).
+READINGS: list[tuple[str, str, object]] = [
+    # final answers: a number as a person writes it
+    ("32", "en", 32), (" 32 ", "en", 32), ("32=", "en", 32), ("32 =", "en", 32),
+    ("32.", "en", 32), ("-3", "en", -3), ("−3", "en", -3), ("- 3", "en", -3),
+    ("+5", "en", 5), ("0", "en", 0), ("-0", "en", 0), ("(−3)", "en", -3),
+    ("((7))", "en", 7), ("1,000", "en", 1000), ("1.000", "es", 1000),
+    ("1.234.567", "es", 1234567), ("٣٢", "en", 32), ("３２", "en", 32), ("٣٢", "es", 32),
+    ("5x9=45", "en", 45), ("= 45", "en", 45), ("10^12=1000000000000", "en", 10**12),
+    ("45", "es_MX", 45), (" 32 ", "en", 32),
+    # working: an operation in it; what it comes to is kept for diagnosis only
+    ("4*8", "en", ("working", 32)), ("4 x 8", "en", ("working", 32)),
+    ("4×8", "es", ("working", 32)), ("5x9", "en", ("working", 45)),
+    ("5x9=", "en", ("working", 45)), ("7^2", "en", ("working", 49)),
+    ("7²", "en", ("working", 49)), ("7**2", "en", ("working", 49)),
+    ("12-15", "en", ("working", -3)), ("12 − 15", "es", ("working", -3)),
+    ("0+32", "en", ("working", 32)), ("32+0", "en", ("working", 32)),
+    ("32*1", "en", ("working", 32)), ("5*(4+5)", "en", ("working", 45)),
+    ("-(6+9)", "en", ("working", -15)), ("--5", "en", ("working", 5)),
+    ("+-5", "en", ("working", -5)), ("(3+4)x2", "en", ("working", 14)),
+    ("1.000+1", "es", ("working", 1001)), ("2·16", "en", ("working", 32)),
+    ("45=5x9", "en", ("working", 45)), ("٤×٨", "en", ("working", 32)),
+    # refused: unreadable or hostile, with the existing messages
+    ("", "en", "empty"), ("=", "en", "empty"), ("abc", "en", "letters"),
+    ("treinta", "es", "letters"), ("__import__('os')", "en", "syntax"),
+    ("4.5", "en", "not_whole"), ("4,5", "es", "not_whole"), ("1,000", "es", "not_whole"),
+    ("32/1", "en", "division"), ("64÷2", "es", "division"), ("9" * 14, "en", "too_big"),
+    ("10^12+1", "en", "too_big"), ("9^13", "en", "exponent"),
+    ("(" * 30 + "1" + ")" * 30, "en", "nesting"), ("1" * 10_000, "en", "too_long"),
+    ("3 2", "en", "syntax"), ("4*", "en", "syntax"), ("x", "en", "syntax"),
+]
+
+
+@pytest.mark.parametrize(("text", "lang", "want"), READINGS,
+                         ids=[f"{i}-{t[:12]!r}" for i, (t, _, _) in enumerate(READINGS)])
+def test_a_reply_is_a_number_working_or_refused(text: str, lang: str, want: object) -> None:
+    if isinstance(want, str):
+        with pytest.raises(AnswerError) as info:
+            read_answer(text, lang)
+        assert info.value.code == want and str(info.value)
+        with pytest.raises(AnswerError):  # the older reading refuses the same text
+            parse_answer(text, lang)
+        return
+    reading = read_answer(text, lang)
+    assert isinstance(reading, Reading)
+    if isinstance(want, tuple):
+        assert reading.working and reading.value == want[1]
+        assert not is_correct(text, want[1], lang)
+    else:
+        assert not reading.working and reading.value == want
+        assert is_correct(text, want, lang)  # type: ignore[arg-type]
+    assert parse_answer(text, lang) == reading.value  # working is still read for diagnosis
+
+
+def test_the_table_covers_each_kind() -> None:
+    kinds = [type(w).__name__ for *_, w in READINGS]
+    assert len(READINGS) >= 40
+    assert kinds.count("int") >= 15 and kinds.count("tuple") >= 15 and kinds.count("str") >= 15
+
+
+def test_a_reading_is_frozen_and_keeps_the_text_read() -> None:
+    reading = read_answer(" 5 x 9 = ")
+    assert reading == Reading(45, True, "5 x 9")
+    with pytest.raises(AttributeError):
+        reading.value = 1  # type: ignore[misc]
+    assert read_answer("5x9=45").text == "45"
 
 
 HOSTILE = [
@@ -106,8 +180,10 @@ MAX_WORK = 20_000
 length limit, whatever the input (counted, not timed, so a busy machine cannot fail it)."""
 
 
-def parse_with_work(text: str, lang: str) -> tuple[int | AnswerError, int]:
-    """The parse's result (or error) and how many lines of tutor/answers.py it ran."""
+def parse_with_work(text: str, lang: str,
+                    read: Any = parse_answer) -> tuple[int | AnswerError, int]:
+    """The parse's result (or error) and how many lines of tutor/answers.py it ran (``read``
+    is parse_answer, or read_answer whose value is taken)."""
     lines = 0
     source = answers.__file__
 
@@ -122,7 +198,8 @@ def parse_with_work(text: str, lang: str) -> tuple[int | AnswerError, int]:
 
     sys.settrace(trace)
     try:
-        result: int | AnswerError = parse_answer(text, lang)
+        got = read(text, lang)
+        result: int | AnswerError = got.value if isinstance(got, Reading) else got
     except AnswerError as err:
         result = err
     finally:
@@ -132,8 +209,9 @@ def parse_with_work(text: str, lang: str) -> tuple[int | AnswerError, int]:
 
 @pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
 def test_hostile_input_is_an_int_or_answer_error_with_bounded_work(text: str) -> None:
-    for lang in ("en", "es"):
-        result, work = parse_with_work(text, lang)
+    for lang, read in (("en", parse_answer), ("es", parse_answer), ("en", read_answer),
+                       ("es", read_answer)):
+        result, work = parse_with_work(text, lang, read)
         if not isinstance(result, AnswerError):
             assert isinstance(result, int) and abs(result) <= answers.MAX_ABS
         assert work < MAX_WORK, (text[:40], work)
@@ -145,7 +223,7 @@ _ANSWERISH = st.text(alphabet="0123456789+-−x×*·^²³()., =/٣\x00ab", max_s
 @settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.text(max_size=250), _ANSWERISH), st.sampled_from(["en", "es"]))
 def test_fuzz_only_int_or_answer_error(text: str, lang: str) -> None:
-    result, work = parse_with_work(text, lang)
+    result, work = parse_with_work(text, lang, read_answer)
     if isinstance(result, AnswerError):
         assert result.code in answers.MESSAGES and str(result)
     else:
