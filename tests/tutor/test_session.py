@@ -128,6 +128,60 @@ def test_invalid_answers_do_not_count() -> None:
     assert s.answer(str(q.expected)).kind == "correct"
 
 
+def workings(q: object) -> list[str]:
+    """Working a student might type for ``q`` instead of the number: RULES.md §4."""
+    e = q.expected  # type: ignore[attr-defined]
+    ctx = q.context  # type: ignore[attr-defined]
+    forms = [f"0+{e}", f"{e}+0", f"({e})*1", f"{e}x1=", f"{e + 15}-15", f"({e})^1", f"-(-{e})"]
+    if ctx.t is not None and ctx.rule == "x/n":
+        forms += [f"{ctx.n}*{ctx.t}", f"{ctx.n} × {ctx.t}", f"{ctx.n}x{ctx.t}="]
+    if ctx.t is not None and ctx.rule == "x/x":
+        forms += [f"{ctx.t}^2", f"{ctx.t}²"]
+    return forms
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_working_is_not_an_answer(lang: str) -> None:
+    """RULES.md §4 "The answer is a number": working (even working that comes to the right
+    number) is no attempt and no evidence, gets no verdict, and the question stays open;
+    the number typed next is the first attempt."""
+    s = first_question(lang=lang)
+    q = s.pending_question
+    assert q is not None
+    before = s.skill_views()
+    states = {k: (v.asked, v.p_known) for k, v in s.mastery.states.items()}
+    messages = set()
+    for text in [*workings(q), f"0+{q.expected + 1}", f"{q.expected + 1}*1"]:
+        fb = s.answer(text)
+        assert fb.kind == "working" and not fb.counted and not fb.done, text
+        assert fb.diagnosis is None and fb.hint is None and fb.expected is None
+        messages.add(fb.message)
+        assert s.pending_question == q
+        assert s.snapshot().question.attempts == 0
+    want = {"en": "That is the working. Now work it out: what number is it?",
+            "es": "Eso es la operación. Ahora resuélvela: ¿qué número da?"}[lang]
+    assert messages == {want}  # right or wrong, the same words: working is no oracle
+    assert s.skill_views() == before
+    assert {k: (v.asked, v.p_known) for k, v in s.mastery.states.items()} == states
+    assert s.mastery.state("other-end").asked == states.get("other-end", (0, 0))[0]
+    fb = s.answer(str(q.expected))
+    assert fb.kind == "correct" and fb.counted and fb.done
+    assert s.mastery.state(q.skill).first_try_right == 1  # still the first attempt
+
+
+def test_working_is_not_recorded(tmp_path: Path) -> None:
+    db = tmp_path / "progress.sqlite3"
+    s = first_question(lang="en", student="ana", store=str(db), lesson="lesson-1")
+    q = s.pending_question
+    assert q is not None
+    s.answer(f"0+{q.expected}")
+    s.answer(f"{q.expected}*1")
+    s.answer(str(q.expected))
+    s.close()
+    with Store(db) as store:
+        assert [r.outcome.value for r in store.attempts("ana")] == ["CORRECT"]
+
+
 def test_mastery_first_attempt_only() -> None:
     s = first_question(lang="en")
     q = s.pending_question

@@ -164,3 +164,30 @@ def test_terminal_shows_the_situation_not_the_working_and_the_hands_at_a_round_e
             assert re.search(r"\d+ \+ \d+.* = \d+", text)  # the worked sum after the answer
             return
     raise AssertionError("no round-end question in 40 games")
+
+
+def test_working_is_sent_back_to_be_worked_out() -> None:
+    """RULES.md §4 "The answer is a number": working typed in the terminal (``0+45``) is
+    answered "now work it out" like an unreadable answer (✎, not ✘), and the same question
+    waits for the number."""
+    s = Session(seed=9, rounds=1, lang="en")
+    lines: list[str] = []
+    seen: list[str] = []
+
+    def read(prompt: str) -> str:
+        q = s.pending_question
+        if q is None:
+            return "1"
+        if q.id not in seen:
+            seen.append(q.id)
+            return f"0+{q.expected}"
+        return str(q.expected)
+
+    assert cli.Terminal(s, read=read, write=lines.append).run() == 0
+    working = [line for line in lines if "That is the working" in line]
+    assert seen and len(working) == len(seen)
+    assert all(line == "✎ That is the working. Now work it out: what number is it?"
+               for line in working)
+    assert not any(line.startswith("✘") for line in lines)  # no answer was wrong
+    assert s.mastery.states and all(st.first_try_right == st.asked
+                                    for st in s.mastery.states.values())

@@ -43,3 +43,28 @@ def test_question_panel_counts_the_questions_to_come_in_words() -> None:
         out = question_html(QuestionView(**{**q.__dict__, "queued": queued}), lang)
         assert f"<div class='ld-legend'>{said}</div>" in out
     assert "more question" not in question_html(q, "en")
+
+
+def test_working_is_shown_like_an_unreadable_answer() -> None:
+    """RULES.md §4 "The answer is a number": the page answers working (``4*8``) with "now
+    work it out" as a note, not as a wrong answer, and with no hint; in both languages."""
+    from tutor.session import Session
+    from tutor.ui.question import feedback_html
+
+    for lang, said in (("en", "That is the working. Now work it out: what number is it?"),
+                       ("es", "Eso es la operación. Ahora resuélvela: ¿qué número da?")):
+        for seed in range(200):
+            s = Session(seed=seed, lang=lang)
+            while s.pending_question is None and s.human_to_move is not None:
+                s.play(0)
+            if s.pending_question is not None:
+                break
+        q = s.pending_question
+        assert q is not None
+        fb = s.answer(f"{q.expected}*1")
+        invalid = s.answer("abc")
+        assert fb.kind == "working" and not fb.done
+        out = feedback_html(fb)
+        assert out == f"<span class='ld-warn'>{said}</span>"
+        assert out.replace(said, invalid.message) == feedback_html(invalid)
+        assert "✘" not in out and s.pending_question == q
