@@ -1,0 +1,96 @@
+"""RULES.md §4 "The answer is a number", on the play page: working typed in the answer box
+(``4*8``) is sent back to be worked out, the question stays open with its points hidden, and
+the number then answers it and shows the points.
+
+A mirror session with the same lesson and seed plays the same moves in the test process, so
+the test knows each question's numbers (as tests/browser/test_dashboard.py does).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_dashboard import (
+    IDLE,
+    _answer,
+    _answer_and_move_on,
+    _click_first_move,
+    _mirror_forced,
+    _open,
+    _round_score,
+)
+
+from tutor.questions import Question
+from tutor.session import Session
+
+SEED = 19
+"""Its first power-play question is x/n with n = 4, T = 8: the working is ``4*8``."""
+QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=browser-working"
+WORK_IT_OUT = "That is the working. Now work it out: what number is it?"
+
+
+def working_for(q: Question) -> str:
+    """What a student who does not compute types: the numbers of the play with the operation
+    between them (``4*8``), or the answer dressed as a sum."""
+    ctx = q.context
+    if ctx.t is not None and ctx.rule == "x/n" and ctx.n * ctx.t == q.expected:
+        return f"{ctx.n}*{ctx.t}"
+    if ctx.t is not None and ctx.rule == "x/x" and ctx.t * ctx.t == q.expected:
+        return f"{ctx.t}^2"
+    if ctx.t is not None and ctx.rule in ("+/n", "-/n") and ctx.n + ctx.t == q.expected:
+        return f"{ctx.n}+{ctx.t}"
+    return f"0+{q.expected}"
+
+
+def test_working_is_sent_back_and_the_number_answers(page: Any, voila_url: str) -> None:
+    _open(page, voila_url, QUERY)
+    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    for _step in range(400):
+        page.wait_for_function(IDLE, timeout=30_000)
+        _mirror_forced(mirror)
+        q = mirror.pending_question
+        if q is not None and q.step in ("gain", "loss") and q.expected:
+            break
+        if q is not None:
+            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
+            _answer_and_move_on(page, mirror, str(q.expected))
+            continue
+        assert not mirror.round.over, "the round ended before a power play was asked about"
+        _click_first_move(page, mirror)
+    else:
+        raise AssertionError("no power-play question in 400 steps")
+
+    box = page.locator(".ld-answer input")
+    box.wait_for(state="visible", timeout=10_000)
+    page.wait_for_function("(p) => document.querySelector('.ld-question').innerText.includes(p)",
+                           arg=q.prompt, timeout=10_000)
+    # While a question waits nothing moves: A's round score settles without the hidden points.
+    hidden = str(mirror.snapshot().round_scores_shown[0])
+    page.wait_for_function(
+        "(want) => { const td = document.querySelectorAll("
+        "'.ld-scores tbody tr:first-child td')[2];"
+        " return td && td.innerText.replace('\u2212', '-').trim() === want; }",
+        arg=hidden, timeout=10_000)
+
+    card = page.locator(".ld-feedback-done").inner_text()
+    right_before = mirror.mastery.state(q.skill).first_try_right
+    working = working_for(q)
+    assert working == "4*8", (working, q.context)  # the seed's question, as the issue has it
+    _answer(page, working)
+    page.locator(".ld-feedback").filter(has_text=WORK_IT_OUT).wait_for(timeout=10_000)
+    fb = mirror.answer(working)
+    assert fb.kind == "working" and not fb.counted and mirror.pending_question == q
+    # The question stays open: the same prompt, the box, no wrong-answer mark, no answer card,
+    # the points still hidden.
+    assert box.is_visible() and q.prompt in page.locator(".ld-question").inner_text()
+    feedback = page.locator(".ld-feedback").inner_text()
+    assert "✘" not in feedback and "✔" not in feedback
+    assert page.locator(".ld-feedback-done").inner_text() == card  # nothing answered yet
+    assert _round_score(page) == int(hidden)
+
+    # The number answers it: right first time, and the points are shown.
+    _answer_and_move_on(page, mirror, str(q.expected))
+    page.locator(".ld-feedback-done .ld-answer-value").filter(
+        has_text=f"The answer is {q.expected:,}.").wait_for(timeout=10_000)
+    assert mirror.mastery.state(q.skill).first_try_right == right_before + 1
+    assert page.page_errors == []
