@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.answers import AnswerError, parse_answer
+from tutor.answers import AnswerError, Reading, parse_answer, read_answer
 from tutor.asking import Feedback
 from tutor.diagnosis import CATALOG, Diagnosis, diagnose
 from tutor.hints import Hint, hint_ladder
@@ -22,8 +22,9 @@ from tutor.snapshot import Snapshot
 
 __all__ = [
     "CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
-    "Question", "QuestionError", "Session", "SessionError", "Snapshot", "Store",
+    "Question", "QuestionError", "Reading", "Session", "SessionError", "Snapshot", "Store",
     "describe_event", "diagnose", "hint_ladder", "parse_answer", "question_for",
+    "read_answer",
 ]
 
 

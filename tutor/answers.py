@@ -65,7 +65,7 @@ MESSAGES: dict[str, str] = {
     "exponent": N_("Use a power from 0 to {limit}, like 7^2."),
     "division": N_("Division is not used here; write the whole number, like 45."),
     "nesting": N_("Too many parentheses. Write a whole number, like 45."),
-    "syntax": N_("I could not read that. Write a whole number, like 45, or a sum like 40+5."),
+    "syntax": N_("I could not read that. Write a whole number, like 45."),
 }
 
 
@@ -328,8 +328,19 @@ def read_answer(text: str, lang: str = "en") -> Reading:
     lang = normalize_lang(lang)
     body = _body(text, lang)
     tokens = _tokenize(body, lang)
-    value = _evaluate(tokens, lang)
-    return Reading(value, not _is_number(tokens), body)
+    # The common reply, a number with or without its sign, needs no parser.
+    n = len(tokens)
+    if n == 1 and tokens[0][0] == "num":
+        value = tokens[0][1]
+    elif n == 2 and tokens[0][1] in ("+", "-") and tokens[1][0] == "num":
+        value = tokens[1][1] if tokens[0][1] == "+" else -tokens[1][1]  # type: ignore[operator]
+    else:  # working, unless only parentheses wrap the number: "(−3)"
+        working = ("op", "(") not in tokens or not _is_number(tokens)
+        return Reading(_evaluate(tokens, lang), working, body)
+    assert isinstance(value, int)
+    if abs(value) > MAX_ABS:
+        raise AnswerError("too_big", lang, limit=_limit(lang))
+    return Reading(value, False, body)
 
 
 def parse_answer(text: str, lang: str = "en") -> int:
