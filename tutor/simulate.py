@@ -290,8 +290,9 @@ def working(q: Question, stage: int = 0) -> str:
     return forms[min(stage, len(forms) - 1)]
 
 
-def learner(profile: str) -> Callable[[], Learner]:
-    """A factory of fresh learners for ``profile`` (each simulated student starts anew)."""
+def learner(profile: str, lang: str = "en") -> Callable[[], Learner]:
+    """A factory of fresh learners for ``profile`` (each simulated student starts anew);
+    an unknown profile's error speaks ``lang``."""
     kind, _, rest = profile.partition(":")
     try:
         if kind == "perfect" and not rest:
@@ -322,7 +323,7 @@ def learner(profile: str) -> Callable[[], Learner]:
     raise ProfileError(N_("Unknown profile {profile}: use perfect, random, calculator, hints, "
                           "bkt:L0,T,S,G, mistake:NAME:p or scaffold:NAME:p (NAME from the "
                           "mistake catalogue)."),
-                       profile=repr(profile))
+                       profile=repr(profile), lang=lang)
 
 
 @dataclass(frozen=True)
@@ -483,7 +484,7 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
     from tutor.lessons import load_lesson
 
     lesson = load_lesson(lesson_id, lang)
-    make = learner(profile)
+    make = learner(profile, lang)
     runs = []
     focus: frozenset[str] = frozenset()
     for k in range(students):
