@@ -284,7 +284,8 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
     sim.add_argument("--students", type=int, default=50,
                      help=_(N_("how many simulated students (default: 50)")))
     sim.add_argument("--profile", default="perfect",
-                     help=_(N_("perfect, random, bkt:L0,T,S,G or mistake:NAME:p")))
+                     help=_(N_("perfect, random, calculator, hints, bkt:L0,T,S,G, "
+                               "mistake:NAME:p or scaffold:NAME:p")))
     sim.add_argument("--seed", type=int, default=1,
                      help=_(N_("number that fixes the deals and the learners' choices")))
     sim.add_argument("--json", action="store_true", help=_(N_("print the report as JSON")))
@@ -339,6 +340,8 @@ def simulate_students(args: argparse.Namespace, lang: str) -> int:
         lesson=report["lesson"], students=report["students"], profile=report["profile"],
         questions=report["questions_per_student"], share=report["non_arithmetic_share"],
         mastered=report["all_targets_mastered_share"]))
+    print(_(N_("Each student placed {tiles} tiles (the bots' not counted).")).format(
+        tiles=report["tiles_placed_per_student"]))
     for skill, row in report["skills"].items():
         acc = row["first_try_accuracy"]
         print(f"  {skill:10} {row['questions']:6} {row['share']:7.1%} "

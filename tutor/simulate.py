@@ -8,7 +8,16 @@ say how the lesson went (which skills it asked, how often, whether mastery was r
 Profiles: ``perfect``; ``random`` (guesses of about the right size); ``bkt:L0,T,S,G`` (a
 learner who knows a skill with probability L0, learns it at each question with probability
 T, slips with S and guesses with G); ``mistake:NAME:p`` (makes the catalogue mistake NAME
-with probability p where it can happen, otherwise answers right).
+with probability p where it can happen, otherwise answers right); ``scaffold:NAME:p`` (the same
+mistake, but only where no scaffold shows: no formula with blanks, not the points after their T
+step); ``calculator`` (types the working it sees, ``5*(4+2)``, ``12-15``, ``6^2``, never the
+number: it has learnt nothing); ``hints`` (asks for every hint down to the answer, then types
+it: it only ever saw the skills worked out).
+
+Every learner has a hidden state, :meth:`Learner.knows`, which the report sets against the
+tutor's verdict: per skill ``mastered_while_wrong`` is the share of the students called mastered
+who do not know the skill. :func:`teaching_goals` checks a lesson against the teaching goals
+(issue 32, part 8), for ``benchmarks/teaching_rates.py`` and the tests.
 """
 
 from __future__ import annotations
@@ -21,26 +30,50 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bots import GreedyBot
+from engine.events import Placed
 from engine.view import view_of
 from tutor.diagnosis import CATALOG, diagnose, mistake_value
 from tutor.i18n import N_, TranslatableError
 from tutor.mastery import SKILLS
 from tutor.questions import Question
 
-__all__ = ["Learner", "ProfileError", "learner", "simulate", "simulate_one"]
+__all__ = ["GOALS", "LESSON_MISTAKES", "Calculator", "Goal", "GoalResult", "HintTaker",
+           "Learner", "ProfileError", "Reply", "ScaffoldMistakeMaker", "Seen", "learner",
+           "lesson_mistake", "simulate", "simulate_one", "teaching_goals", "working"]
 
 MAX_ATTEMPTS = 3
-"""A learner who is still wrong after this many answers asks to see the answer."""
+"""A learner who is still wrong after this many replies (counted or not) asks to see the
+answer."""
+MAX_HINTS = 20
+"""More rungs than any hint ladder has: a bound on a ``hints`` learner's asking."""
 
 
 class ProfileError(TranslatableError):
     """A learner profile the simulator does not know."""
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What the student sees of a pending question besides its prompt: its scaffolds."""
+
+    scaffold: str = ""
+    """The formula with blanks (LaTeX), empty when none shows."""
+    after_t: bool = False
+    """The points of a play whose T the tutor asked just before (the ``T`` scaffold: the play
+    worked in two steps). The T question itself is not scaffolded: it is the other end asked
+    with nothing to lean on, unless blanks show."""
+
+    @property
+    def scaffolded(self) -> bool:
+        return bool(self.scaffold) or self.after_t
+
+
 class Learner:
-    """A scripted student: what they answer to a question (as typed text)."""
+    """A scripted student: what they type to a question, and what they really know."""
 
     name = "learner"
+    asks_every_hint = False
+    """Ask for every rung of the hint ladder, down to the answer, before answering."""
 
     @property
     def mistake(self) -> str | None:
@@ -48,6 +81,16 @@ class Learner:
         return None
 
     def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
+        """The number this learner answers (learners who type numbers)."""
+        raise NotImplementedError
+
+    def reply(self, q: Question, attempt: int, rng: random.Random, seen: Seen) -> str:
+        """What this learner types at reply ``attempt`` (1, 2, …; replies the tutor did not
+        count included)."""
+        return str(self.answer(q, attempt, rng))
+
+    def knows(self, skill: str) -> bool:
+        """The hidden state: whether this learner really knows ``skill`` (at the moment)."""
         raise NotImplementedError
 
 
@@ -56,6 +99,9 @@ class Perfect(Learner):
 
     def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
         return q.expected
+
+    def knows(self, skill: str) -> bool:
+        return True
 
 
 def _near(q: Question, rng: random.Random) -> int:
@@ -77,6 +123,9 @@ class RandomGuesser(Learner):
     def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
         return _near(q, rng)
 
+    def knows(self, skill: str) -> bool:
+        return False
+
 
 @dataclass
 class BKTLearner(Learner):
@@ -96,6 +145,9 @@ class BKTLearner(Learner):
             self.known[q.skill] = rng.random() < self.p_learn
         return q.expected if right else _wrong(q, rng)
 
+    def knows(self, skill: str) -> bool:
+        return self.known.get(skill, False)
+
 
 @dataclass
 class MistakeMaker(Learner):
@@ -103,7 +155,16 @@ class MistakeMaker(Learner):
 
     rule: str
     p: float
+    concerns: set[str] = field(default_factory=set)
+    """The skills the mistake is about: the catalogue's skill for it, or (a mistake of the
+    question's own skill, e.g. a times-table slip) the skills of the questions where it could
+    happen so far."""
     name = "mistake"
+
+    def __post_init__(self) -> None:
+        skill = _RULE_SKILL[self.rule]
+        if skill is not None:
+            self.concerns.add(skill)
 
     @property
     def mistake(self) -> str | None:
@@ -111,19 +172,137 @@ class MistakeMaker(Learner):
 
     def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
         value = mistake_value(q, self.rule)
+        if value is not None and _RULE_SKILL[self.rule] is None:
+            self.concerns.add(q.skill)
         if value is not None and attempt == 1 and rng.random() < self.p:
             return value
         return q.expected
 
+    def knows(self, skill: str) -> bool:
+        return skill not in self.concerns
 
-def learner(profile: str) -> Callable[[], Learner]:
-    """A factory of fresh learners for ``profile`` (each simulated student starts anew)."""
+
+@dataclass
+class ScaffoldMistakeMaker(MistakeMaker):
+    """Makes the mistake with probability ``p`` only where no scaffold shows; with the formula
+    with blanks, or on the points after their T step, answers right (the scaffold hides the
+    mistake, it does not mend it)."""
+
+    name = "scaffold"
+
+    def reply(self, q: Question, attempt: int, rng: random.Random, seen: Seen) -> str:
+        if seen.scaffolded:
+            if mistake_value(q, self.rule) is not None and _RULE_SKILL[self.rule] is None:
+                self.concerns.add(q.skill)
+            return str(q.expected)
+        return str(self.answer(q, attempt, rng))
+
+
+class Calculator(Learner):
+    """Types the working it sees (:func:`working`), never the number: a student copying the
+    prompt's numbers with the operation between them into a box that computes. A refused
+    reply is tried again in the next form of the working; then it asks to see the answer."""
+
+    name = "calculator"
+
+    def reply(self, q: Question, attempt: int, rng: random.Random, seen: Seen) -> str:
+        return working(q, attempt - 1)
+
+    def knows(self, skill: str) -> bool:
+        return False
+
+
+class HintTaker(Learner):
+    """Asks for every hint down to the last rung, which gives the answer, then types it: every
+    skill it meets it only ever saw worked out, so it knows none."""
+
+    name = "hints"
+    asks_every_hint = True
+
+    def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
+        return q.expected
+
+    def knows(self, skill: str) -> bool:
+        return False
+
+
+_RULE_SKILL: dict[str, str | None] = {r.id: r.skill for r in CATALOG}
+
+
+# --- the working a student copying the prompt types ------------------------------------------
+
+def _with_op(text: str) -> str:
+    """Working always has an operation: a lone number ``n`` is written ``n+0``."""
+    return text if any(c in text[1:] for c in "+-*^/") else f"{text}+0"
+
+
+def _sum(parts: Any) -> str:
+    return "+".join(str(v) for v in parts)
+
+
+def _rule_workings(rule: str, n: int, halves: tuple[int, int] | None, t: int) -> list[str]:
+    """A §1.6 row's computation as typed: first with the other end's halves (or its total for
+    a square), then with T, as :func:`tutor.questions.expression_stages` writes them."""
+    ht = f"({halves[0]}+{halves[1]})" if halves is not None else str(t)
+    bare = f"{halves[0]}+{halves[1]}" if halves is not None else str(t)
+    forms = {
+        "x/n": [f"{n}*{ht}", f"{n}*{t}"],
+        "+/n": [f"{n}+{bare}", f"{n}+{t}"],
+        "-/n": [f"{n}+{bare}", f"{n}+{t}"],
+        "x/x": [f"{t}^2", f"{ht}^2", f"{t}*{t}"],
+        "+/+": [f"2*{ht}", f"2*{t}"],
+        "-/-": [f"2*{ht}", f"2*{t}"],
+        "+/-": [bare],
+        "x/+": [f"1*{ht}+{bare}", f"1*{t}+{t}", f"{t}+{t}"],
+        "x/-": [f"1*{ht}", f"1*{t}"],
+    }
+    return forms.get(rule, [])
+
+
+def _workings(q: Question) -> list[str]:
+    ctx = q.context
+    if q.step in ("score", "total"):
+        return [f"{ctx.before}-{ctx.taken}"]
+    if q.step == "tens":
+        return [f"{ctx.count}/10"]
+    if q.step == "collect":
+        if ctx.counted == "block":
+            w = ctx.winner_hand
+            return ["+".join(f"({h}-{w})" for h in ctx.hands), _sum(h - w for h in ctx.hands)]
+        if len(ctx.hands) > 1:
+            return [_sum(ctx.hands)]
+        return [_sum(ctx.pips) if ctx.pips else _sum(ctx.hands)]
+    if q.step == "T" and ctx.t_halves is not None:
+        return [_sum(ctx.t_halves), _sum(reversed(ctx.t_halves))]
+    if ctx.rule in ("power-vs-power", "neutralized"):
+        # No computation to copy: the played tile's own operation on what it sees.
+        return _rule_workings(ctx.own_rule or ctx.rule, ctx.n, ctx.t_halves, ctx.t or 0) \
+            or [f"{ctx.n}*0"]
+    return _rule_workings(ctx.rule, ctx.n, ctx.t_halves, ctx.t or 0) or [f"{q.expected}+0"]
+
+
+def working(q: Question, stage: int = 0) -> str:
+    """The working of ``q`` as a student copying its numbers types it, never the number:
+    ``5*(4+2)`` for x/5 on 4/2, ``4+2`` for its T, ``6^2`` for a square, ``12-15`` for a
+    score. ``stage`` 1, 2 … give the later forms (``5*6``), the last one repeated. Built from
+    the question's numbers (:class:`~tutor.questions.Context`), never by evaluating text."""
+    forms = [_with_op(f) for f in _workings(q)]
+    return forms[min(stage, len(forms) - 1)]
+
+
+def learner(profile: str, lang: str = "en") -> Callable[[], Learner]:
+    """A factory of fresh learners for ``profile`` (each simulated student starts anew);
+    an unknown profile's error speaks ``lang``."""
     kind, _, rest = profile.partition(":")
     try:
         if kind == "perfect" and not rest:
             return Perfect
         if kind == "random" and not rest:
             return RandomGuesser
+        if kind == "calculator" and not rest:
+            return Calculator
+        if kind == "hints" and not rest:
+            return HintTaker
         if kind == "bkt":
             values = [float(v) for v in rest.split(",")]
             if len(values) != 4 or not all(0 <= v <= 1 for v in values):
@@ -134,11 +313,37 @@ def learner(profile: str) -> Callable[[], Learner]:
             if name not in {r.id for r in CATALOG} or not 0 <= float(p) <= 1:
                 raise ValueError
             return lambda: MistakeMaker(name, float(p))
+        if kind == "scaffold":
+            name, _, p = rest.rpartition(":")
+            if name not in {r.id for r in CATALOG} or not 0 <= float(p) <= 1:
+                raise ValueError
+            return lambda: ScaffoldMistakeMaker(name, float(p))
     except ValueError:
         pass
-    raise ProfileError(N_("Unknown profile {profile}: use perfect, random, bkt:L0,T,S,G or "
-                          "mistake:NAME:p (NAME from the mistake catalogue)."),
-                       profile=repr(profile))
+    raise ProfileError(N_("Unknown profile {profile}: use perfect, random, calculator, hints, "
+                          "bkt:L0,T,S,G, mistake:NAME:p or scaffold:NAME:p (NAME from the "
+                          "mistake catalogue)."),
+                       profile=repr(profile), lang=lang)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """How one question went for a simulated student."""
+
+    question: Question
+    seen: Seen
+    hints: int
+    """Hint rungs taken before the first reply."""
+    first_text: str
+    """What the student typed first."""
+    first_counted: bool | None
+    """Whether the first counted reply was right (None: no reply counted, the answer was
+    revealed)."""
+    counted: int
+    """Replies the tutor counted as attempts."""
+    uncounted: int
+    """Replies it did not count (unreadable, or working where a number is asked)."""
+    revealed: bool
 
 
 @dataclass
@@ -146,14 +351,77 @@ class Run:
     """One simulated student's lesson."""
 
     questions: list[tuple[Question, bool]] = field(default_factory=list)
-    """Every question asked, with whether the first answer was right."""
+    """Every question asked, with whether the first counted answer was right."""
+    replies: list[Reply] = field(default_factory=list)
+    """Every question asked, in detail (see :class:`Reply`)."""
     mastered_after: dict[str, int] = field(default_factory=dict)
     """Per skill, how many questions of it were asked when it was first mastered."""
     final: dict[str, float] = field(default_factory=dict)
     mastered: dict[str, bool] = field(default_factory=dict)
+    knows: dict[str, bool] = field(default_factory=dict)
+    """The learner's hidden state at the lesson's end (:meth:`Learner.knows`)."""
+    tiles_placed: int = 0
+    """Tiles the simulated student placed (its own seat's, not the bots')."""
     shown: list[tuple[str, bool]] = field(default_factory=list)
     """Mistake profiles: each answer that showed the mistake, as (the question's rule, whether
     the diagnosis named that mistake)."""
+
+
+def _as_int(text: str) -> int | None:
+    """A simulated reply that is a plain whole number, as that number (the simulator's own
+    text, never a student's)."""
+    body = text[1:] if text.startswith("-") else text
+    return int(text) if body.isdigit() else None
+
+
+def lesson_over(s: Any) -> bool:
+    """Whether the simulated lesson has ended: the ONE place that decides it (today the match
+    is over; a session that knows when its lesson ends says so here)."""
+    return bool(s.match.over)
+
+
+def _go_on(s: Any) -> None:
+    """Nothing to answer or play and the lesson not over: what comes next (today: the match's
+    next round)."""
+    s.new_round()
+
+
+def _ask(s: Any, student: Learner, q: Question, seen: Seen, rng: random.Random,
+         run: Run) -> Reply:
+    """One question, from the hints a learner asks for to its last reply (or giving up)."""
+    hints = 0
+    if student.asks_every_hint:
+        for _ in range(MAX_HINTS):
+            given = s.hints_given()
+            if given and given[-1].reveals:
+                break
+            s.hint()
+        hints = len(s.hints_given())
+    attempt, counted, uncounted, first, first_text, revealed = 0, 0, 0, None, "", False
+    while True:
+        attempt += 1
+        text = student.reply(q, attempt, rng, seen)
+        if attempt == 1:
+            first_text = text
+            value = _as_int(text)
+            if student.mistake is not None and value is not None \
+                    and value == mistake_value(q, student.mistake) and not q.is_right(value):
+                run.shown.append((q.context.rule,
+                                  diagnose(q, value).rule == student.mistake))
+        fb = s.answer(text)
+        if fb.counted:
+            counted += 1
+            if first is None:
+                first = fb.kind == "correct"
+        else:
+            uncounted += 1
+        if fb.done:
+            break
+        if attempt >= MAX_ATTEMPTS:
+            s.reveal()
+            revealed = True
+            break
+    return Reply(q, seen, hints, first_text, first, counted, uncounted, revealed)
 
 
 def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
@@ -169,27 +437,18 @@ def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
     mover = GreedyBot(seed)
     run = Run()
     asked: Counter[str] = Counter()
+    t_asked: set[str] = set()  # plays whose T was asked: their points come after T
     for _ in range(100_000):  # bounded: a lesson is a few hundred steps
         q = s.pending_question
         if q is not None:
-            attempt, first = 0, None
-            while True:
-                attempt += 1
-                value = student.answer(q, attempt, rng)
-                if attempt == 1 and student.mistake is not None \
-                        and value == mistake_value(q, student.mistake) \
-                        and not q.is_right(value):
-                    run.shown.append((q.context.rule,
-                                      diagnose(q, value).rule == student.mistake))
-                fb = s.answer(str(value))
-                if first is None:
-                    first = fb.kind == "correct"
-                if fb.done:
-                    break
-                if attempt >= MAX_ATTEMPTS:
-                    s.reveal()
-                    break
-            run.questions.append((q, bool(first)))
+            pending = s.asker.pending
+            seen = Seen(scaffold=pending.scaffold if pending is not None else "",
+                        after_t=q.step != "T" and q.problem in t_asked)
+            if q.step == "T":
+                t_asked.add(q.problem)
+            reply = _ask(s, student, q, seen, rng, run)
+            run.replies.append(reply)
+            run.questions.append((q, bool(reply.first_counted)))
             asked[q.skill] += 1
             mastery = s.mastery
             for skill in SKILLS:
@@ -199,17 +458,23 @@ def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
             continue
         seat = s.human_to_move
         if seat is not None:
-            s.play(mover.choose(view_of(s.round, seat)))
-        elif s.round.over and not s.match.over:
-            s.new_round()
-        elif s.match.over:
+            events = s.play(mover.choose(view_of(s.round, seat)))
+            run.tiles_placed += sum(isinstance(e, Placed) and e.seat == seat for e in events)
+        elif lesson_over(s):
             break
+        elif s.round.over:
+            _go_on(s)
         else:  # pragma: no cover - auto_bots moves every bot
             raise RuntimeError("the simulated lesson is stuck")
     for skill in SKILLS:
         st = s.mastery.state(skill)
         run.final[skill], run.mastered[skill] = st.p_known, st.mastered
+        run.knows[skill] = student.knows(skill)
     return run, s.plan.focus
+
+
+def _share(hits: int, of: int) -> float | None:
+    return round(hits / of, 4) if of else None
 
 
 def simulate(lesson_id: str, students: int, profile: str, seed: int,
@@ -219,7 +484,7 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
     from tutor.lessons import load_lesson
 
     lesson = load_lesson(lesson_id, lang)
-    make = learner(profile)
+    make = learner(profile, lang)
     runs = []
     focus: frozenset[str] = frozenset()
     for k in range(students):
@@ -240,6 +505,12 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
             "final_mastery": round(statistics.mean(r.final[skill] for r in runs), 4),
             "mastered_share": round(sum(r.mastered[skill] for r in runs) / len(runs), 4),
             "questions_to_mastery": statistics.median(to_mastery) if to_mastery else None,
+            "mastered_while_wrong": _share(
+                sum(r.mastered[skill] and not r.knows[skill] for r in runs),
+                sum(r.mastered[skill] for r in runs)),
+            "mastered_when_unknown": _share(
+                sum(r.mastered[skill] and not r.knows[skill] for r in runs),
+                sum(not r.knows[skill] for r in runs)),
         }
     kinds: Counter[str] = Counter()
     for r in runs:
@@ -249,6 +520,11 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
         "lesson": lesson.id, "profile": profile, "students": students, "seed": seed,
         "questions": total,
         "questions_per_student": round(total / students, 2) if students else 0,
+        "tiles_placed_per_student": round(sum(r.tiles_placed for r in runs) / students, 2)
+        if students else 0,
+        "uncounted_replies_per_student": round(sum(a.uncounted for r in runs
+                                                   for a in r.replies) / students, 2)
+        if students else 0,
         "target_share": round(sum(q.skill in focus for r in runs for q, _ in r.questions)
                               / total, 4) if total else 0.0,
         "non_arithmetic_share": round(sum(not q.arithmetic for r in runs
@@ -260,7 +536,7 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
         "skills": skills,
         "kinds": dict(sorted(kinds.items())),
     }
-    if profile.startswith("mistake:"):
+    if profile.startswith(("mistake:", "scaffold:")):
         shown = [x for r in runs for x in r.shown]
         by_rule: dict[str, dict[str, int]] = {}
         for rule, named in shown:
@@ -270,3 +546,142 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
         out["diagnosis"] = {"named": sum(n for _, n in shown), "of": len(shown),
                             "by_rule": dict(sorted(by_rule.items()))}
     return out
+
+
+# --- the teaching goals (issue 32, part 8) ---------------------------------------------------
+
+LESSON_MISTAKES: dict[str, str] = {
+    "01-other-end": "one_half_only",
+    "02-plus": "forgot_own_number",
+    "03-minus": "dropped_the_minus",
+    "04-times": "added_instead_of_multiplied",
+    "05-squares": "doubled_instead_of_squared",
+    "06-doubles": "forgot_to_double",
+    "07-all-power": "one_half_only",
+    "08-full-match": "used_near_end",
+    "09-traditional": "added_the_hands",
+    "10-venezuela": "missed_a_hand",
+    "11-ponce": "did_not_round",
+    "12-cuban": "missed_a_hand",
+    "13-doble15": "missed_a_hand",
+    "free-play": "multiplied_instead_of_added",
+}
+"""Per shipped lesson, the catalogue mistake its ``mistake:`` and ``scaffold:`` goals use: one
+of a target skill's mistakes that its questions give room for (each was seen on at least 15 of
+50 questions of 10 perfect students)."""
+
+
+def lesson_mistake(lesson: Any, seed: int = 1, lang: str = "en") -> str | None:
+    """The mistake the goals of ``lesson`` (a Lesson or its id) use: the table's, else the
+    catalogue mistake of a target skill that ten perfect students' questions gave most room
+    for (None when there is none)."""
+    from tutor.lessons import Lesson, load_lesson
+
+    lesson_id = lesson.id if isinstance(lesson, Lesson) else lesson
+    if lesson_id in LESSON_MISTAKES:
+        return LESSON_MISTAKES[lesson_id]
+    if not isinstance(lesson, Lesson):
+        lesson = load_lesson(lesson, lang)
+    room: Counter[str] = Counter()
+    for k in range(10):
+        run, focus = simulate_one(lesson, Perfect, seed * 100_003 + k, lang)
+        for q, _ok in run.questions:
+            for rule in CATALOG:
+                if rule.skill in focus and mistake_value(q, rule.id) is not None:
+                    room[rule.id] += 1
+    return room.most_common(1)[0][0] if room else None
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A teaching goal: a profile's measure on a lesson, and the bound it must keep."""
+
+    key: str
+    profile: str
+    """The profile, ``{mistake}`` standing for the lesson's mistake (:func:`lesson_mistake`)."""
+    measure: str
+    """``all_targets``: the share of students who mastered every target skill; ``mastered``:
+    the largest share mastering one target skill; ``mistake_skill``: the share mastering the
+    skill the mistake is about; ``unknown_mastered``: of the students who do not know a target
+    skill, the largest share called mastered in it; ``mastered_while_wrong``: of the students
+    called mastered in a target skill, the largest share who do not know it."""
+    at_least: bool
+    bound: float
+    text: str
+    """The goal in words, for the table."""
+
+
+GOALS: tuple[Goal, ...] = (
+    Goal("calculator", "calculator", "mastered", False, 0.0, "calculator masters 0%"),
+    Goal("hints", "hints", "unknown_mastered", False, 0.0,
+         "hints masters 0% of the skills it only saw worked out"),
+    Goal("scaffold", "scaffold:{mistake}:0.6", "mistake_skill", False, 0.10,
+         "scaffold:NAME:0.6 masters ≤ 10%"),
+    Goal("mistake", "mistake:{mistake}:0.3", "mistake_skill", False, 0.20,
+         "mistake:NAME:0.3 masters ≤ 20%"),
+    Goal("perfect", "perfect", "all_targets", True, 0.95, "perfect masters ≥ 95%"),
+    Goal("bkt", "bkt:0.1,0.05,0.1,0.2", "all_targets", True, 0.70,
+         "bkt:0.1,0.05,0.1,0.2 masters ≥ 70%"),
+    Goal("random", "random", "mastered", False, 0.02, "random masters ≤ 2%"),
+    Goal("bkt_wrong", "bkt:0.1,0.05,0.1,0.2", "mastered_while_wrong", False, 0.05,
+         "bkt: mastered_while_wrong ≤ 5%"),
+)
+
+
+@dataclass(frozen=True)
+class GoalResult:
+    lesson: str
+    goal: Goal
+    profile: str
+    """The profile played (the lesson's mistake filled in); empty when the goal does not
+    apply (no mistake of a target skill can happen in the lesson)."""
+    value: float | None
+    met: bool
+
+
+def goal_profiles(lesson: Any, goals: tuple[Goal, ...] = GOALS, seed: int = 1,
+                  lang: str = "en") -> dict[str, str]:
+    """Per goal key, the profile to play on ``lesson`` ("" when the goal does not apply)."""
+    mistake = None
+    if any("{mistake}" in g.profile for g in goals):
+        mistake = lesson_mistake(lesson, seed, lang)
+    return {g.key: "" if "{mistake}" in g.profile and mistake is None
+            else g.profile.format(mistake=mistake) for g in goals}
+
+
+def _measure(goal: Goal, report: dict[str, Any], profile: str) -> float:
+    targets = {k: v for k, v in report["skills"].items() if v["target"]}
+    if goal.measure == "all_targets":
+        return float(report["all_targets_mastered_share"])
+    if goal.measure == "mistake_skill":
+        skill = _RULE_SKILL[profile.split(":")[1]]
+        row = report["skills"].get(skill) if skill is not None else None
+        return float(row["mastered_share"]) if row is not None else 0.0
+    field_name = {"mastered": "mastered_share", "unknown_mastered": "mastered_when_unknown",
+                  "mastered_while_wrong": "mastered_while_wrong"}[goal.measure]
+    return max((float(v[field_name] or 0.0) for v in targets.values()), default=0.0)
+
+
+def judge(lesson_id: str, profiles: dict[str, str], reports: dict[str, dict[str, Any]],
+          goals: tuple[Goal, ...] = GOALS) -> list[GoalResult]:
+    """The goals of one lesson from its reports (by profile; see :func:`goal_profiles`)."""
+    out = []
+    for g in goals:
+        profile = profiles[g.key]
+        if not profile:
+            out.append(GoalResult(lesson_id, g, "", None, True))
+            continue
+        value = _measure(g, reports[profile], profile)
+        met = value >= g.bound if g.at_least else value <= g.bound
+        out.append(GoalResult(lesson_id, g, profile, round(value, 4), met))
+    return out
+
+
+def teaching_goals(lesson_id: str, students: int = 50, seed: int = 1, lang: str = "en",
+                   goals: tuple[Goal, ...] = GOALS) -> list[GoalResult]:
+    """Play ``lesson_id`` with each goal's profile (``students`` each, ``seed``) and say which
+    goals are met (issue 32, part 8; ``benchmarks/teaching_rates.py`` prints the table)."""
+    profiles = goal_profiles(lesson_id, goals, seed, lang)
+    reports = {p: simulate(lesson_id, students, p, seed, lang)
+               for p in dict.fromkeys(profiles.values()) if p}
+    return judge(lesson_id, profiles, reports, goals)

@@ -12,8 +12,24 @@ from typing import Any
 
 import pytest
 
-from tutor.lessons import LESSON_DIR
-from tutor.simulate import ProfileError, learner, simulate
+import tutor.simulate as sim
+from tutor.answers import parse_answer
+from tutor.diagnosis import CATALOG, mistake_value
+from tutor.hints import hint_ladder
+from tutor.lessons import LESSON_DIR, load_lesson
+from tutor.mastery import SKILLS
+from tutor.simulate import (
+    GOALS,
+    LESSON_MISTAKES,
+    MAX_ATTEMPTS,
+    ProfileError,
+    Run,
+    learner,
+    simulate,
+    simulate_one,
+    teaching_goals,
+    working,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.stem for p in LESSON_DIR.glob("*.json"))
@@ -77,7 +93,9 @@ def test_same_seed_same_report() -> None:
 
 
 @pytest.mark.parametrize("bad", ["genius", "bkt:1,2", "bkt:0.1,0.1,0.1,2",
-                                 "mistake:no_such:1", "mistake:stopped_at_t:7", "perfect:1"])
+                                 "mistake:no_such:1", "mistake:stopped_at_t:7", "perfect:1",
+                                 "calculator:1", "hints:all", "scaffold:no_such:0.5",
+                                 "scaffold:one_half_only:2", "scaffold:one_half_only"])
 def test_unknown_profiles_are_refused(bad: str) -> None:
     with pytest.raises(ProfileError, match="Unknown profile"):
         learner(bad)
@@ -92,9 +110,196 @@ def test_command_prints_the_json_report() -> None:
     assert data["lesson"] == "01-other-end" and data["students"] == 4
     row = data["skills"]["other-end"]
     assert set(row) >= {"questions", "share", "first_try_accuracy", "final_mastery",
-                        "mastered_share", "questions_to_mastery"}
+                        "mastered_share", "questions_to_mastery", "mastered_while_wrong"}
+    assert data["tiles_placed_per_student"] > 0
     assert data["kinds"] and set(data["diagnosis"]) >= {"named", "of"}
     bad = subprocess.run([sys.executable, "-m", "tutor", "simulate-students", "--lesson",
                           "../etc", "--lang", "en"], cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().count("\n") == 0
+
+
+# --- issue 32, part 8: the new profiles, the hidden state, the goals ---------------------------
+
+OPERATORS = set("+-*^/")
+
+
+def runs(lesson: str, profile: str, students: int = 4, seed: int = 5) -> list[Run]:
+    loaded = load_lesson(lesson, "en")
+    return [simulate_one(loaded, learner(profile), seed * 1000 + k)[0] for k in range(students)]
+
+
+@pytest.mark.parametrize("profile", ["perfect", "random", "calculator", "hints",
+                                     "bkt:0.3,0.3,0.1,0.2", "mistake:one_half_only:0.5",
+                                     "scaffold:one_half_only:0.5"])
+def test_every_profile_is_accepted_with_a_hidden_state(profile: str) -> None:
+    student = learner(profile)()
+    assert all(isinstance(student.knows(s), bool) for s in SKILLS)
+
+
+def test_the_calculator_types_the_working_never_the_number() -> None:
+    """RULES.md §4 ("The answer is a number"): a calculator copies the numbers it sees with the
+    operation between them (``5*(4+2)``, ``4+2``, ``6^2``, ``12-15``): every reply has an
+    operator, none is a plain number, and (read by the tutor's own whitelist parser) the
+    working is the question's computation: the number the engine expects."""
+    seen = 0
+    for lesson in ("04-times", "03-minus", "01-other-end", "09-traditional"):
+        for run in runs(lesson, "calculator", students=3):
+            for r in run.replies:
+                q = r.question
+                for stage in range(3):
+                    text = working(q, stage)
+                    assert OPERATORS & set(text[1:]), text
+                    assert not text.lstrip("-").isdigit()
+                    if q.context.rule != "power-vs-power":
+                        assert parse_answer(text) == q.expected, (q.step, q.context.rule, text)
+                assert r.first_text == working(q, 0)
+                seen += 1
+    assert seen > 20
+
+
+def test_the_calculators_working_follows_the_play() -> None:
+    """The forms of the brief: x/5 on 4/2 is ``5*(4+2)`` then ``5*6``; its T ``4+2``."""
+    from engine import PowerEffect, Tile
+    from tutor.questions import question_for
+
+    t_q, gain = question_for(PowerEffect(0, 1, Tile(5, "x"), "x/n", 30, 0, 6, Tile(4, 2), 5),
+                             t_first=True)
+    assert [working(t_q), working(gain), working(gain, 1), working(gain, 9)] == \
+        ["4+2", "5*(4+2)", "5*6", "5*6"]
+    square = question_for(PowerEffect(0, 1, Tile("x", "x"), "x/x", 36, 0, 6, Tile(4, 2), 0))[0]
+    assert working(square) == "6^2"
+
+
+def test_a_refused_reply_is_tried_again_then_the_answer_is_asked_for() -> None:
+    """RULES.md §4: a reply the tutor does not count keeps the question open. A count in tens
+    is ``28/10`` to a calculator, which the answer box refuses (no division): it tries again up
+    to the attempt limit, never counted, then asks to see the answer."""
+    tens = [r for run in runs("11-ponce", "calculator", students=6)
+            for r in run.replies if r.question.step == "tens"]
+    assert tens
+    for r in tens:
+        assert (r.counted, r.uncounted, r.revealed, r.first_counted) == \
+            (0, MAX_ATTEMPTS, True, None)
+
+
+def test_the_hints_learner_takes_every_hint_before_answering() -> None:
+    """RULES.md §4: hints come before the first attempt; this learner climbs the whole ladder
+    to the answer, then types it."""
+    replies = [r for run in runs("04-times", "hints", students=3) for r in run.replies]
+    assert replies
+    for r in replies:
+        assert r.hints == len(hint_ladder(r.question)) >= 2
+        assert r.first_text == str(r.question.expected) and r.counted == 1
+
+
+def test_the_scaffold_learner_errs_only_without_a_scaffold() -> None:
+    """RULES.md §4 (scaffolds): the mistake shows only where no formula with blanks shows and
+    the points are not the second step after T; everywhere else the answer is right."""
+    rule = "added_instead_of_multiplied"
+    shown = hidden = 0
+    for run in runs("04-times", f"scaffold:{rule}:1", students=6):
+        for r in run.replies:
+            value = mistake_value(r.question, rule)
+            if value is None:
+                assert r.first_text == str(r.question.expected)
+            elif r.seen.scaffolded:
+                assert r.first_text == str(r.question.expected)
+                hidden += 1
+            else:
+                assert r.first_text == str(value)
+                shown += 1
+    assert shown and hidden
+
+
+def test_after_t_the_points_are_scaffolded() -> None:
+    """RULES.md §4: asking T first is a scaffold of the points that follow it."""
+    after = [r for run in runs("01-other-end", "scaffold:one_half_only:1", students=4)
+             for r in run.replies if r.seen.after_t]
+    assert after and all(r.question.step in ("gain", "loss") for r in after)
+    assert all(r.first_text == str(r.question.expected) for r in after)
+
+
+def test_hidden_states() -> None:
+    mistake = learner("mistake:added_instead_of_multiplied:0.3")()
+    scaffold = learner("scaffold:one_half_only:0.6")()
+    assert not mistake.knows("multiply") and mistake.knows("add")
+    assert not scaffold.knows("other-end") and scaffold.knows("multiply")
+    assert learner("perfect")().knows("square")
+    assert not any(learner(p)().knows(s) for p in ("random", "calculator", "hints")
+                   for s in SKILLS)
+    bkt = learner("bkt:0.5,0.1,0.1,0.2")()
+    assert not bkt.knows("add")  # never met: not known
+    for run in runs("04-times", "bkt:0.5,0.1,0.1,0.2", students=3):
+        assert set(run.knows) == set(SKILLS)
+
+
+def test_mastered_while_wrong_is_counted_among_the_mastered(monkeypatch) -> None:
+    """Per skill, mastered_while_wrong = (called mastered and not known) / (called mastered);
+    null when nobody is called mastered. A constructed set of four students."""
+    states = [(True, True), (True, False), (True, True), (False, False)]  # (mastered, knows)
+
+    def fake_one(lesson, make, seed, lang="en"):
+        mastered, knows = states[seed % 100_003]
+        run = Run(mastered={s: False for s in SKILLS}, knows={s: True for s in SKILLS},
+                  final={s: 0.5 for s in SKILLS}, tiles_placed=10)
+        run.mastered["multiply"], run.knows["multiply"] = mastered, knows
+        return run, frozenset({"multiply", "square"})
+
+    monkeypatch.setattr(sim, "simulate_one", fake_one)
+    out = simulate("04-times", 4, "perfect", 0)
+    assert out["skills"]["multiply"]["mastered_while_wrong"] == round(1 / 3, 4)
+    assert out["skills"]["multiply"]["mastered_when_unknown"] == 0.5
+    assert out["skills"]["square"]["mastered_while_wrong"] is None
+    assert out["tiles_placed_per_student"] == 10
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_each_lesson_has_a_mistake_its_questions_allow(lesson: str) -> None:
+    """The goals' NAME is a mistake of one of the lesson's target skills that can happen
+    there."""
+    rule = LESSON_MISTAKES[lesson]
+    skill = {r.id: r.skill for r in CATALOG}[rule]
+    loaded = load_lesson(lesson, "en")
+    found = 0
+    for k in range(5):
+        run, focus = simulate_one(loaded, learner("perfect"), 77 + k)
+        assert skill in focus
+        found += sum(mistake_value(q, rule) is not None for q, _ in run.questions)
+    assert found
+
+
+@cache
+def goals(lesson: str) -> dict[str, Any]:
+    return {r.goal.key: r for r in teaching_goals(lesson, students=20, seed=1)}
+
+
+_LATER = {
+    "calculator": "the answer box still computes working like 5*(4+2) (issue 32, part 1)",
+    "scaffold": "scaffolded right answers still count as proof and scaffolds come back "
+                "(issue 32, part 2)",
+    "mistake": "three right answers still give mastery whatever came before (issue 32, "
+               "parts 2-3)",
+    "bkt": "lessons still end after a fixed number of rounds, not at mastery (issue 32, "
+           "part 4)",
+    "random": "p_guess 0.2 is shared by every skill (issue 32, part 3)",
+    "bkt_wrong": "mastery from three right answers in a row, shared parameters (issue 32, "
+                 "parts 2-3)",
+}
+_FAILING_TODAY = {("04-times", "calculator"), ("04-times", "scaffold"), ("04-times", "mistake"),
+                  ("04-times", "bkt"), ("02-plus", "calculator"), ("02-plus", "scaffold"),
+                  ("02-plus", "mistake"), ("02-plus", "bkt"), ("02-plus", "random"),
+                  ("02-plus", "bkt_wrong")}
+
+
+@pytest.mark.parametrize("lesson, key", [
+    pytest.param(lesson, g.key, marks=[pytest.mark.xfail(strict=False, reason=_LATER[g.key])]
+                 if (lesson, g.key) in _FAILING_TODAY else [])
+    for lesson in ("04-times", "02-plus") for g in GOALS])
+def test_teaching_goal(lesson: str, key: str) -> None:
+    """Issue 32, part 8: the simulated students' goals (RULES.md §4: the answer is a number,
+    evidence without crutches, mastered), 20 students, seed 1. The full table, 50 students
+    on every lesson, is benchmarks/teaching_rates.py."""
+    result = goals(lesson)[key]
+    assert result.profile, key
+    assert result.met, (result.goal.text, result.profile, result.value)
