@@ -261,14 +261,14 @@ class Asker:
             return [replace(q, situation=replace(q.situation, drill=True))
                     for q in found if q is not None]
         pos = drill_position(skill, practice.rng, seat, self.players, self.symbol_value)
-        situation = Situation(played=str(pos.line[-1]), line=tuple(str(t) for t in pos.line),
-                              played_end="R", drill=True)
+        situation = Situation(played=str(pos.event.tile), line=tuple(str(t) for t in pos.line),
+                              played_end=pos.played_end, drill=True)
         if pos.round_end is not None:
             return [round_total_question(pos.round_end, seat, lang=self.lang, you=seat,
                                          id_prefix=tag)]
         qs = power_questions(pos.event, lang=self.lang, you=seat, id_prefix=tag,
                              t_first=skill == "other-end" or practice.t_first(skill, mastery),
-                             near_tile=pos.line[-2], symbol_value=self.symbol_value,
+                             near_tile=pos.near_tile, symbol_value=self.symbol_value,
                              situation=situation)
         return [q for q in qs if q.skill == skill or q.step == "T"]
 
