@@ -25,15 +25,15 @@ def power(tile: Tile, rule: str, gain: int, loss: int, t_tile: Tile, n: int = 0,
 
 
 X5 = power(Tile(5, "x"), "x/n", 45, 0, Tile(4, 5), 5)                 # 5 × 9 = 45
+X5_42 = power(Tile(5, "x"), "x/n", 30, 0, Tile(4, 2), 5)              # 5 × (4 + 2) = 30
 X5_NEAR = power(Tile(5, "x"), "x/n", 45, 0, Tile(4, 5), 5, near=Tile(6, 6))
 PLUS6 = power(Tile("+", 6), "+/n", 15, 0, Tile(4, 5), 6)             # 6 + 9 = 15
 MINUS6 = power(Tile("-", 6), "-/n", 0, 15, Tile(4, 5), 6)            # loss 15
-MINUS2 = power(Tile("-", 2), "-/n", 0, 11, Tile(4, 5), 2)            # loss 2 + 9 = 11
 SQUARE = power(Tile("x", "x"), "x/x", 49, 0, Tile(3, 4))             # (3 + 4)² = 49
 DOUBLE = power(Tile("+", "+"), "+/+", 18, 0, Tile(4, 5))             # 2 × 9 = 18
 PLUS_MINUS = power(Tile("+", "-"), "+/-", 9, 9, Tile(4, 5))          # 9 (and 9 lost)
 PVP = power(Tile(5, "x"), "power-vs-power", 30, 30, Tile("+", 3), 5)
-SYMBOL = power(Tile(2, "x"), "x/n", 16, 0, Tile(6, "+"), 2, symbol_value=2)  # T = 6 + 2
+SYMBOL6 = power(Tile(6, "x"), "x/n", 48, 0, Tile(6, "+"), 6, symbol_value=2)  # 6 × 8
 TRANQUE = question_for(RoundEnded("tranque", 0, (22, 0, 0), (0, 0, 0), (5, 10, 12),
                                   count=22, points=22))[0]
 BLOCK = question_for(RoundEnded("tranque", 0, (11, 0, 0), (0, 0, 0), (15, 19, 22), count=11,
@@ -48,18 +48,19 @@ ROUND = round_total_question(RoundEnded("domino", 1, (20, 0), (35, 0), (0, 0)), 
 # (rule id, question, the wrong answer that mistake gives, the skill it blames)
 CASES = [
     ("added_instead_of_multiplied", X5, 14, "multiply"),
+    ("order_of_operations", X5_42, 22, "multiply"),   # issue 32: 5 × 4 + 2
     ("multiplied_instead_of_added", PLUS6, 54, "add"),
     ("doubled_instead_of_squared", SQUARE, 14, "square"),
     ("squared_instead_of_doubled", DOUBLE, 81, "double"),
     ("sum_of_squares", SQUARE, 25, "square"),
     ("forgot_own_number", MINUS6, 9, "add"),
-    ("subtracted_own_number", MINUS2, 7, "add"),
+    ("subtracted_own_number", MINUS6, 3, "add"),
     ("plus_minus_as_double", PLUS_MINUS, 18, "rules"),
     ("used_near_end", X5_NEAR, 60, "other-end"),
     ("one_half_only", X5, 20, "other-end"),
-    ("forgot_symbol_value", SYMBOL, 12, "other-end"),
-    ("times_table_slip", X5, 50, "multiply"),
-    ("wrong_factor", X5, 54, "multiply"),
+    ("forgot_symbol_value", SYMBOL6, 36, "other-end"),
+    ("times_table_slip", X5, 40, "multiply"),
+    ("wrong_factor", X5, 36, "multiply"),
     ("forgot_to_double", DOUBLE, 9, "double"),
     ("stopped_at_t", X5, 9, "multiply"),
     ("ignored_power_vs_power", PVP, 15, "rules"),
