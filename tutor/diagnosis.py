@@ -20,7 +20,7 @@ from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import Question
 
 __all__ = ["CATALOG", "LIKELIHOOD", "BuggyRule", "Diagnosis", "candidates", "diagnose",
-           "mistake_value"]
+           "mistake_skill", "mistake_value", "specific", "tells_apart"]
 
 Kind = Literal["correct", "named", "likely", "slip"]
 
@@ -419,6 +419,25 @@ def mistake_value(question: Question, rule_id: str) -> int | None:
     happen there): what a simulated student with that mistake writes."""
     values = sorted(candidates(question).get(rule_id, ()))
     return values[0] if values else None
+
+
+def mistake_skill(rule_id: str) -> str | None:
+    """The skill the catalogue mistake ``rule_id`` is specific to (None: the question's own,
+    as for an arithmetic slip)."""
+    return _BY_ID[rule_id].skill
+
+
+def tells_apart(question: Question, rule_id: str) -> int:
+    """How well ``question`` shows the mistake ``rule_id``: 0 it cannot (no wrong value there),
+    1 the mistake gives a wrong answer, 2 a wrong answer that no other catalogue mistake
+    gives and that is not taken for a slip (:func:`specific`)."""
+    value = mistake_value(question, rule_id)
+    if value is None:
+        return 0
+    found = specific(question)
+    if value not in found.get(rule_id, ()):
+        return 1
+    return 2 if all(value not in v for r, v in found.items() if r != rule_id) else 1
 
 
 def _factors(q: Question) -> tuple[int, int]:

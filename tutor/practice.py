@@ -16,8 +16,8 @@ from engine.rules import effect_rule, number_half, power_effect
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.mastery import SKILLS, Mastery
 
-__all__ = ["DRILL_SKILLS", "GAME_SKILLS", "DrillPosition", "EndDrill", "Plan", "Practice",
-           "drill_position", "drill_round_end"]
+__all__ = ["DRILL_SKILLS", "GAME_SKILLS", "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES",
+           "DrillPosition", "EndDrill", "Plan", "Practice", "drill_position", "drill_round_end"]
 
 GAME_SKILLS: dict[str, frozenset[str]] = {
     "leonard": frozenset({"other-end", "add", "multiply", "square", "double", "negative"}),
@@ -29,6 +29,11 @@ GAME_SKILLS: dict[str, frozenset[str]] = {
 MAX_RULES_SHARE = 0.1
 """The most of a round's questions that may be ``rules`` questions when the lesson does not
 target them."""
+REMEDIATIONS_PER_ROUND = 2
+"""Items that tell a named mistake apart (:meth:`tutor.asking.Asker.remediate`) queued at
+most this often per mistake and round."""
+REMEDIATION_TRIES = 12
+"""Drill positions tried for an item that tells a mistake apart (bounded)."""
 SCAFFOLDS = frozenset({"T", "blanks"})
 """``T``: ask T, the other end's total, before the points; ``blanks``: show the formula with
 blanks for the other end's halves (``5 × (□ + □)``)."""
@@ -67,9 +72,18 @@ class Practice:
     rng: random.Random
     asked: Counter[str] = field(default_factory=Counter)
     """Questions asked per skill this round."""
+    remediated: Counter[str] = field(default_factory=Counter)
+    """Remediation items queued per catalogue mistake this round."""
 
     def new_round(self) -> None:
         self.asked.clear()
+        self.remediated.clear()
+
+    def may_remediate(self, rule: str) -> bool:
+        """Whether a named mistake still gets an item that tells it apart this round (at most
+        :data:`REMEDIATIONS_PER_ROUND` per mistake, so a student who keeps making it is not
+        held in drills)."""
+        return self.remediated[rule] < REMEDIATIONS_PER_ROUND
 
     def count(self, skill: str) -> None:
         self.asked[skill] += 1

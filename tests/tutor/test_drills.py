@@ -1,6 +1,7 @@
 """Drill positions (RULES.md §4, issue 32 part 6): real positions of the Leonard set, the T
-tile at either end of a random legal line, the points from the engine; and the questions a
-drill makes show the line, the end where the tile went and the tile it went next to."""
+tile at either end of a random legal line, the points from the engine; the questions a drill
+makes show the line, the end where the tile went and the tile it went next to; and a named
+mistake is followed by an item that tells it apart (remediation)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import tutor.practice
 from engine import power_effect
 from engine.tiles import LEONARD
 from tutor.asking import Asker
+from tutor.diagnosis import diagnose, mistake_value, tells_apart
 from tutor.mastery import Mastery
 from tutor.practice import DRILL_CHAIN, POWER_DRILLS, DrillPosition, Plan, drill_position
 
@@ -99,3 +101,98 @@ def test_drill_questions_say_where_the_tile_went_and_next_to_what(skill: str) ->
             assert sit.played in (played, "/".join(reversed(played.split("/"))))
             ends.add(sit.played_end)
     assert ends == {"L", "R"}
+
+
+# --- remediation: a named mistake is followed by an item that tells it apart ---------------
+
+ADDED = "added_instead_of_multiplied"
+
+
+def one_question(skill: str, seed: int) -> Asker:
+    """An asker for one student with one drill question of ``skill`` pending."""
+    asker = Asker(lang="en", plan=Plan(targets=frozenset({skill})), ask=frozenset({"power"}),
+                  students={0: "s"}, masteries={0: Mastery()}, players=2,
+                  rng=random.Random(seed))
+    asker.drill("d-")
+    del asker.queue[1:]
+    return asker
+
+
+def test_a_named_mistake_makes_the_next_question_one_that_tells_it_apart() -> None:
+    """RULES.md §4, issue 32 part 6: after x/n answered n + T, the next question is an x/n
+    item where n + T is a wrong answer no other mistake gives (so n + T ≠ n × T)."""
+    for seed in range(6):
+        asker = one_question("multiply", seed)
+        q = asker.queue[0].question
+        value = mistake_value(q, ADDED)
+        assert value is not None
+        fb, done = asker.answer(str(value))
+        assert not done and fb.diagnosis is not None and fb.diagnosis.rule == ADDED
+        assert len(asker.queue) == 2 and asker.queue[1].remediation == ADDED
+        fix = asker.queue[1].question
+        assert fix.skill == "multiply" and fix.context.rule == "x/n" and fix.situation.drill
+        assert fix.context.n + fix.context.t != fix.expected
+        assert tells_apart(fix, ADDED) == 2
+        assert diagnose(fix, mistake_value(fix, ADDED)).kind == "named"
+        asker.answer(str(q.expected))  # the question ends: the item comes next
+        assert asker.pending is not None and asker.pending.question is fix
+
+
+def test_other_end_mistakes_get_an_other_end_item() -> None:
+    asker = one_question("other-end", 3)
+    q = asker.queue[0].question
+    assert q.step == "T"
+    value = mistake_value(q, "one_half_only")
+    assert value is not None and diagnose(q, value).rule == "one_half_only"
+    asker.answer(str(value))
+    fixes = [p for p in asker.queue if p.remediation]
+    assert fixes and any(tells_apart(p.question, "one_half_only") == 2 for p in fixes)
+
+
+def test_a_slip_queues_nothing() -> None:
+    asker = one_question("multiply", 1)
+    q = asker.queue[0].question
+    slip = next(v for v in range(q.expected + 1, q.expected + 100)
+                if diagnose(q, v).kind == "slip")
+    asker.answer(str(slip))
+    assert len(asker.queue) == 1
+
+
+def test_no_item_when_the_next_question_already_tells_it_apart() -> None:
+    asker = one_question("multiply", 2)
+    asker.drill("again-")  # more x/n items of the same student follow
+    size = len(asker.queue)
+    q = asker.queue[0].question
+    assert tells_apart(asker.queue[1].question, ADDED)
+    asker.answer(str(mistake_value(q, ADDED)))
+    assert len(asker.queue) == size
+
+
+def test_remediation_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    asker = one_question("multiply", 4)
+    tried: list[int] = []
+    monkeypatch.setattr("tutor.asking.tells_apart",
+                        lambda q, rule: tried.append(1) or 0)  # never tells it apart
+    assert asker.remediate(0, ADDED) == 0 and len(asker.queue) == 1
+    assert len(tried) == tutor.practice.REMEDIATION_TRIES
+    monkeypatch.undo()
+    # at most REMEDIATIONS_PER_ROUND items per mistake and round; none for a slip
+    got = []
+    for _ in range(4):
+        got.append(asker.remediate(0, ADDED))
+        del asker.queue[1:]  # answered (else the queued item is already the next one)
+    assert sum(1 for g in got if g) == tutor.practice.REMEDIATIONS_PER_ROUND
+    assert asker.remediate(0, None) == 0 and asker.remediate(0, "times_table_slip") == 0
+    asker.new_round()
+    assert asker.remediate(0, ADDED)
+
+
+def test_a_mistake_on_the_remediation_item_does_not_chain() -> None:
+    asker = one_question("multiply", 5)
+    q = asker.queue[0].question
+    asker.answer(str(mistake_value(q, ADDED)))
+    asker.answer(str(q.expected))
+    fix = asker.pending
+    assert fix is not None and fix.remediation == ADDED
+    asker.answer(str(mistake_value(fix.question, ADDED)))
+    assert len(asker.queue) == 1
