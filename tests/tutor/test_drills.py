@@ -6,6 +6,7 @@ mistake is followed by an item that tells it apart (remediation)."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -25,7 +26,7 @@ def played_tile(pos: DrillPosition):  # noqa: ANN201 - a Tile
 def check_position(pos: DrillPosition, symbol_value: int = 0) -> None:
     line = pos.line
     # a legal chain (§1.2): each tile's left half matches the right half of the tile before
-    assert all(x.b == y.a for x, y in zip(line, line[1:])), line
+    assert all(x.b == y.a for x, y in pairwise(line)), line
     assert len(set(line)) == len(line), line  # no tile twice
     assert all(t in LEONARD.tiles for t in line)
     assert DRILL_CHAIN[0] + 1 <= len(line) <= DRILL_CHAIN[1] + 1
@@ -77,7 +78,7 @@ def test_the_search_is_bounded_with_a_legal_fallback(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(tutor.practice, "DRILL_ATTEMPTS", 0)
     for skill in sorted(POWER_DRILLS):
         pos = drill_position(skill, random.Random(1))
-        assert all(x.b == y.a for x, y in zip(pos.line, pos.line[1:]))
+        assert all(x.b == y.a for x, y in pairwise(pos.line))
         assert (pos.event.gain, pos.event.loss) == power_effect(played_tile(pos), pos.t_tile)
 
 

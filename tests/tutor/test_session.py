@@ -458,12 +458,13 @@ def test_drill_between_rounds_on_real_positions() -> None:
         placed = line[-1] if view.situation.played_end == "R" else line[0]
         assert q.context.t_tile in (line[0], line[-1]) and placed != q.context.t_tile
     import random as _random
+    from itertools import pairwise
 
     rng = _random.Random(5)
     for skill in ("multiply", "add", "square", "double", "other-end", "negative"):
         for _ in range(30):
             pos = drill_position(skill, rng)
-            assert all(x.b == y.a for x, y in zip(pos.line, pos.line[1:]))  # they join up
+            assert all(x.b == y.a for x, y in pairwise(pos.line))  # they join up
             assert len(set(pos.line)) == len(pos.line)  # different tiles of the set
             played = pos.line[-1] if pos.played_end == "R" else pos.line[0]
             gain, loss = power_effect(played, pos.t_tile)
