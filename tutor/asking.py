@@ -18,13 +18,14 @@ from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
 from engine.round import Round
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.answers import AnswerError, read_answer
-from tutor.diagnosis import Diagnosis, diagnose
+from tutor.diagnosis import Diagnosis, diagnose, mistake_skill, tells_apart
 from tutor.hints import ANSWER, Hint, hint_ladder
 from tutor.i18n import N_, format_number, translator
 from tutor.mastery import Mastery
 from tutor.practice import (
     DRILL_SKILLS,
     POWER_DRILLS,
+    REMEDIATION_TRIES,
     Plan,
     Practice,
     drill_position,
@@ -100,6 +101,8 @@ class Pending:
     """Hints taken before the first answer."""
     first_recorded: bool = False
     given: list[Hint] = field(default_factory=list)
+    remediation: str = ""
+    """The catalogue mistake this item was queued to tell apart (:meth:`Asker.remediate`)."""
 
 
 class Asker:
@@ -122,6 +125,7 @@ class Asker:
         self.queue: list[Pending] = []
         self._sources: list[Event] = []  # events questions were made from (kept alive for id)
         self._drills = 0
+        self._remediations = 0
 
     # --- reading the game -------------------------------------------------------------------
 
@@ -266,33 +270,76 @@ class Asker:
             return [replace(q, situation=replace(q.situation, drill=True))
                     for q in found if q is not None]
         pos = drill_position(skill, practice.rng, seat, self.players, self.symbol_value)
-        situation = Situation(played=str(pos.line[-1]), line=tuple(str(t) for t in pos.line),
-                              played_end="R", drill=True)
+        situation = Situation(played=str(pos.event.tile), line=tuple(str(t) for t in pos.line),
+                              played_end=pos.played_end, drill=True)
         if pos.round_end is not None:
             return [round_total_question(pos.round_end, seat, lang=self.lang, you=seat,
                                          id_prefix=tag)]
         qs = power_questions(pos.event, lang=self.lang, you=seat, id_prefix=tag,
                              t_first=skill == "other-end" or practice.t_first(skill, mastery),
-                             near_tile=pos.line[-2], symbol_value=self.symbol_value,
+                             near_tile=pos.near_tile, symbol_value=self.symbol_value,
                              situation=situation)
         return [q for q in qs if q.skill == skill or q.step == "T"]
+
+    def remediate(self, seat: int, rule: str | None) -> int:
+        """After ``seat``'s first answer to the pending question showed the named mistake
+        ``rule``, specific to one skill: make the student's next question one that tells that
+        mistake apart (RULES.md §4, issue 32) — an item where the mistake gives a wrong
+        answer, if possible one no other catalogue mistake gives. If the student's next
+        question in the queue already is such an item, nothing is added; otherwise a drill
+        of the mistake's skill, the best of at most :data:`REMEDIATION_TRIES` positions, goes
+        right after the pending question. Not for a slip, a mistake of no one skill (an
+        arithmetic slip's), a ``rules`` mistake, a mistake made on a remediation item itself,
+        nor more than :data:`~tutor.practice.REMEDIATIONS_PER_ROUND` times per mistake and
+        round. Returns how many questions were queued."""
+        skill = mistake_skill(rule) if rule else None
+        practice = self.practice.get(seat)
+        if (rule is None or skill is None or skill not in DRILL_SKILLS or practice is None
+                or not practice.may_remediate(rule)
+                or (skill in POWER_DRILLS and self.tileset is not LEONARD)):
+            return 0
+        head = self.pending
+        if head is not None and head.remediation:
+            return 0
+        after = [p for p in self.queue[1:] if p.seat == seat][:1]
+        if after and tells_apart(after[0].question, rule):
+            return 0  # the game gives one
+        best: list[Question] = []
+        score = 0
+        for _ in range(REMEDIATION_TRIES):  # bounded
+            self._remediations += 1
+            qs = self._drill_questions(skill, seat, f"fix{self._remediations}-")
+            found = max((tells_apart(q, rule) for q in qs), default=0)
+            if found > score:
+                best, score = qs, found
+            if score == 2:
+                break
+        if not best:
+            return 0
+        practice.remediated[rule] += 1
+        self._enqueue(best, seat, None, (), (), at=1 if self.queue else 0, remediation=rule)
+        return len(best)
 
     def new_round(self) -> None:
         for practice in self.practice.values():
             practice.new_round()
 
     def _enqueue(self, questions: Sequence[Question], seat: int, source: Event | None,
-                 gains: tuple[int, ...], losses: tuple[int, ...]) -> None:
+                 gains: tuple[int, ...], losses: tuple[int, ...], at: int | None = None,
+                 remediation: str = "") -> None:
+        """Queue ``questions`` at the end, or from position ``at`` on."""
         if not questions:
             return
         if source is not None:
             self._sources.append(source)
         was_empty = not self.queue
         practice, mastery = self.practice[seat], self.masteries[seat]
-        for q in questions:
+        where = len(self.queue) if at is None else at
+        for k, q in enumerate(questions):
             practice.count(q.skill)
             blanks = q.blanks if practice.scaffold("blanks", q.skill, mastery) else ""
-            self.queue.append(Pending(q, seat, source, gains, losses, blanks))
+            self.queue.insert(where + k, Pending(q, seat, source, gains, losses, blanks,
+                                                 remediation=remediation))
         if was_empty:
             self.queue[0].shown_at = time.monotonic()
 
@@ -349,6 +396,8 @@ class Asker:
         p.attempts += 1
         diag = diagnose(q, value, self.lang)
         seconds = self._seconds(p)
+        if not p.first_recorded and not diag.correct:
+            self.remediate(p.seat, diag.rule)
         if not p.first_recorded:
             self._evidence(p, diag.correct, diag.skill or q.skill, seconds)
         self._record(p, "CORRECT" if diag.correct else "INCORRECT", text, diag.rule or diag.kind,

@@ -26,6 +26,7 @@ __all__ = ["MISTAKE_NAMES", "ClassRow", "LessonProgress", "MergeResult", "Mistak
 MISTAKE_NAMES: dict[str, str] = {
     "added_instead_of_multiplied": N_("added instead of multiplying"),
     "multiplied_instead_of_added": N_("multiplied instead of adding"),
+    "order_of_operations": N_("left out the brackets: multiplied one half, not the total"),
     "doubled_instead_of_squared": N_("doubled T instead of squaring it"),
     "squared_instead_of_doubled": N_("squared T instead of doubling it"),
     "sum_of_squares": N_("squared each half and added them (a² + b²)"),

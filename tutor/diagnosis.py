@@ -20,7 +20,7 @@ from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import Question
 
 __all__ = ["CATALOG", "LIKELIHOOD", "BuggyRule", "Diagnosis", "candidates", "diagnose",
-           "mistake_value"]
+           "mistake_skill", "mistake_value", "specific", "tells_apart"]
 
 Kind = Literal["correct", "named", "likely", "slip"]
 
@@ -61,6 +61,19 @@ def added_instead_of_multiplied(q: Question) -> Iterable[int]:
         yield 1 + _t(q) + _t(q)
     if _power(q, "x/-"):
         yield 1 + _t(q)
+
+
+def order_of_operations(q: Question) -> Iterable[int]:
+    """The brackets left out of n × (a + b): x/n on a/b as n × a + b or a + n × b (the
+    tile's number multiplying one half, not the whole total), or n + a × b (the × put
+    between the halves). (On +/+, 2 × a + b is as near the answer as a slip: not named.)"""
+    halves = q.context.t_halves
+    if halves is None or not _power(q, "x/n"):
+        return
+    a, b, n = halves[0], halves[1], q.context.n
+    yield n * a + b
+    yield a + n * b
+    yield n + a * b
 
 
 def multiplied_instead_of_added(q: Question) -> Iterable[int]:
@@ -131,24 +144,22 @@ def forgot_symbol_value(q: Question) -> Iterable[int]:
 
 
 def times_table_slip(q: Question) -> Iterable[int]:
-    """One step off in the times table: n × T ± n (x/n), T × T ± T (x/x), 2 × T ± 2."""
+    """One step off in the times table: n × T ± n (x/n, n ≥ 3), T × T ± T (x/x). (2 × T ± 2
+    on +/+ and n × T ± n for n ≤ 2 are too near the answer to tell from a slip.)"""
     ctx = q.context
-    step = {"x/n": ctx.n, "+/+": 2, "-/-": 2}.get(ctx.rule)
-    if ctx.rule == "x/x":
-        step = _t(q)
-    if step and _power(q, "x/n", "x/x", "+/+", "-/-"):
+    step = _t(q) if _power(q, "x/x") else ctx.n if _power(q, "x/n") and ctx.n >= 3 else 0
+    if step:
         yield q.expected + step
         yield q.expected - step
 
 
 def wrong_factor(q: Question) -> Iterable[int]:
-    """Multiplied by the wrong factor: (n ± 1) × T for x/n, 3 × T for +/+ and -/-."""
+    """Multiplied by the wrong factor: (n ± 1) × T for x/n. (3 × T for +/+ is not named: it
+    is as near the answer as a slip.)"""
     if _power(q, "x/n"):
         yield (q.context.n + 1) * _t(q)
         if q.context.n > 1:
             yield (q.context.n - 1) * _t(q)
-    if _power(q, "+/+", "-/-"):
-        yield 3 * _t(q)
 
 
 def forgot_to_double(q: Question) -> Iterable[int]:
@@ -237,14 +248,18 @@ class BuggyRule:
     id: str
     values: Callable[[Question], Iterable[int]]
     message: str
-    """A msgid; ``{n}``, ``{t_tile}``, ``{near_tile}``, ``{a}``, ``{b}``, ``{target}`` are
-    filled in."""
+    """A msgid; ``{n}``, ``{t_tile}``, ``{near_tile}``, ``{a}``, ``{b}`` (the factors),
+    ``{h1}``, ``{h2}`` (the other end's halves), ``{target}`` are filled in."""
     skill: str | None = None
 
 
 CATALOG: tuple[BuggyRule, ...] = (
     BuggyRule("added_instead_of_multiplied", added_instead_of_multiplied,
               N_("It looks like you added where the × sign asks you to multiply."), "multiply"),
+    BuggyRule("order_of_operations", order_of_operations,
+              N_("The brackets come first: add the halves, {h1} + {h2}, then multiply the "
+                 "whole total by {a}: {a} × ({h1} + {h2}), not {a} times one half."),
+              "multiply"),
     BuggyRule("multiplied_instead_of_added", multiplied_instead_of_added,
               N_("It looks like you multiplied, but here the numbers are added."), "add"),
     BuggyRule("doubled_instead_of_squared", doubled_instead_of_squared,
@@ -312,13 +327,14 @@ LIKELIHOOD: tuple[str, ...] = (
     # the misconceptions of sign and of squares, then mistakes about where T comes from (a
     # symbol half left out before "one half only": with a symbol half it is the specific
     # reason); arithmetic slips are the least specific explanation, so they come last.
-    "added_instead_of_multiplied", "multiplied_instead_of_added", "doubled_instead_of_squared",
+    "added_instead_of_multiplied", "multiplied_instead_of_added", "order_of_operations",
+    "doubled_instead_of_squared",
     "squared_instead_of_doubled", "sum_of_squares", "dropped_the_minus", "stopped_at_zero",
     "added_the_loss", "forgot_own_number", "subtracted_own_number", "plus_minus_as_double",
-    "forgot_to_double", "stopped_at_t", "used_near_end", "forgot_symbol_value",
+    "forgot_to_double", "stopped_at_t", "times_table_slip", "used_near_end",
+    "forgot_symbol_value",
     "one_half_only", "ignored_power_vs_power", "wrong_player_loses", "added_the_hands",
     "did_not_round", "rounded_down", "counted_own_hand", "missed_a_hand", "wrong_factor",
-    "times_table_slip",
 )
 """The order in which to name a mistake when several explain the same answer."""
 
@@ -361,11 +377,67 @@ def candidates(question: Question) -> dict[str, frozenset[int]]:
     return out
 
 
+SLIP_SHARE = 0.1
+"""The most of an answer's slip range (:func:`slip_spread`) that named mistakes may cover: a
+student with no misconception whose answer is a slip is told of a mistake they did not make
+at most about this often (issue 32, RULES.md §4)."""
+
+
+def slip_spread(question: Question) -> int:
+    """How far a slip may land from the right answer: half of it, at least 3 (the wrong
+    answers of a student with no misconception, as the ``random`` simulated student gives)."""
+    return max(3, abs(question.expected) // 2)
+
+
+def specific(question: Question) -> dict[str, frozenset[int]]:
+    """The values of :func:`candidates` that tell a mistake from a slip. A value farther
+    from the right answer than :func:`slip_spread` always does. Of the values within it, only
+    as many as :data:`SLIP_SHARE` of that range (at least one) are kept: first each rule's
+    own value (the one :func:`mistake_value` gives), the likeliest rules' (:data:`LIKELIHOOD`)
+    first, then their other values. A value kept for one rule stays a candidate of every
+    rule that gives it."""
+    expected, spread = question.expected, slip_spread(question)
+    room = max(1, round(SLIP_SHARE * 2 * spread))
+    found = candidates(question)
+    order = sorted(found, key=_RANK.__getitem__)
+    near: set[int] = set()
+    for rid in order:  # each rule's own value, then the others
+        for v in sorted(found[rid])[:1]:
+            if abs(v - expected) <= spread and len(near) < room:
+                near.add(v)
+    for rid in order:
+        for v in sorted(found[rid])[1:]:
+            if abs(v - expected) <= spread and len(near) < room:
+                near.add(v)
+    out = {rid: frozenset(v for v in found[rid]
+                          if abs(v - expected) > spread or v in near) for rid in order}
+    return {rid: values for rid, values in out.items() if values}
+
+
 def mistake_value(question: Question, rule_id: str) -> int | None:
     """A wrong answer the mistake ``rule_id`` would give to ``question`` (None if it cannot
     happen there): what a simulated student with that mistake writes."""
     values = sorted(candidates(question).get(rule_id, ()))
     return values[0] if values else None
+
+
+def mistake_skill(rule_id: str) -> str | None:
+    """The skill the catalogue mistake ``rule_id`` is specific to (None: the question's own,
+    as for an arithmetic slip)."""
+    return _BY_ID[rule_id].skill
+
+
+def tells_apart(question: Question, rule_id: str) -> int:
+    """How well ``question`` shows the mistake ``rule_id``: 0 it cannot (no wrong value there),
+    1 the mistake gives a wrong answer, 2 a wrong answer that no other catalogue mistake
+    gives and that is not taken for a slip (:func:`specific`)."""
+    value = mistake_value(question, rule_id)
+    if value is None:
+        return 0
+    found = specific(question)
+    if value not in found.get(rule_id, ()):
+        return 1
+    return 2 if all(value not in v for r, v in found.items() if r != rule_id) else 1
 
 
 def _factors(q: Question) -> tuple[int, int]:
@@ -380,8 +452,9 @@ def rule_message(rule_id: str, question: Question, lang: str) -> str:
 
     ctx = question.context
     a, b = _factors(question)
+    h1, h2 = ctx.t_halves or (0, 0)
     return translator(lang)(_BY_ID[rule_id].message).format(
-        n=ctx.n, t_tile=ctx.t_tile, near_tile=ctx.near_tile, a=a, b=b,
+        n=ctx.n, t_tile=ctx.t_tile, near_tile=ctx.near_tile, a=a, b=b, h1=h1, h2=h2,
         target=seat_name(ctx.target), value=ctx.symbol_value)
 
 
@@ -399,7 +472,7 @@ def diagnose(question: Question, answer: int, lang: str | None = None) -> Diagno
     _ = translator(lang)
     if question.is_right(answer):
         return Diagnosis("correct", None, _(MSG_CORRECT), skill=question.skill)
-    found = sorted((rid for rid, values in candidates(question).items() if answer in values),
+    found = sorted((rid for rid, values in specific(question).items() if answer in values),
                    key=_RANK.__getitem__)
     if not found:
         return Diagnosis("slip", None, _(MSG_SLIP), skill=question.skill)

@@ -16,8 +16,8 @@ from engine.rules import effect_rule, number_half, power_effect
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.mastery import SKILLS, Mastery
 
-__all__ = ["DRILL_SKILLS", "GAME_SKILLS", "DrillPosition", "EndDrill", "Plan", "Practice",
-           "drill_position", "drill_round_end"]
+__all__ = ["DRILL_SKILLS", "GAME_SKILLS", "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES",
+           "DrillPosition", "EndDrill", "Plan", "Practice", "drill_position", "drill_round_end"]
 
 GAME_SKILLS: dict[str, frozenset[str]] = {
     "leonard": frozenset({"other-end", "add", "multiply", "square", "double", "negative"}),
@@ -29,6 +29,11 @@ GAME_SKILLS: dict[str, frozenset[str]] = {
 MAX_RULES_SHARE = 0.1
 """The most of a round's questions that may be ``rules`` questions when the lesson does not
 target them."""
+REMEDIATIONS_PER_ROUND = 2
+"""Items that tell a named mistake apart (:meth:`tutor.asking.Asker.remediate`) queued at
+most this often per mistake and round."""
+REMEDIATION_TRIES = 12
+"""Drill positions tried for an item that tells a mistake apart (bounded)."""
 SCAFFOLDS = frozenset({"T", "blanks"})
 """``T``: ask T, the other end's total, before the points; ``blanks``: show the formula with
 blanks for the other end's halves (``5 × (□ + □)``)."""
@@ -67,9 +72,18 @@ class Practice:
     rng: random.Random
     asked: Counter[str] = field(default_factory=Counter)
     """Questions asked per skill this round."""
+    remediated: Counter[str] = field(default_factory=Counter)
+    """Remediation items queued per catalogue mistake this round."""
 
     def new_round(self) -> None:
         self.asked.clear()
+        self.remediated.clear()
+
+    def may_remediate(self, rule: str) -> bool:
+        """Whether a named mistake still gets an item that tells it apart this round (at most
+        :data:`REMEDIATIONS_PER_ROUND` per mistake, so a student who keeps making it is not
+        held in drills)."""
+        return self.remediated[rule] < REMEDIATIONS_PER_ROUND
 
     def count(self, skill: str) -> None:
         self.asked[skill] += 1
@@ -159,42 +173,102 @@ _TILES_FOR: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class DrillPosition:
-    """A practice position: a short line whose left end is the T tile, with the power tile
-    just placed at its right end. ``event`` is the engine's scoring of that play; for a
-    ``negative`` drill ``round_end`` is a round whose losses (that play's) outweigh its gains,
-    with the round's score from the engine's :class:`~engine.RoundEnded`."""
+    """A practice position: a short legal line of real tiles with the power tile just placed
+    at one end (``played_end``, ``L`` or ``R``) and the T tile at the other. ``event`` is the
+    engine's scoring of that play; for a ``negative`` drill ``round_end`` is a round whose
+    losses (that play's) outweigh its gains, with the round's score from the engine's
+    :class:`~engine.RoundEnded`. ``line`` is left to right, each tile with its left half
+    first, as :meth:`engine.round.Round.line_tiles` gives a game's line."""
 
     line: tuple[Tile, ...]
     event: PowerEffect
     round_end: RoundEnded | None = None
+    played_end: str = "R"
+    """The end where the power tile went; the T tile is at the other end."""
+
+    @property
+    def near_tile(self) -> Tile:
+        """The tile the power tile went next to."""
+        return self.line[-2] if self.played_end == "R" else self.line[1]
+
+    @property
+    def t_tile(self) -> Tile:
+        """The tile at the other end, whose total is T."""
+        return self.line[0] if self.played_end == "R" else self.line[-1]
+
+
+DRILL_CHAIN = (2, 5)
+"""How many tiles the line holds before the power tile is placed (the T tile included)."""
+DRILL_ATTEMPTS = 30
+"""Random positions tried before the deterministic fallback (the search is bounded)."""
+
+
+def _chain(t_tile: Tile, played: Tile, length: int, rng: random.Random) -> list[Tile] | None:
+    """A random legal line of ``length`` different tiles of the set starting at ``t_tile``
+    (its free half outward), each tile's first half matching the previous one's second half,
+    the last one's second half a half of ``played``; None when the walk gets stuck."""
+    used = {t_tile, played}
+    chain = [t_tile.oriented(rng.choice((t_tile.a, t_tile.b)))]
+    while len(chain) < length:
+        end = chain[-1].b
+        last = len(chain) == length - 1
+        options = [t.oriented(end) for t in LEONARD.tiles
+                   if t not in used and end in (t.a, t.b)
+                   and (not last or t.oriented(end).b in (played.a, played.b))]
+        if not options:
+            return None
+        chain.append(rng.choice(options))
+        used.add(chain[-1])
+    return chain if chain[-1].b in (played.a, played.b) else None
+
+
+def _fallback_chain(power: list[Tile], basic: list[Tile]) -> tuple[Tile, list[Tile]]:
+    """The first position in the set's order: a T tile, a bridge, the played tile (the
+    previous construction; reached only if every random attempt got stuck)."""
+    for played in power:
+        for t_tile in basic:
+            bridge = Tile(t_tile.b, played.a)
+            if bridge not in (t_tile, played):
+                return played, [t_tile, bridge]
+    raise AssertionError("the Leonard set always has such a position")  # pragma: no cover
 
 
 def drill_position(skill: str, rng: random.Random, seat: int = 0, players: int = 2,
                    symbol_value: int = 0) -> DrillPosition:
-    """A real position of the Leonard set that practises ``skill`` (e.g. x/x on 3/4): the
-    other end's tile, a tile joining it to the played tile, and the played power tile; the
-    points come from the engine's :func:`engine.power_effect`."""
+    """A real position of the Leonard set that practises ``skill`` (e.g. x/x on 3/4): a
+    random legal line of 2–5 different tiles (:data:`DRILL_CHAIN`) with a basic T tile at
+    one end, and the power tile just placed at the other end, left or right at random; the
+    points come from the engine's :func:`engine.power_effect`. Seeded by ``rng``; bounded
+    (:data:`DRILL_ATTEMPTS` random tries, then a fixed position)."""
     rows = _TILES_FOR[skill]
     power = [t for t in LEONARD.tiles if t.is_power and effect_rule(t) in rows]
     basic = [t for t in LEONARD.tiles if not t.is_power]
-    while True:
+    for _ in range(DRILL_ATTEMPTS):
         played, t_tile = rng.choice(power), rng.choice(basic)
-        match = played.a  # the played tile goes onto its first half
-        bridge = Tile(t_tile.b, match)
-        if bridge not in (t_tile, played):
+        chain = _chain(t_tile, played, rng.randint(*DRILL_CHAIN), rng)
+        if chain is not None:
             break
-    gain, loss = power_effect(played, t_tile, symbol_value)
+    else:
+        played, chain = _fallback_chain(power, basic)
+    match = chain[-1].b  # the played tile goes onto this half
+    placed = played.oriented(match)  # as on the score sheet: the matched half first
+    if rng.random() < 0.5:
+        line, played_end = (*chain, placed), "R"
+    else:
+        line = (placed.flipped(), *(t.flipped() for t in reversed(chain)))
+        played_end = "L"
+    far = line[0] if played_end == "R" else line[-1]  # the T tile, as the line shows it
+    gain, loss = power_effect(played, far, symbol_value)
     # A negative drill is a loss the student suffers: the play is the previous seat's.
     player = (seat - 1) % players if skill == "negative" else seat
-    event = PowerEffect(player, (player + 1) % players, played.oriented(match),
-                        effect_rule(played), gain, loss, t_tile.total(symbol_value), t_tile,
-                        number_half(played))
+    event = PowerEffect(player, (player + 1) % players, placed, effect_rule(played), gain, loss,
+                        far.total(symbol_value), far, number_half(played))
     end = None
     if skill == "negative":
         gains, losses = [0] * players, [0] * players
         gains[seat], losses[seat] = rng.randrange(1, max(2, loss)), loss
         end = RoundEnded("domino", None, tuple(gains), tuple(losses), (0,) * players)
-    return DrillPosition((t_tile, bridge, played.oriented(match)), event, end)
+    return DrillPosition(tuple(line), event, end, played_end)
 
 
 @dataclass(frozen=True)

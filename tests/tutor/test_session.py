@@ -507,17 +507,21 @@ def test_drill_between_rounds_on_real_positions() -> None:
     play_through(s, right, on_question=note)
     assert 2 <= len(drills) <= 4
     for q, view in drills:
-        assert q.skill in ("square", "other-end") and view.situation.played_end == "R"
+        assert q.skill in ("square", "other-end") and view.situation.played_end in ("L", "R")
+        line = view.situation.line
+        placed = line[-1] if view.situation.played_end == "R" else line[0]
+        assert q.context.t_tile in (line[0], line[-1]) and placed != q.context.t_tile
     import random as _random
+    from itertools import pairwise
 
     rng = _random.Random(5)
     for skill in ("multiply", "add", "square", "double", "other-end", "negative"):
         for _ in range(30):
             pos = drill_position(skill, rng)
-            t_tile, bridge, played = pos.line
-            assert bridge.a == t_tile.b and played.a == bridge.b  # the tiles join up
-            assert len({t_tile, bridge, played}) == 3  # three different tiles of the set
-            gain, loss = power_effect(played, t_tile)
+            assert all(x.b == y.a for x, y in pairwise(pos.line))  # they join up
+            assert len(set(pos.line)) == len(pos.line)  # different tiles of the set
+            played = pos.line[-1] if pos.played_end == "R" else pos.line[0]
+            gain, loss = power_effect(played, pos.t_tile)
             assert (pos.event.gain, pos.event.loss) == (gain, loss)
 
 
