@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -272,7 +272,7 @@ class Asker:
                              situation=situation)
         return [q for q in qs if q.skill == skill or q.step == "T"]
 
-    def review(self, due: dict[int, Sequence[str]], prefix: str) -> int:
+    def review(self, due: Mapping[int, Sequence[str]], prefix: str) -> int:
         """Review (:mod:`tutor.review`): for each student's skills ``due`` for review (by
         seat), queue :data:`~tutor.review.REVIEW_ITEMS` drill items of that skill alone, with
         problem ids starting ``review-``. Returns how many were queued."""

@@ -24,6 +24,7 @@ from tutor.narration import describe_event
 from tutor.practice import SCAFFOLDS, Plan
 from tutor.questions import Question, seat_name
 from tutor.recorder import NOT_SAVED_YET, Recorder
+from tutor.review import Due
 from tutor.snapshot import QuestionView, SkillView, Snapshot
 
 __all__ = ["ASK_KINDS", "NOT_SAVED_YET", "Feedback", "Session", "SessionError",
@@ -189,7 +190,7 @@ class Session:
         if self.auto_bots:
             self.last_events += self.run_bots()
 
-    def reviews_due(self, seat: int | None = None) -> list[Any]:
+    def reviews_due(self, seat: int | None = None) -> list[Due]:
         """What ``seat``'s student (default: the first human's) has due for review now, by
         the session's clock (:class:`tutor.review.Due` items; none without a store)."""
         if self.store is None:

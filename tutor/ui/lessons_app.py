@@ -12,6 +12,7 @@ from tutor.classroom import LessonProgress, lesson_progress, merge_student_files
 from tutor.i18n import N_, normalize_lang, translate_error
 from tutor.link import ANONYMOUS
 from tutor.records import StoreError
+from tutor.review import Due
 
 from .lesson_list import LessonListPanel
 from .page_header import LanguagePage, PageHeader
@@ -63,7 +64,7 @@ class LessonsPage(LanguagePage):
         attempts = self.store.attempts(self.student) if self.store is not None else []
         return lesson_progress(attempts, self.lessons)
 
-    def reviews_due(self) -> list[Any]:
+    def reviews_due(self) -> list[Due]:
         """This student's skills due for review now (:class:`tutor.review.Due`)."""
         attempts = self.store.attempts(self.student) if self.store is not None else []
         params = {lesson.id: lesson.mastery for lesson in self.lessons}
