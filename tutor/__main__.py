@@ -285,7 +285,7 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
                      help=_(N_("how many simulated students (default: 50)")))
     sim.add_argument("--profile", default="perfect",
                      help=_(N_("perfect, random, calculator, hints, bkt:L0,T,S,G, "
-                               "mistake:NAME:p or scaffold:NAME:p")))
+                               "mistake:NAME:p, scaffold:NAME:p or forget:DAYS")))
     sim.add_argument("--seed", type=int, default=1,
                      help=_(N_("number that fixes the deals and the learners' choices")))
     sim.add_argument("--json", action="store_true", help=_(N_("print the report as JSON")))

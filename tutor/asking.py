@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -320,6 +320,28 @@ class Asker:
         self._enqueue(best, seat, None, (), (), at=1 if self.queue else 0, remediation=rule)
         return len(best)
 
+    def review(self, due: Mapping[int, Sequence[str]], prefix: str) -> int:
+        """Review (:mod:`tutor.review`): for each student's skills ``due`` for review (by
+        seat), queue :data:`~tutor.review.REVIEW_ITEMS` drill items of that skill alone, with
+        problem ids starting ``review-``. Returns how many were queued."""
+        from tutor.review import REVIEW_ITEMS, REVIEW_PREFIX
+
+        added = 0
+        for seat, skills in due.items():
+            if seat not in self.students:
+                continue
+            for skill in skills:
+                if skill not in DRILL_SKILLS:
+                    continue
+                qs: list[Question] = []
+                for k in range(REVIEW_ITEMS):
+                    tag = f"{REVIEW_PREFIX}{prefix}{skill}-{k}-"
+                    qs += [q for q in self._drill_questions(skill, seat, tag)
+                           if q.skill == skill][:1]
+                self._enqueue(qs, seat, None, (), ())
+                added += len(qs)
+        return added
+
     def new_round(self) -> None:
         for practice in self.practice.values():
             practice.new_round()
@@ -455,9 +477,20 @@ class Asker:
         question's, or the one the diagnosed mistake concerns (RULES.md §4)."""
         p.first_recorded = True
         mastery = self.masteries[p.seat]
+        was_mastered = mastery.state(skill).mastered  # review (tutor.review)
         mastery.record(skill, correct, hints_before_answer=p.hints, seconds=seconds)
+        self._review_evidence(p, mastery, skill, was_mastered, correct and not p.hints)
         if self.recorder is not None:
             self.recorder.save_mastery(self.students[p.seat], mastery)
+
+    def _review_evidence(self, p: Pending, mastery: Mastery, skill: str, was_mastered: bool,
+                         right: bool) -> None:
+        """A wrong (or hinted) first answer to a review item of a mastered skill takes
+        mastery away (:func:`tutor.review.review_missed`)."""
+        from tutor.review import is_review, review_missed
+
+        if is_review(p.question.problem) and not right:
+            review_missed(mastery, skill, was_mastered)
 
     def _record(self, p: Pending, outcome: str, text: str, feedback: str, seconds: float,
                 value: int | None, skill: str | None) -> None:

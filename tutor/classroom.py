@@ -11,6 +11,7 @@ import io
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +19,11 @@ from tutor.i18n import N_, Message
 from tutor.link import ANONYMOUS
 from tutor.mastery import SKILLS, BKTParams, Mastery
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
+from tutor.review import Due, ReviewSchedule, due_reviews
 
 __all__ = ["MISTAKE_NAMES", "ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
            "class_grid", "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
-           "merge_student_files", "refresh_mastery"]
+           "merge_student_files", "refresh_mastery", "reviews_due"]
 
 MISTAKE_NAMES: dict[str, str] = {
     "added_instead_of_multiplied": N_("added instead of multiplying"),
@@ -88,6 +90,19 @@ def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Any]) -> list
                        for s in SKILLS if s in focus)
         out.append(LessonProgress(lesson, skills, asked[lesson.id]))
     return out
+
+
+def reviews_due(attempts: Sequence[Attempt], now: datetime,
+                params: dict[str, BKTParams] | None = None) -> list[Due]:
+    """What one student (``attempts``, theirs) has due for review at ``now`` (an aware UTC
+    datetime), in teaching order: the schedule of :mod:`tutor.review` replayed from the
+    attempts with the lessons' knowledge tracing (``params`` by lesson id; default: the
+    installed lessons')."""
+    from tutor.teacher import rebuild_mastery
+
+    schedule = ReviewSchedule()
+    rebuild_mastery(attempts, params, watch=schedule.observe)
+    return due_reviews(schedule, now)
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,16 @@ class Mastery:
             changed.append(st)
         return changed
 
+    def review_missed(self, skill: str) -> SkillState:
+        """A review of mastered ``skill`` was missed (call it after :meth:`record` of that
+        wrong first answer; see :mod:`tutor.review`). The knowledge did not last: the skill
+        is no longer mastered and its estimate goes back to at most ``p_init``, so mastery
+        must be shown again by right answers (3 in a row at the default parameters)."""
+        st = self.state(skill)
+        st.p_known = min(st.p_known, self.params.p_init)
+        st.mastered = False
+        return st
+
     def mastered(self) -> list[str]:
         """Skills at or above the mastery threshold, in ``SKILLS`` order."""
         return [s for s in SKILLS if s in self.states and self.states[s].mastered]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import uuid
 from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
 from typing import Any
 
 from tutor.i18n import N_
@@ -23,7 +24,8 @@ NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress file is bu
 class Recorder:
     """The progress of one session (``session_id``) of one lesson, written to ``store``."""
 
-    def __init__(self, store: Any, lesson: str) -> None:
+    def __init__(self, store: Any, lesson: str,
+                 clock: Callable[[], datetime] | None = None) -> None:
         from tutor.store import utc_now
 
         self.store = store
@@ -31,7 +33,10 @@ class Recorder:
         self.session_id = uuid.uuid4().hex
         self._unsaved: list[Callable[[], object]] = []
         self._started: set[str] = set()
-        self._now = utc_now
+        self._now: Callable[[], str] = utc_now
+        if clock is not None:  # an injected clock (tests, simulated days): its time is saved
+            self._now = lambda: clock().astimezone(timezone.utc).isoformat(
+                timespec="microseconds")
 
     def start(self, student: str) -> None:
         """Open this session for ``student`` (once per student)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timezone
 from os import PathLike
 from typing import Any
 
@@ -23,6 +24,7 @@ from tutor.narration import describe_event
 from tutor.practice import SCAFFOLDS, Plan
 from tutor.questions import Question, seat_name
 from tutor.recorder import NOT_SAVED_YET, Recorder
+from tutor.review import Due
 from tutor.snapshot import QuestionView, SkillView, Snapshot
 
 __all__ = ["ASK_KINDS", "NOT_SAVED_YET", "Feedback", "Session", "SessionError",
@@ -81,13 +83,16 @@ class Session:
         targets: Iterable[str] = (),
         drill: bool = True,
         students: dict[int, str] | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.lang = normalize_lang(lang)
         self.student = student
         self.lesson = lesson
         self.params = bkt or BKTParams()
+        self.clock = _checked_clock(clock, self.lang)
         self.store, self._owns_store = _open_store(store, self.lang)
-        self.recorder = Recorder(self.store, lesson) if self.store is not None else None
+        self.recorder = (Recorder(self.store, lesson, self.clock) if self.store is not None
+                         else None)
         self.session_id = self.recorder.session_id if self.recorder else ""
         self.masteries: dict[str, Mastery] = {}
         self.match_number = 0
@@ -181,8 +186,31 @@ class Session:
                            symbol_value=rules.symbol_value, tileset=driver.round.tileset)
         self.round_events: list[Event] = list(self.round.log)
         self.last_events = list(self.round.log)
+        self._mix_in_reviews()
         if self.auto_bots:
             self.last_events += self.run_bots()
+
+    def reviews_due(self, seat: int | None = None) -> list[Due]:
+        """What ``seat``'s student (default: the first human's) has due for review now, by
+        the session's clock (:class:`tutor.review.Due` items; none without a store)."""
+        if self.store is None:
+            return []
+        from tutor.classroom import reviews_due
+        from tutor.store import StoreBusyError
+
+        name = self.students[seat] if seat is not None else (
+            self.students[self.humans[0]] if self.humans else self.student)
+        try:
+            attempts = self.store.attempts(name)
+        except StoreBusyError:
+            return []  # the file is busy: review waits for the next lesson
+        return reviews_due(attempts, self.clock())
+
+    def _mix_in_reviews(self) -> None:
+        """Review (tutor.review): a lesson opened when reviews are due starts with review
+        items for them (each due skill's, as drill positions)."""
+        due = {seat: [d.skill for d in self.reviews_due(seat)] for seat in self.students}
+        self.asker.review(due, f"m{self.match_number}-")
 
     def _students(self, humans: tuple[int, ...], given: dict[int, str] | None) -> dict[int, str]:
         names = dict(given or {})
@@ -517,6 +545,20 @@ def _last_placed(events: Sequence[Event], line: Sequence[Any]) -> int | None:
         if t == tile:
             return i
     return None
+
+
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _checked_clock(clock: Callable[[], datetime] | None, lang: str) -> Callable[[], datetime]:
+    """The session's clock: ``clock`` (which must give aware datetimes), else the real time."""
+    if clock is None:
+        return _utc_now
+    if clock().utcoffset() is None:
+        raise SessionError(N_("The clock must give the time with its time zone (UTC)."),
+                           lang=lang)
+    return clock
 
 
 def _open_store(store: Any, lang: str) -> tuple[Any, bool]:

@@ -18,15 +18,21 @@ Every learner has a hidden state, :meth:`Learner.knows`, which the report sets a
 tutor's verdict: per skill ``mastered_while_wrong`` is the share of the students called mastered
 who do not know the skill. :func:`teaching_goals` checks a lesson against the teaching goals
 (issue 32, part 8), for ``benchmarks/teaching_rates.py`` and the tests.
+
+``forget:DAYS`` learns a skill at its first question and forgets it once more than DAYS days
+pass without practising it, on an injected clock (:func:`simulate_days` plays lessons days
+apart).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from engine.bots import GreedyBot
@@ -37,9 +43,10 @@ from tutor.i18n import N_, TranslatableError
 from tutor.mastery import SKILLS
 from tutor.questions import Question
 
-__all__ = ["GOALS", "LESSON_MISTAKES", "Calculator", "Goal", "GoalResult", "HintTaker",
-           "Learner", "ProfileError", "Reply", "ScaffoldMistakeMaker", "Seen", "learner",
-           "lesson_mistake", "simulate", "simulate_one", "teaching_goals", "working"]
+__all__ = ["GOALS", "LESSON_MISTAKES", "Calculator", "Forgetful", "Goal", "GoalResult",
+           "HintTaker", "Learner", "ProfileError", "Reply", "ScaffoldMistakeMaker", "Seen",
+           "SimClock", "learner", "lesson_mistake", "play_lesson", "simulate", "simulate_days",
+           "simulate_one", "teaching_goals", "working"]
 
 MAX_ATTEMPTS = 3
 """A learner who is still wrong after this many replies (counted or not) asks to see the
@@ -290,6 +297,110 @@ def working(q: Question, stage: int = 0) -> str:
     return forms[min(stage, len(forms) - 1)]
 
 
+# --- forget:DAYS (review, tutor.review): knowledge that decays, on an injected clock --------
+
+EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
+"""Where a :class:`SimClock` starts unless told."""
+
+
+class SimClock:
+    """An injected clock for simulated days: it stands still until :meth:`advance`."""
+
+    def __init__(self, start: datetime = EPOCH) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, days: float) -> datetime:
+        self.now += timedelta(days=days)
+        return self.now
+
+
+@dataclass
+class Forgetful(Learner):
+    """Learns a skill at its first question (wrong at first, right once shown how) and then
+    answers it right, like ``perfect``, until more than ``days`` days pass without practising
+    it (by ``clock``): then it has forgotten it, misses its next first answer and learns it
+    again from that question."""
+
+    days: float
+    clock: Callable[[], datetime] = field(default=lambda: EPOCH)
+    learned: dict[str, datetime] = field(default_factory=dict)
+    """Each known skill and when it was last practised."""
+    name = "forget"
+
+    def knows(self, skill: str) -> bool:
+        last = self.learned.get(skill)
+        return last is not None and self.clock() - last <= timedelta(days=self.days)
+
+    def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
+        knows = self.knows(q.skill)
+        self.learned[q.skill] = self.clock()  # practised now; a wrong answer teaches it
+        return q.expected if knows or attempt > 1 else _wrong(q, rng)
+
+
+def _forget_profile(rest: str) -> Callable[[], Learner]:
+    days = float(rest)
+    if not (math.isfinite(days) and days > 0):
+        raise ValueError
+    return lambda: Forgetful(days)
+
+
+def play_lesson(session: Any, student: Learner, rng: random.Random,
+                seed: int = 0) -> list[tuple[Question, bool]]:
+    """Play ``session`` to the end of its match with ``student`` answering (the moves by a
+    seeded greedy player, as :func:`simulate_one`); each question with whether its first
+    answer was right."""
+    mover = GreedyBot(seed)
+    asked: list[tuple[Question, bool]] = []
+    for _ in range(100_000):  # bounded: a lesson is a few hundred steps
+        q = session.pending_question
+        if q is not None:
+            first = None
+            for attempt in range(1, MAX_ATTEMPTS + 1):
+                fb = session.answer(str(student.answer(q, attempt, rng)))
+                first = fb.kind == "correct" if first is None else first
+                if fb.done:
+                    break
+            else:
+                session.reveal()
+            asked.append((q, bool(first)))
+        elif session.human_to_move is not None:
+            session.play(mover.choose(view_of(session.round, session.human_to_move)))
+        elif session.round.over and not session.match.over:
+            session.new_round()
+        elif session.match.over:
+            break
+        else:  # pragma: no cover - auto_bots moves every bot
+            raise RuntimeError("the simulated lesson is stuck")
+    return asked
+
+
+def simulate_days(lessons: Sequence[tuple[float, Any]], student: Learner, store: Any, *,
+                  seed: int = 1, clock: SimClock | None = None, name: str = "sim",
+                  lang: str = "en") -> list[list[tuple[Question, bool]]]:
+    """One simulated student across days, with one progress ``store``: for each
+    ``(days, lesson)`` the clock moves on ``days`` days, then the lesson is played (a
+    :class:`~tutor.session.Session` on the same store and clock, so reviews fall due and
+    are mixed in). A :class:`Forgetful` student gets the clock. Returns each lesson's
+    questions with whether the first answer was right."""
+    from tutor.session import Session
+
+    clock = clock or SimClock()
+    if isinstance(student, Forgetful):
+        student.clock = clock
+    rng = random.Random(seed)
+    out = []
+    for k, (days, lesson) in enumerate(lessons):
+        clock.advance(days)
+        s = Session.from_lesson(lesson, lang=lang, student=name, store=store,
+                                seed=seed * 1009 + k, clock=clock)
+        out.append(play_lesson(s, student, rng, seed + k))
+        s.flush()
+    return out
+
+
 def learner(profile: str, lang: str = "en") -> Callable[[], Learner]:
     """A factory of fresh learners for ``profile`` (each simulated student starts anew);
     an unknown profile's error speaks ``lang``."""
@@ -318,11 +429,13 @@ def learner(profile: str, lang: str = "en") -> Callable[[], Learner]:
             if name not in {r.id for r in CATALOG} or not 0 <= float(p) <= 1:
                 raise ValueError
             return lambda: ScaffoldMistakeMaker(name, float(p))
+        if kind == "forget":
+            return _forget_profile(rest)
     except ValueError:
         pass
     raise ProfileError(N_("Unknown profile {profile}: use perfect, random, calculator, hints, "
-                          "bkt:L0,T,S,G, mistake:NAME:p or scaffold:NAME:p (NAME from the "
-                          "mistake catalogue)."),
+                          "bkt:L0,T,S,G, mistake:NAME:p, scaffold:NAME:p or forget:DAYS (NAME "
+                          "from the mistake catalogue)."),
                        profile=repr(profile), lang=lang)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -193,9 +193,13 @@ def lesson_params() -> dict[str, BKTParams]:
 
 
 def rebuild_mastery(attempts: Iterable[Attempt],
-                    params: dict[str, BKTParams] | None = None) -> Mastery:
+                    params: dict[str, BKTParams] | None = None, *,
+                    watch: Callable[[Attempt, int, dict[str, bool], Mastery], None]
+                    | None = None) -> Mastery:
     """One student's mastery replayed from their attempts (skills the tutor does not know
-    are left out; a lesson not in ``params`` uses the default parameters)."""
+    are left out; a lesson not in ``params`` uses the default parameters). ``watch`` is
+    called after each first answer with it, the hints before it, whether each of its skills
+    was mastered before it, and the mastery (the review schedule watches so)."""
     params = lesson_params() if params is None else params
     mastery = Mastery()
     for a, hints in _first_answers(attempts):
@@ -203,9 +207,25 @@ def rebuild_mastery(attempts: Iterable[Attempt],
         if not skills:
             continue
         mastery.params = params.get(a.lesson, BKTParams())
+        was = {s: mastery.state(s).mastered for s in skills}  # review (tutor.review)
         mastery.record(skills, a.outcome is Outcome.CORRECT, hints_before_answer=hints,
                        seconds=a.duration)
+        _review_hook(a, hints, was, mastery, watch)
     return mastery
+
+
+def _review_hook(a: Attempt, hints: int, was: dict[str, bool], mastery: Mastery,
+                 watch: Callable[[Attempt, int, dict[str, bool], Mastery], None] | None
+                 ) -> None:
+    """Review (tutor.review): a missed review item takes mastery away, as in the lesson;
+    then ``watch`` (e.g. :meth:`tutor.review.ReviewSchedule.observe`) sees the answer."""
+    from tutor.review import is_review, review_missed
+
+    if is_review(a.problem) and (a.outcome is not Outcome.CORRECT or hints):
+        for skill, mastered in was.items():
+            review_missed(mastery, skill, mastered)
+    if watch is not None:
+        watch(a, hints, was, mastery)
 
 
 def _decimal(value: float, pattern: str, lang: str) -> str:

@@ -4,19 +4,22 @@ progress files (download, load)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
 from typing import Any
 
-from tutor.classroom import LessonProgress, lesson_progress, merge_student_files
+from tutor.classroom import LessonProgress, lesson_progress, merge_student_files, reviews_due
 from tutor.i18n import N_, normalize_lang, translate_error
 from tutor.link import ANONYMOUS
 from tutor.records import StoreError
+from tutor.review import Due
 
 from .lesson_list import LessonListPanel
 from .page_header import LanguagePage, PageHeader
 from .page_style import page_stylesheet
 from .panel import classed
 from .progress_files import ProgressFilesPanel
+from .reviews import ReviewsPanel
 
 __all__ = ["LessonsPage"]
 
@@ -25,12 +28,16 @@ TITLE = N_("Leonard-Domino Tutor: lessons")
 
 class LessonsPage(LanguagePage):
     """The lessons page as one widget. ``store`` None: progress cannot be saved here (the
-    page still lists the lessons and links them)."""
+    page still lists the lessons and links them). ``clock``: the time the reviews due are
+    reckoned at (an aware UTC datetime; default the real time)."""
 
     def __init__(self, *, store: Any, student: str = ANONYMOUS, lang: str = "es",
-                 lessons: Sequence[Any] | None = None, notes: Sequence[str] = ()) -> None:
+                 lessons: Sequence[Any] | None = None, notes: Sequence[str] = (),
+                 clock: Callable[[], datetime] | None = None) -> None:
         super().__init__()
         from tutor.lessons import list_lessons
+
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
 
         self.store = store
         self.student = student
@@ -42,8 +49,10 @@ class LessonsPage(LanguagePage):
         self.header = PageHeader(TITLE, self.lang)
         self.header.on_lang(self._guarded(self._on_lang))
         self.lesson_list = LessonListPanel()
+        self.reviews = ReviewsPanel()
         self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
-        self.children = [page_stylesheet(), self.header, self.lesson_list, self.files]
+        self.children = [page_stylesheet(), self.header, self.reviews, self.lesson_list,
+                         self.files]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)
         self.header.say(self._notes)
@@ -55,7 +64,14 @@ class LessonsPage(LanguagePage):
         attempts = self.store.attempts(self.student) if self.store is not None else []
         return lesson_progress(attempts, self.lessons)
 
+    def reviews_due(self) -> list[Due]:
+        """This student's skills due for review now (:class:`tutor.review.Due`)."""
+        attempts = self.store.attempts(self.student) if self.store is not None else []
+        params = {lesson.id: lesson.mastery for lesson in self.lessons}
+        return reviews_due(attempts, self.clock(), params)
+
     def refresh(self) -> None:
+        self.reviews.render(self.reviews_due(), self.lang)
         self.lesson_list.render(self.progress(), self.lang, self.student)
         self.files.render(self.store, self.student, self.lang)
 
