@@ -339,6 +339,11 @@ def simulate_students(args: argparse.Namespace, lang: str) -> int:
         lesson=report["lesson"], students=report["students"], profile=report["profile"],
         questions=report["questions_per_student"], share=report["non_arithmetic_share"],
         mastered=report["all_targets_mastered_share"]))
+    print(_(N_("Lesson length per student: {questions} questions ({targets} on its targets), "
+               "{tiles} tiles placed, {rounds} rounds.")).format(
+        questions=report["questions_per_student"],
+        targets=report["target_questions_per_student"],
+        tiles=report["tiles_placed_per_student"], rounds=report["rounds_per_student"]))
     for skill, row in report["skills"].items():
         acc = row["first_try_accuracy"]
         print(f"  {skill:10} {row['questions']:6} {row['share']:7.1%} "

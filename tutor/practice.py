@@ -67,6 +67,11 @@ class Practice:
     rng: random.Random
     asked: Counter[str] = field(default_factory=Counter)
     """Questions asked per skill this round."""
+    met: Counter[str] = field(default_factory=Counter)
+    """Per skill, the computations met while it was not being practised (mastered, or not a
+    target): the chances to recheck it."""
+    rechecked: Counter[str] = field(default_factory=Counter)
+    """Per skill, how many of those became questions."""
 
     def new_round(self) -> None:
         self.asked.clear()
@@ -90,7 +95,24 @@ class Practice:
                 return False
         if target and self.below(skill, mastery):
             return True
-        return self.rng.random() < self.plan.recheck
+        return self._recheck(skill)
+
+    def _recheck(self, skill: str) -> bool:
+        """A skill not being practised is asked now and then (``recheck``), and never more
+        than ``recheck`` of the times it comes up: after mastery at most 1 time in 4
+        (RULES.md §4: mastery ends the practice; the lesson goes on with other skills)."""
+        self.met[skill] += 1
+        if (self.rechecked[skill] + 1) > self.plan.recheck * self.met[skill]:
+            return False
+        if self.rng.random() < self.plan.recheck:
+            self.rechecked[skill] += 1
+            return True
+        return False
+
+    def wants_other_end(self, mastery: Mastery) -> bool:
+        """A lesson practising the other end, below its mastery: every power play of the
+        student asks for T, alone if the play's own skill is not wanted (RULES.md §4)."""
+        return "other-end" in self.plan.targets and self.below("other-end", mastery)
 
     def short_of_practice(self, skill: str, mastery: Mastery) -> bool:
         """A target skill below mastery with fewer than two questions this round: a bot's play

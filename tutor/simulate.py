@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bots import GreedyBot
+from engine.events import Placed
 from engine.view import view_of
 from tutor.diagnosis import CATALOG, diagnose, mistake_value
 from tutor.i18n import N_, TranslatableError
@@ -151,6 +152,9 @@ class Run:
     """Per skill, how many questions of it were asked when it was first mastered."""
     final: dict[str, float] = field(default_factory=dict)
     mastered: dict[str, bool] = field(default_factory=dict)
+    tiles_placed: int = 0
+    """Tiles the student placed in the lesson (every match of it)."""
+    rounds: int = 0
     shown: list[tuple[str, bool]] = field(default_factory=list)
     """Mistake profiles: each answer that showed the mistake, as (the question's rule, whether
     the diagnosis named that mistake)."""
@@ -199,13 +203,16 @@ def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
             continue
         seat = s.human_to_move
         if seat is not None:
-            s.play(mover.choose(view_of(s.round, seat)))
-        elif s.round.over and not s.match.over:
-            s.new_round()
-        elif s.match.over:
+            if any(isinstance(e, Placed) and e.seat == seat
+                   for e in s.play(mover.choose(view_of(s.round, seat)))):
+                run.tiles_placed += 1
+        elif s.lesson_over:  # every target mastered, or the lesson's cap (free play: match)
             break
+        elif s.round.over:
+            s.new_round()
         else:  # pragma: no cover - auto_bots moves every bot
             raise RuntimeError("the simulated lesson is stuck")
+    run.rounds = s.lesson_rounds
     for skill in SKILLS:
         st = s.mastery.state(skill)
         run.final[skill], run.mastered[skill] = st.p_known, st.mastered
@@ -249,6 +256,13 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
         "lesson": lesson.id, "profile": profile, "students": students, "seed": seed,
         "questions": total,
         "questions_per_student": round(total / students, 2) if students else 0,
+        "target_questions_per_student": round(
+            sum(q.skill in focus for r in runs for q, _ in r.questions) / students, 2)
+        if students else 0,
+        "tiles_placed_per_student": round(sum(r.tiles_placed for r in runs) / students, 2)
+        if students else 0,
+        "rounds_per_student": round(sum(r.rounds for r in runs) / students, 2)
+        if students else 0,
         "target_share": round(sum(q.skill in focus for r in runs for q, _ in r.questions)
                               / total, 4) if total else 0.0,
         "non_arithmetic_share": round(sum(not q.arithmetic for r in runs
