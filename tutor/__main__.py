@@ -156,7 +156,7 @@ class Terminal:
                     self.choose_move()
                 elif s.bot_pending():
                     self.narrate(s.run_bots())
-                elif s.match.over:
+                elif s.lesson_over:  # a lesson: its targets mastered or a cap; else the match
                     break
                 elif s.round.over:
                     self.write(_(N_("Round {round} is over. Scores: {scores}")).format(

@@ -70,8 +70,8 @@ class Practice:
     met: Counter[str] = field(default_factory=Counter)
     """Per skill, the computations met while it was not being practised (mastered, or not a
     target): the chances to recheck it."""
-    rechecked: Counter[str] = field(default_factory=Counter)
-    """Per skill, how many of those became questions."""
+    phase: dict[str, int] = field(default_factory=dict)
+    """Per skill, which of every ``1 / recheck`` such chances is asked (drawn once)."""
 
     def new_round(self) -> None:
         self.asked.clear()
@@ -98,16 +98,17 @@ class Practice:
         return self._recheck(skill)
 
     def _recheck(self, skill: str) -> bool:
-        """A skill not being practised is asked now and then (``recheck``), and never more
-        than ``recheck`` of the times it comes up: after mastery at most 1 time in 4
-        (RULES.md §4: mastery ends the practice; the lesson goes on with other skills)."""
-        self.met[skill] += 1
-        if (self.rechecked[skill] + 1) > self.plan.recheck * self.met[skill]:
+        """A skill not being practised (mastered, or not a target) is asked one time in
+        ``1 / recheck`` (4) that it comes up, at a seeded random place among each 4: about
+        as often as a draw would ask it, and never more (RULES.md §4: after mastery a skill
+        is asked at most 1 time in 4 in the lesson, to catch forgetting)."""
+        if self.plan.recheck <= 0:
             return False
-        if self.rng.random() < self.plan.recheck:
-            self.rechecked[skill] += 1
-            return True
-        return False
+        period = max(1, round(1 / self.plan.recheck))
+        met = self.met[skill]
+        self.met[skill] += 1
+        phase = self.phase.setdefault(skill, self.rng.randrange(period))
+        return met % period == phase
 
     def wants_other_end(self, mastery: Mastery) -> bool:
         """A lesson practising the other end, below its mastery: every power play of the
