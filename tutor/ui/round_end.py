@@ -170,13 +170,13 @@ def lesson_end_html(summary: LessonSummary, lang: str) -> str:
             f"<td class='ld-num'>{sk.right} / {sk.asked}</td><td>{mark}</td>"
             f"<td>{html.escape(sk.next_step)}</td></tr>")
     href = page_link(LESSONS_PAGE, lang=lang, student=summary.student)
+    caption, back = _("How the lesson went"), _("Back to the lessons")
     return (f"<h2 class='ld-lesson-title'>{html.escape(why)}</h2>"
-            f"<table class='ld-lesson-summary'><caption>{html.escape(_('How the lesson went'))}"
+            f"<table class='ld-lesson-summary'><caption>{html.escape(caption)}"
             "</caption><thead><tr>"
             + "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
             + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            f"<a class='ld-lessons-link' href='{html.escape(href)}'>"
-            f"{html.escape(_('Back to the lessons'))}</a>")
+            f"<a class='ld-lessons-link' href='{html.escape(href)}'>{html.escape(back)}</a>")
 
 
 class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
