@@ -43,7 +43,7 @@ class Plan:
     scaffolds: frozenset[str] = frozenset()
     recheck: float = 0.25
     """How often a mastered skill (or one the lesson does not target) is asked anyway, to
-    catch forgetting."""
+    catch forgetting: one time in ``1 / recheck`` that it comes up, never more."""
     rules_per_round: int = 1
     """``rules`` questions asked at most this often per round, unless the lesson targets them."""
     drill: bool = True

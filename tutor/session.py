@@ -234,15 +234,17 @@ class Session:
     def new_match(self, **changes: Any) -> list[Event]:
         """Start a new match with the same settings except ``changes`` (any constructor
         setting but the student's). Without a ``seed`` a seeded session moves to seed + 1,
-        so the new match has a new deal. Mastery and the progress store carry over."""
+        so the new match has a new deal. Mastery and the progress store carry over; the
+        lesson starts again (its tally, its clock and its minimum of rounds: see
+        :attr:`lesson_over`)."""
         unknown = set(changes) - set(_SETTINGS) - {"lang"}
         if unknown:
             raise self._error(N_("new_match cannot change {settings}."),
                               settings=", ".join(sorted(unknown)))
         if "lang" in changes:
             self.set_lang(changes.pop("lang"))
-        self._start_lesson()
         self._next_match(**changes)
+        self._start_lesson(first=self.match_number)
         return list(self.last_events)
 
     def _next_match(self, **changes: Any) -> None:
@@ -362,12 +364,13 @@ class Session:
 
     # --- the lesson -------------------------------------------------------------------------
 
-    def _start_lesson(self) -> None:
+    def _start_lesson(self, first: int | None = None) -> None:
         """A lesson starts (the session, or a new match the student chose): its tally, its
-        clock, and its first match, whose rounds it plays at least."""
+        clock, and its first match (``first``, else the next), whose rounds it plays at
+        least."""
         self._tallies: dict[str, LessonTally] = {}
         self._lesson_started = self.clock()
-        self._lesson_first = self.match_number + 1
+        self._lesson_first = self.match_number + 1 if first is None else first
         self._lesson_rounds = 0
         """Rounds of the lesson's matches before the current one."""
 

@@ -294,3 +294,18 @@ def test_lesson_1_stops_asking_t_at_every_play_once_mastered() -> None:
                 assert asked, e
     assert before >= 6 and after >= 8
     assert after_asked <= math.ceil(after / 4) + 6  # per match at most a quarter, rounded up
+
+
+def test_a_new_match_the_student_chooses_starts_the_lesson_again() -> None:
+    """RULES.md §4: "New match" starts the lesson again: its tally, its clock and its
+    minimum of rounds; mastery carries over."""
+    now = [0.0]
+    s = Session.from_lesson("04-times", lang="en", seed=5, clock=lambda: now[0])
+    play_lesson(s, perfect)
+    assert s.lesson_over and s.lesson_questions() > 0
+    now[0] = 600.0
+    s.new_match()
+    assert not s.lesson_over and s.lesson_questions() == 0 and s.lesson_minutes == 0
+    assert s.mastery.state("multiply").mastered
+    play_lesson(s, perfect)
+    assert s.lesson_rounds == 2 and s.lesson_summary().reason == "mastered"

@@ -186,6 +186,7 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
                  on_new_match: Callable[[], None]) -> None:
         W = widgets
         self.lesson_end = classed(W.HTML(), "ld-lesson-end")
+        self.lesson_end.layout.display = "none"
         self.summary = classed(W.HTML(), "ld-summary")
         self.match_table = classed(W.HTML(), "ld-match")
         self.next_round_btn = classed(W.Button(button_style="success"), "ld-next-round")
