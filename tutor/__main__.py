@@ -156,7 +156,7 @@ class Terminal:
                     self.choose_move()
                 elif s.bot_pending():
                     self.narrate(s.run_bots())
-                elif s.match.over:
+                elif s.lesson_over:  # a lesson: its targets mastered or a cap; else the match
                     break
                 elif s.round.over:
                     self.write(_(N_("Round {round} is over. Scores: {scores}")).format(
@@ -168,6 +168,11 @@ class Terminal:
             self.write("")
             self.write(_(N_("Game stopped.")))
         self.write(_(N_("Final score: {scores}")).format(scores=self.scores()))
+        if s.plan.targets and s.lesson_over:  # RULES.md §4: how the lesson went
+            self.write(_(N_("How the lesson went")))
+            for sk in s.lesson_summary().skills:
+                self.write(f"  {'✔' if sk.mastered else '✘'} {sk.name}: {sk.right}/{sk.asked}"
+                           f" — {sk.next_step}")
         return 0
 
 
@@ -340,8 +345,11 @@ def simulate_students(args: argparse.Namespace, lang: str) -> int:
         lesson=report["lesson"], students=report["students"], profile=report["profile"],
         questions=report["questions_per_student"], share=report["non_arithmetic_share"],
         mastered=report["all_targets_mastered_share"]))
-    print(_(N_("Each student placed {tiles} tiles (the bots' not counted).")).format(
-        tiles=report["tiles_placed_per_student"]))
+    print(_(N_("Lesson length per student: {questions} questions ({targets} on its targets), "
+               "{tiles} tiles placed, {rounds} rounds.")).format(
+        questions=report["questions_per_student"],
+        targets=report["target_questions_per_student"],
+        tiles=report["tiles_placed_per_student"], rounds=report["rounds_per_student"]))
     for skill, row in report["skills"].items():
         acc = row["first_try_accuracy"]
         print(f"  {skill:10} {row['questions']:6} {row['share']:7.1%} "

@@ -181,13 +181,20 @@ class Asker:
         practice, mastery = self.practice[seat], self.masteries[seat]
         situation = self._situation(rnd, placed)
         new: list[Question] = []
-        if practice.wants(skill, mastery):
-            t_first = practice.t_first(skill, mastery) and ev.t not in (ev.gain, ev.loss)
+        # A lesson practising the other end asks T at every power play of the student, alone
+        # when the play's own skill is not wanted (RULES.md §4; lesson 01 promises it).
+        t_alone = perspective == "player" and practice.wants_other_end(mastery)
+        wanted = practice.wants(skill, mastery)
+        if wanted or t_alone:
+            same = ev.t in (ev.gain, ev.loss)  # one number, asked once (as T in this lesson)
+            t_first = t_alone or (practice.t_first(skill, mastery) and not same)
             new = power_questions(ev, lang=self.lang, perspective=perspective,  # type: ignore[arg-type]
                                   you=seat if perspective != "observer" else None,
                                   t_first=t_first, near_tile=_near_tile(rnd, placed),
                                   symbol_value=self.symbol_value, id_prefix=prefix,
                                   situation=situation)
+            if t_alone and (same or not wanted):
+                new = [q for q in new if q.step == "T"]
         before, after = scores_before[ev.target], scores_before[ev.target] - ev.loss
         if ev.loss and before > 0 > after and practice.wants("negative", mastery):
             # The engine's score after the move is the one to ask for.

@@ -17,6 +17,7 @@ from engine.rules import VARIANTS
 
 from .deals import POWER_ROWS
 from .i18n import N_, translate_error, translator
+from .lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 from .mastery import SKILLS, BKTParams
 from .paths import lesson_dirs, shipped_dir
 from .practice import SCAFFOLDS
@@ -79,6 +80,15 @@ SCHEMA: dict[str, Any] = {
                              "items": {"enum": sorted(SCAFFOLDS)}},
                 "drill": {"type": "boolean"},
                 "ask_bot_plays": {"type": "boolean"},
+                "max_questions": {
+                    "type": ["integer", "null"], "minimum": 1, "maximum": 500,
+                    "description": "A lesson with targets ends once every target is mastered "
+                                   "or after this many questions on its targets (null: no "
+                                   "such cap); default 40."},
+                "max_minutes": {
+                    "type": ["number", "null"], "minimum": 1, "maximum": 240,
+                    "description": "… or after this many minutes (null: no such cap); "
+                                   "default 40."},
             },
         },
         "mastery": {
@@ -128,6 +138,11 @@ class Lesson:
     ``candidates`` seeded random deals (:func:`tutor.deals.search_deals`)."""
     candidates: int = 200
     mastery: BKTParams = field(default_factory=BKTParams)
+    max_questions: int | None = DEFAULT_MAX_QUESTIONS
+    """A lesson with targets goes on after its rounds until every target is mastered, or
+    until this many questions on its targets (None: no such cap)…"""
+    max_minutes: float | None = DEFAULT_MAX_MINUTES
+    """… or this many minutes (None: no such cap)."""
 
     def text(self, key: str, lang: str) -> str:
         values: dict[str, str] = getattr(self, key)
@@ -259,6 +274,12 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
         mastery = BKTParams(**data.get("mastery", {}))
     except (ValueError, TypeError) as e:
         raise LessonError(source, translate_error(e, lang), "mastery") from None
+    max_questions = tut.get("max_questions", DEFAULT_MAX_QUESTIONS)
+    max_minutes = tut.get("max_minutes", DEFAULT_MAX_MINUTES)
+    if max_questions is None and max_minutes is None:
+        raise LessonError(source, _("max_questions and max_minutes cannot both be null: a "
+                                    "lesson goes on until its skills are mastered, so it "
+                                    "needs a cap (questions, minutes or both)"), "tutor")
     deals = tuple(game.get("deals", ()))
     if deals:
         _check_deals(source, name, players, rules, deals, lang)
@@ -272,7 +293,8 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
         scaffold=_scaffolds(tut.get("scaffold", False)), drill=tut.get("drill", True),
         ask_bot_plays=tut.get("ask_bot_plays", False), deals=deals,
         rich_in=frozenset(game.get("rich_in", ())), candidates=game.get("candidates", 200),
-        mastery=mastery,
+        mastery=mastery, max_questions=max_questions,
+        max_minutes=None if max_minutes is None else float(max_minutes),
     )
 
 

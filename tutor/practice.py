@@ -48,7 +48,7 @@ class Plan:
     scaffolds: frozenset[str] = frozenset()
     recheck: float = 0.25
     """How often a mastered skill (or one the lesson does not target) is asked anyway, to
-    catch forgetting."""
+    catch forgetting: one time in ``1 / recheck`` that it comes up, never more."""
     rules_per_round: int = 1
     """``rules`` questions asked at most this often per round, unless the lesson targets them."""
     drill: bool = True
@@ -74,6 +74,11 @@ class Practice:
     """Questions asked per skill this round."""
     remediated: Counter[str] = field(default_factory=Counter)
     """Remediation items queued per catalogue mistake this round."""
+    met: Counter[str] = field(default_factory=Counter)
+    """Per skill, the computations met while it was not being practised (mastered, or not a
+    target): the chances to recheck it."""
+    phase: dict[str, int] = field(default_factory=dict)
+    """Per skill, which of every ``1 / recheck`` such chances is asked (drawn once)."""
 
     def new_round(self) -> None:
         self.asked.clear()
@@ -104,7 +109,25 @@ class Practice:
                 return False
         if target and self.below(skill, mastery):
             return True
-        return self.rng.random() < self.plan.recheck
+        return self._recheck(skill)
+
+    def _recheck(self, skill: str) -> bool:
+        """A skill not being practised (mastered, or not a target) is asked one time in
+        ``1 / recheck`` (4) that it comes up, at a seeded random place among each 4: about
+        as often as a draw would ask it, and never more (RULES.md §4: after mastery a skill
+        is asked at most 1 time in 4 in the lesson, to catch forgetting)."""
+        if self.plan.recheck <= 0:
+            return False
+        period = max(1, round(1 / self.plan.recheck))
+        met = self.met[skill]
+        self.met[skill] += 1
+        phase = self.phase.setdefault(skill, self.rng.randrange(period))
+        return met % period == phase
+
+    def wants_other_end(self, mastery: Mastery) -> bool:
+        """A lesson practising the other end, below its mastery: every power play of the
+        student asks for T, alone if the play's own skill is not wanted (RULES.md §4)."""
+        return "other-end" in self.plan.targets and self.below("other-end", mastery)
 
     def short_of_practice(self, skill: str, mastery: Mastery) -> bool:
         """A target skill below mastery with fewer than two questions this round: a bot's play

@@ -19,6 +19,16 @@ from tutor.asking import ASK_KINDS, Asker, Feedback
 from tutor.driver import GameDriver, bot_names
 from tutor.hints import Hint
 from tutor.i18n import N_, TranslatableError, normalize_lang, translator
+from tutor.lesson_end import (
+    DEFAULT_MAX_MINUTES,
+    DEFAULT_MAX_QUESTIONS,
+    LESSON_ROUND_LIMIT,
+    EndReason,
+    LessonSummary,
+    LessonTally,
+    SkillSummary,
+    next_step,
+)
 from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
 from tutor.narration import describe_event
 from tutor.practice import SCAFFOLDS, Plan
@@ -27,8 +37,8 @@ from tutor.recorder import NOT_SAVED_YET, Recorder
 from tutor.review import Due
 from tutor.snapshot import QuestionView, SkillView, Snapshot
 
-__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "Feedback", "Session", "SessionError",
-           "describe_event"]
+__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "Feedback", "LessonSummary", "Session", "SessionError",
+           "SkillSummary", "describe_event"]
 
 
 class SessionError(TranslatableError):
@@ -83,6 +93,8 @@ class Session:
         targets: Iterable[str] = (),
         drill: bool = True,
         students: dict[int, str] | None = None,
+        max_questions: int | None = DEFAULT_MAX_QUESTIONS,
+        max_minutes: float | None = DEFAULT_MAX_MINUTES,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.lang = normalize_lang(lang)
@@ -97,6 +109,11 @@ class Session:
         self.masteries: dict[str, Mastery] = {}
         self.match_number = 0
         self.last_events: list[Event] = []
+        self.max_questions = max_questions
+        """A lesson's cap: questions on its targets per student (None: no such cap)."""
+        self.max_minutes = max_minutes
+        """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
+        self._start_lesson()
         self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
                     rules=rules, deals=deals, auto_bots=auto_bots, targets=targets,
@@ -116,7 +133,8 @@ class Session:
             bots=list(lesson.bots), rounds=lesson.rounds,
             seed=lesson.seed if seed is None else seed, ask=lesson.ask,
             scaffold=lesson.scaffold, ask_bot_plays=lesson.ask_bot_plays, bkt=lesson.mastery,
-            rules=lesson.rules, targets=lesson.targets, drill=lesson.drill)
+            rules=lesson.rules, targets=lesson.targets, drill=lesson.drill,
+            max_questions=lesson.max_questions, max_minutes=lesson.max_minutes)
         settings.update(overrides)
         if "deals" not in overrides and not {"variant", "players", "humans", "rounds",
                                              "rules"} & set(overrides):
@@ -240,13 +258,20 @@ class Session:
     def new_match(self, **changes: Any) -> list[Event]:
         """Start a new match with the same settings except ``changes`` (any constructor
         setting but the student's). Without a ``seed`` a seeded session moves to seed + 1,
-        so the new match has a new deal. Mastery and the progress store carry over."""
+        so the new match has a new deal. Mastery and the progress store carry over; the
+        lesson starts again (its tally, its clock and its minimum of rounds: see
+        :attr:`lesson_over`)."""
         unknown = set(changes) - set(_SETTINGS) - {"lang"}
         if unknown:
             raise self._error(N_("new_match cannot change {settings}."),
                               settings=", ".join(sorted(unknown)))
         if "lang" in changes:
             self.set_lang(changes.pop("lang"))
+        self._next_match(**changes)
+        self._start_lesson(first=self.match_number)
+        return list(self.last_events)
+
+    def _next_match(self, **changes: Any) -> None:
         s = dict(self.settings)
         if "seed" not in changes and s["seed"] is not None:
             changes["seed"] = s["seed"] + 1
@@ -256,7 +281,6 @@ class Session:
             s["students"] = None
         s.update(changes)
         self._setup(**s)
-        return list(self.last_events)
 
     def set_lang(self, lang: str) -> None:
         """Speak ``lang`` from now on; the game, the questions and the hints so far stay."""
@@ -328,13 +352,21 @@ class Session:
         return events
 
     def new_round(self) -> list[Event]:
-        """Start the next round of the match (after the round's questions, if any)."""
+        """Start the next round of the match (after the round's questions, if any). A lesson
+        not over when its match is (:attr:`lesson_over`) goes on with a new match: a new
+        deal, the scores start again, mastery and the lesson's tally carry over."""
         if self.asker.queue:
             raise self._error(N_("Answer the question first (or ask to see the answer)."))
-        if self.match.over:
-            raise self._error(N_("The match is over."))
         if not self.round.over:
             raise self._error(N_("The round is not over yet."))
+        if self.plan.targets and self.lesson_over:
+            raise self._error(N_("The lesson is over."))
+        if self.match.over and not self.plan.targets:
+            raise self._error(N_("The match is over."))
+        if self.match.over:
+            self._lesson_rounds += len(self.match.rounds)
+            self._next_match()
+            return list(self.last_events)
         events = self.driver.start_round()
         self.asker.new_round()
         self.round_events = list(events)
@@ -350,9 +382,107 @@ class Session:
         self.round_events += events
         prefix = f"m{self.match_number}r{rnd.number}t{rnd.placements}-"
         self.asker.consider(events, rnd, before, prefix)
-        if rnd.over:
+        if rnd.over and not (self.plan.targets and self._end_reason()):
             self.asker.drill(f"m{self.match_number}r{rnd.number}-")
         return events
+
+    # --- the lesson -------------------------------------------------------------------------
+
+    def _start_lesson(self, first: int | None = None) -> None:
+        """A lesson starts (the session, or a new match the student chose): its tally, its
+        clock, and its first match (``first``, else the next), whose rounds it plays at
+        least."""
+        self._tallies: dict[str, LessonTally] = {}
+        self._lesson_started = self.clock()
+        self._lesson_first = self.match_number + 1 if first is None else first
+        self._lesson_rounds = 0
+        """Rounds of the lesson's matches before the current one."""
+
+    def _tally(self, seat: int, skill: str, right: bool, mistake: str | None = None) -> None:
+        name = self.students.get(seat, self.student)
+        self._tallies.setdefault(name, LessonTally()).add(skill, right, mistake)
+
+    @property
+    def lesson_minutes(self) -> float:
+        """Minutes since the lesson started, by the session's ``clock``."""
+        return max(0.0, (self.clock() - self._lesson_started).total_seconds()) / 60
+
+    @property
+    def lesson_rounds(self) -> int:
+        """Rounds played in this lesson so far (the current one included)."""
+        return self._lesson_rounds + len(self.match.rounds)
+
+    def lesson_questions(self, seat: int | None = None) -> int:
+        """Questions on the lesson's targets (free play: its focus) answered by ``seat``'s
+        student (default: the first human) in this lesson."""
+        tally = self._tallies.get(self._student_of(seat))
+        return tally.questions(self.plan.focus) if tally is not None else 0
+
+    def _student_of(self, seat: int | None) -> str:
+        if seat is None:
+            seat = self.humans[0] if self.humans else None
+        return self.students.get(seat, self.student) if seat is not None else self.student
+
+    def _all_mastered(self, name: str) -> bool:
+        mastery = self._mastery(name)
+        return all(mastery.state(skill).mastered for skill in self.plan.targets)
+
+    def _end_reason(self) -> EndReason | None:
+        """Why the lesson ends once the round is over, or None (it goes on). Free play ends
+        with its match; a lesson plays its first match's rounds at least, then ends when
+        every student has mastered every target, or at a cap (RULES.md §4)."""
+        if not self.plan.targets:
+            return "match" if self.match.over else None
+        if self.match_number == self._lesson_first and not self.match.over:
+            return None
+        names = list(self.students.values()) or [self.student]
+        learning = [n for n in names if not self._all_mastered(n)]
+        if not learning:
+            return "mastered"
+        if self.max_questions is not None and all(
+                n in self._tallies and self._tallies[n].questions(self.plan.targets)
+                >= self.max_questions for n in learning):
+            return "questions"
+        if self.max_minutes is not None and self.lesson_minutes >= self.max_minutes:
+            return "minutes"
+        if self.lesson_rounds >= LESSON_ROUND_LIMIT:
+            return "rounds"
+        return None
+
+    @property
+    def lesson_over(self) -> bool:
+        """The lesson is over: its round is over, no question waits, and (a lesson with
+        targets) every target is mastered or a cap is reached, after the first match's
+        rounds at least; (free play) the match is over. :meth:`lesson_summary` says how it
+        went. Until then :meth:`new_round` goes on, with a new match when one is over."""
+        if self.asker.queue or not self.round.over:
+            return False
+        return self._end_reason() is not None
+
+    def lesson_summary(self, seat: int | None = None) -> LessonSummary:
+        """How the lesson went for ``seat``'s student (default: the first human): each target
+        skill (free play: the skills its game practises) with the questions asked and right
+        at the first answer in this lesson, mastered or not, and what to practise next.
+        ``reason`` is why it ended (None while it goes on)."""
+        name = self._student_of(seat)
+        mastery = self._mastery(name)
+        tally = self._tallies.get(name, LessonTally())
+        skills = []
+        for skill in SKILLS:
+            if skill not in self.plan.focus:
+                continue
+            st = mastery.state(skill)
+            mistake = tally.mistake(skill)
+            skills.append(SkillSummary(
+                skill=skill, name=self._t(SKILL_NAMES[skill]), asked=tally.asked[skill],
+                right=tally.right[skill], mastered=st.mastered, p_known=st.p_known,
+                mistake=mistake,
+                next_step=next_step(st.mastered, tally.asked[skill], mistake, self.lang)))
+        return LessonSummary(
+            lesson=self.lesson, student=name, lang=self.lang,
+            reason=self._end_reason() if self.lesson_over else None, skills=tuple(skills),
+            questions=tally.questions(self.plan.focus), rounds=self.lesson_rounds,
+            minutes=round(self.lesson_minutes, 2))
 
     # --- questions --------------------------------------------------------------------------
 
@@ -376,7 +506,12 @@ class Session:
     def answer(self, text: str) -> Feedback:
         """Check the student's typed answer to the pending question."""
         self._need_question()
+        p = self.asker.queue[0]
+        first = p.attempts == 0
         fb, done = self.asker.answer(text)
+        if first and p.attempts > 0:
+            self._tally(p.seat, p.question.skill, fb.kind == "correct",
+                        fb.diagnosis.rule if fb.diagnosis is not None else None)
         return self._after(fb) if done else fb
 
     def hint(self) -> str:
@@ -393,6 +528,9 @@ class Session:
         """Give up on the pending question: show the answer (a wrong first attempt if the
         student had not answered yet) and move on."""
         self._need_question()
+        p = self.asker.queue[0]
+        if p.attempts == 0:
+            self._tally(p.seat, p.question.skill, False)
         return self._after(self.asker.reveal())
 
     def _need_question(self) -> None:
@@ -454,6 +592,7 @@ class Session:
                 queued=len(self.asker.queue) - 1, student=student)
         end = rnd.result
         line = rnd.line_tiles()
+        lesson_over = self.lesson_over
         return Snapshot(
             lang=self.lang, variant=rnd.variant.name, tileset=rnd.tileset,
             players=self.players, names=tuple(seat_name(s) for s in range(self.players)),
@@ -484,7 +623,8 @@ class Session:
             round_end=None if end is None else end.reason, match_over=self.match.over,
             match_winners=None if self.match.match_end is None
             else tuple(self.match.match_end.winners),
-            unsaved=self.unsaved)
+            unsaved=self.unsaved, lesson_over=lesson_over,
+            lesson_end=self.lesson_summary() if lesson_over and self.plan.targets else None)
 
     def describe(self, event: Event) -> str:
         """One line of what happened; a bot's power play is shown worked out."""

@@ -368,10 +368,10 @@ def play_lesson(session: Any, student: Learner, rng: random.Random,
             asked.append((q, bool(first)))
         elif session.human_to_move is not None:
             session.play(mover.choose(view_of(session.round, session.human_to_move)))
-        elif session.round.over and not session.match.over:
-            session.new_round()
-        elif session.match.over:
+        elif lesson_over(session):
             break
+        elif session.round.over:
+            _go_on(session)
         else:  # pragma: no cover - auto_bots moves every bot
             raise RuntimeError("the simulated lesson is stuck")
     return asked
@@ -474,7 +474,8 @@ class Run:
     knows: dict[str, bool] = field(default_factory=dict)
     """The learner's hidden state at the lesson's end (:meth:`Learner.knows`)."""
     tiles_placed: int = 0
-    """Tiles the simulated student placed (its own seat's, not the bots')."""
+    """Tiles the simulated student placed in the lesson (its own seat's, not the bots')."""
+    rounds: int = 0
     shown: list[tuple[str, bool]] = field(default_factory=list)
     """Mistake profiles: each answer that showed the mistake, as (the question's rule, whether
     the diagnosis named that mistake)."""
@@ -488,14 +489,14 @@ def _as_int(text: str) -> int | None:
 
 
 def lesson_over(s: Any) -> bool:
-    """Whether the simulated lesson has ended: the ONE place that decides it (today the match
-    is over; a session that knows when its lesson ends says so here)."""
-    return bool(s.match.over)
+    """Whether the simulated lesson has ended: the ONE place that decides it (every target
+    mastered or the lesson's cap; free play: its match is over)."""
+    return bool(s.lesson_over)
 
 
 def _go_on(s: Any) -> None:
-    """Nothing to answer or play and the lesson not over: what comes next (today: the match's
-    next round)."""
+    """Nothing to answer or play and the lesson not over: what comes next (the next round,
+    or a new match of the same lesson)."""
     s.new_round()
 
 
@@ -579,6 +580,7 @@ def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
             _go_on(s)
         else:  # pragma: no cover - auto_bots moves every bot
             raise RuntimeError("the simulated lesson is stuck")
+    run.rounds = s.lesson_rounds
     for skill in SKILLS:
         st = s.mastery.state(skill)
         run.final[skill], run.mastered[skill] = st.p_known, st.mastered
@@ -633,7 +635,12 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
         "lesson": lesson.id, "profile": profile, "students": students, "seed": seed,
         "questions": total,
         "questions_per_student": round(total / students, 2) if students else 0,
+        "target_questions_per_student": round(
+            sum(q.skill in focus for r in runs for q, _ in r.questions) / students, 2)
+        if students else 0,
         "tiles_placed_per_student": round(sum(r.tiles_placed for r in runs) / students, 2)
+        if students else 0,
+        "rounds_per_student": round(sum(r.rounds for r in runs) / students, 2)
         if students else 0,
         "uncounted_replies_per_student": round(sum(a.uncounted for r in runs
                                                    for a in r.replies) / students, 2)

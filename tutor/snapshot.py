@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engine.round import Action
 from engine.tiles import Half, Tile, TileSet
 from tutor.hints import Hint
+from tutor.lesson_end import LessonSummary
 from tutor.questions import Situation
 
 __all__ = ["QuestionView", "SkillView", "Snapshot"]
@@ -102,6 +103,10 @@ class Snapshot:
     match_winners: tuple[int, ...] | None
     unsaved: int
     """Answers not yet written to the progress file (it was busy)."""
+    lesson_over: bool = False
+    """The lesson is over (free play: the match); no further round."""
+    lesson_end: LessonSummary | None = None
+    """A lesson with target skills, once over: how it went (:meth:`Session.lesson_summary`)."""
 
     @property
     def team_scores_shown(self) -> tuple[int, ...]:

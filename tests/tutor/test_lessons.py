@@ -20,7 +20,7 @@ def test_lesson_settings_reach_the_objects():
     lesson = load_lesson("01-other-end")
     assert lesson.scaffold == {"T"} and lesson.ask == {"power"} and lesson.rounds == 2
     assert lesson.targets == {"other-end"} and lesson.rich_in == {"x/n", "+/n", "-/n"}
-    assert lesson.mastery.p_init == 0.2 and lesson.mastery.p_learn == 0.25
+    assert lesson.mastery.p_init == 0.2 and lesson.mastery.p_learn == 0.15
     assert lesson.mastery.p_slip == 0.1  # documented default kept
 
 
@@ -67,6 +67,17 @@ OK = {"id": "x", "title": {"es": "a", "en": "b"}}
      "bad.json: game.deals.0: seat 0's hand: '7/x' is not a Leonard tile", "game.deals.0"),
     ({**OK, "game": {"deals": [{"hands": [["1/1"]]}]}},
      "bad.json: game.deals.0.hands: gives 1 hands for 2 players", "game.deals.0.hands:"),
+    # RULES.md §4: a lesson goes on until mastery or its cap (questions and/or minutes).
+    ({**OK, "tutor": {"max_questions": 0}}, "bad.json: tutor.max_questions: must be 1 to 500, "
+     "got 0", "tutor.max_questions: debe ser de 1 a 500, no 0"),
+    ({**OK, "tutor": {"max_questions": "many"}},
+     'bad.json: tutor.max_questions: should be a whole number or null, got "many"',
+     "tutor.max_questions: debería ser un número entero o null"),
+    ({**OK, "tutor": {"max_minutes": 1000}}, "bad.json: tutor.max_minutes: must be 1 to 240, "
+     "got 1000", "tutor.max_minutes: debe ser de 1 a 240, no 1000"),
+    ({**OK, "tutor": {"max_questions": None, "max_minutes": None}},
+     "bad.json: tutor: max_questions and max_minutes cannot both be null",
+     "bad.json: tutor: max_questions y max_minutes no pueden ser null los dos"),
 ])
 def test_garbled_lessons_get_one_line_naming_the_field(data, en, es):
     """Issue: one specific message per broken file, naming the file, the field and what is
@@ -230,3 +241,20 @@ def test_lessons_check_command(tmp_path):
     own = _check("--lang", "en", env={"LEONARD_LESSONS": str(folder)})
     assert own.returncode == 2 and "03-minus.json: game.players" in own.stdout
     assert "Traceback" not in bad.stderr + own.stderr
+
+
+def test_lesson_caps_default_and_reach_the_session():
+    """RULES.md §4: a lesson ends at mastery or at its cap; the file may set either cap
+    (null: none) and the session takes them."""
+    from tutor.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
+
+    plain = lesson_from_dict(OK)
+    assert (plain.max_questions, plain.max_minutes) == (DEFAULT_MAX_QUESTIONS,
+                                                       DEFAULT_MAX_MINUTES)
+    set_ = lesson_from_dict({**OK, "tutor": {"targets": ["add"], "max_questions": 12,
+                                             "max_minutes": None}})
+    assert (set_.max_questions, set_.max_minutes) == (12, None)
+    from tutor.session import Session
+
+    s = Session.from_lesson(set_, lang="en", seed=1)
+    assert (s.max_questions, s.max_minutes) == (12, None)

@@ -87,6 +87,21 @@ def test_a_bkt_learner_sits_between_random_and_perfect() -> None:
     assert acc and 0.2 < sum(acc) / len(acc) < 1.0
 
 
+@pytest.mark.parametrize("lesson", ["01-other-end", "04-times"])
+def test_students_play_until_the_lesson_is_over_and_its_length_is_reported(lesson: str) -> None:
+    """RULES.md §4 (issue 32 part 4): simulated students play until the lesson is over. A
+    perfect student stops at the lesson's rounds; a slow learner (bkt:0.1,0.05,0.1,0.2)
+    plays on and masters the lesson within the default cap ≥ 70% of the time (before:
+    24–54%), in more questions and tiles."""
+    fast, slow = report(lesson, "perfect"), report(lesson, "bkt:0.1,0.05,0.1,0.2")
+    assert fast["rounds_per_student"] == 2 and fast["tiles_placed_per_student"] > 10
+    assert slow["all_targets_mastered_share"] >= 0.7
+    assert slow["rounds_per_student"] > fast["rounds_per_student"]
+    assert slow["tiles_placed_per_student"] > fast["tiles_placed_per_student"]
+    assert slow["target_questions_per_student"] > 2 * fast["target_questions_per_student"]
+    assert slow["target_questions_per_student"] <= 40  # the default cap, per student
+
+
 def test_same_seed_same_report() -> None:
     assert simulate("01-other-end", 3, "random", 9) == simulate("01-other-end", 3, "random", 9)
     assert simulate("01-other-end", 3, "random", 9) != simulate("01-other-end", 3, "random", 10)
@@ -113,6 +128,7 @@ def test_command_prints_the_json_report() -> None:
                         "mastered_share", "questions_to_mastery", "mastered_while_wrong"}
     assert data["tiles_placed_per_student"] > 0
     assert data["kinds"] and set(data["diagnosis"]) >= {"named", "of"}
+    assert data["tiles_placed_per_student"] > 0 and data["questions_per_student"] > 0
     bad = subprocess.run([sys.executable, "-m", "tutor", "simulate-students", "--lesson",
                           "../etc", "--lang", "en"], cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

@@ -191,3 +191,20 @@ def test_working_is_sent_back_to_be_worked_out() -> None:
     assert not any(line.startswith("✘") for line in lines)  # no answer was wrong
     assert s.mastery.states and all(st.first_try_right == st.asked
                                     for st in s.mastery.states.values())
+
+
+def test_a_lesson_in_the_terminal_goes_on_to_mastery_and_says_how_it_went() -> None:
+    """RULES.md §4: a lesson plays until its targets are mastered (here at its rounds, a
+    perfect student), then the terminal prints how it went per target skill."""
+    s = Session.from_lesson("04-times", lang="en", seed=5)
+    lines: list[str] = []
+
+    def read(prompt: str) -> str:
+        q = s.pending_question
+        return "1" if q is None else str(q.expected)
+
+    assert cli.Terminal(s, read=read, write=lines.append).run() == 0
+    text = "\n".join(lines)
+    assert s.lesson_over and s.lesson_summary().reason == "mastered"
+    assert "How the lesson went" in text
+    assert "✔ multiplying: " in text and "Mastered: go on to the next lesson." in text

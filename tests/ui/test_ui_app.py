@@ -782,3 +782,46 @@ def test_hot_seat_players_without_names_each_read_your_skills() -> None:
         else:
             break
     assert seen == {"anon", "anon (B)"}
+
+
+def test_a_lesson_plays_to_its_end_and_shows_the_summary_and_the_link() -> None:
+    """RULES.md §4 (issue 32 part 4): the play page goes on past the lesson's match until
+    the lesson is over (here its cap of 25 questions, answered wrong: past the first match,
+    whose end offers the next match), then shows each target skill with right / asked,
+    mastered or not, what to practise next, and the link back to the lessons page; no next
+    round is offered."""
+    from tutor.session import Session
+
+    session = Session.from_lesson("04-times", lang="en", student="ana", seed=3,
+                                  max_questions=25)
+    app = TutorApp(session=session)
+    assert app.round_end.lesson_end.layout.display == "none"
+    next_match = 0
+    for _ in range(5000):
+        s = app.session
+        if s.pending_question is not None:
+            app.answer_in.value = str(s.pending_question.expected + 1000)
+            app.submit_btn.click()
+            if app.session.pending_question is not None:
+                app.reveal_btn.click()
+        elif s.lesson_over:
+            break
+        elif s.round.over:
+            assert app.next_round_btn.layout.display is None
+            if s.match.over:
+                assert app.next_round_btn.description == "Next match"
+                next_match += 1
+            app.next_round_btn.click()
+        else:
+            _play_first(app)
+    assert app.session.lesson_over and next_match >= 1 and app.session.match_number > 1
+    html = app.round_end.lesson_end.value
+    assert app.round_end.lesson_end.layout.display is None
+    assert "multiplying" in html and "not yet" in html and "/ " in html
+    assert "Practise it again in this lesson" in html
+    assert "href='Lessons.ipynb?lang=en&amp;student=ana'" in html
+    assert app.next_round_btn.layout.display == "none"
+    assert "The lesson is over." in app.status.value
+    app.set_lang("es")
+    assert "href='Lessons.ipynb?lang=es&amp;student=ana'" in app.round_end.lesson_end.value
+    assert "Volver a las lecciones" in app.round_end.lesson_end.value

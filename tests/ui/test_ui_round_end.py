@@ -8,7 +8,8 @@ from ui_views import cells, fake_view
 
 from engine.events import Bonus, PowerEffect, RoundEnded
 from engine.tiles import parse_tile
-from tutor.ui.round_end import match_html, round_summary_html
+from tutor.lesson_end import LessonSummary, SkillSummary
+from tutor.ui.round_end import lesson_end_html, match_html, round_summary_html
 
 
 def test_round_summary_names_domino_and_tranque() -> None:
@@ -44,3 +45,37 @@ def test_match_table_hides_the_current_round_while_asking() -> None:
     assert "★" not in asking
     done = match_html(match, view, "en", pending=False)
     assert cells(done)[1] == ["Round 2", "0", "7"] and "Match winner: A" in done
+
+
+def _summary(lang: str, student: str = "ana") -> LessonSummary:
+    from tutor.lesson_end import next_step
+
+    skills = (
+        SkillSummary("other-end", "finding the other end (T)", asked=5, right=4, mastered=True,
+                     p_known=0.97, next_step=next_step(True, 5, None, lang)),
+        SkillSummary("multiply", "multiplying", asked=9, right=3, mastered=False, p_known=0.4,
+                     mistake="added_instead_of_multiplied",
+                     next_step=next_step(False, 9, "added_instead_of_multiplied", lang)),
+    )
+    return LessonSummary("04-times", student, lang, "questions", skills, questions=14,
+                         rounds=4, minutes=12.0)
+
+
+def test_lesson_end_shows_each_skill_and_links_back_to_the_lessons() -> None:
+    """RULES.md §4 (issue 32 part 4): at the lesson's end, each target skill with right /
+    asked, mastered ✔ or not, what to practise next, and a relative link to the lessons page
+    with the page's language and student, in both languages."""
+    out = lesson_end_html(_summary("en"), "en")
+    assert cells(out) == [
+        ["4 / 5", "✔ yes", "Mastered: go on to the next lesson."],
+        ["3 / 9", "not yet",
+         "Practise it again in this lesson; watch for: added instead of multiplying."]]
+    assert "finding the other end (T)" in out and "that was all its questions" in out
+    assert "href='Lessons.ipynb?lang=en&amp;student=ana'" in out
+    assert ">Back to the lessons</a>" in out
+    es = lesson_end_html(_summary("es"), "es")
+    assert "href='Lessons.ipynb?lang=es&amp;student=ana'" in es
+    assert "Volver a las lecciones" in es and "Bien / preguntadas" in es
+    assert "cuidado con: sumó en lugar de multiplicar" in es and "✔ sí" in es
+    anon = lesson_end_html(_summary("en", "anon"), "en")
+    assert "href='Lessons.ipynb?lang=en'" in anon  # the anonymous student is left out

@@ -15,6 +15,7 @@ def fake_view(**changes: Any) -> Any:
         "team_scores_shown": (),
         "round_over": False,
         "match_over": False, "match_winners": None, "human_to_move": 0, "hand_seat": 0,
+        "lesson_over": False, "lesson_end": None,
         "hand_sizes": [6, 7], "pile": 14, "hiding": False,
         "scores": [0, 0], "scores_shown": [0, 0],
         "round_gains_shown": [0, 0], "round_losses_shown": [0, 0],

@@ -31,6 +31,8 @@ def state_text(view: Snapshot, lang: str, *, pending: bool) -> str:
     """Whose turn it is, or why the game waits."""
     _ = translator(lang)
     turn = view.turn
+    if view.lesson_end is not None:
+        return _("The lesson is over.")
     if view.match_over:
         return _("The match is over.")
     if view.round_over:

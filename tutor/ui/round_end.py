@@ -1,5 +1,6 @@
 """The round-end panel: how the round ended, who gained what (once no question waits), the
-match so far, and the buttons for the next round or a new match."""
+match so far, the buttons for the next round or a new match, and at a lesson's end how the
+lesson went with the link back to the lessons page."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import ipywidgets as widgets
 
 from engine.events import Bonus, PowerEffect
 from tutor.i18n import N_, format_number, translator
+from tutor.lesson_end import LessonSummary
+from tutor.link import page_link
 from tutor.questions import seat_name
 from tutor.snapshot import Snapshot
 
@@ -18,10 +21,12 @@ from .access import Attributes
 from .panel import classed
 from .scores import pair_name
 
-__all__ = ["BONUS_WHY", "ROUND_END_BUTTONS", "SCORING_WHY", "RoundEndPanel", "match_html",
-           "round_summary_html"]
+__all__ = ["BONUS_WHY", "LESSONS_PAGE", "ROUND_END_BUTTONS", "SCORING_WHY", "RoundEndPanel",
+           "lesson_end_html", "match_html", "round_summary_html"]
 
 ROUND_END_BUTTONS = ".ld-round-end .jupyter-button"
+LESSONS_PAGE = "Lessons.ipynb"
+"""The lessons page, beside the play page in the same folder."""
 BONUS_WHY: dict[str, str] = {
     "paso-a-la-salida": N_("paso a la salida"),
     "paso-corrido": N_("paso corrido"),
@@ -142,19 +147,53 @@ def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
             f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{result}")
 
 
+def lesson_end_html(summary: LessonSummary, lang: str) -> str:
+    """The lesson's end (RULES.md §4): why it ended, a table of its target skills (right at
+    the first answer of those asked, mastered ✔ or not, what to practise next), and the link
+    back to the lessons page (relative, like the lessons page's links here)."""
+    _ = translator(lang)
+    why = {
+        "mastered": _("Lesson complete: you mastered every skill of this lesson."),
+        "questions": _("The lesson is over: that was all its questions for today."),
+        "minutes": _("The lesson is over: that was all its time for today."),
+        "rounds": _("The lesson is over: that was all its rounds for today."),
+        "match": _("The match is over."),
+    }[summary.reason or "match"]
+    head = [_("Skill"), _("Right / asked"), _("Mastered"), _("What to practise next")]
+    rows = []
+    for sk in summary.skills:
+        mark = ("<span class='ld-done'>✔ " + html.escape(_("yes")) + "</span>" if sk.mastered
+                else "<span class='ld-todo'>" + html.escape(_("not yet")) + "</span>")
+        rows.append(
+            f"<tr class='ld-lesson-skill' data-skill='{html.escape(sk.skill)}'>"
+            f"<th scope='row'>{html.escape(sk.name)}</th>"
+            f"<td class='ld-num'>{sk.right} / {sk.asked}</td><td>{mark}</td>"
+            f"<td>{html.escape(sk.next_step)}</td></tr>")
+    href = page_link(LESSONS_PAGE, lang=lang, student=summary.student)
+    caption, back = _("How the lesson went"), _("Back to the lessons")
+    return (f"<h2 class='ld-lesson-title'>{html.escape(why)}</h2>"
+            f"<table class='ld-lesson-summary'><caption>{html.escape(caption)}"
+            "</caption><thead><tr>"
+            + "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
+            + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"<a class='ld-lessons-link' href='{html.escape(href)}'>{html.escape(back)}</a>")
+
+
 class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
     """Shown once the round is over. ``on_next_round()``, ``on_new_match()``."""
 
     def __init__(self, *, on_next_round: Callable[[], None],
                  on_new_match: Callable[[], None]) -> None:
         W = widgets
+        self.lesson_end = classed(W.HTML(), "ld-lesson-end")
+        self.lesson_end.layout.display = "none"
         self.summary = classed(W.HTML(), "ld-summary")
         self.match_table = classed(W.HTML(), "ld-match")
         self.next_round_btn = classed(W.Button(button_style="success"), "ld-next-round")
         self.next_round_btn.on_click(lambda _b: on_next_round())
         self.new_match_btn = classed(W.Button(button_style="info"), "ld-new-match")
         self.new_match_btn.on_click(lambda _b: on_new_match())
-        super().__init__([self.summary, self.match_table,
+        super().__init__([self.lesson_end, self.summary, self.match_table,
                           W.HBox([self.next_round_btn, self.new_match_btn])])
         self.add_class("ld-round-end")
 
@@ -176,9 +215,15 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
         if not over:
             return
         pending = view.question is not None
+        lesson = view.lesson_end
+        self.lesson_end.value = "" if lesson is None else lesson_end_html(lesson, view.lang)
+        self.lesson_end.layout.display = None if lesson is not None else "none"
         self.summary.value = round_summary_html(result, events, view.players, view.lang,
                                                 pending=pending, variant=view.variant)
         self.match_table.value = match_html(match, view, view.lang, pending=pending)
         self.next_round_btn.layout.display = (
-            None if not view.match_over and not pending else "none")
+            None if not view.lesson_over and not pending else "none")
+        _ = translator(view.lang)  # a lesson that goes on after its match: a new match
+        self.next_round_btn.description = _("Next match") if view.match_over else _(
+            "Next round")
         self.new_match_btn.layout.display = None if not pending else "none"

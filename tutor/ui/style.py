@@ -32,6 +32,14 @@ CSS = """
   text-align: left; }
 .ld-app table.ld-score-table td:first-child { white-space: nowrap; }
 .ld-app tr.ld-turn td { background: #fff4d6; font-weight: 600; }
+.ld-app table.ld-lesson-summary { border-collapse: collapse; width: 100%; font-size: 14px;
+  margin: 4px 0 8px; }
+.ld-app table.ld-lesson-summary th, .ld-app table.ld-lesson-summary td {
+  padding: 4px 6px; border-bottom: 1px solid #e1e6eb; text-align: left; }
+.ld-app table.ld-lesson-summary caption { text-align: left; font-weight: 600; }
+.ld-app .ld-lesson-end .ld-done { color: #0b7a35; font-weight: 700; }
+.ld-app .ld-lesson-end .ld-todo { color: #52606d; }
+.ld-app a.ld-lessons-link { font-weight: 600; }
 .ld-app td.ld-flash { color: #0b7a35; font-weight: 700; background: #dcfce7; }
 .ld-app td.ld-flash-down { color: #b42318; font-weight: 700; background: #fee4e2; }
 .ld-app .ld-hidden-pts { color: #5c4a00; font-style: italic; }
