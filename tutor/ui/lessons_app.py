@@ -30,7 +30,7 @@ class LessonsPage(LanguagePage):
     def __init__(self, *, store: Any, student: str = ANONYMOUS, lang: str = "es",
                  lessons: Sequence[Any] | None = None, notes: Sequence[str] = ()) -> None:
         super().__init__()
-        from tutor.lessons import list_lessons
+        from tutor.lessons import list_lessons, shadowed_lessons
 
         self.store = store
         self.student = student
@@ -46,6 +46,10 @@ class LessonsPage(LanguagePage):
         self.children = [page_stylesheet(), self.header, self.lesson_list, self.files]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)
+        if lessons is None:  # a teacher's lesson played in place of a shipped one: said
+            self._notes += [self._t(N_("Your teacher's lesson “{id}” replaces the lesson of "
+                                       "that name shipped with the tutor.")).format(id=lesson_id)
+                            for lesson_id in shadowed_lessons()]
         self.header.say(self._notes)
         self.relabel()
         self.refresh()
