@@ -288,7 +288,7 @@ def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
                 result.refused.append(problem.translate(lang))
                 rows = []
         if rows:
-            added = store.merge(rows)
+            added = _merge_in_batches(store, rows)
             result.added += added
             result.known += len(rows) - added
             result.students |= {a.student for a in rows}
@@ -297,6 +297,36 @@ def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
     for name in sorted(result.students):
         refresh_mastery(store, name)
     return result
+
+
+MERGE_HOLD_SECONDS = 0.2
+"""About how long one batch of a merge holds the progress file's write lock."""
+MERGE_PAUSE_SECONDS = 0.12
+"""The pause after each batch. SQLite gives the lock to no one in turn: a waiting save looks
+again every ≤ 100 ms (its busy handler's longest sleep), so the merge leaves the lock free
+longer than that, and every save waiting finds it free before the next batch."""
+_FIRST_BATCH = 500
+
+
+def _merge_in_batches(store: Any, rows: Sequence[Attempt]) -> int:
+    """``store.merge(rows)`` in batches of about :data:`MERGE_HOLD_SECONDS` each (their size
+    follows the time the last one took), with a pause between them, so that a student's save
+    never waits for a whole big file (issue 36: a minute). Returns how many rows were new. A
+    file stopped half-way (the file stayed busy) keeps the batches merged: merging it again
+    adds the rest, since known answers are skipped."""
+    import time
+
+    added, start, size = 0, 0, _FIRST_BATCH
+    while start < len(rows):
+        if start:
+            time.sleep(MERGE_PAUSE_SECONDS)
+        batch = rows[start:start + size]
+        began = time.monotonic()
+        added += store.merge(batch)
+        took = max(time.monotonic() - began, 1e-3)
+        start += len(batch)
+        size = max(50, min(20_000, int(len(batch) * MERGE_HOLD_SECONDS / took)))
+    return added
 
 
 def _not_own(file: str, names: set[str], student: str | None) -> Message | None:

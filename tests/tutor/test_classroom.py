@@ -255,3 +255,62 @@ def test_a_builder_lesson_named_like_a_shipped_one_asks_first(tmp_path: Path) ->
         save_lesson(data, tmp_path, lang="en")
     assert not list(tmp_path.iterdir())
     assert save_lesson(data, tmp_path, lang="en", replace=True) == tmp_path / "04-times.json"
+
+
+def test_a_big_merge_lets_students_save_within_a_second(tmp_path: Path) -> None:
+    """Issue 36: a big merge held the write lock for a minute and students' saves waited.
+    Merged in batches, a student's save never waits a second: the student's store here
+    waits at most 1 s for the lock (busy_timeout) and tries once, so a longer wait is a
+    failed save, counted. Every answer of the file is merged."""
+    import threading
+
+    from tutor.records import Attempt, Outcome
+    from tutor.store import StoreBusyError
+
+    rows = [Attempt(f"s{i % 30:02d}", f"sess-{i % 30}-{i // 500}",
+                    (T0 + timedelta(seconds=i)).isoformat(timespec="microseconds"), "04-times",
+                    f"p{i}", "gain", Outcome.CORRECT, "12", "", "multiply", 1, True, 0, 3.0, 12,
+                    12) for i in range(60_000)]
+    with Store(tmp_path / "src.sqlite3") as src:
+        src.merge(rows)
+        src.export_csv(tmp_path / "big.csv")
+    big = (tmp_path / "big.csv").read_bytes()
+    db = tmp_path / "class.sqlite3"
+    with Store(db) as store:
+        store.start_session("ana")
+    merging, done = threading.Event(), threading.Event()
+    saved: list[int] = []
+    failed: list[StoreBusyError] = []
+
+    def student() -> None:
+        with Store(db, busy_timeout=1.0, retries=0) as own:
+            session = own.start_session("ana")
+            merging.wait()
+            k = 0
+            while not done.is_set():
+                k += 1
+                try:
+                    own.record_attempt("ana", session, lesson="04-times", problem=f"q{k}",
+                                       step="gain", outcome="CORRECT", input_text="12",
+                                       kc="multiply", duration=1.0, expected=12, answered=12,
+                                       time=T0.isoformat())
+                    saved.append(k)
+                except StoreBusyError as err:
+                    failed.append(err)
+                done.wait(0.02)  # a class saving often, not a loop hogging the file
+
+    thread = threading.Thread(target=student)
+    thread.start()
+    try:
+        with Store(db) as store:
+            merging.set()
+            result = merge_files(store, [("big.csv", big)], "en", now=T0)
+            done.set()
+            thread.join()
+            assert len(store.attempts()) == 60_000 + len(saved)
+    finally:
+        done.set()
+        merging.set()
+        thread.join()
+    assert result.added == 60_000 and not result.refused
+    assert len(saved) >= 3 and not failed, (len(saved), len(failed))

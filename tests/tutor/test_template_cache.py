@@ -144,3 +144,29 @@ def test_the_server_extension_is_found_where_jupyter_server_looks() -> None:
     points = template_cache._jupyter_server_extension_points()
     assert points == [{"module": "tutor.template_cache"}]
     assert list(serve.SERVER_EXTENSIONS) == [p["module"] for p in points]
+
+
+def test_both_servers_take_uploads_up_to_the_projects_own_limit(tmp_path: Path) -> None:
+    """Issue 36 (failure 1): Tornado's 10 MiB websocket limit closed the page's connection on
+    a bigger upload and lost it without a word. Every server config the project writes or
+    ships takes a message of a whole progress export (MAX_IMPORT_BYTES) and more."""
+    from tutor.store_files import MAX_IMPORT_BYTES
+
+    server = tmp_path / "jupyter_server_config.json"
+    server.write_text(json.dumps({"ServerApp": {"tornado_settings": {"headers": {"X": "1"}}}}))
+    serve.write_server_config(server)
+    tornado = json.loads(server.read_text())["ServerApp"]["tornado_settings"]
+    assert tornado["headers"] == {"X": "1"}  # a setting already there is kept
+    assert tornado["websocket_max_message_size"] > MAX_IMPORT_BYTES
+    shipped = json.loads((Path(serve.__file__).parents[1] / "voila.json").read_text())
+    assert shipped["Voila"]["tornado_settings"] == serve.TORNADO
+    flag = [f for f in serve.command_flags() if f.startswith("--Voila.tornado_settings=")]
+    assert json.loads(flag[0].split("=", 1)[1]) == serve.TORNADO
+
+    class Section(dict):  # what traitlets hands a voila.py as c.Voila
+        def __getattr__(self, name: str) -> Any:
+            return self.setdefault(name, Section() if name != "tornado_settings" else {})
+
+    config = Section()
+    exec(compile(serve.VOILA_PY, "voila.py", "exec"), {"get_config": lambda: config})
+    assert config.Voila.tornado_settings == serve.TORNADO
