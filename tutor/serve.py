@@ -78,7 +78,7 @@ after it is taken; the teacher page needs none. Jupyter Server's Voilà extensio
 JupyterHub) has no pool: there these flags do not apply."""
 
 
-SERVER_EXTENSIONS: dict[str, bool] = {"tutor.template_cache": True}
+SERVER_EXTENSIONS: dict[str, bool] = {"tutor.template_cache": True, "tutor.xsrf_cookie": True}
 """Jupyter Server extensions the project enables (``ServerApp.jpserver_extensions``)."""
 
 VOILA_PY = f"""\
@@ -100,6 +100,14 @@ except ImportError:  # the project is no longer installed in this environment
     pass
 else:
     turn_on(logging.getLogger("Voila"))
+
+# A closed tab frees its kernel: the page gets the XSRF cookie its shutdown request needs.
+try:
+    from tutor.xsrf_cookie import turn_on as xsrf_cookie
+except ImportError:
+    pass
+else:
+    xsrf_cookie(logging.getLogger("Voila"))
 """
 """Standalone Voilà's Python config (``voila.py``): Voilà reads it, like ``voila.json``, from
 its working directory and from the Jupyter config path. It is written into the environment's
