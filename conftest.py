@@ -102,3 +102,24 @@ def class_files(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, byt
             store.export_csv(folder / f"{name}.csv", name)
         files.append((f"{name}.csv", (folder / f"{name}.csv").read_bytes()))
     return files
+
+
+@pytest.fixture(scope="session")
+def hostile_names() -> tuple[str, ...]:
+    """Upload file names a class may send (tests/hostile.py): data, never paths."""
+    from tests.hostile import UPLOAD_NAMES
+
+    return UPLOAD_NAMES
+
+
+@pytest.fixture
+def hostile_lessons(tmp_path: Path) -> tuple[Path, dict[str, str | None]]:
+    """A folder of odd lesson files (encodings, sizes, numbers) and special files (a FIFO, a
+    symlink to /dev/zero, a folder, a dangling symlink), with the fragment each file's
+    problem line must hold (None: a good lesson). See tests/hostile.py."""
+    from tests.hostile import make_special_files, write_lesson_files
+
+    folder = tmp_path / "hostile-lessons"
+    expected = write_lesson_files(folder)
+    expected.update(make_special_files(folder))
+    return folder, expected

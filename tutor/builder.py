@@ -13,10 +13,10 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from tutor.i18n import N_, translator
-from tutor.lessons import LESSON_ID, LessonError, lesson_from_dict
+from tutor.lessons import LESSON_DIR, LESSON_ID, LessonError, lesson_from_bytes, lesson_from_dict
 from tutor.paths import own_lessons_dir
 
-__all__ = ["build_lesson", "lesson_links", "save_lesson"]
+__all__ = ["build_lesson", "lesson_file_bytes", "lesson_links", "save_lesson"]
 
 BINDER_REPO_ENV = "LEONARD_BINDER_REPO"
 """``owner/repo`` of the project's GitHub repository, for Binder links (on Binder itself it
@@ -43,25 +43,51 @@ def build_lesson(*, lesson_id: str, title: dict[str, str], description: dict[str
     rows = list(rich_in)
     if rows:
         data["game"]["rich_in"] = rows
-    lesson_from_dict(data, f"{data['id'] or '?'}.json", lang)  # the same checks as any file
+    _checked(data, lang)  # the same checks as any file
     return data
+
+
+def lesson_file_bytes(data: dict[str, Any]) -> bytes:
+    """The lesson file the builder writes for ``data`` (UTF-8 JSON, indented)."""
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def _checked(data: dict[str, Any], lang: str) -> bytes:
+    """The file of ``data``, checked as the loader checks a file (its fields first, so a
+    problem names its field; then the very bytes to write, by the loader's own function:
+    size, encoding, JSON); :class:`LessonError` otherwise."""
+    name = f"{data.get('id') or '?'}.json" if isinstance(data, dict) else "?.json"
+    lesson_from_dict(data, name, lang)
+    raw = lesson_file_bytes(data)
+    lesson_from_bytes(raw, name, lang)
+    return raw
 
 
 def save_lesson(data: dict[str, Any], folder: Path | None = None, *, lang: str = "en",
                 replace: bool = False) -> Path:
     """Write a checked lesson to ``folder`` (default :func:`tutor.paths.own_lessons_dir`) as
-    ``<id>.json``. A lesson of that id already there is kept unless ``replace``."""
+    ``<id>.json``. A lesson of that id already there, or a lesson shipped with the tutor of
+    that id (the teacher's would replace it for the whole class), is kept unless ``replace``.
+    Nothing is left behind when it cannot be written."""
     _ = translator(lang)
-    lesson = lesson_from_dict(data, f"{data.get('id', '?')}.json", lang)
+    raw = _checked(data, lang)
     folder = folder or own_lessons_dir()
-    path = folder / f"{lesson.id}.json"
+    path = folder / f"{data['id']}.json"
     if path.exists() and not replace:
         raise LessonError(path.name, _(N_("a lesson with this name exists already: choose "
                                           "another name")), "id")
+    if not replace and (LESSON_DIR / path.name).is_file() and LESSON_DIR != folder:
+        raise LessonError(path.name, _(N_("a lesson shipped with the tutor has this name: "
+                                          "yours would replace it for the whole class. "
+                                          "Choose another name, or tick “Replace a lesson "
+                                          "of the same name”")), "id")
     folder.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_bytes(raw)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from tutor.i18n import N_, Message
+from tutor.i18n import N_, Message, ngettext
 from tutor.link import ANONYMOUS
 from tutor.mastery import SKILLS, BKTParams, Mastery
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
@@ -23,7 +23,7 @@ from tutor.review import Due, ReviewSchedule, due_reviews
 
 __all__ = ["MISTAKE_NAMES", "ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
            "class_grid", "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
-           "merge_student_files", "refresh_mastery", "reviews_due"]
+           "merge_student_files", "refresh_mastery", "reviews_due", "shown_name"]
 
 MISTAKE_NAMES: dict[str, str] = {
     "added_instead_of_multiplied": N_("added instead of multiplying"),
@@ -213,41 +213,75 @@ class MergeResult:
     students: set[str] = field(default_factory=set)
 
 
+CLOCK_SKEW = timedelta(days=1)
+"""How far in the future an uploaded answer may be dated (a computer's clock set wrong, time
+zones): an answer dated later than this after the merge is refused, and its file with it."""
+_LONGEST_NAME = 80  # characters of an upload's name repeated on the page
+
+
+def shown_name(name: str) -> str:
+    """An upload's name as the page repeats it: the part after the last ``/`` or ``\\``,
+    every control or invisible character as its escape, at most 80 characters. The name of
+    an upload is data, never a path: nothing is written under it."""
+    from tutor.teacher import visible
+
+    base = visible(re.split(r"[/\\]", name)[-1] or name) or "?"
+    if len(base) <= _LONGEST_NAME:
+        return base
+    return base[: _LONGEST_NAME - 16] + "…" + base[-15:]
+
+
 def _read_file(name: str, content: bytes, lang: str) -> list[Attempt]:
     """The attempts of one uploaded progress file; :class:`StoreError` (one line, in
-    ``lang``) if it is not a progress export."""
-    import tempfile
+    ``lang``) if it is not a progress export. The bytes are read as they are: no file is
+    written, so no name can be a path, too long, or hold a NUL."""
+    from tutor.store_files import parse_attempts
 
-    from tutor.store_files import read_attempts
+    return parse_attempts(content, shown_name(name), lang)
 
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / (Path(name).name or "progress.csv")
-        path.write_bytes(content)
-        return read_attempts(path, lang)
+
+def _from_the_future(file: str, rows: Sequence[Attempt], now: datetime,
+                     lang: str) -> str | None:
+    """The line refusing a file with answers dated beyond :data:`CLOCK_SKEW` after ``now``."""
+    latest = now + CLOCK_SKEW
+    late = sum(1 for a in rows
+               if datetime.fromisoformat(a.time.replace("Z", "+00:00")) > latest)
+    if not late:
+        return None
+    return ngettext("{file}: {n} answer is dated after {date}, in the future: check the clock "
+                    "of the computer it was saved on. Nothing of it was loaded.",
+                    "{file}: {n} answers are dated after {date}, in the future: check the "
+                    "clock of the computer they were saved on. Nothing of it was loaded.",
+                    late, lang).format(file=file, n=late, date=latest.strftime("%Y-%m-%d %H:%M"))
 
 
 def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en",
-                on_progress: Callable[[int, int], None] | None = None) -> MergeResult:
+                on_progress: Callable[[int, int], None] | None = None, *,
+                now: datetime | None = None) -> MergeResult:
     """Merge progress files (name, content) into ``store``: each file is checked whole and
     merged whole or refused with one line; attempts already there are skipped. Then the
     mastery of every student touched is rebuilt from all their attempts, so a student who
-    loads their progress on a new Binder starts where they were."""
-    return _merge(store, files, lang, on_progress, None)
+    loads their progress on a new Binder starts where they were. A file with answers dated
+    more than a day after ``now`` (default: the present) is refused."""
+    return _merge(store, files, lang, on_progress, None, now)
 
 
 def merge_student_files(store: Any, files: Sequence[tuple[str, bytes]], student: str,
                         lang: str = "en",
-                        on_progress: Callable[[int, int], None] | None = None) -> MergeResult:
+                        on_progress: Callable[[int, int], None] | None = None, *,
+                        now: datetime | None = None) -> MergeResult:
     """A student loading their own progress (the lessons page): as :func:`merge_files`, but
     a file holding anyone else's answers is refused whole, with a line saying whose they
     are. A page without a name (``"anon"``) takes the name of the one student in the files
     (``result.students``)."""
-    return _merge(store, files, lang, on_progress, student)
+    return _merge(store, files, lang, on_progress, student, now)
 
 
 def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
-           on_progress: Callable[[int, int], None] | None, student: str | None) -> MergeResult:
+           on_progress: Callable[[int, int], None] | None, student: str | None,
+           now: datetime | None = None) -> MergeResult:
     result = MergeResult()
+    now = now if now is not None else datetime.now(timezone.utc)
     expected = None if student in (None, ANONYMOUS) else student
     for i, (name, content) in enumerate(files):
         result.files += 1
@@ -256,16 +290,20 @@ def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
         except StoreError as err:
             result.refused.append(str(err))
             rows = []
+        future = _from_the_future(shown_name(name), rows, now, lang) if rows else None
+        if future is not None:
+            result.refused.append(future)
+            rows = []
         if student is not None and rows:
             names = {a.student for a in rows}
             if expected is None and len(names) == 1:
                 expected = next(iter(names))
-            problem = _not_own(Path(name).name, names, expected)
+            problem = _not_own(shown_name(name), names, expected)
             if problem is not None:
                 result.refused.append(problem.translate(lang))
                 rows = []
         if rows:
-            added = store.merge(rows)
+            added = _merge_in_batches(store, rows)
             result.added += added
             result.known += len(rows) - added
             result.students |= {a.student for a in rows}
@@ -274,6 +312,36 @@ def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
     for name in sorted(result.students):
         refresh_mastery(store, name)
     return result
+
+
+MERGE_HOLD_SECONDS = 0.2
+"""About how long one batch of a merge holds the progress file's write lock."""
+MERGE_PAUSE_SECONDS = 0.12
+"""The pause after each batch. SQLite gives the lock to no one in turn: a waiting save looks
+again every ≤ 100 ms (its busy handler's longest sleep), so the merge leaves the lock free
+longer than that, and every save waiting finds it free before the next batch."""
+_FIRST_BATCH = 500
+
+
+def _merge_in_batches(store: Any, rows: Sequence[Attempt]) -> int:
+    """``store.merge(rows)`` in batches of about :data:`MERGE_HOLD_SECONDS` each (their size
+    follows the time the last one took), with a pause between them, so that a student's save
+    never waits for a whole big file (issue 36: a minute). Returns how many rows were new. A
+    file stopped half-way (the file stayed busy) keeps the batches merged: merging it again
+    adds the rest, since known answers are skipped."""
+    import time
+
+    added, start, size = 0, 0, _FIRST_BATCH
+    while start < len(rows):
+        if start:
+            time.sleep(MERGE_PAUSE_SECONDS)
+        batch = rows[start:start + size]
+        began = time.monotonic()
+        added += store.merge(batch)
+        took = max(time.monotonic() - began, 1e-3)
+        start += len(batch)
+        size = max(50, min(20_000, int(len(batch) * MERGE_HOLD_SECONDS / took)))
+    return added
 
 
 def _not_own(file: str, names: set[str], student: str | None) -> Message | None:

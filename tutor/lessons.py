@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,6 +26,9 @@ from .practice import SCAFFOLDS
 
 LESSON_DIR = shipped_dir("lessons")
 """The lessons shipped with the project; ``LEONARD_LESSONS`` names more folders."""
+MAX_ID_LENGTH = 64
+"""The longest lesson id: what a link's ``?lesson=`` takes (:data:`LESSON_ID`), and so what
+the schema allows (a longer id would be saved, then never found)."""
 
 _PROB = {"type": "number", "minimum": 0, "maximum": 1}
 _TEXT = {
@@ -47,7 +52,7 @@ SCHEMA: dict[str, Any] = {
     "required": ["id", "title"],
     "additionalProperties": False,
     "properties": {
-        "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+        "id": {"type": "string", "maxLength": MAX_ID_LENGTH, "pattern": "^[a-z0-9][a-z0-9-]*$"},
         "title": _TEXT,
         "description": _TEXT,
         "game": {
@@ -221,6 +226,9 @@ def _explain(error: Any, data: Any, lang: str) -> tuple[str, str]:
                                                                         got=len(node))
     if kind == "minLength":
         return where, _("must not be empty")
+    if kind == "maxLength":
+        return where, _("may have at most {high} characters, got {got}").format(
+            high=rule, got=len(node) if isinstance(node, str) else got)
     if kind == "pattern":
         return where, _("may hold only small letters, digits and dashes, got {got}").format(
             got=got)
@@ -249,6 +257,7 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
     except fastjsonschema.JsonSchemaValueException as err:
         where, what = _explain(err, data, lang)
         raise LessonError(source, what, where) from None
+    _check_text(data, source, lang)
     game = data.get("game", {})
     tut = data.get("tutor", {})
     players = game.get("players", 2)
@@ -298,6 +307,23 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
     )
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(data: Any, source: str, lang: str, where: str = "") -> None:
+    """Every text of the lesson must be text: a lone surrogate (``"\\ud800"`` in a file,
+    or pasted into the builder) cannot be written as UTF-8 nor sent to a page."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _check_text(value, source, lang, f"{where}.{key}" if where else str(key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            _check_text(value, source, lang, f"{where}.{i}" if where else str(i))
+    elif isinstance(data, str) and _SURROGATE.search(data):
+        raise LessonError(source, translator(lang)(
+            N_("holds a character that is not text (a lone surrogate): type it again")), where)
+
+
 def _check_deals(source: str, variant_name: str, players: int, rules: HouseRules,
                  deals: Sequence[dict[str, Any]], lang: str) -> None:
     """Each prepared deal must be a deal of this game: the engine checks it (tiles of the set,
@@ -319,7 +345,7 @@ def _check_deals(source: str, variant_name: str, players: int, rules: HouseRules
 
 MAX_LESSON_BYTES = 1_000_000
 """A lesson file is a few hundred bytes; anything this large is not one."""
-LESSON_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+LESSON_ID = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID_LENGTH - 1}}}")
 """A lesson id (what a link's ``?lesson=`` gives): small letters, digits and dashes."""
 FALLBACK_ID = "free-play"
 
@@ -369,7 +395,7 @@ def load_lesson(lesson: str | Path, lang: str = "en") -> Lesson:
     # A teacher's own file is named as they gave it; a lesson found by id only by its file
     # name (a page never shows the server's folders).
     name = str(path) if isinstance(lesson, Path) else path.name
-    found = lesson_from_dict(_read_json(path, name, lang), name, lang)
+    found = lesson_from_bytes(read_lesson_bytes(path, name, lang), name, lang)
     if found.id != path.stem:
         _ = translator(lang)
         raise LessonError(name, _("must be the file's name, {stem}, got {id}").format(
@@ -377,30 +403,86 @@ def load_lesson(lesson: str | Path, lang: str = "en") -> Lesson:
     return found
 
 
-def _read_json(path: Path, name: str, lang: str) -> Any:
+def read_lesson_bytes(path: Path, name: str, lang: str = "en") -> bytes:
+    """The bytes of a lesson file, read only if it is a regular file of at most
+    :data:`MAX_LESSON_BYTES` (its size read before its contents, and at most that many bytes
+    read whatever it claims): a FIFO or a symlink to ``/dev/zero`` is refused at once, never
+    waited on or read for ever. :class:`LessonError` (one line) otherwise."""
     _ = translator(lang)
     try:
-        if path.stat().st_size > MAX_LESSON_BYTES:
-            raise LessonError(name, _("is too large to be a lesson file"))
-        raw = path.read_text(encoding="utf-8")
+        # Non-blocking: opening a FIFO for reading would wait for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise LessonError(name, _("there is no such lesson file")) from None
     except IsADirectoryError:
         raise LessonError(name, _("is a folder, not a lesson file")) from None
-    except UnicodeDecodeError:
-        raise LessonError(name, _("is not a text file (UTF-8)")) from None
     except (OSError, ValueError) as err:  # unreadable, a NUL in the name, …
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise LessonError(name, _("cannot be read: {error}").format(error=reason)) from None
     try:
-        return json.loads(raw)
+        mode = os.fstat(fd)
+        if stat.S_ISDIR(mode.st_mode):
+            raise LessonError(name, _("is a folder, not a lesson file"))
+        if not stat.S_ISREG(mode.st_mode):
+            raise LessonError(name, _("is not a regular file (a pipe, a device …), so not a "
+                                      "lesson file"))
+        if mode.st_size > MAX_LESSON_BYTES:
+            raise LessonError(name, _("is too large to be a lesson file"))
+        chunks, left = [], MAX_LESSON_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as err:
+        raise LessonError(name, _("cannot be read: {error}").format(
+            error=err.strerror or str(err))) from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotANumber(name)
+
+
+class _NotANumber(ValueError):
+    pass
+
+
+def lesson_json(raw: bytes, name: str, lang: str = "en") -> Any:
+    """The JSON data of a lesson file's bytes, checked as every lesson is, by the loader and
+    by the builder alike: at most :data:`MAX_LESSON_BYTES`, UTF-8 (a byte order mark is
+    accepted), plain JSON (no ``NaN`` or ``Infinity``, no number of thousands of digits).
+    :class:`LessonError` (one line) otherwise."""
+    _ = translator(lang)
+    if len(raw) > MAX_LESSON_BYTES:
+        raise LessonError(name, _("is too large to be a lesson file"))
+    try:
+        text = raw.decode("utf-8-sig")  # an editor's byte order mark is not JSON, nor wrong
+    except UnicodeDecodeError:
+        raise LessonError(name, _("is not a text file (UTF-8)")) from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
         raise LessonError(name, _("is not valid JSON: check the commas, quotes and brackets "
                                   "there"),
                           _("line {line}, column {col}").format(line=e.lineno,
                                                                  col=e.colno)) from None
+    except _NotANumber as e:
+        raise LessonError(name, _("holds {value}, which is not a number a lesson file can "
+                                  "hold").format(value=e.args[0])) from None
+    except ValueError:  # Python's limit on the digits of a whole number
+        raise LessonError(name, _("holds a number too long to be a lesson setting")) from None
     except RecursionError:
         raise LessonError(name, _("is nested too deeply to be a lesson file")) from None
+
+
+def lesson_from_bytes(raw: bytes, name: str = "lesson", lang: str = "en") -> Lesson:
+    """A lesson file's bytes checked as the loader checks them (:func:`lesson_json`, then
+    :func:`lesson_from_dict`): what the builder runs before it saves."""
+    return lesson_from_dict(lesson_json(raw, name, lang), name, lang)
 
 
 def default_lesson() -> Lesson:
@@ -432,3 +514,21 @@ def check_folder(folder: Path, lang: str = "en") -> tuple[int, list[str]]:
         except LessonError as err:
             problems.append(str(err))
     return len(files), problems
+
+
+def shadowed_lessons() -> list[str]:
+    """The ids of shipped lessons hidden by a teacher's lesson of the same id (in
+    ``$LEONARD_LESSONS`` or the builder's folder): every student plays the teacher's, so the
+    lessons page says so."""
+    shipped = shipped_dir("lessons")
+    out = []
+    for lesson_id in _ids():
+        if not (shipped / f"{lesson_id}.json").is_file():
+            continue
+        try:
+            found = find_lesson(lesson_id)
+        except LessonError:
+            continue
+        if found.parent != shipped:
+            out.append(lesson_id)
+    return out

@@ -44,11 +44,27 @@ SETTINGS: dict[str, dict[str, int | bool]] = {"MappingKernelManager": {**CULLING
 """Every server setting the project ships, by configurable class: ``voila.json``, the Jupyter
 Server config that Binder's ``postBuild`` writes and ``python -m tutor dashboard``'s flags."""
 
+MAX_MESSAGE_BYTES = 200 * 1024 * 1024 + 8 * 1024 * 1024
+"""The largest websocket message the server takes from a page: the project's own limit on a
+progress export (:data:`tutor.store_files.MAX_IMPORT_BYTES`, 200 MiB) and room for the
+message around it. Tornado's default, 10 MiB, closed the kernel's websocket on an upload of a
+class's files and lost it without a word (issue 36)."""
+
+TORNADO: dict[str, int] = {"websocket_max_message_size": MAX_MESSAGE_BYTES}
+"""Tornado application settings, as each server takes them: ``ServerApp.tornado_settings``
+(Jupyter Server, Binder) and ``Voila.tornado_settings`` (standalone Voilà, ``voila.json``)."""
+
+SERVER_TORNADO = {"ServerApp": {"tornado_settings": TORNADO}}
+VOILA_TORNADO = {"Voila": {"tornado_settings": TORNADO}}
+
 
 def command_flags() -> list[str]:
-    """:data:`SETTINGS` as command-line flags (``--Class.name=value``)."""
-    return [f"--{section}.{k}={v}" for section, values in SETTINGS.items()
-            for k, v in values.items()]
+    """:data:`SETTINGS` and standalone Voilà's :data:`TORNADO` as command-line flags
+    (``--Class.name=value``)."""
+    return [*(f"--{section}.{k}={v}" for section, values in SETTINGS.items()
+              for k, v in values.items()),
+            *(f"--{section}.{k}={json.dumps(v)}" for section, values in VOILA_TORNADO.items()
+              for k, v in values.items())]
 
 
 PREHEAT: tuple[str, ...] = (
@@ -62,13 +78,21 @@ after it is taken; the teacher page needs none. Jupyter Server's Voilà extensio
 JupyterHub) has no pool: there these flags do not apply."""
 
 
-SERVER_EXTENSIONS: dict[str, bool] = {"tutor.template_cache": True}
+SERVER_EXTENSIONS: dict[str, bool] = {"tutor.template_cache": True, "tutor.xsrf_cookie": True}
 """Jupyter Server extensions the project enables (``ServerApp.jpserver_extensions``)."""
 
-VOILA_PY = """\
+VOILA_PY = f"""\
 # Written by `python -m tutor.serve --write-server-config` (Leonard-Domino Tutor). Standalone
-# Voila runs it at start: compile the page templates once per server, not once per page.
+# Voila runs it at start: compile the page templates once per server, not once per page, and
+# take a page's uploads up to the project's own limit (Tornado's 10 MiB loses them).
 import logging
+
+try:
+    c = get_config()  # noqa: F821 - traitlets gives it when Voila loads this file
+except NameError:  # run as a plain script
+    c = None
+if c is not None:
+    c.Voila.tornado_settings.update({{"websocket_max_message_size": {MAX_MESSAGE_BYTES}}})
 
 try:
     from tutor.template_cache import turn_on
@@ -76,6 +100,14 @@ except ImportError:  # the project is no longer installed in this environment
     pass
 else:
     turn_on(logging.getLogger("Voila"))
+
+# A closed tab frees its kernel: the page gets the XSRF cookie its shutdown request needs.
+try:
+    from tutor.xsrf_cookie import turn_on as xsrf_cookie
+except ImportError:
+    pass
+else:
+    xsrf_cookie(logging.getLogger("Voila"))
 """
 """Standalone Voilà's Python config (``voila.py``): Voilà reads it, like ``voila.json``, from
 its working directory and from the Jupyter config path. It is written into the environment's
@@ -112,14 +144,16 @@ def server_config_path() -> Path:
 
 
 def write_server_config(path: Path | None = None) -> Path:
-    """Add :data:`SETTINGS` and :data:`SERVER_EXTENSIONS` to the Jupyter Server config (other
-    settings there are kept); return the file written."""
+    """Add :data:`SETTINGS`, :data:`SERVER_EXTENSIONS` and the websocket limit
+    (:data:`SERVER_TORNADO`) to the Jupyter Server config (other settings there are kept);
+    return the file written."""
     path = path or server_config_path()
     config = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     for section, values in SETTINGS.items():
         config.setdefault(section, {}).update(values)
     config.setdefault("ServerApp", {}).setdefault("jpserver_extensions", {}).update(
         SERVER_EXTENSIONS)
+    config["ServerApp"].setdefault("tornado_settings", {}).update(TORNADO)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     return path

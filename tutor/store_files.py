@@ -45,7 +45,8 @@ from tutor.records import (
     out_of_range,
 )
 
-__all__ = ["MAX_IMPORT_BYTES", "csv_cell", "read_attempts", "write_csv", "write_datashop"]
+__all__ = ["MAX_IMPORT_BYTES", "csv_cell", "parse_attempts", "read_attempts", "write_csv",
+           "write_datashop"]
 
 MAX_IMPORT_BYTES = 200 * 1024 * 1024
 
@@ -233,8 +234,19 @@ def read_attempts(path: Path, lang: str = SOURCE_LANG) -> list[Attempt]:
             data = fh.read(MAX_IMPORT_BYTES + 1)
     except OSError as err:
         raise error(N_("Cannot read {file}: {error}."), error=err.strerror or str(err)) from err
+    return parse_attempts(data, name, lang)
+
+
+def parse_attempts(data: bytes, name: str, lang: str = SOURCE_LANG) -> list[Attempt]:
+    """Check the bytes of a CSV or DataShop export, as :func:`read_attempts` does a file's;
+    ``name`` is only what the messages call it (an upload's name is data, never a path)."""
+
+    def error(msgid: str, **params: object) -> ProgressImportError:
+        return ProgressImportError(msgid, file=name, lang=lang, **params)
+
     if len(data) > MAX_IMPORT_BYTES:
-        raise error(too_large, size=MAX_IMPORT_BYTES)
+        raise error(N_("{file} is too large for a progress export (more than {size} B)."),
+                    size=MAX_IMPORT_BYTES)
     for bom, encoding in _OTHER_BOMS:
         if data.startswith(bom):
             raise error(N_("{file} is {encoding} text, not UTF-8: save it again as UTF-8 (in "

@@ -231,3 +231,42 @@ def test_preheated_kernels_honour_the_link(page: Any, tmp_path: Path) -> None:
     log = (tmp_path / "voila.log").read_text(errors="replace")
     assert "Using pre-heated kernel" in log and "for Play.ipynb" in log
     assert "for Lessons.ipynb" in log and "for Teacher.ipynb" not in log
+
+
+def test_a_class_upload_of_12_mib_is_merged(page: Any, pages: dict[str, Any],
+                                             tmp_path: Path) -> None:
+    """Issue 36 (failure 1): over Tornado's 10 MiB websocket limit an upload closed the
+    page's connection and was lost without a word. A class of 30 files, 12 MiB in all, goes
+    through the real page (the server's config: voila.json) and every answer is merged."""
+    from datetime import datetime, timedelta, timezone
+
+    from tutor.records import Attempt, Outcome
+
+    t0 = datetime(2026, 3, 2, tzinfo=timezone.utc)
+    folder = tmp_path / "term"
+    folder.mkdir()
+    paths, rows_in_files = [], 0
+    for k in range(30):
+        student = f"term-{k:02d}"
+        rows = [Attempt(student, f"{student}-s{i // 200}",
+                        (t0 + timedelta(seconds=i)).isoformat(timespec="microseconds"),
+                        "04-times", f"p{i}", "gain", Outcome.CORRECT, "12", "", "multiply",
+                        1, True, 0, 3.0, 12, 12) for i in range(3_050)]
+        with Store(folder / "src.sqlite3") as src:
+            src.merge(rows)
+            src.export_csv(folder / f"{student}.csv", student)
+        paths.append(str(folder / f"{student}.csv"))
+        rows_in_files += len(rows)
+    total = sum(Path(p).stat().st_size for p in paths)
+    assert total > 12 * 1024 * 1024, total
+    open_page(page, pages["url"] + "Teacher.ipynb?lang=en", ".ld-class-upload")
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name=re.compile("Upload progress files")).click()
+    chooser.value.set_files(paths)
+    page.locator(".ld-merge-result", has_text="Students in the files: 30.").wait_for(
+        timeout=300_000)
+    assert page.locator(".ld-merge-result li").count() == 0  # nothing refused
+    with Store(pages["db"]) as store:
+        merged = [a for a in store.attempts() if a.student.startswith("term-")]
+    assert len(merged) == rows_in_files
+    no_errors(page)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +147,170 @@ def test_lesson_links() -> None:
     assert links["relative"] == "Play.ipynb?lesson=my-squares&lang=es"
     with pytest.raises(LessonError):
         lesson_links("../etc/passwd")
+
+
+T0 = datetime(2026, 3, 2, 10, 0, tzinfo=timezone.utc)
+
+
+def tiny_export(tmp_path: Path, student: str, times: list[datetime] | None = None) -> bytes:
+    """A progress export of ``student`` with one right answer at each of ``times``."""
+    db = tmp_path / f"tiny-{len(list(tmp_path.iterdir()))}.sqlite3"
+    with Store(db) as store:
+        session = store.start_session(student)
+        for i, when in enumerate(times or [T0]):
+            store.record_attempt(student, session, lesson="04-times", problem=f"p{i}",
+                                 step="gain", outcome="CORRECT", input_text="12", kc="multiply",
+                                 duration=3.0, expected=12, answered=12,
+                                 time=when.isoformat(timespec="microseconds"))
+    return export(db, student)
+
+
+def test_an_upload_name_is_data_never_a_path(tmp_path: Path, hostile_names: Any) -> None:
+    """Issue 36 (failure 2): "..", a NUL, 300 characters, 60 emoji … crashed the merge and
+    skipped the files after it. Every name now merges its file, or refuses it in one line."""
+    files = [(name, tiny_export(tmp_path, f"s{i}")) for i, name in enumerate(hostile_names)]
+    files.append(("last.csv", tiny_export(tmp_path, "last")))
+    with Store(tmp_path / "class.sqlite3") as store:
+        result = merge_files(store, files, "en")
+        students = set(store.students())
+    assert result.files == len(files) and not result.refused, result.refused
+    assert students == {f"s{i}" for i in range(len(hostile_names))} | {"last"}
+    assert not list(Path("/etc").glob("passwd.tmp*"))
+
+
+def test_an_upload_name_is_shown_printable_and_short(tmp_path: Path,
+                                                     hostile_names: Any) -> None:
+    files = [(name, b"not a progress file\n") for name in hostile_names]
+    with Store(tmp_path / "class.sqlite3") as store:
+        result = merge_files(store, files, "en")
+    assert len(result.refused) == len(files)
+    for line in result.refused:  # the refusal is ~420 characters, and the name at most 80
+        assert line.isprintable() and len(line) < 520 and "x" * 100 not in line, line
+
+
+def test_attempts_from_the_future_are_refused_with_how_many(tmp_path: Path) -> None:
+    """Issue 36: times in the year 2999 were accepted; beyond a day of clock skew a file is
+    refused with a line saying how many of its answers are from the future."""
+    now = T0 + timedelta(days=30)
+    skewed = tiny_export(tmp_path, "ana", [now + timedelta(hours=20)])  # a wrong clock
+    future = tiny_export(tmp_path, "beto", [T0, now + timedelta(days=2),
+                                            datetime(2999, 1, 1, tzinfo=timezone.utc)])
+    with Store(tmp_path / "class.sqlite3") as store:
+        result = merge_files(store, [("ana.csv", skewed), ("beto.csv", future)], "en", now=now)
+        assert set(store.students()) == {"ana"}
+    assert result.added == 1 and len(result.refused) == 1
+    assert "beto.csv" in result.refused[0] and "2 answers" in result.refused[0]
+
+
+def test_a_builder_id_is_as_long_as_a_link_allows(tmp_path: Path) -> None:
+    """Issue 36 (failure 3): an id of 65–200 characters was saved, then refused by the
+    links; the schema has the links' limit (64 characters)."""
+    long_id = "a" * 65
+    with pytest.raises(LessonError, match="id: .*64"):
+        build_lesson(lesson_id=long_id, title={"es": "x", "en": "x"},
+                     description={"es": "", "en": ""}, targets=[], rich_in=[], bots=[],
+                     players=2, rounds=1, scaffold=[])
+    with pytest.raises(LessonError, match="64"):
+        save_lesson({"id": long_id, "title": {"es": "x", "en": "x"}}, tmp_path)
+    assert not list(tmp_path.iterdir())
+    ok = build_lesson(lesson_id="a" * 64, title={"es": "x", "en": "x"},
+                      description={"es": "", "en": ""}, targets=[], rich_in=[], bots=[],
+                      players=2, rounds=1, scaffold=[])
+    assert lesson_links(save_lesson(ok, tmp_path).stem)["relative"]
+
+
+def test_the_builder_checks_what_the_loader_checks(tmp_path: Path) -> None:
+    """Issue 36 (failure 4): a 2,000,000-character title was saved "ready to play" but did
+    not load (over the 1 MB limit): the builder now refuses it with the loader's words."""
+    big = {"id": "big", "title": {"es": "a" * 2_000_000, "en": "b"}}
+    (tmp_path / "loaded").mkdir()
+    (tmp_path / "loaded" / "big.json").write_text(json.dumps(big), encoding="utf-8")
+    with pytest.raises(LessonError) as loaded:
+        load_lesson(tmp_path / "loaded" / "big.json", "en")
+    with pytest.raises(LessonError) as built:
+        build_lesson(lesson_id="big", title=big["title"], description={"es": "", "en": ""},
+                     targets=[], rich_in=[], bots=[], players=2, rounds=1, scaffold=[])
+    assert built.value.problem == loaded.value.problem
+    with pytest.raises(LessonError):
+        save_lesson(big, tmp_path / "mine")
+    assert not (tmp_path / "mine").exists() or not list((tmp_path / "mine").iterdir())
+
+
+def test_a_lone_surrogate_in_a_title_is_refused_and_leaves_no_file(tmp_path: Path) -> None:
+    """Issue 36 (failure 5): "\\ud800" in a title crashed the save and left <id>.json.tmp."""
+    with pytest.raises(LessonError, match="title.es"):
+        build_lesson(lesson_id="odd", title={"es": "a\ud800", "en": "b"},
+                     description={"es": "", "en": ""}, targets=[], rich_in=[], bots=[],
+                     players=2, rounds=1, scaffold=[])
+    with pytest.raises(LessonError, match="title.es"):
+        save_lesson({"id": "odd", "title": {"es": "a\ud800", "en": "b"}}, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_builder_lesson_named_like_a_shipped_one_asks_first(tmp_path: Path) -> None:
+    """Issue 36: a builder lesson 04-times silently replaced the shipped lesson for the whole
+    class; now it is saved only when the teacher asks to replace it."""
+    data = {"id": "04-times", "title": {"es": "Mía", "en": "Mine"}}
+    with pytest.raises(LessonError, match="shipped"):
+        save_lesson(data, tmp_path, lang="en")
+    assert not list(tmp_path.iterdir())
+    assert save_lesson(data, tmp_path, lang="en", replace=True) == tmp_path / "04-times.json"
+
+
+def test_a_big_merge_lets_students_save_within_a_second(tmp_path: Path) -> None:
+    """Issue 36: a big merge held the write lock for a minute and students' saves waited.
+    Merged in batches, a student's save never waits a second: the student's store here
+    waits at most 1 s for the lock (busy_timeout) and tries once, so a longer wait is a
+    failed save, counted. Every answer of the file is merged."""
+    import threading
+
+    from tutor.records import Attempt, Outcome
+    from tutor.store import StoreBusyError
+
+    rows = [Attempt(f"s{i % 30:02d}", f"sess-{i % 30}-{i // 500}",
+                    (T0 + timedelta(seconds=i)).isoformat(timespec="microseconds"), "04-times",
+                    f"p{i}", "gain", Outcome.CORRECT, "12", "", "multiply", 1, True, 0, 3.0, 12,
+                    12) for i in range(60_000)]
+    with Store(tmp_path / "src.sqlite3") as src:
+        src.merge(rows)
+        src.export_csv(tmp_path / "big.csv")
+    big = (tmp_path / "big.csv").read_bytes()
+    db = tmp_path / "class.sqlite3"
+    with Store(db) as store:
+        store.start_session("ana")
+    merging, done = threading.Event(), threading.Event()
+    saved: list[int] = []
+    failed: list[StoreBusyError] = []
+
+    def student() -> None:
+        with Store(db, busy_timeout=1.0, retries=0) as own:
+            session = own.start_session("ana")
+            merging.wait()
+            k = 0
+            while not done.is_set():
+                k += 1
+                try:
+                    own.record_attempt("ana", session, lesson="04-times", problem=f"q{k}",
+                                       step="gain", outcome="CORRECT", input_text="12",
+                                       kc="multiply", duration=1.0, expected=12, answered=12,
+                                       time=T0.isoformat())
+                    saved.append(k)
+                except StoreBusyError as err:
+                    failed.append(err)
+                done.wait(0.02)  # a class saving often, not a loop hogging the file
+
+    thread = threading.Thread(target=student)
+    thread.start()
+    try:
+        with Store(db) as store:
+            merging.set()
+            result = merge_files(store, [("big.csv", big)], "en", now=T0)
+            done.set()
+            thread.join()
+            assert len(store.attempts()) == 60_000 + len(saved)
+    finally:
+        done.set()
+        merging.set()
+        thread.join()
+    assert result.added == 60_000 and not result.refused
+    assert len(saved) >= 3 and not failed, (len(saved), len(failed))

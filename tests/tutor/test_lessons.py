@@ -5,7 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from tutor.lessons import LESSON_DIR, LessonError, lesson_from_dict, list_lessons, load_lesson
+from tutor.lessons import (
+    LESSON_DIR,
+    LESSON_ID,
+    LessonError,
+    check_folder,
+    lesson_from_dict,
+    list_lessons,
+    load_lesson,
+    shadowed_lessons,
+)
 
 
 def test_shipped_lessons_all_load():
@@ -176,10 +185,16 @@ def test_odd_files_in_a_lessons_folder_get_a_message(tmp_path, monkeypatch):
         load_lesson("deep", "en")
     (tmp_path / "locked.json").write_text("{}", encoding="utf-8")
 
-    def refuse(*_a, **_k):
-        raise PermissionError(13, "Permission denied")
+    import os
 
-    monkeypatch.setattr(type(tmp_path), "read_text", refuse)
+    real_open = os.open
+
+    def refuse(path, *args, **kwargs):
+        if str(path).endswith("locked.json"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(LessonError, match="locked.json: cannot be read: Permission denied"):
         load_lesson("locked", "en")
 
@@ -199,7 +214,7 @@ def test_session_from_lesson_uses_its_settings():
     assert len(s3.bots) == 3
 
 
-def _check(*args: str, env: dict[str, str] | None = None):
+def _check(*args: str, env: dict[str, str] | None = None, timeout: float | None = None):
     import os
     import subprocess
     import sys
@@ -207,7 +222,7 @@ def _check(*args: str, env: dict[str, str] | None = None):
     root = Path(__file__).resolve().parents[2]
     return subprocess.run([sys.executable, "-m", "tutor", "lessons", "check", *args],
                           cwd=root, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})})
+                          env={**os.environ, **(env or {})}, timeout=timeout)
 
 
 def test_lessons_check_command(tmp_path):
@@ -258,3 +273,51 @@ def test_lesson_caps_default_and_reach_the_session():
 
     s = Session.from_lesson(set_, lang="en", seed=1)
     assert (s.max_questions, s.max_minutes) == (12, None)
+
+
+def test_every_hostile_lesson_file_costs_only_itself(hostile_lessons, monkeypatch):
+    """Issue 36 (failures 6, 7, the BOM): a 5,000-digit number, a FIFO, a symlink to
+    /dev/zero, other encodings, NaN … in a lessons folder: each file gets one line naming
+    its problem, a good file saved with a UTF-8 BOM loads, and the other lessons still list.
+    RULES.md §4 (a lesson is a file the teacher sets)."""
+    folder, expected = hostile_lessons
+    count, problems = check_folder(folder, "en")
+    assert count == len(expected)
+    broken = {name: fragment for name, fragment in expected.items() if fragment is not None}
+    assert len(problems) == len(broken), problems
+    for name, fragment in broken.items():
+        line = next((p for p in problems if p.startswith(f"{folder / name}: ")), None)
+        assert line is not None and fragment in line, (name, line)
+        assert len(line) < 300 + len(str(folder))
+    assert load_lesson(folder / "utf8-bom.json", "en").id == "utf8-bom"
+    monkeypatch.setenv("LEONARD_LESSONS", str(folder))
+    ids = [lesson.id for lesson in list_lessons("en")]
+    assert "utf8-bom" in ids and "04-times" in ids  # the lessons page still lists them
+    for name in broken:
+        stem = name[:-5]
+        if LESSON_ID.fullmatch(stem):
+            with pytest.raises(LessonError):
+                load_lesson(stem, "en")
+
+
+def test_lessons_check_survives_the_hostile_set(hostile_lessons):
+    """Issue 36: `lessons check` printed a traceback for a huge integer, hung on a FIFO and
+    read /dev/zero for ever through a symlink; now one line per file, exit 2, at once."""
+    folder, expected = hostile_lessons
+    done = _check(str(folder), "--lang", "en", timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == sum(1 for f in expected.values() if f is not None)
+    assert any("huge-int.json" in line and "number" in line for line in lines)
+
+
+def test_a_shipped_lesson_shadowed_by_a_teachers_is_named(tmp_path, monkeypatch):
+    """Issue 36: a teacher's 04-times hides the shipped one for the whole class; the lessons
+    page must say so (shadowed_lessons names it)."""
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    assert shadowed_lessons() == []
+    (tmp_path / "04-times.json").write_text(json.dumps(
+        {"id": "04-times", "title": {"es": "Mía", "en": "Mine"}}), encoding="utf-8")
+    (tmp_path / "mine.json").write_text(json.dumps(
+        {"id": "mine", "title": {"es": "Mía", "en": "Mine"}}), encoding="utf-8")
+    assert shadowed_lessons() == ["04-times"]

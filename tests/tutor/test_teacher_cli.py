@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -399,3 +400,15 @@ def test_nasty_text_round_trips_through_the_commands(tmp_path: Path) -> None:
                 [(x.student, x.input, x.feedback, x.problem, x.time) for x in a.attempts()]
             if name.endswith(".csv"):
                 assert b.attempts() == a.attempts()
+
+
+def test_a_broken_lesson_file_costs_only_itself_in_the_report(db: Path,
+                                                             hostile_lessons: Any) -> None:
+    """Issue 36 (failure 6): one lesson file holding a 5,000-digit number made `report`
+    print a traceback; the hostile lessons folder now leaves the report as it was."""
+    folder, _expected = hostile_lessons
+    plain = tutor("report", "--db", str(db), "--lang", "en")
+    hostile = tutor("report", "--db", str(db), "--lang", "en",
+                    env={"LEONARD_LESSONS": str(folder)})
+    assert hostile.returncode == 0 and "Traceback" not in hostile.stderr, hostile.stderr
+    assert hostile.stdout == plain.stdout

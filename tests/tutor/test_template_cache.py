@@ -123,7 +123,8 @@ def test_server_config_enables_the_cache_for_both_servers(
     serve.write_server_config(server)
     written = json.loads(server.read_text())
     assert written["ServerApp"]["jpserver_extensions"] == {"other": True,
-                                                           "tutor.template_cache": True}
+                                                           "tutor.template_cache": True,
+                                                           "tutor.xsrf_cookie": True}
     assert written["MappingKernelManager"]["cull_idle_timeout"] == 300
     voila = serve.write_voila_config(tmp_path / "etc" / "voila.py")
     assert voila.read_text() == serve.VOILA_PY
@@ -141,6 +142,80 @@ def test_a_voila_py_of_someone_else_is_kept(tmp_path: Path) -> None:
 
 
 def test_the_server_extension_is_found_where_jupyter_server_looks() -> None:
-    points = template_cache._jupyter_server_extension_points()
-    assert points == [{"module": "tutor.template_cache"}]
+    from tutor import xsrf_cookie
+
+    points = [*template_cache._jupyter_server_extension_points(),
+              *xsrf_cookie._jupyter_server_extension_points()]
+    assert points == [{"module": "tutor.template_cache"}, {"module": "tutor.xsrf_cookie"}]
     assert list(serve.SERVER_EXTENSIONS) == [p["module"] for p in points]
+
+
+def test_both_servers_take_uploads_up_to_the_projects_own_limit(tmp_path: Path) -> None:
+    """Issue 36 (failure 1): Tornado's 10 MiB websocket limit closed the page's connection on
+    a bigger upload and lost it without a word. Every server config the project writes or
+    ships takes a message of a whole progress export (MAX_IMPORT_BYTES) and more."""
+    from tutor.store_files import MAX_IMPORT_BYTES
+
+    server = tmp_path / "jupyter_server_config.json"
+    server.write_text(json.dumps({"ServerApp": {"tornado_settings": {"headers": {"X": "1"}}}}))
+    serve.write_server_config(server)
+    tornado = json.loads(server.read_text())["ServerApp"]["tornado_settings"]
+    assert tornado["headers"] == {"X": "1"}  # a setting already there is kept
+    assert tornado["websocket_max_message_size"] > MAX_IMPORT_BYTES
+    shipped = json.loads((Path(serve.__file__).parents[1] / "voila.json").read_text())
+    assert shipped["Voila"]["tornado_settings"] == serve.TORNADO
+    flag = [f for f in serve.command_flags() if f.startswith("--Voila.tornado_settings=")]
+    assert json.loads(flag[0].split("=", 1)[1]) == serve.TORNADO
+
+    class Section(dict):  # what traitlets hands a voila.py as c.Voila
+        def __getattr__(self, name: str) -> Any:
+            return self.setdefault(name, Section() if name != "tornado_settings" else {})
+
+    config = Section()
+    exec(compile(serve.VOILA_PY, "voila.py", "exec"), {"get_config": lambda: config})
+    assert config.Voila.tornado_settings == serve.TORNADO
+
+
+def test_a_closed_tab_frees_its_kernel_through_the_xsrf_check(tmp_path: Path) -> None:
+    """Issue 36: Voilà's page sends its shutdown request (on closing the tab) with the value
+    of an ``_xsrf`` cookie that Voilà never set: 403, and the kernel lived until the culler.
+    With the project's voila.py the page sets the cookie, the request as the page sends it
+    (form field ``_xsrf`` = the cookie) frees the kernel, and one without it is still
+    refused: XSRF protection stays on."""
+    import http.cookiejar
+    import os
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    import nbformat
+
+    from tutor.serve import kernel_pids, start_voila, stop_server
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("1 + 1")]
+    nbformat.write(nb, str(tmp_path / "tab.ipynb"))
+    config = tmp_path / "config"
+    serve.write_voila_config(config / "voila.py")
+    root = str(Path(serve.__file__).resolve().parents[1])
+    env = {"JUPYTER_CONFIG_PATH": str(config),
+           "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    proc, base = start_voila(tmp_path / "tab.ipynb", tmp_path / "voila.log", env,
+                             cwd=tmp_path)
+    try:
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        page = opener.open(base, timeout=120).read().decode()
+        kernel = page.split('"kernelId": "', 1)[1].split('"', 1)[0]
+        assert kernel_pids(proc.pid)
+        xsrf = {c.name: c.value for c in jar}.get("_xsrf")
+        assert xsrf, "the page set no _xsrf cookie"
+        url = f"{base}voila/api/shutdown/{kernel}"
+        with pytest.raises(urllib.error.HTTPError, match="403"):
+            opener.open(urllib.request.Request(url, data=b"", method="POST"), timeout=30)
+        done = opener.open(urllib.request.Request(
+            url, data=urllib.parse.urlencode({"_xsrf": xsrf}).encode(), method="POST"),
+            timeout=30)
+        assert done.status == 204
+    finally:
+        stop_server(proc)

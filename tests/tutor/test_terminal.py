@@ -78,7 +78,8 @@ def test_dashboard_launches_voila(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
                 "--MappingKernelManager.cull_interval=30",
                 "--MappingKernelManager.cull_connected=False",
                 "--MappingKernelManager.cull_busy=False",
-                "--VoilaExecutor.iopub_timeout=60"]
+                "--VoilaExecutor.iopub_timeout=60",
+                '--Voila.tornado_settings={"websocket_max_message_size": 218103808}']
     assert calls == [[sys.executable, "-m", "voila", str(nb), *settings]] * 2
 
 

@@ -373,3 +373,31 @@ def test_an_unforeseen_error_on_either_page_is_said_not_lost(
         assert "Algo salió mal: the disk is on fire" in b.result.value
         assert store.attempts() == []  # nothing half-merged
     assert log.getvalue().count("RuntimeError: the disk is on fire") == 3
+
+
+def test_both_pages_open_beside_hostile_lesson_files(link: Any, tmp_path: Path,
+                                                     hostile_lessons: Any,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36 (failure 6): one lesson file with a 5,000-digit number broke the lessons page
+    for every student and the teacher page; a FIFO or /dev/zero must not hang them either."""
+    folder, _expected = hostile_lessons
+    monkeypatch.setenv("LEONARD_LESSONS", str(folder))
+    link("lang=en&student=ana")
+    with Store(tmp_path / "p.sqlite3") as store:
+        ids = re.findall(r"data-lesson='([^']+)'", lessons_page(store=store).lesson_list.value)
+        teacher = teacher_page(store=store)
+    assert "04-times" in ids and "utf8-bom" in ids and "huge-int" not in ids
+    assert "Something went wrong" not in teacher.header.notes.value
+
+
+def test_the_lessons_page_says_when_a_shipped_lesson_is_replaced(
+        link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36: a teacher's 04-times hid the shipped lesson without a word."""
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path / "mine"))
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "04-times.json").write_text(json.dumps(
+        {"id": "04-times", "title": {"es": "Mía", "en": "Mine"}}), encoding="utf-8")
+    link("lang=en&student=ana")
+    page = lessons_page(store=None)
+    assert "04-times" in page.header.notes.value
+    assert "replaces" in page.header.notes.value

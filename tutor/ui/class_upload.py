@@ -18,10 +18,14 @@ __all__ = ["ClassUploadPanel", "merge_result_html", "upload_help_html"]
 
 
 def upload_help_html(lang: str) -> str:
+    from tutor.store_files import MAX_IMPORT_BYTES
+
     _ = translator(lang)
     return ("<div class='ld-legend'>" + html.escape(_(
         "Choose the files your students downloaded with “Download my progress” (you can choose "
-        "many at once). Answers already here are not counted twice.")) + "</div>")
+        "many at once). Answers already here are not counted twice.")) + " " + html.escape(_(
+            "At most {size} MB at a time: upload more files in several goes.").format(
+            size=MAX_IMPORT_BYTES // (1024 * 1024))) + "</div>")
 
 
 class ClassUploadPanel(widgets.VBox):  # type: ignore[misc]

@@ -35,7 +35,7 @@ class LessonsPage(LanguagePage):
                  lessons: Sequence[Any] | None = None, notes: Sequence[str] = (),
                  clock: Callable[[], datetime] | None = None) -> None:
         super().__init__()
-        from tutor.lessons import list_lessons
+        from tutor.lessons import list_lessons, shadowed_lessons
 
         self.clock = clock or (lambda: datetime.now(timezone.utc))
 
@@ -55,6 +55,10 @@ class LessonsPage(LanguagePage):
                          self.files]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)
+        if lessons is None:  # a teacher's lesson played in place of a shipped one: said
+            self._notes += [self._t(N_("Your teacher's lesson “{id}” replaces the lesson of "
+                                       "that name shipped with the tutor.")).format(id=lesson_id)
+                            for lesson_id in shadowed_lessons()]
         self.header.say(self._notes)
         self.relabel()
         self.refresh()

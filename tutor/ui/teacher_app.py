@@ -71,7 +71,8 @@ class TeacherPage(LanguagePage):
         self.upload.start(len(files))
         try:
             result = merge_files(self.store, files, self.lang, on_progress=self.upload.step)
-        except StoreError as err:  # a busy file: the files before it are merged whole
+        except StoreError as err:  # a busy file: what came before it is merged (in batches:
+            # merging the same files again adds the rest, answers already there are skipped)
             self.refresh()
             self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
             return
