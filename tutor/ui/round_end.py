@@ -119,8 +119,9 @@ def arithmetic_row(view: Snapshot, lang: str, players: int) -> str:
         f"<td>{format_number(view.first_try_right[i], lang)}/"
         f"{format_number(view.asked[i], lang)}</td>"
         if i in view.humans and i < len(view.asked) else "<td></td>" for i in range(players))
-    return (f"<tr class='ld-arithmetic'><td>{html.escape(_('Right first try / asked'))} "
-            f"<small>({html.escape(_('this lesson'))})</small></td>{cells}</tr>")
+    label, scope = _("Right first try / asked"), _("this lesson")
+    return (f"<tr class='ld-arithmetic'><td>{html.escape(label)} "
+            f"<small>({html.escape(scope)})</small></td>{cells}</tr>")
 
 
 def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
