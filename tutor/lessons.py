@@ -55,6 +55,7 @@ SCHEMA: dict[str, Any] = {
         "id": {"type": "string", "maxLength": MAX_ID_LENGTH, "pattern": "^[a-z0-9][a-z0-9-]*$"},
         "title": _TEXT,
         "description": _TEXT,
+        "goal": _TEXT,
         "game": {
             "type": "object",
             "additionalProperties": False,
@@ -122,6 +123,9 @@ class Lesson:
     id: str
     title: dict[str, str]
     description: dict[str, str] = field(default_factory=dict)
+    goal: dict[str, str] = field(default_factory=dict)
+    """What the student learns, in one line (optional: the play page shows the description
+    instead)."""
     variant: str = "leonard"
     players: int = 2
     humans: tuple[int, ...] = (0,)
@@ -152,6 +156,11 @@ class Lesson:
     def text(self, key: str, lang: str) -> str:
         values: dict[str, str] = getattr(self, key)
         return values.get(lang) or values.get("en", "")
+
+    def goal_text(self, lang: str) -> str:
+        """The lesson's one-line goal in ``lang``; a lesson without one gives its
+        description."""
+        return self.text("goal", lang) or self.text("description", lang)
 
     def deals_for(self, seed: int | None) -> list[dict[str, Any]] | None:
         """The deals to play with ``seed``: the prepared ones, else (``rich_in``) the result
@@ -294,6 +303,7 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
         _check_deals(source, name, players, rules, deals, lang)
     return Lesson(
         id=data["id"], title=data["title"], description=data.get("description", {}),
+        goal=data.get("goal", {}),
         variant=name, players=players, humans=humans,
         bots=tuple(game.get("bots", ["greedy"])),
         rounds=rules.rounds, seed=game.get("seed"), rules=rules,

@@ -107,6 +107,11 @@ class Session:
                          else None)
         self.session_id = self.recorder.session_id if self.recorder else ""
         self.masteries: dict[str, Mastery] = {}
+        self.counted_from: dict[str, tuple[int, int]] = {}
+        """Each student's (asked, first-try right) when this session loaded their mastery:
+        the counts since are this session's (:meth:`arithmetic`)."""
+        self.lesson_info: Any = None
+        """The :class:`tutor.lessons.Lesson` the session plays (set by :meth:`from_lesson`)."""
         self.match_number = 0
         self.last_events: list[Event] = []
         self.max_questions = max_questions
@@ -143,7 +148,9 @@ class Session:
         seats = settings["players"] - len(settings["humans"])
         if not isinstance(bots, str) and bots and len(bots) not in (seats, settings["players"]):
             settings["bots"] = [bots[i % len(bots)] for i in range(seats)]  # lesson's bots cycle
-        return cls(lang=lang, student=student, store=store, lesson=lesson.id, **settings)
+        session = cls(lang=lang, student=student, store=store, lesson=lesson.id, **settings)
+        session.lesson_info = lesson
+        return session
 
     # --- setup ------------------------------------------------------------------------------
 
@@ -245,7 +252,16 @@ class Session:
         if name not in self.masteries:
             self.masteries[name] = (self.recorder.load_mastery(name, self.params)
                                     if self.recorder is not None else Mastery(self.params))
+            self.counted_from[name] = _counts(self.masteries[name])
         return self.masteries[name]
+
+    def arithmetic(self, student: str) -> tuple[int, int]:
+        """``student``'s questions in this session: (right at the first try, asked). A
+        question counts once, by its first answer (a hint before it makes it wrong); the
+        counts are the mastery's, less what it held when this session loaded it."""
+        asked, right = _counts(self._mastery(student))
+        asked0, right0 = self.counted_from[student]
+        return right - right0, asked - asked0
 
     @property
     def mastery(self) -> Mastery:
@@ -624,7 +640,19 @@ class Session:
             match_winners=None if self.match.match_end is None
             else tuple(self.match.match_end.winners),
             unsaved=self.unsaved, lesson_over=lesson_over,
-            lesson_end=self.lesson_summary() if lesson_over and self.plan.targets else None)
+            lesson_end=self.lesson_summary() if lesson_over and self.plan.targets else None,
+            **self._accuracy_fields())
+
+    def _accuracy_fields(self) -> dict[str, Any]:
+        """The snapshot's per-seat arithmetic of this session and the lesson's title and
+        goal."""
+        names = tuple(self.students.get(s, "") for s in range(self.players))
+        counts = [self.arithmetic(n) if n else (0, 0) for n in names]
+        info = self.lesson_info
+        return dict(seat_students=names, first_try_right=tuple(c[0] for c in counts),
+                    asked=tuple(c[1] for c in counts),
+                    lesson_title=info.text("title", self.lang) if info is not None else "",
+                    lesson_goal=info.goal_text(self.lang) if info is not None else "")
 
     def describe(self, event: Event) -> str:
         """One line of what happened; a bot's power play is shown worked out."""
@@ -672,6 +700,12 @@ class Session:
             raise self._error(NOT_SAVED_YET)
         if self.store is not None and self._owns_store:
             self.store.close()
+
+
+def _counts(mastery: Mastery) -> tuple[int, int]:
+    """(asked, right at the first try) over all of ``mastery``'s skills."""
+    states = mastery.states.values()
+    return sum(st.asked for st in states), sum(st.first_try_right for st in states)
 
 
 def _last_placed(events: Sequence[Event], line: Sequence[Any]) -> int | None:

@@ -107,6 +107,18 @@ class Snapshot:
     """The lesson is over (free play: the match); no further round."""
     lesson_end: LessonSummary | None = None
     """A lesson with target skills, once over: how it went (:meth:`Session.lesson_summary`)."""
+    seat_students: tuple[str, ...] = ()
+    """Each seat's student ("" for a bot seat)."""
+    asked: tuple[int, ...] = ()
+    """Each seat's questions asked in this session, i.e. this lesson since the page opened (a
+    question counts once however many tries it takes; 0 for a bot seat)."""
+    first_try_right: tuple[int, ...] = ()
+    """Each seat's questions of this session answered right at the first try, with no hint
+    before (RULES.md §4); 0 for a bot seat."""
+    lesson_title: str = ""
+    """The open lesson's title, in the snapshot's language ("" without a lesson file)."""
+    lesson_goal: str = ""
+    """The open lesson's one-line goal, in the snapshot's language."""
 
     @property
     def team_scores_shown(self) -> tuple[int, ...]:

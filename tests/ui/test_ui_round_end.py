@@ -41,7 +41,8 @@ def test_match_table_hides_the_current_round_while_asking() -> None:
     view = fake_view(scores_shown=[6, 3], match_over=True, match_winners=[0])
     asking = match_html(match, view, "en", pending=True)
     assert cells(asking) == [["Round 1", "10", "-4"], ["Round 2", "?", "?"],
-                              ["Total", "6", "3"]]
+                              ["Total", "6", "3"],
+                              ["Right first try / asked (this lesson)", "0/0", ""]]
     assert "★" not in asking
     done = match_html(match, view, "en", pending=False)
     assert cells(done)[1] == ["Round 2", "0", "7"] and "Match winner: A" in done

@@ -19,6 +19,8 @@ def fake_view(**changes: Any) -> Any:
         "hand_sizes": [6, 7], "pile": 14, "hiding": False,
         "scores": [0, 0], "scores_shown": [0, 0],
         "round_gains_shown": [0, 0], "round_losses_shown": [0, 0],
+        "humans": (0,), "names": ("A", "B"), "seat_students": ("anon", ""),
+        "asked": (0, 0), "first_try_right": (0, 0), "lesson_title": "", "lesson_goal": "",
     }
     fields.update(changes)
     return SimpleNamespace(**fields)

@@ -21,7 +21,7 @@ from tutor.words import spoken
 from .access import Attributes, PageAccess
 from .board import BoardPanel
 from .game_setup import SetupPanel
-from .header import Header, Status, state_text
+from .header import Header, LessonLine, Status, state_text
 from .keys import HelpPanel, shortcut_map
 from .log import LogPanel
 from .moves import CHOICE, MovesPanel, move_label
@@ -93,6 +93,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.help = HelpPanel()
         self.setup = SetupPanel()
         self.status = Status()
+        self.lesson_line = LessonLine()
         self.board_slot = BoardPanel(bw, bh, on_play=self.play, on_message=self._message,
                                      on_speak=self.access.announce, on_uncover=self._uncovered,
                                      guard=act)
@@ -119,8 +120,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                                self.log_panel]), "ld-side")
         main = classed(W.HBox([play_col, side]), "ld-main")
         top = classed(W.HBox([self.header, self.help]), "ld-top")
-        self.children = [stylesheet(), self.access, top, self.status, main, self.setup,
-                         self.sheet]
+        self.children = [stylesheet(), self.access, top, self.lesson_line, self.status, main,
+                         self.setup, self.sheet]
         self.add_class("ld-app")
         self._handles()
 
@@ -464,6 +465,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.board_slot.render(view)
         legal = self.board_slot.legal(view)
         self.moves.render(legal, view.lang)
+        self.lesson_line.render(view)
         self.status.render(view, pending=view.question is not None)
         self.scores.render(view, bots=s.bots, animate_from=animate_from)
         self.mastery_html.render(view)

@@ -17,7 +17,8 @@ from tutor.snapshot import Snapshot
 from .access import Attributes
 from .panel import classed, css_string, text_html
 
-__all__ = ["Header", "Status", "state_text", "status_html", "title_html"]
+__all__ = ["Header", "LessonLine", "Status", "lesson_html", "state_text", "status_html",
+           "title_html"]
 
 LANGUAGES = (("Español", "es"), ("English", "en"))
 
@@ -25,6 +26,19 @@ LANGUAGES = (("Español", "es"), ("English", "en"))
 def title_html(lang: str) -> str:
     _ = translator(lang)
     return "<h1>" + html.escape(_("Leonard-Domino Tutor")) + "</h1>"
+
+
+def lesson_html(view: Snapshot, lang: str) -> str:
+    """Which lesson is open and what it is for: "Lesson: x/n tiles: multiplying · Goal:
+    Multiply n × T for an x/n tile." (empty without a lesson file)."""
+    _ = translator(lang)
+    if not view.lesson_title:
+        return ""
+    out = ("<b>" + html.escape(_("Lesson: {title}").format(title=view.lesson_title))
+           + "</b>")
+    if view.lesson_goal:
+        out += " · " + html.escape(_("Goal: {goal}").format(goal=view.lesson_goal))
+    return out
 
 
 def state_text(view: Snapshot, lang: str, *, pending: bool) -> str:
@@ -112,3 +126,15 @@ class Status(widgets.HTML):  # type: ignore[misc]
     def render(self, view: Snapshot, *, pending: bool) -> None:
         self.value = status_html(view, view.lang, pending=pending, message=self.message,
                                  message_kind=self.kind, tileset=view.tileset)
+
+
+class LessonLine(widgets.HTML):  # type: ignore[misc]
+    """The open lesson's title and one-line goal, under the page's title."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.add_class("ld-lesson")
+
+    def render(self, view: Snapshot) -> None:
+        self.value = lesson_html(view, view.lang)
+        self.layout.display = None if self.value else "none"

@@ -22,7 +22,7 @@ from .panel import classed
 from .scores import pair_name
 
 __all__ = ["BONUS_WHY", "LESSONS_PAGE", "ROUND_END_BUTTONS", "SCORING_WHY", "RoundEndPanel",
-           "lesson_end_html", "match_html", "round_summary_html"]
+           "arithmetic_row", "lesson_end_html", "match_html", "round_summary_html"]
 
 ROUND_END_BUTTONS = ".ld-round-end .jupyter-button"
 LESSONS_PAGE = "Lessons.ipynb"
@@ -116,6 +116,19 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
     return "".join(lines)
 
 
+def arithmetic_row(view: Snapshot, lang: str, players: int) -> str:
+    """The match table's row of each human seat's arithmetic this lesson: right at the first
+    try / asked (empty under a bot)."""
+    _ = translator(lang)
+    cells = "".join(
+        f"<td>{format_number(view.first_try_right[i], lang)}/"
+        f"{format_number(view.asked[i], lang)}</td>"
+        if i in view.humans and i < len(view.asked) else "<td></td>" for i in range(players))
+    label, scope = _("Right first try / asked"), _("this lesson")
+    return (f"<tr class='ld-arithmetic'><td>{html.escape(label)} "
+            f"<small>({html.escape(scope)})</small></td>{cells}</tr>")
+
+
 def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
     """The match so far, round by round; the current round shows ``?`` while a question
     is ``pending``; the winner once the match is over."""
@@ -133,6 +146,7 @@ def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
     total = "".join(f"<td><b>{format_number(v, lang)}</b></td>"
                     for v in view.scores_shown)
     body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
+    body.append(arithmetic_row(view, lang, m.players))
     for seats, pair_total in zip(view.teams, view.team_scores_shown, strict=True):
         # Pair games: each pair's total under its players' columns.
         pair = _("Pair {seats}").format(seats=pair_name(seats))

@@ -10,7 +10,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from tutor.i18n import N_, format_number, translator
+from tutor.i18n import N_, format_number, ngettext, translator
+from tutor.link import unnamed
 from tutor.questions import seat_name
 from tutor.snapshot import Snapshot
 
@@ -18,7 +19,8 @@ from .access import Attributes
 from .game_setup import SEAT_KINDS
 from .panel import pile_text, running_loop
 
-__all__ = ["BOT", "ScoresPanel", "pair_name", "scores_html"]
+__all__ = ["BOT", "ScoresPanel", "accuracy_html", "accuracy_text", "arithmetic_text",
+           "pair_name", "scores_html", "student_label"]
 
 BOT = N_("bot")
 STEPS = 8
@@ -28,6 +30,48 @@ STEPS = 8
 def pair_name(seats: Iterable[int]) -> str:
     """A pair by its players: ``A & C``."""
     return " & ".join(seat_name(s) for s in seats)
+
+
+def student_label(view: Snapshot, seat: int, lang: str) -> str:
+    """A human seat by its student's name ("Ana"), or "Player A" when the page has none."""
+    names = view.seat_students
+    name = names[seat] if seat < len(names) else ""
+    if name and not unnamed(name):
+        return name
+    return translator(lang)(N_("Player {seat}")).format(seat=seat_name(seat))
+
+
+def arithmetic_text(right: int, asked: int, lang: str) -> str:
+    """This lesson's arithmetic as a number: "arithmetic this lesson: 7/9 right at the first
+    try" (questions, not tries; RULES.md §4)."""
+    _ = translator(lang)
+    if not asked:
+        return _("arithmetic this lesson: no questions yet")
+    return _("arithmetic this lesson: {right}/{asked} right at the first try").format(
+        right=format_number(right, lang), asked=format_number(asked, lang))
+
+
+def accuracy_text(view: Snapshot, seat: int, lang: str, points: int | None = None) -> str:
+    """One human seat's game points beside their arithmetic: "Ana: 45 points · arithmetic
+    this lesson: 7/9 right at the first try". ``points``: the match points to print (default
+    the shown score)."""
+    if points is None:
+        points = view.scores_shown[seat]
+    score = ngettext("{who}: {points} point", "{who}: {points} points", abs(points), lang)
+    score = score.format(who=student_label(view, seat, lang),
+                         points=format_number(points, lang))
+    right, asked = view.first_try_right[seat], view.asked[seat]
+    return f"{score} · {arithmetic_text(right, asked, lang)}"
+
+
+def accuracy_html(view: Snapshot, lang: str, humans: Collection[int],
+                  scores: Sequence[int] | None = None) -> str:
+    """Each human seat's line of :func:`accuracy_text`, under the scores table."""
+    if scores is None:
+        scores = view.scores_shown
+    lines = "".join(f"<li>{html.escape(accuracy_text(view, seat, lang, scores[seat]))}</li>"
+                    for seat in sorted(humans) if seat < len(view.asked))
+    return f"<ul class='ld-accuracy'>{lines}</ul>" if lines else ""
 
 
 def _seat_who(seat: int, humans: Collection[int], bots: Mapping[int, Any], lang: str) -> str:
@@ -90,7 +134,8 @@ def scores_html(view: Snapshot, lang: str, *, humans: Collection[int],
                     for h in (_("Player"), _("Tiles"), _("Round"), _("Match")))
     return (
         f"<table class='ld-score-table'><thead><tr>{heads}</tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>{pairs}"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"{accuracy_html(view, lang, humans, scores)}{pairs}"
         f"<div class='ld-legend'>{html.escape(pile)}</div>{hidden}")
 
 

@@ -4,7 +4,9 @@ the student's progress, to download and hand in."""
 from __future__ import annotations
 
 import base64
+import csv
 import html
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +20,8 @@ from .access import Attributes
 from .game_setup import VARIANT_NAMES
 from .panel import accordion_attributes, classed
 
-__all__ = ["SHEET_WORDS", "SheetPanel", "progress_html", "sheet_caption", "sheet_links_html"]
+__all__ = ["SHEET_WORDS", "SheetPanel", "accuracy_csv", "accuracy_rows", "accuracy_table_html",
+           "progress_html", "sheet_caption", "sheet_links_html"]
 
 SHEET_WORDS: dict[str, str] = {
     "round": N_("Round {number}"),
@@ -43,6 +46,40 @@ def sheet_caption(sheet: Any, variant: str, lang: str) -> str:
     _ = translator(lang)
     return str(sheet.title({key: _(text) for key, text in SHEET_WORDS.items()},
                            game=_(VARIANT_NAMES[variant])))
+
+
+def accuracy_rows(view: Snapshot, lang: str) -> list[list[str]]:
+    """The match points and this lesson's arithmetic of each human seat, under a header
+    row: player, student, match points, right at the first try, asked (RULES.md §4)."""
+    from .scores import student_label
+
+    _ = translator(lang)
+    rows = [[_("Player"), _("Student"), _("Match points"),
+             _("Right at the first try (this lesson)"), _("Questions asked (this lesson)")]]
+    for seat in sorted(view.humans):
+        rows.append([view.names[seat], student_label(view, seat, lang),
+                     str(view.scores_shown[seat]), str(view.first_try_right[seat]),
+                     str(view.asked[seat])])
+    return rows
+
+
+def accuracy_table_html(view: Snapshot, lang: str) -> str:
+    """:func:`accuracy_rows` as a table under the score sheet."""
+    _ = translator(lang)
+    head, *body = accuracy_rows(view, lang)
+    ths = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in head)
+    trs = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                  for row in body)
+    caption = html.escape(_("Points and arithmetic"))
+    return (f'<table class="ld-sheet ld-accuracy-sheet"><caption>{caption}</caption>'
+            f"<thead><tr>{ths}</tr></thead><tbody>{trs}</tbody></table>\n")
+
+
+def accuracy_csv(view: Snapshot, lang: str) -> str:
+    """:func:`accuracy_rows` as CSV, to follow the sheet's rows after a blank line."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(accuracy_rows(view, lang))
+    return buf.getvalue()
 
 
 def sheet_links_html(table: str, csv: str, round_number: int, lang: str) -> str:
@@ -128,6 +165,8 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
         if sheet is None:
             self.sheet_html.value = ""
             return
-        table = sheet.to_html(sheet_caption(sheet, view.variant, view.lang))
-        self.sheet_links.value = sheet_links_html(table, sheet.to_csv(), view.round, view.lang)
+        table = (sheet.to_html(sheet_caption(sheet, view.variant, view.lang))
+                 + accuracy_table_html(view, view.lang))
+        data = sheet.to_csv() + "\n" + accuracy_csv(view, view.lang)
+        self.sheet_links.value = sheet_links_html(table, data, view.round, view.lang)
         self.sheet_html.value = table

@@ -52,6 +52,8 @@ CSS = """
 .ld-app .ld-bar.m > span { background: #2f9e62; }
 .ld-app .ld-bar.a > span { background: #3b82f6; }
 .ld-app .ld-status { font-size: 15px; min-height: 24px; }
+.ld-app .ld-lesson { font-size: 15px; color: #17412f; }
+.ld-app .ld-accuracy { margin: 4px 0; padding-left: 18px; font-size: 14px; }
 .ld-app .ld-status .ld-msg { color: #b42318; font-weight: 600; }
 .ld-app .ld-status .ld-info { color: #1f2933; }
 .ld-app .ld-moves { flex-wrap: wrap; gap: 6px; width: 100%; }
