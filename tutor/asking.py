@@ -19,6 +19,7 @@ from engine.round import Round
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.answers import AnswerError, parse_answer
 from tutor.diagnosis import Diagnosis, diagnose
+from tutor.evidence import Evidence, blame_of, is_trivial, judge, step_name
 from tutor.hints import ANSWER, Hint, hint_ladder
 from tutor.i18n import format_number, translator
 from tutor.mastery import Mastery
@@ -89,12 +90,25 @@ class Pending:
     hidden_gains: tuple[int, ...] = ()
     hidden_losses: tuple[int, ...] = ()
     scaffold: str = ""
+    """The blanks formula shown with the question (LaTeX), or empty."""
     shown_at: float = field(default_factory=time.monotonic)
     attempts: int = 0
     hints: int = 0
     """Hints taken before the first answer."""
     first_recorded: bool = False
     given: list[Hint] = field(default_factory=list)
+    shown: frozenset[str] = frozenset()
+    """The scaffolds this question comes with: ``blanks`` (the formula with blanks) and/or
+    ``T`` (T was asked first, before the points): its right first answer is practice."""
+    trivial: bool = False
+    """The operation does nothing here (×1, +0, T = 0): no evidence for it (RULES.md §4)."""
+    evidence: Evidence | None = None
+    """What the first answer (or giving up) was judged to be evidence of."""
+
+    @property
+    def step_name(self) -> str:
+        """The step name stored with each attempt (the scaffolds and ``trivial`` as tags)."""
+        return step_name(self.question.step, self.shown, self.trivial)
 
 
 class Asker:
@@ -284,10 +298,15 @@ class Asker:
             self._sources.append(source)
         was_empty = not self.queue
         practice, mastery = self.practice[seat], self.masteries[seat]
-        for q in questions:
+        for i, q in enumerate(questions):
             practice.count(q.skill)
             blanks = q.blanks if practice.scaffold("blanks", q.skill, mastery) else ""
-            self.queue.append(Pending(q, seat, source, gains, losses, blanks))
+            t_asked = q.step != "T" and any(e.step == "T" and e.problem == q.problem
+                                            for e in questions[:i])
+            shown = frozenset({"blanks"} if blanks else ()) | frozenset({"T"} if t_asked else ())
+            ctx = q.context
+            self.queue.append(Pending(q, seat, source, gains, losses, blanks, shown=shown,
+                                      trivial=is_trivial(q.step, ctx.rule, ctx.n, ctx.t)))
         if was_empty:
             self.queue[0].shown_at = time.monotonic()
 
@@ -340,9 +359,11 @@ class Asker:
         diag = diagnose(q, value, self.lang)
         seconds = self._seconds(p)
         if not p.first_recorded:
-            self._evidence(p, diag.correct, diag.skill or q.skill, seconds)
+            kc = self._evidence(p, diag.correct, seconds, diag).skill
+        else:
+            kc = q.skill if diag.correct else (diag.skill or q.skill)
         self._record(p, "CORRECT" if diag.correct else "INCORRECT", text, diag.rule or diag.kind,
-                     seconds, value, diag.skill if not diag.correct else q.skill)
+                     seconds, value, kc)
         if diag.correct:
             self._pop()
             return Feedback("correct", diag.message, q, diag, expected=q.expected,
@@ -364,9 +385,8 @@ class Asker:
         p = self._head()
         q = p.question
         seconds = self._seconds(p)
-        if not p.first_recorded:
-            self._evidence(p, False, q.skill, seconds)
-        self._record(p, "GIVEUP", "", "revealed", seconds, None, q.skill)
+        kc = self._evidence(p, False, seconds).skill if not p.first_recorded else q.skill
+        self._record(p, "GIVEUP", "", "revealed", seconds, None, kc)
         self._pop()
         message = translator(self.lang)(ANSWER).format(answer=format_number(q.expected,
                                                                             self.lang))
@@ -391,21 +411,31 @@ class Asker:
                 p.hints += 1
         return p.given[-1]
 
-    def _evidence(self, p: Pending, correct: bool, skill: str, seconds: float) -> None:
-        """The first answer (or giving up) is one piece of evidence for one skill: the
-        question's, or the one the diagnosed mistake concerns (RULES.md §4)."""
+    def _evidence(self, p: Pending, correct: bool, seconds: float,
+                  diag: Diagnosis | None = None) -> Evidence:
+        """The first answer (or giving up) is one piece of evidence for one skill, as
+        :func:`tutor.evidence.judge` decides (RULES.md §4): proof only unscaffolded and
+        unhinted; against the question's skill, or against another skill alone when a
+        uniquely named mistake of that skill explains the answer."""
         p.first_recorded = True
+        q = p.question
+        blame = None if diag is None or diag.correct else blame_of(diag.kind, diag.skill,
+                                                                    q.skill)
+        ev = judge(q.skill, correct, scaffold=p.shown, hints=p.hints, trivial=p.trivial,
+                   blame=blame)
+        p.evidence = ev
         mastery = self.masteries[p.seat]
-        mastery.record(skill, correct, hints_before_answer=p.hints, seconds=seconds)
+        mastery.observe(ev, seconds=seconds)
         if self.recorder is not None:
             self.recorder.save_mastery(self.students[p.seat], mastery)
+        return ev
 
     def _record(self, p: Pending, outcome: str, text: str, feedback: str, seconds: float,
                 value: int | None, skill: str | None) -> None:
         if self.recorder is None:
             return
         q = p.question
-        self.recorder.attempt(self.students[p.seat], problem=q.problem, step=q.step,
+        self.recorder.attempt(self.students[p.seat], problem=q.problem, step=p.step_name,
                               outcome=outcome, input_text=text, feedback=feedback,
                               kc=(skill or q.skill,), hints=len(p.given), duration=seconds,
                               expected=q.expected, answered=value)

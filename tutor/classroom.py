@@ -16,7 +16,7 @@ from typing import Any
 
 from tutor.i18n import N_, Message
 from tutor.link import ANONYMOUS
-from tutor.mastery import SKILLS, BKTParams, Mastery
+from tutor.mastery import SKILLS, Mastery, Params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 
 __all__ = ["MISTAKE_NAMES", "ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
@@ -108,7 +108,7 @@ class ClassRow:
 
 
 def class_table(attempts: Iterable[Attempt],
-                params: dict[str, BKTParams] | None = None) -> list[ClassRow]:
+                params: dict[str, Params] | None = None) -> list[ClassRow]:
     """Student × skill, sorted by student then skill: questions asked, right at the first try,
     mastery, hints before answering and mean seconds to answer (rebuilt from the attempts,
     as ``python -m tutor report`` does)."""

@@ -18,7 +18,7 @@ from tutor.asking import ASK_KINDS, Asker, Feedback
 from tutor.driver import GameDriver, bot_names
 from tutor.hints import Hint
 from tutor.i18n import N_, TranslatableError, normalize_lang, translator
-from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
+from tutor.mastery import SKILL_NAMES, SKILLS, Mastery, Params, default_params
 from tutor.narration import describe_event
 from tutor.practice import SCAFFOLDS, Plan
 from tutor.questions import Question, seat_name
@@ -71,7 +71,7 @@ class Session:
         student: str = "anon",
         store: Any = None,
         lesson: str = "free-play",
-        bkt: BKTParams | None = None,
+        bkt: Params | None = None,
         *,
         variant: str = "leonard",
         rules: HouseRules | None = None,
@@ -85,7 +85,7 @@ class Session:
         self.lang = normalize_lang(lang)
         self.student = student
         self.lesson = lesson
-        self.params = bkt or BKTParams()
+        self.params = bkt or default_params()
         self.store, self._owns_store = _open_store(store, self.lang)
         self.recorder = Recorder(self.store, lesson) if self.store is not None else None
         self.session_id = self.recorder.session_id if self.recorder else ""

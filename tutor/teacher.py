@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
-from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
+from tutor.evidence import Evidence, judge, parse_step
+from tutor.mastery import SKILL_NAMES, SKILLS, Mastery, Params, default_params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.store import Store, default_path
 from tutor.store_files import read_attempts
@@ -185,26 +186,39 @@ def _first_answers(attempts: Iterable[Attempt]) -> list[tuple[Attempt, int]]:
     return sorted(found, key=lambda f: _when(f[0]))
 
 
-def lesson_params() -> dict[str, BKTParams]:
+def lesson_params() -> dict[str, Params]:
     """The knowledge-tracing parameters of each installed lesson, by lesson id."""
     from tutor.lessons import list_lessons
 
     return {lesson.id: lesson.mastery for lesson in list_lessons()}
 
 
-def rebuild_mastery(attempts: Iterable[Attempt],
-                    params: dict[str, BKTParams] | None = None) -> Mastery:
-    """One student's mastery replayed from their attempts (skills the tutor does not know
-    are left out; a lesson not in ``params`` uses the default parameters)."""
-    params = lesson_params() if params is None else params
-    mastery = Mastery()
+def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Evidence]]:
+    """Each question's first answer in time order, judged by the same rule as live
+    (:func:`tutor.evidence.judge`): the step name's tags say which scaffolds showed and
+    whether the item was trivial, the ``kc`` column which skill the answer was judged
+    about, the hint rows before it the hints taken. Skills the tutor does not know are
+    left out."""
+    found: list[tuple[Attempt, Evidence]] = []
     for a, hints in _first_answers(attempts):
-        skills = [s for s in dict.fromkeys(a.kc.split(KC_SEPARATOR)) if s in SKILLS]
-        if not skills:
-            continue
-        mastery.params = params.get(a.lesson, BKTParams())
-        mastery.record(skills, a.outcome is Outcome.CORRECT, hints_before_answer=hints,
-                       seconds=a.duration)
+        _step, scaffold, trivial = parse_step(a.step)
+        for skill in dict.fromkeys(a.kc.split(KC_SEPARATOR)):
+            if skill in SKILLS:
+                found.append((a, judge(skill, a.outcome is Outcome.CORRECT, scaffold=scaffold,
+                                       hints=hints, trivial=trivial)))
+    return found
+
+
+def rebuild_mastery(attempts: Iterable[Attempt],
+                    params: dict[str, Params] | None = None) -> Mastery:
+    """One student's mastery replayed from their attempts, by the same evidence rule as the
+    live tutor (a lesson not in ``params`` uses the default parameters)."""
+    params = lesson_params() if params is None else params
+    default = default_params()
+    mastery = Mastery(default)
+    for a, ev in first_answer_evidence(attempts):
+        mastery.params = params.get(a.lesson, default)
+        mastery.observe(ev, seconds=a.duration)
     return mastery
 
 
@@ -264,7 +278,7 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
             path=visible(store.path))
     out.append(_(N_("P(known): how likely the student knows the skill; ✔ means mastered "
                     "(at least {threshold}). First try right counts answers without hints."))
-               .format(threshold=_decimal(BKTParams().mastery_threshold, "0.00", lang)))
+               .format(threshold=_decimal(default_params().mastery_threshold, "0.00", lang)))
     return "\n".join(out)
 
 

@@ -61,7 +61,9 @@ def test_impossible_observation_learns_nothing_but_transition() -> None:
 
 
 def test_repeated_right_answers_reach_mastery() -> None:
-    m = Mastery()
+    """RULES.md §4: three unscaffolded right first answers in a row; with the old shared
+    parameters BKT also crosses .95 at the third."""
+    m = Mastery(BKTParams())
     n = 0
     while not m.state("multiply").mastered:
         m.record("multiply", True, seconds=3.0)
@@ -73,14 +75,14 @@ def test_repeated_right_answers_reach_mastery() -> None:
 
 
 def test_hint_before_first_answer_counts_as_wrong() -> None:
-    m = Mastery()
+    m = Mastery(BKTParams())
     (st,) = m.record("square", True, hints_before_answer=1, seconds=10)
     assert st.p_known == pytest.approx(0.232)
     assert (st.asked, st.first_try_right, st.hints_used) == (1, 0, 1)
 
 
 def test_one_question_can_exercise_several_skills() -> None:
-    m = Mastery()
+    m = Mastery(BKTParams())
     states = m.record(["multiply", "negative", "multiply"], True)
     assert [s.skill for s in states] == ["multiply", "negative"]
     assert m.state("add").asked == 0
