@@ -300,15 +300,26 @@ class Asker:
         practice, mastery = self.practice[seat], self.masteries[seat]
         for i, q in enumerate(questions):
             practice.count(q.skill)
-            blanks = q.blanks if practice.scaffold("blanks", q.skill, mastery) else ""
             t_asked = q.step != "T" and any(e.step == "T" and e.problem == q.problem
                                             for e in questions[:i])
-            shown = frozenset({"blanks"} if blanks else ()) | frozenset({"T"} if t_asked else ())
             ctx = q.context
-            self.queue.append(Pending(q, seat, source, gains, losses, blanks, shown=shown,
+            self.queue.append(Pending(q, seat, source, gains, losses,
+                                      shown=frozenset({"T"} if t_asked else ()),
                                       trivial=is_trivial(q.step, ctx.rule, ctx.n, ctx.t)))
         if was_empty:
-            self.queue[0].shown_at = time.monotonic()
+            self._show(self.queue[0])
+
+    def _show(self, p: Pending) -> None:
+        """``p`` comes to the front: the blanks scaffold shows if the student's mastery asks
+        for it now (decided here, not when queued, so that it fades as soon as two right
+        scaffolded answers are in, RULES.md §4)."""
+        p.shown_at = time.monotonic()
+        if p.attempts or p.first_recorded:
+            return
+        q = p.question
+        show = self.practice[p.seat].scaffold("blanks", q.skill, self.masteries[p.seat])
+        p.scaffold = q.blanks if show else ""
+        p.shown = (p.shown - {"blanks"}) | (frozenset({"blanks"}) if p.scaffold else frozenset())
 
     # --- the queue --------------------------------------------------------------------------
 
@@ -398,7 +409,7 @@ class Asker:
     def _pop(self) -> None:
         self.queue.pop(0)
         if self.queue:
-            self.queue[0].shown_at = time.monotonic()
+            self._show(self.queue[0])
 
     def _seconds(self, p: Pending) -> float:
         return min(time.monotonic() - p.shown_at, LONGEST_WAIT)

@@ -195,12 +195,12 @@ def params_from_dict(data: Mapping[str, Any], base: Params | None = None,
         raise MasteryError(N_("{source}the BKT parameters must be a JSON object, not {value}."),
                            source=_where(source), value=_short(data))
     base_table = _as_table(base if base is not None else default_params())
-    known = {*_PARAM_NAMES, "mastery_threshold", "skills", "fit"}
-    extra = sorted(str(k) for k in data if k not in known)
-    if extra:
+    known = {*_PARAM_NAMES, "mastery_threshold", "skills"}
+    extra = sorted(str(k) for k in data if k not in known and k != "skipped")
+    if extra:  # "skipped": the skills a fit-bkt --json file could not fit
         raise MasteryError(N_("{source}{name} is not a BKT setting; the settings are: "
                               "{names}."), source=_where(source), name=repr(extra[0]),
-                           names=", ".join(sorted(known - {"fit"})))
+                           names=", ".join(sorted(known)))
     threshold = data.get("mastery_threshold", base_table.mastery_threshold)
     shared = {k: data[k] for k in _PARAM_NAMES if k in data}
     skills = data.get("skills", {})
