@@ -297,7 +297,7 @@ class Asker:
         if source is not None:
             self._sources.append(source)
         was_empty = not self.queue
-        practice, mastery = self.practice[seat], self.masteries[seat]
+        practice = self.practice[seat]
         for i, q in enumerate(questions):
             practice.count(q.skill)
             t_asked = q.step != "T" and any(e.step == "T" and e.problem == q.problem

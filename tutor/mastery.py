@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tutor.evidence import Evidence
@@ -177,7 +177,7 @@ class BKTTable:
                            for s, p in self.skills.items()}}
 
 
-Params = Union[BKTParams, BKTTable]
+Params = BKTParams | BKTTable
 """Shared parameters for every skill, or a table of them per skill."""
 _PARAM_NAMES = ("p_init", "p_learn", "p_slip", "p_guess")
 

@@ -14,9 +14,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
 from tutor.evidence import Evidence, judge, parse_step
-from tutor.mastery import SKILL_NAMES, SKILLS, Mastery, Params, default_params
+from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
+from tutor.mastery import SKILL_NAMES, SKILLS, STREAK_TO_MASTER, Mastery, Params, default_params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.store import Store, default_path
 from tutor.store_files import read_attempts
@@ -296,8 +296,11 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
         return _(N_("No student has played yet: the progress file {path} is empty.")).format(
             path=visible(store.path))
     out.append(_(N_("P(known): how likely the student knows the skill; ✔ means mastered "
-                    "(at least {threshold}). First try right counts answers without hints."))
-               .format(threshold=_decimal(default_params().mastery_threshold, "0.00", lang)))
+                    "(at least {threshold}, and {streak} right first answers in a row with "
+                    "no scaffold and no hint). First try right counts answers without "
+                    "hints."))
+               .format(threshold=_decimal(default_params().mastery_threshold, "0.00", lang),
+                       streak=STREAK_TO_MASTER))
     return "\n".join(out)
 
 
