@@ -297,9 +297,13 @@ class Asker:
         if source is not None:
             self._sources.append(source)
         was_empty = not self.queue
-        practice = self.practice[seat]
+        practice, mastery = self.practice[seat], self.masteries[seat]
         for i, q in enumerate(questions):
             practice.count(q.skill)
+            # the formula is built now (sympy), when the play is made, so that the answer
+            # that brings the question to the front does not wait for it; _show decides
+            if practice.scaffold("blanks", q.skill, mastery):
+                _ = q.blanks
             t_asked = q.step != "T" and any(e.step == "T" and e.problem == q.problem
                                             for e in questions[:i])
             ctx = q.context

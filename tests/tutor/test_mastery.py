@@ -162,3 +162,14 @@ def test_mastery_errors_in_a_teachers_language() -> None:
         BKTParams(p_learn=1.5)
     assert info.value.message("es") == "p_learn debe ser una probabilidad entre 0 y 1, no 1.5."
     assert str(info.value) == "p_learn must be a probability between 0 and 1, not 1.5."
+
+
+def test_states_saved_before_the_streak_still_load() -> None:
+    """RULES §4 mastery needs a streak; a state saved before it existed loads with 0."""
+    old = {"skill": "add", "p_known": 0.97, "mastered": True, "asked": 4,
+           "first_try_right": 4, "hints_used": 0, "total_seconds": 8.0}
+    st = mastery.SkillState.from_dict(old)
+    assert (st.streak, st.scaffolded_right, st.mastered) == (0, 0, True)
+    m = Mastery(BKTParams(), {"add": st})
+    m.record("add", True)
+    assert st.streak == 1 and not st.mastered  # 3 in a row are needed from here
