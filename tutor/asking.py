@@ -19,6 +19,7 @@ from engine.round import Round
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.answers import AnswerError, read_answer
 from tutor.diagnosis import Diagnosis, diagnose, mistake_skill, tells_apart
+from tutor.evidence import Evidence, blame_of, is_trivial, judge, step_name
 from tutor.hints import ANSWER, Hint, hint_ladder
 from tutor.i18n import N_, format_number, translator
 from tutor.mastery import Mastery
@@ -95,6 +96,7 @@ class Pending:
     hidden_gains: tuple[int, ...] = ()
     hidden_losses: tuple[int, ...] = ()
     scaffold: str = ""
+    """The blanks formula shown with the question (LaTeX), or empty."""
     shown_at: float = field(default_factory=time.monotonic)
     attempts: int = 0
     hints: int = 0
@@ -103,6 +105,18 @@ class Pending:
     given: list[Hint] = field(default_factory=list)
     remediation: str = ""
     """The catalogue mistake this item was queued to tell apart (:meth:`Asker.remediate`)."""
+    shown: frozenset[str] = frozenset()
+    """The scaffolds this question comes with: ``blanks`` (the formula with blanks) and/or
+    ``T`` (T was asked first, before the points): its right first answer is practice."""
+    trivial: bool = False
+    """The operation does nothing here (×1, +0, T = 0): no evidence for it (RULES.md §4)."""
+    evidence: Evidence | None = None
+    """What the first answer (or giving up) was judged to be evidence of."""
+
+    @property
+    def step_name(self) -> str:
+        """The step name stored with each attempt (the scaffolds and ``trivial`` as tags)."""
+        return step_name(self.question.step, self.shown, self.trivial)
 
 
 class Asker:
@@ -366,11 +380,30 @@ class Asker:
         where = len(self.queue) if at is None else at
         for k, q in enumerate(questions):
             practice.count(q.skill)
-            blanks = q.blanks if practice.scaffold("blanks", q.skill, mastery) else ""
-            self.queue.insert(where + k, Pending(q, seat, source, gains, losses, blanks,
-                                                 remediation=remediation))
+            # the formula is built now (sympy), when the play is made, so that the answer
+            # that brings the question to the front does not wait for it; _show decides
+            if practice.scaffold("blanks", q.skill, mastery):
+                _ = q.blanks
+            t_asked = q.step != "T" and any(e.step == "T" and e.problem == q.problem
+                                            for e in questions[:k])
+            ctx = q.context
+            self.queue.insert(where + k, Pending(
+                q, seat, source, gains, losses, shown=frozenset({"T"} if t_asked else ()),
+                trivial=is_trivial(q.step, ctx.rule, ctx.n, ctx.t), remediation=remediation))
         if was_empty:
-            self.queue[0].shown_at = time.monotonic()
+            self._show(self.queue[0])
+
+    def _show(self, p: Pending) -> None:
+        """``p`` comes to the front: the blanks scaffold shows if the student's mastery asks
+        for it now (decided here, not when queued, so that it fades as soon as two right
+        scaffolded answers are in, RULES.md §4)."""
+        p.shown_at = time.monotonic()
+        if p.attempts or p.first_recorded:
+            return
+        q = p.question
+        show = self.practice[p.seat].scaffold("blanks", q.skill, self.masteries[p.seat])
+        p.scaffold = q.blanks if show else ""
+        p.shown = (p.shown - {"blanks"}) | (frozenset({"blanks"}) if p.scaffold else frozenset())
 
     # --- the queue --------------------------------------------------------------------------
 
@@ -428,9 +461,11 @@ class Asker:
         if not p.first_recorded and not diag.correct:
             self.remediate(p.seat, diag.rule)
         if not p.first_recorded:
-            self._evidence(p, diag.correct, diag.skill or q.skill, seconds)
+            kc = self._evidence(p, diag.correct, seconds, diag).skill
+        else:
+            kc = q.skill if diag.correct else (diag.skill or q.skill)
         self._record(p, "CORRECT" if diag.correct else "INCORRECT", text, diag.rule or diag.kind,
-                     seconds, value, diag.skill if not diag.correct else q.skill)
+                     seconds, value, kc)
         if diag.correct:
             self._pop()
             return Feedback("correct", diag.message, q, diag, expected=q.expected,
@@ -452,9 +487,8 @@ class Asker:
         p = self._head()
         q = p.question
         seconds = self._seconds(p)
-        if not p.first_recorded:
-            self._evidence(p, False, q.skill, seconds)
-        self._record(p, "GIVEUP", "", "revealed", seconds, None, q.skill)
+        kc = self._evidence(p, False, seconds).skill if not p.first_recorded else q.skill
+        self._record(p, "GIVEUP", "", "revealed", seconds, None, kc)
         self._pop()
         message = translator(self.lang)(ANSWER).format(answer=format_number(q.expected,
                                                                             self.lang))
@@ -466,7 +500,7 @@ class Asker:
     def _pop(self) -> None:
         self.queue.pop(0)
         if self.queue:
-            self.queue[0].shown_at = time.monotonic()
+            self._show(self.queue[0])
 
     def _seconds(self, p: Pending) -> float:
         return min(time.monotonic() - p.shown_at, LONGEST_WAIT)
@@ -479,16 +513,26 @@ class Asker:
                 p.hints += 1
         return p.given[-1]
 
-    def _evidence(self, p: Pending, correct: bool, skill: str, seconds: float) -> None:
-        """The first answer (or giving up) is one piece of evidence for one skill: the
-        question's, or the one the diagnosed mistake concerns (RULES.md §4)."""
+    def _evidence(self, p: Pending, correct: bool, seconds: float,
+                  diag: Diagnosis | None = None) -> Evidence:
+        """The first answer (or giving up) is one piece of evidence for one skill, as
+        :func:`tutor.evidence.judge` decides (RULES.md §4): proof only unscaffolded and
+        unhinted; against the question's skill, or against another skill alone when a
+        uniquely named mistake of that skill explains the answer."""
         p.first_recorded = True
+        q = p.question
+        blame = None if diag is None or diag.correct else blame_of(diag.kind, diag.skill,
+                                                                    q.skill)
+        ev = judge(q.skill, correct, scaffold=p.shown, hints=p.hints, trivial=p.trivial,
+                   blame=blame)
+        p.evidence = ev
         mastery = self.masteries[p.seat]
-        was_mastered = mastery.state(skill).mastered  # review (tutor.review)
-        mastery.record(skill, correct, hints_before_answer=p.hints, seconds=seconds)
-        self._review_evidence(p, mastery, skill, was_mastered, correct and not p.hints)
+        was_mastered = mastery.state(ev.skill).mastered  # review (tutor.review)
+        mastery.observe(ev, seconds=seconds)
+        self._review_evidence(p, mastery, ev.skill, was_mastered, correct and not p.hints)
         if self.recorder is not None:
             self.recorder.save_mastery(self.students[p.seat], mastery)
+        return ev
 
     def _review_evidence(self, p: Pending, mastery: Mastery, skill: str, was_mastered: bool,
                          right: bool) -> None:
@@ -504,7 +548,7 @@ class Asker:
         if self.recorder is None:
             return
         q = p.question
-        self.recorder.attempt(self.students[p.seat], problem=q.problem, step=q.step,
+        self.recorder.attempt(self.students[p.seat], problem=q.problem, step=p.step_name,
                               outcome=outcome, input_text=text, feedback=feedback,
                               kc=(skill or q.skill,), hints=len(p.given), duration=seconds,
                               expected=q.expected, answered=value)

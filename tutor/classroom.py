@@ -17,7 +17,7 @@ from typing import Any
 
 from tutor.i18n import N_, Message, ngettext
 from tutor.link import ANONYMOUS
-from tutor.mastery import SKILLS, BKTParams, Mastery
+from tutor.mastery import SKILLS, Mastery, Params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.review import Due, ReviewSchedule, due_reviews
 
@@ -93,7 +93,7 @@ def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Any]) -> list
 
 
 def reviews_due(attempts: Sequence[Attempt], now: datetime,
-                params: dict[str, BKTParams] | None = None) -> list[Due]:
+                params: dict[str, Params] | None = None) -> list[Due]:
     """What one student (``attempts``, theirs) has due for review at ``now`` (an aware UTC
     datetime), in teaching order: the schedule of :mod:`tutor.review` replayed from the
     attempts with the lessons' knowledge tracing (``params`` by lesson id; default: the
@@ -124,7 +124,7 @@ class ClassRow:
 
 
 def class_table(attempts: Iterable[Attempt],
-                params: dict[str, BKTParams] | None = None) -> list[ClassRow]:
+                params: dict[str, Params] | None = None) -> list[ClassRow]:
     """Student × skill, sorted by student then skill: questions asked, right at the first try,
     mastery, hints before answering and mean seconds to answer (rebuilt from the attempts,
     as ``python -m tutor report`` does)."""

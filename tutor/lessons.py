@@ -20,7 +20,7 @@ from engine.rules import VARIANTS
 from .deals import POWER_ROWS
 from .i18n import N_, translate_error, translator
 from .lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
-from .mastery import SKILLS, BKTParams
+from .mastery import SKILLS, Params, default_params, params_from_dict
 from .paths import lesson_dirs, shipped_dir
 from .practice import SCAFFOLDS
 
@@ -39,6 +39,14 @@ _TEXT = {
     "additionalProperties": False,
 }
 _TILES = {"type": "array", "items": {"type": "string"}}
+_SKILL_PARAMS = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"p_init": _PROB, "p_learn": _PROB, "p_slip": _PROB, "p_guess": _PROB,
+                   # what fit-bkt --json prints beside the parameters, so its rows paste in
+                   "log_likelihood": {"type": "number"}, "students": {"type": "integer"},
+                   "attempts": {"type": "integer"}},
+}
 _DEAL = {
     "type": "object",
     "required": ["hands"],
@@ -101,7 +109,9 @@ SCHEMA: dict[str, Any] = {
             "type": "object",
             "additionalProperties": False,
             "properties": {"p_init": _PROB, "p_learn": _PROB, "p_slip": _PROB,
-                           "p_guess": _PROB, "mastery_threshold": _PROB},
+                           "p_guess": _PROB, "mastery_threshold": _PROB,
+                           "skills": {"type": "object", "additionalProperties": False,
+                                      "properties": {s: _SKILL_PARAMS for s in SKILLS}}},
         },
     },
 }
@@ -146,7 +156,9 @@ class Lesson:
     """§1.6 rows whose tiles the deals should be rich in: each round's deal is the richest of
     ``candidates`` seeded random deals (:func:`tutor.deals.search_deals`)."""
     candidates: int = 200
-    mastery: BKTParams = field(default_factory=BKTParams)
+    mastery: Params = field(default_factory=default_params)
+    """Knowledge tracing: per skill (a lesson's ``mastery`` setting over the defaults, or
+    over ``$LEONARD_BKT_PARAMS``'s fitted parameters) with the lesson's threshold."""
     max_questions: int | None = DEFAULT_MAX_QUESTIONS
     """A lesson with targets goes on after its rounds until every target is mastered, or
     until this many questions on its targets (None: no such cap)…"""
@@ -289,7 +301,7 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
     except (RulesError, ValueError, TypeError) as e:
         raise LessonError(source, translate_error(e, lang), "game.rules") from None
     try:
-        mastery = BKTParams(**data.get("mastery", {}))
+        mastery = params_from_dict(data.get("mastery", {}))
     except (ValueError, TypeError) as e:
         raise LessonError(source, translate_error(e, lang), "mastery") from None
     max_questions = tut.get("max_questions", DEFAULT_MAX_QUESTIONS)

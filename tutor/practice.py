@@ -136,10 +136,13 @@ class Practice:
                 and self.asked[skill] < 2)
 
     def scaffold(self, kind: str, skill: str, mastery: Mastery) -> bool:
-        """Whether scaffold ``kind`` shows for a question of ``skill``: the lesson turned it on
-        and the skill is below mastery (it fades once mastered, and comes back if mastery
-        falls)."""
-        return kind in self.plan.scaffolds and self.below(skill, mastery)
+        """Whether scaffold ``kind`` shows for a question of ``skill``: the lesson turned it on,
+        the skill is below mastery, and the scaffolds have not faded yet. They fade after
+        :data:`~tutor.mastery.FADE_AFTER` right scaffolded answers, before mastery can be
+        reached (a scaffolded right answer is practice, not proof: RULES.md §4); an
+        unscaffolded first answer counted wrong brings them back until they fade again."""
+        return (kind in self.plan.scaffolds and self.below(skill, mastery)
+                and not mastery.state(skill).scaffold_faded)
 
     def t_first(self, skill: str, mastery: Mastery) -> bool:
         """Ask T before the points: the scaffold, or a lesson practising the other end."""
@@ -169,11 +172,13 @@ class Practice:
 
 def right_answers_to_mastery(mastery: Mastery, skill: str) -> int:
     """How many right first answers in a row would take ``skill`` to mastery (BKT)."""
-    from tutor.mastery import update
+    from tutor.mastery import STREAK_TO_MASTER, update
 
-    p, n = mastery.state(skill).p_known, 0
-    while p < mastery.params.mastery_threshold and n < 20:
-        p = update(p, True, mastery.params)
+    st = mastery.state(skill)
+    params = mastery.params_for(skill)
+    p, n = st.p_known, 0
+    while (p < params.mastery_threshold or st.streak + n < STREAK_TO_MASTER) and n < 20:
+        p = update(p, True, params)
         n += 1
     return n
 

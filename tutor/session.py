@@ -29,7 +29,7 @@ from tutor.lesson_end import (
     SkillSummary,
     next_step,
 )
-from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
+from tutor.mastery import SKILL_NAMES, SKILLS, Mastery, Params, default_params
 from tutor.narration import describe_event
 from tutor.practice import SCAFFOLDS, Plan
 from tutor.questions import Question, seat_name
@@ -83,7 +83,7 @@ class Session:
         student: str = "anon",
         store: Any = None,
         lesson: str = "free-play",
-        bkt: BKTParams | None = None,
+        bkt: Params | None = None,
         *,
         variant: str = "leonard",
         rules: HouseRules | None = None,
@@ -100,7 +100,7 @@ class Session:
         self.lang = normalize_lang(lang)
         self.student = student
         self.lesson = lesson
-        self.params = bkt or BKTParams()
+        self.params = bkt or default_params()
         self.clock = _checked_clock(clock, self.lang)
         self.store, self._owns_store = _open_store(store, self.lang)
         self.recorder = (Recorder(self.store, lesson, self.clock) if self.store is not None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
-from tutor.mastery import BKTParams, Mastery, SkillState
+from tutor.mastery import Mastery, Params, SkillState, default_params
 from tutor.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
@@ -98,8 +98,15 @@ _SCHEMA = (
     student_id INTEGER NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
     p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
     first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
-    total_seconds REAL NOT NULL, PRIMARY KEY (student_id, skill))""",
+    total_seconds REAL NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
+    scaffolded_right INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
 )
+# Columns added to the mastery table after version 1 was released: a file that lacks them
+# gets them (with their defaults) when opened, so older progress files keep loading.
+_MASTERY_ADDED = (("streak", "INTEGER NOT NULL DEFAULT 0"),
+                  ("scaffolded_right", "INTEGER NOT NULL DEFAULT 0"))
+_MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
+                    "total_seconds", "streak", "scaffolded_right")
 
 
 def default_path() -> Path:
@@ -184,6 +191,18 @@ class Store:
                                 "version {version}. Update the tutor to open it."),
                              path=str(self.path), found=row and row[0], version=SCHEMA_VERSION,
                              lang=self.lang)
+        self._add_mastery_columns()
+
+    def _add_mastery_columns(self) -> None:
+        have = {r[1] for r in self.conn.execute("PRAGMA table_info(mastery)")}
+        for name, kind in _MASTERY_ADDED:
+            if name in have:
+                continue
+            try:
+                self.conn.execute(f"ALTER TABLE mastery ADD COLUMN {name} {kind}")
+            except sqlite3.OperationalError as err:
+                if "duplicate column" not in str(err):  # another kernel added it meanwhile
+                    raise
 
     def _use_wal(self) -> None:
         # Switching to WAL needs the file to itself for a moment: when another kernel is
@@ -320,25 +339,29 @@ class Store:
     def save_mastery(self, student: str, mastery: Mastery) -> None:
         """Store every skill state of ``student`` (one transaction)."""
         rows = [(s.skill, s.p_known, int(s.mastered), s.asked, s.first_try_right,
-                 s.hints_used, s.total_seconds) for s in mastery.states.values()]
+                 s.hints_used, s.total_seconds, s.streak, s.scaffolded_right)
+                for s in mastery.states.values()]
+        columns = ", ".join(("student_id", *_MASTERY_COLUMNS))
+        marks = ", ".join("?" * (len(_MASTERY_COLUMNS) + 1))
 
         def write() -> None:
             with self._transaction():
                 sid = self._student_id(student)
                 self.conn.executemany(
-                    "INSERT OR REPLACE INTO mastery VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT OR REPLACE INTO mastery ({columns}) VALUES ({marks})",
                     [(sid, *row) for row in rows])
 
         self._retry(write)
 
-    def load_mastery(self, student: str, params: BKTParams | None = None) -> Mastery:
+    def load_mastery(self, student: str, params: Params | None = None) -> Mastery:
         """The saved mastery of ``student`` (a fresh one if nothing was saved)."""
+        columns = ", ".join(f"m.{c}" for c in _MASTERY_COLUMNS)
         rows = self._retry(lambda: self.conn.execute(
-            "SELECT m.skill, m.p_known, m.mastered, m.asked, m.first_try_right, m.hints_used,"
-            " m.total_seconds FROM mastery m JOIN students s ON s.id = m.student_id"
+            f"SELECT {columns} FROM mastery m JOIN students s ON s.id = m.student_id"
             " WHERE s.name = ?", (student,)).fetchall())
-        states = {r[0]: SkillState(r[0], r[1], bool(r[2]), r[3], r[4], r[5], r[6]) for r in rows}
-        return Mastery(params=params or BKTParams(), states=states)
+        states = {r[0]: SkillState.from_dict(dict(zip(_MASTERY_COLUMNS, r, strict=True)))
+                  for r in rows}
+        return Mastery(params=params or default_params(), states=states)
 
     # -- export and import (see tutor.store_files) --------------------------------------------
     def export_csv(self, path: str | os.PathLike[str], student: str | None = None) -> int:

@@ -1,4 +1,4 @@
-"""Teacher commands: ``python -m tutor export``, ``import`` and ``report``.
+"""Teacher commands: ``python -m tutor export``, ``import``, ``report`` and ``fit-bkt``.
 
 The report is rebuilt from the attempts themselves (each question's first answer, replayed
 through the lesson's knowledge tracing), so it reads the same in the student's progress file
@@ -14,15 +14,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from tutor.evidence import Evidence, judge, parse_step
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
-from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery
+from tutor.mastery import SKILL_NAMES, SKILLS, STREAK_TO_MASTER, Mastery, Params, default_params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.store import Store, default_path
 from tutor.store_files import read_attempts
 
 __all__ = ["COMMANDS", "add_commands", "rebuild_mastery", "report_text", "run", "visible"]
 
-COMMANDS = ("export", "import", "report")
+COMMANDS = ("export", "import", "report", "fit-bkt")
 # A question ends with a right answer or when the student gives up (the answer is shown).
 _ENDS_QUESTION = (Outcome.CORRECT, Outcome.GIVEUP)
 _DATASHOP_SUFFIXES = (".tsv", ".txt")
@@ -80,6 +81,19 @@ def add_commands(sub: Any, lang: str) -> None:
         p.add_argument("--db", metavar=_(N_("PATH")), default=None, help=db_help)
         p.add_argument("--lang", default=None, help=lang_help)
 
+    fit = sub.add_parser(
+        "fit-bkt", lang=lang, help=_(N_("fit the knowledge-tracing parameters of each skill")),
+        description=_(N_("Fit p_init, p_learn, p_slip and p_guess of each skill to the first "
+                         "answers in CSV or DataShop exports (by expectation-maximisation), "
+                         "and print them with the log-likelihood and the number of students "
+                         "and attempts. With --json the output can be given to the server "
+                         "as LEONARD_BKT_PARAMS, or its skills pasted into a lesson's "
+                         "mastery setting.")))
+    fit.add_argument("files", nargs="+", metavar=_(N_("FILE")),
+                     help=_(N_("CSV or DataShop exports")))
+    fit.add_argument("--json", action="store_true", help=_(N_("print JSON")))
+    fit.add_argument("--lang", default=None, help=lang_help)
+
 
 def run(args: argparse.Namespace, default_lang: str) -> int:
     """Run a teacher command; return the exit code (errors are one line on stderr)."""
@@ -89,6 +103,12 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
         _say(str(err), error=True)
         return 2
     _ = translator(lang)
+    if args.command == "fit-bkt":
+        try:
+            return _fit_bkt(args, lang)
+        except StoreError as err:  # ProgressImportError: a file that is not an export
+            _say(translate_error(err, lang), error=True)
+            return 2
     path = Path(args.db).expanduser() if args.db is not None else default_path()
     if args.command != "import" and not path.is_file():
         _say(_(N_("There is no progress file at {path}.")).format(path=path), error=True)
@@ -185,32 +205,45 @@ def _first_answers(attempts: Iterable[Attempt]) -> list[tuple[Attempt, int]]:
     return sorted(found, key=lambda f: _when(f[0]))
 
 
-def lesson_params() -> dict[str, BKTParams]:
+def lesson_params() -> dict[str, Params]:
     """The knowledge-tracing parameters of each installed lesson, by lesson id."""
     from tutor.lessons import list_lessons
 
     return {lesson.id: lesson.mastery for lesson in list_lessons()}
 
 
+def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Evidence]]:
+    """Each question's first answer in time order, judged by the same rule as live
+    (:func:`tutor.evidence.judge`): the step name's tags say which scaffolds showed and
+    whether the item was trivial, the ``kc`` column which skill the answer was judged
+    about, the hint rows before it the hints taken. Skills the tutor does not know are
+    left out."""
+    found: list[tuple[Attempt, Evidence]] = []
+    for a, hints in _first_answers(attempts):
+        _step, scaffold, trivial = parse_step(a.step)
+        for skill in dict.fromkeys(a.kc.split(KC_SEPARATOR)):
+            if skill in SKILLS:
+                found.append((a, judge(skill, a.outcome is Outcome.CORRECT, scaffold=scaffold,
+                                       hints=hints, trivial=trivial)))
+    return found
+
+
 def rebuild_mastery(attempts: Iterable[Attempt],
-                    params: dict[str, BKTParams] | None = None, *,
+                    params: dict[str, Params] | None = None, *,
                     watch: Callable[[Attempt, int, dict[str, bool], Mastery], None]
                     | None = None) -> Mastery:
-    """One student's mastery replayed from their attempts (skills the tutor does not know
-    are left out; a lesson not in ``params`` uses the default parameters). ``watch`` is
-    called after each first answer with it, the hints before it, whether each of its skills
-    was mastered before it, and the mastery (the review schedule watches so)."""
+    """One student's mastery replayed from their attempts, by the same evidence rule as the
+    live tutor (a lesson not in ``params`` uses the default parameters). ``watch`` is called
+    after each first answer with it, the hints before it, whether its skill was mastered
+    before it, and the mastery (the review schedule watches so)."""
     params = lesson_params() if params is None else params
-    mastery = Mastery()
-    for a, hints in _first_answers(attempts):
-        skills = [s for s in dict.fromkeys(a.kc.split(KC_SEPARATOR)) if s in SKILLS]
-        if not skills:
-            continue
-        mastery.params = params.get(a.lesson, BKTParams())
-        was = {s: mastery.state(s).mastered for s in skills}  # review (tutor.review)
-        mastery.record(skills, a.outcome is Outcome.CORRECT, hints_before_answer=hints,
-                       seconds=a.duration)
-        _review_hook(a, hints, was, mastery, watch)
+    default = default_params()
+    mastery = Mastery(default)
+    for a, ev in first_answer_evidence(attempts):
+        mastery.params = params.get(a.lesson, default)
+        was = {ev.skill: mastery.state(ev.skill).mastered}  # review (tutor.review)
+        mastery.observe(ev, seconds=a.duration)
+        _review_hook(a, ev.hints, was, mastery, watch)
     return mastery
 
 
@@ -283,9 +316,48 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
         return _(N_("No student has played yet: the progress file {path} is empty.")).format(
             path=visible(store.path))
     out.append(_(N_("P(known): how likely the student knows the skill; ✔ means mastered "
-                    "(at least {threshold}). First try right counts answers without hints."))
-               .format(threshold=_decimal(BKTParams().mastery_threshold, "0.00", lang)))
+                    "(at least {threshold}, and {streak} right first answers in a row with "
+                    "no scaffold and no hint). First try right counts answers without "
+                    "hints."))
+               .format(threshold=_decimal(default_params().mastery_threshold, "0.00", lang),
+                       streak=STREAK_TO_MASTER))
     return "\n".join(out)
+
+
+def _fit_bkt(args: argparse.Namespace, lang: str) -> int:
+    """``fit-bkt``: the parameters per skill, as a table or (``--json``) as a parameters
+    file (:func:`tutor.mastery.load_params` reads it)."""
+    import json
+
+    from tutor.fitting import MIN_OBSERVATIONS, fit_attempts
+
+    _ = translator(lang)
+    rows: list[Attempt] = []
+    for name in args.files:
+        rows.extend(read_attempts(Path(name), lang))
+    fits, skipped = fit_attempts(rows)
+    if not fits:
+        _say(_(N_("No skill has {n} first answers to fit in these files.")).format(
+            n=MIN_OBSERVATIONS), error=True)
+        return 1
+    names = ("p_init", "p_learn", "p_slip", "p_guess")
+    if args.json:
+        print(json.dumps({"skills": {
+            f.skill: {**{k: round(getattr(f.params, k), 4) for k in names},
+                      "log_likelihood": round(f.log_likelihood, 3), "students": f.students,
+                      "attempts": f.attempts} for f in fits.values()},
+            "skipped": skipped}, indent=2))
+        return 0
+    header = [_(N_("Skill")), *names, _(N_("Log-likelihood")), _(N_("Students")),
+              _(N_("Attempts"))]
+    table = [[f.skill, *(_decimal(getattr(f.params, k), "0.000", lang) for k in names),
+              _decimal(f.log_likelihood, "0.0", lang), str(f.students), str(f.attempts)]
+             for f in fits.values()]
+    print("\n".join(_table(header, table)))
+    for skill, n in skipped.items():
+        _say(_(N_("{skill}: not fitted, {n} first answers (at least {min} are needed).")).format(
+            skill=skill, n=n, min=MIN_OBSERVATIONS))
+    return 0
 
 
 def _report(args: argparse.Namespace, store: Store, lang: str) -> int:

@@ -61,7 +61,9 @@ def test_impossible_observation_learns_nothing_but_transition() -> None:
 
 
 def test_repeated_right_answers_reach_mastery() -> None:
-    m = Mastery()
+    """RULES.md §4: three unscaffolded right first answers in a row; with the old shared
+    parameters BKT also crosses .95 at the third."""
+    m = Mastery(BKTParams())
     n = 0
     while not m.state("multiply").mastered:
         m.record("multiply", True, seconds=3.0)
@@ -73,14 +75,14 @@ def test_repeated_right_answers_reach_mastery() -> None:
 
 
 def test_hint_before_first_answer_counts_as_wrong() -> None:
-    m = Mastery()
+    m = Mastery(BKTParams())
     (st,) = m.record("square", True, hints_before_answer=1, seconds=10)
     assert st.p_known == pytest.approx(0.232)
     assert (st.asked, st.first_try_right, st.hints_used) == (1, 0, 1)
 
 
 def test_one_question_can_exercise_several_skills() -> None:
-    m = Mastery()
+    m = Mastery(BKTParams())
     states = m.record(["multiply", "negative", "multiply"], True)
     assert [s.skill for s in states] == ["multiply", "negative"]
     assert m.state("add").asked == 0
@@ -160,3 +162,14 @@ def test_mastery_errors_in_a_teachers_language() -> None:
         BKTParams(p_learn=1.5)
     assert info.value.message("es") == "p_learn debe ser una probabilidad entre 0 y 1, no 1.5."
     assert str(info.value) == "p_learn must be a probability between 0 and 1, not 1.5."
+
+
+def test_states_saved_before_the_streak_still_load() -> None:
+    """RULES §4 mastery needs a streak; a state saved before it existed loads with 0."""
+    old = {"skill": "add", "p_known": 0.97, "mastered": True, "asked": 4,
+           "first_try_right": 4, "hints_used": 0, "total_seconds": 8.0}
+    st = mastery.SkillState.from_dict(old)
+    assert (st.streak, st.scaffolded_right, st.mastered) == (0, 0, True)
+    m = Mastery(BKTParams(), {"add": st})
+    m.record("add", True)
+    assert st.streak == 1 and not st.mastered  # 3 in a row are needed from here

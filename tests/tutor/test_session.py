@@ -475,7 +475,7 @@ def test_a_mastered_skill_is_asked_now_and_then() -> None:
         s = Session(seed=seed, rounds=1, lang="en", drill=False)
         for skill in ("multiply", "add", "square", "double", "other-end", "negative"):
             st = s.mastery.state(skill)
-            st.p_known, st.mastered = 0.99, True
+            st.p_known, st.mastered, st.streak = 0.99, True, 3  # RULES §4: and 3 in a row
         powers_before = 0
 
         def note(ss: Session) -> None:
