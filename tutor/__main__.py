@@ -338,8 +338,7 @@ def simulate_students(args: argparse.Namespace, lang: str) -> int:
     ``--write-progress DIR`` also each simulated student's progress file."""
     import json
 
-    from tutor.simulate import NAME_PREFIX, progress_folder, simulate, student_names, \
-        write_progress
+    from tutor.simulate import NAME_PREFIX, progress_folder, simulate, student_names, write_progress
 
     _ = translator(lang)
     if args.students < 1:

@@ -22,6 +22,10 @@ who do not know the skill. :func:`teaching_goals` checks a lesson against the te
 ``forget:DAYS`` learns a skill at its first question and forgets it once more than DAYS days
 pass without practising it, on an injected clock (:func:`simulate_days` plays lessons days
 apart).
+
+:func:`write_progress` (``--write-progress DIR``) plays the same students with the tutor
+recording their attempts and writes each one's progress file, as a student downloads it, so a
+teacher can try the teacher page with a simulated class.
 """
 
 from __future__ import annotations
