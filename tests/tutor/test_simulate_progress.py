@@ -13,7 +13,7 @@ import pytest
 
 import tutor.__main__ as cli
 import tutor.simulate as sim
-from tutor.classroom import class_table, merge_files
+from tutor.classroom import class_table, merge_files, merge_student_files
 from tutor.lessons import load_lesson
 from tutor.records import Outcome
 from tutor.simulate import (
@@ -114,6 +114,9 @@ def test_write_progress_writes_one_file_per_student_that_the_teacher_page_merges
         assert all(asked[n] >= questions[n] > 0 for n in names)  # each answer in its skill
         again = merge_files(store, [(f.name, f.read_bytes()) for f in files], "en")
         assert again.added == 0 and again.known == result.added  # nothing counted twice
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "own.sqlite") as store:
+        own = merge_student_files(store, [(files[1].name, files[1].read_bytes())], "sim-02")
+        assert own.refused == [] and own.students == {"sim-02"}  # the lessons page loads it
 
 
 def test_json_lists_the_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
