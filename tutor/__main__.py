@@ -294,6 +294,13 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1,
                      help=_(N_("number that fixes the deals and the learners' choices")))
     sim.add_argument("--json", action="store_true", help=_(N_("print the report as JSON")))
+    sim.add_argument("--write-progress", default=None, metavar=_(N_("DIR")),
+                     help=_(N_("also write each simulated student's progress file (the CSV "
+                               "a student downloads) into this folder, to try the teacher "
+                               "page with them; files of the same name are replaced")))
+    sim.add_argument("--name-prefix", default=None, metavar=_(N_("PREFIX")),
+                     help=_(N_("how the simulated students' names start (default: sim, "
+                               "giving sim-01, sim-02 …)")))
     sim.add_argument("--lang", default=None,
                      help=_(N_("language of the messages: es or en")))
     return p
@@ -322,22 +329,46 @@ def check_lessons(args: argparse.Namespace, lang: str) -> int:
     return 2 if broken else 0
 
 
+def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A plain text table: the header row, then the rows; the first column left-aligned,
+    the others right-aligned, each as wide as its widest cell."""
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+    return ["  " + " ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                            for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+            for row in (header, *rows)]
+
+
 def simulate_students(args: argparse.Namespace, lang: str) -> int:
-    """``python -m tutor simulate-students``: one JSON object, or a table per skill."""
+    """``python -m tutor simulate-students``: one JSON object, or a table per skill; with
+    ``--write-progress DIR`` also each simulated student's progress file."""
     import json
 
-    from tutor.simulate import simulate
+    from tutor.simulate import NAME_PREFIX, progress_folder, simulate, student_names, write_progress
 
     _ = translator(lang)
     if args.students < 1:
         print(_(N_("--students must be 1 or more.")), file=sys.stderr)
         return 2
+    prefix = NAME_PREFIX if args.name_prefix is None else args.name_prefix
     try:
+        if args.write_progress is not None:  # checked before the simulation, not after it
+            names = student_names(args.students, prefix, lang)
+            progress_folder(args.write_progress, lang)
+        elif args.name_prefix is not None:
+            print(_(N_("--name-prefix names the students of --write-progress: give both.")),
+                  file=sys.stderr)
+            return 2
         report = simulate(args.lesson, args.students, args.profile, args.seed, lang)
-    except ValueError as err:  # an unknown lesson or profile: one line, no traceback
+        files = [] if args.write_progress is None else write_progress(
+            args.lesson, args.students, args.profile, args.seed, args.write_progress,
+            lang=lang, prefix=prefix)
+    except ValueError as err:  # an unknown lesson or profile, a bad folder: one line
         print(err, file=sys.stderr)
         return 2
     if args.json:
+        if args.write_progress is not None:
+            report["progress_files"] = [{"student": f.student, "file": str(f.path),
+                                         "attempts": f.attempts} for f in files]
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return 0
     print(_(N_("{lesson}: {students} students ({profile}), {questions} questions each, "
@@ -350,10 +381,22 @@ def simulate_students(args: argparse.Namespace, lang: str) -> int:
         questions=report["questions_per_student"],
         targets=report["target_questions_per_student"],
         tiles=report["tiles_placed_per_student"], rounds=report["rounds_per_student"]))
-    for skill, row in report["skills"].items():
-        acc = row["first_try_accuracy"]
-        print(f"  {skill:10} {row['questions']:6} {row['share']:7.1%} "
-              f"{'-' if acc is None else f'{acc:.0%}':>5} {row['mastered_share']:6.0%}")
+    header = [_(N_("skill")), _(N_("questions")), _(N_("share")), _(N_("right 1st try")),
+              _(N_("mastered"))]
+    rows = [[skill, str(row["questions"]), f"{row['share']:.1%}",
+             "-" if row["first_try_accuracy"] is None else f"{row['first_try_accuracy']:.0%}",
+             f"{row['mastered_share']:.0%}"] for skill, row in report["skills"].items()]
+    for line in _text_table(header, rows):
+        print(line)
+    print(_(N_("share: of all the questions asked; right 1st try: the first answers that were "
+               "right; mastered: the students who mastered the skill.")))
+    if args.write_progress is not None:
+        print(ngettext(
+            "Wrote {n} progress file into {folder} ({names}): upload it on the teacher page.",
+            "Wrote {n} progress files into {folder} ({names}): upload them on the teacher "
+            "page.", len(files), lang).format(
+            n=len(files), folder=args.write_progress,
+            names=names[0] if len(names) == 1 else f"{names[0]} … {names[-1]}"))
     return 0
 
 

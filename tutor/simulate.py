@@ -22,17 +22,25 @@ who do not know the skill. :func:`teaching_goals` checks a lesson against the te
 ``forget:DAYS`` learns a skill at its first question and forgets it once more than DAYS days
 pass without practising it, on an injected clock (:func:`simulate_days` plays lessons days
 apart).
+
+:func:`write_progress` (``--write-progress DIR``) plays the same students with the tutor
+recording their attempts and writes each one's progress file, as a student downloads it, so a
+teacher can try the teacher page with a simulated class.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import random
+import re
 import statistics
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from engine.bots import GreedyBot
@@ -43,10 +51,12 @@ from tutor.i18n import N_, TranslatableError
 from tutor.mastery import SKILLS
 from tutor.questions import Question
 
-__all__ = ["GOALS", "LESSON_MISTAKES", "Calculator", "Forgetful", "Goal", "GoalResult",
-           "HintTaker", "Learner", "ProfileError", "Reply", "ScaffoldMistakeMaker", "Seen",
-           "SimClock", "learner", "lesson_mistake", "play_lesson", "simulate", "simulate_days",
-           "simulate_one", "teaching_goals", "working"]
+__all__ = ["GOALS", "LESSON_MISTAKES", "NAME_PREFIX", "Calculator", "Forgetful", "Goal",
+           "GoalResult", "HintTaker", "Learner", "ProfileError", "ProgressFile",
+           "ProgressFilesError", "Reply", "ScaffoldMistakeMaker", "Seen", "SimClock", "learner",
+           "lesson_mistake", "play_lesson", "progress_folder", "simulate", "simulate_days",
+           "simulate_one", "student_names", "student_seed", "teaching_goals", "working",
+           "write_progress"]
 
 MAX_ATTEMPTS = 3
 """A learner who is still wrong after this many replies (counted or not) asks to see the
@@ -539,15 +549,19 @@ def _ask(s: Any, student: Learner, q: Question, seen: Seen, rng: random.Random,
 
 
 def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
-                 lang: str = "en") -> tuple[Run, frozenset[str]]:
+                 lang: str = "en", *, store: Any = None, name: str = "anon",
+                 clock: Callable[[], datetime] | None = None) -> tuple[Run, frozenset[str]]:
     """Play ``lesson`` once with a fresh learner; return the run and the lesson's focus
     skills. Moves are chosen by a seeded greedy player; the lesson's own seed is replaced
-    by ``seed`` so each student gets a different deal."""
+    by ``seed`` so each student gets a different deal. With a progress ``store`` the
+    attempts are recorded there as student ``name`` (at ``clock``'s times), as the page
+    records a student's (see :func:`write_progress`)."""
     from tutor.session import Session
 
     rng = random.Random(seed)
     student = make()
-    s = Session.from_lesson(lesson, lang=lang, store=None, seed=seed)
+    s = Session.from_lesson(lesson, lang=lang, store=store, seed=seed, student=name,
+                            clock=clock)
     mover = GreedyBot(seed)
     run = Run()
     asked: Counter[str] = Counter()
@@ -588,6 +602,12 @@ def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
     return run, s.plan.focus
 
 
+def student_seed(seed: int, k: int) -> int:
+    """The seed of the ``k``-th simulated student (from 0) of a run seeded ``seed``: its deal
+    and its choices (:func:`simulate` and :func:`write_progress` play the same students)."""
+    return seed * 100_003 + k
+
+
 def _share(hits: int, of: int) -> float | None:
     return round(hits / of, 4) if of else None
 
@@ -603,7 +623,7 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
     runs = []
     focus: frozenset[str] = frozenset()
     for k in range(students):
-        run, focus = simulate_one(lesson, make, seed * 100_003 + k, lang)
+        run, focus = simulate_one(lesson, make, student_seed(seed, k), lang)
         runs.append(run)
     total = sum(len(r.questions) for r in runs)
     skills: dict[str, Any] = {}
@@ -805,3 +825,107 @@ def teaching_goals(lesson_id: str, students: int = 50, seed: int = 1, lang: str 
     reports = {p: simulate(lesson_id, students, p, seed, lang)
                for p in dict.fromkeys(profiles.values()) if p}
     return judge(lesson_id, profiles, reports, goals)
+
+
+# --- progress files of simulated students, for trying the teacher page (issue 33, part 6) ---
+
+NAME_PREFIX = "sim"
+"""The default start of the simulated students' names: ``sim-01``, ``sim-02`` …"""
+_PREFIX = re.compile(r"[^\W_][\w.-]{0,39}")
+
+
+class ProgressFilesError(TranslatableError):
+    """Simulated students' progress files cannot be written where or as asked (nothing was
+    simulated)."""
+
+
+def student_names(count: int, prefix: str = NAME_PREFIX, lang: str = "en") -> list[str]:
+    """The names of ``count`` simulated students: ``prefix-01`` … (as many digits as the
+    largest number needs, at least two), so each file is one student's and they sort in
+    order. A ``prefix`` that is not 1 to 40 letters, digits, ``.``, ``-`` or ``_`` (starting
+    with a letter or a digit) raises :class:`ProgressFilesError` in ``lang``."""
+    if not _PREFIX.fullmatch(prefix):
+        raise ProgressFilesError(
+            N_("The name prefix {prefix} cannot start a student's name and a file name: use "
+               "1 to 40 letters, digits, dots, dashes or underscores, starting with a letter "
+               "or a digit."), prefix=repr(prefix), lang=lang)
+    width = max(2, len(str(count)))
+    return [f"{prefix}-{k:0{width}d}" for k in range(1, count + 1)]
+
+
+def progress_folder(folder: str | os.PathLike[str], lang: str = "en") -> Path:
+    """``folder`` made ready for progress files (created if missing); a
+    :class:`ProgressFilesError` in ``lang`` if it is a file or cannot be created or written
+    in."""
+    path = Path(folder).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ProgressFilesError(N_("{folder} is a file, not a folder: give a folder for the "
+                                    "progress files."), folder=str(path), lang=lang)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ProgressFilesError(N_("Cannot create the folder {folder}: {error}."),
+                                 folder=str(path), error=err.strerror or str(err),
+                                 lang=lang) from err
+    try:  # writing is the only sure test (permissions, a read-only disk, root's rights)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".leonard-", suffix=".tmp"):
+            pass
+    except OSError as err:
+        raise ProgressFilesError(N_("Cannot write in the folder {folder}: {error}."),
+                                 folder=str(path), error=err.strerror or str(err),
+                                 lang=lang) from err
+    return path
+
+
+@dataclass(frozen=True)
+class ProgressFile:
+    """One simulated student's progress file."""
+
+    student: str
+    path: Path
+    attempts: int
+    """Rows written: every answer, hint and shown answer the tutor recorded."""
+
+
+def write_progress(lesson_id: str, students: int, profile: str, seed: int,
+                   folder: str | os.PathLike[str], *, lang: str = "en",
+                   prefix: str = NAME_PREFIX,
+                   clock: Callable[[], datetime] | None = None) -> list[ProgressFile]:
+    """Play the same ``students`` simulated students as :func:`simulate` (same lesson,
+    profile and seed) with the tutor recording their attempts, named by
+    :func:`student_names`, in a temporary progress store; then write each student's
+    attempts to ``folder`` as the CSV "Download my progress" gives a student
+    (:meth:`tutor.store.Store.export_csv`, named by
+    :func:`tutor.store_files.progress_file_name`). The teacher page merges these files as
+    its students' (:func:`tutor.classroom.merge_files`). A file of the same name is
+    replaced. ``clock``: the time the attempts carry (default: the real time).
+
+    The folder and the names are checked before anything is played
+    (:class:`ProgressFilesError`); an unknown lesson or profile raises as :func:`simulate`.
+    """
+    from tutor.lessons import load_lesson
+    from tutor.store import Store
+    from tutor.store_files import progress_file_name
+
+    names = student_names(students, prefix, lang)
+    out_dir = progress_folder(folder, lang)
+    lesson = load_lesson(lesson_id, lang)
+    make = learner(profile, lang)
+    files = []
+    with tempfile.TemporaryDirectory(prefix="leonard-sim-") as tmp:
+        store = Store(Path(tmp) / "progress.sqlite", lang=lang)
+        try:
+            for k, name in enumerate(names):
+                simulate_one(lesson, make, student_seed(seed, k), lang, store=store, name=name,
+                             clock=clock)
+                path = out_dir / progress_file_name(name)
+                try:
+                    rows = store.export_csv(path, student=name)
+                except OSError as err:
+                    raise ProgressFilesError(N_("Cannot write {file}: {error}."),
+                                             file=str(path), error=err.strerror or str(err),
+                                             lang=lang) from err
+                files.append(ProgressFile(name, path, rows))
+        finally:
+            store.close()
+    return files

@@ -45,8 +45,8 @@ from tutor.records import (
     out_of_range,
 )
 
-__all__ = ["MAX_IMPORT_BYTES", "csv_cell", "parse_attempts", "read_attempts", "write_csv",
-           "write_datashop"]
+__all__ = ["MAX_IMPORT_BYTES", "csv_cell", "parse_attempts", "progress_file_name",
+           "read_attempts", "write_csv", "write_datashop"]
 
 MAX_IMPORT_BYTES = 200 * 1024 * 1024
 
@@ -60,6 +60,12 @@ _TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r
 _TSV_UNESCAPE = re.compile(r"\\([\\tnr])")
 _TSV_UNESCAPED = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
 _TSV_GUARDED = ("=", "+", "-", "@", "'", '"')
+
+
+def progress_file_name(student: str) -> str:
+    """The name of ``student``'s progress file ("Download my progress" on the pages, and
+    ``simulate-students --write-progress``): ``leonard-progress-NAME.csv``."""
+    return f"leonard-progress-{student}.csv"
 
 
 def csv_cell(value: str) -> str:

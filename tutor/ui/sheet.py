@@ -104,6 +104,8 @@ def progress_html(store: Any, student: str, lang: str) -> str:
     import tempfile
     from pathlib import Path
 
+    from tutor.store_files import progress_file_name
+
     _ = translator(lang)
     if store is None:
         return html.escape(_("Progress is not being saved in this game."))
@@ -111,7 +113,7 @@ def progress_html(store: Any, student: str, lang: str) -> str:
         path = Path(tmp) / "progress.csv"
         count = store.export_csv(path, student=student)
         data = base64.b64encode(path.read_bytes()).decode("ascii")
-    name = f"leonard-progress-{student}.csv"
+    name = progress_file_name(student)
     if unnamed(student):
         saved = ngettext("{count} answer saved.", "{count} answers saved.", count, lang)
     else:
