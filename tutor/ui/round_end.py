@@ -175,9 +175,10 @@ def lesson_links_html(lang: str, student: str, next_lesson: str | None = None,
     by the same :func:`tutor.link.page_link`): back to the lessons page and, unless this was
     the last lesson, on to the next one in the play page."""
     _ = translator(lang)
-    back = page_link(LESSONS_PAGE, lang=lang, student=student)
+    back, back_words = page_link(LESSONS_PAGE, lang=lang, student=student), _(
+        "Back to the lessons")
     out = (f"<a class='ld-lessons-link' href='{html.escape(back)}'>"
-           f"{html.escape(_('Back to the lessons'))}</a>")
+           f"{html.escape(back_words)}</a>")
     if next_lesson is not None:
         href = page_link(PLAY_PAGE, lesson=next_lesson, lang=lang, student=student)
         words = _("Next lesson: {title}").format(title=next_title or next_lesson)
@@ -199,7 +200,8 @@ def _answers_html(answers: StudentAnswers, lang: str, *, named: bool) -> str:
     rows = [f"<tr class='ld-answer-skill' data-skill='{html.escape(sk.skill)}'>"
             f"<th scope='row'>{html.escape(sk.name)}</th>"
             f"<td class='ld-num'>{sk.right} / {sk.asked}</td></tr>" for sk in answers.skills]
-    rows.append(f"<tr class='ld-answer-total'><th scope='row'>{html.escape(_('All'))}</th>"
+    every = _("All")
+    rows.append(f"<tr class='ld-answer-total'><th scope='row'>{html.escape(every)}</th>"
                 f"<td class='ld-num'><b>{answers.right} / {answers.asked}</b></td></tr>")
     return (f"<table class='ld-lesson-summary ld-match-answers'><caption>"
             f"{html.escape(caption)}</caption><thead><tr>"
@@ -216,7 +218,8 @@ def match_end_html(end: MatchEndView, view: Snapshot, lang: str, *, links: bool 
     scores = ", ".join(
         f"{seat_name(seat)}: " + ngettext("{count} point", "{count} points", v, lang).format(
             count=format_number(v, lang)) for seat, v in enumerate(end.scores))
-    parts = [f"<div class='ld-final-scores'><b>{html.escape(_('Final score'))}</b>: "
+    final = _("Final score")
+    parts = [f"<div class='ld-final-scores'><b>{html.escape(final)}</b>: "
              f"{html.escape(scores)}</div>"]
     if end.team_scores:
         pairs = ", ".join(
