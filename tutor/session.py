@@ -112,9 +112,9 @@ class Session:
         self.max_questions = max_questions
         """A lesson's cap: questions on its targets per student (None: no such cap)."""
         self.max_minutes = max_minutes
+        """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
         self._next_lessons: dict[str, tuple[str, str] | None] = {}
         """:meth:`next_lesson` by language."""
-        """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
         self._start_lesson()
         self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
@@ -511,9 +511,8 @@ class Session:
 
     def next_lesson(self) -> tuple[str, str] | None:
         """The lesson after this one in the lessons page's order (by id, of
-        :func:`tutor.lessons.list_lessons`):
-        its id and title in the session's language; None after the last lesson. Read once
-        per language."""
+        :func:`tutor.lessons.list_lessons`): its id and its title in the session's language;
+        None after the last lesson. Read once per language."""
         if self.lang not in self._next_lessons:
             from tutor.lessons import list_lessons
 
