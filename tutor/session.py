@@ -35,7 +35,7 @@ from tutor.practice import SCAFFOLDS, Plan
 from tutor.questions import Question, seat_name
 from tutor.recorder import NOT_SAVED_YET, Recorder
 from tutor.review import Due
-from tutor.snapshot import QuestionView, SkillView, Snapshot
+from tutor.snapshot import MatchEndView, QuestionView, SkillView, Snapshot, StudentAnswers
 
 __all__ = ["ASK_KINDS", "NOT_SAVED_YET", "Feedback", "LessonSummary", "Session", "SessionError",
            "SkillSummary", "describe_event"]
@@ -118,6 +118,8 @@ class Session:
         """A lesson's cap: questions on its targets per student (None: no such cap)."""
         self.max_minutes = max_minutes
         """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
+        self._next_lessons: dict[str, tuple[str, str] | None] = {}
+        """:meth:`next_lesson` by language."""
         self._start_lesson()
         self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
@@ -201,6 +203,8 @@ class Session:
         self.driver = driver
         self.students = students
         self.match_number += 1
+        self._match_tallies: dict[str, LessonTally] = {}
+        """Each student's questions in this match (the match end's answers)."""
         self.plan = Plan(targets=targets, scaffolds=kinds, drill=bool(s["drill"]),
                          ask_bot_plays=bool(s["ask_bot_plays"]), game=s["variant"])
         rng = random.Random(None if self.seed is None else self.seed * 7919 + self.match_number)
@@ -417,6 +421,7 @@ class Session:
     def _tally(self, seat: int, skill: str, right: bool, mistake: str | None = None) -> None:
         name = self.students.get(seat, self.student)
         self._tallies.setdefault(name, LessonTally()).add(skill, right, mistake)
+        self._match_tallies.setdefault(name, LessonTally()).add(skill, right, mistake)
 
     @property
     def lesson_minutes(self) -> float:
@@ -499,6 +504,55 @@ class Session:
             reason=self._end_reason() if self.lesson_over else None, skills=tuple(skills),
             questions=tally.questions(self.plan.focus), rounds=self.lesson_rounds,
             minutes=round(self.lesson_minutes, 2))
+
+    # --- the match's end --------------------------------------------------------------------
+
+    def match_answers(self, seat: int | None = None) -> StudentAnswers:
+        """``seat``'s student's answers in this match (default: the first human's): each skill
+        asked, with the questions asked and right at the first answer (RULES.md §4: a
+        question counts once, at its first answer; a reveal before any answer is wrong)."""
+        name = self._student_of(seat)
+        mastery = self._mastery(name)
+        tally = self._match_tallies.get(name, LessonTally())
+        skills = []
+        for skill in SKILLS:
+            if not tally.asked[skill]:
+                continue
+            st = mastery.state(skill)
+            skills.append(SkillSummary(
+                skill=skill, name=self._t(SKILL_NAMES[skill]), asked=tally.asked[skill],
+                right=tally.right[skill], mastered=st.mastered, p_known=st.p_known,
+                mistake=tally.mistake(skill)))
+        return StudentAnswers(student=name, skills=tuple(skills))
+
+    def next_lesson(self) -> tuple[str, str] | None:
+        """The lesson after this one in the lessons page's order (by id, of
+        :func:`tutor.lessons.list_lessons`): its id and its title in the session's language;
+        None after the last lesson. Read once per language."""
+        if self.lang not in self._next_lessons:
+            from tutor.lessons import list_lessons
+
+            # the lessons page's order: by id (the shipped lessons are numbered 01-…)
+            lessons = sorted(list_lessons(self.lang), key=lambda lesson: lesson.id)
+            ids = [lesson.id for lesson in lessons]
+            after = ids.index(self.lesson) + 1 if self.lesson in ids else len(ids)
+            self._next_lessons[self.lang] = (
+                (lessons[after].id, lessons[after].text("title", self.lang))
+                if after < len(lessons) else None)
+        return self._next_lessons[self.lang]
+
+    def _match_end_view(self) -> MatchEndView | None:
+        """The match's end for the snapshot: once it is over and no question waits."""
+        end = self.match.match_end
+        if end is None or self.asker.queue:
+            return None
+        pairs = len(self.match.teams) < self.players
+        return MatchEndView(
+            scores=tuple(end.scores),
+            team_scores=tuple(end.team_scores) if pairs and end.team_scores else (),
+            winners=tuple(end.winners),
+            answers=tuple(self.match_answers(seat) for seat in self.humans),
+            lesson=self.lesson, student=self._student_of(None))
 
     # --- questions --------------------------------------------------------------------------
 
@@ -609,6 +663,8 @@ class Session:
         end = rnd.result
         line = rnd.line_tiles()
         lesson_over = self.lesson_over
+        match_end = self._match_end_view()
+        following = (self.next_lesson() if lesson_over or match_end is not None else None)
         return Snapshot(
             lang=self.lang, variant=rnd.variant.name, tileset=rnd.tileset,
             players=self.players, names=tuple(seat_name(s) for s in range(self.players)),
@@ -641,6 +697,10 @@ class Session:
             else tuple(self.match.match_end.winners),
             unsaved=self.unsaved, lesson_over=lesson_over,
             lesson_end=self.lesson_summary() if lesson_over and self.plan.targets else None,
+            hand_points=tuple(end.hand_totals) if end is not None and pending is None
+            else (),
+            match_end=match_end, next_lesson=None if following is None else following[0],
+            next_lesson_title="" if following is None else following[1],
             **self._accuracy_fields())
 
     def _accuracy_fields(self) -> dict[str, Any]:

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from engine.round import Action
 from engine.tiles import Half, Tile, TileSet
 from tutor.hints import Hint
-from tutor.lesson_end import LessonSummary
+from tutor.lesson_end import LessonSummary, SkillSummary
 from tutor.questions import Situation
 
-__all__ = ["QuestionView", "SkillView", "Snapshot"]
+__all__ = ["MatchEndView", "QuestionView", "SkillView", "Snapshot", "StudentAnswers"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,42 @@ class SkillView:
     @property
     def accuracy(self) -> float | None:
         return self.first_try_right / self.asked if self.asked else None
+
+
+@dataclass(frozen=True)
+class StudentAnswers:
+    """One student's answers in the match that just ended, per skill (RULES.md §4)."""
+
+    student: str
+    skills: tuple[SkillSummary, ...]
+    """Each skill asked in this match (in :data:`tutor.mastery.SKILLS` order): questions
+    asked (each once, at its first answer), right at the first answer, mastered or not."""
+
+    @property
+    def asked(self) -> int:
+        return sum(s.asked for s in self.skills)
+
+    @property
+    def right(self) -> int:
+        return sum(s.right for s in self.skills)
+
+
+@dataclass(frozen=True)
+class MatchEndView:
+    """The match's end as the student sees it once no question waits: the final scores, each
+    student's answers of the match, and where to go next."""
+
+    scores: tuple[int, ...]
+    """The final match scores, every point counted (the engine's ``MatchEnded``)."""
+    team_scores: tuple[int, ...]
+    """Pair games: each pair's final score, in the order of :attr:`Snapshot.teams` (else
+    empty)."""
+    winners: tuple[int, ...]
+    answers: tuple[StudentAnswers, ...]
+    """Each human seat's student, in seat order."""
+    lesson: str
+    student: str
+    """The first human's student: whose links these are."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +155,17 @@ class Snapshot:
     """The open lesson's title, in the snapshot's language ("" without a lesson file)."""
     lesson_goal: str = ""
     """The open lesson's one-line goal, in the snapshot's language."""
+    hand_points: tuple[int, ...] = ()
+    """The round is over and no question waits: the points of the tiles left in each hand
+    (the round's count; a symbol half is worth ``symbol_value``, RULES.md D-1). Empty
+    otherwise. The tiles left are :attr:`hand_sizes`."""
+    match_end: MatchEndView | None = None
+    """The match is over and no question waits: its final scores and the answers."""
+    next_lesson: str | None = None
+    """The lesson or the match is over and no question waits: the next lesson's id in the
+    lessons page's order (:meth:`Session.next_lesson`); None otherwise or after the last."""
+    next_lesson_title: str = ""
+    """The next lesson's title in the page's language."""
 
     @property
     def team_scores_shown(self) -> tuple[int, ...]:

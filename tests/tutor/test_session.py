@@ -672,3 +672,68 @@ def test_a_question_left_open_for_days_counts_as_one_day(tmp_path: Path,
     with Store(db) as store:
         assert [a.duration for a in store.attempts("ana")] == [86_400.0]
         assert store.load_mastery("ana").state(q.skill).total_seconds == 86_400.0
+
+
+def _match_to_its_end(s: Session, move_seed: int) -> None:
+    """Random legal moves to the match's end (a session that asks nothing)."""
+    rng = random.Random(move_seed)
+    while not s.match.over:
+        if s.round.over:
+            s.new_round()
+        else:
+            s.play(rng.randrange(len(s.legal_moves())))
+
+
+def test_the_match_end_names_the_final_scores_not_the_last_rounds_hands() -> None:
+    """Issue 33: at the match's end the page showed "A: 0, B: 0" while A still held x/x.
+    Those were the last round's hand points (a symbol half is worth 0, RULES.md §1.1 D-1:
+    A held +/+ and x/x after B's domino), printed as "Tiles left in each hand" where the final
+    scores (§1.9: gains minus losses over the rounds) were never named. The snapshot now
+    carries both: the tiles and points left in each hand, and the match's final scores."""
+    s = Session(seed=72, lang="en", ask=(), drill=False)
+    _match_to_its_end(s, 72)
+    v = s.snapshot()
+    hands = [s.round.hand(seat) for seat in range(2)]
+    assert [str(t) for t in hands[0]] == ["+/+", "x/x"] and not hands[1]  # the case reported
+    assert v.hand_sizes == (2, 0)
+    assert v.hand_points == tuple(sum(t.total(0) for t in h) for h in hands) == (0, 0)
+    assert v.match_end is not None
+    final = tuple(sum(r.gains[i] - r.losses[i] for r in s.match.rounds) for i in range(2))
+    assert v.match_end.scores == final == tuple(v.scores_shown)
+    assert v.match_end.scores != v.hand_points and all(v.match_end.scores)
+    assert v.match_end.winners == tuple(v.match_winners or ())
+    assert v.next_lesson is None  # free play is the last of the lessons page's order
+
+
+def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers() -> None:
+    """RULES.md §4: the match end holds the student's answers of the match, each question
+    counted once at its first answer (a reveal before any answer is wrong); its final scores
+    wait while a question hides points; a new match counts its own answers."""
+    s = Session.from_lesson("04-times", lang="en", seed=5, student="ana")
+    asked: dict[str, list[int]] = {}
+    flip = [0]
+
+    def policy(ss: Session) -> Feedback:
+        q = ss.pending_question
+        assert q is not None
+        seen = asked.setdefault(q.skill, [0, 0])
+        assert ss.snapshot().match_end is None  # a question waits: no final scores yet
+        flip[0] += 1
+        seen[0] += 1
+        if flip[0] % 3:
+            seen[1] += 1
+            return right(ss)
+        return ss.reveal()
+
+    play_through(s, policy)
+    v = s.snapshot()
+    assert v.match_over and v.match_end is not None
+    assert v.match_end.scores == tuple(s.match.scores)
+    (mine,) = v.match_end.answers
+    assert mine.student == "ana"
+    assert {sk.skill: [sk.asked, sk.right] for sk in mine.skills} == asked
+    assert (mine.asked, mine.right) == (sum(a for a, _ in asked.values()),
+                                        sum(r for _, r in asked.values()))
+    assert v.next_lesson == "05-squares" and v.next_lesson_title == "The x/x tile: squares"
+    s.new_match()
+    assert s.match_answers().skills == () and s.snapshot().match_end is None

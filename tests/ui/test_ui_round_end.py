@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import random
+import re
+from collections.abc import Callable
 from types import SimpleNamespace
 
+import pytest
 from ui_views import cells, fake_view
 
 from engine.events import Bonus, PowerEffect, RoundEnded
 from engine.tiles import parse_tile
+from tutor.i18n import format_number
 from tutor.lesson_end import LessonSummary, SkillSummary
-from tutor.ui.round_end import lesson_end_html, match_html, round_summary_html
+from tutor.session import Session
+from tutor.ui.round_end import RoundEndPanel, lesson_end_html, match_html, round_summary_html
 
 
 def test_round_summary_names_domino_and_tranque() -> None:
@@ -20,7 +26,10 @@ def test_round_summary_names_domino_and_tranque() -> None:
                           t=2, t_tile=parse_tile("1/1"), n=3)]
     out = round_summary_html(domino, events, 2, "en", pending=False)
     assert "Domino!" in out and "Player B placed their last tile." in out
-    assert "Tiles left in each hand: A: 12, B: 0" in out
+    assert "Tiles left in each hand: A: 12 points; B: 0 points" in out  # no tile counts given
+    counted = round_summary_html(domino, events, 2, "en", pending=False, tiles=(3, 0),
+                                 points=(12, 0))
+    assert "Tiles left in each hand: A: 3 tiles, 12 points; B: 0 tiles, 0 points" in counted
     assert "Player B: +12 for domino (the tiles left in the other hands)" in out
     assert "Player A: +6 / −0 from power plays" in out  # the loss goes to the target
     assert "Player B: +0 / −2 from power plays" in out
@@ -80,3 +89,151 @@ def test_lesson_end_shows_each_skill_and_links_back_to_the_lessons() -> None:
     assert "cuidado con: sumó en lugar de multiplicar" in es and "✔ sí" in es
     anon = lesson_end_html(_summary("en", "anon"), "en")
     assert "href='Lessons.ipynb?lang=en'" in anon  # the anonymous student is left out
+
+
+# --- from seeded sessions (issue 33 part 5) ---------------------------------------------------
+
+def _words(html_text: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html_text).split())
+
+
+def _to_round_end(s: Session, rng: random.Random,
+                  answer: Callable[[Session], object]) -> None:
+    """Play random legal moves, answering what is asked, until the round is over and no
+    question waits."""
+    for _ in range(2000):
+        if s.pending_question is not None:
+            answer(s)
+        elif s.round.over:
+            return
+        else:
+            s.play(rng.randrange(len(s.legal_moves())))
+    raise AssertionError("the round did not end")
+
+
+def _right(s: Session) -> object:
+    q = s.pending_question
+    assert q is not None
+    return s.answer(str(q.expected))
+
+
+@pytest.mark.parametrize("lang, tile, tiles, point, points, left", [
+    ("en", "tile", "tiles", "point", "points", "Tiles left in each hand"),
+    ("es", "ficha", "fichas", "punto", "puntos", "Fichas que quedan en cada mano")])
+def test_a_round_end_says_the_tiles_left_in_each_hand_and_their_points(
+        lang: str, tile: str, tiles: str, point: str, points: str, left: str) -> None:
+    """RULES.md §1.8: at a tranque every player totals their hand (a symbol half is worth 0,
+    §1.1 D-1). The round end says each hand's tiles and points in those words, numbers
+    counted here from the tiles themselves; while the round-end question waits, neither."""
+    s = Session(seed=2, lang=lang, ask=("round_end",), drill=False)
+    rng = random.Random(2)
+    pending = []
+    _to_round_end(s, rng, lambda ss: (pending.append(ss.snapshot()), _right(ss)))
+    hands = [s.round.hand(seat) for seat in range(2)]
+    sizes = [len(h) for h in hands]
+    values = [sum(t.total(0) for t in h) for h in hands]
+    assert all(sizes) and values[0] != sizes[0]  # a tranque: tiles and points both to say
+
+    def say(n: int, one: str, many: str) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    expected = f"{left}: " + "; ".join(
+        f"{'AB'[seat]}: {say(sizes[seat], tile, tiles)}, {say(values[seat], point, points)}"
+        for seat in range(2))
+    panel = RoundEndPanel(on_next_round=lambda: None, on_new_match=lambda: None)
+    view = s.snapshot()
+    panel.render(view, result=s.round.result, events=s.round_events, match=s.match)
+    assert expected in _words(panel.summary.value), _words(panel.summary.value)
+    assert pending and all(not v.hand_points for v in pending)  # the question adds them up
+    asked = pending[0]
+    panel.render(asked, result=s.round.result, events=s.round_events, match=s.match)
+    assert f"{left}:" not in panel.summary.value and panel.match_end.layout.display == "none"
+
+
+def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
+    """Lesson 04 (seed 5) played to its match's end, every third question revealed."""
+    s = Session.from_lesson("04-times", lang=lang, seed=5, student="ana")
+    rng = random.Random(5)
+    asked: dict[str, list[int]] = {}
+
+    def answer(ss: Session) -> object:
+        q = ss.pending_question
+        assert q is not None
+        seen = asked.setdefault(q.skill, [0, 0])
+        seen[0] += 1
+        if sum(a for a, _ in asked.values()) % 3:
+            seen[1] += 1
+            return _right(ss)
+        return ss.reveal()
+
+    while True:
+        _to_round_end(s, rng, answer)
+        if s.match.over:
+            return s, asked
+        s.new_round()
+
+
+@pytest.mark.parametrize("lang, final, point, points, caption, next_words, title", [
+    ("en", "Final score", "point", "points", "Your answers in this match", "Next lesson",
+     "The x/x tile: squares"),
+    ("es", "Puntuación final", "punto", "puntos", "Tus respuestas en esta partida",
+     "Siguiente lección", "La ficha x/x: cuadrados")])
+def test_a_match_end_shows_the_final_scores_the_answers_and_the_next_lesson(
+        lang: str, final: str, point: str, points: str, caption: str, next_words: str,
+        title: str) -> None:
+    """RULES.md §1.9 and §4: the match end names the final scores (gains minus losses over
+    its rounds, added up here), the student's answers of the match with right at the first
+    answer / asked per skill (counted here as they were given), and links back to the lessons
+    page and on to the next lesson in the lessons page's order, with the language and the
+    student, as the lessons page builds them."""
+    s, asked = _lesson_to_its_match_end(lang)
+    final_scores = [sum(r.gains[i] - r.losses[i] for r in s.match.rounds) for i in range(2)]
+    view = s.snapshot()
+    assert view.match_end is not None
+    panel = RoundEndPanel(on_next_round=lambda: None, on_new_match=lambda: None)
+    panel.render(view, result=s.round.result, events=s.round_events, match=s.match)
+    assert panel.match_end.layout.display is None
+    shown = panel.lesson_end.value + panel.match_end.value
+    words = _words(panel.match_end.value)
+
+    def say(n: int) -> str:
+        return f"{format_number(n, lang)} {point if n == 1 else points}"
+
+    assert (f"{final} : A: {say(final_scores[0])}, B: {say(final_scores[1])}") in words
+    table = panel.match_end.value.split("ld-match-answers", 1)[1]
+    assert caption in table
+    rows = dict(re.findall(r"data-skill='([^']+)'>.*?<td class='ld-num'>(\d+ / \d+)</td>",
+                           table))
+    assert rows == {skill: f"{r} / {a}" for skill, (a, r) in asked.items()}
+    total_right, total_asked = (sum(r for _, r in asked.values()),
+                                sum(a for a, _ in asked.values()))
+    assert f"<b>{total_right} / {total_asked}</b>" in table and total_right < total_asked
+    assert shown.count(f"href='Lessons.ipynb?lang={lang}&amp;student=ana'") == 1
+    assert shown.count(
+        f"href='Play.ipynb?lesson=05-squares&amp;lang={lang}&amp;student=ana'") == 1
+    assert f"{next_words}: {title}" in _words(shown)
+    assert view.match_end.scores == tuple(final_scores)
+
+
+def test_a_free_play_match_end_links_back_and_has_no_next_lesson() -> None:
+    """Free play (no targets: no lesson summary) ends with its match: the match end itself
+    links back to the lessons page; free play is the last lesson, so nothing comes next. The
+    last hand held only symbol tiles (0 points, RULES.md D-1), said as tiles and points."""
+    s = Session(seed=72, lang="en", ask=(), drill=False, student="ana")
+    rng = random.Random(72)
+    while not s.match.over:
+        if s.round.over:
+            s.new_round()
+        else:
+            s.play(rng.randrange(len(s.legal_moves())))
+    view = s.snapshot()
+    panel = RoundEndPanel(on_next_round=lambda: None, on_new_match=lambda: None)
+    panel.render(view, result=s.round.result, events=s.round_events, match=s.match)
+    assert panel.lesson_end.layout.display == "none"
+    assert "Tiles left in each hand: A: 2 tiles, 0 points; B: 0 tiles, 0 points" in _words(
+        panel.summary.value)
+    a, b = s.match.scores
+    assert f"Final score : A: {a} points, B: {b} points" in _words(panel.match_end.value)
+    assert "no questions in this match." in panel.match_end.value
+    assert panel.match_end.value.count("href='Lessons.ipynb?lang=en&amp;student=ana'") == 1
+    assert "Play.ipynb" not in panel.match_end.value

@@ -1,28 +1,32 @@
-"""The round-end panel: how the round ended, who gained what (once no question waits), the
-match so far, the buttons for the next round or a new match, and at a lesson's end how the
-lesson went with the link back to the lessons page."""
+"""The round-end panel: how the round ended, the tiles and points left in each hand and who
+gained what (once no question waits), the match so far, at the match's end its final scores
+and the student's answers, the buttons for the next round or a new match, and at a lesson's
+or a match's end how the lesson went with the links back to the lessons page and on to the
+next lesson."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from engine.events import Bonus, PowerEffect
-from tutor.i18n import N_, format_number, translator
+from tutor.i18n import N_, format_number, ngettext, translator
 from tutor.lesson_end import LessonSummary
-from tutor.link import page_link
+from tutor.link import page_link, unnamed
 from tutor.questions import seat_name
-from tutor.snapshot import Snapshot
+from tutor.snapshot import MatchEndView, Snapshot, StudentAnswers
 
 from .access import Attributes
+from .lesson_list import PLAY_PAGE
 from .panel import classed
 from .scores import pair_name
 
 __all__ = ["BONUS_WHY", "LESSONS_PAGE", "ROUND_END_BUTTONS", "SCORING_WHY", "RoundEndPanel",
-           "arithmetic_row", "lesson_end_html", "match_html", "round_summary_html"]
+           "arithmetic_row", "hands_left_text", "lesson_end_html", "lesson_links_html",
+           "match_end_html", "match_html", "round_summary_html"]
 
 ROUND_END_BUTTONS = ".ld-round-end .jupyter-button"
 LESSONS_PAGE = "Lessons.ipynb"
@@ -56,10 +60,29 @@ SCORING_WHY: dict[str, str] = {
 """One line per classic variant (RULES.md §3), under the round's summary."""
 
 
+def hands_left_text(tiles: Sequence[int] | None, points: Sequence[int], lang: str) -> str:
+    """The tiles left in each hand and their points, with those words: ``"Tiles left in each
+    hand: A: 5 tiles, 28 points; B: 0 tiles, 0 points"`` (``tiles`` None: the points only)."""
+    _ = translator(lang)
+    hands = []
+    for seat, pts in enumerate(points):
+        words = ngettext("{count} point", "{count} points", pts, lang).format(
+            count=format_number(pts, lang))
+        if tiles is not None:
+            words = ngettext("{count} tile", "{count} tiles", tiles[seat], lang).format(
+                count=format_number(tiles[seat], lang)) + ", " + words
+        hands.append(f"{seat_name(seat)}: {words}")
+    return _("Tiles left in each hand: {hands}").format(hands="; ".join(hands))
+
+
 def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: str, *,
-                       pending: bool, variant: str = "leonard") -> str:
+                       pending: bool, variant: str = "leonard",
+                       tiles: Sequence[int] | None = None,
+                       points: Sequence[int] | None = None) -> str:
     """How the round ended (``result``: a round result or None) and, unless a question is
-    ``pending``, who gained what from the round's ``events`` (bonuses, power plays)."""
+    ``pending``, the tiles left in each hand (``tiles``: the snapshot's ``hand_sizes``) and
+    their points (``points``: the snapshot's ``hand_points``; default the result's hand
+    totals), and who gained what from the round's ``events`` (bonuses, power plays)."""
     _ = translator(lang)
     events = list(events)
     lines = []
@@ -85,9 +108,8 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
         lines.append(f"<h2 class='ld-round-title'>{html.escape(kind)}</h2>"
                      f"<div>{html.escape(what)}</div>")
         if not pending:  # the totals are what a round-end question asks to add up
-            totals = ", ".join(f"{seat_name(i)}: {v}" for i, v in enumerate(end.hand_totals))
-            lines.append("<div>" + html.escape(_("Tiles left in each hand: {totals}").format(
-                totals=totals)) + "</div>")
+            left = hands_left_text(tiles, points or end.hand_totals, lang)
+            lines.append(f"<div class='ld-hands-left'>{html.escape(left)}</div>")
     if pending:
         lines.append("<div class='ld-hidden-pts'>" + html.escape(
             _("Answer the question to see who gained what.")) + "</div>")
@@ -161,10 +183,78 @@ def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
             f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{result}")
 
 
-def lesson_end_html(summary: LessonSummary, lang: str) -> str:
+def lesson_links_html(lang: str, student: str, next_lesson: str | None = None,
+                      next_title: str = "") -> str:
+    """The links at a lesson's or a match's end, relative like the lessons page's own (built
+    by the same :func:`tutor.link.page_link`): back to the lessons page and, unless this was
+    the last lesson, on to the next one in the play page."""
+    _ = translator(lang)
+    back, back_words = page_link(LESSONS_PAGE, lang=lang, student=student), _(
+        "Back to the lessons")
+    out = (f"<a class='ld-lessons-link' href='{html.escape(back)}'>"
+           f"{html.escape(back_words)}</a>")
+    if next_lesson is not None:
+        href = page_link(PLAY_PAGE, lesson=next_lesson, lang=lang, student=student)
+        words = _("Next lesson: {title}").format(title=next_title or next_lesson)
+        out += (f" · <a class='ld-next-lesson-link' data-lesson='{html.escape(next_lesson)}' "
+                f"href='{html.escape(href)}'>{html.escape(words)}</a>")
+    return f"<div class='ld-end-links'>{out}</div>"
+
+
+def _answers_html(answers: StudentAnswers, lang: str, *, named: bool) -> str:
+    """One student's answers of the match: each skill asked with right at the first answer
+    / asked, and all of them together."""
+    _ = translator(lang)
+    caption = (_("Answers of {student} in this match").format(student=answers.student)
+               if named and not unnamed(answers.student) else _("Your answers in this match"))
+    if not answers.skills:
+        return (f"<div class='ld-match-answers'><b>{html.escape(caption)}</b>: "
+                + html.escape(_("no questions in this match.")) + "</div>")
+    head = [_("Skill"), _("Right / asked")]
+    rows = [f"<tr class='ld-answer-skill' data-skill='{html.escape(sk.skill)}'>"
+            f"<th scope='row'>{html.escape(sk.name)}</th>"
+            f"<td class='ld-num'>{sk.right} / {sk.asked}</td></tr>" for sk in answers.skills]
+    every = _("All")
+    rows.append(f"<tr class='ld-answer-total'><th scope='row'>{html.escape(every)}</th>"
+                f"<td class='ld-num'><b>{answers.right} / {answers.asked}</b></td></tr>")
+    return (f"<table class='ld-lesson-summary ld-match-answers'><caption>"
+            f"{html.escape(caption)}</caption><thead><tr>"
+            + "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
+            + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def match_end_html(end: MatchEndView, view: Snapshot, lang: str, *, links: bool = True) -> str:
+    """The match's end (RULES.md §1.9, §4): the final scores, every point counted (pair
+    games: each pair's too); each student's answers of the match, right at the first answer /
+    asked per skill; and (``links``) the links back to the lessons page and on to the next
+    lesson (``view.next_lesson``)."""
+    _ = translator(lang)
+    scores = ", ".join(
+        f"{seat_name(seat)}: " + ngettext("{count} point", "{count} points", v, lang).format(
+            count=format_number(v, lang)) for seat, v in enumerate(end.scores))
+    final = _("Final score")
+    parts = [f"<div class='ld-final-scores'><b>{html.escape(final)}</b>: "
+             f"{html.escape(scores)}</div>"]
+    if end.team_scores:
+        pairs = ", ".join(
+            _("Pair {seats}").format(seats=pair_name(seats)) + ": " + ngettext(
+                "{count} point", "{count} points", v, lang).format(count=format_number(v, lang))
+            for seats, v in zip(view.teams, end.team_scores, strict=True))
+        parts.append(f"<div class='ld-final-pairs'>{html.escape(pairs)}</div>")
+    named = len(end.answers) > 1
+    parts += [_answers_html(a, lang, named=named) for a in end.answers]
+    if links:
+        parts.append(lesson_links_html(lang, end.student, view.next_lesson,
+                                       view.next_lesson_title))
+    return "".join(parts)
+
+
+def lesson_end_html(summary: LessonSummary, lang: str, *, next_lesson: str | None = None,
+                    next_title: str = "") -> str:
     """The lesson's end (RULES.md §4): why it ended, a table of its target skills (right at
     the first answer of those asked, mastered ✔ or not, what to practise next), and the link
-    back to the lessons page (relative, like the lessons page's links here)."""
+    back to the lessons page (relative, like the lessons page's links here) and, given
+    ``next_lesson`` (its id and ``next_title``), the link on to it."""
     _ = translator(lang)
     why = {
         "mastered": _("Lesson complete: you mastered every skill of this lesson."),
@@ -183,14 +273,13 @@ def lesson_end_html(summary: LessonSummary, lang: str) -> str:
             f"<th scope='row'>{html.escape(sk.name)}</th>"
             f"<td class='ld-num'>{sk.right} / {sk.asked}</td><td>{mark}</td>"
             f"<td>{html.escape(sk.next_step)}</td></tr>")
-    href = page_link(LESSONS_PAGE, lang=lang, student=summary.student)
-    caption, back = _("How the lesson went"), _("Back to the lessons")
+    caption = _("How the lesson went")
     return (f"<h2 class='ld-lesson-title'>{html.escape(why)}</h2>"
             f"<table class='ld-lesson-summary'><caption>{html.escape(caption)}"
             "</caption><thead><tr>"
             + "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
             + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            f"<a class='ld-lessons-link' href='{html.escape(href)}'>{html.escape(back)}</a>")
+            + lesson_links_html(lang, summary.student, next_lesson, next_title))
 
 
 class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
@@ -203,11 +292,13 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
         self.lesson_end.layout.display = "none"
         self.summary = classed(W.HTML(), "ld-summary")
         self.match_table = classed(W.HTML(), "ld-match")
+        self.match_end = classed(W.HTML(), "ld-match-end")
+        self.match_end.layout.display = "none"
         self.next_round_btn = classed(W.Button(button_style="success"), "ld-next-round")
         self.next_round_btn.on_click(lambda _b: on_next_round())
         self.new_match_btn = classed(W.Button(button_style="info"), "ld-new-match")
         self.new_match_btn.on_click(lambda _b: on_new_match())
-        super().__init__([self.lesson_end, self.summary, self.match_table,
+        super().__init__([self.lesson_end, self.summary, self.match_table, self.match_end,
                           W.HBox([self.next_round_btn, self.new_match_btn])])
         self.add_class("ld-round-end")
 
@@ -230,11 +321,17 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
             return
         pending = view.question is not None
         lesson = view.lesson_end
-        self.lesson_end.value = "" if lesson is None else lesson_end_html(lesson, view.lang)
+        self.lesson_end.value = "" if lesson is None else lesson_end_html(
+            lesson, view.lang, next_lesson=view.next_lesson, next_title=view.next_lesson_title)
         self.lesson_end.layout.display = None if lesson is not None else "none"
-        self.summary.value = round_summary_html(result, events, view.players, view.lang,
-                                                pending=pending, variant=view.variant)
+        self.summary.value = round_summary_html(
+            result, events, view.players, view.lang, pending=pending, variant=view.variant,
+            tiles=view.hand_sizes, points=view.hand_points)
         self.match_table.value = match_html(match, view, view.lang, pending=pending)
+        end = view.match_end  # the lesson's end, when shown too, holds the links
+        self.match_end.value = "" if end is None else match_end_html(
+            end, view, view.lang, links=lesson is None)
+        self.match_end.layout.display = None if end is not None else "none"
         self.next_round_btn.layout.display = (
             None if not view.lesson_over and not pending else "none")
         _ = translator(view.lang)  # a lesson that goes on after its match: a new match
