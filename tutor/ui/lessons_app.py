@@ -1,6 +1,7 @@
 """The lessons page for students: the panels put together around the student's progress
-store. The page only wires them: the header (title, language), the lesson list, and the
-progress files (download, load)."""
+store. The page only wires them: the header (title, language), the lesson list, the
+progress files (download, load), and the student's own answers, question by question (the
+list the teacher sees)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from tutor.classroom import LessonProgress, lesson_progress, merge_student_files
 from tutor.i18n import N_, normalize_lang, translate_error
 from tutor.link import ANONYMOUS
 from tutor.records import StoreError
+from tutor.student_answers import student_answers
 
+from .answer_list import OwnAnswersPanel
 from .lesson_list import LessonListPanel
 from .page_header import LanguagePage, PageHeader
 from .page_style import page_stylesheet
@@ -43,7 +46,9 @@ class LessonsPage(LanguagePage):
         self.header.on_lang(self._guarded(self._on_lang))
         self.lesson_list = LessonListPanel()
         self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
-        self.children = [page_stylesheet(), self.header, self.lesson_list, self.files]
+        self.answers = OwnAnswersPanel()
+        self.children = [page_stylesheet(), self.header, self.lesson_list, self.files,
+                         self.answers]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)
         self.header.say(self._notes)
@@ -52,12 +57,18 @@ class LessonsPage(LanguagePage):
 
     def progress(self) -> list[LessonProgress]:
         """Each lesson with this student's progress (none saved: nothing done yet)."""
-        attempts = self.store.attempts(self.student) if self.store is not None else []
-        return lesson_progress(attempts, self.lessons)
+        return lesson_progress(self._attempts(), self.lessons)
+
+    def _attempts(self) -> list[Any]:
+        return self.store.attempts(self.student) if self.store is not None else []
 
     def refresh(self) -> None:
-        self.lesson_list.render(self.progress(), self.lang, self.student)
+        attempts = self._attempts()
+        self.lesson_list.render(lesson_progress(attempts, self.lessons), self.lang,
+                                self.student)
         self.files.render(self.store, self.student, self.lang)
+        titles = {lesson.id: lesson.text("title", self.lang) for lesson in self.lessons}
+        self.answers.render(student_answers(attempts), self.lang, titles)
 
     def relabel(self) -> None:
         self.header.relabel(self.lang)
