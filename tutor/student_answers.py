@@ -37,8 +37,9 @@ STEP_NAMES: dict[str, str] = {
 ``tutor.i18n.gettext(STEP_NAMES[step], lang)`` (an unknown step shows as itself)."""
 
 _ENDS = (Outcome.CORRECT, Outcome.GIVEUP)
-_PREFIX = re.compile(r"^m\d+r\d+(?:t\d+)?-(?:drill\d+-\d+-)?")
-"""How the tutor numbers a question's problem: match, round, placement (tutor.asking)."""
+_PREFIX = re.compile(r"^(?:m\d+r\d+(?:t\d+)?-|fix\d+-)(?:drill\d+-\d+-)?")
+"""How the tutor numbers a question's problem: match, round, placement, or a remediation's
+drill (tutor.asking)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,12 @@ class AnsweredQuestion:
         questions: ``m1r2t5-x/4``), else None."""
         rest = _PREFIX.sub("", self.problem, count=1)
         return rest if rest != self.problem and "/" in rest and len(rest) <= 9 else None
+
+    @property
+    def step_kind(self) -> str:
+        """The step without its notes (``gain[blanks]`` is a ``gain``): a key of
+        :data:`STEP_NAMES` when the tutor knows it."""
+        return self.step.split("[", 1)[0]
 
     @property
     def mistakes(self) -> tuple[str, ...]:

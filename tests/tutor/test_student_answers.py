@@ -177,6 +177,9 @@ def test_questions_are_runs_ordered_by_time_and_an_open_one_is_not_finished() ->
     assert open_total.tile is None and STEP_NAMES[open_total.step]
     assert first.tile == "x/4" and later.tile == "x/2" and not later.finished
     assert list(answers_by_student(rows)) == ["al", "bo"]
+    # A remediation's drill names its tile too; a step's notes are not its kind.
+    fix = replace(first, problem="fix2-drill1-0-x/3", step="gain[blanks,trivial]")
+    assert (fix.tile, fix.step_kind) == ("x/3", "gain")
     assert len(answers_by_student(rows)["bo"]) == 3
 
 

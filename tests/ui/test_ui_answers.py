@@ -197,7 +197,8 @@ def test_student_text_is_escaped_on_every_panel(link: Any, tmp_path: Path) -> No
 
 def test_a_long_typed_answer_is_cut_and_the_lesson_shows_its_title() -> None:
     q = student_answers([Attempt("bo", "s1", "2024-05-01T12:00:01+00:00", "04-times",
-                                 "m1r1t3-x/4", "gain", Outcome.INCORRECT, "9" * 200, "wrong",
+                                 "m1r1t3-x/4", "gain[blanks]", Outcome.INCORRECT, "9" * 200,
+                                 "wrong",
                                  "multiply", 1, True, 0, 4.0, 36, None)])
     table = answer_table_html(q, "es", "Respuestas", {"04-times": "Fichas de multiplicar"})
     (row,) = cells(table)

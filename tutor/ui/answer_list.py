@@ -45,7 +45,8 @@ def result_text(q: AnsweredQuestion, lang: str) -> str:
 
 
 def _question_html(q: AnsweredQuestion, lang: str) -> str:
-    step = gettext(STEP_NAMES[q.step], lang) if q.step in STEP_NAMES else q.step
+    kind = q.step_kind
+    step = gettext(STEP_NAMES[kind], lang) if kind in STEP_NAMES else q.step
     tile = q.tile
     text = f"{tile}: {step}" if tile else step
     return html.escape(text)
