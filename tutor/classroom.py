@@ -181,11 +181,14 @@ class Mistake:
     students: int
     example_input: str
     example_expected: int | None
+    names: tuple[str, ...] = ()
+    """The students who made it, sorted."""
 
 
 def frequent_mistakes(attempts: Iterable[Attempt], top: int = 3) -> dict[str, list[Mistake]]:
     """Per skill, the ``top`` named mistakes of wrong answers (most frequent first), each
-    with how many times and students it was seen and one example answer."""
+    with how many times and students it was seen, those students' names and one example
+    answer."""
     from tutor.diagnosis import CATALOG
 
     known = {r.id for r in CATALOG}
@@ -199,7 +202,7 @@ def frequent_mistakes(attempts: Iterable[Attempt], top: int = 3) -> dict[str, li
         example = rows[0]
         out.setdefault(skill, []).append(Mistake(
             skill, rule, len(rows), len({r.student for r in rows}), example.input,
-            example.expected))
+            example.expected, tuple(sorted({r.student for r in rows}))))
     return {s: v[:top] for s, v in out.items()}
 
 

@@ -1,6 +1,7 @@
 """The lessons page for students: the panels put together around the student's progress
-store. The page only wires them: the header (title, language), the lesson list, and the
-progress files (download, load)."""
+store. The page only wires them: the header (title, language), the lesson list, the
+progress files (download, load), and the student's own answers, question by question (the
+list the teacher sees)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from tutor.i18n import N_, normalize_lang, translate_error
 from tutor.link import ANONYMOUS
 from tutor.records import StoreError
 from tutor.review import Due
+from tutor.student_answers import student_answers
 
+from .answer_list import OwnAnswersPanel
 from .lesson_list import LessonListPanel
 from .page_header import LanguagePage, PageHeader
 from .page_style import page_stylesheet
@@ -51,8 +54,9 @@ class LessonsPage(LanguagePage):
         self.lesson_list = LessonListPanel()
         self.reviews = ReviewsPanel()
         self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
+        self.answers = OwnAnswersPanel()
         self.children = [page_stylesheet(), self.header, self.reviews, self.lesson_list,
-                         self.files]
+                         self.files, self.answers]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)
         if lessons is None:  # a teacher's lesson played in place of a shipped one: said
@@ -65,19 +69,27 @@ class LessonsPage(LanguagePage):
 
     def progress(self) -> list[LessonProgress]:
         """Each lesson with this student's progress (none saved: nothing done yet)."""
-        attempts = self.store.attempts(self.student) if self.store is not None else []
-        return lesson_progress(attempts, self.lessons)
+        return lesson_progress(self._attempts(), self.lessons)
+
+    def _attempts(self) -> list[Any]:
+        return self.store.attempts(self.student) if self.store is not None else []
 
     def reviews_due(self) -> list[Due]:
         """This student's skills due for review now (:class:`tutor.review.Due`)."""
-        attempts = self.store.attempts(self.student) if self.store is not None else []
+        return self._due(self._attempts())
+
+    def _due(self, attempts: Sequence[Any]) -> list[Due]:
         params = {lesson.id: lesson.mastery for lesson in self.lessons}
         return reviews_due(attempts, self.clock(), params)
 
     def refresh(self) -> None:
-        self.reviews.render(self.reviews_due(), self.lang)
-        self.lesson_list.render(self.progress(), self.lang, self.student)
+        attempts = self._attempts()
+        self.reviews.render(self._due(attempts), self.lang)
+        self.lesson_list.render(lesson_progress(attempts, self.lessons), self.lang,
+                                self.student)
         self.files.render(self.store, self.student, self.lang)
+        titles = {lesson.id: lesson.text("title", self.lang) for lesson in self.lessons}
+        self.answers.render(student_answers(attempts), self.lang, titles)
 
     def relabel(self) -> None:
         self.header.relabel(self.lang)

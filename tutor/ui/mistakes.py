@@ -1,5 +1,5 @@
 """The teacher page's frequent mistakes: for each skill, the named mistakes the class makes
-most, how often and by how many students, with one answer that showed it."""
+most, how often, by how many students and which (by name), with one answer that showed it."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def mistakes_html(mistakes: Mapping[str, Sequence[Mistake]], lang: str) -> str:
                 + html.escape(_("No named mistakes yet.")) + "</div>")
     head = "".join(f"<th scope='col' class='{c}'>{html.escape(h)}</th>" for h, c in [
         (_("Mistake"), ""), (_("Times"), "ld-num"), (_("Students"), "ld-num"),
-        (_("Example"), "")])
+        (_("Which students"), ""), (_("Example"), "")])
     out = []
     for skill in [s for s in SKILLS if s in mistakes]:
         name = gettext(SKILL_NAMES[skill], lang)
@@ -48,6 +48,7 @@ def mistakes_html(mistakes: Mapping[str, Sequence[Mistake]], lang: str) -> str:
             f"<tr data-rule='{html.escape(m.rule)}'>"
             f"<th scope='row'>{html.escape(gettext(MISTAKE_NAMES.get(m.rule, m.rule), lang))}"
             f"</th><td class='ld-num'>{m.count}</td><td class='ld-num'>{m.students}</td>"
+            f"<td class='ld-mistake-students'>{html.escape(', '.join(m.names))}</td>"
             f"<td>{html.escape(_example(m, lang))}</td></tr>"
             for m in mistakes[skill])
         out.append(f"<table class='ld-mistakes' data-skill='{skill}'><caption>"

@@ -35,6 +35,21 @@ PAGE_CSS = """
 .ld-page table.ld-heat th[scope=row] { white-space: nowrap; }
 .ld-page .ld-swatch { display: inline-block; padding: 2px 8px; margin-right: 4px;
                       border-radius: 4px; font-weight: 600; }
+/* The class table's sort buttons (the sorted column's dark), and each student's answers:
+   a name that opens them, wrong tries in red, words for screen readers only. */
+.ld-page .ld-sort-buttons { flex-wrap: wrap; gap: 4px; align-items: center; }
+.ld-page .ld-sort-buttons .ld-sort-label { color: #1f2933; margin-right: 4px; }
+.ld-page .ld-sort-buttons button.ld-sorted { background: #17412f; color: #ffffff; }
+.ld-page table.ld-class-table th.ld-sorted { text-decoration: underline; }
+.ld-page details > summary { cursor: pointer; padding: 4px 0; }
+.ld-page .ld-student-name { color: #0b5cad; font-weight: 600; }
+.ld-page .ld-own-answers > summary { color: #0b5cad; font-weight: 600; }
+.ld-page .ld-typed { white-space: nowrap; }
+.ld-page .ld-typed.ld-wrong { color: #b42318; }
+.ld-page .ld-typed.ld-ok { color: #0b7a35; }
+.ld-page .ld-sr { position: absolute !important; width: 1px; height: 1px; padding: 0;
+                  margin: -1px; overflow: hidden; clip: rect(0, 0, 0, 0);
+                  white-space: nowrap; border: 0; }
 .ld-page .ld-form { gap: 4px; }
 .ld-page .ld-form .widget-label { color: #1f2933; }
 .ld-page .ld-checks { flex-wrap: wrap; gap: 0 12px; }

@@ -1,6 +1,7 @@
 """The teacher page: the panels put together around the class's progress store. The page only
 wires them: the header (title, language), the upload of students' files, the heat map, the
-class table with its CSV, the frequent mistakes, and the lesson builder."""
+class table with its CSV (sorted by any column), each student's answers (their name opens
+them), the frequent mistakes (with the students who made them), and the lesson builder."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 from tutor.classroom import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.i18n import N_, normalize_lang, translate_error, translator
 from tutor.records import StoreError
+from tutor.student_answers import answers_by_student
 
+from .answer_list import StudentAnswersPanel
 from .class_table import ClassTablePanel
 from .class_upload import ClassUploadPanel
 from .heat_map import HeatMapPanel
@@ -40,11 +43,12 @@ class TeacherPage(LanguagePage):
         self.header.on_lang(self._guarded(self._on_lang))
         self.upload = ClassUploadPanel(on_files=self._guarded(self.merge))
         self.heat_map = HeatMapPanel()
-        self.table = ClassTablePanel()
+        self.table = ClassTablePanel(guard=self._guarded)
+        self.answers = StudentAnswersPanel()
         self.mistakes = MistakesPanel()
         self.builder = BuilderPanel(lessons_folder)
         self.children = [page_stylesheet(), self.header, self.upload, self.heat_map,
-                         self.table, self.mistakes, self.builder]
+                         self.table, self.answers, self.mistakes, self.builder]
         classed(self, "ld-page", "ld-teacher-page")
         self.header.say(list(notes))
         self.relabel()
@@ -60,7 +64,14 @@ class TeacherPage(LanguagePage):
         self.rows = class_table(attempts)
         self.heat_map.render(self.rows, self.lang)
         self.table.render(self.rows, self.lang)
+        self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
+
+    def _lesson_titles(self) -> dict[str, str]:
+        """Each lesson's title, by id, in the page's language (a lesson's answers show it)."""
+        from tutor.lessons import list_lessons
+
+        return {lesson.id: lesson.text("title", self.lang) for lesson in list_lessons(self.lang)}
 
     def merge(self, files: Sequence[tuple[str, bytes]]) -> None:
         """Merge students' progress files into the store, the bar moving file by file."""
