@@ -9,12 +9,12 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from tutor.counts import SkillCounts, counts_by_student, evidence_text, student_counts
 from tutor.i18n import N_, Message, ngettext
 from tutor.link import ANONYMOUS
 from tutor.mastery import SKILLS, Mastery, Params
@@ -66,7 +66,13 @@ class LessonProgress:
     skills: tuple[tuple[str, float, bool], ...]
     """Each target skill: (skill, chance known, mastered)."""
     asked: int
-    """Questions the student answered in this lesson."""
+    """Questions the student was asked in this lesson, each once (:mod:`tutor.counts`)."""
+    evidence: tuple[SkillCounts, ...] = ()
+    """The student's counts of the target skills that have questions (what each mastery
+    rests on: :meth:`SkillCounts.evidence`), in the order of :attr:`skills`."""
+
+    def evidence_of(self, skill: str) -> SkillCounts | None:
+        return next((c for c in self.evidence if c.skill == skill), None)
 
     @property
     def done(self) -> bool:
@@ -78,17 +84,17 @@ def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Any]) -> list
     """The lessons in order, each with the student's mastery of its target skills (rebuilt
     from ``attempts``, one student's)."""
     from tutor.practice import Plan
-    from tutor.teacher import rebuild_mastery
 
     params = {lesson.id: lesson.mastery for lesson in lessons}
-    mastery = rebuild_mastery(attempts, params)
-    asked = Counter(a.lesson for a in attempts if a.outcome is not Outcome.HINT)
+    counts = student_counts(attempts, params)
     out = []
     for lesson in lessons:
         focus = Plan(targets=lesson.targets).focus
-        skills = tuple((s, mastery.state(s).p_known, mastery.state(s).mastered)
-                       for s in SKILLS if s in focus)
-        out.append(LessonProgress(lesson, skills, asked[lesson.id]))
+        # A skill never asked starts at the lesson's own p_init, as on the play page.
+        skills = tuple((s, *counts.p_known(s, lesson.mastery)) for s in SKILLS if s in focus)
+        evidence = tuple(c for c in counts.skills if c.skill in focus)
+        out.append(LessonProgress(lesson, skills, counts.for_lesson(lesson.id).asked,
+                                  evidence))
     return out
 
 
@@ -116,32 +122,33 @@ class ClassRow:
     p_known: float
     mastered: bool
     hints: int
+    """Hint rungs seen before each question ended, each once (:mod:`tutor.counts`)."""
     mean_seconds: float
+    revealed: int = 0
+    """Questions whose answer was shown ("Show me")."""
+    streak: int = 0
+    """Unscaffolded, unhinted right first answers in a row (mastery needs 3)."""
 
     @property
     def accuracy(self) -> float | None:
         return self.first_try_right / self.asked if self.asked else None
 
+    def evidence(self, lang: str) -> str:
+        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``."""
+        return evidence_text(self.asked, self.first_try_right, self.streak, lang)
+
 
 def class_table(attempts: Iterable[Attempt],
                 params: dict[str, Params] | None = None) -> list[ClassRow]:
     """Student × skill, sorted by student then skill: questions asked, right at the first try,
-    mastery, hints before answering and mean seconds to answer (rebuilt from the attempts,
-    as ``python -m tutor report`` does)."""
-    from tutor.teacher import rebuild_mastery
-
-    by_student: dict[str, list[Attempt]] = {}
-    for a in attempts:
-        by_student.setdefault(a.student, []).append(a)
+    mastery, hints, answers shown and mean seconds to answer, as :mod:`tutor.counts` counts
+    them (rebuilt from the attempts, as ``python -m tutor report`` does). A skill appears
+    once it has a question."""
     rows = []
-    for student in sorted(by_student):
-        mastery: Mastery = rebuild_mastery(by_student[student], params)
-        for skill in SKILLS:
-            st = mastery.states.get(skill)
-            if st is None or not st.asked:
-                continue
-            rows.append(ClassRow(student, skill, st.asked, st.first_try_right, st.p_known,
-                                 st.mastered, st.hints_used, st.mean_seconds))
+    for student, counts in counts_by_student(attempts, params).items():
+        for c in counts.skills:
+            rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
+                                 c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak))
     return rows
 
 
@@ -163,11 +170,11 @@ def class_csv(rows: Sequence[ClassRow]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
     writer.writerow(["student", "skill", "asked", "first_try_right", "first_try_accuracy",
-                     "p_known", "mastered", "hints", "mean_seconds"])
+                     "p_known", "mastered", "hints", "mean_seconds", "revealed", "streak"])
     for r in rows:
         acc = "" if r.accuracy is None else f"{r.accuracy:.3f}"
         writer.writerow([csv_cell(r.student), r.skill, r.asked, r.first_try_right, acc,
-                         f"{r.p_known:.3f}", int(r.mastered), r.hints, f"{r.mean_seconds:.1f}"])
+                         f"{r.p_known:.3f}", int(r.mastered), r.hints, f"{r.mean_seconds:.1f}", r.revealed, r.streak])
     return out.getvalue()
 
 

@@ -580,8 +580,7 @@ class Session:
         first = p.attempts == 0
         fb, done = self.asker.answer(text)
         if first and p.attempts > 0:
-            self._tally(p.seat, p.question.skill, fb.kind == "correct",
-                        fb.diagnosis.rule if fb.diagnosis is not None else None)
+            self._tally_evidence(p, fb.diagnosis.rule if fb.diagnosis is not None else None)
         return self._after(fb) if done else fb
 
     def hint(self) -> str:
@@ -599,9 +598,22 @@ class Session:
         student had not answered yet) and move on."""
         self._need_question()
         p = self.asker.queue[0]
-        if p.attempts == 0:
-            self._tally(p.seat, p.question.skill, False)
-        return self._after(self.asker.reveal())
+        first = p.attempts == 0 and p.evidence is None
+        fb = self.asker.reveal()
+        if first:
+            self._tally_evidence(p, None)
+        return self._after(fb)
+
+    def _tally_evidence(self, p: Any, mistake: str | None) -> None:
+        """Count a question's first answer in the lesson's and the match's tallies as
+        :mod:`tutor.counts` counts it: once, under the skill its evidence is about, right
+        only when right with no hint before it; a repeated number (no evidence) not at
+        all."""
+        ev = p.evidence
+        if ev is None or ev.kind == "none":
+            return
+        right = ev.correct and not ev.hints
+        self._tally(p.seat, ev.skill, right, None if right else mistake)
 
     def _need_question(self) -> None:
         if not self.asker.queue:
@@ -732,7 +744,7 @@ class Session:
             if not target and not st.asked:
                 continue
             out.append(SkillView(skill, self._t(SKILL_NAMES[skill]), st.p_known, st.mastered,
-                                 st.asked, st.first_try_right, target))
+                                 st.asked, st.first_try_right, target, st.streak))
         return tuple(out)
 
     def sheet(self) -> Any:

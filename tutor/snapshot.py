@@ -48,10 +48,19 @@ class SkillView:
     first_try_right: int
     target: bool
     """A skill the lesson practises."""
+    streak: int = 0
+    """Unscaffolded, unhinted right first answers in a row (mastery needs 3)."""
 
     @property
     def accuracy(self) -> float | None:
         return self.first_try_right / self.asked if self.asked else None
+
+    def evidence(self, lang: str) -> str:
+        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``
+        (:func:`tutor.counts.evidence_text`, as on the lessons and teacher pages)."""
+        from tutor.counts import evidence_text
+
+        return evidence_text(self.asked, self.first_try_right, self.streak, lang)
 
 
 @dataclass(frozen=True)

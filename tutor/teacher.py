@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from tutor.counts import first_answer, hints_before_answer, question_runs, student_counts
 from tutor.evidence import Evidence, judge, parse_step
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
 from tutor.mastery import SKILL_NAMES, SKILLS, STREAK_TO_MASTER, Mastery, Params, default_params
@@ -24,8 +25,6 @@ from tutor.store_files import read_attempts
 __all__ = ["COMMANDS", "add_commands", "rebuild_mastery", "report_text", "run", "visible"]
 
 COMMANDS = ("export", "import", "report", "fit-bkt")
-# A question ends with a right answer or when the student gives up (the answer is shown).
-_ENDS_QUESTION = (Outcome.CORRECT, Outcome.GIVEUP)
 _DATASHOP_SUFFIXES = (".tsv", ".txt")
 
 
@@ -185,23 +184,15 @@ def _first_answers(attempts: Iterable[Attempt]) -> list[tuple[Attempt, int]]:
     """Each question's first answer with the hints asked before it, in time order.
 
     A question is a run of attempts at one step of one session (ordered by attempt number)
-    that ends with a right answer or a give-up; hint rows before its first answer count as
-    hints before answering (as the tutor's knowledge tracing counts them).
+    that ends with a right answer or a give-up (:func:`tutor.counts.question_runs`); the
+    hint rungs seen before its first answer, each once, are its hints before answering (as
+    the tutor's knowledge tracing counts them: :func:`tutor.counts.hints_before_answer`).
     """
-    steps: dict[tuple[str, str, str, str], list[Attempt]] = {}
-    for a in attempts:
-        steps.setdefault((a.student, a.session, a.problem, a.step), []).append(a)
     found: list[tuple[Attempt, int]] = []
-    for rows in steps.values():
-        hints, answered = 0, False
-        for a in sorted(rows, key=lambda r: r.attempt_at_step):
-            if a.outcome is Outcome.HINT:
-                hints += 0 if answered else 1
-            elif not answered:
-                found.append((a, hints))
-                answered = True
-            if a.outcome in _ENDS_QUESTION:
-                hints, answered = 0, False
+    for rows in question_runs(attempts):
+        first = first_answer(rows)
+        if first is not None:
+            found.append((first, hints_before_answer(rows)))
     return sorted(found, key=lambda f: _when(f[0]))
 
 
@@ -285,7 +276,8 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
     names = sorted(store.students()) if student is None else [student]
     params = lesson_params()
     header = [_(N_("Skill")), _(N_("Asked")), _(N_("First try right")), _(N_("Hints")),
-              _(N_("Mean seconds")), _(N_("P(known)")), _(N_("Mastered"))]
+              _(N_("Shown the answer")), _(N_("Mean seconds")), _(N_("P(known)")),
+              _(N_("Mastered"))]
     out: list[str] = []
     for name in names:
         attempts = store.attempts(name)
@@ -295,17 +287,15 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
             attempts=ngettext("{n} attempt", "{n} attempts", len(attempts),
                               lang).format(n=len(attempts)),
             sessions=ngettext("{n} session", "{n} sessions", sessions, lang).format(n=sessions)))
-        mastery = rebuild_mastery(attempts, params)
+        counts = student_counts(attempts, params, name)
         rows = []
-        for skill in SKILLS:
-            st = mastery.states.get(skill)
-            if st is None or not st.asked:
-                continue
+        for c in counts.skills:
+            right = ("" if not c.asked
+                     else f" ({round(100 * c.first_try_right / c.asked)}%)")
             rows.append([
-                _(SKILL_NAMES[skill]), str(st.asked),
-                f"{st.first_try_right} ({round(100 * st.first_try_right / st.asked)}%)",
-                str(st.hints_used), _decimal(st.mean_seconds, "0.0", lang),
-                _decimal(st.p_known, "0.00", lang), "✔" if st.mastered else "",
+                _(SKILL_NAMES[c.skill]), str(c.asked), f"{c.first_try_right}{right}",
+                str(c.hints), str(c.revealed), _decimal(c.mean_seconds, "0.0", lang),
+                _decimal(c.p_known, "0.00", lang), "✔" if c.mastered else "",
             ])
         if rows:
             out.extend("  " + line for line in _table(header, rows))

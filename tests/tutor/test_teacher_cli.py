@@ -125,17 +125,19 @@ def test_report_in_english(db: Path) -> None:
                                                                       "session")
     ana = text[:text.index("beto —")].splitlines()
     header = next(line for line in ana if "Skill" in line)
-    for word in ("Asked", "First try right", "Hints", "Mean seconds", "P(known)", "Mastered"):
+    for word in ("Asked", "First try right", "Hints", "Shown the answer", "Mean seconds",
+                 "P(known)", "Mastered"):
         assert word in header
     multiply = next(line for line in ana if line.strip().startswith("multiplying")).split()
     p = expected_p(True, False).state("multiply").p_known
-    assert multiply[1:] == ["2", "1", "(50%)", "0", "3.0", f"{p:.2f}"]
+    # Hints (tutor.counts): the rung shown after p2's wrong answer counts; no answer shown.
+    assert multiply[1:] == ["2", "1", "(50%)", "1", "0", "3.0", f"{p:.2f}"]
     adding = next(line for line in ana if line.strip().startswith("adding")).split()
-    assert adding[1:5] == ["1", "0", "(0%)", "1"] and adding[5] == "6.0"
+    assert adding[1:6] == ["1", "0", "(0%)", "1", "0"] and adding[6] == "6.0"
     assert "scores below zero" not in "\n".join(ana)  # ana was never asked about it
     beto = next(line for line in text[text.index("beto —"):].splitlines()
                 if line.strip().startswith("scores below zero")).split()
-    assert beto[3:8] == ["1", "1", "(100%)", "0", "2.5"]
+    assert beto[3:9] == ["1", "1", "(100%)", "0", "0", "2.5"]
     assert "P(known): how likely" in text
 
 
@@ -156,8 +158,8 @@ def test_report_in_spanish_and_mastered_mark(tmp_path: Path) -> None:
                  "P(domina)", "Dominada"):
         assert word in out.stdout
     row = next(line for line in out.stdout.splitlines() if "multiplicar" in line).split()
-    assert row[1:] == ["6", "6", "(100%)", "0", "3,5", f"{zoe.p_known:.2f}".replace(".", ","),
-                       "✔"]
+    assert row[1:] == ["6", "6", "(100%)", "0", "0", "3,5",
+                       f"{zoe.p_known:.2f}".replace(".", ","), "✔"]
 
 
 def test_report_one_student_unknown_student_and_empty_store(db: Path, tmp_path: Path) -> None:

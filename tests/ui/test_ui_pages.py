@@ -18,6 +18,7 @@ import pytest
 from ui_views import cells
 
 from tutor.classroom import ClassRow, class_csv, class_table
+from tutor.counts import student_counts
 from tutor.store import Store
 from tutor.store_files import read_attempts
 from tutor.teacher import rebuild_mastery
@@ -149,17 +150,23 @@ def test_teacher_page_merges_a_class_of_30_and_its_table_matches_the_files(
     for name, content in class_files:
         student = name[:-4]
         (tmp_path / name).write_bytes(content)
-        mastery = rebuild_mastery(read_attempts(tmp_path / name))
+        own = read_attempts(tmp_path / name)
+        mastery = rebuild_mastery(own)
+        counts = student_counts(own)  # issue 33 part 3: one definition of the numbers
         asked = {s: st for s, st in mastery.states.items() if st.asked}
         shown = {skill for (who, skill) in table if who == student}
-        assert shown == {_skill_name(s) for s in asked}, student
+        assert shown == {_skill_name(c.skill) for c in counts.skills} >= {
+            _skill_name(s) for s in asked}, student
         for skill, st in asked.items():
             row = table[(student, _skill_name(skill))]
+            c = counts.skill(skill)
+            assert c is not None and (c.asked, c.first_try_right) == (st.asked,
+                                                                     st.first_try_right)
             assert int(row[2]) == st.asked
             assert row[3] == f"{round(100 * st.first_try_right / st.asked)} %"
-            assert row[4] == f"{round(100 * st.p_known)} %"
+            assert row[4] == f"{round(100 * st.p_known)} % ({c.evidence('en')})"
             assert row[5] == ("yes" if st.mastered else "no")
-            assert int(row[6]) == st.hints_used
+            assert (int(row[6]), int(row[7])) == (c.hints, c.revealed)
             assert heat[(student, skill)].startswith(f"{round(100 * st.p_known)} %")
     # The CSV link downloads the same table.
     got = downloaded(page.table.csv_link.value, "ld-class-csv").decode("utf-8")

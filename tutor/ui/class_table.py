@@ -1,5 +1,6 @@
-"""The teacher page's class table: per student and skill, the first-try accuracy, mastery,
-questions, hints and time; and the same table as a CSV file to download. A button per column
+"""The teacher page's class table: per student and skill, the first-try accuracy, mastery
+(with the evidence it rests on), questions, hints, answers shown and time (as
+:mod:`tutor.counts` counts them); and the same table as a CSV file to download. A button per column
 sorts the table by it (pressed again: the other way), so "who needs help with multiplying" is
 one click: by skill, each skill's weakest students first."""
 
@@ -29,6 +30,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("mastery", N_("Mastery"), "ld-num"),
     ("mastered", N_("Mastered"), ""),
     ("hints", N_("Hints"), "ld-num"),
+    ("revealed", N_("Shown the answer"), "ld-num"),
     ("seconds", N_("Mean seconds to answer"), "ld-num"),
 )
 """The class table's columns: (sort key, header, CSS class), in order."""
@@ -41,6 +43,7 @@ _SORT_KEYS: dict[str, Callable[[ClassRow], Any]] = {
     "mastery": lambda r: r.p_known,
     "mastered": lambda r: r.mastered,
     "hints": lambda r: r.hints,
+    "revealed": lambda r: r.revealed,
     "seconds": lambda r: r.mean_seconds,
 }
 
@@ -98,9 +101,11 @@ def class_table_html(rows: Sequence[ClassRow], lang: str, sort: str | None = Non
             f"<td>{html.escape(gettext(SKILL_NAMES[r.skill], lang))}</td>"
             f"<td class='ld-num'>{r.asked}</td>"
             f"<td class='ld-num'>{_pct(r.accuracy, lang)}</td>"
-            f"<td class='ld-num'>{_pct(r.p_known, lang)}</td>"
+            f"<td class='ld-num'>{_pct(r.p_known, lang)}"
+            f"<span class='ld-evidence'> ({html.escape(r.evidence(lang))})</span></td>"
             f"<td>{html.escape(mastered)}</td>"
             f"<td class='ld-num'>{r.hints}</td>"
+            f"<td class='ld-num'>{r.revealed}</td>"
             f"<td class='ld-num'>{format_number(round(r.mean_seconds, 1), lang)}</td></tr>")
     out.append("</tbody></table>")
     return "".join(out)

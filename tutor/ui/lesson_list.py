@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from tutor.classroom import LessonProgress
+from tutor.counts import evidence_text
 from tutor.i18n import gettext, translator
 from tutor.link import page_link, unnamed
 from tutor.mastery import SKILL_NAMES
@@ -28,8 +29,12 @@ def _skills_html(row: LessonProgress, lang: str) -> str:
         name = gettext(SKILL_NAMES[skill], lang)
         pct = int(round(100 * p_known))
         mark = " ✔" if mastered else ""
+        counts = row.evidence_of(skill)
+        evidence = (counts.evidence(lang) if counts is not None
+                    else evidence_text(0, 0, 0, lang))
         parts.append(f"<span class='ld-skill' data-skill='{html.escape(skill)}'>"
-                     f"{html.escape(name)}: {pct}%{mark}</span>")
+                     f"{html.escape(name)}: {pct}%{mark} "
+                     f"<span class='ld-evidence'>({html.escape(evidence)})</span></span>")
     return " ".join(parts) or html.escape(_("every skill"))
 
 

@@ -28,7 +28,8 @@ def mastery_html(view: Snapshot, lang: str) -> str:
         a_text = "–" if acc is None else f"{a}%"
         star = " ★" if st.mastered else ""
         rows.append(
-            f"<div class='ld-bar-row'><span>{html.escape(st.name)}{star}</span>"
+            f"<div class='ld-bar-row'><span>{html.escape(st.name)}{star}"
+            f"<br><small class='ld-evidence'>{html.escape(st.evidence(lang))}</small></span>"
             f"<div><div class='ld-bar m' title='{m}%'><span style='width:{m}%'></span></div>"
             f"<div class='ld-bar a' title='{a_text}'><span style='width:{a}%'></span></div>"
             f"</div><span>{m}%</span></div>")
