@@ -174,7 +174,8 @@ def class_csv(rows: Sequence[ClassRow]) -> str:
     for r in rows:
         acc = "" if r.accuracy is None else f"{r.accuracy:.3f}"
         writer.writerow([csv_cell(r.student), r.skill, r.asked, r.first_try_right, acc,
-                         f"{r.p_known:.3f}", int(r.mastered), r.hints, f"{r.mean_seconds:.1f}", r.revealed, r.streak])
+                         f"{r.p_known:.3f}", int(r.mastered), r.hints, f"{r.mean_seconds:.1f}",
+                         r.revealed, r.streak])
     return out.getvalue()
 
 

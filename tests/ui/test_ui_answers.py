@@ -114,7 +114,8 @@ def _column(table_html: str, index: int) -> list[str]:
 
 
 def _percent(text: str) -> int:
-    return int(text.rstrip(" %"))
+    """The percentage a cell starts with (the mastery cell goes on with its evidence)."""
+    return int(text.split(" %", 1)[0])
 
 
 def test_the_class_table_sorts_by_any_column(link: Any, tmp_path: Path,  # noqa: F811
@@ -127,7 +128,7 @@ def test_the_class_table_sorts_by_any_column(link: Any, tmp_path: Path,  # noqa:
     table = page.table
     assert [b.description for b in table.sort_buttons.values()] == [
         "Student ▲", "Skill", "Questions", "Right at the first try", "Mastery", "Mastered",
-        "Hints", "Mean seconds to answer"]
+        "Hints", "Shown the answer", "Mean seconds to answer"]
     students = _column(table.table.value, 0)
     assert students == sorted(students)
     # Mastery, lowest first: who needs help comes first; pressed again, highest first.
