@@ -98,7 +98,8 @@ def scripted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 def test_the_answer_list_of_a_scripted_session(scripted: dict[str, Any]) -> None:
     script, attempts = scripted["script"], scripted["attempts"]
     got = student_answers(attempts)
-    assert [(a.problem, a.step_kind) for a in got] == [(d["q"].problem, d["q"].step) for d in script]
+    assert [(a.problem, a.step_kind) for a in got] == [(d["q"].problem, d["q"].step)
+                                                      for d in script]
     assert [a.skill for a in got] == [d["q"].skill for d in script]
     assert [a.expected for a in got] == [d["q"].expected for d in script]
     assert [[t.input for t in a.tries] for a in got] == [d["typed"] for d in script]

@@ -156,15 +156,20 @@ def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
     rng = random.Random(5)
     asked: dict[str, list[int]] = {}
 
+    done = [0]
+
     def answer(ss: Session) -> object:
-        q = ss.pending_question
-        assert q is not None
-        seen = asked.setdefault(q.skill, [0, 0])
-        seen[0] += 1
-        if sum(a for a, _ in asked.values()) % 3:
-            seen[1] += 1
-            return _right(ss)
-        return ss.reveal()
+        p = ss.asker.pending
+        assert p is not None
+        done[0] += 1
+        right = done[0] % 3 != 0
+        result = _right(ss) if right else ss.reveal()
+        ev = p.evidence  # counted as the evidence counts it (tutor.counts, RULES.md §4)
+        if ev is not None and ev.kind != "none":
+            seen = asked.setdefault(ev.skill, [0, 0])
+            seen[0] += 1
+            seen[1] += int(right and ev.correct and not ev.hints)
+        return result
 
     while True:
         _to_round_end(s, rng, answer)
