@@ -9,10 +9,12 @@ from typing import Any
 
 from tutor.classroom import LessonProgress, lesson_progress, merge_student_files
 from tutor.i18n import N_, normalize_lang, translate_error
-from tutor.link import ANONYMOUS
+from tutor.link import ANONYMOUS, unnamed
 from tutor.records import StoreError
 
+from .access import PageAccess
 from .lesson_list import LessonListPanel
+from .name_form import NAME_INPUT, NameForm
 from .page_header import LanguagePage, PageHeader
 from .page_style import page_stylesheet
 from .panel import classed
@@ -25,11 +27,15 @@ TITLE = N_("Leonard-Domino Tutor: lessons")
 
 class LessonsPage(LanguagePage):
     """The lessons page as one widget. ``store`` None: progress cannot be saved here (the
-    page still lists the lessons and links them)."""
+    page still lists the lessons and links them). ``ask_name``: a page without a student
+    asks for the name (and class code) first; the links to the lessons then carry them, and
+    the address bar's link too (a reload keeps them)."""
 
     def __init__(self, *, store: Any, student: str = ANONYMOUS, lang: str = "es",
-                 lessons: Sequence[Any] | None = None, notes: Sequence[str] = ()) -> None:
+                 lessons: Sequence[Any] | None = None, notes: Sequence[str] = (),
+                 ask_name: bool = False, class_code: str = "") -> None:
         super().__init__()
+        self.class_code = class_code
         from tutor.lessons import list_lessons
 
         self.store = store
@@ -43,11 +49,38 @@ class LessonsPage(LanguagePage):
         self.header.on_lang(self._guarded(self._on_lang))
         self.lesson_list = LessonListPanel()
         self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
-        self.children = [page_stylesheet(), self.header, self.lesson_list, self.files]
+        self.access = PageAccess(lang=self.lang)
+        self.name_form = NameForm()
+        self.name_form.on_name(self._guarded(self.name))
+        self.access.on_name(self._guarded(self.name_form.hand_in))
+        self.children = [page_stylesheet(), self.access, self.header, self.name_form,
+                         self.lesson_list, self.files]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)
         self.header.say(self._notes)
+        self._show_name_form(ask_name and unnamed(student))
         self.relabel()
+        self.refresh()
+        if self.asking:
+            self.access.focus(NAME_INPUT)
+
+    @property
+    def asking(self) -> bool:
+        """The page waits for the student's name."""
+        return self.name_form.layout.display != "none"
+
+    def _show_name_form(self, shown: bool) -> None:
+        self.name_form.layout.display = None if shown else "none"
+        for part in (self.lesson_list, self.files):
+            part.layout.display = "none" if shown else None
+
+    def name(self, student: str, class_code: str = "") -> None:
+        """The student said their name: their lessons and progress, links that carry the
+        name, and the address bar's link too (a reload keeps it)."""
+        self.student, self.class_code = student, class_code
+        with self.access.hold_sync():
+            self.access.student, self.access.class_code = student, class_code
+        self._show_name_form(False)
         self.refresh()
 
     def progress(self) -> list[LessonProgress]:
@@ -56,12 +89,15 @@ class LessonsPage(LanguagePage):
         return lesson_progress(attempts, self.lessons)
 
     def refresh(self) -> None:
-        self.lesson_list.render(self.progress(), self.lang, self.student)
+        self.lesson_list.render(self.progress(), self.lang, self.student, self.class_code)
         self.files.render(self.store, self.student, self.lang)
 
     def relabel(self) -> None:
         self.header.relabel(self.lang)
         self.files.relabel(self.lang)
+        self.name_form.relabel(self.lang)
+        self.access.lang = self.lang
+        self.access.set_attributes(self.name_form.attributes(self.lang))
 
     def load(self, files: Sequence[tuple[str, bytes]]) -> None:
         """Merge the student's progress files into the store (a file of anyone else's answers

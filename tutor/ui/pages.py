@@ -46,6 +46,8 @@ def lessons_page(**settings: Any) -> LessonsPage:
     one's skills and a done mark, each a link to play it, and the student's progress file to
     download and load again (on a new Binder session). ``store`` may be given in
     ``settings``; otherwise the progress store (``LEONARD_TUTOR_DB`` or the default path).
+    ``ask_name=True`` (the notebook's): a page without a student, and not on a JupyterHub,
+    asks for the student's name first (see :mod:`tutor.ui.name_form`).
     """
     link = _link(settings)
     notes = link.note_texts()
@@ -53,7 +55,7 @@ def lessons_page(**settings: Any) -> LessonsPage:
     if store is None:
         store = _store(link.lang, notes, busy_timeout=STUDENT_BUSY_TIMEOUT, retries=1)
     return LessonsPage(store=store, student=link.student, lang=link.lang, notes=notes,
-                       **settings)
+                       class_code=link.class_code, **settings)
 
 
 def teacher_page(**settings: Any) -> TeacherPage:
