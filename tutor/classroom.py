@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from tutor.i18n import N_, Message
-from tutor.link import ANONYMOUS
+from tutor.link import ANONYMOUS, unnamed
 from tutor.mastery import SKILLS, BKTParams, Mastery
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 
 __all__ = ["MISTAKE_NAMES", "ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
-           "class_grid", "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
+           "ClassFiles", "class_grid", "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
            "merge_student_files", "refresh_mastery"]
 
 MISTAKE_NAMES: dict[str, str] = {
@@ -215,7 +215,9 @@ def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en"
     """Merge progress files (name, content) into ``store``: each file is checked whole and
     merged whole or refused with one line; attempts already there are skipped. Then the
     mastery of every student touched is rebuilt from all their attempts, so a student who
-    loads their progress on a new Binder starts where they were."""
+    loads their progress on a new Binder starts where they were. The teacher's merge: a
+    file of answers without a name, or a second student's file under a name already
+    uploaded, is refused (see :class:`ClassFiles`)."""
     return _merge(store, files, lang, on_progress, None)
 
 
@@ -229,10 +231,54 @@ def merge_student_files(store: Any, files: Sequence[tuple[str, bytes]], student:
     return _merge(store, files, lang, on_progress, student)
 
 
+class ClassFiles:
+    """The teacher's check of the files uploaded together: whose answers each file holds.
+
+    * A file with answers of an unnamed student ("anon": a page opened without a name) is
+      refused: under that one name the answers of different students cannot be told apart
+      (a whole class on Binder would have become one record).
+    * Two files that hold answers under the same name, from different sessions with no
+      session in common, come from two students who typed the same name (a student's later
+      file holds the earlier sessions too once they loaded their progress): the second is
+      refused, and the line says how to load it when it is one student's after all (on its
+      own, in a second upload).
+    """
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, tuple[str, set[str]]] = {}
+        """Each name seen, with the first file that holds it and that name's sessions."""
+
+    def problem(self, file: str, rows: Sequence[Attempt]) -> Message | None:
+        """Why ``file`` (its attempts ``rows``) is refused, or None (it is then noted)."""
+        names = sorted({a.student for a in rows})
+        nameless = [n for n in names if unnamed(n)]
+        if nameless:
+            return Message(N_("{file} holds answers without a student's name (“{name}”): "
+                              "under it the answers of different students cannot be told "
+                              "apart. Nothing of it was loaded; ask the student to open the "
+                              "lesson's link again, type their name, and hand in the new "
+                              "file."), file=file, name=nameless[0])
+        sessions = {n: {a.session for a in rows if a.student == n} for n in names}
+        for name in names:
+            seen = self.sessions.get(name)
+            if seen is not None and not seen[1] & sessions[name]:
+                return Message(N_("{file} and {other} both hold answers of “{student}”, "
+                                  "from different sessions: two students may have typed the "
+                                  "same name. Nothing of {file} was loaded; ask them to use "
+                                  "names of their own (if it is one student's, upload {file} "
+                                  "again on its own)."), file=file, other=seen[0],
+                               student=name)
+        for name in names:
+            first, known = self.sessions.get(name, (file, set()))
+            self.sessions[name] = (first, known | sessions[name])
+        return None
+
+
 def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
            on_progress: Callable[[int, int], None] | None, student: str | None) -> MergeResult:
     result = MergeResult()
     expected = None if student in (None, ANONYMOUS) else student
+    class_files = ClassFiles() if student is None else None
     for i, (name, content) in enumerate(files):
         result.files += 1
         try:
@@ -245,6 +291,11 @@ def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
             if expected is None and len(names) == 1:
                 expected = next(iter(names))
             problem = _not_own(Path(name).name, names, expected)
+            if problem is not None:
+                result.refused.append(problem.translate(lang))
+                rows = []
+        if class_files is not None and rows:
+            problem = class_files.problem(Path(name).name, rows)
             if problem is not None:
                 result.refused.append(problem.translate(lang))
                 rows = []

@@ -12,7 +12,7 @@ from tutor.session import Session
 
 from .app import TutorApp
 
-__all__ = ["PAGE_BUSY_TIMEOUT", "dashboard"]
+__all__ = ["PAGE_BUSY_TIMEOUT", "dashboard", "play_page"]
 
 PAGE_BUSY_TIMEOUT = 0.5
 """Seconds the page waits for a busy progress file per try (two tries)."""
@@ -31,7 +31,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False,
     broken lesson, or a progress file that cannot be opened is said on the page, in the
     student's language, and the page goes on with free play or without saving.
 
-    ``ask_name`` (the play page's notebook): a page without a student, and not on a
+    ``ask_name`` (the play page's, :func:`play_page`): a page without a student, and not on a
     JupyterHub, asks for the student's name (and a class code) before the game starts; the
     game then starts for that student (see :mod:`tutor.ui.name_form`).
     """
@@ -92,3 +92,10 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False,
         app._say(" ".join(notes), "msg")
         app.refresh()
     return app
+
+
+def play_page(lesson: str | None = None, **settings: Any) -> TutorApp:
+    """The play page (``notebooks/Play.ipynb``'s one call): :func:`dashboard` for a student
+    who opens a shared link: without ``student=`` in it (and not on a JupyterHub, where the
+    signed-in user is the student) it asks for the student's name before the game starts."""
+    return dashboard(lesson, ask_name=True, **settings)

@@ -111,9 +111,11 @@ class LessonsPage(LanguagePage):
         except StoreError as err:
             self.files.show_result(None, self.lang, error=translate_error(err, self.lang))
             return
-        if self.student == ANONYMOUS and len(result.students) == 1:
-            self.student = next(iter(result.students))
-        self.refresh()
+        if unnamed(self.student) and len(result.students) == 1 \
+                and not unnamed(next(iter(result.students))):
+            self.name(next(iter(result.students)), self.class_code)  # refreshes the page
+        else:
+            self.refresh()
         self.files.show_result(result, self.lang)
 
     def _t(self, message: str) -> str:

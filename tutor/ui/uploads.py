@@ -68,8 +68,10 @@ class MergeResultView(widgets.HTML):  # type: ignore[misc]
 
 class ProgressUpload(widgets.FileUpload):  # type: ignore[misc]
     """A button that takes progress files; ``on_files(callback)`` calls ``callback(files)``
-    with (name, bytes) each time files are chosen, then forgets them, so the same file can
-    be chosen again."""
+    with (name, bytes) each time files are chosen. The button keeps the files chosen last:
+    its caption counts them ("Upload progress files (4)"); emptied after each choice, it
+    said "(0)" after 4 files. (A browser sends nothing when the same files are chosen again,
+    and their answers would all be skipped as already loaded.)"""
 
     def __init__(self, *, multiple: bool) -> None:
         super().__init__(accept=ACCEPT, multiple=multiple, icon="upload",
@@ -83,10 +85,5 @@ class ProgressUpload(widgets.FileUpload):  # type: ignore[misc]
 
     def _changed(self, change: dict[str, Any]) -> None:
         files = uploaded_files(change["new"])
-        if not files:
-            return  # our own clearing below
-        try:
-            if self._callback is not None:
-                self._callback(files)
-        finally:
-            self.value = ()
+        if files and self._callback is not None:
+            self._callback(files)
