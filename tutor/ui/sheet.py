@@ -86,8 +86,10 @@ def column_name(column: str, lang: str) -> str:
         words = _("{player}: points won") if sign == "+" else _("{player}: points lost")
         return f"{words.format(player=seat.upper())} ({column.replace('-', '−')})"
     if len(total) == 1:
-        return f"{_('{player}: score').format(player=total.upper())} ({column})"
-    return f"{_('pair {pair}: score').format(pair=total.upper())} ({column})"
+        words = _("{player}: score").format(player=total.upper())
+    else:
+        words = _("pair {pair}: score").format(pair=total.upper())
+    return f"{words} ({column})"
 
 
 def sheet_legend_html(lang: str) -> str:
@@ -95,8 +97,9 @@ def sheet_legend_html(lang: str) -> str:
     _ = translator(lang)
     items = "".join(f"<div><dt><code>{html.escape(mark)}</code></dt>"
                     f"<dd>{html.escape(_(words))}</dd></div>" for mark, words in SHEET_MARKS)
-    return (f"<details class='ld-sheet-legend'><summary>{html.escape(_('What the marks mean'))}"
-            f"</summary><dl>{items}</dl></details>")
+    summary = html.escape(_("What the marks mean"))
+    return (f"<details class='ld-sheet-legend'><summary>{summary}</summary><dl>{items}</dl>"
+            "</details>")
 
 
 def readable_sheet_html(sheet: Any, caption: str, lang: str) -> str:
