@@ -271,6 +271,10 @@ function initialize({ model }) {
   model.on("change:focus_request", onFocusRequest);
   model.on("change:student", onStudent);
   onStudent();
+  // A focus asked for before the page was drawn (the name form's box, as the page opens).
+  if ((model.get("focus_request") || {}).selector && !model.get("focus_request").soft) {
+    onFocusRequest();
+  }
   redrawn();
   return () => {
     clearInterval(boardTimer);

@@ -5,6 +5,7 @@ the page's access layer what to announce and where the focus goes next."""
 from __future__ import annotations
 
 import asyncio
+import html
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -174,7 +175,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def _show_name_form(self, shown: bool) -> None:
         """The name form alone, or the game without it."""
         self.name_form.layout.display = None if shown else "none"
-        for part in (self._main, self.setup, self.sheet):
+        for part in (self._main, self.setup, self.sheet, self.new_game_btn):
             part.layout.display = "none" if shown else None
 
     def _named(self, student: str, class_code: str) -> None:
@@ -536,6 +537,9 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         legal = self.board_slot.legal(view)
         self.moves.render(legal, view.lang)
         self.status.render(view, pending=view.question is not None)
+        if self.asking:  # no game yet: only what the page has to say about its link
+            self.status.value = (f"<div class='ld-msg'>{html.escape(self.status.message)}</div>"
+                                 if self.status.message else "")
         self.scores.render(view, bots=s.bots, animate_from=animate_from)
         self.mastery_html.render(view)
         self.log_panel.render(s.describe, view.lang, view.tileset)
