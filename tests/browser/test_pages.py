@@ -174,6 +174,11 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
     here.click()  # the builder's own link opens the play page on this lesson
     page.wait_for_url(re.compile(r"Play\.ipynb\?lesson=browser-squares&lang=en$"),
                       timeout=60_000)
+    # The teacher's link names no student: the page asks for the name first (issue 33).
+    name = page.get_by_label("Your name", exact=True)
+    name.wait_for(timeout=120_000)
+    name.fill("squares-student")
+    page.get_by_role("button", name="Start").click()
     # The linked page is ready for the student, and clean, before the test leaves it.
     _ready(page)
     page.wait_for_function(IDLE, timeout=30_000)

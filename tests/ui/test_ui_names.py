@@ -304,12 +304,16 @@ def test_the_upload_button_counts_the_files_chosen() -> None:
     """The button's caption is "Upload progress files (N)", N the length of its value: it
     said "(0)" after 4 files, since the value was emptied once they were read."""
     upload = ProgressUpload(multiple=True)
-    got: list[int] = []
-    upload.on_files(lambda files: got.append(len(files)))
-    upload.value = tuple({"name": f"f{i}.csv", "type": "text/csv", "size": 1,
-                          "content": memoryview(b"x"), "last_modified": FIXED_TIME}
-                         for i in range(4))
-    assert got == [4] and len(upload.value) == 4
+    got: list[list[tuple[str, bytes]]] = []
+    upload.on_files(lambda files: got.append(list(files)))
+    chosen = tuple({"name": f"f{i}.csv", "type": "text/csv", "size": 1,
+                    "content": memoryview(b"x"), "last_modified": FIXED_TIME} for i in range(4))
+    upload.value = chosen
+    assert got == [[(f"f{i}.csv", b"x") for i in range(4)]]
+    # The caption's count stays 4; the contents are forgotten.
+    assert len(upload.value) == 4 and {bytes(f["content"]) for f in upload.value} == {b""}
+    upload.value = chosen  # the same files chosen again are read again
+    assert len(got) == 2 and got[1] == got[0]
 
 
 def test_after_a_move_button_the_focus_goes_to_the_moves_group() -> None:
