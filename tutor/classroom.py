@@ -19,9 +19,9 @@ from tutor.link import ANONYMOUS, unnamed
 from tutor.mastery import SKILLS, BKTParams, Mastery
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 
-__all__ = ["MISTAKE_NAMES", "ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
-           "ClassFiles", "class_grid", "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
-           "merge_student_files", "refresh_mastery"]
+__all__ = ["MISTAKE_NAMES", "ClassFiles", "ClassRow", "LessonProgress", "MergeResult", "Mistake",
+           "class_csv", "class_grid", "class_table", "frequent_mistakes", "lesson_progress",
+           "merge_files", "merge_student_files", "refresh_mastery"]
 
 MISTAKE_NAMES: dict[str, str] = {
     "added_instead_of_multiplied": N_("added instead of multiplying"),

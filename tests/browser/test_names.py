@@ -18,7 +18,6 @@ from typing import Any
 
 from browsing import PHONE
 from test_dashboard import (
-    CHOICE,
     IDLE,
     _answer_and_move_on,
     _click_first_move,

@@ -67,7 +67,7 @@ class LessonsPage(LanguagePage):
     @property
     def asking(self) -> bool:
         """The page waits for the student's name."""
-        return self.name_form.layout.display != "none"
+        return bool(self.name_form.layout.display != "none")
 
     def _show_name_form(self, shown: bool) -> None:
         self.name_form.layout.display = None if shown else "none"

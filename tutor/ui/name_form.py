@@ -85,17 +85,16 @@ class NameForm(widgets.VBox):  # type: ignore[misc]
     def on_name(self, callback: Callable[[str, str], None]) -> None:
         self._callback = callback
 
-    def hand_in(self, name: str, class_code: str) -> bool:
+    def hand_in(self, name: str, class_code: str) -> None:
         """The form's name and class code (from the button, or from the page's access layer
-        with the text typed). Returns whether the page may start."""
+        with the text typed): the page starts, or the form says what is wrong."""
         named = read_name(name, class_code, self.lang)
         if named.problem:
             self.problem.value = f"<div class='ld-warn'>{html.escape(named.problem)}</div>"
-            return False
+            return
         self.problem.value = ""
         if self._callback is not None:
             self._callback(named.student, named.class_code)
-        return True
 
     def relabel(self, lang: str) -> None:
         self.lang = lang
