@@ -16,7 +16,7 @@ import io
 import re
 from typing import Any
 
-from browsing import PHONE
+from browsing import PHONE, audit
 from test_dashboard import (
     IDLE,
     _answer_and_move_on,
@@ -64,6 +64,7 @@ def test_a_page_without_a_student_asks_a_name_that_a_reload_keeps(
     page.get_by_role("button", name="Start").click()
     page.locator(".ld-name-problem").filter(has_text="Type your name").wait_for(timeout=10_000)
     page.screenshot(path=str(artifacts / "names-form.png"), full_page=True)
+    assert audit(page, "names-form", artifacts) == []  # labelled, in contrast, in order
     box.fill(NAME)
     page.get_by_label("Class code (if your teacher gave you one)").fill("6B")
     box.press("Enter")  # the text typed goes with it
