@@ -213,7 +213,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _argv_lang(argv: Sequence[str]) -> str:
     """The language for the command line's own texts: ``--lang`` if given, else the
-    environment's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else Spanish."""
+    environment's (see :func:`_env_lang`): English unless one of them says Spanish."""
     for i, arg in enumerate(argv):
         value = None
         if arg == "--lang" and i + 1 < len(argv):
@@ -229,15 +229,20 @@ def _argv_lang(argv: Sequence[str]) -> str:
 
 
 def _env_lang() -> str:
+    """The language the environment asks for: the first of ``LANGUAGE`` (a list: its first
+    language the tutor speaks), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that names Spanish
+    or English. Without one (no locale, ``C``, ``POSIX``, a language the tutor does not
+    speak): English, which more readers of a terminal share than Spanish; a Spanish locale
+    (``es_MX.UTF-8``) or ``--lang es`` gives Spanish."""
     import os
 
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
-        try:
-            return normalize_lang(value.split(":")[0])
-        except ValueError:
-            continue
-    return "es"
+        for value in os.environ.get(var, "").split(":"):
+            try:
+                return normalize_lang(value)
+            except ValueError:
+                continue
+    return "en"
 
 
 def _parser(lang: str = "es") -> argparse.ArgumentParser:

@@ -475,11 +475,18 @@ class Asker:
 
     def hint(self) -> Hint:
         """The next rung of the pending question's ladder (the last gives the answer, then
-        repeats)."""
+        repeats). A rung is saved once: asking again after the last one saves no row."""
         p = self._head()
+        if not self.more_hints():
+            return p.given[-1]
         hint = self._next_hint(p)
         self._record(p, "HINT", "", f"hint-{hint.level}", self._seconds(p), None, p.question.skill)
         return hint
+
+    def more_hints(self) -> bool:
+        """Whether the pending question's ladder has a rung not given yet."""
+        p = self._head()
+        return len(p.given) < len(hint_ladder(p.question, self.lang))
 
     def reveal(self) -> Feedback:
         """Give up on the pending question: show the answer (a wrong first attempt if the

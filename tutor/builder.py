@@ -14,6 +14,7 @@ from urllib.parse import quote, urlencode
 
 from tutor.i18n import N_, translator
 from tutor.lessons import LESSON_DIR, LESSON_ID, LessonError, lesson_from_bytes, lesson_from_dict
+from tutor.link import unnamed
 from tutor.paths import own_lessons_dir
 
 __all__ = ["build_lesson", "lesson_file_bytes", "lesson_links", "save_lesson"]
@@ -99,18 +100,23 @@ def _binder_repo(env: dict[str, str]) -> str:
 
 
 def lesson_links(lesson_id: str, lang: str = "es", *, ref: str = "main",
-                 env: dict[str, str] | None = None) -> dict[str, str]:
+                 env: dict[str, str] | None = None, student: str | None = None,
+                 class_code: str | None = None) -> dict[str, str]:
     """The links that open lesson ``lesson_id``: ``binder`` (a new Binder session of the
     repository: it works once the lesson file is in the repository's ``lessons/``),
     ``voila`` (this server, when the page knows its address) and ``relative`` (from a page
-    in the same folder as Play.ipynb)."""
+    in the same folder as Play.ipynb). ``student`` (and ``class_code``), when one is known,
+    go into every link; without one the play page asks the student's name."""
     if not LESSON_ID.fullmatch(lesson_id):
         raise LessonError("", translator(lang)(N_("“{id}” is not the name of a lesson: a lesson "
                                                   "name has only small letters, digits and "
                                                   "dashes, like 01-other-end."))
                           .format(id=lesson_id))
     env = dict(os.environ if env is None else env)
-    query = urlencode({"lesson": lesson_id, "lang": lang})
+    named = student is not None and not unnamed(student)
+    query = urlencode({"lesson": lesson_id, "lang": lang,
+                       **({"student": student} if named else {}),
+                       **({"class": class_code} if named and class_code else {})})
     page = f"voila/render/notebooks/Play.ipynb?{query}"
     links = {
         "binder": f"https://mybinder.org/v2/gh/{_binder_repo(env)}/{ref}?urlpath="

@@ -16,14 +16,14 @@ from typing import Any
 
 from tutor.counts import SkillCounts, counts_by_student, evidence_text, student_counts
 from tutor.i18n import N_, Message, ngettext
-from tutor.link import ANONYMOUS
+from tutor.link import ANONYMOUS, unnamed
 from tutor.mastery import SKILLS, Mastery, Params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.review import Due, ReviewSchedule, due_reviews
 
-__all__ = ["MISTAKE_NAMES", "ClassRow", "LessonProgress", "MergeResult", "Mistake", "class_csv",
-           "class_grid", "class_table", "frequent_mistakes", "lesson_progress", "merge_files",
-           "merge_student_files", "refresh_mastery", "reviews_due", "shown_name"]
+__all__ = ["MISTAKE_NAMES", "ClassFiles", "ClassRow", "LessonProgress", "MergeResult", "Mistake",
+           "class_csv", "class_grid", "class_table", "frequent_mistakes", "lesson_progress",
+           "merge_files", "merge_student_files", "refresh_mastery", "reviews_due", "shown_name"]
 
 MISTAKE_NAMES: dict[str, str] = {
     "added_instead_of_multiplied": N_("added instead of multiplying"),
@@ -272,8 +272,10 @@ def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en"
     """Merge progress files (name, content) into ``store``: each file is checked whole and
     merged whole or refused with one line; attempts already there are skipped. Then the
     mastery of every student touched is rebuilt from all their attempts, so a student who
-    loads their progress on a new Binder starts where they were. A file with answers dated
-    more than a day after ``now`` (default: the present) is refused."""
+    loads their progress on a new Binder starts where they were. The teacher's merge: a
+    file of answers without a name, or a second student's file under a name already
+    uploaded, is refused (see :class:`ClassFiles`). A file with answers dated more than a day after
+    ``now`` (default: the present) is refused."""
     return _merge(store, files, lang, on_progress, None, now)
 
 
@@ -288,12 +290,56 @@ def merge_student_files(store: Any, files: Sequence[tuple[str, bytes]], student:
     return _merge(store, files, lang, on_progress, student, now)
 
 
+class ClassFiles:
+    """The teacher's check of the files uploaded together: whose answers each file holds.
+
+    * A file with answers of an unnamed student ("anon": a page opened without a name) is
+      refused: under that one name the answers of different students cannot be told apart
+      (a whole class on Binder would have become one record).
+    * Two files that hold answers under the same name, from different sessions with no
+      session in common, come from two students who typed the same name (a student's later
+      file holds the earlier sessions too once they loaded their progress): the second is
+      refused, and the line says how to load it when it is one student's after all (on its
+      own, in a second upload).
+    """
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, tuple[str, set[str]]] = {}
+        """Each name seen, with the first file that holds it and that name's sessions."""
+
+    def problem(self, file: str, rows: Sequence[Attempt]) -> Message | None:
+        """Why ``file`` (its attempts ``rows``) is refused, or None (it is then noted)."""
+        names = sorted({a.student for a in rows})
+        nameless = [n for n in names if unnamed(n)]
+        if nameless:
+            return Message(N_("{file} holds answers without a student's name (“{name}”): "
+                              "under it the answers of different students cannot be told "
+                              "apart. Nothing of it was loaded; ask the student to open the "
+                              "lesson's link again, type their name, and hand in the new "
+                              "file."), file=file, name=nameless[0])
+        sessions = {n: {a.session for a in rows if a.student == n} for n in names}
+        for name in names:
+            seen = self.sessions.get(name)
+            if seen is not None and not seen[1] & sessions[name]:
+                return Message(N_("{file} and {other} both hold answers of “{student}”, "
+                                  "from different sessions: two students may have typed the "
+                                  "same name. Nothing of {file} was loaded; ask them to use "
+                                  "names of their own (if it is one student's, upload {file} "
+                                  "again on its own)."), file=file, other=seen[0],
+                               student=name)
+        for name in names:
+            first, known = self.sessions.get(name, (file, set()))
+            self.sessions[name] = (first, known | sessions[name])
+        return None
+
+
 def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
            on_progress: Callable[[int, int], None] | None, student: str | None,
            now: datetime | None = None) -> MergeResult:
     result = MergeResult()
     now = now if now is not None else datetime.now(timezone.utc)
     expected = None if student in (None, ANONYMOUS) else student
+    class_files = ClassFiles() if student is None else None
     for i, (name, content) in enumerate(files):
         result.files += 1
         try:
@@ -310,6 +356,11 @@ def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
             if expected is None and len(names) == 1:
                 expected = next(iter(names))
             problem = _not_own(shown_name(name), names, expected)
+            if problem is not None:
+                result.refused.append(problem.translate(lang))
+                rows = []
+        if class_files is not None and rows:
+            problem = class_files.problem(shown_name(name), rows)
             if problem is not None:
                 result.refused.append(problem.translate(lang))
                 rows = []

@@ -1,4 +1,4 @@
-"""What a page's link asks for (``?lesson=…&lang=…&seed=…&student=…``), read as data.
+"""What a page's link asks for (``?lesson=…&lang=…&seed=…&student=…&class=…``), read as data.
 
 A link is typed by people and passed around a class, so every value is checked and cleaned
 here, and anything unusable becomes a note for the page (in the student's language) instead
@@ -18,12 +18,14 @@ from urllib.parse import parse_qsl, urlencode
 
 from tutor.i18n import N_, LanguageError, Message, normalize_lang
 
-__all__ = ["ANONYMOUS", "MAX_NAME", "MAX_QUERY", "Link", "clean_name", "page_link",
+__all__ = ["ANONYMOUS", "MAX_CLASS", "MAX_NAME", "MAX_QUERY", "Link", "clean_name", "page_link",
            "read_link", "unnamed"]
 
 ANONYMOUS = "anon"
 MAX_NAME = 60
 """Characters kept of a student's name."""
+MAX_CLASS = 30
+"""Characters kept of a class code (``class=``: what a teacher gives the class to type)."""
 MAX_QUERY = 2000
 """A longer query string is not a link anyone typed: it is ignored whole."""
 _MAX_FIELDS = 20
@@ -40,6 +42,8 @@ class Link:
     seed: int | None = None
     student: str = ANONYMOUS
     notes: tuple[Message, ...] = field(default=())
+    class_code: str = ""
+    """The class code the student typed with their name (``class=``; ``""``: none)."""
 
     def note_texts(self) -> list[str]:
         return [n.translate(self.lang) for n in self.notes]
@@ -117,20 +121,24 @@ def read_link(query: str, env: Mapping[str, str] | None = None, *, lang: str = "
         if cut:
             notes.append(Message(N_("The student name in the link is long; keeping its first "
                                     "{limit} characters."), limit=MAX_NAME))
-    return Link(lang=lang, lesson=chosen, seed=seed, student=name, notes=tuple(notes))
+    code, _cut = clean_name(values.get("class", ""), MAX_CLASS)
+    return Link(lang=lang, lesson=chosen, seed=seed, student=name, notes=tuple(notes),
+                class_code="" if code == ANONYMOUS else code)
 
 
 def page_link(page: str, *, lesson: str | None = None, lang: str | None = None,
-              student: str | None = None) -> str:
+              student: str | None = None, class_code: str | None = None) -> str:
     """A link from one page to another page of the same folder (``Play.ipynb``,
     ``Lessons.ipynb``): relative, so it works wherever the folder is served
     (``/voila/render/notebooks/`` on Jupyter Server and Binder, ``/voila/render/`` under
-    ``voila notebooks/``). The anonymous student is left out of it.
+    ``voila notebooks/``). The anonymous student is left out of it; a class code goes with
+    a named student.
 
     >>> page_link("Play.ipynb", lesson="04-times", lang="en", student="Ana María")
     'Play.ipynb?lesson=04-times&lang=en&student=Ana+Mar%C3%ADa'
     """
-    values = {"lesson": lesson, "lang": lang,
-              "student": None if student == ANONYMOUS else student}
+    named = student is not None and not unnamed(student)
+    values = {"lesson": lesson, "lang": lang, "student": student if named else None,
+              "class": class_code if named else None}
     query = urlencode({k: v for k, v in values.items() if v})
     return f"{page}?{query}" if query else page

@@ -79,6 +79,25 @@ def test_the_lessons_page_opens_a_lesson(page: Any, pages: dict[str, Any],
     no_errors(page)
 
 
+def test_the_lessons_page_without_a_student_asks_and_its_links_carry_the_name(
+        page: Any, pages: dict[str, Any]) -> None:
+    """Issue 33: the class's shared link names nobody; the page asks, the address bar and
+    every lesson link then carry the name, and the play page opened from it does not ask."""
+    open_page(page, pages["url"] + "Lessons.ipynb?lang=en", ".ld-name-in input")
+    assert not page.locator(".ld-lesson-link").first.is_visible()
+    page.get_by_label("Your name", exact=True).fill("Lía")
+    page.get_by_role("button", name="Start").click()
+    link = page.locator("tr[data-lesson='04-times'] a.ld-lesson-link")
+    link.wait_for(timeout=30_000)
+    page.wait_for_url(re.compile(r"[?&]student=L%C3%ADa$"), timeout=20_000)
+    assert link.get_attribute("href") == "Play.ipynb?lesson=04-times&lang=en&student=L%C3%ADa"
+    link.click()
+    page.locator(".ld-move").first.wait_for(timeout=120_000)
+    assert not page.locator(".ld-name-in input").is_visible()
+    assert "Skills of Lía" in page.locator(".ld-mastery").inner_text()
+    no_errors(page)
+
+
 def test_download_then_load_on_a_new_server_loses_and_duplicates_nothing(
         page: Any, pages: dict[str, Any], class_files: list[tuple[str, bytes]],
         tmp_path: Path) -> None:
@@ -174,6 +193,11 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
     here.click()  # the builder's own link opens the play page on this lesson
     page.wait_for_url(re.compile(r"Play\.ipynb\?lesson=browser-squares&lang=en$"),
                       timeout=60_000)
+    # The teacher's link names no student: the page asks for the name first (issue 33).
+    name = page.get_by_label("Your name", exact=True)
+    name.wait_for(timeout=120_000)
+    name.fill("squares-student")
+    page.get_by_role("button", name="Start").click()
     # The linked page is ready for the student, and clean, before the test leaves it.
     _ready(page)
     page.wait_for_function(IDLE, timeout=30_000)

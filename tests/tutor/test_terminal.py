@@ -111,8 +111,12 @@ def _only_lang_env(monkeypatch: pytest.MonkeyPatch, lang: str | None) -> None:
          ["uso: leonard-domino play", "opciones:", "número de rondas (por defecto: 3)",
           "muestra esta ayuda y termina"], "rounds (default"),
         (["--help"], "en_US.UTF-8", ["Leonard-Domino tutor", "play in the terminal"], "jugar"),
-        (["--help"], None, ["uso: leonard-domino", "comandos", "jugar en la terminal"],
-         "usage:"),
+        # Issue 33: English unless LANG or --lang says Spanish (no locale, C, or French).
+        (["--help"], None, ["usage: leonard-domino", "play in the terminal"], "uso:"),
+        (["--help"], "C.UTF-8", ["usage: leonard-domino", "play in the terminal"], "uso:"),
+        (["--help"], "fr_FR.UTF-8", ["usage: leonard-domino"], "uso:"),
+        (["--help"], "es_ES.UTF-8", ["uso: leonard-domino", "comandos",
+                                     "jugar en la terminal"], "usage:"),
         (["play", "--lang", "xx", "--help"], "en_GB", ["usage:", "language of the game"],
          "uso:"),
     ],
@@ -132,7 +136,7 @@ def test_help_speaks_the_chosen_language(monkeypatch: pytest.MonkeyPatch,
 
 def test_usage_errors_are_translated(monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    _only_lang_env(monkeypatch, None)
+    _only_lang_env(monkeypatch, "es_AR.UTF-8")
     with pytest.raises(SystemExit) as info:
         cli.main(["play", "--rounds"])
     assert info.value.code == 2

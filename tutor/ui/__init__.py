@@ -15,9 +15,9 @@ attributes, keys, focus; its frontend is ``access.js``); ``panel`` holds what pa
 """
 
 from .app import TutorApp
-from .entry import dashboard
+from .entry import dashboard, play_page
 from .layout import BoardLayout, EndSpot, Hit, PlacedTile, hit_test, layout
 from .pages import lessons_page, teacher_page
 
 __all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "TutorApp", "dashboard", "hit_test",
-           "layout", "lessons_page", "teacher_page"]
+           "layout", "lessons_page", "play_page", "teacher_page"]

@@ -13,6 +13,11 @@
 // - the window's width is told to the kernel, which draws a phone a board of its own size;
 // - a tap on the board is a click, and a swipe on it scrolls the page: ipycanvas cancels
 //   every touch on its canvas, so a phone's tap did nothing and the board could not scroll.
+// - the name form hands in the name typed (and the class code), like the answer box;
+// - once the page knows its student, the link in the address bar says it (student=, and
+//   class= for a class code): a reload opens the same student's page, without asking again;
+// - a question that opens is scrolled into view with its buttons (on a phone the answer row
+//   sat below the fold after a power play).
 
 const BOARD_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " ",
                             "Escape", "Home", "End"]);
@@ -67,8 +72,40 @@ function initialize({ model }) {
     if (pending.soft ? !focusLost() : moved) { pending = null; return; } // the student chose
     const target = firstShown(pending.selector);
     if (!target) return; // not drawn yet: the next redraw tries again
-    target.focus();
-    if (document.activeElement === target) pending = null;
+    target.focus({ preventScroll: true });
+    if (document.activeElement === target) {
+      pending = null;
+      shownWhole(target);
+    }
+  }
+
+  // The focused element and the buttons beside it on screen: on a phone the answer box
+  // opened at the bottom edge with Check, Hint and Show me below the fold.
+  function shownWhole(target) {
+    const height = window.innerHeight || document.documentElement.clientHeight;
+    let row = target;
+    for (const selector of model.get("scroll_into_view") || []) {
+      const around = target.closest(selector);
+      if (around && around.getBoundingClientRect().height <= height) { row = around; break; }
+    }
+    const box = row.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= height) return;
+    row.scrollIntoView({ block: "center", inline: "nearest" });
+  }
+
+  // The address bar says the page's student: a reload opens the same student's page.
+  function onStudent() {
+    const student = model.get("student");
+    if (!student) return;
+    try {
+      const url = new URL(window.location.href);
+      if (url.searchParams.get("student") === student &&
+          (url.searchParams.get("class") || "") === model.get("class_code")) return;
+      url.searchParams.set("student", student);
+      if (model.get("class_code")) url.searchParams.set("class", model.get("class_code"));
+      else url.searchParams.delete("class");
+      window.history.replaceState(window.history.state, "", url.toString());
+    } catch (e) { /* a page whose address cannot be rewritten asks again after a reload */ }
   }
 
   let scheduled = false;
@@ -93,7 +130,22 @@ function initialize({ model }) {
     model.send({ event: "submit", value: text });
   }
 
+  function sendName() {
+    const name = firstShown(model.get("name_input"));
+    if (!name) return false;
+    const code = firstShown(model.get("class_input"));
+    model.send({ event: "name", value: name.value, code: code ? code.value : "" });
+    return true;
+  }
+
   function onClick(event) {
+    if (event.target instanceof Element && event.target.closest(model.get("name_button"))) {
+      if (sendName()) {
+        event.preventDefault();
+        event.stopPropagation(); // the button's own message would carry no name
+      }
+      return;
+    }
     const button = event.target instanceof Element &&
       event.target.closest(model.get("submit_buttons"));
     const input = button ? firstShown(model.get("answer")) : null;
@@ -110,6 +162,13 @@ function initialize({ model }) {
       event.preventDefault();
       event.stopPropagation(); // the Text widget's own "submit" would carry no text
       submit(target);
+      return;
+    }
+    if (event.key === "Enter" && target instanceof Element &&
+        (target.matches(model.get("name_input")) || target.matches(model.get("class_input")))) {
+      event.preventDefault();
+      event.stopPropagation();
+      sendName();
       return;
     }
     if (typing(target) || event.defaultPrevented) return;
@@ -210,6 +269,12 @@ function initialize({ model }) {
   model.on("change:attributes", redrawn);
   model.on("change:lang", redrawn);
   model.on("change:focus_request", onFocusRequest);
+  model.on("change:student", onStudent);
+  onStudent();
+  // A focus asked for before the page was drawn (the name form's box, as the page opens).
+  if ((model.get("focus_request") || {}).selector && !model.get("focus_request").soft) {
+    onFocusRequest();
+  }
   redrawn();
   return () => {
     clearInterval(boardTimer);

@@ -18,7 +18,15 @@ cannot do from Python.
   and after a resize (the app draws a phone a board of its own size);
 - a tap on the board reaches it as a click and a swipe on it scrolls the page: ipycanvas
   cancels every touch on its canvas (for touch events the board does not use), so taps did
-  nothing on a phone or a tablet.
+  nothing on a phone or a tablet;
+- :meth:`PageAccess.on_name` hears the name form's name and class code (sent with the text
+  typed, as the answer box's);
+- :attr:`PageAccess.student` (and :attr:`PageAccess.class_code`) once known are written into
+  the address bar's link (``student=``, ``class=``, by ``history.replaceState``), so a reload
+  opens the same student's page without asking for the name again;
+- the element a focus request reaches is scrolled into view with the panel around it (the
+  first of :attr:`PageAccess.scroll_into_view` that fits the window): on a phone the
+  question's buttons stayed below the fold after a power play.
 """
 
 from __future__ import annotations
@@ -59,6 +67,15 @@ class PageAccess(anywidget.AnyWidget):
     """The answer box: Enter in it hands in its text."""
     submit_buttons = traitlets.Unicode(".ld-submit").tag(sync=True)
     """The buttons that hand in the answer box's text."""
+    name_input = traitlets.Unicode(".ld-name-in input").tag(sync=True)
+    class_input = traitlets.Unicode(".ld-class-in input").tag(sync=True)
+    name_button = traitlets.Unicode(".ld-name-start").tag(sync=True)
+    """The name form: its name box, class code box and button (see :meth:`on_name`)."""
+    student = traitlets.Unicode("").tag(sync=True)
+    """The page's student once named ("" while unnamed): the address bar's link says it."""
+    class_code = traitlets.Unicode("").tag(sync=True)
+    scroll_into_view = traitlets.List([".ld-tutor", ".ld-answer-row"]).tag(sync=True)
+    """Around a focused element, the panels to bring into view whole (the first that fits)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -67,7 +84,12 @@ class PageAccess(anywidget.AnyWidget):
         self._on_submit: Callable[[str], None] | None = None
         self._on_repaint: Callable[[], None] | None = None
         self._on_width: Callable[[int], None] | None = None
+        self._on_name: Callable[[str, str], None] | None = None
         self.on_msg(self._message)
+
+    def on_name(self, callback: Callable[[str, str], None]) -> None:
+        """``callback(name, class_code)`` when the name form is handed in."""
+        self._on_name = callback
 
     def on_submit(self, callback: Callable[[str], None]) -> None:
         """``callback(text)`` when the student hands in the answer box's text."""
@@ -91,6 +113,8 @@ class PageAccess(anywidget.AnyWidget):
             self._on_submit(str(content.get("value", "")))
         elif content.get("event") == "repaint" and self._on_repaint is not None:
             self._on_repaint()
+        elif content.get("event") == "name" and self._on_name is not None:
+            self._on_name(str(content.get("value", "")), str(content.get("code", "")))
         elif content.get("event") == "width" and self._on_width is not None:
             width = content.get("value")
             if isinstance(width, int | float) and not isinstance(width, bool) and width > 0:

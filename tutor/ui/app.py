@@ -5,6 +5,7 @@ the page's access layer what to announce and where the focus goes next."""
 from __future__ import annotations
 
 import asyncio
+import html
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -24,7 +25,8 @@ from .game_setup import SetupPanel
 from .header import Header, LessonLine, Status, state_text
 from .keys import HelpPanel, shortcut_map
 from .log import LogPanel
-from .moves import CHOICE, MovesPanel, move_label
+from .moves import CHOICE, MOVES_GROUP, MovesPanel, move_label
+from .name_form import NAME_INPUT, NameForm
 from .panel import classed, guarded, logged, running_loop, unforeseen
 from .question import ANSWER_BOX, AnsweredCard, TutorPanel
 from .round_end import ROUND_END_BUTTONS, RoundEndPanel
@@ -48,14 +50,27 @@ one, scaled by about 0.9, keeps them tappable and legible (taller, as the snake 
 rows and a grown hand a second row)."""
 PHONE_BELOW = 600
 
+StartSession = Callable[[str, str], Session]
+"""``start(student, lang)``: the game of a student just named (see ``ask_name``)."""
+
 
 class TutorApp(widgets.VBox):  # type: ignore[misc]
     """The whole dashboard as one widget. ``app.session`` is the game; every panel is redrawn
-    from one ``session.snapshot()`` by :meth:`refresh`."""
+    from one ``session.snapshot()`` by :meth:`refresh`.
+
+    ``ask_name``: the page asks for the student's name (and a class code) before the game
+    starts, then plays ``ask_name(student, lang)``'s session instead of ``session`` (which
+    only gives the panels something to draw meanwhile). ``class_code``: the class code the
+    link gave with the student's name; it goes into the names of the files downloaded."""
 
     def __init__(self, session: Session | None = None, *, pace: float = PACE,
-                 board_size: tuple[int, int] = BOARD_SIZE, **settings: Any) -> None:
+                 board_size: tuple[int, int] = BOARD_SIZE,
+                 ask_name: StartSession | None = None, class_code: str = "",
+                 **settings: Any) -> None:
         super().__init__()
+        self._start: StartSession | None = ask_name
+        """Set while the page waits for the student's name."""
+        self.class_code = class_code
         settings.setdefault("lang", "es")
         self.lang = normalize_lang(settings["lang"])
         self.session = session or Session(**{**settings, "auto_bots": False})
@@ -73,7 +88,10 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.setup.show_settings(self.session.settings)
         self.relabel()
         self.log_panel.add(self.session.round_events)
+        self._show_name_form(self.asking)
         self.refresh()
+        if self.asking:
+            self.access.focus(NAME_INPUT)
         self.kick()
         loop = running_loop()
         if loop is not None:  # once the board is out: the first power play's sympy, ready
@@ -99,7 +117,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                                      guard=act)
         self.access.on_repaint(act(self.board_slot.board.page_ready))
         self.access.on_width(act(self._window_width))
-        self.moves = MovesPanel(on_move=act(self.play))
+        self.moves = MovesPanel(on_move=act(self._move_button))
         self.tutor = TutorPanel(on_submit=act(self._submit), on_hint=act(self._hint),
                                 on_reveal=act(self._reveal))
         self.last_feedback = AnsweredCard()
@@ -109,7 +127,11 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.mastery_html = SkillsPanel()
         self.log_panel = LogPanel()
         self.sheet = SheetPanel(sheet=lambda: self.session.sheet(),
-                                store=lambda: self.session.store)
+                                store=lambda: self.session.store,
+                                class_code=lambda: self.class_code)
+        self.name_form = NameForm()
+        self.name_form.on_name(act(self._named))
+        self.access.on_name(act(self.name_form.hand_in))
         for accordion in (self.setup, self.sheet):  # their headers say whether they are open
             accordion.observe(lambda _c: self._send_attributes(), "selected_index")
         # Reading and tabbing order: the board, the moves, then the question beside the board
@@ -120,7 +142,9 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                                self.log_panel]), "ld-side")
         main = classed(W.HBox([play_col, side]), "ld-main")
         top = classed(W.HBox([self.header, self.help]), "ld-top")
-        self.children = [stylesheet(), self.access, top, self.lesson_line, self.status, main,
+        self._main = main
+        self.children = [stylesheet(), self.access, top, self.lesson_line, self.status,
+                         self.name_form, main,
                          self.setup, self.sheet]
         self.add_class("ld-app")
         self._handles()
@@ -142,6 +166,43 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.next_round_btn, self.new_match_btn = r.next_round_btn, r.new_match_btn
         self.sheet_html, self.sheet_links = sh.sheet_html, sh.sheet_links
         self.progress_html = sh.progress_html
+
+    # --- the student's name ------------------------------------------------------------------
+
+    @property
+    def asking(self) -> bool:
+        """The page waits for the student's name (the game has not started)."""
+        return self._start is not None
+
+    def _show_name_form(self, shown: bool) -> None:
+        """The name form alone, or the game without it."""
+        self.name_form.layout.display = None if shown else "none"
+        for part in (self._main, self.setup, self.sheet, self.new_game_btn):
+            part.layout.display = "none" if shown else None
+
+    def _named(self, student: str, class_code: str) -> None:
+        """The student said their name: their game starts (the session that only filled
+        the panels is dropped, having saved nothing), and the page's link says the name, so
+        a reload keeps it."""
+        start, self._start = self._start, None
+        if start is None:
+            return
+        self.session = start(student, self.lang)
+        self.session.auto_bots = False
+        self.lang = self.session.lang
+        self.class_code = class_code
+        with self.access.hold_sync():
+            self.access.student, self.access.class_code = student, class_code
+        self._generation += 1
+        self._view = None
+        self.setup.show_settings(self.session.settings)
+        self._reset_round_state()
+        self.log_panel.clear()
+        self.log_panel.add(self.session.round_events)
+        self._show_name_form(False)
+        self._say(self._t(N_("Welcome, {student}: the game starts.")).format(student=student))
+        self.refresh()
+        self.kick()
 
     def _window_width(self, pixels: int) -> None:
         """The page's window is ``pixels`` wide: a phone's gets :data:`PHONE_BOARD`."""
@@ -177,7 +238,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def relabel(self) -> None:
         """Every fixed label in the current language."""
         for panel in (self.header, self.help, self.setup, self.tutor, self.round_end,
-                      self.sheet):
+                      self.sheet, self.name_form):
             panel.relabel(self.lang)
         self.access.lang = self.lang
 
@@ -201,6 +262,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     def new_game(self) -> None:
         """Start a new match with the setup panel's settings (mastery carries over)."""
+        if self.asking:
+            return  # the game starts once the student is named
         self._generation += 1
         try:
             events = self.session.new_match(**self.setup_settings())
@@ -249,6 +312,16 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._say("")
         self.refresh()
         self.kick()
+
+    def _move_button(self, move: Action) -> None:
+        """A move button pressed: the move is played and the focus goes to the group of
+        moves, not to a button: the moves are drawn again for the next turn, and a focus on
+        the first of them made a second Enter (a double press) play a second tile."""
+        self.play(move)
+        view = self._view
+        if view is not None and view.question is None and not view.round_over \
+                and not self.board_slot.covered(view):
+            self.access.focus(MOVES_GROUP)
 
     def move_label(self, move: Action) -> str:
         return move_label(move, self.lang)
@@ -360,7 +433,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     def kick(self) -> None:
         """Let the bots (and forced moves) go on, one step every ``pace`` seconds."""
-        if self._task is not None and not self._task.done():
+        if self._task is not None and not self._task.done() or self.asking:
             return
         loop = running_loop()
         if loop is None or self.pace <= 0:
@@ -401,8 +474,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._show_feedback(fb, before)
 
     def _hint(self) -> None:
-        if self.session.pending_question is None:
-            return
+        if self.session.pending_question is None or not self.session.asker.more_hints():
+            return  # the last rung was given: the button is disabled, H does nothing
         hint = self.session.hint()
         self._saving()
         self.tutor.show_hint(hint, self.lang)
@@ -467,6 +540,9 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.moves.render(legal, view.lang)
         self.lesson_line.render(view)
         self.status.render(view, pending=view.question is not None)
+        if self.asking:  # no game yet: only what the page has to say about its link
+            self.status.value = (f"<div class='ld-msg'>{html.escape(self.status.message)}</div>"
+                                 if self.status.message else "")
         self.scores.render(view, bots=s.bots, animate_from=animate_from)
         self.mastery_html.render(view)
         self.log_panel.render(s.describe, view.lang, view.tileset)
@@ -482,6 +558,8 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def _follow(self, before: Snapshot | None, view: Snapshot) -> None:
         """What changed for the student: a new question is read out and takes the focus;
         once it is done the focus goes back to the moves; a turn that starts is announced."""
+        if self.asking:
+            return  # the name form holds the focus; the game has not started
         covered = self.board_slot.covered(view)
         q, old_q = view.question, before.question if before is not None else None
         if q is not None and (old_q is None or old_q.id != q.id):
@@ -516,7 +594,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             **self.tutor.attributes(lang), **self.round_end.attributes(lang),
             **self.setup.attributes(lang), **self.sheet.attributes(lang),
             **self.scores.attributes(lang), **self.mastery_html.attributes(lang),
-            **self.log_panel.attributes(lang),
+            **self.log_panel.attributes(lang), **self.name_form.attributes(lang),
         }
         self.access.set_attributes(attributes)
 

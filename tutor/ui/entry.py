@@ -5,20 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.i18n import translate_error, translator
-from tutor.link import read_link
+from tutor.i18n import N_, translate_error, translator
+from tutor.link import read_link, unnamed
 from tutor.request import page_query
 from tutor.session import Session
 
 from .app import TutorApp
 
-__all__ = ["PAGE_BUSY_TIMEOUT", "dashboard"]
+__all__ = ["PAGE_BUSY_TIMEOUT", "dashboard", "play_page"]
 
 PAGE_BUSY_TIMEOUT = 0.5
 """Seconds the page waits for a busy progress file per try (two tries)."""
 
 
-def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
+def dashboard(lesson: str | None = None, *, ask_name: bool = False,
+              **settings: Any) -> TutorApp:
     """The Leonard-Domino dashboard, ready to display (the notebook's one call).
 
     A link can choose the lesson, language, seed and student:
@@ -29,6 +30,10 @@ def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
     home). Whatever the link holds, the page opens: a value that cannot be used, a missing or
     broken lesson, or a progress file that cannot be opened is said on the page, in the
     student's language, and the page goes on with free play or without saving.
+
+    ``ask_name`` (the play page's, :func:`play_page`): a page without a student, and not on a
+    JupyterHub, asks for the student's name (and a class code) before the game starts; the
+    game then starts for that student (see :mod:`tutor.ui.name_form`).
     """
     from tutor.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
     from tutor.store import Store, StoreError
@@ -61,16 +66,36 @@ def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
         except (StoreError, OSError) as err:
             notes.append(_("Progress cannot be saved here: {error}").format(
                 error=translate_error(err, lang)))
-    try:
-        session = Session.from_lesson(chosen, lang=lang, student=link.student, store=store,
-                                      **{**settings, "auto_bots": False})
-    except ValueError as err:  # a lesson the schema accepts but the game cannot start
-        notes.append(translate_error(err, lang))
-        notes.append(_("Playing free play instead."))
-        session = Session.from_lesson(default_lesson(), lang=lang, student=link.student,
-                                      store=store, **{**settings, "auto_bots": False})
-    app = TutorApp(session=session)
+
+    def start(student: str, lang: str, store: Any = store, notes: list[str] = notes) -> Session:
+        """The game of ``student`` (the lesson's, else free play)."""
+        try:
+            return Session.from_lesson(chosen, lang=lang, student=student, store=store,
+                                       **{**settings, "auto_bots": False})
+        except ValueError as err:  # a lesson the schema accepts but the game cannot start
+            notes.append(translate_error(err, lang))
+            notes.append(translator(lang)(N_("Playing free play instead.")))
+            return Session.from_lesson(default_lesson(), lang=lang, student=student,
+                                       store=store, **{**settings, "auto_bots": False})
+
+    if ask_name and unnamed(link.student):
+        # Until the student is named the page shows the form; this session, saving nothing,
+        # only gives the panels something to draw. The student's own starts once named.
+        session = start(link.student, lang, store=None)
+        # (A lesson that fell back to free play said so already: its notes are not repeated.)
+        app = TutorApp(session=session, ask_name=lambda name, lang_: start(name, lang_,
+                                                                         notes=[]))
+    else:
+        session = start(link.student, lang)
+        app = TutorApp(session=session, class_code=link.class_code)
     if notes:
         app._say(" ".join(notes), "msg")
         app.refresh()
     return app
+
+
+def play_page(lesson: str | None = None, **settings: Any) -> TutorApp:
+    """The play page (``notebooks/Play.ipynb``'s one call): :func:`dashboard` for a student
+    who opens a shared link: without ``student=`` in it (and not on a JupyterHub, where the
+    signed-in user is the student) it asks for the student's name before the game starts."""
+    return dashboard(lesson, ask_name=True, **settings)

@@ -38,7 +38,8 @@ def _skills_html(row: LessonProgress, lang: str) -> str:
     return " ".join(parts) or html.escape(_("every skill"))
 
 
-def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str) -> str:
+def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str,
+                     class_code: str = "") -> str:
     """The lessons as a table (caption, column headers): number, title (a link to play it,
     with its description), each target skill's mastery, questions answered, done or not."""
     _ = translator(lang)
@@ -55,7 +56,8 @@ def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str) ->
            + "</tr></thead><tbody>"]
     for number, row in enumerate(rows, start=1):
         lesson = row.lesson
-        href = page_link(PLAY_PAGE, lesson=lesson.id, lang=lang, student=student)
+        href = page_link(PLAY_PAGE, lesson=lesson.id, lang=lang, student=student,
+                         class_code=class_code)
         title = html.escape(lesson.text("title", lang))
         about = lesson.text("description", lang)
         about_html = f"<div class='ld-legend'>{html.escape(about)}</div>" if about else ""
@@ -80,5 +82,6 @@ class LessonListPanel(widgets.HTML):  # type: ignore[misc]
         super().__init__()
         classed(self, "ld-lesson-list")
 
-    def render(self, rows: Sequence[LessonProgress], lang: str, student: str) -> None:
-        self.value = lesson_list_html(rows, lang, student)
+    def render(self, rows: Sequence[LessonProgress], lang: str, student: str,
+               class_code: str = "") -> None:
+        self.value = lesson_list_html(rows, lang, student, class_code)

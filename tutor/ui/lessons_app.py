@@ -11,13 +11,15 @@ from typing import Any
 
 from tutor.classroom import LessonProgress, lesson_progress, merge_student_files, reviews_due
 from tutor.i18n import N_, normalize_lang, translate_error
-from tutor.link import ANONYMOUS
+from tutor.link import ANONYMOUS, unnamed
 from tutor.records import StoreError
 from tutor.review import Due
 from tutor.student_answers import student_answers
 
+from .access import PageAccess
 from .answer_list import OwnAnswersPanel
 from .lesson_list import LessonListPanel
+from .name_form import NAME_INPUT, NameForm
 from .page_header import LanguagePage, PageHeader
 from .page_style import page_stylesheet
 from .panel import classed
@@ -32,12 +34,16 @@ TITLE = N_("Leonard-Domino Tutor: lessons")
 class LessonsPage(LanguagePage):
     """The lessons page as one widget. ``store`` None: progress cannot be saved here (the
     page still lists the lessons and links them). ``clock``: the time the reviews due are
-    reckoned at (an aware UTC datetime; default the real time)."""
+    reckoned at (an aware UTC datetime; default the real time). ``ask_name``: a page without
+    a student asks for the name (and class code) first; the links to the lessons then carry
+    them, and the address bar's link too (a reload keeps them)."""
 
     def __init__(self, *, store: Any, student: str = ANONYMOUS, lang: str = "es",
                  lessons: Sequence[Any] | None = None, notes: Sequence[str] = (),
-                 clock: Callable[[], datetime] | None = None) -> None:
+                 clock: Callable[[], datetime] | None = None, ask_name: bool = False,
+                 class_code: str = "") -> None:
         super().__init__()
+        self.class_code = class_code
         from tutor.lessons import list_lessons, shadowed_lessons
 
         self.clock = clock or (lambda: datetime.now(timezone.utc))
@@ -55,8 +61,12 @@ class LessonsPage(LanguagePage):
         self.reviews = ReviewsPanel()
         self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
         self.answers = OwnAnswersPanel()
-        self.children = [page_stylesheet(), self.header, self.reviews, self.lesson_list,
-                         self.files, self.answers]
+        self.access = PageAccess(lang=self.lang)
+        self.name_form = NameForm()
+        self.name_form.on_name(self._guarded(self.name))
+        self.access.on_name(self._guarded(self.name_form.hand_in))
+        self.children = [page_stylesheet(), self.access, self.header, self.name_form,
+                         self.reviews, self.lesson_list, self.files, self.answers]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)
         if lessons is None:  # a teacher's lesson played in place of a shipped one: said
@@ -64,7 +74,29 @@ class LessonsPage(LanguagePage):
                                        "that name shipped with the tutor.")).format(id=lesson_id)
                             for lesson_id in shadowed_lessons()]
         self.header.say(self._notes)
+        self._show_name_form(ask_name and unnamed(student))
         self.relabel()
+        self.refresh()
+        if self.asking:
+            self.access.focus(NAME_INPUT)
+
+    @property
+    def asking(self) -> bool:
+        """The page waits for the student's name."""
+        return bool(self.name_form.layout.display != "none")
+
+    def _show_name_form(self, shown: bool) -> None:
+        self.name_form.layout.display = None if shown else "none"
+        for part in (self.lesson_list, self.files):
+            part.layout.display = "none" if shown else None
+
+    def name(self, student: str, class_code: str = "") -> None:
+        """The student said their name: their lessons and progress, links that carry the
+        name, and the address bar's link too (a reload keeps it)."""
+        self.student, self.class_code = student, class_code
+        with self.access.hold_sync():
+            self.access.student, self.access.class_code = student, class_code
+        self._show_name_form(False)
         self.refresh()
 
     def progress(self) -> list[LessonProgress]:
@@ -86,7 +118,7 @@ class LessonsPage(LanguagePage):
         attempts = self._attempts()
         self.reviews.render(self._due(attempts), self.lang)
         self.lesson_list.render(lesson_progress(attempts, self.lessons), self.lang,
-                                self.student)
+                                self.student, self.class_code)
         self.files.render(self.store, self.student, self.lang)
         titles = {lesson.id: lesson.text("title", self.lang) for lesson in self.lessons}
         self.answers.render(student_answers(attempts), self.lang, titles)
@@ -94,6 +126,9 @@ class LessonsPage(LanguagePage):
     def relabel(self) -> None:
         self.header.relabel(self.lang)
         self.files.relabel(self.lang)
+        self.name_form.relabel(self.lang)
+        self.access.lang = self.lang
+        self.access.set_attributes(self.name_form.attributes(self.lang))
 
     def load(self, files: Sequence[tuple[str, bytes]]) -> None:
         """Merge the student's progress files into the store (a file of anyone else's answers
@@ -107,9 +142,11 @@ class LessonsPage(LanguagePage):
         except StoreError as err:
             self.files.show_result(None, self.lang, error=translate_error(err, self.lang))
             return
-        if self.student == ANONYMOUS and len(result.students) == 1:
-            self.student = next(iter(result.students))
-        self.refresh()
+        if unnamed(self.student) and len(result.students) == 1 \
+                and not unnamed(next(iter(result.students))):
+            self.name(next(iter(result.students)), self.class_code)  # refreshes the page
+        else:
+            self.refresh()
         self.files.show_result(result, self.lang)
 
     def _t(self, message: str) -> str:

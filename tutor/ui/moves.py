@@ -14,13 +14,16 @@ from tutor.words import move_words
 from .access import Attributes
 from .panel import classed, css_string
 
-__all__ = ["CHOICE", "MOVE", "MovesPanel", "move_label"]
+__all__ = ["CHOICE", "MOVE", "MOVES_GROUP", "MovesPanel", "move_label"]
 
 MOVE = ".ld-moves .ld-move"
 """The move buttons, in order (digits 1-9 press them)."""
 CHOICE = '.ld-moves .ld-move:not([title="draw"]):not([title="pass"])'
 """The moves that wait for the student (the page draws or passes by itself when there is no
 choice), where the focus goes."""
+MOVES_GROUP = ".ld-moves"
+"""The group of move buttons: where the focus goes after a move button was pressed (it can
+hold the focus, and Enter on it plays nothing)."""
 
 
 def move_label(move: Action, lang: str) -> str:
@@ -97,7 +100,8 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         """Each button's name in words, with its number ("Move 2: six-three at the left
         end", key 2); buttons are found by their title, the move's notation."""
         _ = translator(lang)
-        out: Attributes = {".ld-moves": {"role": "group", "aria-label": _("Your moves")}}
+        out: Attributes = {MOVES_GROUP: {"role": "group", "aria-label": _("Your moves"),
+                                         "tabindex": "-1"}}
         for i, m in enumerate(legal, 1):
             out[f".ld-move[title={css_string(str(m))}]"] = {
                 "aria-label": _(N_("Move {number}: {move}")).format(number=i,

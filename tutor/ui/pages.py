@@ -46,14 +46,18 @@ def lessons_page(**settings: Any) -> LessonsPage:
     one's skills and a done mark, each a link to play it, and the student's progress file to
     download and load again (on a new Binder session). ``store`` may be given in
     ``settings``; otherwise the progress store (``LEONARD_TUTOR_DB`` or the default path).
+    A page without a student (and not on a JupyterHub) asks for the student's name first
+    (see :mod:`tutor.ui.name_form`; ``ask_name=False``: it does not); a progress file loaded
+    names it too.
     """
     link = _link(settings)
     notes = link.note_texts()
     store = settings.pop("store", None)
     if store is None:
         store = _store(link.lang, notes, busy_timeout=STUDENT_BUSY_TIMEOUT, retries=1)
+    settings.setdefault("ask_name", True)
     return LessonsPage(store=store, student=link.student, lang=link.lang, notes=notes,
-                       **settings)
+                       class_code=link.class_code, **settings)
 
 
 def teacher_page(**settings: Any) -> TeacherPage:

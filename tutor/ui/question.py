@@ -163,6 +163,8 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
             return
         self.question.value = question_html(q, view.lang, view.tileset)
         self.feedback.value = self.feedback_html
+        # After the last rung (the answer) there is no hint left to give.
+        self.hint_btn.disabled = bool(q.hints) and q.hints[-1].reveals
 
 
 class AnsweredCard(widgets.HTML):  # type: ignore[misc]

@@ -7,6 +7,7 @@ import base64
 import csv
 import html
 import io
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -20,8 +21,9 @@ from .access import Attributes
 from .game_setup import VARIANT_NAMES
 from .panel import accordion_attributes, classed
 
-__all__ = ["SHEET_WORDS", "SheetPanel", "accuracy_csv", "accuracy_rows", "accuracy_table_html",
-           "progress_html", "sheet_caption", "sheet_links_html"]
+__all__ = ["SHEET_MARKS", "SHEET_WORDS", "SheetPanel", "accuracy_csv", "accuracy_rows",
+           "accuracy_table_html", "file_stem", "progress_html", "readable_sheet_html",
+           "sheet_caption", "sheet_legend_html", "sheet_links_html"]
 
 SHEET_WORDS: dict[str, str] = {
     "round": N_("Round {number}"),
@@ -35,6 +37,29 @@ SHEET_WORDS: dict[str, str] = {
     "annulled": N_("dealt again"),
 }
 """The words of a score sheet's title (engine.sheet.TITLE_WORDS's keys), to translate."""
+
+SHEET_MARKS: tuple[tuple[str, str], ...] = (
+    ("↓2", N_("drew 2 tiles before playing")),
+    ("—", N_("passed without drawing")),
+    ("!!", N_("the best play on offer (most points)")),
+    ("!", N_("a good play")),
+    ("X", N_("a weak play")),
+    ("XX", N_("the weakest play on offer")),
+    ("N", N_("a power tile that opened the line: it scores nothing")),
+    ("PS", N_("pass at the start: the others passed after the opening (+20)")),
+    ("PC", N_("everyone else passed after this play (+20)")),
+    ("K", N_("capicúa: the last tile fits both ends")),
+    ("KP", N_("power capicúa")),
+    ("T", N_("tranque: nobody can play")),
+    ("P", N_("Ponce: points for the passes this play caused")),
+    ("H", N_("Doble 15: left a 13 open, the next player is hexed")),
+    ("$", N_("won the round")),
+    ("=", N_("shares the lowest hand after a tranque")),
+    ("∅", N_("lost the round")),
+)
+"""The score sheet's abbreviations (engine.sheet's module docstring), said in words in the
+sheet's legend; a child could not read "+a −a Σa !! XX"."""
+_COLUMN = re.compile(r"^(?:([+-])([a-z])|Σ([a-z]+)|([A-Z]))$")
 
 
 def _b64(text: str) -> str:
@@ -82,11 +107,67 @@ def accuracy_csv(view: Snapshot, lang: str) -> str:
     return buf.getvalue()
 
 
-def sheet_links_html(table: str, csv: str, round_number: int, lang: str) -> str:
-    """Download links for the score sheet (``table`` its HTML, ``csv`` its CSV text)."""
+def column_name(column: str, lang: str) -> str:
+    """A score sheet column's name in words, with the sheet's own abbreviation after it
+    ("A: points won (+a)"); ``#`` is the turn."""
     _ = translator(lang)
-    page = ("<!DOCTYPE html><meta charset='utf-8'><title>Leonard</title>" + table)
-    name = f"leonard-round-{round_number}"
+    found = _COLUMN.match(column)
+    if column == "#":
+        return _("Turn")
+    if found is None:
+        return column
+    sign, seat, total, player = found.groups()
+    if player:
+        return _("{player}: play").format(player=player)
+    if sign:
+        words = _("{player}: points won") if sign == "+" else _("{player}: points lost")
+        return f"{words.format(player=seat.upper())} ({column.replace('-', '−')})"
+    if len(total) == 1:
+        words = _("{player}: score").format(player=total.upper())
+    else:
+        words = _("pair {pair}: score").format(pair=total.upper())
+    return f"{words} ({column})"
+
+
+def sheet_legend_html(lang: str) -> str:
+    """What the sheet's marks mean, one a line (the column names say theirs)."""
+    _ = translator(lang)
+    items = "".join(f"<div><dt><code>{html.escape(mark)}</code></dt>"
+                    f"<dd>{html.escape(_(words))}</dd></div>" for mark, words in SHEET_MARKS)
+    summary = html.escape(_("What the marks mean"))
+    return (f"<details class='ld-sheet-legend'><summary>{summary}</summary><dl>{items}</dl>"
+            "</details>")
+
+
+def readable_sheet_html(sheet: Any, caption: str, lang: str) -> str:
+    """The sheet's HTML table with its columns named in words (the seed's abbreviations in
+    brackets) and the legend of its marks under it."""
+    table = sheet.to_html(caption)
+    head = "".join(f'<th scope="col">{html.escape(column_name(h, lang))}</th>'
+                   for h in sheet.header)
+    table = re.sub(r"<thead><tr>.*?</tr></thead>", lambda _m: f"<thead><tr>{head}</tr></thead>",
+                   table, count=1, flags=re.S)
+    return table + sheet_legend_html(lang)
+
+
+def file_stem(stem: str, student: str, class_code: str = "") -> str:
+    """A downloaded file's name (without its extension): ``stem``, then the student's name
+    and class code, so every file a student hands in says whose it is."""
+    parts = [stem] + ([] if unnamed(student) else [student]) + ([class_code] if class_code
+                                                               else [])
+    name = "-".join(parts)
+    return re.sub(r'[\\/:*?"<>|\s]+', "_", name)
+
+
+def sheet_links_html(table: str, csv: str, round_number: int, lang: str,
+                     student: str = "anon", class_code: str = "") -> str:
+    """Download links for the score sheet (``table`` its HTML, ``csv`` its CSV text); their
+    file names and the page's title carry the student's name."""
+    _ = translator(lang)
+    title = "Leonard" if unnamed(student) else f"Leonard · {student}"
+    page = (f"<!DOCTYPE html><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            + table)
+    name = html.escape(file_stem(f"leonard-round-{round_number}", student, class_code))
     csv_word, html_word = _("Download CSV"), _("Download HTML")
     return (
         f"<a class='ld-download' download='{name}.csv' "
@@ -97,14 +178,13 @@ def sheet_links_html(table: str, csv: str, round_number: int, lang: str) -> str:
         f"{html.escape(html_word)}</a>")
 
 
-def progress_html(store: Any, student: str, lang: str) -> str:
+def progress_html(store: Any, student: str, lang: str, class_code: str = "") -> str:
     """The student's attempts as a CSV to download: on Binder the progress file goes
     away with the server, so this is how the work reaches the teacher
     (``python -m tutor import FILE``). ``store`` None: nothing is being saved."""
     import tempfile
     from pathlib import Path
 
-    from tutor.store_files import progress_file_name
 
     _ = translator(lang)
     if store is None:
@@ -113,7 +193,7 @@ def progress_html(store: Any, student: str, lang: str) -> str:
         path = Path(tmp) / "progress.csv"
         count = store.export_csv(path, student=student)
         data = base64.b64encode(path.read_bytes()).decode("ascii")
-    name = progress_file_name(student)
+    name = file_stem("leonard-progress", student, class_code) + ".csv"
     if unnamed(student):
         saved = ngettext("{count} answer saved.", "{count} answers saved.", count, lang)
     else:
@@ -133,8 +213,10 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
     """Two closed sections. The sheet replays the round and the progress file is read only
     while their section is open; the sheet waits while a question hides points."""
 
-    def __init__(self, *, sheet: Callable[[], Any], store: Callable[[], Any]) -> None:
-        """``sheet()``: the round's score sheet (or None); ``store()``: the progress store."""
+    def __init__(self, *, sheet: Callable[[], Any], store: Callable[[], Any],
+                 class_code: Callable[[], str] = lambda: "") -> None:
+        """``sheet()``: the round's score sheet (or None); ``store()``: the progress store;
+        ``class_code()``: the student's class code, for the files' names."""
         W = widgets
         self.sheet_html = classed(W.HTML(), "ld-sheet-table")
         self.sheet_links = classed(W.HTML(), "ld-downloads")
@@ -143,7 +225,7 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
                                    self.progress_html])
         self.add_class("ld-sheet")
         self.selected_index = None
-        self._sheet, self._store = sheet, store
+        self._sheet, self._store, self._class_code = sheet, store, class_code
         self._view: Snapshot | None = None
         self.observe(lambda _c: self._view is not None and self.render(self._view),
                      "selected_index")
@@ -159,7 +241,8 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
     def render(self, view: Snapshot) -> None:
         self._view = view
         if self.selected_index == 1:
-            self.progress_html.value = progress_html(self._store(), view.student, view.lang)
+            self.progress_html.value = progress_html(self._store(), view.student, view.lang,
+                                                     self._class_code())
             return
         if self.selected_index != 0 or view.hiding:
             return  # closed, or it would show the points the question asks for
@@ -167,8 +250,10 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
         if sheet is None:
             self.sheet_html.value = ""
             return
-        table = (sheet.to_html(sheet_caption(sheet, view.variant, view.lang))
+        table = (readable_sheet_html(sheet, sheet_caption(sheet, view.variant, view.lang),
+                                     view.lang)
                  + accuracy_table_html(view, view.lang))
         data = sheet.to_csv() + "\n" + accuracy_csv(view, view.lang)
-        self.sheet_links.value = sheet_links_html(table, data, view.round, view.lang)
+        self.sheet_links.value = sheet_links_html(table, data, view.round, view.lang,
+                                                  view.student, self._class_code())
         self.sheet_html.value = table

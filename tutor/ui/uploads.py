@@ -68,25 +68,38 @@ class MergeResultView(widgets.HTML):  # type: ignore[misc]
 
 class ProgressUpload(widgets.FileUpload):  # type: ignore[misc]
     """A button that takes progress files; ``on_files(callback)`` calls ``callback(files)``
-    with (name, bytes) each time files are chosen, then forgets them, so the same file can
-    be chosen again."""
+    with (name, bytes) each time files are chosen. Then it forgets their contents but keeps
+    one empty entry per file: the button's caption counts its entries ("Upload progress
+    files (4)"), and emptied it said "(0)" after 4 files; and the same files chosen again
+    differ from the emptied entries, so the page sends them again."""
 
     def __init__(self, *, multiple: bool) -> None:
         super().__init__(accept=ACCEPT, multiple=multiple, icon="upload",
                          layout=widgets.Layout(width="auto"))
         classed(self, "ld-upload")
         self._callback: Callable[[Sequence[tuple[str, bytes]]], None] | None = None
+        self._forgetting = False
         self.observe(self._changed, "value")
 
     def on_files(self, callback: Callable[[Sequence[tuple[str, bytes]]], None]) -> None:
         self._callback = callback
 
     def _changed(self, change: dict[str, Any]) -> None:
+        if self._forgetting:
+            return  # the emptied entries below
         files = uploaded_files(change["new"])
         if not files:
-            return  # our own clearing below
+            return
         try:
             if self._callback is not None:
                 self._callback(files)
         finally:
-            self.value = ()
+            self._forget(change["new"])
+
+    def _forget(self, value: Any) -> None:
+        """Keep each file's entry (the caption's count) without its contents."""
+        self._forgetting = True
+        try:
+            self.value = tuple({**f, "content": memoryview(b""), "size": 0} for f in value)
+        finally:
+            self._forgetting = False
