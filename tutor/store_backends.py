@@ -92,7 +92,7 @@ class SQLiteBackend(Backend):
     begin = "BEGIN IMMEDIATE"  # the write lock at once: no upgrade from reader to writer
 
     @staticmethod
-    def schema(version: int) -> tuple[str, ...]:  # type: ignore[override]
+    def schema(version: int) -> tuple[str, ...]:
         # IF NOT EXISTS because several kernels may create the same new file at once (the
         # one that gets the lock first creates it, the others find it).
         return (
@@ -164,7 +164,7 @@ class PostgresBackend(Backend):
     student_id_sql = "SELECT id FROM students WHERE md5(name) = md5(?) AND name = ?"
 
     @staticmethod
-    def schema(version: int) -> tuple[str, ...]:  # type: ignore[override]
+    def schema(version: int) -> tuple[str, ...]:
         # The same tables and columns as SQLite's; long texts are keyed by their md5 (a
         # b-tree entry holds at most about 2700 bytes), so the session id is not a foreign
         # key here (sessions are keyed by md5(id)).

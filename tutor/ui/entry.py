@@ -30,6 +30,7 @@ def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
     broken lesson, or a progress file that cannot be opened is said on the page, in the
     student's language, and the page goes on with free play or without saving.
     """
+    from tutor.identity import hub_user
     from tutor.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
     from tutor.store import Store, StoreError
 
@@ -57,7 +58,9 @@ def dashboard(lesson: str | None = None, **settings: Any) -> TutorApp:
         try:
             # A page answers at once: wait at most about a second for a busy progress file,
             # then keep the answers in memory and save them as soon as it is free.
-            store = Store(lang=lang, busy_timeout=PAGE_BUSY_TIMEOUT, retries=1)
+            # Under a JupyterHub the store keeps this page to the hub user's own rows.
+            store = Store(lang=lang, busy_timeout=PAGE_BUSY_TIMEOUT, retries=1,
+                          owner=link.student if hub_user() else None)
         except (StoreError, OSError) as err:
             notes.append(_("Progress cannot be saved here: {error}").format(
                 error=translate_error(err, lang)))
