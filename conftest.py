@@ -42,6 +42,39 @@ def _copy_checkout(dest: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def pg_cluster() -> Any:
+    """One throwaway PostgreSQL cluster for the whole test run (tests/pg_cluster.py), stopped
+    by its pid at the end; the test is skipped, saying why, when it cannot be started."""
+    from tests.pg_cluster import Cluster, why_not
+
+    reason = why_not()
+    if reason is not None:
+        pytest.skip(reason)
+    cluster = Cluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_urls(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
+    """Fresh, empty progress stores' addresses, one per call: SQLite files in ``tmp_path``,
+    or databases of the session's PostgreSQL cluster (the test runs once with each)."""
+    if request.param == "sqlite":
+        counter = iter(range(1_000_000))
+        return lambda: str(tmp_path / f"store{next(counter)}.sqlite3")
+    cluster = request.getfixturevalue("pg_cluster")
+    return cluster.new_database  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def store_url(store_urls: Callable[[], str]) -> str:
+    """A fresh, empty progress store's address, on SQLite and on PostgreSQL."""
+    return store_urls()
+
+
+@pytest.fixture(scope="session")
 def copy_checkout() -> Callable[[Path], Path]:
     return _copy_checkout
 

@@ -1,4 +1,24 @@
-"""Progress store: every attempt and each student's mastery in one SQLite file."""
+"""Progress store: every attempt and each student's mastery, in one SQLite file (the default)
+or in a PostgreSQL database a school's or district's server shares.
+
+Where: ``$LEONARD_TUTOR_DB`` (or the ``Store``'s first argument) is a file path, or a
+``postgresql://user@host:5432/db`` address (psycopg 3: ``pip install
+leonard-domino-tutor[postgres]``). Any other ``scheme://`` raises :class:`StoreAddressError`.
+
+How the schema version is kept: the table ``schema_version`` holds one row, the version of
+the tables (:data:`SCHEMA_VERSION`). Opening a store at an older version runs the
+:data:`MIGRATIONS` from that version up, in one transaction that holds the store's write
+lock (SQLite's ``BEGIN IMMEDIATE``; PostgreSQL's advisory lock), so kernels opening it at
+once migrate it once. A store at a newer version is refused ("Update the tutor").
+
+* version 1: the first released tables; files written before the mastery table had
+  ``streak`` and ``scaffolded_right`` lack those columns (the tutor added them on open).
+* version 2: ``streak`` and ``scaffolded_right`` are always there (added with their
+  default 0 where missing). A PostgreSQL store is created at version 2.
+
+A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
+reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import astuple
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.mastery import Mastery, Params, SkillState, default_params
@@ -28,6 +49,13 @@ from tutor.records import (
     out_of_range,
 )
 from tutor.records import outcome as _outcome
+from tutor.store_backends import (
+    DATABASE_SCHEMES,
+    Backend,
+    PostgresBackend,
+    SQLiteBackend,
+    scheme_of,
+)
 
 __all__ = [
     "BUSY_RETRIES",
@@ -37,20 +65,25 @@ __all__ = [
     "ENV_VAR",
     "LIMITS",
     "MAX_TEXT",
+    "MIGRATIONS",
     "SCHEMA_VERSION",
     "Attempt",
     "Outcome",
     "ProgressImportError",
     "Store",
+    "StoreAccessError",
+    "StoreAddressError",
     "StoreBusyError",
     "StoreError",
     "check_attempt",
+    "default_location",
     "default_path",
+    "is_database_address",
     "out_of_range",
 ]
 
 ENV_VAR = "LEONARD_TUTOR_DB"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
 # lock; a write that still finds it busy is tried again BUSY_RETRIES more times, after
@@ -59,65 +92,100 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT = 5.0
 BUSY_RETRIES = 3
 _BACKOFF = 0.05
-_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+# Reconnecting to a PostgreSQL server that went away (a restart): one try every
+# _RECONNECT_PAUSE seconds, as many tries as fit in busy_timeout (a count, not a clock).
+_RECONNECT_PAUSE = 0.1
 _T = TypeVar("_T")
 
 
 class StoreBusyError(StoreError):
-    """The progress file stayed locked by other writers through every try; nothing was
-    written (the write can simply be made again later)."""
+    """The progress file stayed locked by other writers through every try (or the database
+    server stayed out of reach); nothing was written (the write can be made again later)."""
+
+
+class StoreAccessError(StoreError):
+    """A store opened for one student was asked for another student's rows (or the class's)."""
+
+
+class StoreAddressError(StoreError):
+    """``$LEONARD_TUTOR_DB`` (or the store's address) names a kind of database this tutor
+    cannot use, or PostgreSQL's driver is missing."""
 
 
 # The columns both formats carry: a row with the same values here is a duplicate.
 _KEY = ("student", "session", "time", "lesson", "problem", "step", "outcome", "input",
         "feedback", "kc", "attempt_at_step")
 
-# Statements run in one transaction; IF NOT EXISTS because several kernels may create the
-# same new file at once (the one that gets the lock first creates it, the others find it).
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
-    f"INSERT INTO schema_version SELECT {SCHEMA_VERSION} "
-    "WHERE NOT EXISTS (SELECT 1 FROM schema_version)",
-    """CREATE TABLE IF NOT EXISTS students (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY, student_id INTEGER NOT NULL REFERENCES students(id),
-    started TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS attempts (
-    id INTEGER PRIMARY KEY,
-    student_id INTEGER NOT NULL REFERENCES students(id),
-    session TEXT NOT NULL REFERENCES sessions(id),
-    time TEXT NOT NULL, lesson TEXT NOT NULL, problem TEXT NOT NULL, step TEXT NOT NULL,
-    outcome TEXT NOT NULL CHECK (outcome IN ('CORRECT', 'INCORRECT', 'HINT', 'GIVEUP')),
-    input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
-    attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
-    hints INTEGER NOT NULL, duration REAL NOT NULL, expected INTEGER, answered INTEGER,
-    UNIQUE (student_id, session, time, lesson, problem, step, outcome, input, feedback, kc,
-            attempt_at_step))""",
-    """CREATE TABLE IF NOT EXISTS mastery (
-    student_id INTEGER NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
-    p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
-    first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
-    total_seconds REAL NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
-    scaffolded_right INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
-)
-# Columns added to the mastery table after version 1 was released: a file that lacks them
-# gets them (with their defaults) when opened, so older progress files keep loading.
+# Columns added to the mastery table in version 1's lifetime: a version-1 file may lack them;
+# migration 1 → 2 adds them (with their defaults).
 _MASTERY_ADDED = (("streak", "INTEGER NOT NULL DEFAULT 0"),
                   ("scaffolded_right", "INTEGER NOT NULL DEFAULT 0"))
+
+
+def _migrate_1_to_2(store: Store) -> None:
+    have = store.backend.columns(store.conn, "mastery")
+    for name, kind in _MASTERY_ADDED:
+        if name not in have:
+            store.conn.execute(store.backend.add_column_sql("mastery", name, kind))
+
+
+MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2}
+"""``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
+opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
+_TABLES = {"schema_version", "students", "sessions", "attempts", "mastery"}
 _MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
                     "total_seconds", "streak", "scaffolded_right")
 
 
+def is_database_address(location: str | os.PathLike[str]) -> bool:
+    """Whether ``location`` is a PostgreSQL address (``postgresql://…``, ``postgres://…``)
+    rather than a file path."""
+    return isinstance(location, str) and scheme_of(location) in DATABASE_SCHEMES
+
+
+def _checked_location(location: str | os.PathLike[str], lang: str) -> Path | str:
+    """A file path (expanded), or a PostgreSQL address as given; any other ``scheme://``
+    raises :class:`StoreAddressError` (it would otherwise become a folder named after it)."""
+    if isinstance(location, str):
+        scheme = scheme_of(location)
+        if scheme in DATABASE_SCHEMES:
+            return location
+        if scheme is not None:
+            raise StoreAddressError(
+                N_("The progress store's address {address} is a {scheme} address, which this "
+                   "tutor cannot use. Give a file path (SQLite) or a postgresql:// address."),
+                address=_hide_password(location), scheme=scheme, lang=lang)
+    return Path(location).expanduser()
+
+
+def _hide_password(address: str) -> str:
+    parts = urlsplit(address)
+    if parts.password is None:
+        return address
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def default_location(lang: str = SOURCE_LANG) -> Path | str:
+    """``$LEONARD_TUTOR_DB`` — a file path or a ``postgresql://`` address — if set, else the
+    default file :func:`default_path`. An address of another kind raises
+    :class:`StoreAddressError`."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return _checked_location(env, normalize_lang(lang))
+    return default_path()
+
+
 def default_path() -> Path:
-    """``$LEONARD_TUTOR_DB`` if set, else the default under ``~/.local/share``:
+    """``$LEONARD_TUTOR_DB`` if it is a file path, else the default under ``~/.local/share``:
 
     ``~/.local/share/leonard-domino-tutor/progress.sqlite3``.
 
-    The folder is created when the store opens.
+    The folder is created when the store opens. (When ``$LEONARD_TUTOR_DB`` is a database
+    address this is the file a tutor without it would use; see :func:`default_location`.)
     """
     env = os.environ.get(ENV_VAR)
-    if env:
+    if env and scheme_of(env) is None:
         return Path(env).expanduser()
     return Path.home() / ".local" / "share" / "leonard-domino-tutor" / "progress.sqlite3"
 
@@ -128,39 +196,94 @@ def utc_now() -> str:
 
 
 class Store:
-    """The progress file. Every write is its own transaction, committed before returning.
+    """The progress store. Every write is its own transaction, committed before returning.
 
-    Many kernels may share one file: it is created safely by whichever opens it first, and
-    a write that finds the file busy waits ``busy_timeout`` seconds, then is tried again
+    ``location``: a file path (SQLite), a ``postgresql://`` address, or None for
+    :func:`default_location`.
+
+    Many kernels may share one store: it is created safely by whichever opens it first, and
+    a write that finds it busy waits ``busy_timeout`` seconds, then is tried again
     ``retries`` more times; after that it raises :class:`StoreBusyError` and has written
-    nothing (a :class:`tutor.session.Session` then keeps the attempt until the file is free).
+    nothing (a :class:`tutor.session.Session` then keeps the attempt until the store is
+    free). On PostgreSQL a lost connection (the server restarted) counts as busy: the store
+    reconnects, trying for up to ``busy_timeout`` seconds, and makes the whole write again;
+    an attempt whose first commit did get through is found, not stored twice.
+
+    ``owner``: the one student whose rows this handle may read and write (a student's page
+    under a JupyterHub); None for the whole class (a teacher, or a page outside a hub).
 
     ``lang`` is the language of its error messages (a teacher's or a student's).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
-                 retries: int = BUSY_RETRIES) -> None:
+                 retries: int = BUSY_RETRIES, owner: str | None = None) -> None:
         self.lang = normalize_lang(lang)
-        self.path = Path(path).expanduser() if path is not None else default_path()
+        location = (_checked_location(path, self.lang) if path is not None
+                    else default_location(self.lang))
+        self.owner = owner
+        self._tries = 0
+        self.conn: Any = None
         self.retries = max(0, int(retries))
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._check_header()
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=busy_timeout)
+        self.busy_timeout = busy_timeout
+        self.backend: Backend
+        self.path: Path | str
+        if isinstance(location, str):
+            self.backend = PostgresBackend()
+            self._location: Path | str = location
+            self.path = _hide_password(location)
+            self.conn = self._connect_pg()
+        else:
+            self.backend = SQLiteBackend()
+            self._location = self.path = location
+            location.parent.mkdir(parents=True, exist_ok=True)
+            self._check_header()
+            self.conn = self.backend.connect(location, busy_timeout)
         try:
-            self.conn.execute(f"PRAGMA busy_timeout = {max(0, round(busy_timeout * 1000))}")
-            self.conn.execute("PRAGMA foreign_keys = ON")
             self._retry(self._check_schema)
-            self._retry(self._use_wal)
-        except sqlite3.DatabaseError as err:
-            self.conn.close()
-            raise StoreError(N_("{path} is not a progress file of this tutor ({error})."),
-                             path=str(self.path), error=str(err), lang=self.lang) from err
+            if self.backend.name == "sqlite":
+                self._retry(self._use_wal)
         except StoreError:
             self.conn.close()
             raise
+        except Exception as err:
+            self.conn.close()
+            if not self.backend.is_database_error(err):
+                raise
+            raise StoreError(N_("{path} is not a progress file of this tutor ({error})."),
+                             path=str(self.path), error=str(err), lang=self.lang) from err
+
+    def _connect_pg(self) -> Any:
+        try:
+            import psycopg
+        except ImportError as err:
+            raise StoreAddressError(
+                N_("The progress store is a PostgreSQL database ({address}), but PostgreSQL's "
+                   "driver is not installed: pip install 'leonard-domino-tutor[postgres]'."),
+                address=str(self.path), lang=self.lang) from err
+        try:
+            return self.backend.connect(self._location, self.busy_timeout)
+        except psycopg.Error as err:
+            raise StoreError(N_("The progress database {address} cannot be reached: {error}"),
+                             address=str(self.path), error=str(err).strip(),
+                             lang=self.lang) from err
+
+    def _reconnect(self) -> None:
+        """After a lost connection: a new one, tried every _RECONNECT_PAUSE seconds, as many
+        times as fit in ``busy_timeout``; the last failure is raised."""
+        tries = max(1, round(self.busy_timeout / _RECONNECT_PAUSE))
+        for attempt in range(tries):
+            try:
+                self.conn.close()
+                self.conn = self.backend.connect(self._location, self.busy_timeout)
+                return
+            except Exception as err:
+                if not self.backend.is_busy(err) or attempt == tries - 1:
+                    raise
+                _time.sleep(_RECONNECT_PAUSE)
 
     def _check_header(self) -> None:
+        assert isinstance(self.path, Path)
         if not self.path.is_file() or self.path.stat().st_size == 0:
             return
         with self.path.open("rb") as fh:
@@ -169,40 +292,55 @@ class Store:
                                  path=str(self.path), lang=self.lang)
 
     def _tables(self) -> set[str]:
-        return {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
+        return self.backend.tables(self.conn)
+
+    def _version(self) -> int | None:
+        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
 
     def _check_schema(self) -> None:
         tables = self._tables()
-        if not tables:
+        fresh = not tables if self.backend.name == "sqlite" else not tables & _TABLES
+        if fresh:
             with self._transaction():
-                # Another kernel may have created the file while this one waited for the lock.
+                # Another kernel may have created the store while this one waited for the lock.
+                self.backend.lock_schema(self.conn)
                 tables = self._tables()
-                if not tables:
-                    for statement in _SCHEMA:
+                if not tables if self.backend.name == "sqlite" else not tables & _TABLES:
+                    for statement in self.backend.schema(SCHEMA_VERSION):
                         self.conn.execute(statement)
                     return
         if "schema_version" not in tables:
-            raise StoreError(N_("{path} is an SQLite database of another program, not a "
-                                "progress file of this tutor."), path=str(self.path),
-                             lang=self.lang)
-        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        if row is None or row[0] != SCHEMA_VERSION:
+            if self.backend.name == "sqlite":
+                raise StoreError(N_("{path} is an SQLite database of another program, not a "
+                                    "progress file of this tutor."), path=str(self.path),
+                                 lang=self.lang)
+            raise StoreError(N_("The database {path} holds tables of another program, not "
+                                "this tutor's progress."), path=str(self.path), lang=self.lang)
+        found = self._version()
+        if found == SCHEMA_VERSION:
+            return
+        if found is None or found > SCHEMA_VERSION or found not in MIGRATIONS:
             raise StoreError(N_("{path} has progress format version {found}; this tutor reads "
                                 "version {version}. Update the tutor to open it."),
-                             path=str(self.path), found=row and row[0], version=SCHEMA_VERSION,
+                             path=str(self.path), found=found, version=SCHEMA_VERSION,
                              lang=self.lang)
-        self._add_mastery_columns()
+        self._migrate()
 
-    def _add_mastery_columns(self) -> None:
-        have = {r[1] for r in self.conn.execute("PRAGMA table_info(mastery)")}
-        for name, kind in _MASTERY_ADDED:
-            if name in have:
-                continue
-            try:
-                self.conn.execute(f"ALTER TABLE mastery ADD COLUMN {name} {kind}")
-            except sqlite3.OperationalError as err:
-                if "duplicate column" not in str(err):  # another kernel added it meanwhile
-                    raise
+    def _migrate(self) -> None:
+        """Every migration from the stored version up to :data:`SCHEMA_VERSION`, in one
+        transaction (another kernel may have migrated meanwhile: the version is read again
+        under the lock)."""
+        with self._transaction():
+            self.backend.lock_schema(self.conn)
+            found = self._version()
+            if found is None or found >= SCHEMA_VERSION:
+                return  # another kernel migrated it meanwhile
+            while found < SCHEMA_VERSION:
+                MIGRATIONS[found](self)
+                found += 1
+            self.conn.execute(self._sql("UPDATE schema_version SET version = ?"),
+                              (SCHEMA_VERSION,))
 
     def _use_wal(self) -> None:
         # Switching to WAL needs the file to itself for a moment: when another kernel is
@@ -211,21 +349,36 @@ class Store:
         if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             self.conn.execute("PRAGMA journal_mode = WAL")
 
+    def _sql(self, text: str) -> str:
+        return self.backend.sql(text)
+
     def _retry(self, work: Callable[[], _T]) -> _T:
-        """``work()`` (one whole transaction, or a read), tried again while the file is busy:
-        at most ``retries`` more times, then :class:`StoreBusyError`."""
+        """``work()`` (one whole transaction, or a read), tried again while the store is
+        busy: at most ``retries`` more times, then :class:`StoreBusyError`."""
         for attempt in range(self.retries + 1):
+            self._tries = attempt
             try:
                 return work()
-            except sqlite3.OperationalError as err:
-                if not _is_busy(err):
+            except Exception as err:
+                if not self.backend.is_busy(err):
                     raise
                 if attempt == self.retries:
                     raise StoreBusyError(
                         N_("The progress file {path} is busy: other players are saving. "
                            "Nothing was saved; try again in a moment."),
                         path=str(self.path), lang=self.lang) from err
-                _time.sleep(_BACKOFF * 2**attempt)
+                if self.backend.lost(self.conn):
+                    try:
+                        self._reconnect()
+                    except Exception as again:
+                        if not self.backend.is_busy(again):
+                            raise
+                        raise StoreBusyError(
+                            N_("The progress database {path} cannot be reached. Nothing was "
+                               "saved; try again in a moment."),
+                            path=str(self.path), lang=self.lang) from again
+                else:
+                    _time.sleep(_BACKOFF * 2**attempt)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def close(self) -> None:
@@ -237,6 +390,19 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # -- who may see what --------------------------------------------------------------------
+    def _allow(self, student: str | None) -> None:
+        """Refuse ``student``'s rows (None: the whole class) to a store opened for another."""
+        if self.owner is None or student == self.owner:
+            return
+        if student is None:
+            raise StoreAccessError(N_("Only a teacher can see the whole class's progress; "
+                                      "{owner} can see their own."),
+                                   owner=self.owner, lang=self.lang)
+        raise StoreAccessError(N_("{owner} cannot see or change the progress of {student}: "
+                                  "each student sees only their own."),
+                               owner=self.owner, student=student, lang=self.lang)
+
     # -- students and sessions ---------------------------------------------------------------
     def _student_id(self, name: str) -> int:
         if not name or not name.strip():
@@ -244,14 +410,18 @@ class Store:
         if len(name) > MAX_TEXT:
             raise StoreError(N_("A student name or id can have at most {limit} characters."),
                              limit=MAX_TEXT, lang=self.lang)
-        self.conn.execute("INSERT OR IGNORE INTO students (name, created) VALUES (?, ?)",
-                          (name, utc_now()))
-        row = self.conn.execute("SELECT id FROM students WHERE name = ?", (name,)).fetchone()
+        self._allow(name)
+        self.conn.execute(self._sql("INSERT INTO students (name, created) VALUES (?, ?) "
+                                    "ON CONFLICT DO NOTHING"), (name, utc_now()))
+        sql = self.backend.student_id_sql
+        args = (name,) * sql.count("?")
+        row = self.conn.execute(self._sql(sql), args).fetchone()
         return int(row[0])
 
     def _ensure_session(self, session: str, student_id: int, started: str) -> None:
-        self.conn.execute("INSERT OR IGNORE INTO sessions (id, student_id, started) "
-                          "VALUES (?, ?, ?)", (session, student_id, started))
+        self.conn.execute(self._sql("INSERT INTO sessions (id, student_id, started) "
+                                    "VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+                          (session, student_id, started))
 
     def start_session(self, student: str, session: str | None = None,
                       started: str | None = None) -> str:
@@ -267,11 +437,16 @@ class Store:
         return session
 
     def students(self) -> list[str]:
-        return self._retry(lambda: [r[0] for r in self.conn.execute(
-            "SELECT name FROM students ORDER BY name")])
+        """The students' names (a store opened for one student: that one, once stored)."""
+        if self.owner is not None:
+            return self._retry(lambda: [r[0] for r in self.conn.execute(
+                self._sql("SELECT name FROM students WHERE name = ?"), (self.owner,))])
+        # Sorted here, by code point (SQLite's order), whatever the database's collation.
+        return sorted(self._retry(lambda: [r[0] for r in self.conn.execute(
+            "SELECT name FROM students")]))
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self.conn)
+        return _Transaction(self.conn, self.backend)
 
     # -- attempts ------------------------------------------------------------------------------
     def record_attempt(
@@ -286,6 +461,7 @@ class Store:
         ``first_attempt`` defaults to "no earlier attempt at this step in this session";
         ``time`` to now. Values outside :data:`LIMITS` raise :class:`StoreError`.
         """
+        self._allow(student)
         now = time or utc_now()
         checked = _outcome(outcome, self.lang)
         skills = kc if isinstance(kc, str) else KC_SEPARATOR.join(kc)
@@ -294,9 +470,20 @@ class Store:
             with self._transaction():
                 sid = self._student_id(student)
                 self._ensure_session(session, sid, now)
-                (earlier,) = self.conn.execute(
+                if self._tries:
+                    # Tried again after an error: the earlier try's commit may have got
+                    # through before the connection was lost. The same attempt (its time
+                    # has microseconds) is then found, not stored twice.
+                    row = self.conn.execute(self._sql(
+                        "SELECT id FROM attempts WHERE student_id = ? AND session = ? AND "
+                        "time = ? AND problem = ? AND step = ? AND outcome = ? AND input = ?"),
+                        (sid, session, now, problem, step, checked.value,
+                         input_text)).fetchone()
+                    if row is not None:
+                        return int(row[0])
+                (earlier,) = self.conn.execute(self._sql(
                     "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
-                    "AND problem = ? AND step = ?", (sid, session, problem, step)).fetchone()
+                    "AND problem = ? AND step = ?"), (sid, session, problem, step)).fetchone()
                 attempt = Attempt(
                     student, session, now, lesson, problem, step, checked, input_text,
                     feedback, skills, earlier + 1,
@@ -314,23 +501,28 @@ class Store:
                              problems=problems, lang=self.lang)
 
     def _insert(self, student_id: int, a: Attempt, *, ignore: bool) -> int:
-        verb = "INSERT OR IGNORE" if ignore else "INSERT"
-        cur = self.conn.execute(
-            f"{verb} INTO attempts (student_id, session, time, lesson, problem, step, outcome,"
+        row = self.conn.execute(self._sql(
+            "INSERT INTO attempts (student_id, session, time, lesson, problem, step, outcome,"
             " input, feedback, kc, attempt_at_step, first_attempt, hints, duration, expected,"
-            " answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (student_id, *astuple(a)[1:6], a.outcome.value, *astuple(a)[7:]),
-        )
-        return int(cur.lastrowid or 0) if cur.rowcount else 0
+            " answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + (" ON CONFLICT DO NOTHING" if ignore else "") + " RETURNING id"),
+            (student_id, *astuple(a)[1:6], a.outcome.value, *astuple(a)[7:11],
+             int(a.first_attempt), *astuple(a)[12:]),
+        ).fetchone()
+        return int(row[0]) if row is not None else 0
 
     def attempts(self, student: str | None = None) -> list[Attempt]:
-        """All attempts (of one student), in the order they were stored."""
+        """All attempts (of one student), in the order they were stored. A store opened for
+        one student gives that student's (any other raises :class:`StoreAccessError`)."""
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
         sql = ("SELECT s.name, a.session, a.time, a.lesson, a.problem, a.step, a.outcome,"
                " a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints,"
                " a.duration, a.expected, a.answered FROM attempts a"
                " JOIN students s ON s.id = a.student_id")
         rows = self._retry(lambda: (
-            self.conn.execute(sql + " WHERE s.name = ? ORDER BY a.id", (student,))
+            self.conn.execute(self._sql(sql + " WHERE s.name = ? ORDER BY a.id"), (student,))
             if student is not None else self.conn.execute(sql + " ORDER BY a.id")).fetchall())
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
@@ -338,27 +530,31 @@ class Store:
     # -- mastery -----------------------------------------------------------------------------
     def save_mastery(self, student: str, mastery: Mastery) -> None:
         """Store every skill state of ``student`` (one transaction)."""
+        self._allow(student)
         rows = [(s.skill, s.p_known, int(s.mastered), s.asked, s.first_try_right,
                  s.hints_used, s.total_seconds, s.streak, s.scaffolded_right)
                 for s in mastery.states.values()]
         columns = ", ".join(("student_id", *_MASTERY_COLUMNS))
         marks = ", ".join("?" * (len(_MASTERY_COLUMNS) + 1))
+        update = ", ".join(f"{c} = excluded.{c}" for c in _MASTERY_COLUMNS[1:])
+        sql = self._sql(f"INSERT INTO mastery ({columns}) VALUES ({marks}) "
+                        f"ON CONFLICT (student_id, skill) DO UPDATE SET {update}")
 
         def write() -> None:
             with self._transaction():
                 sid = self._student_id(student)
-                self.conn.executemany(
-                    f"INSERT OR REPLACE INTO mastery ({columns}) VALUES ({marks})",
-                    [(sid, *row) for row in rows])
+                for row in rows:
+                    self.conn.execute(sql, (sid, *row))
 
         self._retry(write)
 
     def load_mastery(self, student: str, params: Params | None = None) -> Mastery:
         """The saved mastery of ``student`` (a fresh one if nothing was saved)."""
+        self._allow(student)
         columns = ", ".join(f"m.{c}" for c in _MASTERY_COLUMNS)
-        rows = self._retry(lambda: self.conn.execute(
+        rows = self._retry(lambda: self.conn.execute(self._sql(
             f"SELECT {columns} FROM mastery m JOIN students s ON s.id = m.student_id"
-            " WHERE s.name = ?", (student,)).fetchall())
+            " WHERE s.name = ?"), (student,)).fetchall())
         states = {r[0]: SkillState.from_dict(dict(zip(_MASTERY_COLUMNS, r, strict=True)))
                   for r in rows}
         return Mastery(params=params or default_params(), states=states)
@@ -389,9 +585,11 @@ class Store:
         return self.merge(rows)
 
     def merge(self, rows: Iterable[Attempt]) -> int:
-        """Add attempts (all in one transaction); return how many were new."""
+        """Add attempts (all in one transaction); return how many were new. A store opened
+        for one student refuses a row of another (and then writes none)."""
         attempts = list(rows)
         for a in attempts:
+            self._allow(a.student)
             self._refuse_bad(a)
 
         def write() -> int:
@@ -406,41 +604,47 @@ class Store:
         return self._retry(write)
 
     def integrity_ok(self) -> bool:
+        if self.backend.name != "sqlite":
+            return True  # PostgreSQL checks its own pages; nothing to ask it here
         return bool(self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 
 
 def _is_busy(err: sqlite3.OperationalError) -> bool:
     """Whether ``err`` means "another connection holds the lock" (worth trying again)."""
-    code = getattr(err, "sqlite_errorcode", None)  # Python 3.11+
-    if code is not None:
-        return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
-    text = str(err)
-    return "database is locked" in text or "database table is locked" in text
+    return SQLiteBackend().is_busy(err)
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on error) on an autocommit connection.
+    """``BEGIN`` (SQLite: ``BEGIN IMMEDIATE``) … ``COMMIT`` (``ROLLBACK`` on error) on an
+    autocommit connection.
 
     A failed ``COMMIT`` is rolled back too, so the connection is never left inside a
     transaction and the whole write can be tried again.
     """
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Any, backend: Backend) -> None:
         self.conn = conn
+        self.backend = backend
 
     def __enter__(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.execute(self.backend.begin)
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         if exc_type is None:
             try:
                 self.conn.execute("COMMIT")
                 return
-            except sqlite3.Error:
+            except Exception:
                 self._rollback()
                 raise
         self._rollback()
 
     def _rollback(self) -> None:
-        if self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
+        if self.backend.lost(self.conn):
+            return
+        try:
+            if self.backend.in_transaction(self.conn):
+                self.conn.execute("ROLLBACK")
+        except Exception:
+            if not self.backend.lost(self.conn):
+                raise

@@ -17,9 +17,10 @@ from typing import Any
 from tutor.counts import first_answer, hints_before_answer, question_runs, student_counts
 from tutor.evidence import Evidence, judge, parse_step
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
+from tutor.identity import hub_user, is_teacher
 from tutor.mastery import SKILL_NAMES, SKILLS, STREAK_TO_MASTER, Mastery, Params, default_params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
-from tutor.store import Store, default_path
+from tutor.store import Store, default_location, is_database_address
 from tutor.store_files import read_attempts
 
 __all__ = ["COMMANDS", "add_commands", "rebuild_mastery", "report_text", "run", "visible"]
@@ -48,7 +49,8 @@ def add_commands(sub: Any, lang: str) -> None:
     """Add the teacher commands to the ``python -m tutor`` subparsers ``sub``."""
     _ = translator(lang)
     lang_help = _(N_("language of the messages: es or en (default: the system's, else es)"))
-    db_help = _(N_("progress file (SQLite); default: $LEONARD_TUTOR_DB, else "
+    db_help = _(N_("progress file (SQLite) or postgresql:// address; default: "
+                   "$LEONARD_TUTOR_DB, else "
                    "~/.local/share/leonard-domino-tutor/progress.sqlite3"))
 
     export = sub.add_parser(
@@ -108,8 +110,19 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
         except StoreError as err:  # ProgressImportError: a file that is not an export
             _say(translate_error(err, lang), error=True)
             return 2
-    path = Path(args.db).expanduser() if args.db is not None else default_path()
-    if args.command != "import" and not path.is_file():
+    if not is_teacher():
+        _say(_(N_("Only a teacher can read or change the class's progress here; {user} is "
+                  "not one. (A teacher is a hub admin or someone named in "
+                  "LEONARD_TEACHERS.)")).format(user=hub_user()), error=True)
+        return 2
+    try:
+        location = (default_location(lang) if args.db is None
+                    else args.db if is_database_address(args.db) else Path(args.db).expanduser())
+    except StoreError as err:
+        _say(translate_error(err, lang), error=True)
+        return 2
+    path = location if isinstance(location, Path) else None
+    if args.command != "import" and path is not None and not path.is_file():
         _say(_(N_("There is no progress file at {path}.")).format(path=path), error=True)
         return 1
     try:
@@ -117,10 +130,10 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
             # Every row is read and checked before the store is opened (or created), so a
             # bad file changes nothing.
             rows = read_attempts(Path(args.file), lang)
-            with Store(path, lang=lang) as store:
+            with Store(location, lang=lang) as store:
                 return _import(Path(args.file), rows, store, lang)
         command = _export if args.command == "export" else _report
-        with Store(path, lang=lang) as store:
+        with Store(location, lang=lang) as store:
             return command(args, store, lang)
     except StoreError as err:  # also ProgressImportError: a file that is not an export
         _say(translate_error(err, lang), error=True)

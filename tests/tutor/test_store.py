@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,15 +21,35 @@ from tutor.store import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
     ENV_VAR,
+    SCHEMA_VERSION,
     Attempt,
     Outcome,
     ProgressImportError,
     Store,
+    StoreAddressError,
     StoreError,
+    default_location,
     default_path,
+    is_database_address,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+
+Db = Callable[[str], str]
+
+
+@pytest.fixture
+def db(store_urls: Callable[[], str]) -> Db:
+    """``db(name)``: the address of a fresh store called ``name`` in this test (the same
+    address for the same name), on SQLite and on PostgreSQL (the conftest's ``store_urls``)."""
+    made: dict[str, str] = {}
+
+    def address(name: str) -> str:
+        if name not in made:
+            made[name] = store_urls()
+        return made[name]
+
+    return address
 
 
 def _fill(store: Store) -> None:
@@ -70,7 +91,7 @@ def test_wal_busy_timeout_and_schema_version(tmp_path: Path) -> None:
     with Store(tmp_path / "p.sqlite3") as store:
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
-        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == 1
+        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
 
 
 def test_refuses_files_it_does_not_own(tmp_path: Path) -> None:
@@ -86,8 +107,8 @@ def test_refuses_files_it_does_not_own(tmp_path: Path) -> None:
     newer = tmp_path / "newer.sqlite3"
     Store(newer).close()
     with sqlite3.connect(newer) as conn:
-        conn.execute("UPDATE schema_version SET version = 2")
-    with pytest.raises(StoreError, match="version 2.*Update the tutor"):
+        conn.execute("UPDATE schema_version SET version = 3")
+    with pytest.raises(StoreError, match="version 3.*Update the tutor"):
         Store(newer)
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"SQLite format 3\x00" + os.urandom(4096))
@@ -95,8 +116,8 @@ def test_refuses_files_it_does_not_own(tmp_path: Path) -> None:
         Store(garbage)
 
 
-def test_record_attempt_counts_attempts_at_a_step(tmp_path: Path) -> None:
-    with Store(tmp_path / "p.sqlite3") as store:
+def test_record_attempt_counts_attempts_at_a_step(tmp_path: Path, db: Db) -> None:
+    with Store(db("p")) as store:
         _fill(store)
         rows = store.attempts("ana")
         assert [(a.attempt_at_step, a.first_attempt) for a in rows] == [(1, True), (2, False),
@@ -108,8 +129,8 @@ def test_record_attempt_counts_attempts_at_a_step(tmp_path: Path) -> None:
             store.record_attempt("ana", "s", lesson="L", problem="p", step="s", outcome="MAYBE")
 
 
-def test_mastery_round_trip(tmp_path: Path) -> None:
-    with Store(tmp_path / "p.sqlite3") as store:
+def test_mastery_round_trip(tmp_path: Path, db: Db) -> None:
+    with Store(db("p")) as store:
         m = Mastery()
         m.record("multiply", True, seconds=3)
         m.record("negative", False, hints_before_answer=1)
@@ -137,10 +158,10 @@ CHILD = textwrap.dedent(
 )
 
 
-def test_sigkill_mid_write_keeps_every_committed_attempt(tmp_path: Path) -> None:
-    db = tmp_path / "crash.sqlite3"
+def test_sigkill_mid_write_keeps_every_committed_attempt(tmp_path: Path, db: Db) -> None:
+    crash = db("crash")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(db)], stdout=subprocess.PIPE,
+    child = subprocess.Popen([sys.executable, "-c", CHILD, crash], stdout=subprocess.PIPE,
                              text=True, env=env)
     assert child.stdout is not None
     reported: list[int] = []
@@ -152,15 +173,15 @@ def test_sigkill_mid_write_keeps_every_committed_attempt(tmp_path: Path) -> None
     rest, _ = child.communicate(timeout=30)
     reported += [int(x) for x in rest.split()]
     assert child.returncode == -signal.SIGKILL
-    with Store(db) as store:
+    with Store(crash) as store:
         assert store.integrity_ok()
         stored = {r[0] for r in store.conn.execute("SELECT id FROM attempts")}
     assert set(reported) <= stored
     assert len(reported) >= 200
 
 
-def test_export_import_round_trip(tmp_path: Path) -> None:
-    with Store(tmp_path / "a.sqlite3") as src:
+def test_export_import_round_trip(tmp_path: Path, db: Db) -> None:
+    with Store(db("a")) as src:
         _fill(src)
         original = src.attempts()
         assert src.export_csv(tmp_path / "all.csv") == 4
@@ -170,13 +191,13 @@ def test_export_import_round_trip(tmp_path: Path) -> None:
     assert header.split("\t") == list(DATASHOP_COLUMNS)
     assert (tmp_path / "all.csv").read_text().splitlines()[0] == ",".join(CSV_COLUMNS)
     assert "'=4x3" in (tmp_path / "all.csv").read_text()  # no formula runs in a spreadsheet
-    with Store(tmp_path / "b.sqlite3") as dst:
+    with Store(db("b")) as dst:
         assert dst.import_file(tmp_path / "all.csv") == 4
         assert dst.attempts() == original
         assert dst.import_file(tmp_path / "all.csv") == 0  # same file again: nothing changes
         assert dst.import_file(tmp_path / "all.tsv") == 0  # same attempts in the other format
         assert dst.attempts() == original
-    with Store(tmp_path / "c.sqlite3") as third:
+    with Store(db("c")) as third:
         assert third.import_file(tmp_path / "all.tsv") == 4
         got = third.attempts()
         assert [(a.student, a.time, a.input, a.kc, a.outcome) for a in got] == [
@@ -203,11 +224,12 @@ def _good_csv(tmp_path: Path) -> Path:
         (lambda t: "", r"line 1: the header"),
     ],
 )
-def test_corrupt_import_changes_nothing(tmp_path: Path, mangle, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_corrupt_import_changes_nothing(tmp_path: Path, db: Db, mangle,  # type: ignore[no-untyped-def]
+                                       message: str) -> None:
     good = _good_csv(tmp_path)
     bad = tmp_path / "bad.csv"
     bad.write_text(mangle(good.read_text(encoding="utf-8")), encoding="utf-8")
-    with Store(tmp_path / "dst.sqlite3") as dst:
+    with Store(db("dst")) as dst:
         dst.import_file(good)
         before = dst.attempts()
         with pytest.raises(ProgressImportError, match=message) as info:
@@ -216,13 +238,13 @@ def test_corrupt_import_changes_nothing(tmp_path: Path, mangle, message: str) ->
         assert dst.attempts() == before
 
 
-def test_garbage_bytes_and_non_utf8(tmp_path: Path) -> None:
+def test_garbage_bytes_and_non_utf8(tmp_path: Path, db: Db) -> None:
     good = _good_csv(tmp_path)
     latin = tmp_path / "latin1.csv"
     latin.write_bytes(good.read_bytes() + "ana,é\n".encode("latin-1"))
     noise = tmp_path / "noise.bin"
     noise.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
-    with Store(tmp_path / "dst.sqlite3") as dst:
+    with Store(db("dst")) as dst:
         with pytest.raises(ProgressImportError, match="line 6: this is not UTF-8"):
             dst.import_file(latin)
         with pytest.raises(ProgressImportError, match="not UTF-8"):
@@ -232,12 +254,12 @@ def test_garbage_bytes_and_non_utf8(tmp_path: Path) -> None:
         assert dst.attempts() == []
 
 
-def test_corrupt_import_speaks_spanish_and_names_the_line(tmp_path: Path) -> None:
+def test_corrupt_import_speaks_spanish_and_names_the_line(tmp_path: Path, db: Db) -> None:
     good = _good_csv(tmp_path)
     bad = tmp_path / "malo.csv"
     bad.write_text(good.read_text(encoding="utf-8").replace('"CORRECT"', '"MAYBE"', 1),
                    encoding="utf-8")
-    with Store(tmp_path / "dst.sqlite3") as dst:
+    with Store(db("dst")) as dst:
         with pytest.raises(ProgressImportError) as info:
             dst.import_file(bad, lang="es")
         assert str(info.value) == ("malo.csv, línea 3: el resultado 'MAYBE' no es ninguno de "
@@ -247,7 +269,7 @@ def test_corrupt_import_speaks_spanish_and_names_the_line(tmp_path: Path) -> Non
         with pytest.raises(ProgressImportError, match="line 3: the outcome"):
             dst.import_file(bad)
         assert dst.attempts() == []
-    with Store(tmp_path / "es.sqlite3", lang="es") as dst:
+    with Store(db("es"), lang="es") as dst:
         bad.write_text(good.read_text(encoding="utf-8").replace("+00:00", "xx", 1)
                        .replace("4.25", "-1", 1), encoding="utf-8")
         with pytest.raises(ProgressImportError, match=r"^malo\.csv, línea 2: la hora '.*xx' no "
@@ -260,14 +282,14 @@ def test_corrupt_import_speaks_spanish_and_names_the_line(tmp_path: Path) -> Non
             dst.import_file(tmp_path / "cabecera.csv")
 
 
-def test_store_errors_in_the_store_language(tmp_path: Path) -> None:
+def test_store_errors_in_the_store_language(tmp_path: Path, db: Db) -> None:
     text = tmp_path / "notas.txt"
     text.write_text("hola\n")
     with pytest.raises(StoreError, match=r"^.*notas\.txt no es un archivo de progreso \(no es "
                        r"una base de datos SQLite\)\.$") as info:
         Store(text, lang="es_MX")
     assert info.value.message("en").endswith("is not a progress file (not an SQLite database).")
-    with Store(tmp_path / "p.sqlite3", lang="es") as store:
+    with Store(db("p"), lang="es") as store:
         with pytest.raises(StoreError, match="^Cada estudiante necesita un nombre"):
             store.start_session(" ")
         with pytest.raises(StoreError, match="^El resultado 'MAYBE' no es ninguno de estos"):
@@ -292,7 +314,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
-def _nasty_store(path: Path) -> list[Attempt]:
+def _nasty_store(path: str) -> list[Attempt]:
     with Store(path) as store:
         for i, text in enumerate(NASTY):
             s = store.start_session(text)
@@ -303,9 +325,9 @@ def _nasty_store(path: Path) -> list[Attempt]:
         return store.attempts()
 
 
-def test_csv_quotes_every_field_and_no_line_starts_a_formula(tmp_path: Path) -> None:
-    original = _nasty_store(tmp_path / "src.sqlite3")
-    with Store(tmp_path / "src.sqlite3") as src:
+def test_csv_quotes_every_field_and_no_line_starts_a_formula(tmp_path: Path, db: Db) -> None:
+    original = _nasty_store(db("src"))
+    with Store(db("src")) as src:
         assert src.export_csv(tmp_path / "all.csv") == len(NASTY)
     text = (tmp_path / "all.csv").read_text(encoding="utf-8")
     # Every data field is quoted: writing the parsed rows again with QUOTE_ALL gives the file.
@@ -319,14 +341,14 @@ def test_csv_quotes_every_field_and_no_line_starts_a_formula(tmp_path: Path) -> 
     for line in _LINE_BREAK.split(text):
         assert not line.startswith(_FORMULA), repr(line)
         assert not line.startswith(tuple('"' + c for c in _FORMULA)), repr(line)
-    with Store(tmp_path / "dst.sqlite3") as dst:
+    with Store(db("dst")) as dst:
         assert dst.import_file(tmp_path / "all.csv") == len(NASTY)
         assert dst.attempts() == original
 
 
-def test_datashop_keeps_one_attempt_per_line_and_round_trips(tmp_path: Path) -> None:
-    original = _nasty_store(tmp_path / "src.sqlite3")
-    with Store(tmp_path / "src.sqlite3") as src:
+def test_datashop_keeps_one_attempt_per_line_and_round_trips(tmp_path: Path, db: Db) -> None:
+    original = _nasty_store(db("src"))
+    with Store(db("src")) as src:
         assert src.export_datashop(tmp_path / "all.tsv") == len(NASTY)
     data = (tmp_path / "all.tsv").read_bytes()
     assert b"\r" not in data
@@ -336,7 +358,7 @@ def test_datashop_keeps_one_attempt_per_line_and_round_trips(tmp_path: Path) -> 
         cells = line.split("\t")
         assert len(cells) == len(DATASHOP_COLUMNS)
         assert not any(c.startswith(_FORMULA) for c in cells), repr(line)
-    with Store(tmp_path / "dst.sqlite3") as dst:
+    with Store(db("dst")) as dst:
         assert dst.import_file(tmp_path / "all.tsv") == len(NASTY)
         got = dst.attempts()
     keep = ("student", "session", "time", "lesson", "problem", "step", "outcome", "input",
@@ -366,8 +388,8 @@ def test_datashop_keeps_one_attempt_per_line_and_round_trips(tmp_path: Path) -> 
                               r"most 10000"),
     ("input", "x" * 200_000, r"line 3: a value is longer than"),
 ])
-def test_import_refuses_numbers_and_text_out_of_range(tmp_path: Path, column: str, value: str,
-                                                      message: str) -> None:
+def test_import_refuses_numbers_and_text_out_of_range(tmp_path: Path, db: Db, column: str,
+                                                      value: str, message: str) -> None:
     good = {"student": "ana", "session": "s1", "time": "2026-03-02T10:00:00+00:00",
             "lesson": "L", "problem": "p", "step": "gain", "outcome": "CORRECT", "input": "12",
             "feedback": "", "kc": "multiply", "attempt_at_step": "1", "first_attempt": "1",
@@ -378,15 +400,15 @@ def test_import_refuses_numbers_and_text_out_of_range(tmp_path: Path, column: st
         writer.writerow(CSV_COLUMNS)
         writer.writerow(list(good.values()))
         writer.writerow(list({**good, column: value}.values()))
-    with Store(tmp_path / "dst.sqlite3") as dst:
+    with Store(db("dst")) as dst:
         with pytest.raises(ProgressImportError, match=message):
             dst.import_file(bad)
         assert dst.attempts() == []
 
 
-def test_record_attempt_refuses_what_an_import_would_refuse(tmp_path: Path) -> None:
+def test_record_attempt_refuses_what_an_import_would_refuse(tmp_path: Path, db: Db) -> None:
     """What the store keeps always exports and imports again."""
-    with Store(tmp_path / "p.sqlite3") as store:
+    with Store(db("p")) as store:
         s = store.start_session("ana")
         for bad in ({"hints": 10**20}, {"expected": 10**19}, {"duration": float("inf")},
                     {"time": "2026-03-02T10:00:00"}, {"input_text": "x" * 10_001}):
@@ -407,3 +429,136 @@ def test_record_types_live_apart_from_the_store_and_its_files() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- where the store is, and its versions (RULES.md §4: the tutor keeps every answer) --------
+def test_a_database_address_is_not_taken_for_a_file_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``LEONARD_TUTOR_DB=mysql://…`` once became a folder named ``mysql:``; now an address
+    of a kind the tutor cannot use is refused with a sentence, and nothing is created."""
+    monkeypatch.chdir(tmp_path)
+    for address in ("mysql://ana:secret@db.school/tutor", "sqlite:///progress.db"):
+        monkeypatch.setenv(ENV_VAR, address)
+        with pytest.raises(StoreAddressError, match=r"is a (mysql|sqlite) address, which this "
+                           r"tutor cannot use\. Give a file path \(SQLite\) or a "
+                           r"postgresql:// address\.") as info:
+            Store()
+        assert "secret" not in str(info.value)
+        assert isinstance(info.value, ValueError)
+        with pytest.raises(StoreAddressError):
+            default_location()
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setenv(ENV_VAR, "postgresql://ana@127.0.0.1:9/tutor")
+    assert is_database_address(default_location())
+    assert default_path().name == "progress.sqlite3"  # the default file, not the address
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "p.sqlite3"))
+    assert default_location() == tmp_path / "p.sqlite3"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unreachable_database_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("psycopg")
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(StoreError, match=r"^The progress database postgresql://ana:\*\*\*@"
+                       r"127\.0\.0\.1:\d+/tutor cannot be reached: "):
+        Store(f"postgresql://ana:pw@127.0.0.1:{port}/tutor", busy_timeout=1)
+
+
+def test_env_var_selects_the_postgresql_store(pg_cluster, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+                                              ) -> None:
+    url = pg_cluster.new_database()
+    monkeypatch.setenv(ENV_VAR, url)
+    with Store() as store:
+        assert store.backend.name == "postgresql"
+        s = store.start_session("ana")
+        store.record_attempt("ana", s, lesson="L", problem="p", step="s", outcome="CORRECT")
+    with Store(url) as again:
+        assert [a.student for a in again.attempts()] == ["ana"]
+        assert again.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
+            SCHEMA_VERSION
+
+
+# The tables exactly as the released version 1 created them, before the mastery table had
+# streak and scaffolded_right (git show 9990fde:tutor/store.py has them with those columns
+# added on open: both kinds of version-1 file must open).
+V1_TABLES = (
+    "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+    "INSERT INTO schema_version VALUES (1)",
+    "CREATE TABLE students (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+    "created TEXT NOT NULL)",
+    "CREATE TABLE sessions (id TEXT PRIMARY KEY, student_id INTEGER NOT NULL REFERENCES "
+    "students(id), started TEXT NOT NULL)",
+    """CREATE TABLE attempts (id INTEGER PRIMARY KEY,
+    student_id INTEGER NOT NULL REFERENCES students(id),
+    session TEXT NOT NULL REFERENCES sessions(id),
+    time TEXT NOT NULL, lesson TEXT NOT NULL, problem TEXT NOT NULL, step TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('CORRECT', 'INCORRECT', 'HINT', 'GIVEUP')),
+    input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
+    attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
+    hints INTEGER NOT NULL, duration REAL NOT NULL, expected INTEGER, answered INTEGER,
+    UNIQUE (student_id, session, time, lesson, problem, step, outcome, input, feedback, kc,
+            attempt_at_step))""",
+    """CREATE TABLE mastery (student_id INTEGER NOT NULL REFERENCES students(id),
+    skill TEXT NOT NULL, p_known REAL NOT NULL, mastered INTEGER NOT NULL,
+    asked INTEGER NOT NULL, first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
+    total_seconds REAL NOT NULL, PRIMARY KEY (student_id, skill))""",
+    "INSERT INTO students VALUES (1, 'ana', '2026-03-02T10:00:00.000000+00:00')",
+    "INSERT INTO sessions VALUES ('s1', 1, '2026-03-02T10:00:00.000000+00:00')",
+    "INSERT INTO attempts VALUES (1, 1, 's1', '2026-03-02T10:00:01.000000+00:00', 'L1', "
+    "'x/3 on 4', 'gain', 'CORRECT', '12', '', 'multiply', 1, 1, 0, 2.5, 12, 12)",
+    "INSERT INTO mastery VALUES (1, 'multiply', 0.6, 0, 3, 2, 0, 7.5)",
+)
+
+
+@pytest.mark.parametrize("with_added_columns", [False, True])
+def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_columns: bool
+                                                ) -> None:
+    """A progress file written by the tutor before versioned migrations (schema version 1,
+    with or without the columns that version added on open) opens: it is migrated to
+    version 2 once, its answers and mastery kept, and the tutor writes on in it."""
+    old = tmp_path / "v1.sqlite3"
+    with sqlite3.connect(old) as conn:
+        for statement in V1_TABLES:
+            conn.execute(statement)
+        if with_added_columns:
+            conn.execute("ALTER TABLE mastery ADD COLUMN streak INTEGER NOT NULL DEFAULT 0")
+            conn.execute("ALTER TABLE mastery ADD COLUMN scaffolded_right INTEGER NOT NULL "
+                         "DEFAULT 0")
+    with Store(old) as store:
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert [(a.student, a.input, a.first_attempt) for a in store.attempts()] == [
+            ("ana", "12", True)]
+        state = store.load_mastery("ana").states["multiply"]
+        assert (state.asked, state.streak, state.scaffolded_right) == (3, 0, 0)
+        store.record_attempt("ana", "s1", lesson="L1", problem="x/3 on 4", step="gain",
+                             outcome="INCORRECT", input_text="7")
+        assert [a.attempt_at_step for a in store.attempts("ana")] == [1, 2]
+    with Store(old) as again:  # opened again: nothing more to migrate
+        assert again.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+
+
+def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
+    """The migration 1 → 2 on SQLite and on PostgreSQL: a store brought back to version 1
+    (the added mastery columns dropped) opens at version 2 with them."""
+    url = db("old")
+    Store(url).close()
+    with Store(url) as store:
+        for statement in ("ALTER TABLE mastery DROP COLUMN streak",
+                          "ALTER TABLE mastery DROP COLUMN scaffolded_right",
+                          "UPDATE schema_version SET version = 1"):
+            store.conn.execute(statement)
+    with Store(url) as store:
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        m = Mastery()
+        m.record("multiply", True)
+        m.record("multiply", True)
+        store.save_mastery("ana", m)
+        assert store.load_mastery("ana").states == m.states
+        assert store.load_mastery("ana").states["multiply"].streak == 2
+        store.conn.execute("UPDATE schema_version SET version = 0")
+    with pytest.raises(StoreError, match="version 0; this tutor reads version 2"):
+        Store(url)

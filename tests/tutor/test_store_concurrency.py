@@ -1,4 +1,5 @@
-"""A classroom's kernels share one progress file: created at once, written at once, killed."""
+"""A classroom's kernels share one progress store: created at once, written at once, killed,
+and (PostgreSQL) the server restarted under them. Each runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tutor.store import Store
+from tutor.store_backends import SCHEMA_LOCK
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASS = 30
@@ -58,7 +61,28 @@ def kids() -> Iterator[Kids]:
             kid.communicate()
 
 
-def start_class(kids: Kids, db: Path, counts: list[int], tmp_path: Path, names: list[str],
+class _Creator:
+    """Another kernel creating the store just then: it holds the schema's lock (SQLite: the
+    file's write lock; PostgreSQL: the advisory lock) until let go."""
+
+    def __init__(self, db: str) -> None:
+        if db.startswith("postgresql://"):
+            import psycopg
+
+            self.conn: Any = psycopg.connect(db, autocommit=True)
+            self.conn.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+            self.release = "SELECT pg_advisory_unlock_all()"
+        else:
+            self.conn = sqlite3.connect(db, isolation_level=None)
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.release = "ROLLBACK"
+
+    def let_go(self) -> None:
+        self.conn.execute(self.release)
+        self.conn.close()
+
+
+def start_class(kids: Kids, db: str, counts: list[int], tmp_path: Path, names: list[str],
                 creating: bool = False) -> Kids:
     """One writer per name (writing as many attempts as its count), all let go at the same
     moment (once every one is ready).
@@ -69,23 +93,20 @@ def start_class(kids: Kids, db: Path, counts: list[int], tmp_path: Path, names: 
     """
     start = tmp_path / "start"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    kids.extend(subprocess.Popen([sys.executable, "-c", WRITER, str(db), name, str(count),
+    kids.extend(subprocess.Popen([sys.executable, "-c", WRITER, db, name, str(count),
                                   str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True, env=env)
                 for name, count in zip(names, counts, strict=True))
     for kid in kids:
         assert kid.stdout is not None
         assert kid.stdout.readline() == "ready\n"
-    creator = sqlite3.connect(db, isolation_level=None) if creating else None
-    if creator is not None:
-        creator.execute("BEGIN IMMEDIATE")
+    creator = _Creator(db) if creating else None
     start.touch()
     for kid in kids:
         assert kid.stdout is not None
         assert kid.stdout.readline() == "opening\n"
     if creator is not None:
-        creator.execute("ROLLBACK")
-        creator.close()
+        creator.let_go()
     return kids
 
 
@@ -101,39 +122,66 @@ def finish(kids: Kids) -> list[tuple[int, list[int], str]]:
     return out
 
 
-def test_thirty_kernels_create_the_store_at_once(tmp_path: Path, kids: Kids) -> None:
-    db = tmp_path / "class.sqlite3"
+def test_thirty_kernels_create_the_store_at_once(tmp_path: Path, kids: Kids, store_url: str
+                                                 ) -> None:
+    db = store_url
     names = [f"student{i:02d}" for i in range(CLASS)]
     results = finish(start_class(kids, db, [3] * CLASS, tmp_path, names, creating=True))
     failures = [stderr.strip().splitlines()[-1] for code, _, stderr in results if code != 0]
     assert failures == []
     with Store(db) as store:
         assert store.integrity_ok()
-        assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        if store.backend.name == "sqlite":
+            assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
         assert store.students() == names
         assert len(store.attempts()) == 3 * CLASS
 
 
-def test_thirty_kernels_writing_at_once_lose_no_attempt(tmp_path: Path, kids: Kids) -> None:
-    db = tmp_path / "class.sqlite3"
+def _lose_nothing(kids: Kids, db: str, tmp_path: Path, restart: Callable[[], None] | None
+                  ) -> None:
+    """30 writers of 200 attempts each; ``restart`` (if any) while all are writing (once
+    every writer has committed some): every attempt stored once, in order."""
     names = [f"student{i:02d}" for i in range(CLASS)]
-    results = finish(start_class(kids, db, [200] * CLASS, tmp_path, names, creating=True))
+    start_class(kids, db, [200] * CLASS, tmp_path, names, creating=True)
+    if restart is not None:
+        for kid in kids:
+            assert kid.stdout is not None
+            assert [int(kid.stdout.readline()) for _ in range(20)] == list(range(20))
+        restart()
+    results = finish(kids)
     failures = [stderr.strip().splitlines()[-1] for code, _, stderr in results if code != 0]
     assert failures == []
     with Store(db) as store:
         assert store.integrity_ok()
         assert store.conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 200 * CLASS
+        assert store.students() == names
         for name in names:
             rows = store.attempts(name)
             assert [r.input for r in rows] == [str(i) for i in range(200)]
             assert all(r.attempt_at_step == 1 for r in rows)
 
 
-def test_killed_kernels_lose_nothing_they_committed(tmp_path: Path, kids: Kids) -> None:
+# On PostgreSQL the restart test below is this test with a restart in it: run once, there.
+@pytest.mark.parametrize("store_urls", ["sqlite"], indirect=True)
+def test_thirty_kernels_writing_at_once_lose_no_attempt(tmp_path: Path, kids: Kids,
+                                                        store_url: str) -> None:
+    _lose_nothing(kids, store_url, tmp_path, restart=None)
+
+
+def test_a_server_restart_mid_class_loses_and_doubles_nothing(tmp_path: Path, kids: Kids,
+                                                             pg_cluster: Any) -> None:
+    """``pg_ctl restart -m fast`` while 30 kernels write to the shared PostgreSQL store: each
+    reconnects and makes its write again; every attempt is stored exactly once (an attempt
+    whose commit got through before the connection was cut is found, not stored twice)."""
+    _lose_nothing(kids, pg_cluster.new_database(), tmp_path, restart=pg_cluster.restart)
+
+
+def test_killed_kernels_lose_nothing_they_committed(tmp_path: Path, kids: Kids,
+                                                   store_url: str) -> None:
     """A third of the class is killed (SIGKILL) while all are writing: what a killed kernel
     had committed is kept, the file stays intact, and the others finish every attempt."""
-    db = tmp_path / "class.sqlite3"
+    db = store_url
     Store(db).close()
     names = [f"student{i:02d}" for i in range(CLASS)]
     victims = set(names[::3])

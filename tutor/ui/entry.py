@@ -35,6 +35,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False,
     JupyterHub, asks for the student's name (and a class code) before the game starts; the
     game then starts for that student (see :mod:`tutor.ui.name_form`).
     """
+    from tutor.identity import hub_user
     from tutor.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
     from tutor.store import Store, StoreError
 
@@ -62,7 +63,9 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False,
         try:
             # A page answers at once: wait at most about a second for a busy progress file,
             # then keep the answers in memory and save them as soon as it is free.
-            store = Store(lang=lang, busy_timeout=PAGE_BUSY_TIMEOUT, retries=1)
+            # Under a JupyterHub the store keeps this page to the hub user's own rows.
+            store = Store(lang=lang, busy_timeout=PAGE_BUSY_TIMEOUT, retries=1,
+                          owner=link.student if hub_user() else None)
         except (StoreError, OSError) as err:
             notes.append(_("Progress cannot be saved here: {error}").format(
                 error=translate_error(err, lang)))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.i18n import translate_error, translator
+from tutor.i18n import N_, translate_error, translator
+from tutor.identity import hub_user, is_teacher
 from tutor.link import Link, read_link
 from tutor.records import StoreError
 from tutor.request import page_query
@@ -54,17 +55,35 @@ def lessons_page(**settings: Any) -> LessonsPage:
     notes = link.note_texts()
     store = settings.pop("store", None)
     if store is None:
-        store = _store(link.lang, notes, busy_timeout=STUDENT_BUSY_TIMEOUT, retries=1)
+        # Under a JupyterHub the store keeps the page to the hub user's own rows.
+        store = _store(link.lang, notes, busy_timeout=STUDENT_BUSY_TIMEOUT, retries=1,
+                       owner=link.student if hub_user() else None)
     settings.setdefault("ask_name", True)
     return LessonsPage(store=store, student=link.student, lang=link.lang, notes=notes,
                        class_code=link.class_code, **settings)
 
 
+NOT_A_TEACHER = N_("This page shows the whole class's progress, so only a teacher can open it. "
+                   "{user}, your own progress is on the lessons page. (A teacher is a hub "
+                   "admin or someone named in LEONARD_TEACHERS.)")
+
+
 def teacher_page(**settings: Any) -> TeacherPage:
     """The teacher page (the notebook's one call): ``…/Teacher.ipynb?lang=en``. The class is
-    every student in the progress store, with what their uploaded files add."""
+    every student in the progress store, with what their uploaded files add.
+
+    Under a JupyterHub only a teacher (:func:`tutor.identity.is_teacher`) gets the class:
+    anyone else gets the page's header and a sentence saying why, and no store is opened.
+    Outside a hub the page is open to whoever runs it, as before.
+    """
     link = _link(settings)
     notes = link.note_texts()
+    if not is_teacher():
+        notes.append(translator(link.lang)(NOT_A_TEACHER).format(user=hub_user()))
+        settings.pop("store", None)
+        page = TeacherPage(store=None, lang=link.lang, notes=notes, **settings)
+        page.children = page.children[:2]  # the style and the header with the sentence
+        return page
     store = settings.pop("store", None)
     if store is None:
         store = _store(link.lang, notes)

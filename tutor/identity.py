@@ -1,0 +1,99 @@
+"""Who is using the tutor on a JupyterHub, and whether they may see the class's data.
+
+Outside a hub (no ``JUPYTERHUB_USER``) everyone may: the pages stay as they always were (a
+teacher's own machine, Binder). Under a hub the student is the hub user, and the class's data
+(the teacher page, the teacher's command line) is for teachers only:
+
+* a user named in ``LEONARD_TEACHERS`` (names separated by commas or spaces), or in a hub
+  group named there as ``group:NAME`` (for example ``LEONARD_TEACHERS="ms.ruiz, group:teachers"``);
+* or a hub admin.
+
+Whether the user is an admin, and their groups, come from the hub's REST API
+(``$JUPYTERHUB_API_URL/user`` with the server's ``$JUPYTERHUB_API_TOKEN``). JupyterHub passes
+no admin flag in the environment (``JUPYTERHUB_ADMIN_ACCESS`` only says whether admins may
+open users' servers), and since JupyterHub 2 the server's token answers ``admin`` and
+``groups`` only when its role grants ``read:users`` / ``read:users:groups`` for the user
+(``c.JupyterHub.load_roles`` with a ``server`` role of scopes ``["inherit"]``, or those two).
+When the hub does not answer them, only the names in ``LEONARD_TEACHERS`` count: that list is
+the dependable setting, and the README says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+__all__ = ["HUB_USER_ENV", "TEACHERS_ENV", "HubProfile", "hub_profile", "hub_user",
+           "is_teacher", "teachers_setting"]
+
+HUB_USER_ENV = "JUPYTERHUB_USER"
+TEACHERS_ENV = "LEONARD_TEACHERS"
+_HUB_TIMEOUT = 3.0
+
+
+@dataclass(frozen=True)
+class HubProfile:
+    """What the hub says of a user (nothing, when it does not say)."""
+
+    admin: bool = False
+    groups: frozenset[str] = frozenset()
+
+
+def hub_user(env: Mapping[str, str] | None = None) -> str | None:
+    """The signed-in hub user, None outside a JupyterHub."""
+    name = (os.environ if env is None else env).get(HUB_USER_ENV, "").strip()
+    return name or None
+
+
+def teachers_setting(env: Mapping[str, str] | None = None) -> tuple[frozenset[str],
+                                                                   frozenset[str]]:
+    """The names and the ``group:`` groups listed in ``LEONARD_TEACHERS``."""
+    text = (os.environ if env is None else env).get(TEACHERS_ENV, "")
+    names, groups = set(), set()
+    for entry in filter(None, re.split(r"[,\s]+", text)):
+        if entry.startswith("group:") and len(entry) > len("group:"):
+            groups.add(entry[len("group:"):])
+        else:
+            names.add(entry)
+    return frozenset(names), frozenset(groups)
+
+
+def hub_profile(env: Mapping[str, str] | None = None) -> HubProfile:
+    """Ask the hub (``$JUPYTERHUB_API_URL/user``) whether the user is an admin, and their
+    groups; an empty profile when it cannot be asked or does not say."""
+    env = os.environ if env is None else env
+    url, token = env.get("JUPYTERHUB_API_URL"), env.get("JUPYTERHUB_API_TOKEN")
+    if not url or not token or not url.startswith(("http://", "https://")):
+        return HubProfile()
+    request = urllib.request.Request(url.rstrip("/") + "/user",
+                                     headers={"Authorization": f"token {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=_HUB_TIMEOUT) as reply:  # noqa: S310
+            data = json.loads(reply.read(1_000_000))
+    except (OSError, ValueError):
+        return HubProfile()
+    if not isinstance(data, dict):
+        return HubProfile()
+    groups = data.get("groups")
+    return HubProfile(admin=data.get("admin") is True,
+                      groups=frozenset(g for g in groups if isinstance(g, str))
+                      if isinstance(groups, list) else frozenset())
+
+
+def is_teacher(env: Mapping[str, str] | None = None,
+               profile: Callable[[Mapping[str, str]], HubProfile] = hub_profile) -> bool:
+    """Whether this user may see the class's data: always outside a hub; under a hub, a user
+    named in ``LEONARD_TEACHERS`` or in a group listed there, or a hub admin."""
+    env = os.environ if env is None else env
+    user = hub_user(env)
+    if user is None:
+        return True
+    names, groups = teachers_setting(env)
+    if user in names:
+        return True
+    said = profile(env)
+    return said.admin or bool(said.groups & groups)
