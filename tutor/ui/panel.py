@@ -10,7 +10,7 @@ import html
 import sys
 import traceback
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from engine.tiles import TileSet
 from tutor.i18n import N_, ngettext, translator
@@ -78,10 +78,11 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
     (e.g. Playwright's in the same test process) must not be borrowed: no pacing then.
     """
     try:
-        from IPython import get_ipython
+        from IPython.core import getipython
     except ImportError:
         return None
-    shell = get_ipython()
+    # IPython's function has no annotations: say what it returns (a shell or None).
+    shell = cast(Callable[[], Any], getipython.get_ipython)()
     if shell is None or getattr(shell, "kernel", None) is None:
         return None
     try:
