@@ -10,7 +10,7 @@ import html
 import sys
 import traceback
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from engine.tiles import TileSet
 from tutor.i18n import N_, ngettext, translator
@@ -81,8 +81,8 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
         from IPython.core import getipython
     except ImportError:
         return None
-    # IPython's function has no annotations: say what it returns (a shell or None).
-    shell = cast(Callable[[], Any], getipython.get_ipython)()
+    get_shell: Callable[[], Any] = getipython.get_ipython  # IPython's has no annotations
+    shell = get_shell()
     if shell is None or getattr(shell, "kernel", None) is None:
         return None
     try:
