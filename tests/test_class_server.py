@@ -1,0 +1,35 @@
+"""A small class measured at the server (benchmarks/class_server.py): three simulated students,
+websocket clients speaking Voilà's own protocol (no browser), play a lesson against one
+standalone Voilà server and leave as a closed tab does. Every answer they sent is stored once
+under their own name (RULES.md §4: the tutor's questions and the answers recorded), no student
+fails, and no kernel is left once they left. Timings are reported, never asserted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_three_simulated_students_lose_nothing_and_leave_no_kernel() -> None:
+    pytest.importorskip("voila")
+    pytest.importorskip("websockets")
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "class_server.py"), "--students", "3",
+         "--moves", "8", "--json", "--check"],
+        cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert out.stdout.strip(), out.stderr[-3000:]
+    report = json.loads(out.stdout)
+    assert report["errors"] == [], report["errors"]
+    assert report["clicks"] > 0
+    assert report["attempts_sent"] > 0  # the seeded games ask questions
+    assert report["lost"] == [] and report["attempts_stored"] == report["attempts_sent"]
+    assert report["kernels_left"] == 0
+    assert out.returncode == 0
