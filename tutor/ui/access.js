@@ -255,6 +255,20 @@ function initialize({ model }) {
     }
   }
 
+  // The page's tick (tick_seconds > 0; the teacher's live view reads the class on each):
+  // ipywidgets has no timer. A hidden tab sends none, and never more than one a second.
+  let tickTimer = null;
+  function startTicks() {
+    clearInterval(tickTimer);
+    tickTimer = null;
+    const seconds = Number(model.get("tick_seconds")) || 0;
+    if (seconds <= 0) return;
+    tickTimer = setInterval(() => {
+      if (!document.hidden) model.send({ event: "tick" });
+    }, Math.max(1, seconds) * 1000);
+  }
+  startTicks();
+
   const observer = new MutationObserver(redrawn);
   // New widgets, redrawn HTML, and shown or hidden panels (ipywidgets sets their style);
   // never the attributes this file sets itself.
@@ -270,6 +284,7 @@ function initialize({ model }) {
   model.on("change:lang", redrawn);
   model.on("change:focus_request", onFocusRequest);
   model.on("change:student", onStudent);
+  model.on("change:tick_seconds", startTicks);
   onStudent();
   // A focus asked for before the page was drawn (the name form's box, as the page opens).
   if ((model.get("focus_request") || {}).selector && !model.get("focus_request").soft) {
@@ -278,6 +293,7 @@ function initialize({ model }) {
   redrawn();
   return () => {
     clearInterval(boardTimer);
+    clearInterval(tickTimer);
     clearTimeout(widthTimer);
     window.removeEventListener("resize", onResize);
     for (const type of TOUCHES) window.removeEventListener(type, onTouch, { capture: true });

@@ -24,6 +24,9 @@ cannot do from Python.
 - :attr:`PageAccess.student` (and :attr:`PageAccess.class_code`) once known are written into
   the address bar's link (``student=``, ``class=``, by ``history.replaceState``), so a reload
   opens the same student's page without asking for the name again;
+- :attr:`PageAccess.tick_seconds` > 0 makes the page send a tick that often while it is shown
+  (:meth:`PageAccess.on_tick`): ipywidgets has no timer, and the teacher's live view reads
+  the class again on each tick (a hidden tab sends none);
 - the element a focus request reaches is scrolled into view with the panel around it (the
   first of :attr:`PageAccess.scroll_into_view` that fits the window): on a phone the
   question's buttons stayed below the fold after a power play.
@@ -76,6 +79,8 @@ class PageAccess(anywidget.AnyWidget):
     class_code = traitlets.Unicode("").tag(sync=True)
     scroll_into_view = traitlets.List([".ld-tutor", ".ld-answer-row"]).tag(sync=True)
     """Around a focused element, the panels to bring into view whole (the first that fits)."""
+    tick_seconds = traitlets.Float(0.0).tag(sync=True)
+    """Seconds between the page's ticks (0: none; at least 1 when set)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -85,11 +90,16 @@ class PageAccess(anywidget.AnyWidget):
         self._on_repaint: Callable[[], None] | None = None
         self._on_width: Callable[[int], None] | None = None
         self._on_name: Callable[[str, str], None] | None = None
+        self._on_tick: Callable[[], None] | None = None
         self.on_msg(self._message)
 
     def on_name(self, callback: Callable[[str, str], None]) -> None:
         """``callback(name, class_code)`` when the name form is handed in."""
         self._on_name = callback
+
+    def on_tick(self, callback: Callable[[], None]) -> None:
+        """``callback()`` every :attr:`tick_seconds` while the page is shown."""
+        self._on_tick = callback
 
     def on_submit(self, callback: Callable[[str], None]) -> None:
         """``callback(text)`` when the student hands in the answer box's text."""
@@ -113,6 +123,8 @@ class PageAccess(anywidget.AnyWidget):
             self._on_submit(str(content.get("value", "")))
         elif content.get("event") == "repaint" and self._on_repaint is not None:
             self._on_repaint()
+        elif content.get("event") == "tick" and self._on_tick is not None:
+            self._on_tick()
         elif content.get("event") == "name" and self._on_name is not None:
             self._on_name(str(content.get("value", "")), str(content.get("code", "")))
         elif content.get("event") == "width" and self._on_width is not None:

@@ -17,6 +17,10 @@ from .teacher_app import TeacherPage
 
 __all__ = ["lessons_page", "teacher_page"]
 
+LIVE_SECONDS = 5.0
+"""Seconds between the teacher page's live-view reads on a shared store (a hub's, or a
+PostgreSQL database): the class plays while the teacher watches."""
+
 STUDENT_BUSY_TIMEOUT = 0.5
 """Seconds a student's page waits for a busy progress file per try (two tries), as the play
 page does; the teacher page waits as long as the command line does."""
@@ -74,7 +78,9 @@ def teacher_page(**settings: Any) -> TeacherPage:
 
     Under a JupyterHub only a teacher (:func:`tutor.identity.is_teacher`) gets the class:
     anyone else gets the page's header and a sentence saying why, and no store is opened.
-    Outside a hub the page is open to whoever runs it, as before.
+    Outside a hub the page is open to whoever runs it, as before. On a shared store (under
+    a hub, or a PostgreSQL database) the live view reads the class every
+    :data:`LIVE_SECONDS`; elsewhere on its "Refresh" button.
     """
     link = _link(settings)
     notes = link.note_texts()
@@ -87,4 +93,7 @@ def teacher_page(**settings: Any) -> TeacherPage:
     store = settings.pop("store", None)
     if store is None:
         store = _store(link.lang, notes)
+    shared = hub_user() is not None or getattr(getattr(store, "backend", None), "name",
+                                               "") == "postgresql"
+    settings.setdefault("live_seconds", LIVE_SECONDS if shared and store is not None else 0.0)
     return TeacherPage(store=store, lang=link.lang, notes=notes, **settings)

@@ -1,0 +1,107 @@
+"""The teacher page's live view as widgets (issue 35, part 3): the panel lists who plays
+which lesson with their answers and who is stuck (RULES.md §4's first answers; the clock is
+the test's), the page's tick reads the store again for the live view alone, the "Refresh"
+button reads every panel again, and the tick runs only on a shared store."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor.store import Store
+from tutor.ui import teacher_page
+from tutor.ui.pages import LIVE_SECONDS
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def answer(store: Store, student: str, n: int, seconds: float, right: bool) -> None:
+    session = store.start_session(student, session=f"s-{student}")
+    store.record_attempt(student, session, lesson="04-times", problem=f"p{n}", step="T",
+                         outcome="CORRECT" if right else "INCORRECT", input_text="12",
+                         kc="multiply", expected=12, answered=12 if right else 13,
+                         time=(T0 + timedelta(seconds=seconds)).isoformat())
+
+
+def live_rows(page: Any) -> dict[str, tuple[str, ...]]:
+    """Student → (lesson, answers, right, last answer, state) as the live table shows them."""
+    out = {}
+    for m in re.finditer(r"<tr class='ld-live-row' data-student='([^']*)'[^>]*>(.*?)</tr>",
+                         page.live.table.value):
+        cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", m.group(2))
+        out[m.group(1)] = tuple(cells[1:])
+    return out
+
+
+@pytest.fixture()
+def no_hub(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUERY_STRING", "lang=en")
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+
+
+def test_the_live_panel_shows_who_plays_what_and_who_is_stuck(no_hub: None,
+                                                              tmp_path: Path) -> None:
+    clock = Clock()
+    with Store(tmp_path / "p.sqlite3") as store:
+        for k in range(3):
+            answer(store, "ana", k, 10 * k, right=False)
+        answer(store, "beto", 9, 15, right=True)
+        clock.now = T0 + timedelta(seconds=40)
+        page = teacher_page(store=store, clock=clock)
+        shown = live_rows(page)
+        assert list(shown) == ["ana", "beto"]  # the stuck first
+        assert shown["ana"] == ("x/n tiles: multiplying", "3", "0 of 3", "20 s ago",
+                                "stuck: 3 wrong first answers in a row")
+        assert shown["beto"] == ("x/n tiles: multiplying", "1", "1 of 1", "25 s ago", "playing")
+        assert page.live.button.description == "Refresh"
+
+        # The page's tick reads the store again: beto's new answer, two minutes of quiet.
+        answer(store, "beto", 10, 50, right=True)
+        clock.now = T0 + timedelta(seconds=50 + 120)
+        before = page.table.children  # the class table waits for the button
+        page.access._message(page.access, {"event": "tick"}, [])
+        shown = live_rows(page)
+        assert shown["beto"][1:] == ("2", "2 of 2", "120 s ago", "stuck: no answer for 2 min")
+        assert page.table.children is before
+
+        # The button reads every panel again.
+        answer(store, "carla", 1, 165, right=True)
+        page.live.button.click()
+        assert "carla" in live_rows(page)
+        assert any(r.student == "carla" for r in page.rows)
+
+
+def test_the_page_ticks_only_on_a_shared_store(no_hub: None, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    with Store(tmp_path / "p.sqlite3") as store:
+        assert teacher_page(store=store).access.tick_seconds == 0  # a file: the button only
+        monkeypatch.setenv("JUPYTERHUB_USER", "teacher")
+        monkeypatch.setenv("LEONARD_TEACHERS", "teacher")
+        page = teacher_page(store=store)
+        assert page.access.tick_seconds == LIVE_SECONDS > 0
+        assert "every 5 seconds" in page.live.legend.value
+        monkeypatch.setenv("JUPYTERHUB_USER", "ana")  # a student: refused, no ticks
+        refused = teacher_page(store=store)
+        assert refused.access not in refused.children and refused.access.tick_seconds == 0
+
+
+def test_the_live_view_speaks_spanish(no_hub: None, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUERY_STRING", "lang=es")
+    with Store(tmp_path / "p.sqlite3") as store:
+        page = teacher_page(store=store, clock=Clock())
+        assert page.live.button.description == "Actualizar"
+        assert "Nadie está jugando ahora." in page.live.table.value
