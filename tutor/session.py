@@ -212,7 +212,8 @@ class Session:
                            masteries={seat: self._mastery(name) for seat, name in
                                       students.items()},
                            players=players, rng=rng, recorder=self.recorder,
-                           symbol_value=rules.symbol_value, tileset=driver.round.tileset)
+                           symbol_value=rules.symbol_value, tileset=driver.round.tileset,
+                           id_prefix=f"m{self.match_number}-")
         self.round_events: list[Event] = list(self.round.log)
         self.last_events = list(self.round.log)
         self._mix_in_reviews()

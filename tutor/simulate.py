@@ -71,7 +71,9 @@ class ProfileError(TranslatableError):
 
 @dataclass(frozen=True)
 class Seen:
-    """What the student sees of a pending question besides its prompt: its scaffolds."""
+    """What the student sees of a pending question besides its prompt: its scaffolds, as the
+    session shows them (:attr:`tutor.asking.Pending.shown` and ``Pending.scaffold``, read when
+    the question is at the front: :meth:`of`)."""
 
     scaffold: str = ""
     """The formula with blanks (LaTeX), empty when none shows."""
@@ -79,10 +81,21 @@ class Seen:
     """The points of a play whose T the tutor asked just before (the ``T`` scaffold: the play
     worked in two steps). The T question itself is not scaffolded: it is the other end asked
     with nothing to lean on, unless blanks show."""
+    shown: frozenset[str] = frozenset()
+    """The scaffolds the tutor says it showed (``blanks``, ``T``): what its evidence rule
+    judges the answer by."""
+
+    @classmethod
+    def of(cls, pending: Any) -> Seen:
+        """What the student sees of the session's pending question (:class:`Pending`)."""
+        if pending is None:
+            return cls()
+        shown = frozenset(pending.shown)
+        return cls(scaffold=pending.scaffold, after_t="T" in shown, shown=shown)
 
     @property
     def scaffolded(self) -> bool:
-        return bool(self.scaffold) or self.after_t
+        return bool(self.shown) or bool(self.scaffold) or self.after_t
 
 
 class Learner:
@@ -565,15 +578,10 @@ def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
     mover = GreedyBot(seed)
     run = Run()
     asked: Counter[str] = Counter()
-    t_asked: set[str] = set()  # plays whose T was asked: their points come after T
     for _ in range(100_000):  # bounded: a lesson is a few hundred steps
         q = s.pending_question
         if q is not None:
-            pending = s.asker.pending
-            seen = Seen(scaffold=pending.scaffold if pending is not None else "",
-                        after_t=q.step != "T" and q.problem in t_asked)
-            if q.step == "T":
-                t_asked.add(q.problem)
+            seen = Seen.of(s.asker.pending)  # the session's own record of its scaffolds
             reply = _ask(s, student, q, seen, rng, run)
             run.replies.append(reply)
             run.questions.append((q, bool(reply.first_counted)))

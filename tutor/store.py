@@ -99,14 +99,16 @@ _SCHEMA = (
     p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
     first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
     total_seconds REAL NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
-    scaffolded_right INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
+    scaffolded_right INTEGER NOT NULL DEFAULT 0,
+    misconceptions INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
 )
 # Columns added to the mastery table after version 1 was released: a file that lacks them
 # gets them (with their defaults) when opened, so older progress files keep loading.
 _MASTERY_ADDED = (("streak", "INTEGER NOT NULL DEFAULT 0"),
-                  ("scaffolded_right", "INTEGER NOT NULL DEFAULT 0"))
+                  ("scaffolded_right", "INTEGER NOT NULL DEFAULT 0"),
+                  ("misconceptions", "INTEGER NOT NULL DEFAULT 0"))
 _MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
-                    "total_seconds", "streak", "scaffolded_right")
+                    "total_seconds", "streak", "scaffolded_right", "misconceptions")
 
 
 def default_path() -> Path:
@@ -339,7 +341,8 @@ class Store:
     def save_mastery(self, student: str, mastery: Mastery) -> None:
         """Store every skill state of ``student`` (one transaction)."""
         rows = [(s.skill, s.p_known, int(s.mastered), s.asked, s.first_try_right,
-                 s.hints_used, s.total_seconds, s.streak, s.scaffolded_right)
+                 s.hints_used, s.total_seconds, s.streak, s.scaffolded_right,
+                 s.misconceptions)
                 for s in mastery.states.values()]
         columns = ", ".join(("student_id", *_MASTERY_COLUMNS))
         marks = ", ".join("?" * (len(_MASTERY_COLUMNS) + 1))
