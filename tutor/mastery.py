@@ -27,7 +27,9 @@ __all__ = [
     "DEFAULT_SKILL_PARAMS",
     "FADE_AFTER",
     "MISCONCEPTION_SLIP",
+    "MOST_STREAK",
     "STREAK_AFTER_MISCONCEPTION",
+    "STREAK_PER_MISCONCEPTION",
     "PARAMS_ENV",
     "SKILLS",
     "SKILL_NAMES",
@@ -48,11 +50,17 @@ __all__ = [
 STREAK_TO_MASTER = 3
 """Unscaffolded, unhinted right first answers in a row that mastery needs besides the BKT
 estimate (ASSISTments' skill-builder rule, beside Cognitive Tutor's 0.95; RULES.md §4)."""
+STREAK_PER_MISCONCEPTION = 3
+"""Right first answers in a row that each misconception of the skill shown since it was last
+mastered adds to what mastery needs (a wrong answer that a catalogue mistake of that very
+skill explains): the misconception must be shown gone, and the more often it showed, the
+longer it must stay away (docs/teaching.md, "A misconception is stronger evidence than a
+slip")."""
 STREAK_AFTER_MISCONCEPTION = 6
-"""Right first answers in a row mastery needs once the student has shown a misconception of
-the skill (a wrong answer that a catalogue mistake of that very skill explains) since the
-skill was last mastered: the misconception must be shown gone, not just absent three times
-(docs/teaching.md, "A misconception is stronger evidence than a slip")."""
+"""What mastery needs after one misconception (:data:`STREAK_TO_MASTER` +
+:data:`STREAK_PER_MISCONCEPTION`)."""
+MOST_STREAK = 12
+"""The longest streak mastery ever needs, however often the misconception showed."""
 MISCONCEPTION_SLIP = 0.02
 """BKT's slip for a wrong answer a misconception of the skill explains: a student who knows
 the skill slips into a random wrong number now and then (``p_slip``), but seldom into that
@@ -347,8 +355,8 @@ class SkillState:
     back (sets it to 0)."""
     misconceptions: int = 0
     """Wrong first answers explained by a misconception of this skill since it was last
-    mastered: while there is one, mastery needs :data:`STREAK_AFTER_MISCONCEPTION` right in a
-    row instead of :data:`STREAK_TO_MASTER`."""
+    mastered: each adds :data:`STREAK_PER_MISCONCEPTION` to the right answers in a row mastery
+    needs (:meth:`Mastery.streak_needed`)."""
 
     @property
     def mean_seconds(self) -> float:
@@ -410,15 +418,16 @@ class Mastery:
 
     def is_mastered(self, st: SkillState) -> bool:
         """The BKT estimate at the threshold and enough right first answers in a row:
-        :data:`STREAK_TO_MASTER`, or :data:`STREAK_AFTER_MISCONCEPTION` once a misconception
-        of the skill has shown (:meth:`streak_needed`)."""
+        :data:`STREAK_TO_MASTER`, more once a misconception of the skill has shown
+        (:meth:`streak_needed`)."""
         params = self.params_for(st.skill)
         return st.p_known >= params.mastery_threshold and st.streak >= self.streak_needed(st)
 
     @staticmethod
     def streak_needed(st: SkillState) -> int:
-        """Right first answers in a row ``st``'s skill needs for mastery now."""
-        return STREAK_AFTER_MISCONCEPTION if st.misconceptions else STREAK_TO_MASTER
+        """Right first answers in a row ``st``'s skill needs for mastery now: 3, and 3 more
+        for each misconception shown since it was last mastered, at most :data:`MOST_STREAK`."""
+        return min(MOST_STREAK, STREAK_TO_MASTER + STREAK_PER_MISCONCEPTION * st.misconceptions)
 
     def record(
         self,

@@ -463,7 +463,7 @@ class Session:
             return "mastered"
         if self.max_questions is not None and all(
                 n in self._tallies and self._tallies[n].questions(self.plan.targets)
-                >= self.max_questions for n in learning):
+                >= self.max_questions * len(self.plan.targets) for n in learning):
             return "questions"
         if self.max_minutes is not None and self.lesson_minutes >= self.max_minutes:
             return "minutes"

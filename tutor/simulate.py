@@ -157,6 +157,16 @@ class RandomGuesser(Learner):
         return False
 
 
+def exercised(q: Question) -> str:
+    """The skill a question really exercises: its own, except an item whose operation does
+    nothing (×1, +0, T = 0), whose answer is T: finding the other end (as the tutor judges it,
+    :func:`tutor.evidence.is_trivial`)."""
+    from tutor.evidence import is_trivial
+
+    ctx = q.context
+    return "other-end" if is_trivial(q.step, ctx.rule, ctx.n, ctx.t) else q.skill
+
+
 @dataclass
 class BKTLearner(Learner):
     """Knows each skill or not, following BKT's own story (RULES.md §4's tracing)."""
@@ -169,10 +179,11 @@ class BKTLearner(Learner):
     name = "bkt"
 
     def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
-        knows = self.known.setdefault(q.skill, rng.random() < self.p_init)
+        skill = exercised(q)
+        knows = self.known.setdefault(skill, rng.random() < self.p_init)
         right = rng.random() < ((1 - self.p_slip) if knows else self.p_guess)
         if attempt == 1 and not knows:
-            self.known[q.skill] = rng.random() < self.p_learn
+            self.known[skill] = rng.random() < self.p_learn
         return q.expected if right else _wrong(q, rng)
 
     def knows(self, skill: str) -> bool:
