@@ -94,7 +94,9 @@ def test_students_play_until_the_lesson_is_over_and_its_length_is_reported(lesso
     plays on and masters the lesson within the default cap ≥ 70% of the time (before:
     24–54%), in more questions and tiles."""
     fast, slow = report(lesson, "perfect"), report(lesson, "bkt:0.1,0.05,0.1,0.2")
-    assert fast["rounds_per_student"] == 2 and fast["tiles_placed_per_student"] > 10
+    # a deal with few plays of the skill can leave a perfect student one round more: it needs
+    # 2 scaffolded and 3 bare right answers (issue 32 part 2), and ×1 items prove nothing
+    assert 2 <= fast["rounds_per_student"] <= 2.25 and fast["tiles_placed_per_student"] > 10
     assert slow["all_targets_mastered_share"] >= 0.7
     assert slow["rounds_per_student"] > fast["rounds_per_student"]
     assert slow["tiles_placed_per_student"] > fast["tiles_placed_per_student"]
