@@ -293,21 +293,12 @@ def goals(lesson: str) -> dict[str, Any]:
 
 
 _LATER = {
-    "calculator": "the answer box still computes working like 5*(4+2) (issue 32, part 1)",
-    "scaffold": "scaffolded right answers still count as proof and scaffolds come back "
-                "(issue 32, part 2)",
-    "mistake": "three right answers still give mastery whatever came before (issue 32, "
-               "parts 2-3)",
-    "bkt": "lessons still end after a fixed number of rounds, not at mastery (issue 32, "
-           "part 4)",
-    "random": "p_guess 0.2 is shared by every skill (issue 32, part 3)",
-    "bkt_wrong": "mastery from three right answers in a row, shared parameters (issue 32, "
-                 "parts 2-3)",
+    "bkt": "measured 60% with these 20 students (70% with the benchmark's 50): the slow "
+           "learner's random wrong answers to +/n land on forgot_own_number's value (T) now "
+           "and then, which counts as a misconception of add and lengthens the streak it "
+           "needs (docs/teaching.md)",
 }
-_FAILING_TODAY = {("04-times", "calculator"), ("04-times", "scaffold"), ("04-times", "mistake"),
-                  ("04-times", "bkt"), ("02-plus", "calculator"), ("02-plus", "scaffold"),
-                  ("02-plus", "mistake"), ("02-plus", "bkt"), ("02-plus", "random"),
-                  ("02-plus", "bkt_wrong")}
+_FAILING_TODAY = {("02-plus", "bkt")}
 
 
 @pytest.mark.parametrize("lesson, key", [
