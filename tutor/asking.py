@@ -125,8 +125,12 @@ class Asker:
     def __init__(self, *, lang: str, plan: Plan, ask: frozenset[str], students: dict[int, str],
                  masteries: dict[int, Mastery], players: int, rng: random.Random,
                  recorder: Any = None, symbol_value: int = 0,
-                 tileset: TileSet = LEONARD) -> None:
+                 tileset: TileSet = LEONARD, id_prefix: str = "") -> None:
         self.lang = lang
+        self.id_prefix = id_prefix
+        """Starts the problem ids of the questions this asker makes on its own (remediation
+        items), so that no two questions of a session share a problem id and step (the
+        session gives each match's asker ``m{match}-``)."""
         self.plan = plan
         self.ask = ask
         self.students = students
@@ -329,7 +333,8 @@ class Asker:
         score = 0
         for _ in range(REMEDIATION_TRIES):  # bounded
             self._remediations += 1
-            qs = self._drill_questions(skill, seat, f"fix{self._remediations}-")
+            qs = self._drill_questions(skill, seat,
+                                      f"{self.id_prefix}fix{self._remediations}-")
             found = max((tells_apart(q, rule) for q in qs), default=0)
             if found > score:
                 best, score = qs, found
@@ -531,7 +536,7 @@ class Asker:
         blame = None if diag is None or diag.correct else blame_of(diag.kind, diag.skill,
                                                                     q.skill)
         ev = judge(q.skill, correct, scaffold=p.shown, hints=p.hints, trivial=p.trivial,
-                   blame=blame)
+                   blame=blame, mistake=None if diag is None else diag.rule)
         p.evidence = ev
         mastery = self.masteries[p.seat]
         was_mastered = mastery.state(ev.skill).mastered  # review (tutor.review)

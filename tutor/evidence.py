@@ -45,6 +45,10 @@ class Evidence:
     """The first answer was right (whatever it counts as)."""
     hints: int = 0
     scaffolded: bool = False
+    misconception: bool = False
+    """A wrong first answer that a catalogue mistake of ``skill`` itself explains (the
+    diagnosis's mistake, :func:`tutor.diagnosis.mistake_skill` of it is ``skill``): stronger
+    evidence than a slip (:class:`tutor.mastery.Mastery`)."""
 
     @property
     def observation(self) -> bool | None:
@@ -53,14 +57,17 @@ class Evidence:
 
 
 def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int = 0,
-          trivial: bool = False, blame: str | None = None) -> Evidence:
+          trivial: bool = False, blame: str | None = None,
+          mistake: str | None = None) -> Evidence:
     """The evidence of a question's first answer (RULES.md §4).
 
     ``skill``: the question's skill; ``correct``: the first answer was right (a give-up is
     not); ``scaffold``: the scaffolds shown (:data:`SCAFFOLD_TAGS`); ``hints``: hints taken
     before answering; ``trivial``: the item's operation does nothing (:func:`is_trivial`);
     ``blame``: another skill a uniquely named mistake puts the wrong answer on
-    (:func:`blame_of`).
+    (:func:`blame_of`); ``mistake``: the catalogue mistake the diagnosis gave (named or
+    likeliest), which makes a wrong answer a *misconception* when it is a mistake of the
+    skill judged (:attr:`Evidence.misconception`).
 
     - A trivial item (×1, +0, T = 0) is no evidence for its operation: its answer is T (or
       the tile's own number when T = 0), so it is evidence for ``other-end`` — right or
@@ -88,14 +95,28 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
     else:
         own = skill
     if not correct:
-        if blame is not None and blame != own:
-            return Evidence(blame, "against", "blamed", False, hints, scaffolded)
-        return Evidence(own, "against", "wrong", False, hints, scaffolded)
+        about = blame if blame is not None and blame != own else own
+        why = "blamed" if about != own else "wrong"
+        return Evidence(about, "against", why, False, hints, scaffolded,
+                        _misconception(mistake, about))
     if hints:
         return Evidence(own, "against", "hinted", True, hints, scaffolded)
     if scaffolded:
         return Evidence(own, "practice", "scaffolded", True, hints, scaffolded)
     return Evidence(own, "proof", "proof", True, hints, scaffolded)
+
+
+def _misconception(mistake: str | None, skill: str) -> bool:
+    """Whether catalogue mistake ``mistake`` is a misconception of ``skill`` (an arithmetic
+    slip's mistakes, of no one skill, are not)."""
+    if not mistake:
+        return False
+    from tutor.diagnosis import mistake_skill
+
+    try:
+        return mistake_skill(mistake) == skill
+    except (KeyError, ValueError):
+        return False
 
 
 def blame_of(kind: str, rule_skill: str | None, skill: str) -> str | None:

@@ -26,6 +26,10 @@ from tutor.i18n import N_, TranslatableError
 __all__ = [
     "DEFAULT_SKILL_PARAMS",
     "FADE_AFTER",
+    "MISCONCEPTION_SLIP",
+    "MOST_STREAK",
+    "STREAK_AFTER_MISCONCEPTION",
+    "STREAK_PER_MISCONCEPTION",
     "PARAMS_ENV",
     "SKILLS",
     "SKILL_NAMES",
@@ -46,6 +50,21 @@ __all__ = [
 STREAK_TO_MASTER = 3
 """Unscaffolded, unhinted right first answers in a row that mastery needs besides the BKT
 estimate (ASSISTments' skill-builder rule, beside Cognitive Tutor's 0.95; RULES.md §4)."""
+STREAK_PER_MISCONCEPTION = 3
+"""Right first answers in a row that each misconception of the skill shown since it was last
+mastered adds to what mastery needs (a wrong answer that a catalogue mistake of that very
+skill explains): the misconception must be shown gone, and the more often it showed, the
+longer it must stay away (docs/teaching.md, "A misconception is stronger evidence than a
+slip")."""
+STREAK_AFTER_MISCONCEPTION = 6
+"""What mastery needs after one misconception (:data:`STREAK_TO_MASTER` +
+:data:`STREAK_PER_MISCONCEPTION`)."""
+MOST_STREAK = 12
+"""The longest streak mastery ever needs, however often the misconception showed."""
+MISCONCEPTION_SLIP = 0.02
+"""BKT's slip for a wrong answer a misconception of the skill explains: a student who knows
+the skill slips into a random wrong number now and then (``p_slip``), but seldom into that
+skill's own typical mistake."""
 FADE_AFTER = 2
 """Right scaffolded first answers on a skill after which its scaffolds stop showing."""
 PARAMS_ENV = "LEONARD_BKT_PARAMS"
@@ -334,6 +353,10 @@ class SkillState:
     """Right scaffolded first answers since the scaffolds last (re)appeared: at
     :data:`FADE_AFTER` they stop showing; an unscaffolded answer counted wrong brings them
     back (sets it to 0)."""
+    misconceptions: int = 0
+    """Wrong first answers explained by a misconception of this skill since it was last
+    mastered: each adds :data:`STREAK_PER_MISCONCEPTION` to the right answers in a row mastery
+    needs (:meth:`Mastery.streak_needed`)."""
 
     @property
     def mean_seconds(self) -> float:
@@ -351,7 +374,7 @@ class SkillState:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SkillState:
         """A saved state; the fields added later (``streak``, ``scaffolded_right``) default
-        to 0 so older saves still load."""
+        (and ``misconceptions``) to 0 so older saves still load."""
         return cls(
             skill=_check_skill(str(data["skill"])),
             p_known=float(data["p_known"]),
@@ -362,6 +385,7 @@ class SkillState:
             total_seconds=float(data["total_seconds"]),
             streak=int(data.get("streak", 0)),
             scaffolded_right=int(data.get("scaffolded_right", 0)),
+            misconceptions=int(data.get("misconceptions", 0)),
         )
 
 
@@ -393,9 +417,17 @@ class Mastery:
         return self.states[skill]
 
     def is_mastered(self, st: SkillState) -> bool:
-        """The BKT estimate at the threshold and :data:`STREAK_TO_MASTER` right in a row."""
+        """The BKT estimate at the threshold and enough right first answers in a row:
+        :data:`STREAK_TO_MASTER`, more once a misconception of the skill has shown
+        (:meth:`streak_needed`)."""
         params = self.params_for(st.skill)
-        return st.p_known >= params.mastery_threshold and st.streak >= STREAK_TO_MASTER
+        return st.p_known >= params.mastery_threshold and st.streak >= self.streak_needed(st)
+
+    @staticmethod
+    def streak_needed(st: SkillState) -> int:
+        """Right first answers in a row ``st``'s skill needs for mastery now: 3, and 3 more
+        for each misconception shown since it was last mastered, at most :data:`MOST_STREAK`."""
+        return min(MOST_STREAK, STREAK_TO_MASTER + STREAK_PER_MISCONCEPTION * st.misconceptions)
 
     def record(
         self,
@@ -407,6 +439,7 @@ class Mastery:
         scaffold: Iterable[str] = (),
         trivial: bool = False,
         blame: str | None = None,
+        mistake: str | None = None,
     ) -> list[SkillState]:
         """Judge a first attempt (:func:`tutor.evidence.judge`) for every skill a question
         exercised and apply it; return the states that changed."""
@@ -419,7 +452,7 @@ class Mastery:
         for name in names:
             _check_skill(name)
             ev = judge(name, correct, scaffold=scaffold, hints=hints_before_answer,
-                       trivial=trivial, blame=blame)
+                       trivial=trivial, blame=blame, mistake=mistake)
             st = self.observe(ev, seconds=seconds)
             if st is not None:
                 changed.append(st)
@@ -431,18 +464,35 @@ class Mastery:
             return None
         st = self.state(evidence.skill)
         params = self.params_for(st.skill)
+        was = st.mastered
         if evidence.kind == "proof":
             st.p_known = update(st.p_known, True, params)
             st.streak += 1
+            st.mastered = was or self.is_mastered(st)  # a right answer takes nothing away
         elif evidence.kind == "practice":
             st.p_known = learn(st.p_known, params)
             st.scaffolded_right += 1
+            st.mastered = was or self.is_mastered(st)
         else:  # against: a wrong first answer, a give-up, or a hint before answering
-            st.p_known = update(st.p_known, False, params)
+            if evidence.misconception:
+                # The skill's own typical mistake: a knower seldom makes it, so BKT weighs it
+                # with a small slip; mastery goes at once and must be re-earned by a longer
+                # streak (docs/teaching.md).
+                st.p_known = update(st.p_known, False,
+                                    replace(params, p_slip=min(params.p_slip,
+                                                               MISCONCEPTION_SLIP)))
+                st.misconceptions += 1
+                st.mastered = False
+            else:
+                # A slip is weighed by the knowledge tracing: mastery stays while the
+                # estimate does (a review miss takes it away: review_missed).
+                st.p_known = update(st.p_known, False, params)
+                st.mastered = was and st.p_known >= params.mastery_threshold
             st.streak = 0
             if not evidence.scaffolded:
                 st.scaffolded_right = 0  # the scaffolds come back
-        st.mastered = self.is_mastered(st)
+        if st.mastered and not was:
+            st.misconceptions = 0  # shown gone: a new one counts from here
         st.asked += 1
         st.first_try_right += int(evidence.correct and not evidence.hints)
         st.hints_used += evidence.hints

@@ -212,7 +212,8 @@ class Session:
                            masteries={seat: self._mastery(name) for seat, name in
                                       students.items()},
                            players=players, rng=rng, recorder=self.recorder,
-                           symbol_value=rules.symbol_value, tileset=driver.round.tileset)
+                           symbol_value=rules.symbol_value, tileset=driver.round.tileset,
+                           id_prefix=f"m{self.match_number}-")
         self.round_events: list[Event] = list(self.round.log)
         self.last_events = list(self.round.log)
         self._mix_in_reviews()
@@ -462,7 +463,7 @@ class Session:
             return "mastered"
         if self.max_questions is not None and all(
                 n in self._tallies and self._tallies[n].questions(self.plan.targets)
-                >= self.max_questions for n in learning):
+                >= self.max_questions * len(self.plan.targets) for n in learning):
             return "questions"
         if self.max_minutes is not None and self.lesson_minutes >= self.max_minutes:
             return "minutes"

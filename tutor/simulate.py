@@ -71,7 +71,9 @@ class ProfileError(TranslatableError):
 
 @dataclass(frozen=True)
 class Seen:
-    """What the student sees of a pending question besides its prompt: its scaffolds."""
+    """What the student sees of a pending question besides its prompt: its scaffolds, as the
+    session shows them (:attr:`tutor.asking.Pending.shown` and ``Pending.scaffold``, read when
+    the question is at the front: :meth:`of`)."""
 
     scaffold: str = ""
     """The formula with blanks (LaTeX), empty when none shows."""
@@ -79,10 +81,21 @@ class Seen:
     """The points of a play whose T the tutor asked just before (the ``T`` scaffold: the play
     worked in two steps). The T question itself is not scaffolded: it is the other end asked
     with nothing to lean on, unless blanks show."""
+    shown: frozenset[str] = frozenset()
+    """The scaffolds the tutor says it showed (``blanks``, ``T``): what its evidence rule
+    judges the answer by."""
+
+    @classmethod
+    def of(cls, pending: Any) -> Seen:
+        """What the student sees of the session's pending question (:class:`Pending`)."""
+        if pending is None:
+            return cls()
+        shown = frozenset(pending.shown)
+        return cls(scaffold=pending.scaffold, after_t="T" in shown, shown=shown)
 
     @property
     def scaffolded(self) -> bool:
-        return bool(self.scaffold) or self.after_t
+        return bool(self.shown) or bool(self.scaffold) or self.after_t
 
 
 class Learner:
@@ -144,6 +157,16 @@ class RandomGuesser(Learner):
         return False
 
 
+def exercised(q: Question) -> str:
+    """The skill a question really exercises: its own, except an item whose operation does
+    nothing (×1, +0, T = 0), whose answer is T: finding the other end (as the tutor judges it,
+    :func:`tutor.evidence.is_trivial`)."""
+    from tutor.evidence import is_trivial
+
+    ctx = q.context
+    return "other-end" if is_trivial(q.step, ctx.rule, ctx.n, ctx.t) else q.skill
+
+
 @dataclass
 class BKTLearner(Learner):
     """Knows each skill or not, following BKT's own story (RULES.md §4's tracing)."""
@@ -156,10 +179,11 @@ class BKTLearner(Learner):
     name = "bkt"
 
     def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
-        knows = self.known.setdefault(q.skill, rng.random() < self.p_init)
+        skill = exercised(q)
+        knows = self.known.setdefault(skill, rng.random() < self.p_init)
         right = rng.random() < ((1 - self.p_slip) if knows else self.p_guess)
         if attempt == 1 and not knows:
-            self.known[q.skill] = rng.random() < self.p_learn
+            self.known[skill] = rng.random() < self.p_learn
         return q.expected if right else _wrong(q, rng)
 
     def knows(self, skill: str) -> bool:
@@ -565,15 +589,10 @@ def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
     mover = GreedyBot(seed)
     run = Run()
     asked: Counter[str] = Counter()
-    t_asked: set[str] = set()  # plays whose T was asked: their points come after T
     for _ in range(100_000):  # bounded: a lesson is a few hundred steps
         q = s.pending_question
         if q is not None:
-            pending = s.asker.pending
-            seen = Seen(scaffold=pending.scaffold if pending is not None else "",
-                        after_t=q.step != "T" and q.problem in t_asked)
-            if q.step == "T":
-                t_asked.add(q.problem)
+            seen = Seen.of(s.asker.pending)  # the session's own record of its scaffolds
             reply = _ask(s, student, q, seen, rng, run)
             run.replies.append(reply)
             run.questions.append((q, bool(reply.first_counted)))

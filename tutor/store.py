@@ -13,8 +13,8 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
 
 * version 1: the first released tables; files written before the mastery table had
   ``streak`` and ``scaffolded_right`` lack those columns (the tutor added them on open).
-* version 2: ``streak`` and ``scaffolded_right`` are always there (added with their
-  default 0 where missing). A PostgreSQL store is created at version 2.
+* version 2: ``streak``, ``scaffolded_right`` and ``misconceptions`` are always there (added
+  with their default 0 where missing). A PostgreSQL store is created at version 2.
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -119,7 +119,8 @@ _KEY = ("student", "session", "time", "lesson", "problem", "step", "outcome", "i
 # Columns added to the mastery table in version 1's lifetime: a version-1 file may lack them;
 # migration 1 → 2 adds them (with their defaults).
 _MASTERY_ADDED = (("streak", "INTEGER NOT NULL DEFAULT 0"),
-                  ("scaffolded_right", "INTEGER NOT NULL DEFAULT 0"))
+                  ("scaffolded_right", "INTEGER NOT NULL DEFAULT 0"),
+                  ("misconceptions", "INTEGER NOT NULL DEFAULT 0"))
 
 
 def _migrate_1_to_2(store: Store) -> None:
@@ -134,7 +135,7 @@ MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2}
 opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
 _TABLES = {"schema_version", "students", "sessions", "attempts", "mastery"}
 _MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
-                    "total_seconds", "streak", "scaffolded_right")
+                    "total_seconds", "streak", "scaffolded_right", "misconceptions")
 
 
 def is_database_address(location: str | os.PathLike[str]) -> bool:
@@ -532,7 +533,8 @@ class Store:
         """Store every skill state of ``student`` (one transaction)."""
         self._allow(student)
         rows = [(s.skill, s.p_known, int(s.mastered), s.asked, s.first_try_right,
-                 s.hints_used, s.total_seconds, s.streak, s.scaffolded_right)
+                 s.hints_used, s.total_seconds, s.streak, s.scaffolded_right,
+                 s.misconceptions)
                 for s in mastery.states.values()]
         columns = ", ".join(("student_id", *_MASTERY_COLUMNS))
         marks = ", ".join("?" * (len(_MASTERY_COLUMNS) + 1))

@@ -120,7 +120,8 @@ class SQLiteBackend(Backend):
     p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
     first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
     total_seconds REAL NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
-    scaffolded_right INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
+    scaffolded_right INTEGER NOT NULL DEFAULT 0,
+    misconceptions INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
         )
 
     def connect(self, location: str | Path, timeout: float) -> sqlite3.Connection:
@@ -200,7 +201,8 @@ class PostgresBackend(Backend):
     p_known DOUBLE PRECISION NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
     first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
     total_seconds DOUBLE PRECISION NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
-    scaffolded_right INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
+    scaffolded_right INTEGER NOT NULL DEFAULT 0,
+    misconceptions INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
         )
 
 

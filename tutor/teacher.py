@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.counts import first_answer, hints_before_answer, question_runs, student_counts
+from tutor.diagnosis import CATALOG
 from tutor.evidence import Evidence, judge, parse_step
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
 from tutor.identity import hub_user, is_teacher
@@ -216,6 +217,9 @@ def lesson_params() -> dict[str, Params]:
     return {lesson.id: lesson.mastery for lesson in list_lessons()}
 
 
+_MISTAKES = frozenset(r.id for r in CATALOG)
+
+
 def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Evidence]]:
     """Each question's first answer in time order, judged by the same rule as live
     (:func:`tutor.evidence.judge`): the step name's tags say which scaffolds showed and
@@ -228,7 +232,9 @@ def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Ev
         for skill in dict.fromkeys(a.kc.split(KC_SEPARATOR)):
             if skill in SKILLS:
                 found.append((a, judge(skill, a.outcome is Outcome.CORRECT, scaffold=scaffold,
-                                       hints=hints, trivial=trivial)))
+                                       hints=hints, trivial=trivial,
+                                       mistake=a.feedback if a.feedback in _MISTAKES
+                                       else None)))
     return found
 
 

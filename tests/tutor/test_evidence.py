@@ -22,6 +22,7 @@ from tutor.mastery import (
     DEFAULT_SKILL_PARAMS,
     PARAMS_ENV,
     SKILLS,
+    STREAK_AFTER_MISCONCEPTION,
     STREAK_TO_MASTER,
     BKTParams,
     BKTTable,
@@ -155,11 +156,19 @@ def test_three_in_a_row_needed_even_with_bkt_above_threshold() -> None:
         assert st.p_known >= 0.95 and st.streak == k and not st.mastered
     m.record("multiply", True)
     assert st.mastered and m.mastered() == ["multiply"]
-    m.record("multiply", False)  # a wrong first answer takes it away: the streak resets
-    assert st.streak == 0 and not st.mastered and st.p_known >= 0.95
+    m.record("multiply", False)  # a slip resets the streak; BKT weighs it: still mastered
+    assert st.streak == 0 and st.mastered and st.p_known >= 0.95
+    # the skill's own misconception takes mastery away at once; it needs a longer streak
+    m.record("multiply", False, mistake="added_instead_of_multiplied")
+    assert st.streak == 0 and not st.mastered and st.misconceptions == 1
     for _ in range(2):
         m.record("multiply", True, scaffold=["blanks"])  # practice: no streak
     assert st.streak == 0 and not st.mastered
+    for k in range(1, STREAK_AFTER_MISCONCEPTION):
+        m.record("multiply", True)
+        assert st.streak == k and not st.mastered
+    m.record("multiply", True)
+    assert st.mastered and st.misconceptions == 0
     # BKT below the threshold: a streak alone is not mastery either
     low = Mastery(BKTParams(p_init=0.01, p_learn=0.01, p_slip=0.3, p_guess=0.3))
     for _ in range(3):

@@ -165,11 +165,16 @@ def test_mastery_errors_in_a_teachers_language() -> None:
 
 
 def test_states_saved_before_the_streak_still_load() -> None:
-    """RULES §4 mastery needs a streak; a state saved before it existed loads with 0."""
+    """RULES §4 mastery needs a streak; a state saved before it existed loads with 0 (and no
+    misconception). Its mastery stands: a right answer never takes mastery away; the skill's
+    own misconception does, and then the streak must be earned again."""
     old = {"skill": "add", "p_known": 0.97, "mastered": True, "asked": 4,
            "first_try_right": 4, "hints_used": 0, "total_seconds": 8.0}
     st = mastery.SkillState.from_dict(old)
     assert (st.streak, st.scaffolded_right, st.mastered) == (0, 0, True)
     m = Mastery(BKTParams(), {"add": st})
+    assert st.misconceptions == 0
     m.record("add", True)
-    assert st.streak == 1 and not st.mastered  # 3 in a row are needed from here
+    assert st.streak == 1 and st.mastered
+    m.record("add", False, mistake="forgot_own_number")
+    assert st.streak == 0 and not st.mastered and st.misconceptions == 1

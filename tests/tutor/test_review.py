@@ -128,7 +128,7 @@ def test_an_ordinary_wrong_answer_does_not_take_mastery_away_at_once() -> None:
     m.record("multiply", False)
     assert m.state("multiply").mastered
     st = m.review_missed("multiply")
-    assert not st.mastered and st.p_known == m.params.p_init
+    assert not st.mastered and st.p_known == m.params_for("multiply").p_init
     m.record("multiply", True)
     m.record("multiply", True)
     assert not m.state("multiply").mastered  # mastery must be shown again

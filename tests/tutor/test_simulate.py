@@ -94,7 +94,9 @@ def test_students_play_until_the_lesson_is_over_and_its_length_is_reported(lesso
     plays on and masters the lesson within the default cap ≥ 70% of the time (before:
     24–54%), in more questions and tiles."""
     fast, slow = report(lesson, "perfect"), report(lesson, "bkt:0.1,0.05,0.1,0.2")
-    assert fast["rounds_per_student"] == 2 and fast["tiles_placed_per_student"] > 10
+    # a deal with few plays of the skill can leave a perfect student one round more: it needs
+    # 2 scaffolded and 3 bare right answers (issue 32 part 2), and ×1 items prove nothing
+    assert 2 <= fast["rounds_per_student"] <= 2.25 and fast["tiles_placed_per_student"] > 10
     assert slow["all_targets_mastered_share"] >= 0.7
     assert slow["rounds_per_student"] > fast["rounds_per_student"]
     assert slow["tiles_placed_per_student"] > fast["tiles_placed_per_student"]
@@ -291,21 +293,12 @@ def goals(lesson: str) -> dict[str, Any]:
 
 
 _LATER = {
-    "calculator": "the answer box still computes working like 5*(4+2) (issue 32, part 1)",
-    "scaffold": "scaffolded right answers still count as proof and scaffolds come back "
-                "(issue 32, part 2)",
-    "mistake": "three right answers still give mastery whatever came before (issue 32, "
-               "parts 2-3)",
-    "bkt": "lessons still end after a fixed number of rounds, not at mastery (issue 32, "
-           "part 4)",
-    "random": "p_guess 0.2 is shared by every skill (issue 32, part 3)",
-    "bkt_wrong": "mastery from three right answers in a row, shared parameters (issue 32, "
-                 "parts 2-3)",
+    "bkt": "measured 60% with these 20 students (70% with the benchmark's 50): the slow "
+           "learner's random wrong answers to +/n land on forgot_own_number's value (T) now "
+           "and then, which counts as a misconception of add and lengthens the streak it "
+           "needs (docs/teaching.md)",
 }
-_FAILING_TODAY = {("04-times", "calculator"), ("04-times", "scaffold"), ("04-times", "mistake"),
-                  ("04-times", "bkt"), ("02-plus", "calculator"), ("02-plus", "scaffold"),
-                  ("02-plus", "mistake"), ("02-plus", "bkt"), ("02-plus", "random"),
-                  ("02-plus", "bkt_wrong")}
+_FAILING_TODAY = {("02-plus", "bkt")}
 
 
 @pytest.mark.parametrize("lesson, key", [
