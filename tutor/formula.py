@@ -12,7 +12,7 @@ the few callers that want one (it imports sympy then).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 __all__ = ["Blank", "Formula", "Num", "Power", "Product", "Sum", "add", "is_atom", "latex",
            "mul", "square", "to_sympy"]
@@ -52,7 +52,7 @@ class Power:
     exp: int = 2
 
 
-Formula = Union[Num, Blank, Sum, Product, Power]
+Formula = Num | Blank | Sum | Product | Power
 
 
 def _lift(x: Formula | int) -> Formula:
