@@ -16,6 +16,8 @@ from typing import Any, Literal
 from engine.events import Event, PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half
 from engine.tiles import Tile
+from tutor import formula
+from tutor.formula import Blank, Formula, Num, Power, Product, Sum
 from tutor.i18n import N_, format_number, normalize_lang, translator
 
 __all__ = [
@@ -217,18 +219,19 @@ class Question:
         return replace(self, lang=lang, prompt=_prompt(self.step, self.context, self.you,
                                                        lang))
 
-    # -- the mathematics, built with sympy only when shown ------------------------------------
+    # -- the mathematics, built only when shown (tutor.formula: no sympy) ----------------------
 
     @cached_property
     def expression(self) -> Any:
-        """The computation as an unevaluated sympy expression (``5 × (4 + 5)``)."""
-        return expression_stages(self)[0]
+        """The computation as an unevaluated sympy expression (``5 × (4 + 5)``); imports
+        sympy, which nothing a student sees needs (:attr:`stages` does not)."""
+        return formula.to_sympy(formula_stages(self)[0])
 
     @cached_property
     def stages(self) -> tuple[str, ...]:
         """The computation in LaTeX, one stage per rewriting, never the result
         (``5 \\times \\left(4 + 5\\right)``, ``5 \\times 9``)."""
-        return tuple(to_latex(s) for s in expression_stages(self)[1])
+        return tuple(formula.latex(s) for s in formula_stages(self)[1])
 
     @property
     def latex(self) -> str:
@@ -280,29 +283,25 @@ def _prompt(step: str, ctx: Context, you: int | None, lang: str) -> str:
 
 
 # --- expressions (display only: the answer is the engine's) ----------------------------------
+# Written with tutor.formula's small trees, printed as sympy prints them: a student's kernel
+# shows formulas, hints and worked solutions without loading sympy (issue 35 part 5).
 
-def _mul(a: Any, b: Any) -> Any:
-    import sympy
-
-    return sympy.Mul(a, b, evaluate=False)
-
-
-def _add(*args: Any) -> Any:
-    import sympy
-
-    return sympy.Add(*args, evaluate=False)
+def _mul(a: Formula | int, b: Formula | int) -> Formula:
+    return formula.mul(a, b)
 
 
-def _formula(rule: str, n: int, tx: Any) -> Any:
+def _add(*args: Formula | int) -> Formula:
+    return formula.add(*args)
+
+
+def _formula(rule: str, n: int, tx: Formula) -> Formula:
     """A §1.6 row's computation with T written as ``tx``."""
-    import sympy
-
     if rule == "x/n":
         return _mul(n, tx)
     if rule in ("+/n", "-/n"):
         return _add(n, tx)
     if rule == "x/x":
-        return sympy.Pow(tx, 2, evaluate=False)
+        return formula.square(tx)
     if rule in ("+/+", "-/-"):
         return _mul(2, tx)
     if rule == "+/-":
@@ -314,17 +313,16 @@ def _formula(rule: str, n: int, tx: Any) -> Any:
     raise QuestionError(f"no formula for rule {rule!r}")
 
 
-def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
-    """A question's expression and its rewriting stages, stopping before the result: a stage
-    that is already a bare number is left out, because it gives the answer away."""
-    import sympy
-
+def formula_stages(q: Question) -> tuple[Formula, tuple[Formula, ...]]:
+    """A question's expression and its rewriting stages (:mod:`tutor.formula` trees, no
+    sympy), stopping before the result: a stage that is already a bare number is left out,
+    because it gives the answer away."""
     ctx = q.context
     if q.step == "collect" and ctx.counted == "block":
-        expr = _add(*[_add(h, sympy.Integer(-ctx.winner_hand)) for h in ctx.hands])
-        stages: list[Any] = [expr, _add(*[h - ctx.winner_hand for h in ctx.hands])]
+        expr = _add(*[_add(h, -ctx.winner_hand) for h in ctx.hands])
+        stages: list[Formula] = [expr, _add(*[h - ctx.winner_hand for h in ctx.hands])]
     elif q.step == "tens":
-        return sympy.Integer(q.expected), ()
+        return Num(q.expected), ()
     elif q.step == "collect":
         hands = ctx.hands
         if len(hands) > 1:
@@ -333,13 +331,13 @@ def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
             # One hand: its tiles' points, half by half (halves worth 0 add nothing).
             expr = _add(*[v for v in ctx.pips if v])
         else:
-            expr = sympy.Integer(q.expected)
+            expr = Num(q.expected)
         stages = [expr]
     elif q.step in ("score", "total"):
-        expr = _add(ctx.before, sympy.Integer(-ctx.taken))
+        expr = _add(ctx.before, -ctx.taken)
         stages = [expr]
     elif ctx.rule in ("power-vs-power", "neutralized") or ctx.t_halves is None:
-        return sympy.Integer(q.expected), ()
+        return Num(q.expected), ()
     else:
         halves = _add(*ctx.t_halves)
         assert ctx.t is not None
@@ -347,21 +345,30 @@ def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
             expr, stages = halves, [halves]
         else:
             expr = _formula(ctx.rule, ctx.n, halves)
-            stages = [expr, _formula(ctx.rule, ctx.n, sympy.Integer(ctx.t))]
+            stages = [expr, _formula(ctx.rule, ctx.n, Num(ctx.t))]
             if ctx.rule == "x/x":
                 stages.append(_mul(ctx.t, ctx.t))
             elif ctx.rule == "x/+":
                 stages.append(_add(ctx.t, ctx.t))
-    kept: list[Any] = []
+    kept: list[Formula] = []
     for s in stages:
-        if s.is_Atom or (kept and to_latex(s) == to_latex(kept[-1])):
+        if formula.is_atom(s) or (kept and formula.latex(s) == formula.latex(kept[-1])):
             continue
         kept.append(s)
     return expr, tuple(kept)
 
 
+def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
+    """:func:`formula_stages` as unevaluated sympy expressions (imports sympy)."""
+    expr, stages = formula_stages(q)
+    return formula.to_sympy(expr), tuple(formula.to_sympy(s) for s in stages)
+
+
 def to_latex(expr: Any) -> str:
-    """LaTeX of an unevaluated expression, in the order it was written, with ``\\times``."""
+    """LaTeX of an unevaluated expression, in the order it was written, with ``\\times``: a
+    :mod:`tutor.formula` tree without sympy, or a sympy expression."""
+    if isinstance(expr, (Num, Blank, Sum, Product, Power)):
+        return formula.latex(expr)
     import sympy
 
     return str(sympy.latex(expr, mul_symbol="times", order="none"))
@@ -369,10 +376,8 @@ def to_latex(expr: Any) -> str:
 
 def blank_formula(q: Question) -> str:
     """The scaffold formula of ``q`` with blanks for the other end's halves, in LaTeX."""
-    import sympy
-
     ctx = q.context
-    blank = sympy.Symbol(r"\square")
+    blank = Blank()
     if q.step == "collect" and len(ctx.hands) > 1:
         return to_latex(_add(*[blank] * len(ctx.hands)))
     if q.step not in ("T", "gain", "loss") or ctx.rule not in RULE_SKILL or ctx.rule in (
@@ -401,13 +406,10 @@ def math_html(latex: str) -> str:
 
 
 def warm_up(lang: str = "en") -> None:
-    """Load what the first power play needs, before it comes: sympy with its LaTeX printer
-    (about 0.7 s of CPU, which the click that made the first question or the first bot's
-    worked play otherwise waited for), the MathML converter and the language's number
-    formats. A live page calls it once the board is shown, while the student looks at it."""
-    import sympy
-
-    math_html(to_latex(_formula("x/+", 2, _add(sympy.Integer(3), sympy.Integer(4)))))
+    """Load what the first power play needs, before it comes: the MathML converter and the
+    language's number formats (formulas need no sympy: :mod:`tutor.formula`). A live page
+    calls it once the board is shown, while the student looks at it."""
+    math_html(to_latex(_formula("x/+", 2, _add(3, 4))))
     format_number(0, lang)
 
 

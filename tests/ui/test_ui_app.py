@@ -689,7 +689,8 @@ print(asked, new)
 
 
 def test_after_the_warm_up_the_first_questions_load_nothing() -> None:
-    """A live page loads sympy and the number formats once the board is out (``warm_up``):
+    """A live page loads the MathML converter and the number formats once the board is out
+    (``warm_up``; formulas need no sympy, tutor.formula):
     the click that brings the first question, worked steps and all, imports nothing more
     (it used to wait about 0.7 s for sympy, and 0.1 s for the MathML converter)."""
     out = subprocess.run([sys.executable, "-c", WARM], capture_output=True, text=True,

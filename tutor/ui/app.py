@@ -94,7 +94,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             self.access.focus(NAME_INPUT)
         self.kick()
         loop = running_loop()
-        if loop is not None:  # once the board is out: the first power play's sympy, ready
+        if loop is not None:  # once the board is out: MathML and number formats, ready
             loop.call_soon(warm_up, self.lang)
 
     # --- building -----------------------------------------------------------------------------
