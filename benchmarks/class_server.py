@@ -57,17 +57,25 @@ import random
 import re
 import signal
 import sys
-import tempfile
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from bench_browser import ROOT, cpu_s, percentile, rss_kib
+from bench_browser import rss_kib
+from serving import (
+    cpu_now,
+    forced,
+    lost_answers,
+    mirror,
+    note_cpu,
+    start_class_server,
+    stats,
+    wait_for_kernels,
+)
 
-from tutor.serve import CULLING, kernel_pids, start_voila, stop_server, write_voila_config
+from tutor.serve import kernel_pids, stop_server
 
 GOAL_CLICK_MS = 150
 GOAL_KERNEL_MIB = 110
@@ -310,21 +318,6 @@ class Report:
         return not self.lost and not self.errors and self.kernels_left == 0
 
 
-def _mirror(lesson: str, seed: int) -> Any:
-    from tutor.session import Session
-
-    return Session.from_lesson(lesson, lang="en", seed=seed, store=None)
-
-
-def _forced(mirror: Any) -> None:
-    """The page makes a human's forced draw or pass by itself; so does the mirror."""
-    from engine.round import DRAW, PASS
-
-    while (mirror.human_to_move is not None and not mirror.pending_question
-           and mirror.legal_moves() in ([DRAW], [PASS])):
-        mirror.play(mirror.legal_moves()[0])
-
-
 def _choices(k: Kernel) -> list[tuple[str, str]]:
     return [(mid, t) for mid, t in k.move_buttons() if t not in ("draw", "pass")]
 
@@ -421,12 +414,12 @@ async def play(http: Any, base: str, lesson: str, student: Student, moves: int, 
         if ready_count[0] >= total:
             everyone_ready.set()
         await asyncio.wait_for(everyone_ready.wait(), PAGE_TIMEOUT)
-        mirror = _mirror(lesson, student.seed)
+        session = mirror(lesson, student.seed)
         answered_value = None
         while len(student.clicks_ms) < moves:
             await k.until(lambda: _idle(k), STEP_TIMEOUT, "turn, question or round end")
-            _forced(mirror)
-            q = mirror.pending_question
+            forced(session)
+            q = session.pending_question
             if q is not None:
                 qid, tutor = k.find("ld-question"), k.find("ld-tutor")
                 prompt = html.escape(q.prompt)
@@ -448,13 +441,13 @@ async def play(http: Any, base: str, lesson: str, student: Student, moves: int, 
                     STEP_TIMEOUT, "feedback to an answer")
                 student.answers_ms.append((at - t) * 1000)
                 student.answers.append(answer)
-                if mirror.answer(answer).kind != "correct":
+                if session.answer(answer).kind != "correct":
                     raise AssertionError(f"the mirror did not take {answer}")
                 continue
-            if mirror.round.over:
+            if session.round.over:
                 break
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            legal = {str(m): m for m in mirror.legal_moves()}
+            legal = {str(m): m for m in session.legal_moves()}
             choices = _choices(k)
             if not choices:
                 raise AssertionError("the engine waits for the student, the page shows no move")
@@ -470,7 +463,7 @@ async def play(http: Any, base: str, lesson: str, student: Student, moves: int, 
             at = await k.until(lambda: k.move_buttons() != shown,  # noqa: B023 - awaited at once
                                STEP_TIMEOUT, f"board update after {move}")
             student.clicks_ms.append((at - t) * 1000)
-            mirror.play(legal[move])
+            session.play(legal[move])
         # The last answer's write: the status says when a busy file kept it waiting.
         status = k.find("ld-status")
         await k.until(lambda: not re.search(
@@ -502,9 +495,8 @@ async def sample(server_pid: int, stop: asyncio.Event, peak: dict[str, Any],
         total = server + sum(per)
         if total > peak.get("total", 0):
             peak.update(total=total, server=server, kernels=[x for x in per if x])
-        cpu["server"][server_pid] = cpu_s(server_pid)
-        for pid in kernels:
-            cpu["kernels"][pid] = max(cpu["kernels"].get(pid, 0.0), cpu_s(pid))
+        note_cpu(cpu["server"], [server_pid])
+        note_cpu(cpu["kernels"], kernels)
         try:
             await asyncio.wait_for(stop.wait(), 0.5)
         except asyncio.TimeoutError:
@@ -526,8 +518,7 @@ async def run_class(base: str, server_pid: int, students: list[Student], lesson:
 
     async def mark_ready() -> None:
         await everyone_ready.wait()
-        at_ready.update({"server": {server_pid: cpu_s(server_pid)},
-                         "kernels": {p: cpu_s(p) for p in kernel_pids(server_pid)}})
+        at_ready.update(cpu_now(server_pid))
 
     marker = asyncio.create_task(mark_ready())
     await asyncio.gather(*(play(http, base, lesson, s, moves, think, i * arrival,
@@ -545,59 +536,19 @@ async def run_class(base: str, server_pid: int, students: list[Student], lesson:
     return {"peak": peak, "cpu": used}
 
 
-def wait_for_kernels(server_pid: int, within: float) -> int:
-    deadline = time.monotonic() + within
-    while True:
-        n = len(kernel_pids(server_pid))
-        if n == 0 or time.monotonic() > deadline:
-            return n
-        time.sleep(0.25)
-
-
-def stored_attempts(db: Path, name: str) -> list[str]:
-    from tutor.store import Store
-
-    if not db.exists():
-        return []
-    with Store(db) as store:
-        return [a.input for a in store.attempts(name)]
-
-
 def measure(n: int, moves: int, think: float, arrival: float, lesson: str) -> Report:
-    tmp = Path(tempfile.mkdtemp(prefix="class-server-"))
-    config = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
-    config["MappingKernelManager"] = {**CULLING, **config.get("MappingKernelManager", {})}
-    write_voila_config(tmp / "config" / "voila.py")
-    (tmp / "config" / "voila.json").write_text(json.dumps(config), encoding="utf-8")
-    db = tmp / "class.sqlite3"
-    proc, base = start_voila(
-        ROOT / "notebooks", tmp / "voila.log", {"LEONARD_TUTOR_DB": str(db)}, cwd=tmp,
-        args=[f"--Voila.config_file_paths={json.dumps([str(tmp / 'config')])}"])
+    proc, base, _tmp, db = start_class_server("class-server-", "XSRF cookie")
     students = [Student(f"student-{k:02d}", seed=100 + k) for k in range(n)]
     try:
-        if "XSRF cookie" not in (tmp / "voila.log").read_text(errors="replace"):
-            raise SystemExit(f"the server did not run {tmp / 'config' / 'voila.py'}")
         result = asyncio.run(run_class(base, proc.pid, students, lesson, moves, think,
                                        arrival))
         # A closed tab's shutdown request ends its kernel; none should be left.
-        left = wait_for_kernels(proc.pid, LEAVE_TIMEOUT)
+        left = wait_for_kernels(proc.pid, LEAVE_TIMEOUT, want=0, poll=0.25)
     finally:
         stop_server(proc)
-    lost = []
-    sent = stored = 0
-    for s in students:
-        saved = stored_attempts(db, s.name)
-        sent += len(s.answers)
-        stored += len(saved)
-        if saved != s.answers:
-            lost.append(f"{s.name}: sent {len(s.answers)} answers, the store has "
-                        f"{len(saved)}")
+    lost, sent, stored = lost_answers(db, students, "sent")
     clicks = [ms for s in students for ms in s.clicks_ms]
     answers = [ms for s in students for ms in s.answers_ms]
-
-    def stats(values: list[float]) -> dict[str, float]:
-        return {"n": len(values), "p50": percentile(values, 50), "p95": percentile(values, 95),
-                "max": max(values, default=float("nan"))}
 
     peak = result["peak"]
     per_kernel = [k / 1024 for k in peak.get("kernels", [])]

@@ -41,32 +41,23 @@ import asyncio
 import json
 import os
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-from bench_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    ROOT,
-    browser_pids,
-    cpu_s,
-    percentile,
-    server_rss_kib,
+from bench_browser import CHROMIUM, CHROMIUM_ARGS, browser_pids, cpu_s, server_rss_kib
+from serving import (
+    forced,
+    lost_answers,
+    mirror,
+    note_cpu,
+    start_class_server,
+    stats,
+    wait_for_kernels,
 )
 
 from tutor import template_cache
-from tutor.serve import (
-    CULLING,
-    PREHEAT,
-    kernel_pids,
-    start_voila,
-    stop_server,
-    wait_for_pool,
-    write_voila_config,
-)
+from tutor.serve import PREHEAT, kernel_pids, stop_server, wait_for_pool
 
 FAST_CULLING = {"cull_idle_timeout": 90, "cull_interval": 5}
 """The shipped culling scaled down (5 min → 90 s) so the run ends sooner. Not much shorter: a
@@ -195,21 +186,6 @@ class Report:
         return not self.lost and not self.errors and self.kernels_left == 0
 
 
-def _mirror(lesson: str, seed: int) -> Any:
-    from tutor.session import Session
-
-    return Session.from_lesson(lesson, lang="en", seed=seed, store=None)
-
-
-def _forced(mirror: Any) -> None:
-    """The page makes a human's forced draw or pass by itself; so does the mirror."""
-    from engine.round import DRAW, PASS
-
-    while (mirror.human_to_move is not None and not mirror.pending_question
-           and mirror.legal_moves() in ([DRAW], [PASS])):
-        mirror.play(mirror.legal_moves()[0])
-
-
 async def play(browser: Any, url: str, lesson: str, student: Student, moves: int,
                think: float, arrival: float) -> None:
     await asyncio.sleep(arrival)
@@ -226,11 +202,11 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
         await until(page, IDLE, 300_000)
         student.ready_at = time.perf_counter()
         student.ready_s = student.ready_at - t0
-        mirror = _mirror(lesson, student.seed)
+        session = mirror(lesson, student.seed)
         while len(student.clicks_ms) < moves:
             await until(page, IDLE, 60_000)
-            _forced(mirror)
-            q = mirror.pending_question
+            forced(session)
+            q = session.pending_question
             if q is not None:
                 # The box stays on screen from one question to the next: wait for this
                 # question, or the answer is typed into the previous one's refresh.
@@ -238,20 +214,20 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
                 answer = str(q.expected)
                 student.answers_ms.append(await page.evaluate(ANSWER, answer))
                 student.answers.append(answer)
-                if mirror.answer(answer).kind != "correct":
+                if session.answer(answer).kind != "correct":
                     raise AssertionError(f"the mirror did not take {answer}")
                 continue
-            if mirror.round.over:
+            if session.round.over:
                 break
             await asyncio.sleep(think)
-            legal = {str(m): m for m in mirror.legal_moves()}
+            legal = {str(m): m for m in session.legal_moves()}
             button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
             move = await button.get_attribute("title")
             if move not in legal:
                 raise AssertionError(f"page offers {move!r}, engine allows {sorted(legal)}")
             student.clicks_at.append(time.perf_counter())
             student.clicks_ms.append(await page.evaluate(CLICK, move))
-            mirror.play(legal[move])
+            session.play(legal[move])
         # The last answer's write: the page says when a busy file kept it waiting.
         await until(page, "() => !/cannot be saved yet|waiting to be saved|not saved yet/i.test("
                     "document.querySelector('.ld-status').innerText)", 60_000)
@@ -276,9 +252,7 @@ async def sample_rss(server_pid: int, stop: asyncio.Event, peak: list[int],
             peak[0], peak[1] = kib, kernels
         for kind, pids in (("server", [server_pid]), ("kernels", kernel_pids(server_pid)),
                            ("browsers", browser_pids())):
-            for pid in pids:
-                used = cpu_s(pid)
-                cpu[kind][pid] = max(cpu[kind].get(pid, 0.0), used)
+            note_cpu(cpu[kind], pids)
         try:
             await asyncio.wait_for(stop.wait(), 0.5)
         except asyncio.TimeoutError:
@@ -304,41 +278,13 @@ async def run_class(url: str, server_pid: int, students: list[Student], lesson: 
     return peak[0], peak[1]
 
 
-def wait_for_kernels(server_pid: int, want: int, within: float) -> int:
-    """Poll until the server runs at most ``want`` kernels (culling only removes them)."""
-    deadline = time.monotonic() + within
-    while True:
-        n = len(kernel_pids(server_pid))
-        if n <= want or time.monotonic() > deadline:
-            return n
-        time.sleep(0.5)
-
-
-def stored_answers(db: Path, name: str) -> list[str]:
-    from tutor.store import Store
-
-    with Store(db) as store:
-        return [a.input for a in store.attempts(name)]
-
-
 def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
             preheat: bool) -> Report:
-    tmp = Path(tempfile.mkdtemp(prefix="classroom-"))
-    config = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
-    config["MappingKernelManager"] = {**CULLING, **FAST_CULLING}
     # The class server as the README sets it up: `--write-server-config` has written the
-    # voila.py that compiles the page templates once (in a folder of its own: a voila.py in
-    # the working directory would hide the voila package from `python -m voila`).
-    write_voila_config(tmp / "config" / "voila.py")
-    (tmp / "config" / "voila.json").write_text(json.dumps(config), encoding="utf-8")
-    db = tmp / "class.sqlite3"
-    args = list(PREHEAT) if preheat else []
-    args.append(f"--Voila.config_file_paths={json.dumps([str(tmp / 'config')])}")
-    proc, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
-                             {"LEONARD_TUTOR_DB": str(db)}, cwd=tmp, args=args)
-    if template_cache.ON not in (tmp / "voila.log").read_text(errors="replace"):
-        stop_server(proc)
-        raise SystemExit(f"the server did not run {tmp / 'config' / 'voila.py'}")
+    # voila.py that compiles the page templates once.
+    proc, base, tmp, db = start_class_server("classroom-", template_cache.ON,
+                                             list(PREHEAT) if preheat else [],
+                                             culling=FAST_CULLING)
     pool = 2 if preheat else 0  # the play page's and the lessons page's
     students = [Student(f"student-{k:02d}", seed=100 + k) for k in range(n)]
     try:
@@ -350,18 +296,11 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
         peak_kib, peak_kernels = asyncio.run(
             run_class(base + "voila/render/", proc.pid, students, lesson, moves, think,
                       arrival, cpu))
-        left = wait_for_kernels(proc.pid, pool, within=FAST_CULLING["cull_idle_timeout"] + 60)
+        left = wait_for_kernels(proc.pid, FAST_CULLING["cull_idle_timeout"] + 60, want=pool,
+                                poll=0.5)
     finally:
         stop_server(proc)
-    lost = []
-    given = stored = 0
-    for s in students:
-        saved = stored_answers(db, s.name)
-        given += len(s.answers)
-        stored += len(saved)
-        if saved != s.answers:
-            lost.append(f"{s.name}: gave {len(s.answers)} answers, the store has "
-                        f"{len(saved)}")
+    lost, given, stored = lost_answers(db, students, "gave")
     timed = [(s, ms, at) for s in students
              for ms, at in zip(s.clicks_ms, s.clicks_at, strict=True)]
     clicks = [ms for _s, ms, _at in timed]
@@ -374,10 +313,6 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
             for kind, seen in cpu.items()}
     answers = [ms for s in students for ms in s.answers_ms]
     ready = [s.ready_s for s in students if s.ready_s]
-
-    def stats(values: list[float]) -> dict[str, float]:
-        return {"n": len(values), "p50": percentile(values, 50), "p95": percentile(values, 95),
-                "max": max(values, default=float("nan"))}
 
     per_kernel = peak_kib / max(1, peak_kernels) / 1024 if peak_kernels else float("nan")
     return Report(

@@ -8,8 +8,10 @@ both show the same list. It reads :class:`~tutor.records.Attempt` rows only (no 
 
 A question is a run of attempts at one step of one problem of one session (in attempt order)
 that ends with a right answer or with the answer shown; hint rows are part of it, and a run
-that has not ended (the session was left) is a question not finished. This is how the report
-(:func:`tutor.teacher.rebuild_mastery`) finds each question's first answer.
+that has not ended (the session was left) is a question not finished. The runs and their hints
+are :mod:`tutor.counts`' (:func:`~tutor.counts.question_runs`,
+:func:`~tutor.counts.rungs_seen`, :func:`~tutor.counts.hints_before_answer`), so a student's
+answers list the questions the class table counts.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
+from tutor.counts import hints_before_answer, question_runs, rungs_seen
 from tutor.i18n import N_
 from tutor.records import KC_SEPARATOR, Attempt, Outcome
 
@@ -108,11 +110,6 @@ class AnsweredQuestion:
         return tuple(dict.fromkeys(t.mistake for t in self.tries if t.mistake is not None))
 
 
-def _when(a: Attempt) -> datetime:
-    t = datetime.fromisoformat(a.time.replace("Z", "+00:00"))
-    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
-
-
 def _question(rows: list[Attempt], named: frozenset[str]) -> AnsweredQuestion:
     first = rows[0]
     # A wrong answer's row carries the skill of its mistake: the question's own skill is on
@@ -122,14 +119,12 @@ def _question(rows: list[Attempt], named: frozenset[str]) -> AnsweredQuestion:
                       a.feedback if a.outcome is Outcome.INCORRECT and a.feedback in named
                       else None)
                   for a in rows if a.outcome in (Outcome.CORRECT, Outcome.INCORRECT))
-    before = next((a.hints for a in rows if a.outcome is not Outcome.HINT),
-                  max(a.hints for a in rows))
     expected = next((a.expected for a in rows if a.expected is not None), None)
     return AnsweredQuestion(
         student=first.student, session=first.session, lesson=first.lesson,
         problem=first.problem, step=first.step, skill=kc.split(KC_SEPARATOR)[0],
-        expected=expected, tries=tries, hints=max(a.hints for a in rows),
-        hints_before_answer=before,
+        expected=expected, tries=tries, hints=rungs_seen(rows),
+        hints_before_answer=hints_before_answer(rows),
         revealed=any(a.outcome is Outcome.GIVEUP for a in rows),
         finished=rows[-1].outcome in _ENDS, seconds=max(a.duration for a in rows),
         time=first.time)
@@ -141,20 +136,7 @@ def student_answers(attempts: Iterable[Attempt]) -> list[AnsweredQuestion]:
     from tutor.diagnosis import CATALOG
 
     named = frozenset(r.id for r in CATALOG)
-    runs: dict[tuple[str, str, str, str], list[tuple[int, Attempt]]] = {}
-    for i, a in enumerate(attempts):
-        runs.setdefault((a.student, a.session, a.problem, a.step), []).append((i, a))
-    found: list[tuple[datetime, int, AnsweredQuestion]] = []
-    for rows in runs.values():
-        run: list[tuple[int, Attempt]] = []
-        for i, a in sorted(rows, key=lambda r: (r[1].attempt_at_step, r[0])):
-            run.append((i, a))
-            if a.outcome in _ENDS:
-                found.append((_when(run[0][1]), run[0][0], _question([r for _, r in run], named)))
-                run = []
-        if run:
-            found.append((_when(run[0][1]), run[0][0], _question([r for _, r in run], named)))
-    return [q for _, _, q in sorted(found, key=lambda f: (f[0], f[1]))]
+    return [_question(rows, named) for rows in question_runs(attempts)]
 
 
 def answers_by_student(attempts: Iterable[Attempt]) -> dict[str, list[AnsweredQuestion]]:

@@ -13,6 +13,7 @@ import pytest
 from browsing import CANVAS_STATS
 
 from engine.round import DRAW, PASS
+from tutor.questions import Question
 from tutor.session import Session
 from tutor.ui import draw
 
@@ -163,6 +164,25 @@ def _answer_and_move_on(page: Any, mirror: Session, text: str) -> None:
         page.wait_for_function(
             "(old) => document.querySelector('.ld-question').innerText !== old", arg=before,
             timeout=10_000)
+
+
+def _play_to_a_question(page: Any, mirror: Session, *, power: bool = False,
+                        steps: int = 400) -> Question:
+    """Play first moves, answering every question right, until a question waits (``power``: a
+    power play's gain or loss); the question."""
+    for _step in range(steps):
+        page.wait_for_function(IDLE, timeout=30_000)
+        _mirror_forced(mirror)
+        q = mirror.pending_question
+        if q is not None and (not power or q.step in ("gain", "loss") and q.expected):
+            return q
+        if q is not None:
+            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
+            _answer_and_move_on(page, mirror, str(q.expected))
+            continue
+        assert not mirror.round.over, "the round ended before the question"
+        _click_first_move(page, mirror)
+    raise AssertionError(f"no question in {steps} steps")
 
 
 def _round_score(page: Any) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from browsing import ROOT, need_chromium
-from test_dashboard import IDLE, _answer, _answer_and_move_on, _click_first_move, _mirror_forced
+from test_dashboard import _answer, _play_to_a_question
 from test_pages import no_errors, open_page, serve
 from test_working import WORK_IT_OUT, working_for
 
@@ -74,20 +74,7 @@ def test_the_student_guide_pictures(page: Any, pages: dict[str, Any]) -> None:
     assert "x/n tiles: multiplying" in page.locator(".ld-lesson").inner_text()
 
     mirror = Session.from_lesson("04-times", lang="en", seed=SEED, store=None)
-    for _step in range(400):
-        page.wait_for_function(IDLE, timeout=30_000)
-        _mirror_forced(mirror)
-        q = mirror.pending_question
-        if q is not None and q.step.startswith(("gain", "loss")) and q.expected:
-            break
-        if q is not None:
-            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
-            _answer_and_move_on(page, mirror, str(q.expected))
-            continue
-        assert not mirror.round.over, "the round ended before a power play was asked about"
-        _click_first_move(page, mirror)
-    else:
-        raise AssertionError("no power-play question in 400 steps")
+    q = _play_to_a_question(page, mirror, power=True)
     page.wait_for_function("(p) => document.querySelector('.ld-question').innerText.includes(p)",
                            arg=q.prompt, timeout=10_000)
     for name in ("Check", "Hint", "Show me"):

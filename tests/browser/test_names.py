@@ -20,9 +20,9 @@ from browsing import PHONE, audit
 from test_dashboard import (
     IDLE,
     _answer_and_move_on,
-    _click_first_move,
     _mirror_forced,
     _open,
+    _play_to_a_question,
     _ready,
     taken,
 )
@@ -32,23 +32,6 @@ from tutor.session import Session
 
 SEED = 19
 NAME = "Ana María B"
-
-
-def _play_to_a_question(page: Any, mirror: Session, *, power: bool = False) -> None:
-    """Play first moves until a question waits (``power``: a power play's gain or loss)."""
-    for _step in range(400):
-        page.wait_for_function(IDLE, timeout=30_000)
-        _mirror_forced(mirror)
-        q = mirror.pending_question
-        if q is not None and (not power or q.step in ("gain", "loss") and q.expected):
-            return
-        if q is not None:
-            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
-            _answer_and_move_on(page, mirror, str(q.expected))
-            continue
-        assert not mirror.round.over, "the round ended before the question"
-        _click_first_move(page, mirror)
-    raise AssertionError("no question in 400 steps")
 
 
 def test_a_page_without_a_student_asks_a_name_that_a_reload_keeps(

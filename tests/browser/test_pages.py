@@ -17,14 +17,7 @@ from typing import Any
 
 import pytest
 from browsing import ROOT, audit, cut_in_each_language, need_chromium, past_the_edge_on_a_phone
-from test_dashboard import (
-    IDLE,
-    _answer_and_move_on,
-    _click_first_move,
-    _mirror_forced,
-    _open,
-    _ready,
-)
+from test_dashboard import IDLE, _answer_and_move_on, _open, _play_to_a_question, _ready
 
 from tutor.serve import PREHEAT, start_voila, stop_server, wait_for_pool
 from tutor.session import Session
@@ -211,20 +204,11 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
     _open(page, pages["url"], f"Play.ipynb?lesson=browser-squares&lang=en&seed={seed}"
           "&student=builder")
     mirror = Session.from_lesson("browser-squares", lang="en", seed=seed, store=None)
-    for _step in range(200):
-        page.wait_for_function(IDLE, timeout=30_000)
-        _mirror_forced(mirror)
-        q = mirror.pending_question
-        if q is not None:
-            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
-            _answer_and_move_on(page, mirror, str(q.expected))
-            page.locator(".ld-feedback-done .ld-answer-value").filter(
-                has_text=f"The answer is {q.expected:,}.").wait_for(timeout=10_000)
-            break
-        assert not mirror.round.over, "the round ended without a question"
-        _click_first_move(page, mirror)
-    else:
-        raise AssertionError("no question in 200 steps")
+    q = _play_to_a_question(page, mirror, steps=200)
+    page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
+    _answer_and_move_on(page, mirror, str(q.expected))
+    page.locator(".ld-feedback-done .ld-answer-value").filter(
+        has_text=f"The answer is {q.expected:,}.").wait_for(timeout=10_000)
     no_errors(page)
 
 

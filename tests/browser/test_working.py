@@ -10,15 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_dashboard import (
-    IDLE,
-    _answer,
-    _answer_and_move_on,
-    _click_first_move,
-    _mirror_forced,
-    _open,
-    _round_score,
-)
+from test_dashboard import _answer, _answer_and_move_on, _open, _play_to_a_question, _round_score
 
 from tutor.questions import Question
 from tutor.session import Session
@@ -45,20 +37,7 @@ def working_for(q: Question) -> str:
 def test_working_is_sent_back_and_the_number_answers(page: Any, voila_url: str) -> None:
     _open(page, voila_url, QUERY)
     mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
-    for _step in range(400):
-        page.wait_for_function(IDLE, timeout=30_000)
-        _mirror_forced(mirror)
-        q = mirror.pending_question
-        if q is not None and q.step in ("gain", "loss") and q.expected:
-            break
-        if q is not None:
-            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
-            _answer_and_move_on(page, mirror, str(q.expected))
-            continue
-        assert not mirror.round.over, "the round ended before a power play was asked about"
-        _click_first_move(page, mirror)
-    else:
-        raise AssertionError("no power-play question in 400 steps")
+    q = _play_to_a_question(page, mirror, power=True)
 
     box = page.locator(".ld-answer input")
     box.wait_for(state="visible", timeout=10_000)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from test_ui_pages import _rows, link, upload  # noqa: F401 - link is a fixture
+from test_ui_pages import _rows, upload
 from ui_views import cells
 
 from tutor.classroom import MISTAKE_NAMES, class_table

@@ -32,15 +32,6 @@ from tutor.ui.uploads import ProgressUpload
 FIXED_TIME = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 
 
-@pytest.fixture()
-def link(monkeypatch: pytest.MonkeyPatch) -> Any:
-    def set_link(query: str) -> None:
-        monkeypatch.setenv("QUERY_STRING", query)
-    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
-    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
-    return set_link
-
-
 def _find(widget: Any, cls: str) -> list[Any]:
     found, stack = [], [widget]
     while stack:

@@ -44,15 +44,6 @@ def downloaded(html_text: str, css_class: str) -> bytes:
     return base64.b64decode(m.group(1))
 
 
-@pytest.fixture()
-def link(monkeypatch: pytest.MonkeyPatch) -> Any:
-    def set_link(query: str) -> None:
-        monkeypatch.setenv("QUERY_STRING", query)
-    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
-    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
-    return set_link
-
-
 def test_lessons_page_lists_every_lesson_with_a_link_to_play_it(link: Any,
                                                                  tmp_path: Path) -> None:
     link("lang=en&student=ana")
