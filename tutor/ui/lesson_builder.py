@@ -189,7 +189,7 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
 
     def _follow_title(self) -> None:
         """Fill the name from the title, unless the teacher has written a name of their own."""
-        if self.id_in.value.strip() not in ("", self._made_id):
+        if str(self.id_in.value).strip() not in ("", self._made_id):
             return
         title = self._title()
         self._made_id = lesson_id_from_title(title, taken_lesson_ids(self.folder)) if title else ""
@@ -199,7 +199,7 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
         """The lesson's name: the name field's if it is one (small letters, digits, dashes),
         else made from what it holds (``Tabla del 6`` → ``tabla-del-6``), or from the title
         when it is empty."""
-        typed = self.id_in.value.strip()
+        typed = str(self.id_in.value).strip()
         if typed and LESSON_ID.fullmatch(typed):
             return typed
         return lesson_id_from_title(typed or self._title(), taken_lesson_ids(self.folder))
