@@ -7,21 +7,92 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from tutor.i18n import N_, translator
-from tutor.lessons import LESSON_DIR, LESSON_ID, LessonError, lesson_from_bytes, lesson_from_dict
+from tutor.lessons import (
+    LESSON_DIR,
+    LESSON_ID,
+    MAX_ID_LENGTH,
+    LessonError,
+    lesson_from_bytes,
+    lesson_from_dict,
+)
 from tutor.link import unnamed
-from tutor.paths import own_lessons_dir
+from tutor.paths import lesson_dirs, own_lessons_dir
 
-__all__ = ["build_lesson", "lesson_file_bytes", "lesson_links", "save_lesson"]
+__all__ = ["LessonExistsError", "build_lesson", "free_lesson_id", "lesson_file_bytes",
+           "lesson_id_from_title", "lesson_links", "save_lesson", "taken_lesson_ids"]
 
 BINDER_REPO_ENV = "LEONARD_BINDER_REPO"
 """``owner/repo`` of the project's GitHub repository, for Binder links (on Binder itself it
 is read from ``BINDER_REPO_URL``)."""
+
+FALLBACK_ID_STEM = "lesson"
+"""The stem of the id made for a title with no letter or digit in it (``lesson-1``, …)."""
+
+
+class LessonExistsError(LessonError):
+    """:func:`save_lesson` kept a lesson of the same id (``lesson_id``): the teacher's own
+    (``shipped`` false) or one shipped with the tutor (``shipped`` true)."""
+
+    def __init__(self, source: str, problem: str, *, lesson_id: str, shipped: bool) -> None:
+        super().__init__(source, problem, "id")
+        self.lesson_id, self.shipped = lesson_id, shipped
+
+
+def _slug(text: str) -> str:
+    """``text`` as small letters, digits and dashes: accents folded (NFKD), anything else a
+    dash, dashes collapsed and trimmed, cut to :data:`MAX_ID_LENGTH`; maybe empty."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text)
+                     if not unicodedata.combining(c))
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    return slug[:MAX_ID_LENGTH].rstrip("-")
+
+
+def free_lesson_id(base: str, taken: Collection[str]) -> str:
+    """``base`` if no lesson has it, else the first free ``base-2``, ``base-3``, … (cut so
+    the id stays within :data:`MAX_ID_LENGTH`)."""
+    if base not in taken:
+        return base
+    n = 2
+    while True:
+        tail = f"-{n}"
+        candidate = base[:MAX_ID_LENGTH - len(tail)].rstrip("-") + tail
+        if candidate not in taken:
+            return candidate
+        n += 1
+
+
+def lesson_id_from_title(title: str, taken: Collection[str] = ()) -> str:
+    """The lesson id the builder makes from ``title``: ``"Tabla del 6"`` → ``tabla-del-6``
+    (small letters, accents folded, anything else a dash, at most :data:`MAX_ID_LENGTH`
+    characters). A title with no letter or digit (``"★★★"``) gives the first of
+    ``lesson-1``, ``lesson-2``, … not in ``taken``. Never empty; always a valid id. A made id
+    may still be one in ``taken``: saving it then asks first (:func:`save_lesson`)."""
+    slug = _slug(title)
+    if slug:
+        return slug
+    n = 1
+    while f"{FALLBACK_ID_STEM}-{n}" in taken:
+        n += 1
+    return f"{FALLBACK_ID_STEM}-{n}"
+
+
+def taken_lesson_ids(folder: Path | None = None) -> set[str]:
+    """The ids of the lessons in ``folder`` (default the builder's folder), the lessons
+    folders (:func:`tutor.paths.lesson_dirs`) and the shipped lessons."""
+    ids: set[str] = set()
+    for place in {folder or own_lessons_dir(), *lesson_dirs(), LESSON_DIR}:
+        try:
+            ids.update(p.stem for p in place.glob("*.json") if LESSON_ID.fullmatch(p.stem))
+        except OSError:
+            continue
+    return ids
 
 
 def build_lesson(*, lesson_id: str, title: dict[str, str], description: dict[str, str],
@@ -68,20 +139,24 @@ def save_lesson(data: dict[str, Any], folder: Path | None = None, *, lang: str =
                 replace: bool = False) -> Path:
     """Write a checked lesson to ``folder`` (default :func:`tutor.paths.own_lessons_dir`) as
     ``<id>.json``. A lesson of that id already there, or a lesson shipped with the tutor of
-    that id (the teacher's would replace it for the whole class), is kept unless ``replace``.
+    that id (the teacher's would replace it for the whole class), is kept unless ``replace``
+    (:class:`LessonExistsError`, which says to tick “Replace a lesson of the same name”).
     Nothing is left behind when it cannot be written."""
     _ = translator(lang)
     raw = _checked(data, lang)
     folder = folder or own_lessons_dir()
     path = folder / f"{data['id']}.json"
     if path.exists() and not replace:
-        raise LessonError(path.name, _(N_("a lesson with this name exists already: choose "
-                                          "another name")), "id")
+        raise LessonExistsError(path.name, _(N_("a lesson with this name exists already: "
+                                                "choose another name, or tick “Replace a "
+                                                "lesson of the same name”")),
+                                lesson_id=data["id"], shipped=False)
     if not replace and (LESSON_DIR / path.name).is_file() and LESSON_DIR != folder:
-        raise LessonError(path.name, _(N_("a lesson shipped with the tutor has this name: "
-                                          "yours would replace it for the whole class. "
-                                          "Choose another name, or tick “Replace a lesson "
-                                          "of the same name”")), "id")
+        raise LessonExistsError(path.name, _(N_("a lesson shipped with the tutor has this "
+                                                "name: yours would replace it for the whole "
+                                                "class. Choose another name, or tick “Replace "
+                                                "a lesson of the same name”")),
+                                lesson_id=data["id"], shipped=True)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     try:

@@ -165,7 +165,7 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
     open_page(page, pages["url"] + "Teacher.ipynb?lang=en", ".ld-build-save")
     # Nothing on the page is cut off, in both languages.
     assert cut_in_each_language(page, ".ld-build-id input",
-                                "small letters, digits, dashes: my-lesson",
+                                "made from the title, e.g. tabla-del-6",
                                 "body") == {"es": [], "en": []}
     assert past_the_edge_on_a_phone(page, ".ld-page") == []  # a phone: the form fits
     page.get_by_label("Lesson name").fill("browser-squares")

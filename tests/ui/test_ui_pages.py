@@ -399,3 +399,92 @@ def test_the_lessons_page_says_when_a_shipped_lesson_is_replaced(
     page = lessons_page(store=None)
     assert "04-times" in page.header.notes.value
     assert "replaces" in page.header.notes.value
+
+
+def fill_builder(b: Any, es: str, en: str) -> None:
+    b.title_es.value, b.title_en.value = es, en
+    b.skill_cbs["multiply"].value = True
+
+
+def test_lesson_builder_makes_the_name_from_the_title(
+        link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33 part 6: "Tabla del 6" was refused ("id: may hold only small letters …"); the
+    name field now follows the title (tabla-del-6), may be edited, and the lesson plays."""
+    from tutor.lessons import load_lesson
+
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    link("lang=es")
+    b = teacher_page(store=None).builder
+    fill_builder(b, "Tabla del 6", "Times 6")
+    assert b.id_in.value == "tabla-del-6"  # made from the Spanish title on a Spanish page
+    b.save_btn.click()
+    assert "ld-ok" in b.result.value and "tabla-del-6" in b.result.value
+    assert load_lesson("tabla-del-6", "es").title["es"] == "Tabla del 6"
+    # the name follows the title until the teacher writes one of their own
+    b.title_es.value = "Tabla del 7"
+    assert b.id_in.value == "tabla-del-7"
+    b.id_in.value = "siete"
+    b.title_es.value = "Tabla del siete"
+    assert b.id_in.value == "siete"
+    b.save_btn.click()
+    assert (tmp_path / "siete.json").is_file() and not (tmp_path / "tabla-del-7.json").exists()
+    # a title typed in the name field is made a name; emoji and symbols: a name still
+    b.id_in.value = "Dominó 😀 ¡Ya!"
+    b.save_btn.click()
+    assert b.id_in.value == "domino-ya" and (tmp_path / "domino-ya.json").is_file()
+    b.id_in.value = ""
+    b.title_es.value = "★★★"
+    b.title_en.value = "★★★"
+    assert b.id_in.value == "lesson-1"
+    b.save_btn.click()
+    assert load_lesson("lesson-1", "en").title["en"] == "★★★"
+
+
+def test_lesson_builder_cuts_a_long_title_to_the_name_limit(
+        link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tutor.lessons import MAX_ID_LENGTH, load_lesson
+
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    link("lang=en")
+    b = teacher_page(store=None).builder
+    fill_builder(b, "Multiplicar por seis " * 10, "Multiply by six, " * 10)
+    made = b.id_in.value  # the English title on an English page
+    assert len(made) <= MAX_ID_LENGTH and made.startswith("multiply-by-six-multiply")
+    b.save_btn.click()
+    assert "ld-ok" in b.result.value
+    assert load_lesson(made, "en").id == made
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_lesson_builder_asks_before_replacing_a_lesson_of_the_same_name(
+        lang: str, link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
+    link(f"lang={lang}")
+    b = teacher_page(store=None).builder
+    fill_builder(b, "Tabla del 6", "Times 6")
+    # the name is made from the title in the page's language
+    assert b.id_in.value == ("tabla-del-6" if lang == "es" else "times-6")
+    b.id_in.value = "tabla-del-6"
+    b.save_btn.click()
+    path = tmp_path / "tabla-del-6.json"
+    assert json.loads(path.read_text(encoding="utf-8"))["title"]["en"] == "Times 6"
+    # a second lesson of the same title: asked, not overwritten, not refused
+    b.title_en.value = "Times six"
+    b.save_btn.click()
+    asked = b.result.value
+    assert "ld-build-ask" in asked and "tabla-del-6-2" in asked
+    assert {"en": "Replace a lesson of the same name",
+            "es": "Reemplazar una lección con el mismo nombre"}[lang] in asked
+    assert "exists already" in asked if lang == "en" else "Ya existe" in asked
+    assert json.loads(path.read_text(encoding="utf-8"))["title"]["en"] == "Times 6"
+    # confirmed: replaced; the next save asks again
+    b.replace_cb.value = True
+    b.save_btn.click()
+    assert "ld-ok" in b.result.value
+    assert json.loads(path.read_text(encoding="utf-8"))["title"]["en"] == "Times six"
+    assert b.replace_cb.value is False
+    # a shipped lesson's name is asked about too, and nothing is written
+    b.id_in.value = "04-times"
+    b.save_btn.click()
+    assert "ld-build-ask" in b.result.value and "04-times-2" in b.result.value
+    assert not (tmp_path / "04-times.json").exists()

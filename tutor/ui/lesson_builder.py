@@ -10,16 +10,25 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from tutor.builder import BINDER_REPO_ENV, build_lesson, lesson_links, save_lesson
+from tutor.builder import (
+    BINDER_REPO_ENV,
+    LessonExistsError,
+    build_lesson,
+    free_lesson_id,
+    lesson_id_from_title,
+    lesson_links,
+    save_lesson,
+    taken_lesson_ids,
+)
 from tutor.deals import POWER_ROWS
 from tutor.i18n import N_, gettext, translator
-from tutor.lessons import LessonError
+from tutor.lessons import LESSON_ID, LessonError
 from tutor.mastery import SKILL_NAMES, SKILLS
 
 from .game_setup import SEAT_KINDS
 from .panel import classed, guarded, unforeseen
 
-__all__ = ["BuilderPanel", "saved_html"]
+__all__ = ["BuilderPanel", "exists_html", "saved_html"]
 
 BOTS = ("greedy", "random", "search", "expert")
 """The bot levels a lesson can pick (every level of engine.bots.BOTS), the usual one first."""
@@ -57,10 +66,27 @@ def saved_html(path: Path, links: dict[str, str], lang: str) -> str:
     return f"<div class='ld-ok'>{html.escape(head)}</div><ul class='ld-built-links'>{lis}</ul>"
 
 
+def exists_html(err: LessonExistsError, free: str, lang: str) -> str:
+    """What the builder asks when the lesson's name is taken: replace it (the checkbox) or
+    take another name (``free``, a name no lesson has)."""
+    _ = translator(lang)
+    if err.shipped:
+        head = _("A lesson shipped with the tutor is named “{id}” already: yours would replace "
+                 "it for the whole class.").format(id=err.lesson_id)
+    else:
+        head = _("A lesson named “{id}” exists already.").format(id=err.lesson_id)
+    ask = _("To replace it, tick “Replace a lesson of the same name” and save again; or change "
+            "the lesson's name (“{free}” is free).").format(free=free)
+    return (f"<div class='ld-msg ld-build-ask'>{html.escape(head)} {html.escape(ask)}"
+            "</div>")
+
+
 class BuilderPanel(widgets.VBox):  # type: ignore[misc]
     """The form; :meth:`save` writes the lesson (to ``folder``, default the builder's folder
     :func:`tutor.paths.own_lessons_dir`) and shows its links, or one line saying what is
-    wrong."""
+    wrong. The lesson's name is made from its title (:func:`tutor.builder.lesson_id_from_title`)
+    until the teacher edits it; a name taken already is saved only once the teacher ticks
+    “Replace a lesson of the same name”."""
 
     def __init__(self, folder: Path | None = None) -> None:
         W = widgets
@@ -100,6 +126,10 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
         self.save_btn = classed(W.Button(button_style="primary", icon="save"), "ld-build-save")
         self.save_btn.on_click(guarded(lambda _b: self.save(), self._failed))
         self.result = classed(W.HTML(), "ld-build-result")
+        self._made_id = ""  # the name last made from the title (the field follows the title
+        # while it holds this, or nothing)
+        for title in (self.title_es, self.title_en):
+            title.observe(lambda _change: self._follow_title(), names="value")
         super().__init__([
             self.heading, self.help, self.id_in, self.title_es, self.title_en, self.about_es,
             self.about_en, self.skills_label,
@@ -121,8 +151,9 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
             "rich in, the bots, the rounds and the help it gives. It is checked like every "
             "lesson and saved where the play page finds it.")) + "</div>")
         self.id_in.description = _("Lesson name")
-        self.id_in.placeholder = _("small letters, digits, dashes: my-lesson")
-        self.id_in.tooltip = _("The lesson's name in links and its file name")
+        self.id_in.placeholder = _("made from the title, e.g. tabla-del-6")
+        self.id_in.tooltip = _("The lesson's name in links and its file name: made from the "
+                               "title; you may change it")
         self.title_es.description = _("Title in Spanish")
         self.title_en.description = _("Title in English")
         self.about_es.description = _("About it, in Spanish")
@@ -150,12 +181,40 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
         self.save_btn.description = _("Save the lesson")
         self.save_btn.tooltip = _("Check the lesson and save it")
 
+    def _title(self) -> str:
+        """The title the name is made from: the one in the page's language, else the other."""
+        first, other = ((self.title_es, self.title_en) if self.lang == "es"
+                        else (self.title_en, self.title_es))
+        return str(first.value).strip() or str(other.value).strip()
+
+    def _follow_title(self) -> None:
+        """Fill the name from the title, unless the teacher has written a name of their own."""
+        if str(self.id_in.value).strip() not in ("", self._made_id):
+            return
+        title = self._title()
+        self._made_id = lesson_id_from_title(title, taken_lesson_ids(self.folder)) if title else ""
+        self.id_in.value = self._made_id
+
+    def lesson_id(self) -> str:
+        """The lesson's name: the name field's if it is one (small letters, digits, dashes),
+        else made from what it holds (``Tabla del 6`` → ``tabla-del-6``), or from the title
+        when it is empty."""
+        typed = str(self.id_in.value).strip()
+        if typed and LESSON_ID.fullmatch(typed):
+            return typed
+        return lesson_id_from_title(typed or self._title(), taken_lesson_ids(self.folder))
+
     def lesson_data(self) -> dict[str, Any]:
         """The lesson file the form describes; :class:`LessonError` names what is wrong."""
         ask = [k for k, cb in (("power", self.ask_power), ("round_end", self.ask_round))
                if cb.value]
+        lesson_id = self.lesson_id()
+        if lesson_id != self.id_in.value:
+            if self.id_in.value.strip() in ("", self._made_id):
+                self._made_id = lesson_id
+            self.id_in.value = lesson_id  # the teacher sees the name it is saved under
         return build_lesson(
-            lesson_id=self.id_in.value,
+            lesson_id=lesson_id,
             title={"es": self.title_es.value, "en": self.title_en.value},
             description={"es": self.about_es.value, "en": self.about_en.value},
             targets=[s for s, cb in self.skill_cbs.items() if cb.value],
@@ -175,8 +234,13 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
             path = save_lesson(data, self.folder, lang=self.lang,
                                replace=bool(self.replace_cb.value))
             links = lesson_links(data["id"], self.lang)
+        except LessonExistsError as err:  # ask: replace it, or another name
+            free = free_lesson_id(err.lesson_id, taken_lesson_ids(self.folder))
+            self.result.value = exists_html(err, free, self.lang)
+            return None
         except (LessonError, OSError) as err:
             self.result.value = f"<div class='ld-msg'>{html.escape(str(err))}</div>"
             return None
         self.result.value = saved_html(path, links, self.lang)
+        self.replace_cb.value = False  # the next lesson asks again before replacing one
         return path
