@@ -331,7 +331,7 @@ def test_the_axe_audit_of_the_play_page_is_clean(page: Any, voila_url: str,
                            " === 'true'", timeout=10_000)
     _tab_to(page, ".ld-sheet .jupyter-widget-Collapse-header")
     page.keyboard.press(" ")
-    page.locator(".ld-sheet-table table").wait_for(state="visible", timeout=10_000)
+    page.locator(".ld-sheet-table table").first.wait_for(state="visible", timeout=10_000)
     found["setup-and-sheet"] = audit(page, "setup-and-sheet", artifacts)
     assert found == {name: [] for name in found}, found
     assert page.page_errors == []
