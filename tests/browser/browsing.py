@@ -176,3 +176,18 @@ def past_the_edge_on_a_phone(page: Any, selector: str) -> list[str]:
         return past_the_edge(page, selector)
     finally:
         page.set_viewport_size(WINDOW)
+
+
+NAME_OR_BOARD = """() => [...document.querySelectorAll('.ld-name-in input, .ld-move')]
+    .some(e => e.offsetParent !== null)"""
+
+
+def give_a_name(page: Any, name: str = "Ana", timeout: float = 120_000) -> None:
+    """A page opened without ``student=`` asks for the student's name before the game (issue
+    33): type it and press Enter, as a student does; a page that knows its student plays at
+    once."""
+    page.wait_for_function(NAME_OR_BOARD, timeout=timeout)
+    box = page.locator(".ld-name-in input")
+    if box.is_visible():
+        box.fill(name)
+        box.press("Enter")

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
-from browsing import ROOT, need_chromium
+from browsing import ROOT, give_a_name, need_chromium
 from test_classroom_server import check_culling, scaled
 
 from engine._build import pure_requested
@@ -105,6 +105,7 @@ def test_binder_server_compiles_the_page_templates_once(binder: dict[str, Any]) 
 def test_binder_launch_reaches_a_question_in_english(binder: dict[str, Any], page: Any,
                                                      artifacts: Path) -> None:
     page.goto(binder["base"] + readme_launch_path(), timeout=180_000)
+    give_a_name(page, timeout=180_000)  # the link names no student: the page asks first
     page.locator("canvas.ld-board").wait_for(timeout=180_000)
     assert "There was an error" not in page.content(), binder["log"].read_text()
     status = page.locator(".ld-status")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from browsing import NOTEBOOK, ROOT, WINDOW, need_chromium
+from browsing import NOTEBOOK, ROOT, WINDOW, give_a_name, need_chromium
 
 from tutor.serve import (
     CULLING,
@@ -40,6 +40,7 @@ def scaled(config: dict[str, Any]) -> dict[str, Any]:
 
 def open_dashboard(page: Any, url: str) -> None:
     page.goto(url, timeout=120_000)
+    give_a_name(page)
     page.locator(".ld-move").first.wait_for(timeout=120_000)
 
 
