@@ -24,6 +24,8 @@ from tutor.simulate import (
     MAX_ATTEMPTS,
     ProfileError,
     Run,
+    goal_profiles,
+    judge,
     learner,
     simulate,
     simulate_one,
@@ -312,3 +314,31 @@ def test_teaching_goal(lesson: str, key: str) -> None:
     result = goals(lesson)[key]
     assert result.profile, key
     assert result.met, (result.goal.text, result.profile, result.value)
+
+
+def _report(targets: list[str], share: float) -> dict[str, Any]:
+    row = {"target": True, "mastered_share": share, "mastered_while_wrong": share,
+           "mastered_when_unknown": share}
+    return {"skills": {"add": dict(row), "multiply": dict(row)}, "lesson_targets": targets,
+            "rounds": 3, "all_targets_mastered_share": share}
+
+
+def test_goals_about_mastery_by_the_lesson_end_are_not_applicable_without_targets() -> None:
+    """RULES.md §4 (issue 32 part 4): a lesson with targets goes on until they are mastered or
+    its cap; free play (no targets) ends with its match. "Masters every target by the
+    lesson's end" is judged where there are targets, and is n/a without them — with the
+    reason and the value measured all the same, never silently dropped. The other goals are
+    judged on the skills a lesson without targets practises (its game's)."""
+    profiles = goal_profiles("04-times")
+    for targets, n_a in (([], True), (["multiply"], False)):
+        reports = {p: _report(targets, 0.1) for p in set(profiles.values()) if p}
+        results = {r.goal.key: r for r in judge("x", profiles, reports)}
+        for g in GOALS:
+            r = results[g.key]
+            if g.needs_targets and n_a:
+                assert r.value is None and r.met and "no target skills" in r.reason
+                assert "10% of" in r.reason and "add, multiply" in r.reason
+            else:
+                assert r.value == 0.1 and not r.reason
+                assert r.met == (not g.at_least and g.bound >= 0.1)
+    assert {g.key for g in GOALS if g.needs_targets} >= {"bkt"}
