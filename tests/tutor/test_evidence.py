@@ -146,8 +146,9 @@ def test_blame_live_through_the_asker() -> None:
 
 
 def test_three_in_a_row_needed_even_with_bkt_above_threshold() -> None:
-    """RULES §4: mastered = BKT at the threshold AND 3 unscaffolded, unhinted right first
-    answers in a row (ASSISTments' skill builder beside Cognitive Tutor's 0.95)."""
+    """RULES §4: mastered = BKT at the threshold AND at least 3 (STREAK_TO_MASTER)
+    unscaffolded, unhinted right first answers in a row (ASSISTments' skill builder beside
+    Cognitive Tutor's 0.95)."""
     m = Mastery()
     st = m.state("multiply")
     st.p_known = 0.99
@@ -171,9 +172,9 @@ def test_three_in_a_row_needed_even_with_bkt_above_threshold() -> None:
     assert st.mastered and st.misconceptions == 0
     # BKT below the threshold: a streak alone is not mastery either
     low = Mastery(BKTParams(p_init=0.01, p_learn=0.01, p_slip=0.3, p_guess=0.3))
-    for _ in range(3):
+    for _ in range(STREAK_TO_MASTER):
         low.record("add", True)
-    assert low.state("add").streak == 3 and not low.state("add").mastered
+    assert low.state("add").streak == STREAK_TO_MASTER and not low.state("add").mastered
 
 
 # --- fading scaffolds ---------------------------------------------------------------------
