@@ -435,7 +435,8 @@ class Mastery:
     @staticmethod
     def streak_needed(st: SkillState) -> int:
         """Right first answers in a row ``st``'s skill needs for mastery now:
-        :data:`STREAK_TO_MASTER`, and :data:`STREAK_PER_MISCONCEPTION` more for each misconception shown since it was last mastered, at most :data:`MOST_STREAK`."""
+        :data:`STREAK_TO_MASTER`, and :data:`STREAK_PER_MISCONCEPTION` more for each
+        misconception shown since it was last mastered, at most :data:`MOST_STREAK`."""
         return min(MOST_STREAK, STREAK_TO_MASTER + STREAK_PER_MISCONCEPTION * st.misconceptions)
 
     def record(
