@@ -12,6 +12,8 @@ First, per shipped lesson (tutor.lessons.list_lessons), the goals of issue 32 pa
   in ≤ 20% (NAME: the lesson's mistake, tutor.simulate.LESSON_MISTAKES, printed below);
 * ``perfect`` masters every target skill in ≥ 95%, ``bkt:0.1,0.05,0.1,0.2`` in ≥ 70%;
 * ``random`` masters ≤ 2% of every target skill;
+  (a lesson without targets ends with its match: this goal is "n/a" there, with the reason
+  and the value measured all the same printed under the table);
 * ``bkt:0.1,0.05,0.1,0.2``: of the students called mastered in a skill, ≤ 5% do not know it
   (``mastered_while_wrong``, the largest over the target skills).
 
@@ -82,7 +84,7 @@ def main() -> None:
     results = {lesson: judge(lesson, profiles[lesson], reports[lesson]) for lesson in lessons}
     if args.json:
         print(json.dumps([{"lesson": r.lesson, "goal": r.goal.text, "profile": r.profile,
-                           "value": r.value, "met": r.met}
+                           "value": r.value, "met": r.met, "not_applicable": r.reason}
                           for lesson in lessons for r in results[lesson]], indent=2,
                          ensure_ascii=False))
         return
@@ -101,6 +103,10 @@ def main() -> None:
               + f" {sum(r.met for r in row if r.value is not None)}/"
                 f"{sum(r.value is not None for r in row)}")
     print(f"goals met: {met} of {total}")
+    for lesson in lessons:
+        for r in results[lesson]:
+            if r.value is None:
+                print(f"  n/a: {lesson} {r.goal.key}: {r.reason}")
     print("questions: per perfect student; tiles: tiles the student placed itself (not the "
           "bots'), per perfect student")
     for g in GOALS:

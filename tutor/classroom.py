@@ -127,7 +127,8 @@ class ClassRow:
     revealed: int = 0
     """Questions whose answer was shown ("Show me")."""
     streak: int = 0
-    """Unscaffolded, unhinted right first answers in a row (mastery needs 3)."""
+    """Unscaffolded, unhinted right first answers in a row (mastery needs
+    :data:`tutor.mastery.STREAK_TO_MASTER`)."""
 
     @property
     def accuracy(self) -> float | None:

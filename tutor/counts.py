@@ -132,7 +132,8 @@ class SkillCounts:
     p_known: float
     mastered: bool
     streak: int
-    """Unscaffolded, unhinted right first answers in a row (mastery needs 3)."""
+    """Unscaffolded, unhinted right first answers in a row (mastery needs
+    :data:`tutor.mastery.STREAK_TO_MASTER`)."""
     mean_seconds: float
 
     @property

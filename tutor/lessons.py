@@ -98,7 +98,7 @@ SCHEMA: dict[str, Any] = {
                     "type": ["integer", "null"], "minimum": 1, "maximum": 500,
                     "description": "A lesson with targets ends once every target is mastered "
                                    "or after this many questions per target skill on its "
-                                   "targets (null: no such cap); default 40."},
+                                   "targets (null: no such cap); default 60."},
                 "max_minutes": {
                     "type": ["number", "null"], "minimum": 1, "maximum": 240,
                     "description": "… or after this many minutes (null: no such cap); "

@@ -47,20 +47,29 @@ __all__ = [
     "update",
 ]
 
-STREAK_TO_MASTER = 3
+STREAK_TO_MASTER = 5
 """Unscaffolded, unhinted right first answers in a row that mastery needs besides the BKT
-estimate (ASSISTments' skill-builder rule, beside Cognitive Tutor's 0.95; RULES.md §4)."""
+estimate (ASSISTments' skill-builder rule, beside Cognitive Tutor's 0.95; RULES.md §4: "at
+least 3"). 5 rather than ASSISTments' 3: a student who holds a wrong rule and applies it 30% of
+the time gives 3 right answers in a row at the start 0.7³ = 34% of the time, 5 only 17%, and
+a learner who does not know the skill (guessing right 1 time in 5) guesses 5 in a row 25 times
+less often than 3. Measured with simulated students (docs/teaching.md, "The teaching goals,
+measured"), with the question cap raised to 60 per target so the slow learner still masters
+its lesson."""
 STREAK_PER_MISCONCEPTION = 3
 """Right first answers in a row that each misconception of the skill shown since it was last
 mastered adds to what mastery needs (a wrong answer that a catalogue mistake of that very
 skill explains): the misconception must be shown gone, and the more often it showed, the
 longer it must stay away (docs/teaching.md, "A misconception is stronger evidence than a
 slip")."""
-STREAK_AFTER_MISCONCEPTION = 6
+STREAK_AFTER_MISCONCEPTION = STREAK_TO_MASTER + STREAK_PER_MISCONCEPTION
 """What mastery needs after one misconception (:data:`STREAK_TO_MASTER` +
 :data:`STREAK_PER_MISCONCEPTION`)."""
-MOST_STREAK = 12
-"""The longest streak mastery ever needs, however often the misconception showed."""
+MOST_STREAK = 20
+"""The longest streak mastery ever needs, however often the misconception showed (5, 8, 11,
+14, 17, 20). With 12, a student who keeps a wrong rule 30% of the time and is asked 60–100
+times in a long lesson gives 12 right in a row somewhere one time in three: a real learner
+who has shown the misconception five times must show it gone for long."""
 MISCONCEPTION_SLIP = 0.02
 """BKT's slip for a wrong answer a misconception of the skill explains: a student who knows
 the skill slips into a random wrong number now and then (``p_slip``), but seldom into that
@@ -425,8 +434,9 @@ class Mastery:
 
     @staticmethod
     def streak_needed(st: SkillState) -> int:
-        """Right first answers in a row ``st``'s skill needs for mastery now: 3, and 3 more
-        for each misconception shown since it was last mastered, at most :data:`MOST_STREAK`."""
+        """Right first answers in a row ``st``'s skill needs for mastery now:
+        :data:`STREAK_TO_MASTER`, and :data:`STREAK_PER_MISCONCEPTION` more for each
+        misconception shown since it was last mastered, at most :data:`MOST_STREAK`."""
         return min(MOST_STREAK, STREAK_TO_MASTER + STREAK_PER_MISCONCEPTION * st.misconceptions)
 
     def record(

@@ -692,6 +692,8 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
         "all_targets_mastered_share": round(sum(all(r.mastered[s] for s in focus)
                                                 for r in runs) / len(runs), 4)
         if runs else 0.0,
+        "lesson_targets": sorted(lesson.targets),
+        "rounds": lesson.rounds,
         "skills": skills,
         "kinds": dict(sorted(kinds.items())),
     }
@@ -768,6 +770,9 @@ class Goal:
     bound: float
     text: str
     """The goal in words, for the table."""
+    needs_targets: bool = False
+    """The goal is about a lesson that goes on until its targets are mastered or its cap: it
+    does not apply to a lesson without targets (free play, which ends with its match)."""
 
 
 GOALS: tuple[Goal, ...] = (
@@ -780,7 +785,8 @@ GOALS: tuple[Goal, ...] = (
          "mistake:NAME:0.3 masters ≤ 20%"),
     Goal("perfect", "perfect", "all_targets", True, 0.95, "perfect masters ≥ 95%"),
     Goal("bkt", "bkt:0.1,0.05,0.1,0.2", "all_targets", True, 0.70,
-         "bkt:0.1,0.05,0.1,0.2 masters ≥ 70%"),
+         "bkt:0.1,0.05,0.1,0.2 masters ≥ 70% by the lesson's end with the default cap",
+         needs_targets=True),
     Goal("random", "random", "mastered", False, 0.02, "random masters ≤ 2%"),
     Goal("bkt_wrong", "bkt:0.1,0.05,0.1,0.2", "mastered_while_wrong", False, 0.05,
          "bkt: mastered_while_wrong ≤ 5%"),
@@ -796,6 +802,8 @@ class GoalResult:
     apply (no mistake of a target skill can happen in the lesson)."""
     value: float | None
     met: bool
+    reason: str = ""
+    """Why the goal does not apply (``value`` None), with what was measured all the same."""
 
 
 def goal_profiles(lesson: Any, goals: tuple[Goal, ...] = GOALS, seed: int = 1,
@@ -828,9 +836,20 @@ def judge(lesson_id: str, profiles: dict[str, str], reports: dict[str, dict[str,
     for g in goals:
         profile = profiles[g.key]
         if not profile:
-            out.append(GoalResult(lesson_id, g, "", None, True))
+            out.append(GoalResult(lesson_id, g, "", None, True,
+                                   "no mistake of a target skill can happen in the lesson"))
             continue
-        value = _measure(g, reports[profile], profile)
+        report = reports[profile]
+        value = _measure(g, report, profile)
+        if g.needs_targets and not report.get("lesson_targets", True):
+            practised = sorted(k for k, v in report["skills"].items() if v["target"])
+            out.append(GoalResult(
+                lesson_id, g, profile, None, True,
+                f"no target skills: the lesson ends with its match ({report.get('rounds')} "
+                f"rounds), not at mastery or a cap (measured all the same: {value:.0%} of "
+                f"{profile} master all {len(practised)} skills it practises, "
+                f"{', '.join(practised)})"))
+            continue
         met = value >= g.bound if g.at_least else value <= g.bound
         out.append(GoalResult(lesson_id, g, profile, round(value, 4), met))
     return out

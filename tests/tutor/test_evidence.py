@@ -146,8 +146,9 @@ def test_blame_live_through_the_asker() -> None:
 
 
 def test_three_in_a_row_needed_even_with_bkt_above_threshold() -> None:
-    """RULES §4: mastered = BKT at the threshold AND 3 unscaffolded, unhinted right first
-    answers in a row (ASSISTments' skill builder beside Cognitive Tutor's 0.95)."""
+    """RULES §4: mastered = BKT at the threshold AND at least 3 (STREAK_TO_MASTER)
+    unscaffolded, unhinted right first answers in a row (ASSISTments' skill builder beside
+    Cognitive Tutor's 0.95)."""
     m = Mastery()
     st = m.state("multiply")
     st.p_known = 0.99
@@ -171,9 +172,9 @@ def test_three_in_a_row_needed_even_with_bkt_above_threshold() -> None:
     assert st.mastered and st.misconceptions == 0
     # BKT below the threshold: a streak alone is not mastery either
     low = Mastery(BKTParams(p_init=0.01, p_learn=0.01, p_slip=0.3, p_guess=0.3))
-    for _ in range(3):
+    for _ in range(STREAK_TO_MASTER):
         low.record("add", True)
-    assert low.state("add").streak == 3 and not low.state("add").mastered
+    assert low.state("add").streak == STREAK_TO_MASTER and not low.state("add").mastered
 
 
 # --- fading scaffolds ---------------------------------------------------------------------
@@ -204,8 +205,10 @@ def test_scaffold_fades_after_two_right_scaffolded_answers() -> None:
     assert shows() == (False, False)
 
 
-def _play(s: Session, answer: object, moves: random.Random) -> list[tuple[str, str, str]]:
-    """Play the match; return per question (skill, step name, evidence kind)."""
+def _play(s: Session, answer: object, moves: random.Random,
+          lesson: bool = False) -> list[tuple[str, str, str]]:
+    """Play the match (``lesson``: the lesson, until it is over); return per question
+    (skill, step name, evidence kind)."""
     seen = []
     for _ in range(10_000):
         p = s.asker.pending
@@ -217,7 +220,7 @@ def _play(s: Session, answer: object, moves: random.Random) -> list[tuple[str, s
                 s.reveal()
         elif s.human_to_move is not None:
             s.play(moves.randrange(len(s.legal_moves())))
-        elif s.match.over:
+        elif s.lesson_over if lesson else s.match.over:
             break
         elif s.round.over:
             s.new_round()
@@ -226,18 +229,20 @@ def _play(s: Session, answer: object, moves: random.Random) -> list[tuple[str, s
 
 def test_a_perfect_student_masters_only_after_the_scaffold_fades(tmp_path: Path) -> None:
     """Lesson 04 (blanks): the first two multiply questions show the formula, the next ones
-    do not; mastery comes only from 3 unscaffolded right answers."""
+    do not; mastery comes only from STREAK_TO_MASTER (5) unscaffolded right answers, and the
+    lesson ends then."""
     s = Session.from_lesson("04-times", lang="en", seed=3)
 
     def right(ss: Session) -> None:
         ss.answer(str(ss.pending_question.expected))  # type: ignore[union-attr]
 
-    seen = [x for x in _play(s, right, random.Random(3))
+    seen = [x for x in _play(s, right, random.Random(3), lesson=True)
             if x[0] == "multiply" and "trivial" not in x[1]]
     assert [name for _, name, _ in seen[:2]] == ["gain[blanks]"] * 2
-    assert [kind for _, _, kind in seen[:5]] == ["practice"] * 2 + ["proof"] * 3
+    proofs = 2 + STREAK_TO_MASTER
+    assert [kind for _, _, kind in seen[:proofs]] == ["practice"] * 2 + ["proof"] * STREAK_TO_MASTER
     assert all("blanks" not in name for _, name, _ in seen[2:])
-    assert s.mastery.state("multiply").mastered
+    assert s.mastery.state("multiply").mastered and s.lesson_summary().reason == "mastered"
 
 
 # --- replay ---------------------------------------------------------------------------------

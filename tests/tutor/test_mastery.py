@@ -8,7 +8,16 @@ import pytest
 
 import tutor.mastery as mastery
 from tutor.i18n import gettext
-from tutor.mastery import SKILL_NAMES, SKILLS, BKTParams, Mastery, MasteryError, p_correct, update
+from tutor.mastery import (
+    SKILL_NAMES,
+    SKILLS,
+    STREAK_TO_MASTER,
+    BKTParams,
+    Mastery,
+    MasteryError,
+    p_correct,
+    update,
+)
 
 
 def test_hand_worked_sequence() -> None:
@@ -61,16 +70,20 @@ def test_impossible_observation_learns_nothing_but_transition() -> None:
 
 
 def test_repeated_right_answers_reach_mastery() -> None:
-    """RULES.md §4: three unscaffolded right first answers in a row; with the old shared
-    parameters BKT also crosses .95 at the third."""
+    """RULES.md §4: at least 3 unscaffolded right first answers in a row
+    (STREAK_TO_MASTER); with the old shared parameters BKT crosses .95 at the third, so from
+    then on the streak is what mastery waits for."""
+    assert STREAK_TO_MASTER >= 3
     m = Mastery(BKTParams())
     n = 0
     while not m.state("multiply").mastered:
         m.record("multiply", True, seconds=3.0)
         n += 1
-    assert n == 3  # .68, then .92426, then .98570 >= .95
+        if n == 3:
+            assert m.state("multiply").p_known == pytest.approx(0.98570, abs=1e-5)
+    assert n == STREAK_TO_MASTER  # .68, then .92426, then .98570 >= .95, then the streak
     st = m.state("multiply")
-    assert st.asked == 3 and st.first_try_right == 3 and st.mean_seconds == 3.0
+    assert st.asked == n and st.first_try_right == n and st.mean_seconds == 3.0
     assert m.mastered() == ["multiply"]
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tutor.classroom import reviews_due
-from tutor.mastery import BKTParams, Mastery
+from tutor.mastery import STREAK_TO_MASTER, BKTParams, Mastery
 from tutor.records import Attempt, Outcome
 from tutor.review import INTERVALS, REVIEW_ITEMS, ReviewSchedule, due_reviews, is_review
 from tutor.session import Session, SessionError
@@ -46,7 +46,8 @@ class Answers:
             hints + 1, not hints, hints, 3.0, 45, 45 if right else 14))
 
     def master(self, when: datetime, skill: str = "multiply") -> None:
-        for k in range(3):  # 3 right first answers take the default tracing to mastery
+        # STREAK_TO_MASTER right first answers take the default tracing to mastery
+        for k in range(STREAK_TO_MASTER):
             self.add(when + timedelta(minutes=k), skill, True)
         assert rebuild_mastery(self.rows, PARAMS).state(skill).mastered
 
@@ -57,7 +58,7 @@ class Answers:
 def test_a_mastered_skill_is_due_one_day_after_mastery() -> None:
     a = Answers()
     a.master(T0)
-    mastered_at = T0 + timedelta(minutes=2)
+    mastered_at = T0 + timedelta(minutes=STREAK_TO_MASTER - 1)  # the last of the row
     assert INTERVALS[:2] == (1, 3)
     assert a.due(mastered_at) == []
     assert a.due(mastered_at + DAY - timedelta(seconds=1)) == []
@@ -115,7 +116,7 @@ def test_a_review_missed_takes_mastery_away_and_resets_the_schedule(hints: int) 
     assert a.due(missed + 30 * DAY) == []  # not mastered: not on the schedule
     # Mastered again: the schedule starts over at the first interval.
     a.master(missed + DAY)
-    again = missed + DAY + timedelta(minutes=2)
+    again = missed + DAY + timedelta(minutes=STREAK_TO_MASTER - 1)
     assert a.due(again + DAY) == [("multiply", 1, 0)]
 
 
@@ -129,8 +130,8 @@ def test_an_ordinary_wrong_answer_does_not_take_mastery_away_at_once() -> None:
     assert m.state("multiply").mastered
     st = m.review_missed("multiply")
     assert not st.mastered and st.p_known == m.params_for("multiply").p_init
-    m.record("multiply", True)
-    m.record("multiply", True)
+    for _ in range(STREAK_TO_MASTER - 1):
+        m.record("multiply", True)
     assert not m.state("multiply").mastered  # mastery must be shown again
     m.record("multiply", True)
     assert m.state("multiply").mastered

@@ -13,6 +13,7 @@ import pytest
 
 from engine import PowerEffect
 from tutor import Feedback, Session, SessionError, hint_ladder
+from tutor.mastery import STREAK_TO_MASTER
 from tutor.store import Store, StoreError
 
 Policy = Callable[[Session], Feedback]
@@ -475,7 +476,7 @@ def test_a_mastered_skill_is_asked_now_and_then() -> None:
         s = Session(seed=seed, rounds=1, lang="en", drill=False)
         for skill in ("multiply", "add", "square", "double", "other-end", "negative"):
             st = s.mastery.state(skill)
-            st.p_known, st.mastered, st.streak = 0.99, True, 3  # RULES §4: and 3 in a row
+            st.p_known, st.mastered, st.streak = 0.99, True, STREAK_TO_MASTER  # RULES §4
         powers_before = 0
 
         def note(ss: Session) -> None:

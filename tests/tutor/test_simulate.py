@@ -24,6 +24,8 @@ from tutor.simulate import (
     MAX_ATTEMPTS,
     ProfileError,
     Run,
+    goal_profiles,
+    judge,
     learner,
     simulate,
     simulate_one,
@@ -55,10 +57,22 @@ def test_target_skills_are_most_of_the_questions(lesson: str) -> None:
     assert report(lesson, "perfect")["target_share"] >= 0.6
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
+_ONE_MATCH = {
+    "08-full-match": "measured 40% (50 students, seed 1): no targets, the "
+                     "lesson ends with its match, and one match seldom asks 5 bare questions "
+                     "on each of six skills (negative, square); docs/teaching.md",
+    "free-play": "measured 42% (50 students, seed 1): no targets, the lesson "
+                 "ends with its match, and one match seldom asks 5 bare questions on each of "
+                 "six skills (negative, square); docs/teaching.md",
+}
+
+
+@pytest.mark.parametrize("lesson", [
+    pytest.param(lesson, marks=pytest.mark.xfail(strict=True, reason=_ONE_MATCH[lesson]))
+    if lesson in _ONE_MATCH else lesson for lesson in LESSONS])
 def test_mastery_is_reachable(lesson: str) -> None:
     """Goal: a perfect student masters every target skill within the lesson in ≥ 95% of
-    runs."""
+    runs (RULES §4: 5 unscaffolded right first answers in a row)."""
     r = report(lesson, "perfect")
     assert r["all_targets_mastered_share"] >= 0.95, r["skills"]
     for skill, row in r["skills"].items():
@@ -292,23 +306,42 @@ def goals(lesson: str) -> dict[str, Any]:
     return {r.goal.key: r for r in teaching_goals(lesson, students=20, seed=1)}
 
 
-_LATER = {
-    "bkt": "measured 60% with these 20 students (70% with the benchmark's 50): the slow "
-           "learner's random wrong answers to +/n land on forgot_own_number's value (T) now "
-           "and then, which counts as a misconception of add and lengthens the streak it "
-           "needs (docs/teaching.md)",
-}
-_FAILING_TODAY = {("02-plus", "bkt")}
-
-
-@pytest.mark.parametrize("lesson, key", [
-    pytest.param(lesson, g.key, marks=[pytest.mark.xfail(strict=False, reason=_LATER[g.key])]
-                 if (lesson, g.key) in _FAILING_TODAY else [])
-    for lesson in ("04-times", "02-plus") for g in GOALS])
+@pytest.mark.parametrize("lesson, key", [(lesson, g.key) for lesson in
+                                         ("04-times", "02-plus", "03-minus") for g in GOALS])
 def test_teaching_goal(lesson: str, key: str) -> None:
     """Issue 32, part 8: the simulated students' goals (RULES.md §4: the answer is a number,
-    evidence without crutches, mastered), 20 students, seed 1. The full table, 50 students
-    on every lesson, is benchmarks/teaching_rates.py."""
+    evidence without crutches, mastered), 20 students, seed 1, on three lessons with the
+    formula-with-blanks scaffold, 03-minus with two targets (its mistake was mastered by
+    40–50% before mastery needed 5 in a row). The full table, 50 students on every lesson,
+    is benchmarks/teaching_rates.py."""
     result = goals(lesson)[key]
     assert result.profile, key
     assert result.met, (result.goal.text, result.profile, result.value)
+
+
+def _report(targets: list[str], share: float) -> dict[str, Any]:
+    row = {"target": True, "mastered_share": share, "mastered_while_wrong": share,
+           "mastered_when_unknown": share}
+    return {"skills": {"add": dict(row), "multiply": dict(row)}, "lesson_targets": targets,
+            "rounds": 3, "all_targets_mastered_share": share}
+
+
+def test_goals_about_mastery_by_the_lesson_end_are_not_applicable_without_targets() -> None:
+    """RULES.md §4 (issue 32 part 4): a lesson with targets goes on until they are mastered or
+    its cap; free play (no targets) ends with its match. "Masters every target by the
+    lesson's end" is judged where there are targets, and is n/a without them — with the
+    reason and the value measured all the same, never silently dropped. The other goals are
+    judged on the skills a lesson without targets practises (its game's)."""
+    profiles = goal_profiles("04-times")
+    for targets, n_a in (([], True), (["multiply"], False)):
+        reports = {p: _report(targets, 0.1) for p in set(profiles.values()) if p}
+        results = {r.goal.key: r for r in judge("x", profiles, reports)}
+        for g in GOALS:
+            r = results[g.key]
+            if g.needs_targets and n_a:
+                assert r.value is None and r.met and "no target skills" in r.reason
+                assert "10% of" in r.reason and "add, multiply" in r.reason
+            else:
+                assert r.value == 0.1 and not r.reason
+                assert r.met == (not g.at_least and g.bound >= 0.1)
+    assert {g.key for g in GOALS if g.needs_targets} >= {"bkt"}
