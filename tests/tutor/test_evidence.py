@@ -302,7 +302,8 @@ def test_step_names_carry_the_scaffold_and_trivial_tags() -> None:
 
 
 def test_old_progress_files_load_with_a_zero_streak(tmp_path: Path) -> None:
-    """A progress file from before the streak: its mastery table gets the new columns."""
+    """A progress file from before the streak (schema version 1, its mastery table without the
+    new columns): opening it migrates it, and the new columns start at 0."""
     db = tmp_path / "old.sqlite3"
     with Store(db) as store:
         m = Mastery()
@@ -310,9 +311,15 @@ def test_old_progress_files_load_with_a_zero_streak(tmp_path: Path) -> None:
         store.save_mastery("ana", m)
     con = sqlite3.connect(db)
     con.executescript("""
-        CREATE TABLE m2 AS SELECT student_id, skill, p_known, mastered, asked,
-            first_try_right, hints_used, total_seconds FROM mastery;
-        DROP TABLE mastery; ALTER TABLE m2 RENAME TO mastery;""")
+        CREATE TABLE m2 (student_id INTEGER NOT NULL REFERENCES students(id),
+            skill TEXT NOT NULL, p_known REAL NOT NULL, mastered INTEGER NOT NULL,
+            asked INTEGER NOT NULL, first_try_right INTEGER NOT NULL,
+            hints_used INTEGER NOT NULL, total_seconds REAL NOT NULL,
+            PRIMARY KEY (student_id, skill));
+        INSERT INTO m2 SELECT student_id, skill, p_known, mastered, asked, first_try_right,
+            hints_used, total_seconds FROM mastery;
+        DROP TABLE mastery; ALTER TABLE m2 RENAME TO mastery;
+        UPDATE schema_version SET version = 1;""")
     con.close()
     with Store(db) as store:
         st = store.load_mastery("ana").state("add")
