@@ -32,9 +32,10 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 
 def _mastery(page: Any) -> list[int]:
-    """The class table's mastery column, as numbers (the 4th data cell of each row)."""
+    """The class table's mastery column, as numbers (the 4th data cell of each row: "16 %
+    (2 of 3 right)", the mastery and the evidence it rests on)."""
     texts = page.locator("table.ld-class-table tbody tr > td:nth-of-type(4)").all_inner_texts()
-    return [int(t.rstrip(" %")) for t in texts]
+    return [int(t.split("%", 1)[0].strip()) for t in texts]
 
 
 def test_the_teacher_opens_a_students_answers_and_sorts_the_class(
@@ -90,7 +91,7 @@ def test_the_teacher_opens_a_students_answers_and_sorts_the_class(
     page.get_by_role("button", name="Skill", exact=True).click()
     caption.filter(has_text="sorted by Skill (ascending)").wait_for(timeout=30_000)
     rows = page.locator("table.ld-class-table tbody tr[data-skill='multiply']")
-    times = [int(t.rstrip(" %")) for t in
+    times = [int(t.split("%", 1)[0].strip()) for t in
              rows.locator("td:nth-of-type(4)").all_inner_texts()]
     assert times == sorted(times) and len(times) == 3
     assert answers.locator("table.ld-answers").is_visible()  # the open answers stay open

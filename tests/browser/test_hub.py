@@ -255,49 +255,39 @@ def _answer_a_question(page: Any) -> str:
     raise AssertionError("no question in 200 moves")
 
 
-def test_two_students_and_a_teacher_on_a_real_hub(hub: Hub) -> None:
-    from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS, need_chromium
-
-    need_chromium()
-    from playwright.sync_api import sync_playwright
-
+def test_two_students_and_a_teacher_on_a_real_hub(hub: Hub, browser: Any) -> None:
+    """Issue 35: two students and a teacher on a real JupyterHub (the session's Chromium)."""
     from tutor.store import Store
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=CHROMIUM_ARGS)
-        try:
-            # Each link names someone else: the page plays as the hub user all the same.
-            for k, (me, other) in enumerate(((STUDENTS[0], STUDENTS[1]),
-                                             (STUDENTS[1], "mallory"))):
-                page = _login(browser, hub, me)
-                _open(page, hub, me, "Play.ipynb",
-                      f"?lesson={LESSON}&lang=en&seed=7&student={other}")
-                assert _answer_a_question(page)
-                with Store(hub.store) as store:
-                    assert store.students() == list(STUDENTS[:k + 1])
-                # A student opening the teacher's page is refused, with the sentence why.
-                _open(page, hub, me, "Teacher.ipynb", "?lang=en")
-                page.get_by_text("only a teacher can open it").wait_for(timeout=180_000)
-                assert page.locator(".ld-live-panel").count() == 0
-                page.context.close()
+    # Each link names someone else: the page plays as the hub user all the same.
+    for k, (me, other) in enumerate(((STUDENTS[0], STUDENTS[1]),
+                                     (STUDENTS[1], "mallory"))):
+        page = _login(browser, hub, me)
+        _open(page, hub, me, "Play.ipynb",
+              f"?lesson={LESSON}&lang=en&seed=7&student={other}")
+        assert _answer_a_question(page)
+        with Store(hub.store) as store:
+            assert store.students() == list(STUDENTS[:k + 1])
+        # A student opening the teacher's page is refused, with the sentence why.
+        _open(page, hub, me, "Teacher.ipynb", "?lang=en")
+        page.get_by_text("only a teacher can open it").wait_for(timeout=180_000)
+        assert page.locator(".ld-live-panel").count() == 0
+        page.context.close()
 
-            with Store(hub.store) as store:
-                stored = store.attempts()
-            assert {a.student for a in stored} == set(STUDENTS)
-            assert all(a.lesson == LESSON and a.input == "7" for a in stored
-                       if a.outcome.value in ("CORRECT", "INCORRECT"))
+    with Store(hub.store) as store:
+        stored = store.attempts()
+    assert {a.student for a in stored} == set(STUDENTS)
+    assert all(a.lesson == LESSON and a.input == "7" for a in stored
+               if a.outcome.value in ("CORRECT", "INCORRECT"))
 
-            page = _login(browser, hub, TEACHER)
-            _open(page, hub, TEACHER, "Teacher.ipynb", "?lang=en")
-            live = page.locator(".ld-live-table")
-            live.wait_for(timeout=180_000)
-            for student in STUDENTS:  # no file uploaded: the shared store has them
-                live.locator(f"tr[data-student='{student}']").wait_for(timeout=10_000)
-            assert page.get_by_text("only a teacher can open it").count() == 0
-            page.context.close()
-        finally:
-            browser.close()
+    page = _login(browser, hub, TEACHER)
+    _open(page, hub, TEACHER, "Teacher.ipynb", "?lang=en")
+    live = page.locator(".ld-live-table")
+    live.wait_for(timeout=180_000)
+    for student in STUDENTS:  # no file uploaded: the shared store has them
+        live.locator(f"tr[data-student='{student}']").wait_for(timeout=10_000)
+    assert page.get_by_text("only a teacher can open it").count() == 0
+    page.context.close()
 
     left = hub.stop()
     commands = list(hub.children.values())
