@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHP_CACHE = Path(os.environ.get("LEONARD_CHP_CACHE",
                                 Path.home() / ".cache" / "leonard-domino-tutor" / "chp"))
 PASSWORD = "classpw"
