@@ -13,13 +13,11 @@ load.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from serving import run_child
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,16 +51,8 @@ print(json.dumps({"times": times, "sympy": "sympy" in sys.modules}))
 
 
 def run(seed: int, answers: int, cold: bool) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "AC_SEED": str(seed), "AC_ANSWERS": str(answers),
-               "AC_COLD": "1" if cold else "0",
-               "LEONARD_TUTOR_DB": str(Path(tmp) / "progress.sqlite3"),
-               "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        out = subprocess.run([sys.executable, "-c", CHILD], env=env, cwd=tmp,
-                             capture_output=True, text=True, timeout=300)
-    if out.returncode != 0:
-        raise SystemExit(out.stderr[-3000:])
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    return run_child(CHILD, {"AC_SEED": str(seed), "AC_ANSWERS": str(answers),
+                             "AC_COLD": "1" if cold else "0"})
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from serving import run_child
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -96,16 +95,8 @@ print(json.dumps(out))
 
 
 def run(lesson: str, seed: int, trace: bool) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "KM_LESSON": lesson, "KM_SEED": str(seed), "KM_ROOT": str(ROOT),
-               "KM_TRACE": "1" if trace else "0",
-               "LEONARD_TUTOR_DB": str(Path(tmp) / "progress.sqlite3"),
-               "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        out = subprocess.run([sys.executable, "-c", CHILD], env=env, cwd=tmp,
-                             capture_output=True, text=True, timeout=300)
-    if out.returncode != 0:
-        raise SystemExit(out.stderr[-3000:])
-    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    return run_child(CHILD, {"KM_LESSON": lesson, "KM_SEED": str(seed), "KM_ROOT": str(ROOT),
+                             "KM_TRACE": "1" if trace else "0"})
 
 
 def main(argv: list[str] | None = None) -> int:

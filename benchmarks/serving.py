@@ -118,3 +118,20 @@ def stats(values: list[float]) -> dict[str, float]:
     """How many, p50, p95 and the largest."""
     return {"n": len(values), "p50": percentile(values, 50), "p95": percentile(values, 95),
             "max": max(values, default=float("nan"))}
+
+
+def run_child(code: str, env: dict[str, str]) -> dict[str, Any]:
+    """Run ``code`` in a fresh Python (the repository first on its path, a throwaway progress
+    file, ``env`` added) and return the JSON object its last line prints."""
+    import os
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory() as tmp:
+        full = {**os.environ, **env, "LEONARD_TUTOR_DB": str(Path(tmp) / "progress.sqlite3"),
+                "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        out = subprocess.run([sys.executable, "-c", code], env=full, cwd=tmp,
+                             capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        raise SystemExit(out.stderr[-3000:])
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
