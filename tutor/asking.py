@@ -20,6 +20,7 @@ from engine.tiles import LEONARD, Tile, TileSet
 from tutor.answers import AnswerError, read_answer
 from tutor.diagnosis import Diagnosis, diagnose, mistake_skill, tells_apart
 from tutor.evidence import Evidence, blame_of, is_trivial, judge, step_name
+from tutor.games import game
 from tutor.hints import ANSWER, Hint, hint_ladder
 from tutor.i18n import N_, format_number, translator
 from tutor.mastery import Mastery
@@ -239,14 +240,16 @@ class Asker:
         value = self.symbol_value
         you = seat if seat == end.winner else None
         new: list[Question] = []
-        collect = collect_question(
+        asks = game(self.plan.game).round_end  # the round-end questions this game asks
+        collect = None if "collect" not in asks else collect_question(
             end, lang=self.lang, you=you, id_prefix=prefix,
             hands={s: tuple(map(str, h)) for s, h in hands.items()},
             pips={s: tuple(v if isinstance(v, int) else value for t in h for v in (t.a, t.b))
                   for s, h in hands.items()})
         if collect is not None and practice.wants(collect.skill, mastery):
             new.append(collect)
-        tens = tens_question(end, lang=self.lang, you=you, id_prefix=prefix)
+        tens = tens_question(end, lang=self.lang, you=you, id_prefix=prefix) \
+            if "tens" in asks else None
         if tens is not None and practice.wants("round", mastery):
             new.append(tens)
         gains = [0] * self.players
@@ -255,6 +258,8 @@ class Asker:
         self._enqueue(new, seat, source, tuple(gains), (0,) * self.players)
 
     def _round_totals(self, end: RoundEnded, prefix: str) -> None:
+        if "total" not in game(self.plan.game).round_end:
+            return
         for seat in self.students:
             gained, lost = end.gains[seat], end.losses[seat]
             if gained and end.scores[seat] < 0 \

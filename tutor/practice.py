@@ -9,23 +9,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from engine.events import PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half, power_effect
 from engine.tiles import LEONARD, Tile, TileSet
+from tutor.games import DEFAULT_GAME, GAMES, game
 from tutor.mastery import SKILLS, Mastery
 
 __all__ = ["DRILL_SKILLS", "GAME_SKILLS", "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES",
            "DrillPosition", "EndDrill", "Plan", "Practice", "drill_position", "drill_round_end"]
 
-GAME_SKILLS: dict[str, frozenset[str]] = {
-    "leonard": frozenset({"other-end", "add", "multiply", "square", "double", "negative"}),
-    "traditional": frozenset({"add", "subtract"}),
-    "ponce": frozenset({"add", "round"}),
-}
-"""What each game's scoring asks to compute (RULES.md §4); the other games count hands
-(``add``)."""
+GAME_SKILLS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {name: g.skills for name, g in GAMES.items()})
+"""What each game's scoring asks to compute (RULES.md §4), read from each game's entry in
+:mod:`tutor.games` (kept for callers; the entries are the one place to change)."""
 MAX_RULES_SHARE = 0.1
 """The most of a round's questions that may be ``rules`` questions when the lesson does not
 target them."""
@@ -55,13 +55,14 @@ class Plan:
     ask_bot_plays: bool = False
     """Ask about every bot power play (otherwise only when a target skill is short of
     practice)."""
-    game: str = "leonard"
-    """The variant played: free play practises what its scoring asks (:data:`GAME_SKILLS`)."""
+    game: str = DEFAULT_GAME
+    """The variant played: free play practises what its scoring asks
+    (:attr:`tutor.games.Game.skills`)."""
 
     @property
     def focus(self) -> frozenset[str]:
         """The skills to practise: the lesson's targets, else those of the game's scoring."""
-        return self.targets or GAME_SKILLS.get(self.game, frozenset({"add"}))
+        return self.targets or game(self.game).skills
 
 
 @dataclass

@@ -4,11 +4,14 @@ tutor asks. It applies to the next new game."""
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import ipywidgets as widgets
 
 from engine.rules import variant
+from tutor.games import GAMES
 from tutor.i18n import N_, translator
 from tutor.questions import seat_name
 
@@ -17,16 +20,9 @@ from .panel import accordion_attributes, classed
 
 __all__ = ["SEAT_KINDS", "VARIANT_NAMES", "SetupPanel"]
 
-# The games the setup offers, by engine variant name.
-VARIANT_NAMES: dict[str, str] = {
-    "leonard": N_("Leonard-Domino"),
-    "block": N_("Block game (double six)"),
-    "traditional": N_("Traditional draw game (double six)"),
-    "venezuela": N_("Venezuela (pairs, double six)"),
-    "ponce": N_("Ponce (pairs, double six)"),
-    "cuban": N_("Cuban double nine (pairs)"),
-    "doble15": N_("Doble 15 (six-arm hub)"),
-}
+# The games the setup offers, by engine variant name: their labels, read from tutor.games
+# (kept for callers; each game's entry there is the one place to change).
+VARIANT_NAMES: Mapping[str, str] = MappingProxyType({name: g.label for name, g in GAMES.items()})
 # Seat kinds in the setup, by value.
 SEAT_KINDS: dict[str, str] = {
     "human": N_("human"),
@@ -52,7 +48,7 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
 
     def __init__(self) -> None:
         W = widgets
-        self.variant_dd = classed(W.Dropdown(options=list(VARIANT_NAMES),
+        self.variant_dd = classed(W.Dropdown(options=list(GAMES),
                                              layout=W.Layout(width="300px")), "ld-variant")
         self.players_dd = classed(W.Dropdown(options=[2, 3, 4, 5], value=2,
                                              layout=W.Layout(width="160px")), "ld-players")
@@ -88,7 +84,7 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
         # Not "new game" in the title: a screen reader's "New game" button must be the only one.
         self.set_title(0, _("Game setup (for the next game)"))
         variant = self.variant_dd.value
-        self.variant_dd.options = [(_(label), key) for key, label in VARIANT_NAMES.items()]
+        self.variant_dd.options = [(_(g.label), key) for key, g in GAMES.items()]
         self.variant_dd.value = variant
         self.variant_dd.description = _("Game")
         self.players_dd.description = _("Players")

@@ -7,12 +7,14 @@ next lesson."""
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import ipywidgets as widgets
 
 from engine.events import Bonus, PowerEffect
+from tutor.games import GAMES, game
 from tutor.i18n import N_, format_number, ngettext, translator
 from tutor.lesson_end import LessonSummary
 from tutor.link import page_link, unnamed
@@ -41,23 +43,10 @@ BONUS_WHY: dict[str, str] = {
     "block": N_("closing the game (Ponce's tranque)"),
 }
 
-SCORING_WHY: dict[str, str] = {
-    "block": N_("How the block game scores: the player who goes out gains the tiles left in "
-                "the other hands; in a tranque, the lowest hand gains them."),
-    "traditional": N_("How the traditional game scores: a domino gains the sum of every other "
-                      "hand; in a tranque the lowest hand gains the differences to each other "
-                      "hand (15, 19, 22 → 4 + 7 = 11)."),
-    "venezuela": N_("How Venezuela scores: the winning pair gains the sum of the other pair's "
-                    "hands; in a tranque the pair with the lower sum wins."),
-    "ponce": N_("How Ponce scores: passes you make the others take score 1 (2 for the first "
-                "of the match); making the tranque scores 2; the hand counts are rounded to "
-                "tens, half up (14 → 1, 15 → 2)."),
-    "cuban": N_("How Cuban double nine scores: the winner's pair gains the sum of the other "
-                "pair's hands; in a tranque the lowest single hand wins for its pair."),
-    "doble15": N_("How Doble 15 scores: whoever empties their hand (or, in a tranque, has the "
-                  "lowest hand) gains the sum of all the other hands."),
-}
-"""One line per classic variant (RULES.md §3), under the round's summary."""
+SCORING_WHY: Mapping[str, str] = MappingProxyType(
+    {name: g.scoring for name, g in GAMES.items() if g.scoring})
+"""How each game scores, one line under the round's summary, read from tutor.games (kept for
+callers; each game's entry there is the one place to change)."""
 
 
 def hands_left_text(tiles: Sequence[int] | None, points: Sequence[int], lang: str) -> str:
@@ -132,9 +121,9 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
         if why:
             lines.append("<ul style='margin:4px 0'>" + "".join(
                 f"<li>{html.escape(w)}</li>" for w in why) + "</ul>")
-        if variant in SCORING_WHY:
-            lines.append("<div class='ld-legend'>" + html.escape(_(SCORING_WHY[variant]))
-                         + "</div>")
+        scoring = game(variant).scoring
+        if scoring:
+            lines.append("<div class='ld-legend'>" + html.escape(_(scoring)) + "</div>")
     return "".join(lines)
 
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from tutor.games import GAMES, game
 from tutor.i18n import N_, ngettext, translator
 from tutor.link import unnamed
 from tutor.snapshot import Snapshot
 
 from .access import Attributes
-from .game_setup import VARIANT_NAMES
 from .panel import accordion_attributes, classed
 
 __all__ = ["SHEET_MARKS", "SHEET_WORDS", "SheetPanel", "accuracy_csv", "accuracy_rows",
@@ -51,8 +51,7 @@ SHEET_MARKS: tuple[tuple[str, str], ...] = (
     ("K", N_("capicúa: the last tile fits both ends")),
     ("KP", N_("power capicúa")),
     ("T", N_("tranque: nobody can play")),
-    ("P", N_("Ponce: points for the passes this play caused")),
-    ("H", N_("Doble 15: left a 13 open, the next player is hexed")),
+    *(mark for g in GAMES.values() for mark in g.marks),  # each game's own (Ponce's P …)
     ("$", N_("won the round")),
     ("=", N_("shares the lowest hand after a tranque")),
     ("∅", N_("lost the round")),
@@ -70,7 +69,7 @@ def sheet_caption(sheet: Any, variant: str, lang: str) -> str:
     """The sheet's title ("Ronda 2 · dominó: gana A") in the page's language."""
     _ = translator(lang)
     return str(sheet.title({key: _(text) for key, text in SHEET_WORDS.items()},
-                           game=_(VARIANT_NAMES[variant])))
+                           game=_(game(variant).label)))
 
 
 def accuracy_rows(view: Snapshot, lang: str) -> list[list[str]]:

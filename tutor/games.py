@@ -1,0 +1,134 @@
+"""The tutor's facts about each game, one entry per game (python-chess's ``variant.py`` idea,
+on the tutor's side): what the setup calls it, how it scores in a line for the round's
+summary, which skills free play practises, the round-end questions it asks and the words of
+its own score-sheet marks (RULES.md §3 and §4).
+
+The engine's registry (:data:`engine.rules.VARIANTS`, completed by :mod:`engine.variants`)
+says how a game is played; this module says how the tutor teaches it. Every variant there
+has exactly one entry here, and no other tutor module switches on a game's name: a new
+game is its engine module, its entry below, the catalogs and a lesson
+(tests/tutor/test_games.py states the rule).
+
+Imports only :mod:`tutor.i18n`; the texts are marked with :func:`N_` and translated where
+they are shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+from tutor.i18n import N_, TranslatableError
+
+__all__ = ["DEFAULT_GAME", "GAMES", "Game", "RoundEndQuestion", "UnknownGameError", "game"]
+
+RoundEndQuestion = Literal["collect", "tens", "total"]
+"""A round-end question (RULES.md §4): ``collect`` the winner's count of the hands (``add``,
+or ``subtract`` for the traditional block's differences), ``tens`` that count in tens, half
+up (``round``), ``total`` a round whose losses outweigh its gains (``negative``)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the tutor knows about one game (an engine variant, by its ``name``)."""
+
+    name: str
+    """The engine variant's name (:data:`engine.rules.VARIANTS`)."""
+    label: str
+    """The game's name for people, in the setup and the score sheet's title (N_-marked)."""
+    skills: frozenset[str]
+    """What free play practises: what the game's scoring asks to compute (RULES.md §4;
+    :attr:`tutor.practice.Plan.focus` when a lesson names no targets)."""
+    round_end: frozenset[RoundEndQuestion]
+    """The round-end questions the game asks (:meth:`tutor.asking.Asker` asks no other)."""
+    scoring: str = ""
+    """How the game scores, one line under the round's summary (N_-marked; empty: none)."""
+    marks: tuple[tuple[str, str], ...] = ()
+    """The game's own score-sheet marks and their words (N_-marked), for the sheet's legend
+    (engine.sheet's module docstring); the marks all games share live in tutor.ui.sheet."""
+
+
+_ALL: tuple[Game, ...] = (
+    Game(
+        name="leonard",
+        label=N_("Leonard-Domino"),
+        skills=frozenset({"other-end", "add", "multiply", "square", "double", "negative"}),
+        round_end=frozenset({"collect", "total"}),
+    ),
+    Game(
+        name="block",
+        label=N_("Block game (double six)"),
+        skills=frozenset({"add"}),
+        round_end=frozenset({"collect"}),
+        scoring=N_("How the block game scores: the player who goes out gains the tiles left "
+                   "in the other hands; in a tranque, the lowest hand gains them."),
+    ),
+    Game(
+        name="traditional",
+        label=N_("Traditional draw game (double six)"),
+        skills=frozenset({"add", "subtract"}),
+        round_end=frozenset({"collect"}),
+        scoring=N_("How the traditional game scores: a domino gains the sum of every other "
+                   "hand; in a tranque the lowest hand gains the differences to each other "
+                   "hand (15, 19, 22 → 4 + 7 = 11)."),
+    ),
+    Game(
+        name="venezuela",
+        label=N_("Venezuela (pairs, double six)"),
+        skills=frozenset({"add"}),
+        round_end=frozenset({"collect"}),
+        scoring=N_("How Venezuela scores: the winning pair gains the sum of the other pair's "
+                   "hands; in a tranque the pair with the lower sum wins."),
+    ),
+    Game(
+        name="ponce",
+        label=N_("Ponce (pairs, double six)"),
+        skills=frozenset({"add", "round"}),
+        round_end=frozenset({"collect", "tens"}),
+        scoring=N_("How Ponce scores: passes you make the others take score 1 (2 for the "
+                   "first of the match); making the tranque scores 2; the hand counts are "
+                   "rounded to tens, half up (14 → 1, 15 → 2)."),
+        marks=(("P", N_("Ponce: points for the passes this play caused")),),
+    ),
+    Game(
+        name="cuban",
+        label=N_("Cuban double nine (pairs)"),
+        skills=frozenset({"add"}),
+        round_end=frozenset({"collect"}),
+        scoring=N_("How Cuban double nine scores: the winner's pair gains the sum of the "
+                   "other pair's hands; in a tranque the lowest single hand wins for its "
+                   "pair."),
+    ),
+    Game(
+        name="doble15",
+        label=N_("Doble 15 (six-arm hub)"),
+        skills=frozenset({"add"}),
+        round_end=frozenset({"collect"}),
+        scoring=N_("How Doble 15 scores: whoever empties their hand (or, in a tranque, has "
+                   "the lowest hand) gains the sum of all the other hands."),
+        marks=(("H", N_("Doble 15: left a 13 open, the next player is hexed")),),
+    ),
+)
+
+GAMES: MappingProxyType[str, Game] = MappingProxyType({g.name: g for g in _ALL})
+"""Every game the tutor teaches, by engine variant name, in the order the setup offers them."""
+if len(GAMES) != len(_ALL):
+    raise AssertionError("two tutor entries share a game's name")
+
+DEFAULT_GAME = _ALL[0].name
+"""The game played when a lesson or a setting names none."""
+
+
+class UnknownGameError(TranslatableError):
+    """A game name the tutor has no entry for."""
+
+
+def game(name: str) -> Game:
+    """The tutor's entry for the game ``name``; raises :class:`UnknownGameError`."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise UnknownGameError(N_("{name} is not a game the tutor knows: choose one of "
+                                  "{games}."), name=repr(name),
+                               games=", ".join(GAMES)) from None
