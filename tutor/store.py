@@ -35,6 +35,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.mastery import Mastery, Params, SkillState, default_params
+from tutor.paths import PROGRESS_ENV, default_path
 from tutor.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
@@ -82,7 +83,7 @@ __all__ = [
     "out_of_range",
 ]
 
-ENV_VAR = "LEONARD_TUTOR_DB"
+ENV_VAR = PROGRESS_ENV
 SCHEMA_VERSION = 2
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
@@ -175,20 +176,6 @@ def default_location(lang: str = SOURCE_LANG) -> Path | str:
     if env:
         return _checked_location(env, normalize_lang(lang))
     return default_path()
-
-
-def default_path() -> Path:
-    """``$LEONARD_TUTOR_DB`` if it is a file path, else the default under ``~/.local/share``:
-
-    ``~/.local/share/leonard-domino-tutor/progress.sqlite3``.
-
-    The folder is created when the store opens. (When ``$LEONARD_TUTOR_DB`` is a database
-    address this is the file a tutor without it would use; see :func:`default_location`.)
-    """
-    env = os.environ.get(ENV_VAR)
-    if env and scheme_of(env) is None:
-        return Path(env).expanduser()
-    return Path.home() / ".local" / "share" / "leonard-domino-tutor" / "progress.sqlite3"
 
 
 def utc_now() -> str:
