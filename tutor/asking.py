@@ -541,19 +541,19 @@ class Asker:
         mastery = self.masteries[p.seat]
         was_mastered = mastery.state(ev.skill).mastered  # review (tutor.review)
         mastery.observe(ev, seconds=seconds)
-        self._review_evidence(p, mastery, ev.skill, was_mastered, correct and not p.hints)
+        self._review_evidence(p, mastery, ev, was_mastered)
         if self.recorder is not None:
             self.recorder.save_mastery(self.students[p.seat], mastery)
         return ev
 
-    def _review_evidence(self, p: Pending, mastery: Mastery, skill: str, was_mastered: bool,
-                         right: bool) -> None:
+    def _review_evidence(self, p: Pending, mastery: Mastery, ev: Evidence,
+                         was_mastered: bool) -> None:
         """A wrong (or hinted) first answer to a review item of a mastered skill takes
-        mastery away (:func:`tutor.review.review_missed`)."""
-        from tutor.review import is_review, review_missed
+        mastery away (:func:`tutor.review.missed_review`, the rule the replay uses too)."""
+        from tutor.review import missed_review, review_missed
 
-        if is_review(p.question.problem) and not right:
-            review_missed(mastery, skill, was_mastered)
+        if missed_review(p.question.problem, ev):
+            review_missed(mastery, ev.skill, was_mastered)
 
     def _record(self, p: Pending, outcome: str, text: str, feedback: str, seconds: float,
                 value: int | None, skill: str | None) -> None:

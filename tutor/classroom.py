@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from tutor.counts import SkillCounts, counts_by_student, evidence_text, student_counts
-from tutor.i18n import N_, Message, ngettext
+from tutor.i18n import N_, Message, ngettext, visible
 from tutor.link import ANONYMOUS, unnamed
 from tutor.mastery import SKILLS, Mastery, Params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
@@ -104,7 +104,7 @@ def reviews_due(attempts: Sequence[Attempt], now: datetime,
     datetime), in teaching order: the schedule of :mod:`tutor.review` replayed from the
     attempts with the lessons' knowledge tracing (``params`` by lesson id; default: the
     installed lessons')."""
-    from tutor.teacher import rebuild_mastery
+    from tutor.replay import rebuild_mastery
 
     schedule = ReviewSchedule()
     rebuild_mastery(attempts, params, watch=schedule.observe)
@@ -235,8 +235,6 @@ def shown_name(name: str) -> str:
     """An upload's name as the page repeats it: the part after the last ``/`` or ``\\``,
     every control or invisible character as its escape, at most 80 characters. The name of
     an upload is data, never a path: nothing is written under it."""
-    from tutor.teacher import visible
-
     base = visible(re.split(r"[/\\]", name)[-1] or name) or "?"
     if len(base) <= _LONGEST_NAME:
         return base

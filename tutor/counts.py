@@ -21,7 +21,7 @@ evidence rule keeps equal to the replayed one: tests/tutor/test_counts.py).
 - **Right at the first try**: the first answer right with no hint before it (RULES.md §4;
   a scaffolded right answer is right at the first try, though it is practice, not proof).
 - **Mastery**: the knowledge-tracing estimate and the mastered mark of the mastery replayed
-  from the same attempts (:func:`tutor.teacher.rebuild_mastery`), with the evidence it
+  from the same attempts (:func:`tutor.replay.rebuild_mastery`), with the evidence it
   rests on: the questions, the right ones and the streak (:func:`evidence_text`).
 """
 
@@ -155,7 +155,7 @@ class Counts:
     skills: tuple[SkillCounts, ...]
     """Each skill with a question (counted or not), in :data:`tutor.mastery.SKILLS` order."""
     mastery: Mastery = field(compare=False, repr=False, default_factory=Mastery)
-    """The replayed mastery (:func:`tutor.teacher.rebuild_mastery`)."""
+    """The replayed mastery (:func:`tutor.replay.rebuild_mastery`)."""
 
     @property
     def asked(self) -> int:
@@ -229,8 +229,8 @@ def _counts(student: str, questions: Sequence[QuestionCount], mastery: Mastery) 
 def student_counts(attempts: Sequence[Attempt], params: dict[str, Params] | None = None,
                    student: str | None = None) -> Counts:
     """One student's counts from their attempts (``params``: the knowledge tracing of each
-    lesson by id, as :func:`tutor.teacher.rebuild_mastery` takes it)."""
-    from tutor.teacher import first_answer_evidence, rebuild_mastery
+    lesson by id, as :func:`tutor.replay.rebuild_mastery` takes it)."""
+    from tutor.replay import first_answer_evidence, rebuild_mastery
 
     rows = list(attempts)
     mastery = rebuild_mastery(rows, params)
