@@ -419,8 +419,9 @@ def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
 
 def refresh_mastery(store: Any, student: str) -> Mastery:
     """Rebuild ``student``'s mastery from all their attempts in ``store`` and save it."""
-    from tutor.teacher import rebuild_mastery
+    from tutor.recorder import save_mastery
+    from tutor.replay import rebuild_mastery
 
     mastery = rebuild_mastery(store.attempts(student))
-    store.save_mastery(student, mastery)
+    save_mastery(store, student, mastery)
     return mastery
