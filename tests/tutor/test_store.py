@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from tutor.store import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
     ENV_VAR,
+    MASTERY_COLUMNS,
     SCHEMA_VERSION,
     Attempt,
     Outcome,
@@ -140,6 +142,43 @@ def test_mastery_round_trip(tmp_path: Path, db: Db) -> None:
         save_mastery(store, "ana", m)
         assert load_mastery(store, "ana").states == m.states
         assert load_mastery(store, "nobody").states == {}
+
+
+def test_the_store_keeps_mastery_as_plain_rows(tmp_path: Path, db: Db) -> None:
+    """Issue 34 part 3: the store keeps rows (plain values by skill, MASTERY_COLUMNS); the
+    teaching code makes them a Mastery (tutor.recorder.load_mastery)."""
+    with Store(db("p")) as store:
+        m = Mastery()
+        m.record("multiply", True, seconds=3)
+        save_mastery(store, "ana", m)
+        rows = store.mastery_rows("ana")
+        assert list(rows) == ["multiply"]
+        assert tuple(rows["multiply"]) == MASTERY_COLUMNS
+        assert all(isinstance(v, (str, int, float)) for v in rows["multiply"].values())
+        assert rows["multiply"]["asked"] == 1 and rows["multiply"]["total_seconds"] == 3
+        assert Mastery.from_dict(rows).states == m.states
+        store.save_mastery_rows("beto", {})  # no skill yet: nothing to keep
+        assert store.mastery_rows("beto") == {} == store.mastery_rows("nobody")
+
+
+def test_add_attempt_keeps_the_value_as_given(tmp_path: Path, db: Db) -> None:
+    """An attempt built whole (as the tutor builds it at the answer) is stored unchanged,
+    and refused whole when a value is out of range."""
+    a = Attempt("ana", "s1", "2026-03-02T10:00:00.000001+00:00", "L1", "x/3 on 4",
+                "gain[blanks]", Outcome.INCORRECT, "12", "slip", "multiply", 1, True, 0,
+                2.5, 24, 12)
+    b = Attempt("ana", "s1", "2026-03-02T10:00:01.000001+00:00", "L1", "x/3 on 4",
+                "gain[blanks]", Outcome.CORRECT, "24", "correct", "multiply", 2, False, 1,
+                4.0, 24, 24)
+    with Store(db("p")) as store:
+        store.add_attempt(a)
+        store.add_attempt(b)
+        assert store.attempts("ana") == [a, b]
+        for bad in (replace(a, hints=10**20), replace(a, time="2026-03-02T10:00:00"),
+                    replace(a, duration=float("inf"))):
+            with pytest.raises(StoreError, match="cannot be stored"):
+                store.add_attempt(bad)
+        assert store.attempts("ana") == [a, b]
 
 
 CHILD = textwrap.dedent(
