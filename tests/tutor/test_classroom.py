@@ -23,9 +23,9 @@ from tutor.classroom import (
 )
 from tutor.lessons import LessonError, list_lessons, load_lesson
 from tutor.recorder import load_mastery
+from tutor.replay import rebuild_mastery
 from tutor.session import Session
 from tutor.store import Store
-from tutor.teacher import rebuild_mastery
 
 
 def export(db: Path, student: str) -> bytes:

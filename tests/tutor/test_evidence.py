@@ -36,8 +36,8 @@ from tutor.mastery import (
 from tutor.practice import Plan, Practice
 from tutor.questions import power_questions
 from tutor.recorder import load_mastery, save_mastery
+from tutor.replay import rebuild_mastery
 from tutor.store import Store
-from tutor.teacher import rebuild_mastery
 
 SHARED = BKTParams()  # the old shared parameters: easy numbers to check by hand
 
@@ -249,7 +249,7 @@ def test_a_perfect_student_masters_only_after_the_scaffold_fades(tmp_path: Path)
 # --- replay ---------------------------------------------------------------------------------
 
 def test_replay_equals_live_mastery(tmp_path: Path) -> None:
-    """RULES §4: the report rebuilt from the stored attempts (teacher.rebuild_mastery) gives
+    """RULES §4: the report rebuilt from the stored attempts (replay.rebuild_mastery) gives
     the mastery the live tutor saved: scaffolds, hints, blame and trivial items included."""
     db = tmp_path / "p.sqlite3"
     rng = random.Random(7)

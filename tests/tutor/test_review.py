@@ -16,11 +16,11 @@ from tutor.classroom import reviews_due
 from tutor.mastery import STREAK_TO_MASTER, BKTParams, Mastery
 from tutor.recorder import load_mastery, save_mastery
 from tutor.records import Attempt, Outcome
+from tutor.replay import rebuild_mastery
 from tutor.review import INTERVALS, REVIEW_ITEMS, ReviewSchedule, due_reviews, is_review
 from tutor.session import Session, SessionError
 from tutor.simulate import Forgetful, ProfileError, SimClock, learner, simulate_days
 from tutor.store import Store
-from tutor.teacher import rebuild_mastery
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 DAY = timedelta(days=1)
