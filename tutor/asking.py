@@ -2,8 +2,9 @@
 points they hide, and answer → hint → reveal with the evidence each first answer gives.
 
 An :class:`Asker` reads the engine's events (it never changes the game); the session hands it
-each move's events and the scores before the move. Attempts and mastery go to a
-:class:`~tutor.recorder.Recorder` when there is one.
+each move's events and the scores before the move. Each attempt is built here, once, as a
+:class:`~tutor.records.Attempt`, and goes with the mastery to a
+:class:`~tutor.recorder.Recorder` when there is one (which saves both unchanged).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from tutor.questions import (
     score_question,
     tens_question,
 )
+from tutor.records import Attempt, Outcome
 
 __all__ = ["ASK_KINDS", "Asker", "Feedback", "Pending"]
 
@@ -145,6 +147,7 @@ class Asker:
         self._sources: list[Event] = []  # events questions were made from (kept alive for id)
         self._drills = 0
         self._remediations = 0
+        self._rows: dict[tuple[str, str, str], int] = {}  # rows recorded per question step
 
     # --- reading the game -------------------------------------------------------------------
 
@@ -474,8 +477,8 @@ class Asker:
             kc = self._evidence(p, diag.correct, seconds, diag).skill
         else:
             kc = q.skill if diag.correct else (diag.skill or q.skill)
-        self._record(p, "CORRECT" if diag.correct else "INCORRECT", text, diag.rule or diag.kind,
-                     seconds, value, kc)
+        self._record(p, Outcome.CORRECT if diag.correct else Outcome.INCORRECT, text,
+                     diag.rule or diag.kind, seconds, value, kc)
         if diag.correct:
             self._pop()
             return Feedback("correct", diag.message, q, diag, expected=q.expected,
@@ -490,7 +493,8 @@ class Asker:
         if not self.more_hints():
             return p.given[-1]
         hint = self._next_hint(p)
-        self._record(p, "HINT", "", f"hint-{hint.level}", self._seconds(p), None, p.question.skill)
+        self._record(p, Outcome.HINT, "", f"hint-{hint.level}", self._seconds(p), None,
+                     p.question.skill)
         return hint
 
     def more_hints(self) -> bool:
@@ -505,7 +509,7 @@ class Asker:
         q = p.question
         seconds = self._seconds(p)
         kc = self._evidence(p, False, seconds).skill if not p.first_recorded else q.skill
-        self._record(p, "GIVEUP", "", "revealed", seconds, None, kc)
+        self._record(p, Outcome.GIVEUP, "", "revealed", seconds, None, kc)
         self._pop()
         message = translator(self.lang)(ANSWER).format(answer=format_number(q.expected,
                                                                             self.lang))
@@ -546,29 +550,37 @@ class Asker:
         mastery = self.masteries[p.seat]
         was_mastered = mastery.state(ev.skill).mastered  # review (tutor.review)
         mastery.observe(ev, seconds=seconds)
-        self._review_evidence(p, mastery, ev.skill, was_mastered, correct and not p.hints)
+        self._review_evidence(p, mastery, ev, was_mastered)
         if self.recorder is not None:
             self.recorder.save_mastery(self.students[p.seat], mastery)
         return ev
 
-    def _review_evidence(self, p: Pending, mastery: Mastery, skill: str, was_mastered: bool,
-                         right: bool) -> None:
+    def _review_evidence(self, p: Pending, mastery: Mastery, ev: Evidence,
+                         was_mastered: bool) -> None:
         """A wrong (or hinted) first answer to a review item of a mastered skill takes
-        mastery away (:func:`tutor.review.review_missed`)."""
-        from tutor.review import is_review, review_missed
+        mastery away (:func:`tutor.review.missed_review`, the rule the replay uses too)."""
+        from tutor.review import missed_review, review_missed
 
-        if is_review(p.question.problem) and not right:
-            review_missed(mastery, skill, was_mastered)
+        if missed_review(p.question.problem, ev):
+            review_missed(mastery, ev.skill, was_mastered)
 
-    def _record(self, p: Pending, outcome: str, text: str, feedback: str, seconds: float,
-                value: int | None, skill: str | None) -> None:
+    def _record(self, p: Pending, outcome: Outcome, text: str, feedback: str,
+                seconds: float, value: int | None, skill: str | None) -> None:
+        """Build the attempt, once and whole, and hand it to the recorder (which saves it
+        unchanged): its number at the step counts this session's earlier rows at the same
+        problem and step (the problem ids of a session are unique per match)."""
         if self.recorder is None:
             return
         q = p.question
-        self.recorder.attempt(self.students[p.seat], problem=q.problem, step=p.step_name,
-                              outcome=outcome, input_text=text, feedback=feedback,
-                              kc=(skill or q.skill,), hints=len(p.given), duration=seconds,
-                              expected=q.expected, answered=value)
+        student = self.students[p.seat]
+        key = (student, q.problem, p.step_name)
+        self._rows[key] = at_step = self._rows.get(key, 0) + 1
+        self.recorder.attempt(Attempt(
+            student=student, session=self.recorder.session_id, time=self.recorder.now(),
+            lesson=self.recorder.lesson, problem=q.problem, step=p.step_name,
+            outcome=outcome, input=text, feedback=feedback, kc=skill or q.skill,
+            attempt_at_step=at_step, first_attempt=at_step == 1, hints=len(p.given),
+            duration=float(seconds), expected=q.expected, answered=value))
 
 
 def _near_tile(rnd: Round, placed: Placed | None) -> Tile | None:

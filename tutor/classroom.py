@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from tutor.counts import SkillCounts, counts_by_student, evidence_text, student_counts
-from tutor.i18n import N_, Message, ngettext
+from tutor.i18n import N_, Message, ngettext, visible
 from tutor.link import ANONYMOUS, unnamed
 from tutor.mastery import SKILLS, Mastery, Params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
@@ -104,7 +104,7 @@ def reviews_due(attempts: Sequence[Attempt], now: datetime,
     datetime), in teaching order: the schedule of :mod:`tutor.review` replayed from the
     attempts with the lessons' knowledge tracing (``params`` by lesson id; default: the
     installed lessons')."""
-    from tutor.teacher import rebuild_mastery
+    from tutor.replay import rebuild_mastery
 
     schedule = ReviewSchedule()
     rebuild_mastery(attempts, params, watch=schedule.observe)
@@ -235,8 +235,6 @@ def shown_name(name: str) -> str:
     """An upload's name as the page repeats it: the part after the last ``/`` or ``\\``,
     every control or invisible character as its escape, at most 80 characters. The name of
     an upload is data, never a path: nothing is written under it."""
-    from tutor.teacher import visible
-
     base = visible(re.split(r"[/\\]", name)[-1] or name) or "?"
     if len(base) <= _LONGEST_NAME:
         return base
@@ -421,8 +419,9 @@ def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
 
 def refresh_mastery(store: Any, student: str) -> Mastery:
     """Rebuild ``student``'s mastery from all their attempts in ``store`` and save it."""
-    from tutor.teacher import rebuild_mastery
+    from tutor.recorder import save_mastery
+    from tutor.replay import rebuild_mastery
 
     mastery = rebuild_mastery(store.attempts(student))
-    store.save_mastery(student, mastery)
+    save_mastery(store, student, mastery)
     return mastery

@@ -21,7 +21,7 @@ evidence rule keeps equal to the replayed one: tests/tutor/test_counts.py).
 - **Right at the first try**: the first answer right with no hint before it (RULES.md §4;
   a scaffolded right answer is right at the first try, though it is practice, not proof).
 - **Mastery**: the knowledge-tracing estimate and the mastered mark of the mastery replayed
-  from the same attempts (:func:`tutor.teacher.rebuild_mastery`), with the evidence it
+  from the same attempts (:func:`tutor.replay.rebuild_mastery`), with the evidence it
   rests on: the questions, the right ones and the streak (:func:`evidence_text`).
 """
 
@@ -36,7 +36,8 @@ from tutor.mastery import SKILLS, Mastery, Params
 from tutor.records import KC_SEPARATOR, Attempt, Outcome
 
 __all__ = ["Counts", "QuestionCount", "SkillCounts", "counts_by_student", "evidence_text",
-           "first_answer", "hints_before_answer", "question_runs", "rungs_seen",
+           "first_answer", "hints_before_answer", "question_runs", "right_first_try",
+           "rungs_seen",
            "student_counts"]
 
 _ENDS = (Outcome.CORRECT, Outcome.GIVEUP)
@@ -89,6 +90,16 @@ def hints_before_answer(rows: Sequence[Attempt]) -> int:
     if first is None:
         return _rungs(rows)
     return _rungs(rows[:rows.index(first) + 1])
+
+
+def right_first_try(rows: Sequence[Attempt]) -> bool:
+    """Whether a question (its rows) was right at the first try: its first answer right, with
+    no hint before it. The one definition the counts, a student's answers
+    (:mod:`tutor.student_answers`) and the live view (:mod:`tutor.live`) use; the counts
+    count it only for a question that is evidence (:attr:`QuestionCount.counted`)."""
+    first = first_answer(rows)
+    return (first is not None and first.outcome is Outcome.CORRECT
+            and hints_before_answer(rows) == 0)
 
 
 def rungs_seen(rows: Sequence[Attempt]) -> int:
@@ -155,7 +166,7 @@ class Counts:
     skills: tuple[SkillCounts, ...]
     """Each skill with a question (counted or not), in :data:`tutor.mastery.SKILLS` order."""
     mastery: Mastery = field(compare=False, repr=False, default_factory=Mastery)
-    """The replayed mastery (:func:`tutor.teacher.rebuild_mastery`)."""
+    """The replayed mastery (:func:`tutor.replay.rebuild_mastery`)."""
 
     @property
     def asked(self) -> int:
@@ -229,17 +240,15 @@ def _counts(student: str, questions: Sequence[QuestionCount], mastery: Mastery) 
 def student_counts(attempts: Sequence[Attempt], params: dict[str, Params] | None = None,
                    student: str | None = None) -> Counts:
     """One student's counts from their attempts (``params``: the knowledge tracing of each
-    lesson by id, as :func:`tutor.teacher.rebuild_mastery` takes it)."""
-    from tutor.teacher import first_answer_evidence, rebuild_mastery
+    lesson by id, as :func:`tutor.replay.rebuild_mastery` takes it)."""
+    from tutor.replay import first_answer_evidence, rebuild_mastery
 
     rows = list(attempts)
     mastery = rebuild_mastery(rows, params)
     judged: dict[Attempt, list[str]] = {}
-    right: dict[Attempt, bool] = {}
     for a, ev in first_answer_evidence(rows):
         if ev.kind != "none":
             judged.setdefault(a, []).append(ev.skill)
-            right[a] = ev.correct and not ev.hints
     questions = []
     for run in question_runs(rows):
         first = first_answer(run)
@@ -249,7 +258,7 @@ def student_counts(attempts: Sequence[Attempt], params: dict[str, Params] | None
             student=run[0].student, session=run[0].session, lesson=run[0].lesson,
             problem=run[0].problem, step=run[0].step,
             skill=skills[0] if counted else _own_skill(run), counted=counted,
-            right_first=counted and first is not None and right[first],
+            right_first=counted and right_first_try(run),
             attempts=sum(a.outcome in _ANSWERS for a in run), hints=rungs_seen(run),
             hints_before_answer=hints_before_answer(run),
             revealed=any(a.outcome is Outcome.GIVEUP for a in run),

@@ -51,7 +51,7 @@ class SkillFit:
 def sequences(attempts: Iterable[object]) -> dict[str, list[list[int]]]:
     """Per skill, each student's first answers in time order, as :data:`RIGHT`,
     :data:`WRONG` or :data:`PRACTICE` (judged by :func:`tutor.evidence.judge`)."""
-    from tutor.teacher import first_answer_evidence
+    from tutor.replay import first_answer_evidence
 
     by: dict[str, dict[str, list[int]]] = {}
     for a, ev in first_answer_evidence(attempts):  # type: ignore[arg-type]

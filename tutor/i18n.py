@@ -30,6 +30,7 @@ __all__ = [
     "plural_translator",
     "translator",
     "translate_error",
+    "visible",
 ]
 
 DOMAIN = "tutor"
@@ -296,3 +297,13 @@ def translate_error(err: BaseException, lang: str) -> str:
     """``err`` in ``lang`` if it is a :class:`TranslatableError`, else ``str(err)``."""
     return err.message(lang) if isinstance(err, TranslatableError) else str(err)
 
+
+def visible(text: object) -> str:
+    r"""``text`` with every control or invisible character written as its escape, so a name
+    or a file name shows as itself and cannot clear, recolour or move the teacher's
+    terminal, or start a line of its own.
+
+    >>> visible("\x1b[2Jana\nbeto")
+    '\\x1b[2Jana\\nbeto'
+    """
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from tutor.counts import first_answer, question_runs
+from tutor.counts import first_answer, question_runs, right_first_try
 from tutor.records import Attempt, Outcome
 
 __all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "LiveRow", "LiveView",
@@ -104,12 +104,7 @@ def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
     last = times[latest]
     runs = question_runs(rows)
     on_lesson = [run for run in runs if run[0].lesson == lesson]
-    right_first = 0
-    for run in on_lesson:
-        first = first_answer(run)
-        if (first is not None and first.outcome is Outcome.CORRECT
-                and not any(a.outcome is Outcome.HINT for a in run[:run.index(first)])):
-            right_first += 1
+    right_first = sum(right_first_try(run) for run in on_lesson)
     wrong = _wrong_run(runs)
     idle = max(0.0, (now - last).total_seconds())
     stuck = "wrong" if wrong >= WRONG_IN_A_ROW else "idle" if idle >= IDLE_SECONDS else None

@@ -5,6 +5,9 @@ copied there from the repository's ``lessons/`` and ``notebooks/`` when the whee
 (``setup.py``). A source checkout or an editable install reads the repository's folders
 themselves, so a teacher's edit there shows at once. ``LEONARD_LESSONS`` adds a teacher's own
 folder of lessons, searched first.
+
+The progress file's default place (:func:`default_path`) is here too, not in the store: the
+lesson builder saves beside it, and loading a lesson must not load the store.
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["LESSONS_ENV", "lesson_dirs", "notebook", "own_lessons_dir", "shipped_dir"]
+__all__ = ["LESSONS_ENV", "PROGRESS_ENV", "default_path", "lesson_dirs", "notebook",
+           "own_lessons_dir", "scheme_of", "shipped_dir"]
 
 LESSONS_ENV = "LEONARD_LESSONS"
+PROGRESS_ENV = "LEONARD_TUTOR_DB"
+"""The progress store: a file path or a ``postgresql://`` address (:mod:`tutor.store`)."""
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -34,9 +40,36 @@ def own_lessons_dir() -> Path:
     extra = _extra_dirs()
     if extra:
         return extra[0]
-    from tutor.store import default_path
-
     return default_path().parent / "lessons"
+
+
+# Any `name://` at the start of the setting is an address, not a file name.
+_SCHEME_END = "://"
+
+
+def scheme_of(location: str) -> str | None:
+    """The scheme of an address such as ``postgresql://…`` (lower case), None for a path."""
+    head, sep, _ = location.partition(_SCHEME_END)
+    if not sep or not head or not head[0].isalpha():
+        return None
+    if not all(c.isalnum() or c in "+.-" for c in head):
+        return None
+    return head.lower()
+
+
+def default_path() -> Path:
+    """``$LEONARD_TUTOR_DB`` if it is a file path, else the default under ``~/.local/share``:
+
+    ``~/.local/share/leonard-domino-tutor/progress.sqlite3``.
+
+    The folder is created when the store opens. (When ``$LEONARD_TUTOR_DB`` is a database
+    address this is the file a tutor without it would use; see
+    :func:`tutor.store.default_location`.)
+    """
+    env = os.environ.get(PROGRESS_ENV)
+    if env and scheme_of(env) is None:
+        return Path(env).expanduser()
+    return Path.home() / ".local" / "share" / "leonard-domino-tutor" / "progress.sqlite3"
 
 
 def _extra_dirs() -> list[Path]:

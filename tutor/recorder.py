@@ -1,24 +1,41 @@
 """Saving a lesson's progress: every attempt and each student's mastery go to the progress
 store, in order, and never get lost. A write the store cannot take now (it is busy: a class
 saving at once) waits in memory and goes first with the next write or :meth:`Recorder.flush`.
+
+An attempt arrives whole (a :class:`~tutor.records.Attempt`, built at the answer by
+:class:`tutor.asking.Asker`) and goes to the store unchanged. The store keeps mastery as
+rows; :func:`load_mastery` and :func:`save_mastery` turn them into a
+:class:`~tutor.mastery.Mastery` and back.
 """
 
 from __future__ import annotations
 
-import copy
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
 from tutor.i18n import N_
-from tutor.mastery import Mastery
+from tutor.mastery import Mastery, Params
+from tutor.records import Attempt
 
-__all__ = ["NOT_SAVED_YET", "Recorder"]
+__all__ = ["NOT_SAVED_YET", "Recorder", "load_mastery", "save_mastery"]
 
 NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress file is busy. They will "
                    "be saved as soon as it is free.")
 """Shown to the student while answers wait in memory for a busy progress file."""
+
+
+def load_mastery(store: Any, student: str, params: Params | None = None) -> Mastery:
+    """``student``'s saved mastery in ``store`` (a fresh one if nothing was saved), read from
+    the store's mastery rows (:meth:`tutor.store.Store.mastery_rows`)."""
+    return Mastery.from_dict(store.mastery_rows(student), params)
+
+
+def save_mastery(store: Any, student: str, mastery: Mastery) -> None:
+    """Save every skill state of ``student``'s ``mastery`` to ``store`` as rows
+    (:meth:`tutor.store.Store.save_mastery_rows`, one transaction)."""
+    store.save_mastery_rows(student, mastery.to_dict())
 
 
 class Recorder:
@@ -38,6 +55,11 @@ class Recorder:
             self._now = lambda: clock().astimezone(timezone.utc).isoformat(
                 timespec="microseconds")
 
+    def now(self) -> str:
+        """The time an attempt made now carries (ISO 8601 UTC, microseconds): the session's
+        clock when it has one."""
+        return self._now()
+
     def start(self, student: str) -> None:
         """Open this session for ``student`` (once per student)."""
         if student in self._started:
@@ -53,24 +75,18 @@ class Recorder:
         from tutor.store import StoreBusyError
 
         try:
-            mastery: Mastery = self.store.load_mastery(student, params)
+            return load_mastery(self.store, student, params)
         except StoreBusyError:
-            mastery = Mastery(params)
-        return mastery
+            return Mastery(params)
 
-    def attempt(self, student: str, *, problem: str, step: str, outcome: str,
-                input_text: str, feedback: str, kc: Sequence[str], hints: int,
-                duration: float, expected: int | None, answered: int | None) -> None:
-        record = dict(lesson=self.lesson, problem=problem, step=step, outcome=outcome,
-                      input_text=input_text, feedback=feedback, kc=tuple(kc), hints=hints,
-                      duration=duration, expected=expected, answered=answered,
-                      time=self._now())
-        self._save(lambda: self.store.record_attempt(student, self.session_id, **record))
+    def attempt(self, attempt: Attempt) -> None:
+        """Save ``attempt`` as it is (the store numbers nothing of it)."""
+        self._save(lambda: self.store.add_attempt(attempt))
         self.flush()
 
     def save_mastery(self, student: str, mastery: Mastery) -> None:
-        saved = copy.deepcopy(mastery)
-        self._save(lambda: self.store.save_mastery(student, saved))
+        rows = mastery.to_dict()  # a copy: later answers change the mastery, not these rows
+        self._save(lambda: self.store.save_mastery_rows(student, rows))
 
     def _save(self, write: Callable[[], object]) -> None:
         self._unsaved.append(write)

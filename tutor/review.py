@@ -8,7 +8,7 @@ skill leaves the schedule until it is mastered again, when it starts over at 1 d
 Everything here is a pure function of the student's attempts (their problem ids and ISO
 UTC times, as the progress store keeps them) and of an injected ``now``: this module reads
 no clock and no store. :class:`ReviewSchedule` watches the replay of the attempts
-(:func:`tutor.teacher.rebuild_mastery` calls :meth:`ReviewSchedule.observe` after each first
+(:func:`tutor.replay.rebuild_mastery` calls :meth:`ReviewSchedule.observe` after each first
 answer) and :func:`due_reviews` says what is due at a given time.
 
 A review item is a question whose problem id starts with :data:`REVIEW_PREFIX` (the asker
@@ -20,12 +20,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from tutor.mastery import SKILLS, Mastery
 from tutor.records import Attempt, Outcome
 
+if TYPE_CHECKING:
+    from tutor.evidence import Evidence
+
 __all__ = ["INTERVALS", "REVIEW_ITEMS", "REVIEW_PREFIX", "Due", "ReviewSchedule", "Slot",
-           "attempt_time", "due_reviews", "is_review", "review_missed"]
+           "attempt_time", "due_reviews", "is_review", "missed_review", "review_missed"]
 
 INTERVALS: tuple[int, ...] = (1, 3, 7, 21)
 """Days from mastery (or from the last review passed) to the next review: the n-th review
@@ -49,11 +53,18 @@ def attempt_time(a: Attempt) -> datetime:
     return when.astimezone(timezone.utc)
 
 
+def missed_review(problem: str, evidence: Evidence) -> bool:
+    """Whether a first answer to ``problem`` (judged ``evidence``) misses a review: a review
+    item answered wrong, given up, or answered after a hint. One rule for the lesson (the
+    asker) and the replay (:func:`tutor.replay.rebuild_mastery`)."""
+    return is_review(problem) and not (evidence.correct and not evidence.hints)
+
+
 def review_missed(mastery: Mastery, skill: str, was_mastered: bool) -> bool:
     """After the normal record of a wrong (or hinted) first answer to a review item of
     ``skill``: if the skill was mastered before it, take mastery away. Returns whether it
     did. The same function runs in the lesson (the asker) and in the replay of the attempts
-    (:func:`tutor.teacher.rebuild_mastery`), so both agree."""
+    (:func:`tutor.replay.rebuild_mastery`), so both agree."""
     if not was_mastered:
         return False
     mastery.review_missed(skill)

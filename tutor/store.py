@@ -1,6 +1,10 @@
 """Progress store: every attempt and each student's mastery, in one SQLite file (the default)
 or in a PostgreSQL database a school's or district's server shares.
 
+The store keeps rows: attempts (:class:`tutor.records.Attempt`) and mastery rows (plain
+values by skill). It imports no teaching code; the teaching code turns the rows into a
+:class:`tutor.mastery.Mastery` (:func:`tutor.recorder.load_mastery`).
+
 Where: ``$LEONARD_TUTOR_DB`` (or the ``Store``'s first argument) is a file path, or a
 ``postgresql://user@host:5432/db`` address (psycopg 3: ``pip install
 leonard-domino-tutor[postgres]``). Any other ``scheme://`` raises :class:`StoreAddressError`.
@@ -26,7 +30,7 @@ import os
 import sqlite3
 import time as _time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import astuple
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,7 +38,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
-from tutor.mastery import Mastery, Params, SkillState, default_params
+from tutor.paths import PROGRESS_ENV, default_path
 from tutor.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
@@ -64,6 +68,7 @@ __all__ = [
     "DATASHOP_COLUMNS",
     "ENV_VAR",
     "LIMITS",
+    "MASTERY_COLUMNS",
     "MAX_TEXT",
     "MIGRATIONS",
     "SCHEMA_VERSION",
@@ -82,7 +87,7 @@ __all__ = [
     "out_of_range",
 ]
 
-ENV_VAR = "LEONARD_TUTOR_DB"
+ENV_VAR = PROGRESS_ENV
 SCHEMA_VERSION = 2
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
@@ -134,8 +139,10 @@ MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2}
 """``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
 opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
 _TABLES = {"schema_version", "students", "sessions", "attempts", "mastery"}
-_MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
+MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
                     "total_seconds", "streak", "scaffolded_right", "misconceptions")
+"""The mastery table's columns, one row per student and skill (the fields of
+:class:`tutor.mastery.SkillState`, which the teaching code reads them into)."""
 
 
 def is_database_address(location: str | os.PathLike[str]) -> bool:
@@ -175,20 +182,6 @@ def default_location(lang: str = SOURCE_LANG) -> Path | str:
     if env:
         return _checked_location(env, normalize_lang(lang))
     return default_path()
-
-
-def default_path() -> Path:
-    """``$LEONARD_TUTOR_DB`` if it is a file path, else the default under ``~/.local/share``:
-
-    ``~/.local/share/leonard-domino-tutor/progress.sqlite3``.
-
-    The folder is created when the store opens. (When ``$LEONARD_TUTOR_DB`` is a database
-    address this is the file a tutor without it would use; see :func:`default_location`.)
-    """
-    env = os.environ.get(ENV_VAR)
-    if env and scheme_of(env) is None:
-        return Path(env).expanduser()
-    return Path.home() / ".local" / "share" / "leonard-domino-tutor" / "progress.sqlite3"
 
 
 def utc_now() -> str:
@@ -457,7 +450,8 @@ class Store:
         duration: float = 0.0, expected: int | None = None, answered: int | None = None,
         time: str | None = None,
     ) -> int:
-        """Store one attempt and commit it; return its id.
+        """Store one attempt, given by its parts, and commit it; return its id (the tutor
+        itself hands the store whole :class:`Attempt` values: :meth:`add_attempt`).
 
         ``first_attempt`` defaults to "no earlier attempt at this step in this session";
         ``time`` to now. Values outside :data:`LIMITS` raise :class:`StoreError`.
@@ -471,17 +465,10 @@ class Store:
             with self._transaction():
                 sid = self._student_id(student)
                 self._ensure_session(session, sid, now)
-                if self._tries:
-                    # Tried again after an error: the earlier try's commit may have got
-                    # through before the connection was lost. The same attempt (its time
-                    # has microseconds) is then found, not stored twice.
-                    row = self.conn.execute(self._sql(
-                        "SELECT id FROM attempts WHERE student_id = ? AND session = ? AND "
-                        "time = ? AND problem = ? AND step = ? AND outcome = ? AND input = ?"),
-                        (sid, session, now, problem, step, checked.value,
-                         input_text)).fetchone()
-                    if row is not None:
-                        return int(row[0])
+                found = self._stored_already(sid, session, now, problem, step, checked,
+                                             input_text)
+                if found is not None:
+                    return found
                 (earlier,) = self.conn.execute(self._sql(
                     "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
                     "AND problem = ? AND step = ?"), (sid, session, problem, step)).fetchone()
@@ -494,6 +481,42 @@ class Store:
                 return self._insert(sid, attempt, ignore=False)
 
         return self._retry(write)
+
+    def add_attempt(self, attempt: Attempt) -> int:
+        """Store ``attempt`` as it is and commit it; return its id. The tutor builds the
+        attempt once, at the answer (:class:`tutor.asking.Asker`: its session, time, attempt
+        number at the step and first-attempt mark included), and the
+        :class:`~tutor.recorder.Recorder` hands it here unchanged. Values outside
+        :data:`LIMITS` raise :class:`StoreError`."""
+        a = attempt
+        self._allow(a.student)
+        self._refuse_bad(a)
+
+        def write() -> int:
+            with self._transaction():
+                sid = self._student_id(a.student)
+                self._ensure_session(a.session, sid, a.time)
+                found = self._stored_already(sid, a.session, a.time, a.problem, a.step,
+                                             a.outcome, a.input)
+                if found is not None:
+                    return found
+                return self._insert(sid, a, ignore=False)
+
+        return self._retry(write)
+
+    def _stored_already(self, sid: int, session: str, time: str, problem: str, step: str,
+                        outcome: Outcome, input_text: str) -> int | None:
+        """The id of this very attempt, if an earlier try of this write stored it: tried
+        again after an error, the earlier try's commit may have got through before the
+        connection was lost. The same attempt (its time has microseconds) is then found,
+        not stored twice."""
+        if not self._tries:
+            return None
+        row = self.conn.execute(self._sql(
+            "SELECT id FROM attempts WHERE student_id = ? AND session = ? AND "
+            "time = ? AND problem = ? AND step = ? AND outcome = ? AND input = ?"),
+            (sid, session, time, problem, step, outcome.value, input_text)).fetchone()
+        return None if row is None else int(row[0])
 
     def _refuse_bad(self, attempt: Attempt) -> None:
         problems = tuple(check_attempt(attempt))
@@ -529,37 +552,39 @@ class Store:
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
 
     # -- mastery -----------------------------------------------------------------------------
-    def save_mastery(self, student: str, mastery: Mastery) -> None:
-        """Store every skill state of ``student`` (one transaction)."""
+    def save_mastery_rows(self, student: str,
+                          rows: Mapping[str, Mapping[str, Any]]) -> None:
+        """Store ``student``'s mastery rows (one transaction): by skill, the columns of
+        :data:`MASTERY_COLUMNS` (the shape of :meth:`tutor.mastery.Mastery.to_dict`). The
+        store keeps rows; the teaching code makes them a mastery
+        (:func:`tutor.recorder.save_mastery`)."""
         self._allow(student)
-        rows = [(s.skill, s.p_known, int(s.mastered), s.asked, s.first_try_right,
-                 s.hints_used, s.total_seconds, s.streak, s.scaffolded_right,
-                 s.misconceptions)
-                for s in mastery.states.values()]
-        columns = ", ".join(("student_id", *_MASTERY_COLUMNS))
-        marks = ", ".join("?" * (len(_MASTERY_COLUMNS) + 1))
-        update = ", ".join(f"{c} = excluded.{c}" for c in _MASTERY_COLUMNS[1:])
+        values = [tuple(int(row[c]) if c == "mastered" else row[c] for c in MASTERY_COLUMNS)
+                  for row in rows.values()]
+        columns = ", ".join(("student_id", *MASTERY_COLUMNS))
+        marks = ", ".join("?" * (len(MASTERY_COLUMNS) + 1))
+        update = ", ".join(f"{c} = excluded.{c}" for c in MASTERY_COLUMNS[1:])
         sql = self._sql(f"INSERT INTO mastery ({columns}) VALUES ({marks}) "
                         f"ON CONFLICT (student_id, skill) DO UPDATE SET {update}")
 
         def write() -> None:
             with self._transaction():
                 sid = self._student_id(student)
-                for row in rows:
+                for row in values:
                     self.conn.execute(sql, (sid, *row))
 
         self._retry(write)
 
-    def load_mastery(self, student: str, params: Params | None = None) -> Mastery:
-        """The saved mastery of ``student`` (a fresh one if nothing was saved)."""
+    def mastery_rows(self, student: str) -> dict[str, dict[str, Any]]:
+        """``student``'s saved mastery rows, by skill: each the columns of
+        :data:`MASTERY_COLUMNS` (empty if nothing was saved). The teaching code reads them
+        (:func:`tutor.recorder.load_mastery`, :meth:`tutor.mastery.Mastery.from_dict`)."""
         self._allow(student)
-        columns = ", ".join(f"m.{c}" for c in _MASTERY_COLUMNS)
+        columns = ", ".join(f"m.{c}" for c in MASTERY_COLUMNS)
         rows = self._retry(lambda: self.conn.execute(self._sql(
             f"SELECT {columns} FROM mastery m JOIN students s ON s.id = m.student_id"
             " WHERE s.name = ?"), (student,)).fetchall())
-        states = {r[0]: SkillState.from_dict(dict(zip(_MASTERY_COLUMNS, r, strict=True)))
-                  for r in rows}
-        return Mastery(params=params or default_params(), states=states)
+        return {r[0]: dict(zip(MASTERY_COLUMNS, r, strict=True)) for r in rows}
 
     # -- export and import (see tutor.store_files) --------------------------------------------
     def export_csv(self, path: str | os.PathLike[str], student: str | None = None) -> int:

@@ -21,23 +21,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tutor.paths import scheme_of
+
 __all__ = ["DATABASE_SCHEMES", "Backend", "PostgresBackend", "SQLiteBackend", "scheme_of"]
 
 DATABASE_SCHEMES = ("postgresql", "postgres")
 """Address schemes that name a PostgreSQL store (``postgresql://user@host:5432/db``)."""
-
-# Any `name://` at the start of the setting is an address, not a file name.
-_SCHEME_END = "://"
-
-
-def scheme_of(location: str) -> str | None:
-    """The scheme of an address such as ``postgresql://…`` (lower case), None for a path."""
-    head, sep, _ = location.partition(_SCHEME_END)
-    if not sep or not head or not head[0].isalpha():
-        return None
-    if not all(c.isalnum() or c in "+.-" for c in head):
-        return None
-    return head.lower()
 
 
 class Backend:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tutor.counts import hints_before_answer, question_runs, rungs_seen
+from tutor.counts import hints_before_answer, question_runs, right_first_try, rungs_seen
 from tutor.i18n import N_
 from tutor.records import KC_SEPARATOR, Attempt, Outcome
 
@@ -84,12 +84,9 @@ class AnsweredQuestion:
     """From the question shown to its last attempt (a hint, an answer or the reveal)."""
     time: str
     """When the question's first attempt was stored (ISO 8601)."""
-
-    @property
-    def right_first(self) -> bool:
-        """Right at the first try: the first answer right, without a hint before it (as the
-        class table and mastery count it)."""
-        return bool(self.tries) and self.tries[0].correct and self.hints_before_answer == 0
+    right_first: bool = False
+    """Right at the first try: the first answer right, without a hint before it
+    (:func:`tutor.counts.right_first_try`, as the class table counts it)."""
 
     @property
     def tile(self) -> str | None:
@@ -127,7 +124,7 @@ def _question(rows: list[Attempt], named: frozenset[str]) -> AnsweredQuestion:
         hints_before_answer=hints_before_answer(rows),
         revealed=any(a.outcome is Outcome.GIVEUP for a in rows),
         finished=rows[-1].outcome in _ENDS, seconds=max(a.duration for a in rows),
-        time=first.time)
+        time=first.time, right_first=right_first_try(rows))
 
 
 def student_answers(attempts: Iterable[Attempt]) -> list[AnsweredQuestion]:

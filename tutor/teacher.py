@@ -1,44 +1,35 @@
 """Teacher commands: ``python -m tutor export``, ``import``, ``report`` and ``fit-bkt``.
 
 The report is rebuilt from the attempts themselves (each question's first answer, replayed
-through the lesson's knowledge tracing), so it reads the same in the student's progress file
-and in a teacher's file that imported it.
+through the lesson's knowledge tracing: :func:`tutor.replay.rebuild_mastery`), so it reads
+the same in the student's progress file and in a teacher's file that imported it.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timezone
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tutor.counts import first_answer, hints_before_answer, question_runs, student_counts
-from tutor.diagnosis import CATALOG
-from tutor.evidence import Evidence, judge, parse_step
-from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator
+from tutor.counts import student_counts
+from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
 from tutor.identity import hub_user, is_teacher
-from tutor.mastery import SKILL_NAMES, SKILLS, STREAK_TO_MASTER, Mastery, Params, default_params
-from tutor.records import KC_SEPARATOR, Attempt, Outcome, StoreError
+from tutor.mastery import SKILL_NAMES, STREAK_TO_MASTER, default_params
+from tutor.records import Attempt, StoreError
+from tutor.replay import first_answer_evidence, lesson_params, rebuild_mastery
 from tutor.store import Store, default_location, is_database_address
 from tutor.store_files import read_attempts
 
-__all__ = ["COMMANDS", "add_commands", "rebuild_mastery", "report_text", "run", "visible"]
+__all__ = ["COMMANDS", "add_commands", "first_answer_evidence", "lesson_params",
+           "rebuild_mastery", "report_text", "run", "visible"]
+# first_answer_evidence, lesson_params and rebuild_mastery live in tutor.replay (teaching:
+# the pages use them and must not import this command-line module), visible in tutor.i18n;
+# they are named here too, for callers of this module.
 
 COMMANDS = ("export", "import", "report", "fit-bkt")
 _DATASHOP_SUFFIXES = (".tsv", ".txt")
-
-
-def visible(text: object) -> str:
-    r"""``text`` with every control or invisible character written as its escape, so a name
-    or a file name shows as itself and cannot clear, recolour or move the teacher's
-    terminal, or start a line of its own.
-
-    >>> visible("\x1b[2Jana\nbeto")
-    '\\x1b[2Jana\\nbeto'
-    """
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
 
 
 def _say(text: str, error: bool = False) -> None:
@@ -188,88 +179,6 @@ def _import(path: Path, rows: Sequence[Attempt], store: Store, lang: str) -> int
 
 
 # -- the report ----------------------------------------------------------------------------
-
-def _when(a: Attempt) -> datetime:
-    t = datetime.fromisoformat(a.time.replace("Z", "+00:00"))
-    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
-
-
-def _first_answers(attempts: Iterable[Attempt]) -> list[tuple[Attempt, int]]:
-    """Each question's first answer with the hints asked before it, in time order.
-
-    A question is a run of attempts at one step of one session (ordered by attempt number)
-    that ends with a right answer or a give-up (:func:`tutor.counts.question_runs`); the
-    hint rungs seen before its first answer, each once, are its hints before answering (as
-    the tutor's knowledge tracing counts them: :func:`tutor.counts.hints_before_answer`).
-    """
-    found: list[tuple[Attempt, int]] = []
-    for rows in question_runs(attempts):
-        first = first_answer(rows)
-        if first is not None:
-            found.append((first, hints_before_answer(rows)))
-    return sorted(found, key=lambda f: _when(f[0]))
-
-
-def lesson_params() -> dict[str, Params]:
-    """The knowledge-tracing parameters of each installed lesson, by lesson id."""
-    from tutor.lessons import list_lessons
-
-    return {lesson.id: lesson.mastery for lesson in list_lessons()}
-
-
-_MISTAKES = frozenset(r.id for r in CATALOG)
-
-
-def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Evidence]]:
-    """Each question's first answer in time order, judged by the same rule as live
-    (:func:`tutor.evidence.judge`): the step name's tags say which scaffolds showed and
-    whether the item was trivial, the ``kc`` column which skill the answer was judged
-    about, the hint rows before it the hints taken. Skills the tutor does not know are
-    left out."""
-    found: list[tuple[Attempt, Evidence]] = []
-    for a, hints in _first_answers(attempts):
-        _step, scaffold, trivial = parse_step(a.step)
-        for skill in dict.fromkeys(a.kc.split(KC_SEPARATOR)):
-            if skill in SKILLS:
-                found.append((a, judge(skill, a.outcome is Outcome.CORRECT, scaffold=scaffold,
-                                       hints=hints, trivial=trivial,
-                                       mistake=a.feedback if a.feedback in _MISTAKES
-                                       else None)))
-    return found
-
-
-def rebuild_mastery(attempts: Iterable[Attempt],
-                    params: dict[str, Params] | None = None, *,
-                    watch: Callable[[Attempt, int, dict[str, bool], Mastery], None]
-                    | None = None) -> Mastery:
-    """One student's mastery replayed from their attempts, by the same evidence rule as the
-    live tutor (a lesson not in ``params`` uses the default parameters). ``watch`` is called
-    after each first answer with it, the hints before it, whether its skill was mastered
-    before it, and the mastery (the review schedule watches so)."""
-    params = lesson_params() if params is None else params
-    default = default_params()
-    mastery = Mastery(default)
-    for a, ev in first_answer_evidence(attempts):
-        mastery.params = params.get(a.lesson, default)
-        was = {ev.skill: mastery.state(ev.skill).mastered}  # review (tutor.review)
-        mastery.observe(ev, seconds=a.duration)
-        _review_hook(a, ev.hints, was, mastery, watch)
-    return mastery
-
-
-def _review_hook(a: Attempt, hints: int, was: dict[str, bool], mastery: Mastery,
-                 watch: Callable[[Attempt, int, dict[str, bool], Mastery], None] | None
-                 ) -> None:
-    """Review (tutor.review): a missed review item takes mastery away, as in the lesson;
-    then ``watch`` (e.g. :meth:`tutor.review.ReviewSchedule.observe`) sees the answer."""
-    from tutor.review import is_review, review_missed
-
-    if is_review(a.problem) and (a.outcome is not Outcome.CORRECT or hints):
-        for skill, mastered in was.items():
-            review_missed(mastery, skill, mastered)
-    if watch is not None:
-        watch(a, hints, was, mastery)
-
 
 def _decimal(value: float, pattern: str, lang: str) -> str:
     from babel.numbers import format_decimal

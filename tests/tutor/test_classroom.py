@@ -22,9 +22,10 @@ from tutor.classroom import (
     merge_files,
 )
 from tutor.lessons import LessonError, list_lessons, load_lesson
+from tutor.recorder import load_mastery
+from tutor.replay import rebuild_mastery
 from tutor.session import Session
 from tutor.store import Store
-from tutor.teacher import rebuild_mastery
 
 
 def export(db: Path, student: str) -> bytes:
@@ -63,7 +64,7 @@ def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path,
         first = merge_files(store, [("ana.csv", handed_in)], "en")
         again = merge_files(store, [("ana.csv", handed_in)], "en")
         after = store.attempts("ana")
-        saved = store.load_mastery("ana")
+        saved = load_mastery(store, "ana")
     assert first.added == len(before) > 0 and first.known == 0 and not first.refused
     assert again.added == 0 and again.known == len(before)
     assert after == before

@@ -35,8 +35,9 @@ from tutor.mastery import (
 )
 from tutor.practice import Plan, Practice
 from tutor.questions import power_questions
+from tutor.recorder import load_mastery, save_mastery
+from tutor.replay import rebuild_mastery
 from tutor.store import Store
-from tutor.teacher import rebuild_mastery
 
 SHARED = BKTParams()  # the old shared parameters: easy numbers to check by hand
 
@@ -248,7 +249,7 @@ def test_a_perfect_student_masters_only_after_the_scaffold_fades(tmp_path: Path)
 # --- replay ---------------------------------------------------------------------------------
 
 def test_replay_equals_live_mastery(tmp_path: Path) -> None:
-    """RULES §4: the report rebuilt from the stored attempts (teacher.rebuild_mastery) gives
+    """RULES §4: the report rebuilt from the stored attempts (replay.rebuild_mastery) gives
     the mastery the live tutor saved: scaffolds, hints, blame and trivial items included."""
     db = tmp_path / "p.sqlite3"
     rng = random.Random(7)
@@ -280,7 +281,7 @@ def test_replay_equals_live_mastery(tmp_path: Path) -> None:
     assert {"proof", "practice", "against"} <= kinds
     assert any("[" in name for _, name, _ in seen)
     with Store(db) as store:
-        saved = store.load_mastery("ana")
+        saved = load_mastery(store, "ana")
         attempts = store.attempts("ana")
         rebuilt = rebuild_mastery(attempts)
     assert any(a.feedback == "used_near_end" and a.kc == "other-end" for a in attempts)
@@ -308,7 +309,7 @@ def test_old_progress_files_load_with_a_zero_streak(tmp_path: Path) -> None:
     with Store(db) as store:
         m = Mastery()
         m.record("add", True)
-        store.save_mastery("ana", m)
+        save_mastery(store, "ana", m)
     con = sqlite3.connect(db)
     con.executescript("""
         CREATE TABLE m2 (student_id INTEGER NOT NULL REFERENCES students(id),
@@ -322,14 +323,14 @@ def test_old_progress_files_load_with_a_zero_streak(tmp_path: Path) -> None:
         UPDATE schema_version SET version = 1;""")
     con.close()
     with Store(db) as store:
-        st = store.load_mastery("ana").state("add")
+        st = load_mastery(store, "ana").state("add")
         assert (st.asked, st.streak, st.scaffolded_right) == (1, 0, 0)
         m = Mastery()
         for _ in range(2):
             m.record("add", True, scaffold=["T"])
         m.record("add", True)
-        store.save_mastery("ana", m)
-        st = store.load_mastery("ana").state("add")
+        save_mastery(store, "ana", m)
+        st = load_mastery(store, "ana").state("add")
         assert (st.streak, st.scaffolded_right) == (1, 2)
 
 

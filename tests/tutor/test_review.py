@@ -14,12 +14,13 @@ import pytest
 
 from tutor.classroom import reviews_due
 from tutor.mastery import STREAK_TO_MASTER, BKTParams, Mastery
+from tutor.recorder import load_mastery, save_mastery
 from tutor.records import Attempt, Outcome
+from tutor.replay import rebuild_mastery
 from tutor.review import INTERVALS, REVIEW_ITEMS, ReviewSchedule, due_reviews, is_review
 from tutor.session import Session, SessionError
 from tutor.simulate import Forgetful, ProfileError, SimClock, learner, simulate_days
 from tutor.store import Store
-from tutor.teacher import rebuild_mastery
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 DAY = timedelta(days=1)
@@ -147,7 +148,7 @@ def _store_with_multiply_mastered(path: Path) -> Store:
     a = Answers()
     a.master(T0)
     store.merge(a.rows)
-    store.save_mastery("ana", rebuild_mastery(a.rows, PARAMS))
+    save_mastery(store, "ana", rebuild_mastery(a.rows, PARAMS))
     return store
 
 
@@ -193,7 +194,7 @@ def test_a_review_missed_in_a_lesson_takes_mastery_away(tmp_path: Path) -> None:
         fb = s.answer(str(q.expected + 1))
         assert fb.kind == "wrong"
         assert not s.mastery.state("multiply").mastered
-        assert not store.load_mastery("ana").state("multiply").mastered
+        assert not load_mastery(store, "ana").state("multiply").mastered
         # The replay of the attempts (the pages, the teacher's report) agrees.
         assert not rebuild_mastery(store.attempts("ana"), PARAMS).state("multiply").mastered
         assert reviews_due(store.attempts("ana"), now + 30 * DAY, PARAMS) == []
@@ -261,7 +262,7 @@ def test_a_forgetful_student_misses_a_review_and_loses_mastery(tmp_path: Path) -
         rebuilt = rebuild_mastery(store.attempts("ana"), PARAMS, watch=watch)
         assert taken == ["2024-05-05"]  # the day-4 review miss took mastery away
         assert not rebuilt.state("multiply").mastered
-        assert not store.load_mastery("ana").state("multiply").mastered
+        assert not load_mastery(store, "ana").state("multiply").mastered
         times = {a.time[:10] for a in store.attempts("ana")}
         assert times == {"2024-05-01", "2024-05-02", "2024-05-05"}
 
@@ -273,4 +274,4 @@ def test_a_forgetful_student_who_practises_in_time_remembers(tmp_path: Path) -> 
             [(0, "04-times"), (1.1, "02-plus"), (3.1, "02-plus")], student, store,
             clock=SimClock(T0), name="bo")
         assert all(ok for q, ok in day1 + day4 if is_review(q.problem))
-        assert store.load_mastery("bo").state("multiply").mastered
+        assert load_mastery(store, "bo").state("multiply").mastered

@@ -14,6 +14,8 @@ import pytest
 from engine import PowerEffect
 from tutor import Feedback, Session, SessionError, hint_ladder
 from tutor.mastery import STREAK_TO_MASTER
+from tutor.recorder import load_mastery
+from tutor.records import Attempt
 from tutor.store import Store, StoreError
 
 Policy = Callable[[Session], Feedback]
@@ -270,10 +272,52 @@ def test_store_records_attempts_and_mastery(tmp_path: Path) -> None:
                    for r in rows)
         assert rows[1].expected == q.expected and rows[1].answered == q.expected + 1000
         assert rows[0].first_attempt and rows[-1].attempt_at_step == 3
-        assert store.load_mastery("ana").state(q.skill).asked == 1
+        assert load_mastery(store, "ana").state(q.skill).asked == 1
     again = Session(seed=1, student="ana", store=db, lang="en")
     assert again.mastery.state(q.skill).asked == 1
     again.close()
+
+
+def test_an_attempt_is_one_value_from_the_answer_to_the_store(tmp_path: Path) -> None:
+    """Issue 34 part 3; RULES.md §4 "Evidence" (only first attempts count, so each row must
+    say which try it was): the asker builds each attempt once, whole, and the recorder hands
+    the very value to the store, which keeps it as it is. Its number at the step and its
+    first-attempt mark are the ones the store counts for attempts given by their parts."""
+    handed: list[Attempt] = []
+
+    class Spy(Store):
+        def add_attempt(self, attempt: Attempt) -> int:
+            handed.append(attempt)
+            return super().add_attempt(attempt)
+
+    store = Spy(tmp_path / "progress.sqlite3")
+    s = first_question(lang="en", student="ana", store=store, lesson="lesson-1")
+    q = s.pending_question
+    assert q is not None
+    s.hint()
+    s.answer(str(q.expected + 1000))
+    s.hint()
+    s.answer(str(q.expected))
+    next_question(s)
+    s.reveal()
+    s.close()
+    stored = store.attempts("ana")
+    assert stored == handed and len(handed) == 5
+    assert {(a.student, a.session, a.lesson) for a in handed} == {
+        ("ana", s.session_id, "lesson-1")}
+    assert [a.outcome.value for a in handed] == ["HINT", "INCORRECT", "HINT", "CORRECT",
+                                                 "GIVEUP"]
+    with Store(tmp_path / "parts.sqlite3") as parts:  # the store's own numbering
+        for a in handed:
+            parts.record_attempt(a.student, a.session, lesson=a.lesson, problem=a.problem,
+                                 step=a.step, outcome=a.outcome, input_text=a.input,
+                                 feedback=a.feedback, kc=a.kc, hints=a.hints,
+                                 duration=a.duration, expected=a.expected,
+                                 answered=a.answered, time=a.time)
+        assert parts.attempts("ana") == handed
+    assert [(a.attempt_at_step, a.first_attempt) for a in handed] == [
+        (1, True), (2, False), (3, False), (4, False), (1, True)]
+    store.close()
 
 
 def test_bots_plays_asked_only_when_a_target_skill_is_short_of_practice() -> None:
@@ -609,7 +653,7 @@ def test_a_busy_store_keeps_the_answers_in_order_until_it_is_free(tmp_path: Path
     assert s.unsaved == 0 and s.unsaved_message is None
     with Store(db) as reader:
         rows = reader.attempts("ana")
-        saved = reader.load_mastery("ana")
+        saved = load_mastery(reader, "ana")
     assert [(r.outcome.value, r.problem, r.step, r.attempt_at_step) for r in rows] == [
         ("INCORRECT", q.problem, q.step, 1), ("HINT", q.problem, q.step, 2),
         ("CORRECT", q.problem, q.step, 3), ("CORRECT", rows[3].problem, rows[3].step, 1)]
@@ -635,7 +679,7 @@ def test_flush_and_close_write_what_a_busy_store_kept(tmp_path: Path) -> None:
     s.close()
     with Store(db) as reader:
         assert [r.outcome.value for r in reader.attempts("ana")] == ["GIVEUP"]
-        assert reader.load_mastery("ana").state(q.skill).asked == 1
+        assert load_mastery(reader, "ana").state(q.skill).asked == 1
 
 
 def test_a_session_starts_while_the_store_is_busy(tmp_path: Path) -> None:
@@ -672,7 +716,7 @@ def test_a_question_left_open_for_days_counts_as_one_day(tmp_path: Path,
     s.close()
     with Store(db) as store:
         assert [a.duration for a in store.attempts("ana")] == [86_400.0]
-        assert store.load_mastery("ana").state(q.skill).total_seconds == 86_400.0
+        assert load_mastery(store, "ana").state(q.skill).total_seconds == 86_400.0
 
 
 def _match_to_its_end(s: Session, move_seed: int) -> None:

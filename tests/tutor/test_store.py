@@ -12,15 +12,18 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tutor.mastery import Mastery
+from tutor.recorder import load_mastery, save_mastery
 from tutor.store import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
     ENV_VAR,
+    MASTERY_COLUMNS,
     SCHEMA_VERSION,
     Attempt,
     Outcome,
@@ -134,11 +137,48 @@ def test_mastery_round_trip(tmp_path: Path, db: Db) -> None:
         m = Mastery()
         m.record("multiply", True, seconds=3)
         m.record("negative", False, hints_before_answer=1)
-        store.save_mastery("ana", m)
+        save_mastery(store, "ana", m)
         m.record("multiply", True)
-        store.save_mastery("ana", m)
-        assert store.load_mastery("ana").states == m.states
-        assert store.load_mastery("nobody").states == {}
+        save_mastery(store, "ana", m)
+        assert load_mastery(store, "ana").states == m.states
+        assert load_mastery(store, "nobody").states == {}
+
+
+def test_the_store_keeps_mastery_as_plain_rows(tmp_path: Path, db: Db) -> None:
+    """Issue 34 part 3: the store keeps rows (plain values by skill, MASTERY_COLUMNS); the
+    teaching code makes them a Mastery (tutor.recorder.load_mastery)."""
+    with Store(db("p")) as store:
+        m = Mastery()
+        m.record("multiply", True, seconds=3)
+        save_mastery(store, "ana", m)
+        rows = store.mastery_rows("ana")
+        assert list(rows) == ["multiply"]
+        assert tuple(rows["multiply"]) == MASTERY_COLUMNS
+        assert all(isinstance(v, (str, int, float)) for v in rows["multiply"].values())
+        assert rows["multiply"]["asked"] == 1 and rows["multiply"]["total_seconds"] == 3
+        assert Mastery.from_dict(rows).states == m.states
+        store.save_mastery_rows("beto", {})  # no skill yet: nothing to keep
+        assert store.mastery_rows("beto") == {} == store.mastery_rows("nobody")
+
+
+def test_add_attempt_keeps_the_value_as_given(tmp_path: Path, db: Db) -> None:
+    """An attempt built whole (as the tutor builds it at the answer) is stored unchanged,
+    and refused whole when a value is out of range."""
+    a = Attempt("ana", "s1", "2026-03-02T10:00:00.000001+00:00", "L1", "x/3 on 4",
+                "gain[blanks]", Outcome.INCORRECT, "12", "slip", "multiply", 1, True, 0,
+                2.5, 24, 12)
+    b = Attempt("ana", "s1", "2026-03-02T10:00:01.000001+00:00", "L1", "x/3 on 4",
+                "gain[blanks]", Outcome.CORRECT, "24", "correct", "multiply", 2, False, 1,
+                4.0, 24, 24)
+    with Store(db("p")) as store:
+        store.add_attempt(a)
+        store.add_attempt(b)
+        assert store.attempts("ana") == [a, b]
+        for bad in (replace(a, hints=10**20), replace(a, time="2026-03-02T10:00:00"),
+                    replace(a, duration=float("inf"))):
+            with pytest.raises(StoreError, match="cannot be stored"):
+                store.add_attempt(bad)
+        assert store.attempts("ana") == [a, b]
 
 
 CHILD = textwrap.dedent(
@@ -532,7 +572,7 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
         assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
         assert [(a.student, a.input, a.first_attempt) for a in store.attempts()] == [
             ("ana", "12", True)]
-        state = store.load_mastery("ana").states["multiply"]
+        state = load_mastery(store, "ana").states["multiply"]
         assert (state.asked, state.streak, state.scaffolded_right) == (3, 0, 0)
         store.record_attempt("ana", "s1", lesson="L1", problem="x/3 on 4", step="gain",
                              outcome="INCORRECT", input_text="7")
@@ -556,9 +596,9 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
         m = Mastery()
         m.record("multiply", True)
         m.record("multiply", True)
-        store.save_mastery("ana", m)
-        assert store.load_mastery("ana").states == m.states
-        assert store.load_mastery("ana").states["multiply"].streak == 2
+        save_mastery(store, "ana", m)
+        assert load_mastery(store, "ana").states == m.states
+        assert load_mastery(store, "ana").states["multiply"].streak == 2
         store.conn.execute("UPDATE schema_version SET version = 0")
     with pytest.raises(StoreError, match="version 0; this tutor reads version 2"):
         Store(url)

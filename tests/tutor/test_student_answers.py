@@ -124,7 +124,7 @@ def test_the_answer_list_of_a_scripted_session(scripted: dict[str, Any]) -> None
 
 def test_the_list_counts_as_the_class_table(scripted: dict[str, Any]) -> None:
     """One definition: questions and right-at-the-first-try agree with the class table,
-    which replays the attempts through mastery (tutor.teacher.rebuild_mastery)."""
+    which replays the attempts through mastery (tutor.replay.rebuild_mastery)."""
     got = student_answers(scripted["attempts"])
     rows = class_table(scripted["attempts"])
     assert sum(r.asked for r in rows) == len(got)

@@ -15,6 +15,7 @@ import pytest
 
 from tutor import Feedback, Session
 from tutor.mastery import Mastery
+from tutor.recorder import load_mastery
 from tutor.store import DATASHOP_COLUMNS, Store
 from tutor.teacher import rebuild_mastery
 
@@ -254,7 +255,7 @@ def test_rebuilt_mastery_is_the_saved_mastery(tmp_path: Path) -> None:
                 s.new_round()
         s.close()
     with Store(db) as store:
-        saved = store.load_mastery("ana")
+        saved = load_mastery(store, "ana")
         rebuilt = rebuild_mastery(store.attempts("ana"))
     assert saved.states and set(rebuilt.states) == set(saved.states)
     assert sum(st.hints_used for st in saved.states.values()) > 0

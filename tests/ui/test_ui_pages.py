@@ -19,9 +19,9 @@ from ui_views import cells
 
 from tutor.classroom import ClassRow, class_csv, class_table
 from tutor.counts import student_counts
+from tutor.replay import rebuild_mastery
 from tutor.store import Store
 from tutor.store_files import read_attempts
-from tutor.teacher import rebuild_mastery
 from tutor.ui import lessons_page, teacher_page
 from tutor.ui.heat_map import heat_map_html
 from tutor.ui.panel import pile_text

@@ -1,0 +1,238 @@
+"""The dependency direction inside ``tutor`` (DESIGN.md "Dependency direction", rules 3 and 6,
+and the widget rule of the layout): a static scan, with ``ast``, of every import of every
+module of the package — at the top or inside a function, since a lazy import still ties one
+layer to another. Imports under ``if TYPE_CHECKING:`` are types only, never loaded, and are
+left out.
+
+Each rule is also shown able to fail (:func:`test_each_rule_catches_a_bad_import`), and the
+lesson loader and the teaching are loaded in a fresh Python to check that the store really
+stays out (:func:`test_loading_a_lesson_loads_no_store`).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "tutor"
+
+TEACHING = frozenset(f"tutor.{m}" for m in (
+    "questions", "answers", "diagnosis", "hints", "mastery", "asking", "practice",
+    # the evidence rule and what is computed from it: mastery replayed, review, the counts
+    "evidence", "replay", "review", "counts"))
+"""DESIGN.md rule 6's teaching modules, and the ones that interpret stored rows."""
+STORAGE = frozenset({"tutor.store", "tutor.store_backends", "tutor.store_files"})
+STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.paths", "tutor.records"}
+"""The store keeps rows: it reads the shared record types (:mod:`tutor.records`), the
+translations and the default place of its file, and nothing of the teaching."""
+LESSON_LOADING = frozenset({"tutor.lessons", "tutor.paths"})
+SESSION = frozenset({"tutor.session", "tutor.driver", "tutor.snapshot", "tutor.narration",
+                     "tutor.recorder", "tutor.asking"})
+CLASS_FILES = frozenset({"tutor.classroom", "tutor.student_answers", "tutor.counts",
+                         "tutor.replay", "tutor.review", "tutor.live"})
+"""The class's file handling: what the lessons and teacher pages show, from the attempts."""
+COMMANDS = frozenset({"tutor.teacher", "tutor.__main__", "tutor.serve"})
+"""Command-line modules (``python -m tutor …``, ``python -m tutor.serve``)."""
+WIDGETS = frozenset({"ipywidgets", "ipycanvas"})
+UI = "tutor.ui"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports (``from a import b`` counts as ``a`` and ``a.b``), with
+    relative imports resolved, wherever in the file they are (not under TYPE_CHECKING)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _type_checking_only(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                head = ".".join(base + ([node.module] if node.module else []))
+            else:
+                head = node.module or ""
+            found.add(head)
+            found.update(f"{head}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    return {module_name(p): imports_of(p) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def reached(imports: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each module's imports and, through the package's own modules they name, theirs: what
+    loading it may load (a lazy import counted as if it ran)."""
+    def module(name: str) -> str:
+        while name and name not in imports:
+            name = name.rpartition(".")[0]
+        return name
+
+    out: dict[str, set[str]] = {}
+    for start in imports:
+        seen: set[str] = set()
+        stack = [start]
+        while stack:
+            for name in imports[stack.pop()]:
+                target = module(name)
+                if name not in seen:
+                    seen.add(name)
+                if target and target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        out[start] = seen
+    return out
+
+
+def _in(name: str, modules: frozenset[str] | set[str] | str) -> bool:
+    """``name`` is one of ``modules`` or inside one of them (a submodule, or a name of it)."""
+    group = {modules} if isinstance(modules, str) else modules
+    return any(name == m or name.startswith(m + ".") for m in group)
+
+
+@dataclass(frozen=True)
+class Rule:
+    says: str
+    who: Callable[[str], bool]
+    bad: Callable[[str], bool]
+    example: str
+    """A forbidden import, to show the rule can fail."""
+    through: bool = False
+    """The rule holds for what the modules reach through others too (not only what they
+    import themselves): a page must not reach the teacher CLI by way of the class's files."""
+
+
+RULES = (
+    Rule("the teaching imports no store", lambda m: m in TEACHING,
+         lambda i: _in(i, STORAGE), "tutor.store"),
+    Rule("the teaching imports no widgets and no page", lambda m: m in TEACHING,
+         lambda i: _in(i, WIDGETS | {UI}), "ipywidgets"),
+    Rule("the store imports no teaching (only rows, translations and paths)",
+         lambda m: m in STORAGE,
+         lambda i: i.startswith("tutor") and not _in(i, STORAGE_MAY_IMPORT), "tutor.mastery"),
+    Rule("the record types import neither store nor teaching",
+         lambda m: m == "tutor.records",
+         lambda i: i.startswith("tutor") and not _in(i, {"tutor.i18n"}), "tutor.store"),
+    Rule("lesson loading imports no store", lambda m: m in LESSON_LOADING,
+         lambda i: _in(i, STORAGE), "tutor.store"),
+    Rule("the session imports no page", lambda m: m in SESSION,
+         lambda i: _in(i, UI), "tutor.ui.app"),
+    Rule("a page reaches no command-line module", lambda m: _in(m, UI),
+         lambda i: _in(i, COMMANDS), "tutor.teacher", through=True),
+    Rule("the class's file handling reaches no command-line module",
+         lambda m: m in CLASS_FILES, lambda i: _in(i, COMMANDS), "tutor.teacher",
+         through=True),
+    Rule("only tutor.ui imports ipywidgets or ipycanvas", lambda m: not _in(m, UI),
+         lambda i: _in(i, WIDGETS), "ipycanvas"),
+    Rule("nothing outside tutor.ui imports tutor.ui (but the commands that start a page)",
+         lambda m: not _in(m, UI) and m not in COMMANDS,
+         lambda i: _in(i, UI), "tutor.ui.pages"),
+)
+
+
+def broken(rule: Rule, imports: dict[str, set[str]]) -> list[str]:
+    found = reached(imports) if rule.through else imports
+    return sorted(f"{m} imports {i}" for m, names in found.items() if rule.who(m)
+                  for i in names if rule.bad(i))
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.says)
+def test_dependency_direction(rule: Rule) -> None:
+    """DESIGN.md "Dependency direction" 3 and 6 (and the layout: only tutor.ui has widgets)."""
+    assert broken(rule, graph()) == []
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.says)
+def test_each_rule_catches_a_bad_import(rule: Rule) -> None:
+    """Each rule applies to modules that exist, and one forbidden import breaks it."""
+    imports = graph()
+    covered = [m for m in imports if rule.who(m)]
+    assert covered, f"no module is under the rule {rule.says!r}"
+    imports[covered[0]] = imports[covered[0]] | {rule.example}
+    assert f"{covered[0]} imports {rule.example}" in broken(rule, imports)
+
+
+def test_the_groups_name_modules_that_exist() -> None:
+    """A renamed module would silently leave its rule: every named module is there."""
+    modules = set(graph())
+    named = TEACHING | STORAGE | LESSON_LOADING | SESSION | CLASS_FILES | COMMANDS
+    assert named - modules == set()
+    assert {"tutor.records", "tutor.i18n", "tutor.paths", UI} <= modules
+
+
+def test_imports_are_resolved(tmp_path: Path) -> None:
+    """The scan sees lazy and relative imports and skips TYPE_CHECKING-only ones."""
+    lessons = imports_of(PACKAGE / "lessons.py")
+    assert "tutor.paths" in lessons  # `from .paths import …`
+    assert "tutor.store" in imports_of(PACKAGE / "teacher.py")
+    assert "tutor.store" in imports_of(PACKAGE / "recorder.py")  # inside a method
+    review = imports_of(PACKAGE / "review.py")
+    assert "tutor.evidence" not in review  # under TYPE_CHECKING only
+
+
+def test_reaching_goes_through_other_modules() -> None:
+    """A page that reaches the teacher CLI through another module breaks the rule (as the
+    pages did through tutor.classroom, before tutor.replay)."""
+    imports = graph()
+    imports["tutor.classroom"] = imports["tutor.classroom"] | {"tutor.teacher"}
+    rule = next(r for r in RULES if r.says.startswith("a page"))
+    assert "tutor.ui.teacher_app imports tutor.teacher" in broken(rule, imports)
+
+
+PROBE = """
+import json, sys
+import {modules}
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("modules", ["tutor.lessons", "tutor.paths",
+                                     "tutor.asking, tutor.replay, tutor.counts"])
+def test_loading_a_lesson_loads_no_store(modules: str) -> None:
+    """At run time too: loading a lesson (or the teaching) loads no store, no SQLite and no
+    widgets (rule 6; DESIGN.md suggests the subprocess check)."""
+    out = subprocess.run([sys.executable, "-c", PROBE.format(modules=modules)], cwd=ROOT,
+                         capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT)})
+    loaded = set(json.loads(out.stdout))
+    assert not {m for m in loaded if _in(m, STORAGE | WIDGETS | {"sqlite3", UI})}
+
+
+def test_engine_and_tutor_load_no_widgets() -> None:
+    """``import engine, tutor`` loads no widget toolkit (DESIGN.md: only tutor.ui does)."""
+    out = subprocess.run([sys.executable, "-c", PROBE.format(modules="engine, tutor")],
+                         cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT)})
+    assert not {m for m in json.loads(out.stdout) if _in(m, WIDGETS)}
