@@ -24,8 +24,9 @@ import random
 from typing import Literal
 
 from ..events import Special, SpecialEffect
+from ..kernel import _bits
 from ..line import hub
-from ..round import Action, IllegalMoveError, Play, Round, RoundContext, Tables, _bits
+from ..round import Action, IllegalMoveError, Play, Round, Tables
 from ..rules import HouseRules, Variant
 from ..tiles import DOUBLE_FIFTEEN
 
@@ -50,7 +51,7 @@ class Doble15Round(Round):
         number: int = 1,
         opening: Literal["rule", "any"] = "rule",
         record: bool = True,
-        context: RoundContext | None = None,
+        context: object = None,
     ) -> None:
         super().__init__(variant, rules, hands, pile, table, starter, number=number,
                          opening=opening, record=record, context=context)
