@@ -139,7 +139,7 @@ moves (Cuban's redeal) are listed by :meth:`~engine.round.Round.extra_moves`."""
 def parse_action(text: str, tileset: TileSet | None = None,
                  extra: Iterable[object] = ()) -> object:
     """The move ``text`` writes: ``draw``, ``pass``, one of the ``extra`` moves by the word it
-    prints (a variant's own: ``Round.extra_moves``, or ``engine.ANNUL``), else a :class:`Play`
+    prints (a variant's own: ``Round.extra_moves``), else a :class:`Play`
     (:meth:`Play.parse`). Raises :class:`ActionError` saying what a move looks like.
 
     >>> parse_action("draw"), parse_action(" 6/6 ")

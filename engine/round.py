@@ -353,7 +353,7 @@ class Round:
     def match_context(cls, previous: list[Round], target: int) -> object:
         """Hook: what a round of this game needs of the match around it, given the match's
         rounds so far and its target score (0: none); kept as :attr:`context`. The base round
-        needs nothing (Ponce's counts passes and scores, :mod:`engine.variants.ponce`)."""
+        needs nothing; a variant that scores passes against the match's target overrides it."""
         return None
 
     def dealt(self) -> Deal:
@@ -519,7 +519,7 @@ class Round:
 
     def may_annul(self) -> bool:
         """Kept for callers written before :meth:`extra_moves`: the player to move may ask for
-        a redeal (Cuban double-nine's ``ANNUL``, :mod:`engine.variants.cuban`)."""
+        a redeal (a variant with one overrides it; the base round has none)."""
         return False
 
     def parse_move(self, text: str) -> object:
