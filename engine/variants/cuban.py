@@ -29,6 +29,14 @@ class Annul:
 
 ANNUL = Annul()
 
+OPTIONS = {
+    "cuban_opener": ("winner",),
+    # D-11: a later hand is opened by the winner of the previous hand.
+    "cuban_count": ("opponents", "all"),
+    # D-12: a hand's winning pair scores the opposing pair's hands ("all": all four hands).
+}
+"""Cuban's own house rules (``HouseRules.cuban_…``) and their values, the default first."""
+
 
 class CubanRound(Round):
     def __init__(
@@ -152,4 +160,5 @@ CUBAN = Variant(
     max_target=500,
     sheet_losses=False,
     round_type=CubanRound,
+    options=OPTIONS,
 )

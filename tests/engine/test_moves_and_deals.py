@@ -202,3 +202,22 @@ def test_ponce_context_comes_from_its_own_match_context():
     assert context.scores == tuple(sum(r.gains[s] - r.losses[s] for r in before)
                                    for s in range(4))
     assert Match("block", 2, seed=1).current.context is None
+
+
+def test_a_variants_own_house_rules_are_declared_and_checked_by_it():
+    """D-11…D-16: Cuban's and Doble 15's options are declared in their modules
+    (``Variant.options``, default first) and still checked when HouseRules is made."""
+    from dataclasses import fields
+
+    from engine import RulesError
+
+    declared = {name: values for v in VARIANTS.values() for name, values in v.options.items()}
+    assert set(declared) == {"cuban_opener", "cuban_count", "doble15_draw", "doble15_trigger",
+                             "doble15_fifteen", "doble15_block"}
+    assert set(VARIANTS["cuban"].options) == {"cuban_opener", "cuban_count"}
+    defaults = {f.name: f.default for f in fields(HouseRules)}
+    for name, values in declared.items():
+        assert defaults[name] == values[0]
+        with pytest.raises(RulesError, match=f"house rule {name} cannot be 'nonsense'"):
+            HouseRules(**{name: "nonsense"})
+    assert HouseRules(cuban_count="all").to_dict()["cuban_count"] == "all"
