@@ -11,11 +11,12 @@ form unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .tiles import Tile
+from .rules import Variant
+from .tiles import Tile, TileError
 
 
 class DealError(ValueError):
@@ -78,3 +79,56 @@ class Deal:
     @property
     def players(self) -> int:
         return len(self.hands)
+
+
+def tile_ids(variant: Variant, hands: Sequence[Sequence[Tile | str]],
+             pile: Sequence[Tile | str], table: Tile | str | None
+             ) -> tuple[list[int], list[int], int | None]:
+    """A deal of ``variant`` as its tile ids: each hand's bit mask, the pile's ids in order,
+    the table tile's id. Raises :class:`DealError` naming the seat and the tile, for a deal
+    that is not one of this game (players, hand sizes, tiles of the set each dealt once, every
+    tile used where there is a pile, the table tile where the game has one)."""
+    ts = variant.tileset
+    players = len(hands)
+    try:
+        variant.check_players(players)
+    except ValueError as e:
+        raise DealError(str(e)) from None
+    n = len(ts)
+    seen: dict[int, str] = {}
+
+    def ident(text: Tile | str, where: str) -> int:
+        try:
+            tile = ts.parse(text)
+        except TileError as e:
+            raise DealError(f"{where}: {e}") from None
+        i = ts.id(tile)
+        if i in seen:
+            raise DealError(f"{where}: {tile} is dealt twice (also in {seen[i]})")
+        seen[i] = where
+        return i
+
+    size = variant.hand_sizes[players]
+    masks = []
+    for s, hand in enumerate(hands):
+        if len(hand) != size:
+            raise DealError(f"seat {s} holds {len(hand)} tiles; {variant.name} with "
+                            f"{players} players deals {size} each")
+        m = 0
+        for t in hand:
+            m |= 1 << ident(t, f"seat {s}'s hand")
+        masks.append(m)
+    pile_ids = [ident(t, "the pile") for t in pile]
+    table_id = None if table is None else ident(table, "the table tile")
+    with_table = players in variant.table_tile_players
+    if with_table and table_id is None:
+        raise DealError(f"{variant.name} with {players} players needs a table tile")
+    if not with_table and table_id is not None:
+        raise DealError(f"{variant.name} with {players} players has no table tile")
+    if pile_ids and not variant.pile:
+        raise DealError(f"{variant.name} has no pile to draw from")
+    if variant.pile and len(seen) != n:
+        missing = [str(ts.tiles[i]) for i in range(n) if i not in seen]
+        raise DealError(f"the deal must use all {n} tiles; missing: "
+                        f"{', '.join(missing[:6])}{' …' if len(missing) > 6 else ''}")
+    return masks, pile_ids, table_id

@@ -24,7 +24,7 @@ from operator import itemgetter
 from typing import Any, Literal
 
 from .actions import DRAW, PASS, ActionError, Draw, IllegalMoveError, Pass, Play, parse_action
-from .deal import Deal, DealError
+from .deal import Deal, DealError, tile_ids
 from .events import (
     Bonus,
     Drew,
@@ -241,49 +241,10 @@ class Round:
         if rt is not None and cls is not rt:
             return rt.from_deal(variant, rules, hands, pile, table, starter, number=number,
                                 opening=opening, record=record, context=context)
-        ts = variant.tileset
+        masks, pile_ids, table_id = tile_ids(variant, hands, pile, table)
         players = len(hands)
-        try:
-            variant.check_players(players)
-        except ValueError as e:
-            raise DealError(str(e)) from None
-        tab = tables(ts, rules.symbol_value, variant.power)
-        seen: dict[int, str] = {}
-
-        def ident(text: Tile | str, where: str) -> int:
-            try:
-                tile = ts.parse(text)
-            except TileError as e:
-                raise DealError(f"{where}: {e}") from None
-            i = ts.id(tile)
-            if i in seen:
-                raise DealError(f"{where}: {tile} is dealt twice (also in {seen[i]})")
-            seen[i] = where
-            return i
-
-        size = variant.hand_sizes[players]
-        masks = []
-        for s, hand in enumerate(hands):
-            if len(hand) != size:
-                raise DealError(f"seat {s} holds {len(hand)} tiles; {variant.name} with "
-                                f"{players} players deals {size} each")
-            m = 0
-            for t in hand:
-                m |= 1 << ident(t, f"seat {s}'s hand")
-            masks.append(m)
-        pile_ids = [ident(t, "the pile") for t in pile]
-        table_id = None if table is None else ident(table, "the table tile")
+        tab = tables(variant.tileset, rules.symbol_value, variant.power)
         with_table = players in variant.table_tile_players
-        if with_table and table_id is None:
-            raise DealError(f"{variant.name} with {players} players needs a table tile")
-        if not with_table and table_id is not None:
-            raise DealError(f"{variant.name} with {players} players has no table tile")
-        if pile_ids and not variant.pile:
-            raise DealError(f"{variant.name} has no pile to draw from")
-        if variant.pile and len(seen) != tab.n:
-            missing = [str(ts.tiles[i]) for i in range(tab.n) if i not in seen]
-            raise DealError(f"the deal must use all {tab.n} tiles; missing: "
-                            f"{', '.join(missing[:6])}{' …' if len(missing) > 6 else ''}")
         if starter is not None and not (isinstance(starter, int) and 0 <= starter < players):
             raise DealError(f"starter must be a seat from 0 to {players - 1}, not {starter!r}")
         if starter is None:
