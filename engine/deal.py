@@ -45,22 +45,26 @@ class Deal:
     starter: int | None = None
 
     @staticmethod
-    def of(hands: Iterable[Iterable[Tile | str]], pile: Iterable[Tile | str] = (),
-           table: Tile | str | None = None, starter: int | None = None) -> Deal:
+    def of(hands: object, pile: object = (), table: object = None,
+           starter: object = None) -> Deal:
         """A deal from tiles or their text (hands, pile, table tile, starter). Raises
-        :class:`DealError` for what is not a list of tiles or a seat."""
+        :class:`DealError` for what is not a list of tiles or a seat (typed ``object``: a
+        saved file may hold anything, and the compiled build would raise TypeError)."""
         if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
             raise DealError("the hands must be a list with one list of tiles per seat")
         seats = tuple(_texts(h, f"seat {s}'s hand") for s, h in enumerate(hands))
         if table is not None and not isinstance(table, (str, Tile)):
             raise DealError(f"the table tile {table!r} is not a tile: write it like 3/4")
-        if starter is not None and (isinstance(starter, bool) or not isinstance(starter, int)):
-            raise DealError(f"the starter must be a seat number, not {starter!r}")
+        seat: int | None = None
+        if starter is not None:
+            if isinstance(starter, bool) or not isinstance(starter, int):
+                raise DealError(f"the starter must be a seat number, not {starter!r}")
+            seat = starter
         return Deal(seats, _texts(pile, "the pile"), None if table is None else str(table),
-                    starter)
+                    seat)
 
     @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> Deal:
+    def from_dict(data: object) -> Deal:
         """A deal from its saved form (``{"hands": [...], "pile": [...], "table": ...,
         "starter": ...}``; all but ``hands`` may be left out, other keys, such as a round record's
         ``turns``, are not read). Raises :class:`DealError`."""

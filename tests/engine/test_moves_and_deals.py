@@ -145,7 +145,7 @@ def test_a_deal_that_is_not_one_is_a_deal_error():
     with pytest.raises(DealError, match="is not a tile"):
         Deal.of([[3, 4]])
     with pytest.raises(DealError, match="seat number"):
-        Deal.of([["3/4"]], starter="0")  # type: ignore[arg-type]
+        Deal.of([["3/4"]], starter="0")
 
 
 def test_the_base_round_names_no_variant():
