@@ -14,6 +14,8 @@ from . import _build
 _PURE_WHY = _build.choose()
 
 from . import round as _round_module
+from .actions import ActionError, parse_action
+from .deal import Deal
 from .events import (
     Annulled,
     Bonus,
@@ -32,18 +34,15 @@ from .line import TWO_ENDED, HubLine, Line, LineShape, TwoEndedLine, hub
 from .match import Match
 from .record import RecordError, load_record, replay
 from .round import (
-    ANNUL,
     DRAW,
     PASS,
     Action,
-    Annul,
     DealError,
     Draw,
     IllegalMoveError,
     Pass,
     Play,
     Round,
-    RoundContext,
 )
 from .rules import (
     BLOCK_VARIANT,
@@ -67,7 +66,7 @@ from .tiles import (
     double_n,
     parse_tile,
 )
-from .variants import CUBAN, DOBLE15, PONCE, TRADITIONAL, VENEZUELA
+from .variants import ANNUL, CUBAN, DOBLE15, PONCE, TRADITIONAL, VENEZUELA, Annul, RoundContext
 
 COMPILED: bool = isinstance(_round_module.__loader__, _ExtensionFileLoader)
 """The engine running here was compiled by mypyc (False: the pure-Python modules)."""
@@ -86,6 +85,8 @@ __all__ = [
     "ANNUL", "Annul", "Annulled", "CUBAN", "DOBLE15", "End", "Line", "LineShape", "PONCE",
     "RoundContext", "Special", "TRADITIONAL", "TWO_ENDED", "VARIANTS", "VENEZUELA", "hub",
     "HubLine", "TwoEndedLine",
+    # moves that print and parse, deals as values
+    "ActionError", "Deal", "parse_action",
     # which build runs
     "BUILD", "COMPILED",
 ]

@@ -13,8 +13,9 @@ from typing import Protocol
 
 from .events import Event
 from .match import Match
-from .round import ANNUL, Action, Play
+from .round import Action, Play
 from .rules import RulesError
+from .variants.cuban import ANNUL
 from .view import PlayerView, sample_round, view_of
 
 

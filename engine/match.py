@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from .deal import Deal
 from .events import Event, MatchEnded
-from .round import IllegalMoveError, Round, RoundContext
+from .round import IllegalMoveError, Round
 from .rules import HouseRules, Variant
 from .rules import variant as variant_named
 
@@ -19,8 +21,9 @@ class Match:
     (:attr:`target`: ``rules.target`` or the variant's own). Pair games score by pairs:
     :attr:`teams` and :attr:`team_scores`.
 
-    Deals come from ``random.Random(seed)``; give ``deals`` (dicts with ``hands``, ``pile``,
-    ``table``, ``starter``) to play prepared rounds instead.
+    Deals come from ``random.Random(seed)``; give ``deals`` (:class:`~engine.deal.Deal` values, or
+    their saved form: dicts with ``hands``, ``pile``, ``table``, ``starter``) to play prepared
+    rounds instead.
     """
 
     def __init__(
@@ -30,7 +33,7 @@ class Match:
         rules: HouseRules | None = None,
         seed: int | None = None,
         *,
-        deals: list[dict[str, Any]] | None = None,
+        deals: Sequence[Deal | Mapping[str, Any]] | None = None,
         record: bool = True,
     ) -> None:
         self.variant = variant_named(variant) if isinstance(variant, str) else variant
@@ -90,10 +93,9 @@ class Match:
         e.g. D-3 for Leonard: with ``rotate``, the right-hand player of the previous opener."""
         return self.round_type.next_starter(self.rounds, self.rules)
 
-    def _context(self) -> RoundContext:
-        return RoundContext(scores=tuple(self.scores),
-                            passes=sum(r.pass_count for r in self.rounds),
-                            target=self.target)
+    def _context(self) -> object:
+        """What the next round needs of the match (the variant's ``match_context``)."""
+        return self.round_type.match_context(self.rounds, self.target)
 
     def _goal_reached(self) -> bool:
         if not self.current.over:
@@ -108,13 +110,17 @@ class Match:
         if self.over:
             raise IllegalMoveError("the match is over")
         number = len(self.rounds) + 1
-        starter = self._next_starter()
+        starter = following = self._next_starter()
         if len(self.deals) >= number:
             d = self.deals[number - 1]
-            opening: Literal["rule", "any"] = "any" if starter is not None else "rule"
+            deal = d if isinstance(d, Deal) else Deal.from_dict(d)
+            # a saved deal's starter, even null, is the deal's; a Deal's None: the match's
+            if deal.starter is not None or not isinstance(d, Deal) and "starter" in d:
+                starter = deal.starter
+            opening: Literal["rule", "any"] = "any" if following is not None else "rule"
             rnd = self.round_type.from_deal(
-                self.variant, self.rules, d["hands"], d.get("pile") or (), d.get("table"),
-                d.get("starter", starter), number=number, opening=opening, record=self.record,
+                self.variant, self.rules, [list(h) for h in deal.hands], list(deal.pile),
+                deal.table, starter, number=number, opening=opening, record=self.record,
                 context=self._context())
         else:
             rnd = self.round_type.deal(self.variant, self.rules, self.players, self.rng,
@@ -158,12 +164,7 @@ class Match:
 
 
 def round_record(r: Round) -> dict[str, Any]:
-    ts = r.tileset
-    out: dict[str, Any] = {
-        "hands": [[str(t) for t in ts.from_mask(h)] for h in r.initial_hands],
-        "pile": [str(ts.tiles[i]) for i in r.pile],
-        "table": None if r.table is None else str(ts.tiles[r.table]),
-        "starter": r.starter,
+    out: dict[str, Any] = r.dealt().to_dict() | {
         "turns": list(r.turns),
         "end": None,
         "winner": None,

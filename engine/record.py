@@ -8,9 +8,10 @@ from typing import Any
 
 from .events import Drew
 from .match import Match
-from .round import ANNUL, DRAW, PASS, DealError, IllegalMoveError, Play
+from .round import DRAW, PASS, DealError, IllegalMoveError, Play
 from .rules import HouseRules, RulesError
 from .tiles import TileError
+from .variants.cuban import ANNUL
 
 
 class RecordError(ValueError):

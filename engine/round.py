@@ -6,20 +6,25 @@ bots can play thousands of rollouts a second; the public face is tiles, actions 
 :class:`Round` plays Leonard and the block game. The classic variants (``engine/variants/``)
 subclass it and override a few hooks, python-chess style: ``_on_pass`` (pass points),
 ``_after_place`` (special numbers), ``_next_seat`` (direction of play), ``_finish_domino`` /
-``_finish_tranque`` (how a hand is counted), ``_annul`` (a redeal) and ``next_starter``
-(who opens the next round). Where tiles go is the round's :class:`~engine.line.Line`.
+``_finish_tranque`` (how a hand is counted), ``extra_moves``/``_apply_extra`` (a variant's
+own moves: Cuban's redeal), ``match_context`` (what a round needs of the match: Ponce's) and
+``next_starter`` (who opens the next round). Where tiles go is the round's
+:class:`~engine.line.Line`. The base round knows none of its subclasses.
+
+The round's neighbours: :mod:`engine.actions` (the moves, which print and parse),
+:mod:`engine.deal` (a deal as a value) and :mod:`engine.kernel` (the playout kernel and its
+tables).
 """
 
 from __future__ import annotations
 
 import random
-import types
-from dataclasses import dataclass
-from functools import lru_cache
 from itertools import repeat, starmap
 from operator import itemgetter
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
+from .actions import DRAW, PASS, ActionError, Draw, IllegalMoveError, Pass, Play, parse_action
+from .deal import Deal, DealError, tile_ids
 from .events import (
     Bonus,
     Drew,
@@ -32,192 +37,20 @@ from .events import (
     RoundEnded,
     RoundStarted,
 )
+from .kernel import NATIVE, NEXT_SEATS, Tables, _bits, tables
+from .kernel import playout as run_playout
 from .line import Line, Placement
-from .rules import (
-    POWER_VS_POWER,
-    HouseRules,
-    Variant,
-    effect_from_total,
-    effect_rule,
-    number_half,
-)
+from .rules import HouseRules, Variant
 from .tiles import Half, Tile, TileError, TileSet
 
-
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow now; the message names the tile, the end and why."""
-
-
-class DealError(ValueError):
-    """Given hands, pile or table that cannot be a deal of this game."""
+__all__ = ["Action", "ActionError", "DRAW", "Deal", "DealError", "Draw",
+           "IllegalMoveError", "NATIVE", "NEXT_SEATS", "PASS", "Pass", "Play", "Round",
+           "Tables", "parse_action", "tables"]
 
 
-@dataclass(frozen=True)
-class Play:
-    """Place ``tile`` at ``end`` (``"L"``/``"R"``, or an arm ``"1"`` … ``"6"`` of a Doble 15
-    hub; ``None`` for the round's first tile, which is placed with ``tile.a`` on the left)."""
-
-    tile: Tile
-    end: End | None = None
-
-    def __str__(self) -> str:
-        return str(self.tile) if self.end is None else f"{self.tile} {self.end}"
-
-
-@dataclass(frozen=True)
-class Draw:
-    """Draw one tile from the pile (only when no tile in hand fits)."""
-
-    def __str__(self) -> str:
-        return "draw"
-
-
-@dataclass(frozen=True)
-class Pass:
-    """Pass (only when no tile fits and nothing can be drawn)."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
-@dataclass(frozen=True)
-class Annul:
-    """Ask for a redeal: Cuban double-nine, five or more doubles, on one's first turn (§3.4)."""
-
-    def __str__(self) -> str:
-        return "annul"
-
-
-DRAW = Draw()
-PASS = Pass()
-ANNUL = Annul()
 Action = Play | Draw | Pass
-"""What :meth:`Round.legal_moves` lists. :data:`ANNUL`, the Cuban redeal, is never listed:
-it is an option on top of them (:meth:`Round.may_annul`), which :meth:`Round.apply` takes."""
-
-
-@dataclass(frozen=True)
-class RoundContext:
-    """What a round needs to know of the match around it."""
-
-    scores: tuple[int, ...] = ()
-    """Each seat's match score before this round (empty: all 0)."""
-    passes: int = 0
-    """Passes made in the match's earlier rounds (Ponce's first pass, §3.3)."""
-    target: int = 0
-    """The score that ends the match at once, even mid-hand (Ponce); 0: none."""
-
-
-NO_CONTEXT = RoundContext()
-"""A round's context when it is given none (frozen, so shared): building one per round costs a
-microsecond in the compiled build, where a dataclass's generated ``__init__`` is not
-compiled (3 % of a block game)."""
-
-
-class Tables:
-    """Per-tile lookup tables for one tile set, symbol value and power setting."""
-
-    def __init__(self, tileset: TileSet, symbol_value: int, power: bool) -> None:
-        self.tileset = tileset
-        ts = tileset
-        self.n = len(ts)
-        self.bit = tuple(1 << i for i in range(self.n))
-        """``1 << id`` by tile id."""
-        self.half_sum = tuple(a + b for a, b in zip(ts.half_a, ts.half_b, strict=True))
-        """Each tile's two suits added: the one a tile does not match is this less the
-        matched one."""
-        self.half_a = ts.half_a
-        self.half_b = ts.half_b
-        self.suit_mask = ts.suit_mask
-        value = [symbol_value if sym else s for s, sym in zip(ts.suits, ts.is_symbol,
-                                                              strict=True)]
-        self.value = tuple(int(v) for v in value)
-        self.total = tuple(self.value[a] + self.value[b]
-                           for a, b in zip(ts.half_a, ts.half_b, strict=True))
-        self.byte_totals = tuple(tuple(sum(self.total[8 * c + i] for i in range(8)
-                                           if byte >> i & 1 and 8 * c + i < self.n)
-                                       for byte in range(256))
-                                 for c in range((self.n + 7) // 8))
-        """``byte_totals[c][byte]``: the total of the tiles ``8 * c + i`` for each bit ``i``
-        set in ``byte`` (a hand's total is a sum over its bytes)."""
-        self.power = tuple(power and t.is_power for t in ts.tiles)
-        self.powered = any(self.power)
-        """Some tile has a power effect (Leonard): the playout kernel skips the check if not."""
-        self.rule = tuple(effect_rule(t) if power else "" for t in ts.tiles)
-        self.number = tuple(number_half(t) for t in ts.tiles)
-        # D-2 weight: highest total, then highest single half.
-        self.weight = tuple((self.total[i], max(self.value[a], self.value[b]))
-                            for i, (a, b) in enumerate(zip(ts.half_a, ts.half_b, strict=True)))
-        self.numeric_double = tuple(
-            a == b and not ts.is_symbol[a] for a, b in zip(ts.half_a, ts.half_b, strict=True))
-        self.double_mask = sum(1 << i for i in range(self.n) if ts.half_a[i] == ts.half_b[i])
-        # Opening priority (RULES.md §1.4, D-2): numeric doubles first, then by weight.
-        self.open_order = tuple(sorted(
-            ((1 if self.numeric_double[i] else 0, self.weight[i]), i) for i in range(self.n)
-        )[::-1])
-        # RULES.md §1.6 for power tile i placed with tile j at the other end of the line, at
-        # [i * n + j]: the gain and the loss it inflicts (0 for a basic tile i). Both
-        # :meth:`Round._effect` and the playout kernel read them.
-        n = self.n
-        gain = [0] * (n * n)
-        loss = [0] * (n * n)
-        for i in range(n):
-            if not self.power[i]:
-                continue
-            for j in range(n):
-                if self.power[j]:
-                    g, lo = POWER_VS_POWER, POWER_VS_POWER
-                else:
-                    g, lo = effect_from_total(self.rule[i], self.number[i], self.total[j])
-                gain[i * n + j] = g
-                loss[i * n + j] = lo
-        self.effect_gain = tuple(gain)
-        self.effect_loss = tuple(loss)
-        suits = len(ts.suits)
-        self.end_suits = tuple((1 << a) | (1 << b) for a in range(suits) for b in range(suits))
-        """``end_suits[a * suits + b]``: the bits of suits ``a`` and ``b`` (a pass with those
-        ends open tells that the seat holds neither)."""
-        self.kernel = (self.suit_mask, self.half_a, self.half_b, self.half_sum, self.power,
-                       self.powered, n, self.effect_gain, self.effect_loss, self.end_suits,
-                       suits)
-        """The tables :meth:`Round.playout` reads, in the order it unpacks them."""
-
-    def hand_totals(self, hands: list[int]) -> list[int]:
-        """The total of each hand (one call for all: the round's end counts every hand)."""
-        out = []
-        byte_totals = self.byte_totals
-        for mask in hands:
-            total = 0
-            for table in byte_totals:  # eight tiles at a time, by table: no step per tile
-                if not mask:
-                    break
-                total += table[mask & 255]
-                mask >>= 8
-            out.append(total)
-        return out
-
-
-@lru_cache(maxsize=32)
-def tables(tileset: TileSet, symbol_value: int, power: bool) -> Tables:
-    return Tables(tileset, symbol_value, power)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-NATIVE: Final = not isinstance(_bits, types.FunctionType)
-"""This module runs compiled (mypyc makes its functions built-in ones). The hot loops read it
-where the two builds are fastest with different code for the same result."""
-
-
-NEXT_SEATS: Final = tuple(tuple(range(1, p)) + (0,) for p in range(65))
-"""``NEXT_SEATS[players][seat]``: the seat after ``seat`` (the playout kernel's table)."""
+"""What :meth:`Round.legal_moves` lists (:mod:`engine.actions`); a variant's own moves are
+listed by :meth:`Round.extra_moves`."""
 
 
 class Round:
@@ -245,7 +78,7 @@ class Round:
         number: int = 1,
         opening: Literal["rule", "any"] = "rule",
         record: bool = True,
-        context: RoundContext | None = None,
+        context: object = None,
     ) -> None:
         self._setup(variant, rules, tables(variant.tileset, rules.symbol_value, variant.power),
                     list(hands), list(pile), table, starter, number, opening, record, context)
@@ -253,7 +86,7 @@ class Round:
     def _setup(self, variant: Variant, rules: HouseRules, tab: Tables, hands: list[int],
                pile: list[int], table: int | None, starter: int, number: int,
                opening: Literal["rule", "any"], record: bool,
-               context: RoundContext | None, open_tile: int = -1) -> None:
+               context: object, open_tile: int = -1) -> None:
         """What ``__init__`` does, with every argument given in order: :meth:`deal` calls it
         on a plain round, where the type call's keyword arguments cost a compiled block game a
         sixth of its time. The round keeps ``hands`` and ``pile`` (the callers pass new lists).
@@ -263,7 +96,9 @@ class Round:
         self.tab = tab
         self.players = players = len(hands)
         self.number = number
-        self.context = context or NO_CONTEXT
+        self.context = context
+        """What the variant's round needs of the match around it, made by its
+        :meth:`match_context` (None: nothing; the base round reads none)."""
         self.hands = hands
         self.pile = pile
         self.pile_pos = 0
@@ -319,7 +154,7 @@ class Round:
         number: int = 1,
         starter: int | None = None,
         record: bool = True,
-        context: RoundContext | None = None,
+        context: object = None,
     ) -> Round:
         """A shuffled deal (RULES.md §1.4). ``starter`` given means the D-3 "rotate" opening:
         that seat opens with any tile (with a table tile, it plays first onto it)."""
@@ -381,7 +216,7 @@ class Round:
         cls,
         variant: Variant,
         rules: HouseRules,
-        hands: list[list[Tile | str]],
+        hands: Deal | list[list[Tile | str]],
         pile: list[Tile | str] | tuple[()] = (),
         table: Tile | str | None = None,
         starter: int | None = None,
@@ -389,56 +224,27 @@ class Round:
         number: int = 1,
         opening: Literal["rule", "any"] = "rule",
         record: bool = True,
-        context: RoundContext | None = None,
+        context: object = None,
     ) -> Round:
-        """A round from a prepared deal (lessons, tests, replays). Raises :class:`DealError`."""
+        """A round from a prepared deal (lessons, tests, replays): a :class:`~engine.deal.Deal`
+        (``starter`` given overrides the deal's), or its hands, pile, table tile and starter.
+        Raises :class:`DealError`."""
+        if isinstance(hands, Deal):
+            deal = hands
+            if pile or table is not None:
+                raise DealError("give the pile and the table tile in the Deal, not beside it")
+            return cls.from_deal(variant, rules, [list(h) for h in deal.hands], list(deal.pile),
+                                 deal.table, deal.starter if starter is None else starter,
+                                 number=number, opening=opening, record=record,
+                                 context=context)
         rt = variant.round_type
         if rt is not None and cls is not rt:
             return rt.from_deal(variant, rules, hands, pile, table, starter, number=number,
                                 opening=opening, record=record, context=context)
-        ts = variant.tileset
+        masks, pile_ids, table_id = tile_ids(variant, hands, pile, table)
         players = len(hands)
-        try:
-            variant.check_players(players)
-        except ValueError as e:
-            raise DealError(str(e)) from None
-        tab = tables(ts, rules.symbol_value, variant.power)
-        seen: dict[int, str] = {}
-
-        def ident(text: Tile | str, where: str) -> int:
-            try:
-                tile = ts.parse(text)
-            except TileError as e:
-                raise DealError(f"{where}: {e}") from None
-            i = ts.id(tile)
-            if i in seen:
-                raise DealError(f"{where}: {tile} is dealt twice (also in {seen[i]})")
-            seen[i] = where
-            return i
-
-        size = variant.hand_sizes[players]
-        masks = []
-        for s, hand in enumerate(hands):
-            if len(hand) != size:
-                raise DealError(f"seat {s} holds {len(hand)} tiles; {variant.name} with "
-                                f"{players} players deals {size} each")
-            m = 0
-            for t in hand:
-                m |= 1 << ident(t, f"seat {s}'s hand")
-            masks.append(m)
-        pile_ids = [ident(t, "the pile") for t in pile]
-        table_id = None if table is None else ident(table, "the table tile")
+        tab = tables(variant.tileset, rules.symbol_value, variant.power)
         with_table = players in variant.table_tile_players
-        if with_table and table_id is None:
-            raise DealError(f"{variant.name} with {players} players needs a table tile")
-        if not with_table and table_id is not None:
-            raise DealError(f"{variant.name} with {players} players has no table tile")
-        if pile_ids and not variant.pile:
-            raise DealError(f"{variant.name} has no pile to draw from")
-        if variant.pile and len(seen) != tab.n:
-            missing = [str(ts.tiles[i]) for i in range(tab.n) if i not in seen]
-            raise DealError(f"the deal must use all {tab.n} tiles; missing: "
-                            f"{', '.join(missing[:6])}{' …' if len(missing) > 6 else ''}")
         if starter is not None and not (isinstance(starter, int) and 0 <= starter < players):
             raise DealError(f"starter must be a seat from 0 to {players - 1}, not {starter!r}")
         if starter is None:
@@ -503,6 +309,21 @@ class Round:
         prev = previous[-1]
         opener = prev.opener if prev.opener >= 0 else prev.starter
         return (opener + 1) % prev.players
+
+    @classmethod
+    def match_context(cls, previous: list[Round], target: int) -> object:
+        """Hook: what a round of this game needs of the match around it, given the match's
+        rounds so far and its target score (0: none); kept as :attr:`context`. The base round
+        needs nothing; a variant that scores passes against the match's target overrides it."""
+        return None
+
+    def dealt(self) -> Deal:
+        """The deal this round was played from (hands as dealt, the whole pile, the table
+        tile, the starter): :meth:`from_deal` of it plays the same round again."""
+        ts = self.tab.tileset
+        return Deal(tuple(tuple(str(t) for t in ts.from_mask(h)) for h in self.initial_hands),
+                    tuple(str(ts.tiles[i]) for i in self.pile),
+                    None if self.table is None else str(ts.tiles[self.table]), self.starter)
 
     # --- reading the state ----------------------------------------------------------------
 
@@ -633,26 +454,45 @@ class Round:
                                     names[end]))
         return out
 
-    def legal_moves(self) -> list[Action]:
-        """Every action the player to move may take: plays (tile, end), else draw, else pass."""
+    def legal_moves(self, extra: bool = False) -> list[Action]:
+        """Every action the player to move may take: plays (tile, end), else draw, else pass.
+        ``extra``: the variant's own moves too (:meth:`extra_moves`, e.g. Cuban's redeal),
+        after them; the default lists only the moves every game has, which is what the bots'
+        random choices and the tutor's numbered moves read."""
         if self.over:
             return []
         m = self._playable_mask(self.turn)
         if not m:
-            return [DRAW] if self._can_draw() else [PASS]
-        return self._plays(m)
+            moves: list[Action] = [DRAW] if self._can_draw() else [PASS]
+        else:
+            moves = self._plays(m)
+        if extra:
+            moves += self.extra_moves()  # type: ignore[arg-type]  # a variant's own actions
+        return moves
 
     # --- applying actions -----------------------------------------------------------------
 
+    def extra_moves(self) -> list[object]:
+        """Hook: the moves of this variant's own that the player to move may make now, on top
+        of :meth:`legal_moves` (Cuban's redeal); :meth:`apply` hands them to
+        :meth:`_apply_extra`. The base round has none."""
+        return []
+
     def may_annul(self) -> bool:
-        """The player to move may ask for a redeal (:data:`ANNUL`): only in Cuban double-nine,
-        with five doubles, on one's first turn (§3.4)."""
+        """Kept for callers written before :meth:`extra_moves`: the player to move may ask for
+        a redeal (a variant with one overrides it; the base round has none)."""
         return False
+
+    def parse_move(self, text: str) -> object:
+        """The move ``text`` writes (:func:`engine.actions.parse_action`), with this game's
+        tiles and its own moves. Raises :class:`~engine.actions.ActionError`."""
+        return parse_action(text, self.tab.tileset, self.extra_moves())
 
     def apply(self, action: object, seat: int | None = None) -> list[Event]:
         """Apply one action of the player to move (``seat`` checks whose turn it is) and return
         the events it caused. An illegal action raises :class:`IllegalMoveError` and changes
-        nothing. ``action`` is an :data:`Action` or :data:`ANNUL`; it is typed ``object``
+        nothing. ``action`` is an :data:`Action` or one of the variant's own moves
+        (:meth:`extra_moves`, which :meth:`_apply_extra` applies); it is typed ``object``
         because anything else is an illegal move too (the compiled build checks argument
         types at the call, and would raise TypeError instead)."""
         if self.over:
@@ -676,11 +516,16 @@ class Round:
             if self._can_draw():
                 raise IllegalMoveError("pass: you must draw from the pile first")
             self._pass()
-        elif isinstance(action, Annul):
-            self._annul()
         else:
-            raise IllegalMoveError(f"{action!r} is not a move: play a tile, draw or pass")
+            self._apply_extra(action)
         return self.log[start:]
+
+    def _apply_extra(self, action: object) -> None:
+        """Hook: apply one of the variant's own moves (:meth:`extra_moves`), or raise
+        :class:`IllegalMoveError` for what is not a move of this game."""
+        raise IllegalMoveError(f"{action!r} is not a move of "
+                               f"{self.variant.title or self.variant.name}: play a tile, draw "
+                               f"or pass")
 
     def _check_play(self, play: Play) -> tuple[int, int, int]:
         seat = self.turn
@@ -709,10 +554,6 @@ class Round:
             raise IllegalMoveError(f"{where}: {play.tile} does not match the open "
                                    f"{self._suit(suit)} at end {play.end}")
         return tid, end, suit
-
-    def _annul(self) -> None:
-        raise IllegalMoveError(f"annul: only Cuban double-nine lets a player with five doubles "
-                               f"ask for a redeal, not {self.variant.name}")
 
     def _begin_turn(self) -> dict[str, Any]:
         if self._turn is None:
@@ -976,195 +817,11 @@ class Round:
 
     def playout(self, rng: random.Random,
                 trace: list[tuple[int, int]] | None = None) -> None:
-        """Play the round to its end with uniformly random legal moves (the bots' rollouts).
-
-        The common steps run inline on local variables: a placement (with its power effect,
-        read from the tables :meth:`_effect` reads), a draw, and a pass that scores nothing.
-        In Leonard and the block game the opening and the last tile (with its capicúa) run
-        inline too; a variant's go through ``_place`` and its hooks. Every other step goes
-        through the same ``_place``/``_draw``/``_pass`` as :meth:`apply`, and so does every
-        step of a round that records its events. ``trace`` collects (tile id, end) per
-        placement so tests can replay the same game through :meth:`apply`. The kernel never
-        asks for a redeal (a Cuban player may, but need not).
-        """
-        rnd = rng.random
-        tab = self.tab
-        (sm, ha, hb, half_sum, power, powered, n, effect_gain, effect_loss, end_suits,
-         suits) = tab.kernel
-        hands, players = self.hands, self.players
-        gains, losses = self.gains, self.losses
-        line = self.line
-        opens, tips = line.open, line.tips
-        # looked up once, not per tile (compiled, m.bit_count() looks the method up each time)
-        bit_count = int.bit_count
-        native = NATIVE
-        pile = self.pile
-        limit = len(pile) - self.keep
-        draw_until = self.rules.draw == "until-playable"
-        voids = self.voids
-        # Passes run inline only where they score nothing (no pass bonus, no pass points) and
-        # with no events.
-        quiet_pass = not self._passes_score() and not self.record
-        fast = not self.record
-        # Leonard and the block game (the base hooks): their opening and their last tile run
-        # inline too, as _place does them; a variant's go through _place and its hooks.
-        plain = fast and type(self) is Round
-        capicua_bonus = self.variant.capicua_bonus
-        kind = ""
-        nxt = NEXT_SEATS[players]  # the next seat (as _next_seat)
-        while not self.over:
-            # Load the state into locals; the inline loop writes it back before any method.
-            # The tiles at the ends, the placements, the last placer and the last mover are
-            # not kept per step: they are read off the line and the turn when writing back.
-            el, er, turn = opens[0], opens[1], self.turn
-            tl, tr = tips[0], tips[1]
-            passes = self.passes
-            # the tiles placed at each end go on lists the line turns into its placements
-            # when it is next read: the kernel makes no placement per step
-            lefts, rights = line.adding(half_sum)  # type: ignore[attr-defined]  # two-ended
-            add_left, add_right = lefts.append, rights.append
-            laid = len(lefts) + len(rights) + (el >= 0)  # the first tile counts too
-            tid = -1
-            pos = self.pile_pos
-            drawable = pos < limit
-            opened, opener = self.opened, self.opener
-            # a placement here runs inline, as the common case (a trace is kept in the branch
-            # for the other cases)
-            go = opened and fast and trace is None
-            drew = self.drew_this_turn
-            pass_count = self.pass_count
-            stepped = pass_count  # changes when this loop ends a turn by a pass
-            # the tiles that fit each end, and those that may be placed now: the tiles that
-            # fit an end, or open the line
-            if el >= 0:
-                sml, smr = sm[el], sm[er]
-                ends = sml | smr
-            else:
-                sml = smr = 0
-                ends = -1 if self.open_tile is None else 1 << self.open_tile
-            while True:
-                m = hands[turn] & ends
-                if not m:
-                    if drawable:
-                        if not (fast and el >= 0 and (draw_until or not drew)):
-                            break
-                        # a draw (as _draw): the tile is unseen, so no void is known any more
-                        tid = pile[pos]
-                        pos += 1
-                        drawable = pos < limit
-                        bit = 1 << tid
-                        hands[turn] |= bit
-                        drew += 1
-                        voids[turn] = 0
-                        continue
-                    if not drew:
-                        # a tranque is found here rather than after each placement: nothing
-                        # to draw, no tile in any hand fits, and this seat has not drawn, so
-                        # the last placement (or the pass before this turn) left the line
-                        # blocked, and nothing has changed since: the state _place or _pass
-                        # ends it in
-                        for hh in hands:
-                            if hh & ends:
-                                break
-                        else:
-                            tid = -2
-                            m = 1
-                            break
-                    if not quiet_pass or el < 0:
-                        break
-                    passes += 1
-                    pass_count += 1
-                    voids[turn] |= end_suits[el * suits + er]
-                    turn = nxt[turn]
-                    drew = 0
-                    continue
-                if m & (m - 1):
-                    if native:  # count the bits in C, not by a Python method call
-                        k = 0
-                        x = m
-                        while x:
-                            x &= x - 1
-                            k += 1
-                        k = int(rnd() * k)
-                    else:
-                        k = int(rnd() * bit_count(m))
-                    while k:
-                        m &= m - 1
-                        k -= 1
-                bit = m & -m
-                tid = bit.bit_length() - 1
-                if bit & sml:
-                    end = 1 if bit & smr and rnd() < 0.5 else 0
-                else:
-                    end = 1 if el >= 0 else -1  # -1: the first tile
-                h = hands[turn] ^ bit
-                if not (h and go):  # not the common case (go is False while tracing)
-                    if trace is not None:
-                        trace.append((tid, end))
-                    if not (plain or h and opened and fast):
-                        break  # the shared code below: events, or a variant's hooks
-                    if not opened:  # the opening (as _place)
-                        opened = True
-                        go = trace is None
-                        opener = turn
-                    if not h and end >= 0 and capicua_bonus and bit & (smr if end == 0
-                                                                         else sml):
-                        # the capicúa (as _place), read before the line changes
-                        kind = self._capicua_kind(tid, (tl, tr))
-                hands[turn] = h
-                if end == 0:  # the open half: the tile's two halves less the matched one
-                    el = half_sum[tid] - el
-                    add_left(tid)
-                    sml = sm[el]
-                    tl = tid
-                elif end > 0:
-                    er = half_sum[tid] - er
-                    add_right(tid)
-                    smr = sm[er]
-                    tr = tid
-                else:  # the first tile: no other end, no power effect
-                    el, er = ha[tid], hb[tid]
-                    line.start(tid, el, er)
-                    sml, smr = sm[el], sm[er]
-                    tl = tr = tid
-                if powered and power[tid] and end >= 0:  # as _power: the other end scores
-                    k = tid * n + (tr if end == 0 else tl)
-                    gains[turn] += effect_gain[k]
-                    losses[nxt[turn]] += effect_loss[k]
-                passes = 0
-                drew = 0
-                if not h:
-                    tid = -3  # domino: finish below
-                    break
-                turn = nxt[turn]
-                ends = sml | smr
-            opens[0], opens[1], self.turn, self.passes = el, er, turn, passes
-            # placements made here, each then the turn moved on
-            laid = len(lefts) + len(rights) + (el >= 0) - laid
-            if laid:
-                tips[0], tips[1] = tl, tr
-                self.placements += laid
-                # the domino's turn stays; passes since the last placement moved it on
-                self.last_placer = turn if tid == -3 else (turn - 1 - passes) % players
-            if laid or pass_count != stepped:
-                self.mover = turn if tid == -3 else (turn - 1) % players
-            self.opened, self.opener = opened, opener
-            self.pile_pos = pos
-            self.drew_this_turn = drew
-            self.pass_count = pass_count
-            if not m:
-                if self._can_draw():
-                    self._draw()
-                else:
-                    self._pass()
-            elif tid == -2:
-                self._finish_tranque()
-            elif tid == -3:  # as _place's last tile: the bonuses, then the end
-                if kind:
-                    self._bonus(turn, "capicua", capicua_bonus, kind)
-                self._finish_domino(turn, kind)
-            else:
-                self._place(tid, end, ha[tid])
+        """Play the round to its end with uniformly random legal moves (the bots' rollouts):
+        :func:`engine.kernel.playout`, which runs Leonard's and the block game's whole rounds
+        inline. ``trace`` collects (tile id, end) per placement so tests can replay the same
+        game through :meth:`apply`."""
+        run_playout(self, rng, trace, type(self) is Round)
 
     # --- views and copies -----------------------------------------------------------------
 

@@ -58,21 +58,16 @@ class HouseRules:
     target: int = 0
     """§3.1–§3.4: the score that wins a match of the variants played to a score; 0 means the
     variant's own (traditional 100, Venezuela 100, Ponce 20, Cuban 200 — at most 500)."""
+    # A variant's own options: their values and meaning are declared by the variant's module
+    # (``Variant.options``: engine/variants/cuban.py D-11, D-12; doble15.py D-13…D-16). They
+    # stay fields here so that ``HouseRules(cuban_count="all")`` and the saved records' "rules"
+    # read and write as they always have.
     cuban_opener: Literal["winner"] = "winner"
-    """D-11: a later Cuban hand is opened by the winner of the previous hand."""
     cuban_count: Literal["opponents", "all"] = "opponents"
-    """D-12: a Cuban hand's winning pair scores the opposing pair's hands (``"all"``: all
-    four hands)."""
     doble15_draw: Literal["one", "until-playable"] = "one"
-    """D-13: a Doble 15 player who cannot play draws one tile and plays it if it fits, else
-    passes (``"until-playable"``: draws until a tile fits or the pool is empty)."""
     doble15_trigger: Literal["open-end"] = "open-end"
-    """D-14: a Doble 15 special number counts when a play leaves it open at its arm's end."""
     doble15_fifteen: Literal["two-after"] = "two-after"
-    """D-15: a 15 makes the player two seats after the one who played draw a tile."""
     doble15_block: Literal["lowest-hand"] = "lowest-hand"
-    """D-16: a blocked Doble 15 hand (nobody can play, pool empty) is won by the lowest hand,
-    who scores the sum of all other hands."""
     opener_tie: Literal["seat-order"] = "seat-order"
     """D-19 (settled here): when two hands tie for the traditional game's highest hand, the
     lower seat opens the next round."""
@@ -86,14 +81,10 @@ class HouseRules:
             "seed_item9": ("x/-",),
             "capicua_kind": ("last-tile", "end-tiles"),
             "tranque_tie": ("nobody", "split"),
-            "cuban_opener": ("winner",),
-            "cuban_count": ("opponents", "all"),
-            "doble15_draw": ("one", "until-playable"),
-            "doble15_trigger": ("open-end",),
-            "doble15_fifteen": ("two-after",),
-            "doble15_block": ("lowest-hand",),
             "opener_tie": ("seat-order",),
         }
+        for game in VARIANTS.values():  # a variant's own options, declared in its module
+            allowed.update(game.options)
         for name, values in allowed.items():
             if getattr(self, name) not in values:
                 raise RulesError(
@@ -168,6 +159,9 @@ class Variant:
     """The score sheet has ``-a`` columns (a game without power tiles may drop them)."""
     round_type: type[Round] | None = None
     """The :class:`~engine.round.Round` subclass with this game's hooks (None: Round)."""
+    options: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The house rules only this game reads, each with the values it may take (the first
+    is the default); :class:`HouseRules` checks them."""
 
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:

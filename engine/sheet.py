@@ -86,8 +86,9 @@ from .events import (
     RoundStarted,
     Special,
 )
-from .round import ANNUL, DRAW, PASS, Play, Round
+from .round import DRAW, PASS, Play, Round
 from .tiles import Tile
+from .variants.cuban import ANNUL
 
 if TYPE_CHECKING:
     from .match import Match

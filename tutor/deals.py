@@ -53,10 +53,5 @@ def search_deals(variant_name: str, players: int, humans: Sequence[int], rules: 
             if best is None or score > best_score:
                 best, best_score = rnd, score
         assert best is not None
-        deals.append({
-            "hands": [[str(t) for t in best.hand(s)] for s in range(players)],
-            "pile": [str(t) for t in best.pile_tiles],
-            "table": None if best.table is None else str(best.tileset.tiles[best.table]),
-            "starter": best.starter,
-        })
+        deals.append(best.dealt().to_dict())  # the engine's Deal, in its saved form
     return deals

@@ -5,16 +5,37 @@ Played to 200 (settable up to 500)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from ..events import Annulled
-from ..round import IllegalMoveError, Round, RoundContext
+from ..round import IllegalMoveError, Round
 from ..rules import HouseRules, Variant
 from ..tiles import DOUBLE_NINE
 from .pairs import opponents_total
 
 REDEAL_DOUBLES = 5
 """§3.4: doubles in one hand that let its player ask for a redeal."""
+
+
+@dataclass(frozen=True)
+class Annul:
+    """Ask for a redeal: Cuban double-nine, five or more doubles, on one's first turn (§3.4).
+    Cuban's own move (:meth:`CubanRound.extra_moves`); it prints, and parses, as ``annul``."""
+
+    def __str__(self) -> str:
+        return "annul"
+
+
+ANNUL = Annul()
+
+OPTIONS = {
+    "cuban_opener": ("winner",),
+    # D-11: a later hand is opened by the winner of the previous hand.
+    "cuban_count": ("opponents", "all"),
+    # D-12: a hand's winning pair scores the opposing pair's hands ("all": all four hands).
+}
+"""Cuban's own house rules (``HouseRules.cuban_…``) and their values, the default first."""
 
 
 class CubanRound(Round):
@@ -30,7 +51,7 @@ class CubanRound(Round):
         number: int = 1,
         opening: Literal["rule", "any"] = "rule",
         record: bool = True,
-        context: RoundContext | None = None,
+        context: object = None,
     ) -> None:
         super().__init__(variant, rules, hands, pile, table, starter, number=number,
                          opening=opening, record=record, context=context)
@@ -55,6 +76,16 @@ class CubanRound(Round):
         :meth:`legal_moves`, ``apply(ANNUL)``."""
         return (not self.over and not self.had_turn >> self.turn & 1
                 and self.doubles(self.turn) >= REDEAL_DOUBLES)
+
+    def extra_moves(self) -> list[object]:
+        """:data:`ANNUL` while the player to move may ask for a redeal."""
+        return [ANNUL] if self.may_annul() else []
+
+    def _apply_extra(self, action: object) -> None:
+        if isinstance(action, Annul):
+            self._annul()
+        else:
+            super()._apply_extra(action)
 
     def _annul(self) -> None:
         seat = self.turn
@@ -129,4 +160,5 @@ CUBAN = Variant(
     max_target=500,
     sheet_losses=False,
     round_type=CubanRound,
+    options=OPTIONS,
 )

@@ -24,8 +24,9 @@ import random
 from typing import Literal
 
 from ..events import Special, SpecialEffect
+from ..kernel import _bits
 from ..line import hub
-from ..round import Action, IllegalMoveError, Play, Round, RoundContext, Tables, _bits
+from ..round import Action, IllegalMoveError, Play, Round, Tables
 from ..rules import HouseRules, Variant
 from ..tiles import DOUBLE_FIFTEEN
 
@@ -50,7 +51,7 @@ class Doble15Round(Round):
         number: int = 1,
         opening: Literal["rule", "any"] = "rule",
         record: bool = True,
-        context: RoundContext | None = None,
+        context: object = None,
     ) -> None:
         super().__init__(variant, rules, hands, pile, table, starter, number=number,
                          opening=opening, record=record, context=context)
@@ -278,6 +279,21 @@ class Doble15Round(Round):
             self._place(tid, end, ha[tid])  # the first half only matters for the hub
 
 
+OPTIONS = {
+    "doble15_draw": ("one", "until-playable"),
+    # D-13: a player who cannot play draws one tile and plays it if it fits, else passes
+    # ("until-playable": draws until a tile fits or the pool is empty).
+    "doble15_trigger": ("open-end",),
+    # D-14: a special number counts when a play leaves it open at its arm's end.
+    "doble15_fifteen": ("two-after",),
+    # D-15: a 15 makes the player two seats after the one who played draw a tile.
+    "doble15_block": ("lowest-hand",),
+    # D-16: a blocked hand (nobody can play, pool empty) is won by the lowest hand, who scores
+    # the sum of all other hands.
+}
+"""Doble 15's own house rules (``HouseRules.doble15_…``) and their values, the default first."""
+
+
 DOBLE15 = Variant(
     name="doble15",
     title="Doble 15",
@@ -290,4 +306,5 @@ DOBLE15 = Variant(
     line=hub(6),
     sheet_losses=False,
     round_type=Doble15Round,
+    options=OPTIONS,
 )

@@ -10,6 +10,9 @@ with reason ``"target"``). No capicúa.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from ..round import Round
 from ..rules import Variant
 from ..tiles import DOUBLE_SIX
 from .pairs import RotatingOpener
@@ -27,17 +30,54 @@ def round_count(points: int) -> int:
     return (points + 5) // 10
 
 
+@dataclass(frozen=True)
+class PonceContext:
+    """What a Ponce round needs to know of the match around it
+    (:meth:`PonceRound.match_context`)."""
+
+    scores: tuple[int, ...] = ()
+    """Each seat's match score before this round (empty: all 0)."""
+    passes: int = 0
+    """Passes made in the match's earlier rounds (Ponce's first pass, §3.3)."""
+    target: int = 0
+    """The score that ends the match at once, even mid-hand (Ponce); 0: none."""
+
+
+RoundContext = PonceContext
+"""Its older name (``engine.RoundContext``), from when the base round kept it."""
+NO_CONTEXT = PonceContext()
+"""A round's context when it is given none (frozen, so shared)."""
+
+
 class PonceRound(RotatingOpener):
+    @classmethod
+    def match_context(cls, previous: list[Round], target: int) -> object:
+        """The match's scores before this round, its passes so far and its target."""
+        players = previous[0].players if previous else 0
+        scores = [0] * players
+        for r in previous:
+            for s in range(players):
+                scores[s] += r.gains[s] - r.losses[s]
+        return PonceContext(scores=tuple(scores), passes=sum(r.pass_count for r in previous),
+                            target=target)
+
+    @property
+    def ponce_context(self) -> PonceContext:
+        """:attr:`context` as Ponce's (:data:`NO_CONTEXT` when the round was given none)."""
+        context = self.context
+        return context if isinstance(context, PonceContext) else NO_CONTEXT
+
     def _passes_score(self) -> bool:
         return True
 
     def _reached(self, seat: int) -> bool:
         """``seat``'s pair has reached the match target (counting this round so far)."""
-        target = self.context.target
+        context = self.ponce_context
+        target = context.target
         if not target:
             return False
         team = self.seat_team[seat]
-        before = self.context.scores or (0,) * self.players
+        before = context.scores or (0,) * self.players
         score = sum(before[s] + self.gains[s] - self.losses[s] for s in self.teams[team])
         return score >= target
 
@@ -50,7 +90,7 @@ class PonceRound(RotatingOpener):
             return
         # The pass right after a play is an opponent's, so the match's first pass always
         # scores; a play all three others pass on scores pass by pass (D-17).
-        first = self.context.passes + self.pass_count == 1
+        first = self.ponce_context.passes + self.pass_count == 1
         self._bonus(placer, "pass", 2 if first else 1, "first" if first else "")
         if self._reached(placer):
             self._finish("target", None, self._totals(), "", team=self.seat_team[placer])
