@@ -41,6 +41,9 @@ from tutor.recorder import NOT_SAVED_YET, Recorder
 from tutor.review import Due
 from tutor.snapshot import (
     LOG_KEEP,
+    WAIT_MOVE,
+    WAIT_QUESTION,
+    WAIT_ROUND,
     MatchEndView,
     MatchRow,
     ProgressFile,
@@ -56,12 +59,6 @@ __all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROU
            "LessonSummary", "Session", "SessionError", "SkillSummary", "Step", "bot_names",
            "describe_event"]
 
-WAIT_QUESTION = "question"
-""":meth:`Session.waiting`: a question waits for its answer."""
-WAIT_MOVE = "move"
-""":meth:`Session.waiting`: a human is to move."""
-WAIT_ROUND = "round"
-""":meth:`Session.waiting`: the round is over (the next round, or the lesson's end)."""
 _WHY_NOT = {
     WAIT_QUESTION: N_("Answer the question first (or ask to see the answer)."),
     WAIT_ROUND: N_("The round is over: start the next round."),

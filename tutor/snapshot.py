@@ -19,11 +19,18 @@ from tutor.hints import Hint
 from tutor.lesson_end import LessonSummary, SkillSummary
 from tutor.questions import Situation
 
-__all__ = ["LOG_KEEP", "MatchRow", "MatchEndView", "ProgressFile", "QuestionView",
-           "RoundSummary", "SkillView", "Snapshot", "StudentAnswers", "export_progress"]
+__all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "MatchEndView", "MatchRow",
+           "ProgressFile", "QuestionView", "RoundSummary", "SkillView", "Snapshot",
+           "StudentAnswers", "export_progress"]
 
 LOG_KEEP = 8
 """Events the log keeps (the log panel shows the last six lines)."""
+WAIT_QUESTION = "question"
+""":attr:`Snapshot.waiting`: a question waits for its answer."""
+WAIT_MOVE = "move"
+""":attr:`Snapshot.waiting`: a human is to move."""
+WAIT_ROUND = "round"
+""":attr:`Snapshot.waiting`: the round is over (the next round, or the lesson's end)."""
 
 
 @dataclass(frozen=True)
