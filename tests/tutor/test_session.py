@@ -7,8 +7,8 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 

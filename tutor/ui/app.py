@@ -294,8 +294,9 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.last_feedback.value = ""
 
     def legal_moves(self) -> list[Action]:
-        """The moves on offer, as the last refresh's snapshot has them."""
-        return list(self._view.legal) if self._view is not None else []
+        """The moves of the human to move now, as the session's snapshot has them (for
+        scripts; the panels read the last refresh's)."""
+        return list(self.session.snapshot().legal)
 
     def play(self, move: Action) -> None:
         """Play ``move`` for the human to move (buttons, board clicks and keys end here)."""

@@ -197,15 +197,15 @@ def progress_file_html(saved: ProgressFile | None, student: str, lang: str,
     data = base64.b64encode(saved.data).decode("ascii")
     name = file_stem("leonard-progress", student, class_code) + ".csv"
     if unnamed(student):
-        saved = ngettext("{count} answer saved.", "{count} answers saved.", count, lang)
+        said = ngettext("{count} answer saved.", "{count} answers saved.", count, lang)
     else:
-        saved = ngettext("{count} answer saved for {student}.",
-                         "{count} answers saved for {student}.", count, lang)
-    saved = saved.format(count=count, student=student)
+        said = ngettext("{count} answer saved for {student}.",
+                        "{count} answers saved for {student}.", count, lang)
+    said = said.format(count=count, student=student)
     word = _("Download my progress (CSV)")
     give = _("Give this file to your teacher.")
     return (
-        f"<div>{html.escape(saved)}</div>"
+        f"<div>{html.escape(said)}</div>"
         f"<a class='ld-download ld-progress-download' download='{html.escape(name)}' "
         f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>"
         f"<div class='ld-legend'>{html.escape(give)}</div>")
