@@ -15,7 +15,7 @@ from engine.round import Draw, Pass, Play
 from tutor import teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translator
 from tutor.questions import plain_math, seat_name
-from tutor.session import Feedback, Session, SessionError
+from tutor.session import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND, Feedback, Session, SessionError
 
 HINT_WORDS = frozenset({"?", "h", "hint", "pista", "ayuda"})
 REVEAL_WORDS = frozenset({"show", "mostrar", "ver"})
@@ -149,18 +149,19 @@ class Terminal:
         s = self.s
         self.narrate(s.last_events)
         try:
-            while True:
-                if s.pending_question is not None:
+            while True:  # the session's loop: its next step, or what it waits for
+                step = s.advance(forced=False)
+                if step.events:
+                    self.narrate(step.events)
+                elif step.waiting == WAIT_QUESTION:
                     self.question()
-                elif s.human_to_move is not None:
+                elif step.waiting == WAIT_MOVE:
                     self.choose_move()
-                elif s.bot_pending():
-                    self.narrate(s.run_bots())
                 elif s.lesson_over:  # a lesson: its targets mastered or a cap; else the match
                     break
-                elif s.round.over:
+                elif step.waiting == WAIT_ROUND:
                     self.write(_(N_("Round {round} is over. Scores: {scores}")).format(
-                        round=s.round.number, scores=self.scores()))
+                        round=s.snapshot().round, scores=self.scores()))
                     self.narrate(s.new_round())
                 else:  # pragma: no cover - every state above moves the game on
                     raise SessionError(N_("The game is stuck."), lang=s.lang)

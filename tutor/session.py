@@ -1,22 +1,26 @@
-"""A tutored game: the thin front that the dashboard, the terminal and the simulated students
-share. It wires the game driver (:mod:`tutor.driver`), the asking (:mod:`tutor.asking`), the
-narration (:mod:`tutor.narration`) and the progress recorder (:mod:`tutor.recorder`), and
-builds the :class:`~tutor.snapshot.Snapshot` a screen draws from.
+"""A tutored game: the one object the dashboard, the terminal and the simulated students
+share. It holds the engine's match and the bots in their seats, owns the game loop
+(:meth:`Session.advance`: the only place that decides what happens next), wires the asking
+(:mod:`tutor.asking`), the narration (:mod:`tutor.narration`) and the progress recorder
+(:mod:`tutor.recorder`), and builds the :class:`~tutor.snapshot.Snapshot` a screen draws from.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from os import PathLike
 from typing import Any
 
-from engine.events import Event
-from engine.round import Action, Round
+from engine.bots import Bot, make_bot
+from engine.events import Drew, Event
+from engine.match import Match
+from engine.round import DRAW, Action, Draw, Pass, Round
 from engine.rules import HouseRules, RulesError
+from engine.view import view_of
 from tutor.asking import ASK_KINDS, Asker, Feedback
-from tutor.driver import GameDriver, bot_names
 from tutor.hints import Hint
 from tutor.i18n import N_, TranslatableError, normalize_lang, translator
 from tutor.lesson_end import (
@@ -35,10 +39,63 @@ from tutor.practice import SCAFFOLDS, Plan
 from tutor.questions import Question, seat_name
 from tutor.recorder import NOT_SAVED_YET, Recorder
 from tutor.review import Due
-from tutor.snapshot import MatchEndView, QuestionView, SkillView, Snapshot, StudentAnswers
+from tutor.snapshot import (
+    LOG_KEEP,
+    WAIT_MOVE,
+    WAIT_QUESTION,
+    WAIT_ROUND,
+    MatchEndView,
+    MatchRow,
+    ProgressFile,
+    QuestionView,
+    RoundSummary,
+    SkillView,
+    Snapshot,
+    StudentAnswers,
+    export_progress,
+)
 
-__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "Feedback", "LessonSummary", "Session", "SessionError",
-           "SkillSummary", "describe_event"]
+__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Feedback",
+           "LessonSummary", "Session", "SessionError", "SkillSummary", "Step", "bot_names",
+           "describe_event"]
+
+_WHY_NOT = {
+    WAIT_QUESTION: N_("Answer the question first (or ask to see the answer)."),
+    WAIT_ROUND: N_("The round is over: start the next round."),
+    None: N_("It is not your turn."),
+}
+"""Why :meth:`Session.play` refuses a move, by what the game waits for."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one :meth:`Session.advance` did: ``events`` (none: nothing could happen without a
+    human or an answer, see ``waiting``)."""
+
+    events: tuple[Event, ...] = ()
+    seat: int | None = None
+    """Whose step it was (None: nothing happened)."""
+    forced: bool = False
+    """A human's only move, made for them: a run of draws, or a pass."""
+    waiting: str | None = None
+    """What the game waits for now (:meth:`Session.waiting`); None: the next step is the
+    session's own (a bot's move)."""
+    number: int = 0
+    """The step's number (:attr:`Session.steps`, and the snapshot's ``step``)."""
+
+
+def bot_names(spec: str | Sequence[str | None], players: int,
+              humans: tuple[int, ...]) -> list[str | None] | None:
+    """The bot of each non-human seat from ``spec`` (one name, one per seat, or one per bot
+    seat), or None if ``spec`` has the wrong length."""
+    seats = [s for s in range(players) if s not in humans]
+    if isinstance(spec, str):
+        return [spec] * len(seats)
+    if len(spec) == players:
+        return [spec[s] for s in seats]
+    if len(spec) == len(seats):
+        return list(spec)
+    return None
 
 
 class SessionError(TranslatableError):
@@ -62,8 +119,9 @@ def scaffolds(value: bool | Iterable[str]) -> frozenset[str]:
 class Session:
     """Students playing a match against bots, with questions on what they compute.
 
-    The dashboard and the terminal drive the same object: :meth:`legal_moves`, :meth:`play`,
-    :meth:`answer`, :meth:`hint`, :meth:`reveal`, :meth:`snapshot`. The score is decided by
+    The dashboard, the terminal and the simulated students drive the same object:
+    :meth:`advance` (the game's next step, the only loop), :meth:`play`, :meth:`answer`,
+    :meth:`hint`, :meth:`reveal`, :meth:`snapshot`. The score is decided by
     the engine when a tile is placed; answers never change it. Each human seat is a student
     of its own (``students``; by default the first is ``student`` and the others
     ``student (C)`` …).
@@ -114,6 +172,12 @@ class Session:
         """The :class:`tutor.lessons.Lesson` the session plays (set by :meth:`from_lesson`)."""
         self.match_number = 0
         self.last_events: list[Event] = []
+        """The events of the last step (a move, a bot's move, a round's start)."""
+        self.steps = 0
+        """Steps taken so far: a move, a bot's move, a round or a match started."""
+        self.log_events: list[Event] = []
+        """The game's last :data:`~tutor.snapshot.LOG_KEEP` events (the snapshot's log); a
+        new match the student chooses starts it again."""
         self.max_questions = max_questions
         """A lesson's cap: questions on its targets per student (None: no such cap)."""
         self.max_minutes = max_minutes
@@ -190,8 +254,13 @@ class Session:
                                  "seat ({bot_seats}), not {given}."), players=players,
                               bot_seats=players - len(humans), given=len(s["bots"]))
         deals = s["deals"](s["seed"]) if callable(s["deals"]) else s["deals"]
+        bot_seats = [seat for seat in range(players) if seat not in humans]
         try:
-            driver = GameDriver(s["variant"], players, humans, names, rules, s["seed"], deals)
+            match = Match(s["variant"], players, rules, seed=s["seed"], deals=deals)
+            bots: dict[int, Bot] = {
+                seat: make_bot(name or "greedy",
+                               None if s["seed"] is None else s["seed"] * 1009 + seat)
+                for seat, name in zip(bot_seats, names, strict=True)}
         except RulesError as err:
             raise self._error(N_("The game settings are not valid: {error}."),
                               error=str(err)) from None
@@ -200,7 +269,8 @@ class Session:
         self.players, self.humans, self.ask = players, humans, ask
         self.auto_bots = bool(s["auto_bots"])
         self.seed = s["seed"]
-        self.driver = driver
+        self.match = match
+        self.bots = bots
         self.students = students
         self.match_number += 1
         self._match_tallies: dict[str, LessonTally] = {}
@@ -212,13 +282,14 @@ class Session:
                            masteries={seat: self._mastery(name) for seat, name in
                                       students.items()},
                            players=players, rng=rng, recorder=self.recorder,
-                           symbol_value=rules.symbol_value, tileset=driver.round.tileset,
+                           symbol_value=rules.symbol_value, tileset=match.current.tileset,
                            id_prefix=f"m{self.match_number}-")
         self.round_events: list[Event] = list(self.round.log)
-        self.last_events = list(self.round.log)
+        self._log(self.round.log)
+        self._news(list(self.round.log))
         self._mix_in_reviews()
         if self.auto_bots:
-            self.last_events += self.run_bots()
+            self._news(self.last_events + self.run_bots())
 
     def reviews_due(self, seat: int | None = None) -> list[Due]:
         """What ``seat``'s student (default: the first human's) has due for review now, by
@@ -288,6 +359,7 @@ class Session:
                               settings=", ".join(sorted(unknown)))
         if "lang" in changes:
             self.set_lang(changes.pop("lang"))
+        self.log_events = []
         self._next_match(**changes)
         self._start_lesson(first=self.match_number)
         return list(self.last_events)
@@ -311,65 +383,120 @@ class Session:
     # --- the game ---------------------------------------------------------------------------
 
     @property
-    def match(self) -> Any:
-        return self.driver.match
-
-    @property
-    def bots(self) -> dict[int, Any]:
-        return self.driver.bots
-
-    @property
     def round(self) -> Round:
-        return self.driver.round
+        return self.match.current
 
     @property
     def human_to_move(self) -> int | None:
         """The human seat whose turn it is (None: a bot's turn, a question, or the round over)."""
-        return self.driver.human_to_move(paused=bool(self.asker.queue))
+        rnd = self.round
+        if self.asker.queue or rnd.over or rnd.turn not in self.humans:
+            return None
+        return rnd.turn
 
     def legal_moves(self) -> list[Action]:
         """The moves of the human whose turn it is (empty while a question waits or a bot
         is to move)."""
         return self.round.legal_moves() if self.human_to_move is not None else []
 
+    def waiting(self) -> str | None:
+        """What the game waits for: :data:`WAIT_QUESTION` (an answer), :data:`WAIT_ROUND`
+        (the round is over), :data:`WAIT_MOVE` (a human's move), or None (a bot is to move:
+        :meth:`advance` moves it). Every check of whether a move may be played is this one."""
+        if self.asker.queue:
+            return WAIT_QUESTION
+        if self.round.over:
+            return WAIT_ROUND
+        if self.round.turn in self.humans:
+            return WAIT_MOVE
+        return None
+
     def play(self, action: Action | int) -> list[Event]:
         """Apply the human's move (an action, or an index into :meth:`legal_moves`), then let
         the bots move (with ``auto_bots``) until a human's turn or a question."""
-        if self.asker.queue:
-            raise self._error(N_("Answer the question first (or ask to see the answer)."))
-        if self.round.over:
-            raise self._error(N_("The round is over: start the next round."))
-        if self.human_to_move is None:
-            raise self._error(N_("It is not your turn."))
+        waiting = self.waiting()
+        if waiting != WAIT_MOVE:
+            raise self._error(_WHY_NOT[waiting])
         if isinstance(action, int):
             legal = self.legal_moves()
             if not 0 <= action < len(legal):
                 raise self._error(N_("Choose a move from 1 to {count}."), count=len(legal))
             action = legal[action]
-        events = self._apply(lambda: self.driver.apply(action))
+        events = self._move(action)
         if self.auto_bots:
             events += self.run_bots()
-        self.last_events = events
+        self._news(events)
         return events
+
+    def _move(self, action: Action) -> list[Event]:
+        """Apply the move of the player to move (the engine checks it)."""
+        return self._apply(lambda: self.match.apply(action, self.round.turn))
 
     def bot_pending(self) -> bool:
         """A bot is to move and nothing waits for the student."""
-        return self.driver.bot_to_move(paused=bool(self.asker.queue))
+        return self.waiting() is None
 
     def step_bot(self) -> list[Event]:
-        """Apply one bot move (for a board that shows them one by one)."""
+        """Apply one bot move: the bot to move chooses from what its seat sees."""
         if not self.bot_pending():
             return []
-        events = self._apply(self.driver.bot_move)
-        self.last_events = events
+        rnd = self.round
+        seat = rnd.turn
+        events = self._apply(lambda: self.match.apply(
+            self.bots[seat].choose(view_of(rnd, seat)), seat))
+        self._news(events)
+        return events
+
+    def _forced_move(self) -> Action | None:
+        """The human's move when there is no choice (a draw or a pass)."""
+        moves = self.legal_moves()
+        if len(moves) == 1 and isinstance(moves[0], (Draw, Pass)):
+            return moves[0]
+        return None
+
+    def advance(self, *, forced: bool = True) -> Step:
+        """The game's next step, the only place that decides it: a bot's move, or
+        (``forced``) a human's only move made for them (a draw or a pass); a player who drew
+        and still has no tile that fits draws again in the same step, so a run of draws is
+        one step. Nothing happens while a question, a human's choice or the round's end
+        waits (the returned step says which). The dashboard paces calls to it; the terminal
+        and the simulated students loop on it."""
+        waiting = self.waiting()
+        if waiting is None:
+            seat = self.round.turn
+            events = self._with_draws(self.step_bot(), self.step_bot)
+            is_forced = False
+        else:
+            move = self._forced_move() if forced and waiting == WAIT_MOVE else None
+            if move is None:
+                return Step(waiting=waiting, number=self.steps)
+            seat = self.round.turn
+            events = self._with_draws(self._move(move), lambda: self._move(DRAW))
+            is_forced = True
+        self._news(events)
+        return Step(events=tuple(events), seat=seat, forced=is_forced, waiting=self.waiting(),
+                    number=self.steps)
+
+    def _with_draws(self, events: list[Event], again: Callable[[], list[Event]]) -> list[Event]:
+        """``events`` and, while their player drew and still has nothing but draws, their
+        next draws (``again()``), as one step."""
+        rnd = self.round
+        while (events and isinstance(events[-1], Drew) and not events[-1].forced
+               and not rnd.over and not self.asker.queue and rnd.turn == events[-1].seat
+               and all(isinstance(m, Draw) for m in rnd.legal_moves())):
+            more = again()
+            if not more:
+                break
+            events += more
         return events
 
     def run_bots(self) -> list[Event]:
-        """Let the bots move until a human's turn, a question or the round's end."""
+        """Let the bots move until a human's turn, a question or the round's end (the
+        :meth:`advance` loop, without the humans' forced moves)."""
         events: list[Event] = []
-        while self.bot_pending():
-            events += self.step_bot()
-        self.last_events = events
+        while self.waiting() is None:
+            events += self.advance(forced=False).events
+        self._news(events)
         return events
 
     def new_round(self) -> list[Event]:
@@ -388,19 +515,29 @@ class Session:
             self._lesson_rounds += len(self.match.rounds)
             self._next_match()
             return list(self.last_events)
-        events = self.driver.start_round()
+        events = list(self.match.start_round().log)
         self.asker.new_round()
         self.round_events = list(events)
+        self._log(events)
         if self.auto_bots:
             events += self.run_bots()
-        self.last_events = events
+        self._news(events)
         return events
+
+    def _news(self, events: list[Event]) -> None:
+        """``events`` are the last step's."""
+        self.last_events = events
+        self.steps += 1
+
+    def _log(self, events: Iterable[Event]) -> None:
+        self.log_events = (self.log_events + list(events))[-LOG_KEEP:]
 
     def _apply(self, move: Any) -> list[Event]:
         rnd = self.round
         before = list(self.match.scores)
         events: list[Event] = move()
         self.round_events += events
+        self._log(events)
         prefix = f"m{self.match_number}r{rnd.number}t{rnd.placements}-"
         self.asker.consider(events, rnd, before, prefix)
         if rnd.over and not (self.plan.targets and self._end_reason()):
@@ -625,7 +762,6 @@ class Session:
         if self.asker.queue or not self.auto_bots:
             return fb
         events = self.run_bots()
-        self.last_events = events
         from dataclasses import replace
 
         return replace(fb, events=tuple(events))
@@ -703,7 +839,7 @@ class Session:
             if len(self.match.teams) < self.players else (),
             question=question, student=student,
             skills=self.skill_views(student_seat),
-            log=tuple(self.describe(e) for e in self.last_events),
+            log=tuple(self.describe(e) for e in self.log_events),
             round_over=rnd.over, round_winner=None if end is None else end.winner,
             round_end=None if end is None else end.reason, match_over=self.match.over,
             match_winners=None if self.match.match_end is None
@@ -714,7 +850,25 @@ class Session:
             else (),
             match_end=match_end, next_lesson=None if following is None else following[0],
             next_lesson_title="" if following is None else following[1],
+            step=self.steps, news=tuple(self.describe(e) for e in self.last_events),
+            waiting=self.waiting(), seat_kinds=self._seat_kinds(),
+            round_summary=None if end is None
+            else RoundSummary.of(end, self.round_events, self.players),
+            match_rows=self._match_rows() if rnd.over else (),
+            sheet_available=_SHEETS,
             **self._accuracy_fields())
+
+    def _seat_kinds(self) -> tuple[str, ...]:
+        """Each seat's player: ``human`` or its bot's level."""
+        return tuple("human" if seat in self.students
+                     else type(self.bots[seat]).__name__.replace("Bot", "").lower()
+                     if seat in self.bots else "" for seat in range(self.players))
+
+    def _match_rows(self) -> tuple[MatchRow, ...]:
+        m = self.match
+        return tuple(MatchRow(number=r.number, points=tuple(
+            r.gains[i] - r.losses[i] for i in range(m.players)), current=r is m.current)
+            for r in m.rounds)
 
     def _accuracy_fields(self) -> dict[str, Any]:
         """The snapshot's per-seat arithmetic of this session and the lesson's title and
@@ -748,6 +902,12 @@ class Session:
                                  st.asked, st.first_try_right, target, st.streak))
         return tuple(out)
 
+    def export_progress(self, student: str | None = None) -> ProgressFile | None:
+        """``student``'s (default: the first human's) attempts in the progress store as a
+        CSV file to download and hand in (None: no store, nothing is being saved)."""
+        return export_progress(self.store, self._student_of(None) if student is None
+                               else student)
+
     def sheet(self) -> Any:
         """The Leonard score sheet of the current round (None if the engine has no sheets)."""
         try:
@@ -773,6 +933,18 @@ class Session:
             raise self._error(NOT_SAVED_YET)
         if self.store is not None and self._owns_store:
             self.store.close()
+
+
+def _sheets() -> bool:
+    try:
+        import engine.sheet  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+_SHEETS = _sheets()
+"""The engine can write score sheets (:meth:`Session.sheet`)."""
 
 
 def _counts(mastery: Mastery) -> tuple[int, int]:

@@ -2,20 +2,100 @@
 hands, the scores as far as they are shown, the question waiting, the skills and the log.
 
 The dashboard's panels and the terminal read a :class:`Snapshot`; none of them reaches into
-the session's game or questions while drawing.
+the session's game, questions or store while drawing. What they show of the game's events
+(the log, what to announce, the round's summary) is told here once, by the session.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from engine.events import Bonus, Event, PowerEffect
 from engine.round import Action
 from engine.tiles import Half, Tile, TileSet
 from tutor.hints import Hint
 from tutor.lesson_end import LessonSummary, SkillSummary
 from tutor.questions import Situation
 
-__all__ = ["MatchEndView", "QuestionView", "SkillView", "Snapshot", "StudentAnswers"]
+__all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "MatchEndView", "MatchRow",
+           "ProgressFile", "QuestionView", "RoundSummary", "SkillView", "Snapshot",
+           "StudentAnswers", "export_progress"]
+
+LOG_KEEP = 8
+"""Events the log keeps (the log panel shows the last six lines)."""
+WAIT_QUESTION = "question"
+""":attr:`Snapshot.waiting`: a question waits for its answer."""
+WAIT_MOVE = "move"
+""":attr:`Snapshot.waiting`: a human is to move."""
+WAIT_ROUND = "round"
+""":attr:`Snapshot.waiting`: the round is over (the next round, or the lesson's end)."""
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """How the round ended and who gained what in it (the round-end panel's summary)."""
+
+    reason: str
+    """``domino``, ``tranque``, ``target`` or ``annulled``."""
+    winner: int | None
+    capicua: str
+    hand_totals: tuple[int, ...]
+    bonuses: tuple[tuple[int, str, int], ...]
+    """Each bonus of the round, in order: (seat, kind, points)."""
+    power_gains: tuple[int, ...]
+    """Each seat's gains from power plays this round."""
+    power_losses: tuple[int, ...]
+
+    @classmethod
+    def of(cls, result: Any, events: Iterable[Event], players: int) -> RoundSummary:
+        """The summary of a round's ``result`` (its ``RoundEnded``) and ``events``."""
+        gains, losses = [0] * players, [0] * players
+        bonuses = []
+        for e in events:
+            if isinstance(e, Bonus):
+                bonuses.append((e.seat, e.kind, e.points))
+            elif isinstance(e, PowerEffect):
+                gains[e.seat] += e.gain
+                losses[e.target] += e.loss
+        return cls(reason=result.reason, winner=result.winner,
+                   capicua=getattr(result, "capicua", "") or "",
+                   hand_totals=tuple(result.hand_totals), bonuses=tuple(bonuses),
+                   power_gains=tuple(gains), power_losses=tuple(losses))
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One round of the match: its number and each seat's points in it (gains less losses)."""
+
+    number: int
+    points: tuple[int, ...]
+    current: bool
+    """The round being played (its points wait while a question is pending)."""
+
+
+@dataclass(frozen=True)
+class ProgressFile:
+    """The student's attempts as a CSV file to download and hand in."""
+
+    count: int
+    """Attempts in it."""
+    data: bytes
+
+
+def export_progress(store: Any, student: str) -> ProgressFile | None:
+    """``student``'s attempts in ``store`` as a :class:`ProgressFile` (None: no store, so
+    nothing is being saved)."""
+    if store is None:
+        return None
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "progress.csv"
+        count = store.export_csv(path, student=student)
+        return ProgressFile(count=count, data=path.read_bytes())
 
 
 @dataclass(frozen=True)
@@ -141,6 +221,8 @@ class Snapshot:
     student: str
     skills: tuple[SkillView, ...]
     log: tuple[str, ...]
+    """The game's last :data:`LOG_KEEP` events, told now (a point a question asks for is
+    left out until it is answered; a language switch tells them again)."""
     round_over: bool
     round_winner: int | None
     round_end: str | None
@@ -175,6 +257,23 @@ class Snapshot:
     lessons page's order (:meth:`Session.next_lesson`); None otherwise or after the last."""
     next_lesson_title: str = ""
     """The next lesson's title in the page's language."""
+    step: int = 0
+    """The number of the last step (:attr:`tutor.session.Session.steps`): a screen that
+    announces :attr:`news` does so once per step."""
+    news: tuple[str, ...] = ()
+    """The last step's events, told."""
+    waiting: str | None = None
+    """What the game waits for (:meth:`tutor.session.Session.waiting`): ``question``,
+    ``move`` (a human's), ``round`` (its end), or None (a bot is to move). A move may be
+    played only while it is ``move``."""
+    seat_kinds: tuple[str, ...] = ()
+    """Each seat's player: ``human``, or its bot's level (``greedy``, ``expert``, …)."""
+    round_summary: RoundSummary | None = None
+    """The round is over: how it ended and who gained what."""
+    match_rows: tuple[MatchRow, ...] = ()
+    """The round is over: the match's rounds so far."""
+    sheet_available: bool = False
+    """The engine can write the round's score sheet."""
 
     @property
     def team_scores_shown(self) -> tuple[int, ...]:

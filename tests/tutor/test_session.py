@@ -8,6 +8,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -786,3 +787,109 @@ def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers(
     assert v.next_lesson == "05-squares" and v.next_lesson_title == "The x/x tile: squares"
     s.new_match()
     assert s.match_answers().skills == () and s.snapshot().match_end is None
+
+
+# --- the session owns the loop (issue 34 part 1) ---------------------------------------------
+
+
+def _first_moves_game(s: Session, step: Callable[[Session], list[Any]]) -> list[str]:
+    """Play ``s``'s match with the human's first legal move, every question revealed, each
+    round started again; ``step(s)`` moves the bots. The whole match's events, as text."""
+    out: list[str] = list(map(repr, s.last_events))  # the deal (and the bots before the human)
+    for _ in range(5_000):
+        if s.pending_question is not None:
+            out += map(repr, s.reveal().events)  # (auto_bots: the bots go on after it)
+        elif s.human_to_move is not None:
+            out += map(repr, s.play(s.legal_moves()[0]))
+        elif s.lesson_over:
+            break
+        elif s.round.over:
+            out += map(repr, s.new_round())
+        else:
+            events = step(s)
+            assert events
+            out += map(repr, events)
+    return out
+
+
+def test_advance_plays_the_same_games_as_the_bots_running_by_themselves() -> None:
+    """RULES.md §1.5: the loop the dashboard paces (advance()) and the one the terminal and
+    the simulated students ran (auto_bots) make the same moves from the same seed."""
+    for seed in (2, 5, 11):
+        auto = _first_moves_game(Session(seed=seed, lang="en", players=3), lambda s: [])
+        paced = _first_moves_game(Session(seed=seed, lang="en", players=3, auto_bots=False),
+                                  lambda s: list(s.advance(forced=False).events))
+        assert paced == auto and len(auto) > 50
+
+
+def test_advance_makes_a_humans_forced_draws_as_one_step() -> None:
+    """RULES.md §1.5: a player who cannot place a tile draws, one tile at a time, until one
+    fits: advance() makes that run of draws for a human as one step (the dashboard shows it
+    as one), and only when asked to (``forced``; the terminal lets the student choose)."""
+    from engine.events import Drew
+    from engine.round import Draw, Pass
+
+    for seed in range(40):
+        s = Session(seed=seed, lang="en", auto_bots=False)
+        for _ in range(400):
+            step = s.advance(forced=False)
+            if step.events:
+                assert not step.forced and step.seat not in s.humans
+                continue
+            if step.waiting == "question":
+                s.reveal()
+                continue
+            if step.waiting != "move":
+                break
+            legal = s.legal_moves()
+            if len(legal) == 1 and isinstance(legal[0], (Draw, Pass)):
+                seat = s.human_to_move
+                before = s.steps
+                assert s.advance(forced=False).events == ()  # not without being asked
+                forced = s.advance()
+                assert forced.forced and forced.seat == seat and forced.number == s.steps
+                assert s.steps > before
+                if isinstance(legal[0], Draw):
+                    drew = [e for e in forced.events if isinstance(e, Drew)]
+                    assert drew and all(e.seat == seat for e in drew)
+                    assert s.waiting() != "move" or not all(
+                        isinstance(m, Draw) for m in s.legal_moves())
+                assert list(forced.events) == s.last_events
+                return
+            s.play(legal[0])
+    raise AssertionError("no forced draw in 40 seeded games")
+
+
+def test_waiting_is_the_one_move_check() -> None:
+    """What the game waits for decides what play() allows, in the session's words."""
+    s = Session(seed=2, lang="en", auto_bots=False, humans=(1,))
+    assert s.waiting() is None and s.bot_pending()
+    with pytest.raises(SessionError, match="It is not your turn"):
+        s.play(0)
+    while s.waiting() is None:
+        s.advance()
+    assert s.waiting() in ("move", "question", "round")
+    assert s.snapshot().waiting == s.waiting()
+    assert (s.waiting() == "move") == (s.human_to_move is not None)
+
+
+def test_the_snapshot_tells_the_log_and_the_news_once() -> None:
+    """The log is the game's last events, told by the session (hidden points left out until
+    answered, RULES.md §4); the news are the last step's."""
+    from tutor.snapshot import LOG_KEEP
+
+    s = Session(seed=3, lang="en", auto_bots=False)
+    for _ in range(20):
+        if s.waiting() == "move":
+            s.play(0)
+        elif s.waiting() == "question":
+            s.reveal()
+        elif s.waiting() is None:
+            s.advance()
+        else:
+            break
+    view = s.snapshot()
+    told = [s.describe(e) for e in s.round_events][-LOG_KEEP:]
+    assert list(view.log) == told and len(view.log) == LOG_KEEP
+    assert list(view.news) == [s.describe(e) for e in s.last_events]
+    assert view.step == s.steps

@@ -118,7 +118,7 @@ def test_the_snapshot_counts_this_lessons_questions_right_at_the_first_try(playe
 def test_scores_panel_shows_points_beside_arithmetic(played, lang: str, line: str) -> None:
     s, right, asked = played
     view = s.snapshot()
-    out = scores_html(view, lang, humans=view.humans, bots=s.bots)
+    out = scores_html(view, lang, humans=view.humans)
     points = format_number(view.scores_shown[0], lang)
     expected = line.format(points=points, right=right, asked=asked)
     assert f"<li>{expected}</li>" in out
@@ -131,9 +131,9 @@ def test_scores_panel_shows_points_beside_arithmetic(played, lang: str, line: st
 def test_scores_panel_before_any_question_and_for_a_page_without_a_name() -> None:
     s = Session(seed=3, lang="es", store=None)
     view = s.snapshot()
-    out = scores_html(view, "es", humans=view.humans, bots=s.bots)
+    out = scores_html(view, "es", humans=view.humans)
     assert "Jugador A: 0 puntos · aritmética en esta lección: aún sin preguntas" in out
-    out = scores_html(view, "en", humans=view.humans, bots=s.bots)
+    out = scores_html(view, "en", humans=view.humans)
     assert "Player A: 0 points · arithmetic this lesson: no questions yet" in out
 
 
@@ -145,16 +145,16 @@ def test_match_table_has_each_humans_arithmetic_under_the_total(played, lang: st
                                                                 label: str) -> None:
     s, right, asked = played
     view = s.snapshot()
-    rows = cells(match_html(s.match, view, lang, pending=False))
+    rows = cells(match_html(view, lang, pending=False))
     total = [format_number(v, lang) for v in view.scores_shown]
     assert [re.sub(r"</?b>", "", c) for c in rows[-2][1:]] == total
     assert rows[-1] == [label, f"{right}/{asked}", ""]
 
 
 def _sheet_downloads(s: Session) -> tuple[str, str]:
-    panel = SheetPanel(sheet=s.sheet, store=lambda: None)
+    panel = SheetPanel()
     panel.selected_index = 0
-    panel.render(s.snapshot())
+    panel.render(s.snapshot(), sheet=s.sheet())
     data = dict(re.findall(r"href='data:text/(\w+);charset=utf-8;base64,([^']+)'",
                            panel.sheet_links.value))
     return (base64.b64decode(data["csv"]).decode(), base64.b64decode(data["html"]).decode())

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from types import SimpleNamespace
 
 import pytest
 from ui_views import cells, fake_view
@@ -15,6 +14,7 @@ from engine.tiles import parse_tile
 from tutor.i18n import format_number
 from tutor.lesson_end import LessonSummary, SkillSummary
 from tutor.session import Session
+from tutor.snapshot import MatchRow, RoundSummary
 from tutor.ui.round_end import RoundEndPanel, lesson_end_html, match_html, round_summary_html
 
 
@@ -24,36 +24,35 @@ def test_round_summary_names_domino_and_tranque() -> None:
     events = [Bonus(seat=1, kind="domino", points=12),
               PowerEffect(seat=0, target=1, tile=parse_tile("x/3"), rule="x/n", gain=6, loss=2,
                           t=2, t_tile=parse_tile("1/1"), n=3)]
-    out = round_summary_html(domino, events, 2, "en", pending=False)
+    out = round_summary_html(RoundSummary.of(domino, events, 2), "en", pending=False)
     assert "Domino!" in out and "Player B placed their last tile." in out
     assert "Tiles left in each hand: A: 12 points; B: 0 points" in out  # no tile counts given
-    counted = round_summary_html(domino, events, 2, "en", pending=False, tiles=(3, 0),
-                                 points=(12, 0))
+    counted = round_summary_html(RoundSummary.of(domino, events, 2), "en", pending=False,
+                                 tiles=(3, 0), points=(12, 0))
     assert "Tiles left in each hand: A: 3 tiles, 12 points; B: 0 tiles, 0 points" in counted
     assert "Player B: +12 for domino (the tiles left in the other hands)" in out
     assert "Player A: +6 / −0 from power plays" in out  # the loss goes to the target
     assert "Player B: +0 / −2 from power plays" in out
-    es = round_summary_html(domino, events, 2, "es", pending=False)
+    es = round_summary_html(RoundSummary.of(domino, events, 2), "es", pending=False)
     assert "Domino!" not in es and "jugador B" in es
 
     tranque = RoundEnded(reason="tranque", winner=None, gains=(0, 0), losses=(0, 0),
                          hand_totals=(9, 9))
-    out = round_summary_html(tranque, events, 2, "en", pending=True)
+    out = round_summary_html(RoundSummary.of(tranque, events, 2), "en", pending=True)
     assert "Tranque!" in out and "nobody collects" in out
     assert "ld-hidden-pts" in out and "+12" not in out  # the points wait for the answer
 
 
 def test_match_table_hides_the_current_round_while_asking() -> None:
-    r1 = SimpleNamespace(number=1, gains=[10, 0], losses=[0, 4])
-    r2 = SimpleNamespace(number=2, gains=[0, 7], losses=[0, 0])
-    match = SimpleNamespace(players=2, rounds=[r1, r2], current=r2)
-    view = fake_view(scores_shown=[6, 3], match_over=True, match_winners=[0])
-    asking = match_html(match, view, "en", pending=True)
+    rows = (MatchRow(number=1, points=(10, -4), current=False),
+            MatchRow(number=2, points=(0, 7), current=True))
+    view = fake_view(scores_shown=[6, 3], match_over=True, match_winners=[0], match_rows=rows)
+    asking = match_html(view, "en", pending=True)
     assert cells(asking) == [["Round 1", "10", "-4"], ["Round 2", "?", "?"],
                               ["Total", "6", "3"],
                               ["Right first try / asked (this lesson)", "0/0", ""]]
     assert "★" not in asking
-    done = match_html(match, view, "en", pending=False)
+    done = match_html(view, "en", pending=False)
     assert cells(done)[1] == ["Round 2", "0", "7"] and "Match winner: A" in done
 
 
@@ -142,11 +141,11 @@ def test_a_round_end_says_the_tiles_left_in_each_hand_and_their_points(
         for seat in range(2))
     panel = RoundEndPanel(on_next_round=lambda: None, on_new_match=lambda: None)
     view = s.snapshot()
-    panel.render(view, result=s.round.result, events=s.round_events, match=s.match)
+    panel.render(view)
     assert expected in _words(panel.summary.value), _words(panel.summary.value)
     assert pending and all(not v.hand_points for v in pending)  # the question adds them up
     asked = pending[0]
-    panel.render(asked, result=s.round.result, events=s.round_events, match=s.match)
+    panel.render(asked)
     assert f"{left}:" not in panel.summary.value and panel.match_end.layout.display == "none"
 
 
@@ -196,7 +195,7 @@ def test_a_match_end_shows_the_final_scores_the_answers_and_the_next_lesson(
     view = s.snapshot()
     assert view.match_end is not None
     panel = RoundEndPanel(on_next_round=lambda: None, on_new_match=lambda: None)
-    panel.render(view, result=s.round.result, events=s.round_events, match=s.match)
+    panel.render(view)
     assert panel.match_end.layout.display is None
     shown = panel.lesson_end.value + panel.match_end.value
     words = _words(panel.match_end.value)
@@ -233,7 +232,7 @@ def test_a_free_play_match_end_links_back_and_has_no_next_lesson() -> None:
             s.play(rng.randrange(len(s.legal_moves())))
     view = s.snapshot()
     panel = RoundEndPanel(on_next_round=lambda: None, on_new_match=lambda: None)
-    panel.render(view, result=s.round.result, events=s.round_events, match=s.match)
+    panel.render(view)
     assert panel.lesson_end.layout.display == "none"
     assert "Tiles left in each hand: A: 2 tiles, 0 points; B: 0 tiles, 0 points" in _words(
         panel.summary.value)

@@ -58,3 +58,77 @@ def test_one_snapshot_per_refresh(monkeypatch) -> None:
         else:
             app.moves.children[0].click()
     assert refreshes and len(snapshots) == len(refreshes)
+
+
+# The play page's panels read only the snapshot (issue 34 part 2; DESIGN.md "The snapshot is
+# the only door"): none imports the engine, other than its types, or the progress store.
+PANELS = ("access", "board", "cover", "draw", "game_setup", "header", "keys", "layout", "log",
+          "moves", "name_form", "panel", "question", "round_end", "scores", "sheet", "skills",
+          "style")
+ENGINE_TYPES = {"engine.tiles": {"Half", "Tile", "TileSet", "LEONARD"},
+                "engine.round": {"Action", "Draw", "Pass", "Play"}}
+"""What a panel may import from the engine: the types of what the snapshot holds (tiles and
+moves; ``LEONARD`` the tile set a tile is read in)."""
+KNOWN = {"game_setup": {"engine.rules.variant"}}
+"""The setup form reads a game's player counts and goal off the engine's variant (issue 34
+part 4 moves those facts into the tutor's one entry per game)."""
+
+
+def forbidden_imports(source: str) -> set[str]:
+    """What ``source`` imports that a panel must not: the engine (but its types) and the
+    progress store (``tutor.store*``), at any depth (an import inside a function too)."""
+    bad = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [(a.name, "") for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [(node.module, a.name) for a in node.names]
+        else:
+            continue
+        for module, name in names:
+            full = f"{module}.{name}" if name else module
+            if module == "engine" or module.startswith("engine."):
+                if name not in ENGINE_TYPES.get(module, set()):
+                    bad.add(full)
+            elif full.startswith("tutor.store"):
+                bad.add(full)
+    return bad
+
+
+def test_no_panel_imports_the_engine_or_the_store() -> None:
+    import importlib
+
+    for name in PANELS:
+        importlib.import_module(f"tutor.ui.{name}")  # every panel module is real
+        source = (UI / f"{name}.py").read_text(encoding="utf-8")
+        assert forbidden_imports(source) == KNOWN.get(name, set()), name
+
+
+def test_the_import_scan_catches_a_panel_that_reaches_past_the_snapshot() -> None:
+    """The scan above fails for a panel that imports the engine's round or the store, at the
+    top or inside a function, and lets the engine's types through."""
+    board = (UI / "board.py").read_text(encoding="utf-8")
+    assert forbidden_imports(board) == set()
+    assert forbidden_imports(board + "\nfrom engine.round import Round\n") == {
+        "engine.round.Round"}
+    assert forbidden_imports(board + "\nimport engine.match\n") == {"engine.match"}
+    assert forbidden_imports(board + "\ndef f():\n    from tutor.store import Store\n") == {
+        "tutor.store.Store"}
+    assert forbidden_imports(board + "\nfrom tutor import store\n") == {"tutor.store"}
+    assert forbidden_imports(board + "\nfrom engine.tiles import Tile, deal\n") == {
+        "engine.tiles.deal"}
+
+
+def test_no_ui_module_runs_the_game_loop() -> None:
+    """Only the session decides what happens next (issue 34 part 1): no module of the UI
+    asks the round whose turn it is, whether it is over, or its legal moves."""
+    for path in sorted(UI.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                assert node.func.attr != "legal_moves", f"{path.name}:{node.lineno}"
+            if isinstance(node, ast.Attribute) and node.attr in ("turn", "over"):
+                owner = node.value
+                name = owner.attr if isinstance(owner, ast.Attribute) else \
+                    owner.id if isinstance(owner, ast.Name) else ""
+                assert name not in ("round", "rnd", "current", "match"), \
+                    f"{path.name}:{node.lineno}: {name}.{node.attr}"

@@ -1,18 +1,20 @@
-"""The dashboard: the panels put together around a Session. The app wires the panels'
-callbacks to the session, refreshes every panel from one snapshot, paces the bots, and tells
-the page's access layer what to announce and where the focus goes next."""
+"""The dashboard: the panels put together around a Session. The app is the page's controller:
+it wires the panels' intents (play, answer, open the sheet, …) to the session, paces the
+session's steps (:meth:`Session.advance` decides what they are), refreshes every panel from
+one snapshot, and tells the page's access layer what to announce and where the focus goes
+next."""
 
 from __future__ import annotations
 
 import asyncio
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
 from engine.events import Drew, Passed
-from engine.round import DRAW, Action, Draw, Pass
+from engine.round import Action
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import seat_name, warm_up
 from tutor.session import Session, SessionError
@@ -74,7 +76,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         settings.setdefault("lang", "es")
         self.lang = normalize_lang(settings["lang"])
         self.session = session or Session(**{**settings, "auto_bots": False})
-        self.session.auto_bots = False  # the board paces the bots itself
+        self.session.auto_bots = False  # the app paces the session's steps
         self.lang = self.session.lang
         self.pace = pace
         self._generation = 0
@@ -83,11 +85,12 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._view: Snapshot | None = None
         self._said: list[str] = []
         """What happened since the last refresh, to announce with it."""
+        self._told_step = self.session.steps
+        """The last step whose news was announced (the page starts with nothing to say)."""
         self._board_size = board_size
         self._build(board_size)
         self.setup.show_settings(self.session.settings)
         self.relabel()
-        self.log_panel.add(self.session.round_events)
         self._show_name_form(self.asking)
         self.refresh()
         if self.asking:
@@ -126,9 +129,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.scores = ScoresPanel()
         self.mastery_html = SkillsPanel()
         self.log_panel = LogPanel()
-        self.sheet = SheetPanel(sheet=lambda: self.session.sheet(),
-                                store=lambda: self.session.store,
-                                class_code=lambda: self.class_code)
+        self.sheet = SheetPanel(on_open=act(self._sheet_opened))
         self.name_form = NameForm()
         self.name_form.on_name(act(self._named))
         self.access.on_name(act(self.name_form.hand_in))
@@ -197,8 +198,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self._view = None
         self.setup.show_settings(self.session.settings)
         self._reset_round_state()
-        self.log_panel.clear()
-        self.log_panel.add(self.session.round_events)
+        self._told_step = self.session.steps
         self._show_name_form(False)
         self._say(self._t(N_("Welcome, {student}: the game starts.")).format(student=student))
         self.refresh()
@@ -266,27 +266,24 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             return  # the game starts once the student is named
         self._generation += 1
         try:
-            events = self.session.new_match(**self.setup_settings())
+            self.session.new_match(**self.setup_settings())
         except (SessionError, ValueError) as err:
             self._say(str(err), "msg")
             self.refresh()
             return
         self._reset_round_state()
-        self.log_panel.clear()
         self._say(self._t(N_("A new game starts.")))
-        self._happened(events)
         self.refresh()
         self.kick()
 
     def next_round(self) -> None:
         try:
-            events = self.session.new_round()
+            self.session.new_round()
         except SessionError as err:
             self._say(str(err), "msg")
             self.refresh()
             return
         self._reset_round_state()
-        self._happened(events)
         self._say("")
         self.refresh()
         self.kick()
@@ -297,18 +294,19 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         self.last_feedback.value = ""
 
     def legal_moves(self) -> list[Action]:
-        return self.session.legal_moves()
+        """The moves of the human to move now, as the session's snapshot has them (for
+        scripts; the panels read the last refresh's)."""
+        return list(self.session.snapshot().legal)
 
     def play(self, move: Action) -> None:
         """Play ``move`` for the human to move (buttons, board clicks and keys end here)."""
         self.board_slot.selected = None
         try:
-            events = self.session.play(move)
+            self.session.play(move)
         except (SessionError, ValueError) as err:
             self._say(str(err), "msg")
             self.refresh()
             return
-        self._happened(events)
         self._say("")
         self.refresh()
         self.kick()
@@ -325,12 +323,6 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     def move_label(self, move: Action) -> str:
         return move_label(move, self.lang)
-
-    def _happened(self, events: Iterable[Any]) -> None:
-        """Events to log, and to announce with the next refresh (the session's narration)."""
-        events = list(events)
-        self.log_panel.add(events)
-        self._said.extend(self.session.describe(e) for e in events)
 
     # --- the board's parts, by the names scripts and tests use ---------------------------------
 
@@ -379,57 +371,30 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             tiles = self._view.tileset if self._view is not None else None
             self.access.announce(spoken(" ".join(said), self.lang, tiles))
 
-    # --- bots and forced moves ----------------------------------------------------------------
-
-    def _forced(self) -> Action | None:
-        """The human's move when there is no choice (draw or pass)."""
-        moves = self.legal_moves()
-        if len(moves) == 1 and isinstance(moves[0], (Draw, Pass)):
-            return moves[0]
-        return None
+    # --- the session's steps ----------------------------------------------------------------
 
     def _step(self) -> float | None:
-        """Take one automatic step (a bot's move or a forced draw/pass). Returns the pause
-        to show it before the next step, or None when it is someone's choice now."""
-        s = self.session
-        if s.pending_question is not None or s.round.over:
+        """Let the session take its next step (:meth:`Session.advance`: a bot's move, or a
+        human's forced draw or pass once they have the screen). Returns the pause to show it
+        before the next step, or None when it is someone's choice now."""
+        view = self._view
+        step = self.session.advance(forced=view is None or not self.board_slot.covered(view))
+        if not step.events:
             return None
-        if s.bot_pending():
-            events = self._with_draws(s.step_bot(), s.step_bot)
-            self._happened(events)
+        if not step.forced:
             self.refresh()
-            return PACE * 0.5 if any(isinstance(e, Drew) for e in events) else self.pace
-        forced = self._forced()
-        if forced is not None and (self._view is None
-                                   or not self.board_slot.covered(self._view)):
-            seat = s.human_to_move
-            assert seat is not None  # a forced move is a human's
-            events = self._with_draws(s.play(forced), lambda: s.play(DRAW))
-            drew = [e for e in events if isinstance(e, Drew)]
-            if drew:
-                self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(
-                    tile=", ".join(str(e.tile) for e in drew)))
-            elif any(isinstance(e, Passed) for e in events):
-                self._say(self._t(N_("No tile fits and the pile is empty: player {seat} "
-                                     "passes.")).format(seat=seat_name(seat)))
-            self.log_panel.add(events)  # the message above says it for the student
-            self.refresh()
-            return self.pace
-        return None
-
-    def _with_draws(self, events: list[Any], again: Callable[[], list[Any]]) -> list[Any]:
-        """A player who drew and still has no tile that fits draws again in the same step:
-        the board shows a run of draws as one step (one redraw, one pause) instead of one per
-        tile, which made a click that set off a long run of draws many redraws."""
-        s, rnd = self.session, self.session.round
-        while (events and isinstance(events[-1], Drew) and not events[-1].forced
-               and not rnd.over and s.pending_question is None and rnd.turn == events[-1].seat
-               and all(isinstance(m, Draw) for m in rnd.legal_moves())):
-            more = again()
-            if not more:
-                break
-            events += more
-        return events
+            return PACE * 0.5 if any(isinstance(e, Drew) for e in step.events) else self.pace
+        drew = [e for e in step.events if isinstance(e, Drew)]
+        if drew:
+            self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(
+                tile=", ".join(str(e.tile) for e in drew)))
+        elif any(isinstance(e, Passed) for e in step.events):
+            assert step.seat is not None  # a forced move is a human's
+            self._say(self._t(N_("No tile fits and the pile is empty: player {seat} "
+                                 "passes.")).format(seat=seat_name(step.seat)))
+        self._told_step = step.number  # the message above says it for the student
+        self.refresh()
+        return self.pace
 
     def kick(self) -> None:
         """Let the bots (and forced moves) go on, one step every ``pace`` seconds."""
@@ -520,7 +485,6 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
             self.tutor.clear()
             self.last_feedback.show(fb)
             self._said.extend(self.last_feedback.spoken_answer(fb))
-            self._happened(fb.events)
             self.refresh(animate_from=before)
             self.kick()
         else:
@@ -532,8 +496,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def refresh(self, animate_from: list[int] | None = None) -> None:
         """Redraw every panel from one snapshot of the session, then announce what happened
         and move the focus where the game goes on."""
-        s = self.session
-        before, view = self._view, s.snapshot()
+        before, view = self._view, self.session.snapshot()
         self._view = view
         self.board_slot.render(view)
         legal = self.board_slot.legal(view)
@@ -543,17 +506,33 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         if self.asking:  # no game yet: only what the page has to say about its link
             self.status.value = (f"<div class='ld-msg'>{html.escape(self.status.message)}</div>"
                                  if self.status.message else "")
-        self.scores.render(view, bots=s.bots, animate_from=animate_from)
+        self.scores.render(view, animate_from=animate_from)
         self.mastery_html.render(view)
-        self.log_panel.render(s.describe, view.lang, view.tileset)
+        self.log_panel.render(view)
         self.tutor.render(view)
-        self.round_end.render(view, result=s.round.result, events=s.round_events,
-                              match=s.match)
-        self.sheet.render(view)
+        self.round_end.render(view)
+        self._render_sheet(view)
+        if view.step != self._told_step:  # the step's news, told once by the session
+            self._told_step = view.step
+            self._said.extend(view.news)
         with self.access.hold_sync():  # focus, words and attributes in one message, not three
             self._follow(before, view)
             self._announce()
             self._send_attributes()
+
+    def _render_sheet(self, view: Snapshot) -> None:
+        """The sheet panel, with what its open section shows: the round's score sheet (not
+        while a question hides points) or the student's progress file, asked of the session
+        only while that section is open."""
+        s, section = self.session, self.sheet.selected_index
+        self.sheet.render(
+            view, sheet=s.sheet() if section == 0 and view.sheet_available and not view.hiding
+            else None, progress=s.export_progress(view.student) if section == 1 else None,
+            class_code=self.class_code)
+
+    def _sheet_opened(self) -> None:
+        if self._view is not None:
+            self._render_sheet(self._view)
 
     def _follow(self, before: Snapshot | None, view: Snapshot) -> None:
         """What changed for the student: a new question is read out and takes the focus;

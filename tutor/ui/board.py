@@ -16,7 +16,7 @@ from engine.round import Action, Play
 from engine.tiles import Tile
 from tutor.i18n import N_, translator
 from tutor.questions import seat_name
-from tutor.snapshot import Snapshot
+from tutor.snapshot import WAIT_MOVE, WAIT_QUESTION, Snapshot
 from tutor.words import half_words, tile_words
 
 from .access import Attributes
@@ -347,6 +347,16 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
         lang = self._view.lang if self._view is not None else "es"
         return translator(lang)(message).format(**values)
 
+    def why_not(self, view: Snapshot) -> str | None:
+        """Why no tile may be played now (a message id), or None: the session's verdict
+        (the snapshot's ``waiting``, the check :meth:`Session.play` makes) in the board's
+        words, or the hot-seat cover still up."""
+        if view.waiting == WAIT_QUESTION:
+            return N_("Answer the question first (or press Show me).")
+        if view.waiting != WAIT_MOVE or self.covered(view):
+            return N_("Wait: it is not your turn.")
+        return None
+
     def _say(self, message: str, kind: str = "info", **values: Any) -> None:
         self._on_message(self._t(message, **values), kind)
 
@@ -356,10 +366,9 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
         view = self._view
         if view is None:
             return
-        if view.question is not None:
-            self._say(N_("Answer the question first (or press Show me)."), "msg")
-        elif view.human_to_move is None or self.covered(view):
-            self._say(N_("Wait: it is not your turn."), "msg")
+        why_not = self.why_not(view)
+        if why_not is not None:
+            self._say(why_not, "msg")
         elif not 0 <= index < len(self.hand):
             return
         else:
@@ -392,7 +401,7 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
         if view is None:
             return
         if self.selected is None:
-            if view.human_to_move is not None and not self.covered(view):
+            if self.why_not(view) is None:
                 self._say(N_("First click one of your tiles, then an end."), "msg")
             return
         plays = [p for p in self.plays_for(self.selected) if p.end == end]

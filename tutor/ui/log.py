@@ -1,24 +1,24 @@
-"""The "what happened" panel: the session's narration of the last few events (points a
-question asks for are left out until it is answered)."""
+"""The "what happened" panel: the snapshot's log, the session's narration of the last few
+events (points a question asks for are left out until it is answered)."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
 
 import ipywidgets as widgets
 
 from engine.tiles import TileSet
 from tutor.i18n import translator
+from tutor.snapshot import LOG_KEEP, Snapshot
 
 from .access import Attributes
 from .panel import text_html
 
 __all__ = ["KEEP", "LogPanel", "log_html"]
 
-KEEP = 8
-"""Events kept (the panel shows the last six lines)."""
+KEEP = LOG_KEEP
+"""Events the session's log keeps (the panel shows the last six lines)."""
 
 
 def log_html(lines: Iterable[str], lang: str, tileset: TileSet | None = None) -> str:
@@ -31,25 +31,17 @@ def log_html(lines: Iterable[str], lang: str, tileset: TileSet | None = None) ->
 
 
 class LogPanel(widgets.HTML):  # type: ignore[misc]
-    """Keeps the last events; each render describes them again (so a hidden point shows once
-    its question is answered, and a language switch retells them)."""
+    """The snapshot's log (told again at every snapshot, so a hidden point shows once its
+    question is answered, and a language switch retells them)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.add_class("ld-log")
         self.add_class("ld-card")
-        self.events: list[Any] = []
-
-    def add(self, events: Iterable[Any]) -> None:
-        self.events = (self.events + list(events))[-KEEP:]
-
-    def clear(self) -> None:
-        self.events = []
 
     def attributes(self, lang: str) -> Attributes:
         _ = translator(lang)
         return {".ld-log": {"role": "region", "aria-label": _("What happened")}}
 
-    def render(self, describe: Callable[[Any], str], lang: str,
-               tileset: TileSet | None = None) -> None:
-        self.value = log_html(map(describe, self.events), lang, tileset)
+    def render(self, view: Snapshot) -> None:
+        self.value = log_html(view.log, view.lang, view.tileset)

@@ -7,19 +7,17 @@ next lesson."""
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
 
 import ipywidgets as widgets
 
-from engine.events import Bonus, PowerEffect
 from tutor.games import GAMES, game
 from tutor.i18n import N_, format_number, ngettext, translator
 from tutor.lesson_end import LessonSummary
 from tutor.link import page_link, unnamed
 from tutor.questions import seat_name
-from tutor.snapshot import MatchEndView, Snapshot, StudentAnswers
+from tutor.snapshot import MatchEndView, RoundSummary, Snapshot, StudentAnswers
 
 from .access import Attributes
 from .lesson_list import PLAY_PAGE
@@ -64,18 +62,18 @@ def hands_left_text(tiles: Sequence[int] | None, points: Sequence[int], lang: st
     return _("Tiles left in each hand: {hands}").format(hands="; ".join(hands))
 
 
-def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: str, *,
+def round_summary_html(summary: RoundSummary | None, lang: str, *,
                        pending: bool, variant: str = "leonard",
                        tiles: Sequence[int] | None = None,
                        points: Sequence[int] | None = None) -> str:
-    """How the round ended (``result``: a round result or None) and, unless a question is
-    ``pending``, the tiles left in each hand (``tiles``: the snapshot's ``hand_sizes``) and
-    their points (``points``: the snapshot's ``hand_points``; default the result's hand
-    totals), and who gained what from the round's ``events`` (bonuses, power plays)."""
+    """How the round ended (``summary``: the snapshot's ``round_summary``, None while it is
+    played) and, unless a question is ``pending``, the tiles left in each hand (``tiles``:
+    the snapshot's ``hand_sizes``) and their points (``points``: the snapshot's
+    ``hand_points``; default the summary's hand totals), and who gained what (bonuses,
+    power plays)."""
     _ = translator(lang)
-    events = list(events)
     lines = []
-    end = result
+    end = summary
     if end is not None:
         if end.reason == "domino":
             kind = _("Domino!")
@@ -104,17 +102,13 @@ def round_summary_html(result: Any, events: Iterable[Any], players: int, lang: s
             _("Answer the question to see who gained what.")) + "</div>")
     else:
         why = []
-        for e in events:
-            if isinstance(e, Bonus):
-                why.append(_("Player {seat}: +{points} for {why}").format(
-                    seat=seat_name(e.seat), points=e.points, why=_(BONUS_WHY[e.kind])))
-        power_g = [0] * players
-        power_l = [0] * players
-        for e in events:
-            if isinstance(e, PowerEffect):
-                power_g[e.seat] += e.gain
-                power_l[e.target] += e.loss
-        for seat in range(players):
+        bonuses = end.bonuses if end is not None else ()
+        for seat, kind, bonus in bonuses:
+            why.append(_("Player {seat}: +{points} for {why}").format(
+                seat=seat_name(seat), points=bonus, why=_(BONUS_WHY[kind])))
+        power_g = end.power_gains if end is not None else ()
+        power_l = end.power_losses if end is not None else ()
+        for seat in range(len(power_g)):
             if power_g[seat] or power_l[seat]:
                 why.append(_("Player {seat}: +{gain} / −{loss} from power plays").format(
                     seat=seat_name(seat), gain=power_g[seat], loss=power_l[seat]))
@@ -140,29 +134,29 @@ def arithmetic_row(view: Snapshot, lang: str, players: int) -> str:
             f"<small>({html.escape(scope)})</small></td>{cells}</tr>")
 
 
-def match_html(match: Any, view: Snapshot, lang: str, *, pending: bool) -> str:
-    """The match so far, round by round; the current round shows ``?`` while a question
-    is ``pending``; the winner once the match is over."""
+def match_html(view: Snapshot, lang: str, *, pending: bool) -> str:
+    """The match so far (the view's ``match_rows``), round by round; the current round shows
+    ``?`` while a question is ``pending``; the winner once the match is over."""
     _ = translator(lang)
-    m = match
+    players = view.players
     round_word, total_word, match_word = _("Round"), _("Total"), _("Match")
-    head = "".join(f"<th>{seat_name(i)}</th>" for i in range(m.players))
+    head = "".join(f"<th>{seat_name(i)}</th>" for i in range(players))
     body = []
-    for r in m.rounds:
-        hidden = pending and r is m.current
+    for r in view.match_rows:
+        hidden = pending and r.current
         cells = "".join(
-            f"<td>{'?' if hidden else format_number(r.gains[i] - r.losses[i], lang)}</td>"
-            for i in range(m.players))
+            f"<td>{'?' if hidden else format_number(r.points[i], lang)}</td>"
+            for i in range(players))
         body.append(f"<tr><td>{html.escape(round_word)} {r.number}</td>{cells}</tr>")
     total = "".join(f"<td><b>{format_number(v, lang)}</b></td>"
                     for v in view.scores_shown)
     body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
-    body.append(arithmetic_row(view, lang, m.players))
+    body.append(arithmetic_row(view, lang, players))
     for seats, pair_total in zip(view.teams, view.team_scores_shown, strict=True):
         # Pair games: each pair's total under its players' columns.
         pair = _("Pair {seats}").format(seats=pair_name(seats))
         points = format_number(pair_total, lang)
-        cells = "".join(f"<td>{points if i in seats else ''}</td>" for i in range(m.players))
+        cells = "".join(f"<td>{points if i in seats else ''}</td>" for i in range(players))
         body.append(f"<tr><td>{html.escape(pair)}</td>{cells}</tr>")
     result = ""
     if view.match_over and not pending and view.match_winners:
@@ -301,9 +295,7 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
         self.next_round_btn.description = _("Next round")
         self.new_match_btn.description = _("New match")
 
-    def render(self, view: Snapshot, *, result: Any, events: Iterable[Any],
-               match: Any) -> None:
-        """``result``, ``events``, ``match``: the round's result and events, and the match."""
+    def render(self, view: Snapshot) -> None:
         over = view.round_over
         self.layout.display = None if over else "none"
         if not over:
@@ -314,9 +306,9 @@ class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
             lesson, view.lang, next_lesson=view.next_lesson, next_title=view.next_lesson_title)
         self.lesson_end.layout.display = None if lesson is not None else "none"
         self.summary.value = round_summary_html(
-            result, events, view.players, view.lang, pending=pending, variant=view.variant,
+            view.round_summary, view.lang, pending=pending, variant=view.variant,
             tiles=view.hand_sizes, points=view.hand_points)
-        self.match_table.value = match_html(match, view, view.lang, pending=pending)
+        self.match_table.value = match_html(view, view.lang, pending=pending)
         end = view.match_end  # the lesson's end, when shown too, holds the links
         self.match_end.value = "" if end is None else match_end_html(
             end, view, view.lang, links=lesson is None)

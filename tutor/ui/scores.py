@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import html
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Iterable, Sequence
 
 import ipywidgets as widgets
 
@@ -74,19 +73,20 @@ def accuracy_html(view: Snapshot, lang: str, humans: Collection[int],
     return f"<ul class='ld-accuracy'>{lines}</ul>" if lines else ""
 
 
-def _seat_who(seat: int, humans: Collection[int], bots: Mapping[int, Any], lang: str) -> str:
+def _seat_who(seat: int, humans: Collection[int], kinds: Sequence[str], lang: str) -> str:
     _ = translator(lang)
     if seat in humans:
         return _("you") if len(humans) == 1 else _("human")
-    bot = bots.get(seat)
-    level = type(bot).__name__.replace("Bot", "").lower() if bot else ""
+    level = kinds[seat] if seat < len(kinds) else ""
     return _(SEAT_KINDS.get(level, BOT))
 
 
-def scores_html(view: Snapshot, lang: str, *, humans: Collection[int],
-                bots: Mapping[int, Any], scores: Sequence[int] | None = None,
+def scores_html(view: Snapshot, lang: str, *, humans: Collection[int] | None = None,
+                scores: Sequence[int] | None = None,
                 flash: tuple[Sequence[int], Sequence[int]] | None = None) -> str:
-    """The scores table: tiles in hand, this round and the match, as far as they are shown.
+    """The scores table: tiles in hand, this round and the match, as far as they are shown;
+    who plays each seat (``humans``, default the view's; a bot by its level, the view's
+    ``seat_kinds``).
 
     ``scores`` are the match totals to print (by default ``view.scores_shown``; the
     dashboard passes in-between values while it counts up); ``flash`` = (old, new) marks the
@@ -94,9 +94,12 @@ def scores_html(view: Snapshot, lang: str, *, humans: Collection[int],
     _ = translator(lang)
     if scores is None:
         scores = view.scores_shown
+    if humans is None:
+        humans = view.humans
+    kinds = view.seat_kinds
     rows = []
     for seat in range(view.players):
-        who = _seat_who(seat, humans, bots, lang)
+        who = _seat_who(seat, humans, kinds, lang)
         cls = " class='ld-turn'" if (seat == view.turn and not view.round_over) else ""
         td = "<td>"
         if flash is not None and flash[0][seat] != flash[1][seat]:
@@ -147,33 +150,30 @@ class ScoresPanel(widgets.HTML):  # type: ignore[misc]
         self.add_class("ld-scores")
         self.add_class("ld-card")
         self._view: Snapshot | None = None
-        self._who: dict[str, Any] = {"humans": (), "bots": {}}
 
     def attributes(self, lang: str) -> Attributes:
         _ = translator(lang)
         return {".ld-scores": {"role": "region", "aria-label": _("Scores")}}
 
-    def render(self, view: Snapshot, *, bots: Mapping[int, Any],
-               animate_from: Sequence[int] | None = None) -> None:
+    def render(self, view: Snapshot, *, animate_from: Sequence[int] | None = None) -> None:
         """Show ``view``'s scores; ``animate_from``: the totals shown before an answer, to
         count up from."""
         self._view = view
-        self._who = {"humans": view.humans, "bots": bots}
         new = list(view.scores_shown)
         loop = running_loop()
         if animate_from is not None and list(animate_from) != new and loop is not None:
             loop.create_task(self._animate(list(animate_from), new))
         else:
-            self.value = scores_html(view, view.lang, **self._who)
+            self.value = scores_html(view, view.lang)
 
     async def _animate(self, old: list[int], new: list[int]) -> None:
         for k in range(1, STEPS + 1):
             cur = [round(o + (n - o) * k / STEPS) for o, n in zip(old, new, strict=False)]
             view = self._view
             assert view is not None
-            self.value = scores_html(view, view.lang, scores=cur, flash=(old, new), **self._who)
+            self.value = scores_html(view, view.lang, scores=cur, flash=(old, new))
             await asyncio.sleep(0.07)
         await asyncio.sleep(0.9)
         view = self._view
         assert view is not None
-        self.value = scores_html(view, view.lang, **self._who)
+        self.value = scores_html(view, view.lang)

@@ -16,13 +16,14 @@ import ipywidgets as widgets
 from tutor.games import GAMES, game
 from tutor.i18n import N_, ngettext, translator
 from tutor.link import unnamed
-from tutor.snapshot import Snapshot
+from tutor.snapshot import ProgressFile, Snapshot, export_progress
 
 from .access import Attributes
 from .panel import accordion_attributes, classed
 
 __all__ = ["SHEET_MARKS", "SHEET_WORDS", "SheetPanel", "accuracy_csv", "accuracy_rows",
-           "accuracy_table_html", "file_stem", "progress_html", "readable_sheet_html",
+           "accuracy_table_html", "file_stem", "progress_file_html", "progress_html",
+           "readable_sheet_html",
            "sheet_caption", "sheet_legend_html", "sheet_links_html"]
 
 SHEET_WORDS: dict[str, str] = {
@@ -178,44 +179,44 @@ def sheet_links_html(table: str, csv: str, round_number: int, lang: str,
 
 
 def progress_html(store: Any, student: str, lang: str, class_code: str = "") -> str:
-    """The student's attempts as a CSV to download: on Binder the progress file goes
-    away with the server, so this is how the work reaches the teacher
-    (``python -m tutor import FILE``). ``store`` None: nothing is being saved."""
-    import tempfile
-    from pathlib import Path
+    """:func:`progress_file_html` of ``student``'s attempts in ``store`` (the lessons page's
+    download; the play page's comes from its session)."""
+    return progress_file_html(export_progress(store, student), student, lang, class_code)
 
 
+def progress_file_html(saved: ProgressFile | None, student: str, lang: str,
+                       class_code: str = "") -> str:
+    """The student's attempts (``saved``) as a CSV to download: on Binder the progress file
+    goes away with the server, so this is how the work reaches the teacher (``python -m
+    tutor import FILE``). ``saved`` None: nothing is being saved."""
     _ = translator(lang)
-    if store is None:
+    if saved is None:
         return html.escape(_("Progress is not being saved in this game."))
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "progress.csv"
-        count = store.export_csv(path, student=student)
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
+    count = saved.count
+    data = base64.b64encode(saved.data).decode("ascii")
     name = file_stem("leonard-progress", student, class_code) + ".csv"
     if unnamed(student):
-        saved = ngettext("{count} answer saved.", "{count} answers saved.", count, lang)
+        said = ngettext("{count} answer saved.", "{count} answers saved.", count, lang)
     else:
-        saved = ngettext("{count} answer saved for {student}.",
-                         "{count} answers saved for {student}.", count, lang)
-    saved = saved.format(count=count, student=student)
+        said = ngettext("{count} answer saved for {student}.",
+                        "{count} answers saved for {student}.", count, lang)
+    said = said.format(count=count, student=student)
     word = _("Download my progress (CSV)")
     give = _("Give this file to your teacher.")
     return (
-        f"<div>{html.escape(saved)}</div>"
+        f"<div>{html.escape(said)}</div>"
         f"<a class='ld-download ld-progress-download' download='{html.escape(name)}' "
         f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>"
         f"<div class='ld-legend'>{html.escape(give)}</div>")
 
 
 class SheetPanel(widgets.Accordion):  # type: ignore[misc]
-    """Two closed sections. The sheet replays the round and the progress file is read only
-    while their section is open; the sheet waits while a question hides points."""
+    """Two closed sections. The page's controller asks the session for the sheet (a replay
+    of the round) or the progress file only while their section is open, and hands them to
+    :meth:`render`; the sheet waits while a question hides points. ``on_open()``: a section
+    was opened or closed (the controller renders the panel again)."""
 
-    def __init__(self, *, sheet: Callable[[], Any], store: Callable[[], Any],
-                 class_code: Callable[[], str] = lambda: "") -> None:
-        """``sheet()``: the round's score sheet (or None); ``store()``: the progress store;
-        ``class_code()``: the student's class code, for the files' names."""
+    def __init__(self, *, on_open: Callable[[], None] = lambda: None) -> None:
         W = widgets
         self.sheet_html = classed(W.HTML(), "ld-sheet-table")
         self.sheet_links = classed(W.HTML(), "ld-downloads")
@@ -224,10 +225,7 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
                                    self.progress_html])
         self.add_class("ld-sheet")
         self.selected_index = None
-        self._sheet, self._store, self._class_code = sheet, store, class_code
-        self._view: Snapshot | None = None
-        self.observe(lambda _c: self._view is not None and self.render(self._view),
-                     "selected_index")
+        self.observe(lambda _c: on_open(), "selected_index")
 
     def attributes(self, lang: str) -> Attributes:
         return accordion_attributes(".ld-sheet", 2, self.selected_index)
@@ -237,15 +235,18 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
         self.set_title(0, _("Score sheet (Leonard system)"))
         self.set_title(1, _("My progress (download it to hand it in)"))
 
-    def render(self, view: Snapshot) -> None:
-        self._view = view
+    def render(self, view: Snapshot, *, sheet: Any = None, progress: ProgressFile | None = None,
+               class_code: str = "") -> None:
+        """The open section from ``view`` and what the controller asked the session for:
+        ``sheet`` the round's score sheet (None: the engine has none), ``progress`` the
+        student's progress file (None: nothing is being saved); ``class_code``: the
+        student's class code, for the files' names."""
         if self.selected_index == 1:
-            self.progress_html.value = progress_html(self._store(), view.student, view.lang,
-                                                     self._class_code())
+            self.progress_html.value = progress_file_html(progress, view.student, view.lang,
+                                                          class_code)
             return
         if self.selected_index != 0 or view.hiding:
             return  # closed, or it would show the points the question asks for
-        sheet = self._sheet()
         if sheet is None:
             self.sheet_html.value = ""
             return
@@ -254,5 +255,5 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
                  + accuracy_table_html(view, view.lang))
         data = sheet.to_csv() + "\n" + accuracy_csv(view, view.lang)
         self.sheet_links.value = sheet_links_html(table, data, view.round, view.lang,
-                                                  view.student, self._class_code())
+                                                  view.student, class_code)
         self.sheet_html.value = table
