@@ -34,7 +34,7 @@ STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.paths", "tutor.records"}
 """The store keeps rows: it reads the shared record types (:mod:`tutor.records`), the
 translations and the default place of its file, and nothing of the teaching."""
 LESSON_LOADING = frozenset({"tutor.lessons", "tutor.paths"})
-SESSION = frozenset({"tutor.session", "tutor.driver", "tutor.snapshot", "tutor.narration",
+SESSION = frozenset({"tutor.session", "tutor.snapshot", "tutor.narration",
                      "tutor.recorder", "tutor.asking"})
 CLASS_FILES = frozenset({"tutor.classroom", "tutor.student_answers", "tutor.counts",
                          "tutor.replay", "tutor.review", "tutor.live"})
