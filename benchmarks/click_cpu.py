@@ -54,7 +54,8 @@ from collections import defaultdict
 from types import SimpleNamespace
 
 clock = time.process_time
-SEED, MOVES, LESSON = int(os.environ["CC_SEED"]), int(os.environ["CC_MOVES"]), os.environ["CC_LESSON"]
+SEED, MOVES = int(os.environ["CC_SEED"]), int(os.environ["CC_MOVES"])
+LESSON = os.environ["CC_LESSON"]
 PROFILE = int(os.environ.get("CC_PROFILE", "0"))
 
 # --- phases: exclusive CPU time by name ----------------------------------------------------
@@ -89,6 +90,22 @@ def timed(name, fn):
 def wrap(owner, attr, name):
     setattr(owner, attr, timed(name, getattr(owner, attr)))
 
+
+# --- Python's garbage collector: its pauses are a phase of their own --------------------
+import gc
+
+gc_runs = defaultdict(int)
+
+
+def _collecting(phase, info):
+    if phase == "start":
+        enter("garbage collection")
+    else:
+        leave()
+        gc_runs[info["generation"]] += 1
+
+
+gc.callbacks.append(_collecting)
 
 # --- the kernel's side of the comms ---------------------------------------------------------
 import comm
@@ -126,7 +143,8 @@ def _what(msg_type, data):
         return model, ",".join(sorted(data.get("state", {})))
     if method == "custom":
         c = data.get("content")
-        return model, "custom:" + (c.get("event", c.get("method", "?")) if isinstance(c, dict) else "?")
+        event = c.get("event", c.get("method", "?")) if isinstance(c, dict) else "?"
+        return model, "custom:" + event
     return model, method or msg_type
 
 
@@ -199,9 +217,9 @@ for attr in ("play", "step_bot", "answer", "reveal", "hint", "legal_moves", "des
              "bot_pending", "new_round"):
     wrap(Session, attr, "session (engine, questions, narration)")
 wrap(Session, "snapshot", "snapshot")
-wrap(board_mod, "paint_table", "board: canvas drawing (layers)")
-wrap(board_mod, "paint_tiles", "board: canvas drawing (layers)")
-wrap(board_mod, "paint_marks", "board: canvas drawing (layers)")
+wrap(board_mod, "paint_table", "board: canvas drawing (felt layer)")
+wrap(board_mod, "paint_tiles", "board: canvas drawing (tiles layer)")
+wrap(board_mod, "paint_marks", "board: canvas drawing (marks layer)")
 wrap(board_mod.Board, "repaint", "board: canvas batch (hold_canvas)")
 wrap(board_mod, "layout", "board: layout")
 wrap(board_mod, "board_words_html", "board: words (screen reader)")
@@ -224,12 +242,12 @@ wrap(app_mod.TutorApp, "_announce", "focus and announcements")
 # --- the page --------------------------------------------------------------------------------
 from tutor.ui.entry import dashboard
 
-app = dashboard(LESSON, lang="en", seed=SEED, student=f"student-{SEED}")
-access = app.access
+app = access = None
 
 
 async def drain():
     me = asyncio.current_task()
+    await real_sleep(0)  # what the loop was asked to call soon (warm_up, …)
     while any(t is not me and not t.done() for t in asyncio.all_tasks()):
         await real_sleep(0)
 
@@ -258,13 +276,18 @@ def choices():
 
 
 async def main():
+    global app, access
+    # Made inside the running loop, as the notebook's cell runs in the kernel's: the app
+    # paces its bots and calls warm_up soon after.
+    app = dashboard(LESSON, lang="en", seed=SEED, student=f"student-{SEED}")
+    access = app.access
     await drain()  # warm_up, the first bot steps
     # What a page says once its widgets are drawn.
     for layer in app.board.canvas._canvases:
         incoming(layer, {"method": "custom", "content": {"event": "client_ready"}})
     incoming(access, {"method": "custom", "content": {"event": "width", "value": 1280}})
     await drain()
-    for table in (phase_cpu, sent, kind_msgs):
+    for table in (phase_cpu, sent, kind_msgs, gc_runs):
         table.clear()
     prof = cProfile.Profile() if PROFILE else None
     if prof:
@@ -304,7 +327,8 @@ async def main():
     print(json.dumps({
         "clicks": clicks, "count": dict(count), "cpu": dict(cpu), "phases": dict(phase_cpu),
         "sent": [[m, t, n, b] for (m, t), (n, b) in sent.items()],
-        "kinds": {k: v for k, v in kind_msgs.items()}, "profile": top}))
+        "kinds": {k: v for k, v in kind_msgs.items()}, "profile": top,
+        "full_collections": gc_runs[2]}))
 
 
 asyncio.run(main())
@@ -325,9 +349,11 @@ def measure(seeds: int, moves: int, lesson: str, profile: int = 0) -> dict[str, 
     sent: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     top = ""
+    full = 0
     for k in range(seeds):
         out = run(100 + k, moves, lesson, profile if k == 0 else 0)
         clicks += out["clicks"]
+        full += out["full_collections"]
         top = top or out["profile"]
         for name, n in out["count"].items():
             count[name] += n
@@ -351,7 +377,7 @@ def measure(seeds: int, moves: int, lesson: str, profile: int = 0) -> dict[str, 
     size = sum(b for _n, b in kinds.values())
     return {
         "seeds": seeds, "moves": moves, "lesson": lesson, "clicks": clicks,
-        "answers": count.get("answer", 0),
+        "answers": count.get("answer", 0), "full_collections": full,
         "cpu_ms_per_click": 1000 * total / per,
         "by_cause_ms_per_click": {k: 1000 * v / per for k, v in sorted(cpu.items())},
         "by_phase_ms_per_click": {k: 1000 * v / per for k, v in
@@ -382,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"lesson {r['lesson']}, {r['seeds']} seeds, {r['clicks']} clicks, {r['answers']} "
           f"answers: kernel CPU {r['cpu_ms_per_click']:.1f} ms per click; "
-          f"{r['messages_per_click']:.1f} messages, {r['kib_per_click']:.1f} KiB per click")
+          f"{r['messages_per_click']:.1f} messages, {r['kib_per_click']:.1f} KiB per click; "
+          f"{r['full_collections']} full garbage collections")
     print("\nCPU ms per click, by what set it off:")
     for k, v in r["by_cause_ms_per_click"].items():
         m = r["by_cause_messages_per_click"].get(k, {"messages": 0, "kib": 0})

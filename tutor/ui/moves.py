@@ -79,7 +79,11 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         """A spare button relabelled for ``move``, or a new one."""
         power = "warning" if isinstance(move, Play) and move.tile.is_power else ""
         if self._spare:
-            b = self._spare.pop()
+            # A spare that last showed this very move is taken as it is: relabelling it
+            # changes nothing, so nothing is sent (the bot's turn empties the panel, and the
+            # student's next turn often offers some of the same moves again).
+            same = [i for i, s in enumerate(self._spare) if s.tooltip == str(move)]
+            b = self._spare.pop(same[-1] if same else -1)
             with b.hold_sync():  # one message for the three, not one each
                 b.description, b.tooltip, b.button_style = move_label(move, lang), str(move), power
             return b
