@@ -30,6 +30,11 @@ work while the class plays, divided by the clicks):
 - messages and bytes per click, by widget model and trait (``HTML.value``, a canvas's
   drawing buffers …), so a panel that sends more than it changed shows.
 
+``--real-kernel``: the same student in a real ipykernel (no server), its process's CPU per
+click read from ``/proc`` (10 ms ticks: use several seeds) from each message until what it
+set off is over: the in-process figures above leave out ipykernel's own work per message
+(reading it off ZMQ, the status pair, the IOPub thread), which this includes.
+
 ``--profile N``: also the N functions with the most own CPU under cProfile (one seed; the
 profiler's overhead inflates small functions, so the phase split above is the measure).
 """
@@ -124,7 +129,7 @@ model_names = {}
 class Socket:
     def send_multipart(self, parts, copy=True):
         # [ident, delimiter, signature, header, parent header, metadata, content, buffers…]
-        self.last = sum(len(p) for p in parts[3:])
+        self.last = sum(memoryview(p).nbytes for p in parts[3:])  # a buffer's bytes
 
 
 socket = Socket()
@@ -335,6 +340,149 @@ asyncio.run(main())
 '''
 
 
+KERNEL_SETUP = r"""
+import json
+from tutor.ui.entry import dashboard
+_app = dashboard(%(lesson)r, lang="en", seed=%(seed)d, student="student-%(seed)d")
+
+
+def _next():
+    s = _app.session
+    q = s.pending_question
+    if q is not None:
+        return json.dumps({"kind": "answer", "box": _app.answer_in.model_id,
+                           "access": _app.access.model_id, "value": str(q.expected)})
+    if s.round.over:
+        return json.dumps({"kind": "over"})
+    found = [b for _k, (_m, b) in _app.moves._shown.items()
+             if b.tooltip not in ("draw", "pass")]
+    return json.dumps({"kind": "click", "button": found[0].model_id} if found else
+                      {"kind": "wait"})
+
+
+def _drawn():
+    return json.dumps({"layers": [c.model_id for c in _app.board.canvas._canvases],
+                       "access": _app.access.model_id})
+"""
+SETTLE = {"click": 2.0, "answer": 2.6, "wait": 1.0}
+"""Seconds after a page's message for what it sets off in a live kernel to be over (the bots'
+paced steps, 0.5 s each; the scores' count-up, 1.5 s)."""
+
+
+def real_kernel(seed: int, moves: int, lesson: str) -> dict[str, Any]:
+    """The same student in a real ipykernel (no server): the page's messages sent on the
+    kernel's shell channel as the page sends them, the kernel process's CPU (``/proc``) from
+    just before each message until what it set off is over, and the messages the kernel
+    published meanwhile (IOPub, status messages included) with their bytes."""
+    import os
+    import tempfile
+    import time
+
+    from bench_browser import cpu_s
+    from jupyter_client.manager import start_new_kernel
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "LEONARD_TUTOR_DB": str(Path(tmp) / "progress.sqlite3"),
+               "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        km, kc = start_new_kernel(kernel_name="python3", env=env, cwd=tmp)
+        try:
+            pid = km.provisioner.process.pid  # type: ignore[union-attr]
+
+            def run_code(code: str) -> str:
+                out: list[str] = []
+                kc.execute_interactive(code, timeout=120, output_hook=lambda m: out.append(
+                    m["content"].get("text", "") if m["msg_type"] == "stream" else
+                    str(m["content"].get("data", {}).get("text/plain", ""))
+                    if m["msg_type"] == "execute_result" else ""))
+                return "".join(out).strip().strip("'")
+
+            run_code(KERNEL_SETUP % {"lesson": lesson, "seed": seed})
+            time.sleep(3.0)  # warm_up, the first bot steps
+            drawn = json.loads(run_code("print(_drawn())"))
+
+            def drained() -> tuple[int, int]:
+                n = b = 0
+                while kc.iopub_channel.msg_ready():
+                    raw = kc.iopub_channel.socket.recv_multipart()
+                    n += 1
+                    b += sum(len(p) for p in raw[3:])  # ident, delimiter, signature out
+                return n, b
+
+            def comm(model: str, data: dict[str, Any]) -> None:
+                kc.shell_channel.send(kc.session.msg("comm_msg", {"comm_id": model,
+                                                                  "data": data}))
+
+            # What a page says once its widgets are drawn.
+            for layer in drawn["layers"]:
+                comm(layer, {"method": "custom", "content": {"event": "client_ready"}})
+            comm(drawn["access"], {"method": "custom", "content": {"event": "width",
+                                                                   "value": 1280}})
+            time.sleep(1.0)
+            clicks = answers = 0
+            cpu = {"click": 0.0, "answer": 0.0}
+            msgs = {"click": [0, 0], "answer": [0, 0]}
+            while clicks < moves:
+                step = json.loads(run_code("print(_next())"))
+                if step["kind"] == "over":
+                    break
+                time.sleep(0.3)
+                drained()
+                c0 = cpu_s(pid)
+                if step["kind"] == "click":
+                    comm(step["button"], {"method": "custom", "content": {"event": "click"}})
+                    clicks += 1
+                elif step["kind"] == "answer":
+                    for value in (step["value"], ""):
+                        comm(step["box"], {"method": "update", "state": {"value": value},
+                                           "buffer_paths": []})
+                    comm(step["access"], {"method": "custom", "content": {
+                        "event": "submit", "value": step["value"]}})
+                    answers += 1
+                time.sleep(SETTLE[step["kind"]])
+                if step["kind"] in cpu:
+                    cpu[step["kind"]] += cpu_s(pid) - c0
+                    n, b = drained()
+                    msgs[step["kind"]][0] += n
+                    msgs[step["kind"]][1] += b
+            # The closed tab: the kernel is asked to shut down; its CPU until it is gone.
+            c0 = last = cpu_s(pid)
+            km.request_shutdown()
+            deadline = time.monotonic() + 30
+            while km.is_alive() and time.monotonic() < deadline:
+                last = max(last, cpu_s(pid))
+                time.sleep(0.01)
+            shutdown = last - c0
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+    return {"clicks": clicks, "answers": answers, "cpu": cpu, "messages": msgs,
+            "shutdown": shutdown}
+
+
+def measure_real(seeds: int, moves: int, lesson: str) -> dict[str, Any]:
+    clicks = answers = 0
+    shutdown = 0.0
+    cpu = {"click": 0.0, "answer": 0.0}
+    msgs = {"click": [0, 0], "answer": [0, 0]}
+    for k in range(seeds):
+        out = real_kernel(100 + k, moves, lesson)
+        shutdown += out["shutdown"]
+        clicks += out["clicks"]
+        answers += out["answers"]
+        for kind in cpu:
+            cpu[kind] += out["cpu"][kind]
+            msgs[kind][0] += out["messages"][kind][0]
+            msgs[kind][1] += out["messages"][kind][1]
+    per = max(1, clicks)
+    return {"seeds": seeds, "moves": moves, "lesson": lesson, "clicks": clicks,
+            "answers": answers,
+            "kernel_cpu_ms_per_click": 1000 * sum(cpu.values()) / per,
+            "by_cause_ms_per_click": {k: 1000 * v / per for k, v in cpu.items()},
+            "iopub_messages_per_click": sum(n for n, _b in msgs.values()) / per,
+            "iopub_kib_per_click": sum(b for _n, b in msgs.values()) / per / 1024,
+            "shutdown_cpu_ms_per_kernel": 1000 * shutdown / max(1, seeds)}
+
+
 def run(seed: int, moves: int, lesson: str, profile: int = 0) -> dict[str, Any]:
     return run_child(CHILD, {"CC_SEED": str(seed), "CC_MOVES": str(moves), "CC_LESSON": lesson,
                              "CC_PROFILE": str(profile)})
@@ -401,7 +549,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="also the N functions with the most own CPU (cProfile, one seed)")
+    parser.add_argument("--real-kernel", action="store_true",
+                        help="play in a real ipykernel instead (slower: the bots' pace is "
+                             "waited out) and report its process's CPU per click")
     args = parser.parse_args(argv)
+    if args.real_kernel:
+        real = measure_real(args.seeds, args.moves, args.lesson)
+        if args.json:
+            print(json.dumps(real, indent=2))
+        else:
+            print(f"real ipykernel, lesson {real['lesson']}, {real['seeds']} seeds, "
+                  f"{real['clicks']} clicks, {real['answers']} answers: kernel CPU "
+                  f"{real['kernel_cpu_ms_per_click']:.1f} ms per click ("
+                  + ", ".join(f"{k} {v:.1f}" for k, v in real["by_cause_ms_per_click"].items())
+                  + f"); IOPub {real['iopub_messages_per_click']:.1f} messages, "
+                  f"{real['iopub_kib_per_click']:.1f} KiB per click; a kernel's shutdown "
+                  f"{real['shutdown_cpu_ms_per_kernel']:.0f} CPU ms")
+        return 0
     r = measure(args.seeds, args.moves, args.lesson, args.profile)
     if args.json:
         print(json.dumps(r, indent=2))
