@@ -21,6 +21,7 @@ import time
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 CULLING: dict[str, int | bool] = {
     "cull_idle_timeout": 300,
@@ -56,6 +57,15 @@ TORNADO: dict[str, int] = {"websocket_max_message_size": MAX_MESSAGE_BYTES}
 
 SERVER_TORNADO = {"ServerApp": {"tornado_settings": TORNADO}}
 VOILA_TORNADO = {"Voila": {"tornado_settings": TORNADO}}
+
+QUIET_LOG: dict[str, dict[str, dict[str, str]]] = {"loggers": {"Voila": {"level": "INFO"}}}
+"""``Voila.logging_config``: the server's logger at INFO. traitlets sets an application's
+logger to DEBUG and filters at its handler, so every debug line was made and thrown away:
+two for each message a kernel sends (the kernel manager's activity watch and the notebook
+executor's), about a fifth of the server's own work while a class plays (cProfile of
+``benchmarks/class_server.py``'s server). To see them (``--debug``), set the level back to DEBUG.
+``voila.json`` holds it (a command-line flag does not reach ``logging_config``)."""
+VOILA_LOGGING: dict[str, dict[str, Any]] = {"Voila": {"logging_config": QUIET_LOG}}
 
 
 def command_flags() -> list[str]:

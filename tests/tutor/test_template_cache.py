@@ -219,3 +219,24 @@ def test_a_closed_tab_frees_its_kernel_through_the_xsrf_check(tmp_path: Path) ->
         assert done.status == 204
     finally:
         stop_server(proc)
+
+
+def test_the_class_servers_logger_makes_no_debug_records() -> None:
+    """Issue 35 part 4: traitlets leaves an application's logger at DEBUG and filters at its
+    handler, so the class server made and dropped two debug records for every message a
+    kernel sent. The shipped voila.json keeps Voilà's logger at INFO, and traitlets reads it
+    so (the level of the logger itself, not only of its handler)."""
+    import logging
+
+    from traitlets.config import Application
+
+    shipped = json.loads((Path(serve.__file__).parents[1] / "voila.json").read_text())
+    assert shipped["Voila"]["logging_config"] == serve.QUIET_LOG
+
+    class Voila(Application):  # type: ignore[misc]  # the logger is named after the class
+        pass
+
+    app = Voila(logging_config=shipped["Voila"]["logging_config"])
+    app._configure_logging()
+    assert not logging.getLogger("Voila").isEnabledFor(logging.DEBUG)
+    assert logging.getLogger("Voila").isEnabledFor(logging.INFO)

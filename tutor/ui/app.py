@@ -29,7 +29,7 @@ from .keys import HelpPanel, shortcut_map
 from .log import LogPanel
 from .moves import CHOICE, MOVES_GROUP, MovesPanel, move_label
 from .name_form import NAME_INPUT, NameForm
-from .panel import classed, guarded, logged, running_loop, unforeseen
+from .panel import classed, freeze_heap, guarded, logged, running_loop, unforeseen
 from .question import ANSWER_BOX, AnsweredCard, TutorPanel
 from .round_end import ROUND_END_BUTTONS, RoundEndPanel
 from .scores import ScoresPanel
@@ -99,6 +99,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         loop = running_loop()
         if loop is not None:  # once the board is out: MathML and number formats, ready
             loop.call_soon(warm_up, self.lang)
+            loop.call_soon(freeze_heap)  # then the heap, out of full collections
 
     # --- building -----------------------------------------------------------------------------
 
@@ -315,11 +316,12 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         """A move button pressed: the move is played and the focus goes to the group of
         moves, not to a button: the moves are drawn again for the next turn, and a focus on
         the first of them made a second Enter (a double press) play a second tile."""
-        self.play(move)
-        view = self._view
-        if view is not None and view.question is None and not view.round_over \
-                and not self.board_slot.covered(view):
-            self.access.focus(MOVES_GROUP)
+        with self.access.hold_sync():  # the focus goes with the refresh's words: one message
+            self.play(move)
+            view = self._view
+            if view is not None and view.question is None and not view.round_over \
+                    and not self.board_slot.covered(view):
+                self.access.focus(MOVES_GROUP)
 
     def move_label(self, move: Action) -> str:
         return move_label(move, self.lang)

@@ -52,6 +52,8 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         turned self, but its caption does not)."""
         self._lang = ""
         self._spare: list[widgets.Button] = []
+        self._named: tuple[tuple[str, ...], str, Attributes] | None = None
+        """The last moves named by :meth:`attributes`: their notations, language, names."""
 
     def render(self, legal: Sequence[Action], lang: str) -> None:
         """Show a button per move. A move still on offer keeps its button (a refresh that
@@ -79,7 +81,11 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
         """A spare button relabelled for ``move``, or a new one."""
         power = "warning" if isinstance(move, Play) and move.tile.is_power else ""
         if self._spare:
-            b = self._spare.pop()
+            # A spare that last showed this very move is taken as it is: relabelling it
+            # changes nothing, so nothing is sent (the bot's turn empties the panel, and the
+            # student's next turn often offers some of the same moves again).
+            same = [i for i, s in enumerate(self._spare) if s.tooltip == str(move)]
+            b = self._spare.pop(same[-1] if same else -1)
             with b.hold_sync():  # one message for the three, not one each
                 b.description, b.tooltip, b.button_style = move_label(move, lang), str(move), power
             return b
@@ -99,6 +105,13 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
     def attributes(self, legal: Sequence[Action], lang: str) -> Attributes:
         """Each button's name in words, with its number ("Move 2: six-three at the left
         end", key 2); buttons are found by their title, the move's notation."""
+        keys = tuple(str(m) for m in legal)
+        if self._named is not None and self._named[1] == lang and (
+                not keys or keys == self._named[0]):
+            # No moves (the bots' turns): the last names stay, naming buttons no longer on
+            # the page (their selectors match nothing), so the page's whole map of
+            # attributes is not sent again for each bot's move, and again at the next turn.
+            return {k: dict(v) for k, v in self._named[2].items()}
         _ = translator(lang)
         out: Attributes = {MOVES_GROUP: {"role": "group", "aria-label": _("Your moves"),
                                          "tabindex": "-1"}}
@@ -107,4 +120,5 @@ class MovesPanel(widgets.HBox):  # type: ignore[misc]
                 "aria-label": _(N_("Move {number}: {move}")).format(number=i,
                                                                     move=move_words(m, lang)),
                 "aria-keyshortcuts": str(i) if i <= 9 else None}
-        return out
+        self._named = (keys, lang, out)
+        return {k: dict(v) for k, v in out.items()}
