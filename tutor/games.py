@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from engine.rules import variant
 from tutor.i18n import N_, TranslatableError
 
 __all__ = ["DEFAULT_GAME", "GAMES", "Game", "RoundEndQuestion", "UnknownGameError", "game"]
@@ -47,6 +48,17 @@ class Game:
     marks: tuple[tuple[str, str], ...] = ()
     """The game's own score-sheet marks and their words (N_-marked), for the sheet's legend
     (engine.sheet's module docstring); the marks all games share live in tutor.ui.sheet."""
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """How many may play it (RULES.md §1.3, §3: the engine's variant says)."""
+        rules = variant(self.name)
+        return tuple(range(rules.min_players, rules.max_players + 1))
+
+    @property
+    def played_to_points(self) -> bool:
+        """Whether a match goes on to a points target rather than a number of rounds."""
+        return variant(self.name).goal == "points"
 
 
 _ALL: tuple[Game, ...] = (

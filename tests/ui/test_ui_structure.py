@@ -69,9 +69,9 @@ ENGINE_TYPES = {"engine.tiles": {"Half", "Tile", "TileSet", "LEONARD"},
                 "engine.round": {"Action", "Draw", "Pass", "Play"}}
 """What a panel may import from the engine: the types of what the snapshot holds (tiles and
 moves; ``LEONARD`` the tile set a tile is read in)."""
-KNOWN = {"game_setup": {"engine.rules.variant"}}
-"""The setup form reads a game's player counts and goal off the engine's variant (issue 34
-part 4 moves those facts into the tutor's one entry per game)."""
+KNOWN: dict[str, set[str]] = {}
+"""Panels allowed an engine import beyond the types: none (the setup form reads a game's
+player counts and goal from the tutor's one entry per game, :mod:`tutor.games`)."""
 
 
 def forbidden_imports(source: str) -> set[str]:

@@ -10,8 +10,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from engine.rules import variant
-from tutor.games import GAMES
+from tutor.games import GAMES, game
 from tutor.i18n import N_, translator
 from tutor.questions import seat_name
 
@@ -130,13 +129,13 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
     def _variant_changed(self) -> None:
         """Offer the player counts the chosen game allows (pair games: four); a game played
         to a score counts its rounds up to the target, so the rounds box is off."""
-        game = variant(self.variant_dd.value)
-        counts = list(range(game.min_players, min(game.max_players, SEATS) + 1))
+        entry = game(self.variant_dd.value)
+        counts = [n for n in entry.player_counts if n <= SEATS]
         if list(self.players_dd.options) != counts:
             keep = self.players_dd.value
             self.players_dd.options = counts
             self.players_dd.value = keep if keep in counts else counts[0]
-        self.rounds_in.disabled = game.goal == "points"
+        self.rounds_in.disabled = entry.played_to_points
 
     def _seat_visibility(self) -> None:
         for i, dd in enumerate(self.seat_dds):
