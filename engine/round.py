@@ -527,6 +527,14 @@ class Round:
                                f"{self.variant.title or self.variant.name}: play a tile, draw "
                                f"or pass")
 
+    def sheet_event(self, event: object) -> tuple[str, int, object]:
+        """Hook for the score sheet: one of this variant's own events (not one every game
+        logs) as its key in :attr:`Variant.sheet_marks` (``""``: no mark), the seat whose
+        cell it marks, and the move of :meth:`extra_moves` that made it, which a replay
+        applies (None: the seat's last placement made it, and the mark goes on that row).
+        The base round logs no event of its own."""
+        return "", -1, None
+
     def _check_play(self, play: Play) -> tuple[int, int, int]:
         seat = self.turn
         ts = self.tab.tileset

@@ -159,6 +159,21 @@ def test_the_base_round_names_no_variant():
     assert not hasattr(engine.round, "ANNUL") and not hasattr(engine.round, "RoundContext")
 
 
+def test_the_sheet_names_no_variant():
+    """Part 4: a game's own sheet marks (Cuban's ``5D``, Doble 15's ``H A R``, Ponce's ``P``,
+    §2, §3) and whether the title names the game are its variant's; the sheet module reads
+    them from the variant and names no game."""
+    folder = Path(engine.__file__).parent
+    text = (folder / "sheet.py").read_text(encoding="utf-8")
+    for name in ("Annul", "ANNUL", "Special", "from .variants", '"leonard"', "variant.name", "cuban",
+                 "doble15", "ponce", '"5D"', '"H"', '"P"'):
+        assert name not in text, name
+    assert VARIANTS["cuban"].sheet_marks == {"annul": "5D"}
+    assert list(VARIANTS["doble15"].sheet_marks.values()) == ["H", "A", "R"]
+    assert VARIANTS["ponce"].sheet_marks == {"pass": "P"}
+    assert not VARIANTS["leonard"].sheet_named and VARIANTS["venezuela"].sheet_named
+
+
 def test_cuban_redeal_comes_through_the_extra_moves_hook():
     """§3.4 (D-21): five doubles on one's first turn: ``annul`` is an extra move, listed with
     ``legal_moves(extra=True)`` and applied by ``apply``; other games have none."""
