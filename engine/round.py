@@ -19,10 +19,9 @@ tables).
 from __future__ import annotations
 
 import random
-from itertools import repeat, starmap
-from operator import itemgetter
 from typing import Any, Literal
 
+from . import reading
 from .actions import DRAW, PASS, ActionError, Draw, IllegalMoveError, Pass, Play, parse_action
 from .deal import Deal, DealError, tile_ids
 from .events import (
@@ -39,7 +38,8 @@ from .events import (
 )
 from .kernel import NATIVE, NEXT_SEATS, Tables, _bits, tables
 from .kernel import playout as run_playout
-from .line import Line, Placement
+from .line import Line
+from .opening import rotated_starter, rule_start, rule_tile, shuffled, wrong_starter
 from .rules import HouseRules, Variant
 from .tiles import Half, Tile, TileError, TileSet
 
@@ -164,39 +164,12 @@ class Round:
                            record=record, context=context)
         variant.check_players(players)
         tab = tables(variant.tileset, rules.symbol_value, variant.power)
-        n = tab.n
-        size = variant.hand_sizes[players]
-        table: int | None = None
-        if players in variant.table_tile_players and starter is None:
-            draws = rng.sample(range(n), players)
-            starter = max(range(players), key=lambda s: (tab.weight[draws[s]], -s))
-        # Sorting by random keys is a uniform shuffle, and twice as fast as random.shuffle.
-        if NATIVE:
-            rnd = rng.random
-            order = sorted(range(n), key=lambda _: rnd())
-        else:  # the same keys in the same order, drawn in C: no Python call per tile
-            order = sorted(range(n), key=list(starmap(rng.random, repeat((), n))).__getitem__)
-        if players in variant.table_tile_players:
-            table = order[players * size]
-            rest: list[int] = []
-        else:
-            rest = order[players * size:] if variant.pile else []
-        if NATIVE:
-            hands = [0] * players
-            for s in range(players):  # each hand in a local int: a list item's |= is generic
-                h = 0
-                for k in range(s * size, s * size + size):
-                    h |= 1 << order[k]
-                hands[s] = h
-        else:  # in C: the dealt tiles' bits, grouped ``size`` at a time (the hands), each group
-            # summed (distinct bits: their union)
-            bits = itemgetter(*order[:players * size])(tab.bit)
-            hands = list(map(sum, zip(*[iter(bits)] * size, strict=True)))
+        hands, rest, table, starter = shuffled(variant, tab, players, rng, starter)
         opening: Literal["rule", "any"] = "rule"
         open_tile = -1
         if starter is None:
             if cls is Round:  # the rule's opener and the tile it opens with, in one search
-                starter, open_tile = Round._rule_start(tab, hands)
+                starter, open_tile = rule_start(tab, hands)
             else:
                 starter = cls._rule_starter(tab, hands)
         elif table is None:
@@ -256,59 +229,28 @@ class Round:
         return cls(variant, rules, masks, pile_ids, table_id, starter, number=number,
                    opening=opening, record=record, context=context)
 
-    @staticmethod
-    def _rule_tile(tab: Tables, mask: int) -> int:
-        """The tile a hand would open with by rule: its highest numeric double, else (D-2)
-        its heaviest tile."""
-        for _, tid in tab.open_order:
-            if mask >> tid & 1:
-                return tid
-        raise DealError("an empty hand cannot open")
-
-    @staticmethod
-    def _rule_start(tab: Tables, hands: list[int]) -> tuple[int, int]:
-        """The seat holding the best opening tile, and that tile (the one it opens with by
-        rule); equal tiles (D-2) go by seat order."""
-        best_key = None
-        best = best_tid = -1
-        for key, tid in tab.open_order:
-            if best_key is not None and key != best_key:
-                break
-            for s, h in enumerate(hands):
-                if h >> tid & 1:
-                    if best < 0 or s < best:
-                        best, best_key, best_tid = s, key, tid
-                    break
-        if best < 0:
-            raise DealError("nobody holds a tile to open with")
-        return best, best_tid
-
+    # The opening rules (engine.opening), as hooks a variant overrides (Doble 15's doubles).
     @classmethod
     def _rule_starter(cls, tab: Tables, hands: list[int]) -> int:
         """The seat holding the best opening tile; equal tiles (D-2) go by seat order."""
-        return Round._rule_start(tab, hands)[0]
+        return rule_start(tab, hands)[0]
 
     @classmethod
     def _check_rule_starter(cls, tab: Tables, hands: list[int], starter: int) -> None:
         """Raise :class:`DealError` unless ``starter`` opens these hands by rule."""
-        expected = cls._rule_starter(tab, hands)
+        expected, tile = rule_start(tab, hands)
         if starter != expected:
-            raise DealError(f"seat {starter} cannot open: seat {expected} holds "
-                            f"{tab.tileset.tiles[cls._rule_tile(tab, hands[expected])]}, "
-                            f"which opens")
+            raise wrong_starter(tab, hands, starter, expected, tile)
 
     def _rule_opening(self, seat: int) -> int | None:
-        return self._rule_tile(self.tab, self.hands[seat])
+        return rule_tile(self.tab, self.hands[seat])
 
     @classmethod
     def next_starter(cls, previous: list[Round], rules: HouseRules) -> int | None:
         """Who opens the round after ``previous`` (the match's rounds so far), with any tile;
-        None: the round opens by rule (RULES.md §1.4). Leonard and the block game: D-3."""
-        if not previous or rules.opener == "rule":
-            return None
-        prev = previous[-1]
-        opener = prev.opener if prev.opener >= 0 else prev.starter
-        return (opener + 1) % prev.players
+        None: the round opens by rule (RULES.md §1.4). Leonard and the block game: D-3
+        (:func:`engine.opening.rotated_starter`)."""
+        return rotated_starter(previous, rules)
 
     @classmethod
     def match_context(cls, previous: list[Round], target: int) -> object:
@@ -317,15 +259,11 @@ class Round:
         needs nothing; a variant that scores passes against the match's target overrides it."""
         return None
 
-    def dealt(self) -> Deal:
-        """The deal this round was played from (hands as dealt, the whole pile, the table
-        tile, the starter): :meth:`from_deal` of it plays the same round again."""
-        ts = self.tab.tileset
-        return Deal(tuple(tuple(str(t) for t in ts.from_mask(h)) for h in self.initial_hands),
-                    tuple(str(ts.tiles[i]) for i in self.pile),
-                    None if self.table is None else str(ts.tiles[self.table]), self.starter)
+    # --- reading the state (the read-only views are engine.reading's functions) -----------
 
-    # --- reading the state ----------------------------------------------------------------
+    def dealt(self) -> Deal:
+        """The deal this round was played from: :func:`engine.reading.dealt`."""
+        return reading.dealt(self)
 
     def _tile(self, tid: int | None) -> Tile | None:
         return None if tid is None or tid < 0 else self.tab.tileset.tiles[tid]
@@ -356,36 +294,24 @@ class Round:
 
     @property
     def pile_tiles(self) -> list[Tile]:
-        return [self.tab.tileset.tiles[i] for i in self.pile[self.pile_pos:]]
-
-    def _placed_tile(self, p: Placement) -> Tile:
-        suits = self.tab.tileset.suits
-        return Tile(suits[p[1]], suits[p[2]])
+        return reading.pile_tiles(self)
 
     def line_tiles(self) -> list[Tile]:
-        """The line left to right, each tile with its left half first. For a hub: the hub,
-        then each arm from the hub outward (see :meth:`arm_tiles`)."""
-        return [self._placed_tile(p) for p in self.line]
+        """The line (:func:`engine.reading.line_tiles`)."""
+        return reading.line_tiles(self)
 
     def arm_tiles(self, end: End) -> list[Tile]:
-        """The tiles of one arm of a hub, from the hub outward, the half towards the hub
-        first (empty for a two-ended line)."""
-        return [self._placed_tile(p) for p in self.line.arm(self.line.shape.index(end))]
+        """One arm of a hub (:func:`engine.reading.arm_tiles`)."""
+        return reading.arm_tiles(self, end)
 
     @property
     def ends(self) -> tuple[Half, ...] | None:
-        """The open suit at each end, in the order of :attr:`end_names` (None before the
-        first tile)."""
-        if not self.line.started:
-            return None
-        suits = self.tab.tileset.suits
-        return tuple(suits[s] for s in self.line.open)
+        """The open suit at each end (:func:`engine.reading.ends`)."""
+        return reading.ends(self)
 
     def end_tile(self, end: End) -> Tile | None:
-        """The tile at end ``end`` (the hub itself for an arm with no tile yet)."""
-        if not self.line.started:
-            return None
-        return self._tile(self.line.tips[self.line.shape.index(end)])
+        """The tile at end ``end`` (:func:`engine.reading.end_tile`)."""
+        return reading.end_tile(self, end)
 
     # The two ends of a two-ended line by their old names (open suit, tile id; -1 if none).
     @property
@@ -411,7 +337,7 @@ class Round:
     @property
     def team_scores(self) -> list[int]:
         """This round's score (gains − losses) per team (:attr:`teams`)."""
-        return [sum(self.gains[s] - self.losses[s] for s in seats) for seats in self.teams]
+        return reading.team_scores(self)
 
     def _ends_mask(self) -> int:
         """Every tile that fits some open end."""
@@ -526,6 +452,14 @@ class Round:
         raise IllegalMoveError(f"{action!r} is not a move of "
                                f"{self.variant.title or self.variant.name}: play a tile, draw "
                                f"or pass")
+
+    def sheet_event(self, event: object) -> tuple[str, int, object]:
+        """Hook for the score sheet: one of this variant's own events (not one every game
+        logs) as its key in :attr:`Variant.sheet_marks` (``""``: no mark), the seat whose
+        cell it marks, and the move of :meth:`extra_moves` that made it, which a replay
+        applies (None: the seat's last placement made it, and the mark goes on that row).
+        The base round logs no event of its own."""
+        return "", -1, None
 
     def _check_play(self, play: Play) -> tuple[int, int, int]:
         seat = self.turn

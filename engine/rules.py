@@ -162,6 +162,14 @@ class Variant:
     options: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The house rules only this game reads, each with the values it may take (the first
     is the default); :class:`HouseRules` checks them."""
+    sheet_marks: dict[str, str] = field(default_factory=dict)
+    """The marks this game writes on the score sheet (:mod:`engine.sheet`) beyond every game's,
+    by the key its round type gives the event (:meth:`~engine.round.Round.sheet_event`), in
+    the order they are written in a cell (after ``N PS PC``, before ``K KP T`` and the
+    result)."""
+    sheet_named: bool = True
+    """The score sheet's title names the game (False: Leonard-Domino and the block game, the
+    sheet's own games)."""
 
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
@@ -217,6 +225,7 @@ LEONARD_VARIANT = Variant(
     pass_bonus=20,
     capicua_bonus=20,
     title="Leonard-Domino",
+    sheet_named=False,
 )
 
 BLOCK_VARIANT = Variant(
@@ -228,6 +237,7 @@ BLOCK_VARIANT = Variant(
     pile=False,
     power=False,
     title="block game (double six)",
+    sheet_named=False,
 )
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (LEONARD_VARIANT, BLOCK_VARIANT)}

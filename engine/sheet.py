@@ -53,16 +53,13 @@ Play quality (``!!`` ``!`` ``X`` ``XX``)
 The classic variants (RULES.md §3)
     A game without power tiles drops the ``-a`` columns (:attr:`Variant.sheet_losses`); a
     pair game adds the pairs' cumulative scores after the players' (``Σac``, ``Σbd``) and
-    writes ``$`` for both partners of the winning pair. More marks:
+    writes ``$`` for both partners of the winning pair. A play that made another seat draw
+    is marked ``↓C`` (seat C drew; C's own cells are untouched).
 
-    ``P``      Ponce pass points, on the row of the placement that made the others pass
-               (the points in ``+x``; a partner's free pass adds nothing);
-    ``H``      Doble 15: the play left a 13 open and hexes the next player;
-    ``A``      Doble 15: the play left a 14 open and the player plays again;
-    ``↓C``     Doble 15: the play left a 15 open and made seat C draw (C's hand grows, but
-               it is not C's turn: C's own cells are untouched);
-    ``R``      Doble 15: the play left a 3 open and reversed the direction of play;
-    ``5D``     Cuban: the player held five doubles and asked for a redeal (the hand ends).
+    A game's own marks are its variant's (:attr:`Variant.sheet_marks`, declared in its
+    module under ``engine/variants/``): a bonus of its own kind, by the kind, or one of its
+    own events, by the key its round type gives it (:meth:`Round.sheet_event`). This module
+    names no game.
 """
 
 from __future__ import annotations
@@ -75,7 +72,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Literal
 
 from .events import (
-    Annulled,
     Bonus,
     Drew,
     End,
@@ -84,11 +80,10 @@ from .events import (
     PowerEffect,
     RoundEnded,
     RoundStarted,
-    Special,
 )
 from .round import DRAW, PASS, Play, Round
+from .rules import Variant
 from .tiles import Tile
-from .variants.cuban import ANNUL
 
 if TYPE_CHECKING:
     from .match import Match
@@ -100,8 +95,18 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DREW = "↓"
 PASSED = "—"
 WIN, TIE, LOSE = "$", "=", "∅"
-_MARK_ORDER = ("N", "PS", "PC", "P", "H", "A", "R", "K", "KP", "5D", "T", WIN, TIE, LOSE)
-_SPECIAL_MARKS = {"hex": "H", "again": "A", "reverse": "R"}
+_MARKS_BEFORE = ("N", "PS", "PC")
+_MARKS_AFTER = ("K", "KP", "T", WIN, TIE, LOSE)
+_MARK_ORDER = _MARKS_BEFORE + _MARKS_AFTER
+"""The order of every game's marks in a cell; a game's own marks go between the two parts
+(:func:`mark_order`), a forced draw's ``↓C`` last."""
+
+
+def mark_order(variant: Variant) -> tuple[str, ...]:
+    """The order of the marks in a cell of ``variant``'s sheet."""
+    if not variant.sheet_marks:
+        return _MARK_ORDER
+    return (*_MARKS_BEFORE, *variant.sheet_marks.values(), *_MARKS_AFTER)
 
 
 def play_value(rnd: Round, play: Play) -> int:
@@ -153,6 +158,8 @@ class SheetCell:
     """Points the play changed at once (power gain + loss inflicted); None without a play."""
     choices: tuple[int, ...] = ()
     """The value of every legal play the player had (one per tile and end)."""
+    order: tuple[str, ...] = field(default=_MARK_ORDER, repr=False, compare=False)
+    """The order :meth:`ordered_marks` writes the marks in (:func:`mark_order`)."""
 
     @property
     def played(self) -> bool:
@@ -160,8 +167,8 @@ class SheetCell:
         return self.tile is not None or self.passed or self.drew > 0
 
     def ordered_marks(self) -> list[str]:
-        return sorted(self.marks, key=lambda m: _MARK_ORDER.index(m) if m in _MARK_ORDER
-                      else len(_MARK_ORDER))
+        order = self.order
+        return sorted(self.marks, key=lambda m: order.index(m) if m in order else len(order))
 
     @property
     def play(self) -> str:
@@ -302,6 +309,9 @@ class ScoreSheet:
                            rnd.table, rnd.starter, number=rnd.number, opening=opening,
                            record=True, context=rnd.context)
 
+        variant = rnd.variant
+        own_marks = variant.sheet_marks
+        order = mark_order(variant)
         grid: list[list[SheetCell]] = [[] for _ in range(players)]
         turns = [0] * players          # turns begun per seat
         in_turn = [False] * players    # the seat's latest turn is still going (drew only)
@@ -312,7 +322,7 @@ class ScoreSheet:
         def cell(seat: int, row: int) -> SheetCell:
             cells = grid[seat]
             while len(cells) < row:
-                cells.append(SheetCell(seat, len(cells) + 1))
+                cells.append(SheetCell(seat, len(cells) + 1, order=order))
             return cells[row - 1]
 
         def turn_cell(seat: int) -> SheetCell:
@@ -328,15 +338,6 @@ class ScoreSheet:
             elif isinstance(ev, Drew):
                 replay.apply(DRAW, ev.seat)
                 turn_cell(ev.seat).drew += 1
-            elif isinstance(ev, Annulled):
-                replay.apply(ANNUL, ev.seat)
-                c = turn_cell(ev.seat)
-                c.marks.append("5D")
-                in_turn[ev.seat] = False
-                last_turn = (ev.seat, c.row)
-            elif isinstance(ev, Special):
-                if ev.effect in _SPECIAL_MARKS:
-                    cell(ev.seat, last_place[ev.seat]).marks.append(_SPECIAL_MARKS[ev.effect])
             elif isinstance(ev, Passed):
                 replay.apply(PASS, ev.seat)
                 c = turn_cell(ev.seat)
@@ -375,8 +376,8 @@ class ScoreSheet:
                     row, mark = last_place[ev.seat], ev.detail or "K"
                 elif ev.kind in ("tranque", "block"):
                     row, mark = last_turn[1], ""
-                elif ev.kind == "pass":
-                    row, mark = last_place[ev.seat], "P" if ev.points else ""
+                elif ev.kind in own_marks:  # a bonus of the game's own (Ponce's pass points)
+                    row, mark = last_place[ev.seat], own_marks[ev.kind] if ev.points else ""
                 else:  # domino
                     row, mark = last_place[ev.seat], ""
                 c = cell(ev.seat, row)
@@ -399,6 +400,18 @@ class ScoreSheet:
                     else:
                         mark = TIE if ev.hand_totals[s] == low else LOSE
                     cell(s, max(row, 1)).marks.append(mark)
+            else:  # one of the game's own events (Variant.sheet_marks, Round.sheet_event)
+                key, seat, move = replay.sheet_event(ev)
+                mark = own_marks.get(key, "")
+                if move is not None:  # the seat's turn: a move of the game's own
+                    replay.apply(move, seat)
+                    c = turn_cell(seat)
+                    in_turn[seat] = False
+                    last_turn = (seat, c.row)
+                elif mark:
+                    c = cell(seat, last_place[seat])
+                if mark:
+                    c.marks.append(mark)
 
         if replay.log != log:
             raise ValueError("the round's event log does not replay from its deal")
@@ -417,7 +430,7 @@ class ScoreSheet:
                 cells.append(c)
             rows.append(SheetRow(r, tuple(cells), losses, pairs))
         started = log[0]
-        game = "" if rnd.variant.name in ("leonard", "block") else rnd.variant.title
+        game = variant.title if variant.sheet_named else ""
         return cls(started.number, players, started.table, rows, rnd.result, losses=losses,
                    teams=pairs, game=game)
 

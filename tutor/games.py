@@ -121,6 +121,15 @@ _ALL: tuple[Game, ...] = (
                    "the lowest hand) gains the sum of all the other hands."),
         marks=(("H", N_("Doble 15: left a 13 open, the next player is hexed")),),
     ),
+    Game(
+        name="block_capicua",
+        label=N_("Block game with capicúa (double six)"),
+        skills=frozenset({"add"}),
+        round_end=frozenset({"collect"}),
+        scoring=N_("How the block game with capicúa scores: the player who goes out gains the "
+                   "tiles left in the other hands, and 20 more when the last tile fitted both "
+                   "ends (capicúa); in a tranque, the lowest hand gains them."),
+    ),
 )
 
 GAMES: MappingProxyType[str, Game] = MappingProxyType({g.name: g for g in _ALL})

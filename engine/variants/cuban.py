@@ -38,6 +38,11 @@ OPTIONS = {
 """Cuban's own house rules (``HouseRules.cuban_…``) and their values, the default first."""
 
 
+SHEET_MARKS = {"annul": "5D"}
+"""Cuban's mark on the score sheet: ``5D``, the player held five doubles and asked for a
+redeal (the hand ends), in that player's cell."""
+
+
 class CubanRound(Round):
     def __init__(
         self,
@@ -86,6 +91,12 @@ class CubanRound(Round):
             self._annul()
         else:
             super()._apply_extra(action)
+
+    def sheet_event(self, event: object) -> tuple[str, int, object]:
+        """A redeal is the player's turn: the sheet replays :data:`ANNUL` and marks it."""
+        if isinstance(event, Annulled):
+            return "annul", event.seat, ANNUL
+        return super().sheet_event(event)
 
     def _annul(self) -> None:
         seat = self.turn
@@ -161,4 +172,5 @@ CUBAN = Variant(
     sheet_losses=False,
     round_type=CubanRound,
     options=OPTIONS,
+    sheet_marks=SHEET_MARKS,
 )

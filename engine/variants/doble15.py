@@ -205,6 +205,12 @@ class Doble15Round(Round):
             if self.tab.double_mask >> tid & 1:
                 self.open_tile = tid
 
+    def sheet_event(self, event: object) -> tuple[str, int, object]:
+        """A special number's mark (:data:`SHEET_MARKS`) goes on the row of the play."""
+        if isinstance(event, Special):
+            return event.effect, event.seat, None
+        return super().sheet_event(event)
+
     def _special(self, seat: int, number: int, effect: SpecialEffect, target: int) -> None:
         if self.record:
             self.log.append(Special(seat, number, effect, target))
@@ -293,6 +299,12 @@ OPTIONS = {
 }
 """Doble 15's own house rules (``HouseRules.doble15_…``) and their values, the default first."""
 
+SHEET_MARKS = {"hex": "H", "again": "A", "reverse": "R"}
+"""Doble 15's marks on the score sheet, on the row of the play that left the number open:
+``H`` a 13 (the next player is hexed), ``A`` a 14 (the player plays again), ``R`` a 3 (the
+direction of play reversed). A 15 is written ``↓C`` by every sheet: seat C was made to draw
+(C's hand grows, but it is not C's turn, so C's own cells are untouched)."""
+
 
 DOBLE15 = Variant(
     name="doble15",
@@ -307,4 +319,5 @@ DOBLE15 = Variant(
     sheet_losses=False,
     round_type=Doble15Round,
     options=OPTIONS,
+    sheet_marks=SHEET_MARKS,
 )

@@ -136,4 +136,7 @@ PONCE = Variant(
     target=20,
     sheet_losses=False,
     round_type=PonceRound,
+    sheet_marks={"pass": "P"},
+    # the sheet's P: pass points, on the row of the placement that made the others pass (the
+    # points in +x; a partner's free pass adds nothing)
 )

@@ -40,12 +40,19 @@ from engine import (
 )
 from engine.match import round_record
 
-PLAYERS = {"leonard": (2, 4, 5), "block": (2, 4), "traditional": (2, 5), "venezuela": (4,),
-           "ponce": (4,), "cuban": (4,), "doble15": (2, 6)}
+SOME_PLAYERS = {"leonard": (2, 4, 5), "block": (2, 4), "traditional": (2, 5),
+                "doble15": (2, 6)}
+"""The player counts tried, where a game has more than the fewest and the most (a 4-player
+Leonard deal has a table tile); Doble 15's 15 would be slow."""
+PLAYERS = {name: SOME_PLAYERS.get(name, tuple(sorted({v.min_players, v.max_players})))
+           for name, v in VARIANTS.items()}
+"""Every variant the registry holds (a new variant's module is tested with no edit here)."""
 
 
 def test_every_variant_is_covered():
-    assert set(PLAYERS) == set(VARIANTS)
+    for name, counts in PLAYERS.items():
+        for players in counts:
+            VARIANTS[name].check_players(players)
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))
@@ -157,6 +164,21 @@ def test_the_base_round_names_no_variant():
         for name in ("Annul", "ANNUL", "RoundContext", "ponce", "cuban_", "CubanRound"):
             assert name not in text, (module, name)
     assert not hasattr(engine.round, "ANNUL") and not hasattr(engine.round, "RoundContext")
+
+
+def test_the_sheet_names_no_variant():
+    """Part 4: a game's own sheet marks (Cuban's ``5D``, Doble 15's ``H A R``, Ponce's ``P``,
+    §2, §3) and whether the title names the game are its variant's; the sheet module reads
+    them from the variant and names no game."""
+    folder = Path(engine.__file__).parent
+    text = (folder / "sheet.py").read_text(encoding="utf-8")
+    for name in ("Annul", "ANNUL", "Special", "from .variants", '"leonard"', "variant.name",
+                 "cuban", "doble15", "ponce", '"5D"', '"H"', '"P"'):
+        assert name not in text, name
+    assert VARIANTS["cuban"].sheet_marks == {"annul": "5D"}
+    assert list(VARIANTS["doble15"].sheet_marks.values()) == ["H", "A", "R"]
+    assert VARIANTS["ponce"].sheet_marks == {"pass": "P"}
+    assert not VARIANTS["leonard"].sheet_named and VARIANTS["venezuela"].sheet_named
 
 
 def test_cuban_redeal_comes_through_the_extra_moves_hook():
