@@ -498,6 +498,12 @@ class Mastery:
                 # estimate does (a review miss takes it away: review_missed).
                 st.p_known = update(st.p_known, False, params)
                 st.mastered = was and st.p_known >= params.mastery_threshold
+                if not evidence.correct:
+                    # A wrong answer that no mistake of the skill explains: the student's
+                    # wrong answers are no longer one wrong rule at work (still learning, or
+                    # a slip, which the estimate weighs), so one misconception comes off
+                    # the count (docs/teaching.md).
+                    st.misconceptions = max(0, st.misconceptions - 1)
             st.streak = 0
             if not evidence.scaffolded:
                 st.scaffolded_right = 0  # the scaffolds come back

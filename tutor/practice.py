@@ -16,8 +16,9 @@ from engine.rules import effect_rule, number_half, power_effect
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.mastery import SKILLS, Mastery
 
-__all__ = ["DRILL_SKILLS", "GAME_SKILLS", "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES",
-           "DrillPosition", "EndDrill", "Plan", "Practice", "drill_position", "drill_round_end"]
+__all__ = ["DRILL_LIMIT", "DRILL_PER_SKILL", "DRILL_SKILLS", "GAME_SKILLS",
+           "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES", "DrillPosition", "EndDrill", "Plan",
+           "Practice", "drill_position", "drill_round_end"]
 
 GAME_SKILLS: dict[str, frozenset[str]] = {
     "leonard": frozenset({"other-end", "add", "multiply", "square", "double", "negative"}),
@@ -26,6 +27,11 @@ GAME_SKILLS: dict[str, frozenset[str]] = {
 }
 """What each game's scoring asks to compute (RULES.md §4); the other games count hands
 (``add``)."""
+DRILL_LIMIT = 4
+"""Questions a drill between rounds asks at most, when one or two skills are short."""
+DRILL_PER_SKILL = 2
+"""… and per skill short, when more are: each skill the round left short gets up to this many
+items (if it still needs them), so six short skills get a drill of up to 12."""
 MAX_RULES_SHARE = 0.1
 """The most of a round's questions that may be ``rules`` questions when the lesson does not
 target them."""
@@ -149,15 +155,21 @@ class Practice:
         return (self.scaffold("T", skill, mastery)
                 or ("other-end" in self.plan.targets and self.below("other-end", mastery)))
 
-    def drill_skills(self, mastery: Mastery, limit: int = 4) -> list[str]:
+    def drill_skills(self, mastery: Mastery, limit: int | None = None) -> list[str]:
         """The drill after a round: the target skills still below mastery, the least
         practised this round first, each as often as it still needs right answers to reach
         mastery (:func:`right_answers_to_mastery`), at most ``limit`` questions in all and
-        at least two when there is any."""
+        at least two when there is any. ``limit`` defaults to :data:`DRILL_LIMIT`, or
+        :data:`DRILL_PER_SKILL` per skill short when more skills are short: a drill gives
+        each skill the round left short the same room, however many skills the lesson
+        practises (six in a full match or free play, which end with their match and have
+        only their drills to practise what the deal brought too seldom)."""
         if not self.plan.drill:
             return []
         short = sorted((s for s in SKILLS if s in self.plan.focus and s in DRILL_SKILLS
                         and self.below(s, mastery)), key=lambda s: self.asked[s])
+        if limit is None:
+            limit = max(DRILL_LIMIT, DRILL_PER_SKILL * len(short))
         picked: list[str] = []
         needs = {s: right_answers_to_mastery(mastery, s) for s in short}
         while short and len(picked) < limit and any(needs.values()):
@@ -171,13 +183,16 @@ class Practice:
 
 
 def right_answers_to_mastery(mastery: Mastery, skill: str) -> int:
-    """How many right first answers in a row would take ``skill`` to mastery (BKT)."""
-    from tutor.mastery import STREAK_TO_MASTER, update
+    """How many right first answers in a row would take ``skill`` to mastery: the BKT
+    estimate at the threshold and the streak mastery needs now (:meth:`Mastery.streak_needed`,
+    longer after a misconception)."""
+    from tutor.mastery import MOST_STREAK, update
 
     st = mastery.state(skill)
     params = mastery.params_for(skill)
+    needed = mastery.streak_needed(st)
     p, n = st.p_known, 0
-    while (p < params.mastery_threshold or st.streak + n < STREAK_TO_MASTER) and n < 20:
+    while (p < params.mastery_threshold or st.streak + n < needed) and n < MOST_STREAK:
         p = update(p, True, params)
         n += 1
     return n
