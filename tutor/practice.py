@@ -29,9 +29,13 @@ GAME_SKILLS: dict[str, frozenset[str]] = {
 (``add``)."""
 DRILL_LIMIT = 4
 """Questions a drill between rounds asks at most, when one or two skills are short."""
-DRILL_PER_SKILL = 2
-"""… and per skill short, when more are: each skill the round left short gets up to this many
-items (if it still needs them), so six short skills get a drill of up to 12."""
+DRILL_PER_SKILL = 3
+"""… and this many per skill short, when more are (shared out one item each in turn, each
+skill as often as it still needs): six short skills get a drill of up to 18. A full match or
+free play (no targets: it ends with its match) has three drills for six skills, and the deal
+brings some (``square``) about once a match: 3 a drill lets a student who answers right show
+the 7 in a row (:data:`~tutor.mastery.STREAK_TO_MASTER`) on each; with 2 only 74–82% of
+perfect students did."""
 MAX_RULES_SHARE = 0.1
 """The most of a round's questions that may be ``rules`` questions when the lesson does not
 target them."""
@@ -163,7 +167,7 @@ class Practice:
         :data:`DRILL_PER_SKILL` per skill short when more skills are short: a drill gives
         each skill the round left short the same room, however many skills the lesson
         practises (six in a full match or free play, which end with their match and have
-        only their drills to practise what the deal brought too seldom)."""
+        only their drills to practise what the deal brings too seldom)."""
         if not self.plan.drill:
             return []
         short = sorted((s for s in SKILLS if s in self.plan.focus and s in DRILL_SKILLS
