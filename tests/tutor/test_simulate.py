@@ -99,8 +99,9 @@ def test_students_play_until_the_lesson_is_over_and_its_length_is_reported(lesso
     24–54%), in more questions and tiles."""
     fast, slow = report(lesson, "perfect"), report(lesson, "bkt:0.1,0.05,0.1,0.2")
     # a deal with few plays of the skill can leave a perfect student one round more: it needs
-    # 2 scaffolded and 3 bare right answers (issue 32 part 2), and ×1 items prove nothing
-    assert 2 <= fast["rounds_per_student"] <= 2.25 and fast["tiles_placed_per_student"] > 10
+    # 2 scaffolded and 7 bare right answers (issue 32 part 2, docs/teaching.md "Why 7"), and
+    # ×1 items prove nothing (measured, 50 students: 04-times 2.32 rounds, 01-other-end 2.0)
+    assert 2 <= fast["rounds_per_student"] <= 2.4 and fast["tiles_placed_per_student"] > 10
     assert slow["all_targets_mastered_share"] >= 0.7
     assert slow["rounds_per_student"] > fast["rounds_per_student"]
     assert slow["tiles_placed_per_student"] > fast["tiles_placed_per_student"]
