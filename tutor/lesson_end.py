@@ -22,12 +22,12 @@ __all__ = ["DEFAULT_MAX_MINUTES", "DEFAULT_MAX_QUESTIONS", "LESSON_ROUND_LIMIT",
 DEFAULT_MAX_QUESTIONS = 60
 """A lesson's default cap: the questions on its target skills one student answers, per target
 skill (a lesson with two targets ends after 120 at most: each target gets the practice a
-one-target lesson gives it). 60 since mastery needs 5 right first answers in a row
+one-target lesson gives it). 60 since mastery needs 5 (now 7) right first answers in a row
 (:data:`tutor.mastery.STREAK_TO_MASTER`); measured with 30 simulated students, seed 1: a slow
 learner (``bkt:0.1,0.05,0.1,0.2``) masters 05-squares, 06-doubles and 07-all-power 60% of the
 time with a streak of 4 and a cap of 40, 73–80% with a cap of 60 (with a streak of 3 and a
-cap of 40, 04-times: 98%, 01-other-end: 90%, 50 students); a perfect one stops at the
-lesson's rounds."""
+cap of 40, 04-times: 98%, 01-other-end: 90%, 50 students); with 7 in a row, 50 students:
+80–100% (docs/teaching.md); a perfect one stops at the lesson's rounds."""
 DEFAULT_MAX_MINUTES = 40.0
 """A lesson's default cap in minutes (students were seen to answer about one question a
 minute: the question cap comes first for most)."""

@@ -47,15 +47,15 @@ __all__ = [
     "update",
 ]
 
-STREAK_TO_MASTER = 5
+STREAK_TO_MASTER = 7
 """Unscaffolded, unhinted right first answers in a row that mastery needs besides the BKT
 estimate (ASSISTments' skill-builder rule, beside Cognitive Tutor's 0.95; RULES.md §4: "at
-least 3"). 5 rather than ASSISTments' 3: a student who holds a wrong rule and applies it 30% of
-the time gives 3 right answers in a row at the start 0.7³ = 34% of the time, 5 only 17%, and
-a learner who does not know the skill (guessing right 1 time in 5) guesses 5 in a row 25 times
-less often than 3. Measured with simulated students (docs/teaching.md, "The teaching goals,
-measured"), with the question cap raised to 60 per target so the slow learner still masters
-its lesson."""
+least 3"). The row is long enough that a student who still applies a wrong rule 3 times in
+10 shows it in the row 9 times in 10: 0.7^N <= 0.1 gives N = 7 (0.7⁷ = 8%; 5 in a row let
+such a student through 17% of the time, 6: 12%, and nothing in a lucky row at the start tells
+it from a perfect student's). A learner who does not know the skill (guessing right 1 time in
+5) guesses 7 in a row 1 time in 78,000. Measured with simulated students (docs/teaching.md,
+"The teaching goals, measured"), with a cap of 60 questions per target."""
 STREAK_PER_MISCONCEPTION = 3
 """Right first answers in a row that each misconception of the skill shown since it was last
 mastered adds to what mastery needs (a wrong answer that a catalogue mistake of that very
@@ -66,8 +66,8 @@ STREAK_AFTER_MISCONCEPTION = STREAK_TO_MASTER + STREAK_PER_MISCONCEPTION
 """What mastery needs after one misconception (:data:`STREAK_TO_MASTER` +
 :data:`STREAK_PER_MISCONCEPTION`)."""
 MOST_STREAK = 20
-"""The longest streak mastery ever needs, however often the misconception showed (5, 8, 11,
-14, 17, 20). With 12, a student who keeps a wrong rule 30% of the time and is asked 60–100
+"""The longest streak mastery ever needs, however often the misconception showed (7, 10, 13,
+16, 19, 20). With 12, a student who keeps a wrong rule 30% of the time and is asked 60–100
 times in a long lesson gives 12 right in a row somewhere one time in three: a real learner
 who has shown the misconception five times must show it gone for long."""
 MISCONCEPTION_SLIP = 0.02
@@ -364,8 +364,9 @@ class SkillState:
     back (sets it to 0)."""
     misconceptions: int = 0
     """Wrong first answers explained by a misconception of this skill since it was last
-    mastered: each adds :data:`STREAK_PER_MISCONCEPTION` to the right answers in a row mastery
-    needs (:meth:`Mastery.streak_needed`)."""
+    mastered, less one for each wrong first answer that no mistake of the skill explains
+    (never below 0): each adds :data:`STREAK_PER_MISCONCEPTION` to the right answers in a row
+    mastery needs (:meth:`Mastery.streak_needed`)."""
 
     @property
     def mean_seconds(self) -> float:
@@ -498,6 +499,12 @@ class Mastery:
                 # estimate does (a review miss takes it away: review_missed).
                 st.p_known = update(st.p_known, False, params)
                 st.mastered = was and st.p_known >= params.mastery_threshold
+                if not evidence.correct:
+                    # A wrong answer that no mistake of the skill explains: the student's
+                    # wrong answers are no longer one wrong rule at work (still learning, or
+                    # a slip, which the estimate weighs), so one misconception comes off
+                    # the count (docs/teaching.md).
+                    st.misconceptions = max(0, st.misconceptions - 1)
             st.streak = 0
             if not evidence.scaffolded:
                 st.scaffolded_right = 0  # the scaffolds come back

@@ -19,13 +19,23 @@ from engine.tiles import LEONARD, Tile, TileSet
 from tutor.games import DEFAULT_GAME, GAMES, game
 from tutor.mastery import SKILLS, Mastery
 
-__all__ = ["DRILL_SKILLS", "GAME_SKILLS", "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES",
-           "DrillPosition", "EndDrill", "Plan", "Practice", "drill_position", "drill_round_end"]
+__all__ = ["DRILL_LIMIT", "DRILL_PER_SKILL", "DRILL_SKILLS", "GAME_SKILLS",
+           "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES", "DrillPosition", "EndDrill", "Plan",
+           "Practice", "drill_position", "drill_round_end"]
 
 GAME_SKILLS: Mapping[str, frozenset[str]] = MappingProxyType(
     {name: g.skills for name, g in GAMES.items()})
 """What each game's scoring asks to compute (RULES.md §4), read from each game's entry in
 :mod:`tutor.games` (kept for callers; the entries are the one place to change)."""
+DRILL_LIMIT = 4
+"""Questions a drill between rounds asks at most, when one or two skills are short."""
+DRILL_PER_SKILL = 3
+"""… and this many per skill short, when more are (shared out one item each in turn, each
+skill as often as it still needs): six short skills get a drill of up to 18. A full match or
+free play (no targets: it ends with its match) has three drills for six skills, and the deal
+brings some (``square``) about once a match: 3 a drill lets a student who answers right show
+the 7 in a row (:data:`~tutor.mastery.STREAK_TO_MASTER`) on each; with 2 only 74–82% of
+perfect students did."""
 MAX_RULES_SHARE = 0.1
 """The most of a round's questions that may be ``rules`` questions when the lesson does not
 target them."""
@@ -150,15 +160,21 @@ class Practice:
         return (self.scaffold("T", skill, mastery)
                 or ("other-end" in self.plan.targets and self.below("other-end", mastery)))
 
-    def drill_skills(self, mastery: Mastery, limit: int = 4) -> list[str]:
+    def drill_skills(self, mastery: Mastery, limit: int | None = None) -> list[str]:
         """The drill after a round: the target skills still below mastery, the least
         practised this round first, each as often as it still needs right answers to reach
         mastery (:func:`right_answers_to_mastery`), at most ``limit`` questions in all and
-        at least two when there is any."""
+        at least two when there is any. ``limit`` defaults to :data:`DRILL_LIMIT`, or
+        :data:`DRILL_PER_SKILL` per skill short when more skills are short: a drill gives
+        each skill the round left short the same room, however many skills the lesson
+        practises (six in a full match or free play, which end with their match and have
+        only their drills to practise what the deal brings too seldom)."""
         if not self.plan.drill:
             return []
         short = sorted((s for s in SKILLS if s in self.plan.focus and s in DRILL_SKILLS
                         and self.below(s, mastery)), key=lambda s: self.asked[s])
+        if limit is None:
+            limit = max(DRILL_LIMIT, DRILL_PER_SKILL * len(short))
         picked: list[str] = []
         needs = {s: right_answers_to_mastery(mastery, s) for s in short}
         while short and len(picked) < limit and any(needs.values()):
@@ -172,13 +188,16 @@ class Practice:
 
 
 def right_answers_to_mastery(mastery: Mastery, skill: str) -> int:
-    """How many right first answers in a row would take ``skill`` to mastery (BKT)."""
-    from tutor.mastery import STREAK_TO_MASTER, update
+    """How many right first answers in a row would take ``skill`` to mastery: the BKT
+    estimate at the threshold and the streak mastery needs now (:meth:`Mastery.streak_needed`,
+    longer after a misconception)."""
+    from tutor.mastery import MOST_STREAK, update
 
     st = mastery.state(skill)
     params = mastery.params_for(skill)
+    needed = mastery.streak_needed(st)
     p, n = st.p_known, 0
-    while (p < params.mastery_threshold or st.streak + n < STREAK_TO_MASTER) and n < 20:
+    while (p < params.mastery_threshold or st.streak + n < needed) and n < MOST_STREAK:
         p = update(p, True, params)
         n += 1
     return n

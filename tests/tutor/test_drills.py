@@ -197,3 +197,33 @@ def test_a_mistake_on_the_remediation_item_does_not_chain() -> None:
     assert fix is not None and fix.remediation == ADDED
     asker.answer(str(mistake_value(fix.question, ADDED)))
     assert len(asker.queue) == 1
+
+
+def test_the_drill_gives_each_short_skill_its_room() -> None:
+    """RULES.md §4 (issue 32 part 4: drills between rounds until every skill is mastered):
+    the drill after a round asks the skills still below mastery, each as often as it still
+    needs (up to 7 right in a row), at most DRILL_LIMIT (4) questions when one or two skills
+    are short and DRILL_PER_SKILL (3) per skill when more are — a free match practises six
+    skills and has only its drills for those the deal brings seldom."""
+    from tutor.practice import DRILL_LIMIT, DRILL_PER_SKILL, Practice
+
+    one = Practice(Plan(targets=frozenset({"multiply"})), random.Random(1))
+    assert one.drill_skills(Mastery()) == ["multiply"] * DRILL_LIMIT
+    free = Practice(Plan(game="leonard"), random.Random(1))
+    mastery = Mastery()
+    picked = free.drill_skills(mastery)
+    skills = free.plan.focus
+    assert len(skills) == 6 and len(picked) == DRILL_PER_SKILL * 6
+    assert all(picked.count(s) == DRILL_PER_SKILL for s in skills)
+    # the round-robin order: each skill once before any skill twice
+    assert sorted(picked[:6]) == sorted(skills)
+    # a skill one right answer from mastery gets one item, a mastered one none; the room
+    # is DRILL_PER_SKILL per skill short, shared out one item each in turn
+    for s in ("add", "double"):
+        st = mastery.state(s)
+        st.p_known, st.streak = 0.999, 6
+    mastery.state("double").mastered = True
+    picked = free.drill_skills(mastery)
+    assert picked.count("add") == 1 and "double" not in picked
+    assert len(picked) == DRILL_PER_SKILL * 5
+    assert all(picked.count(s) >= DRILL_PER_SKILL for s in skills - {"add", "double"})

@@ -180,6 +180,34 @@ def test_three_in_a_row_needed_even_with_bkt_above_threshold() -> None:
 
 # --- fading scaffolds ---------------------------------------------------------------------
 
+def test_a_wrong_answer_no_mistake_explains_takes_one_misconception_off() -> None:
+    """RULES §4 (docs/teaching.md, "A misconception is stronger evidence than a slip"): each
+    misconception of the skill lengthens the row mastery needs; a wrong answer that no
+    mistake of the skill explains (a slip, or a student still learning) takes one off the
+    count, so a learner whose random wrong answers now and then land on a mistake's number
+    is not held to a row of 20; a student whose wrong answers keep showing the one wrong
+    rule is."""
+    m = Mastery()
+    st = m.state("double")
+    for _ in range(3):
+        m.record("double", False, mistake="forgot_to_double")
+    assert st.misconceptions == 3
+    assert m.streak_needed(st) == min(20, STREAK_AFTER_MISCONCEPTION + 2 * 3)
+    m.record("double", False)  # a slip: no mistake of the skill explains it
+    assert st.misconceptions == 2
+    m.record("double", False, hints_before_answer=1)  # wrong after a hint: not a rule shown
+    assert st.misconceptions == 1
+    m.record("double", True, hints_before_answer=1)  # hinted right: against, but not wrong
+    assert st.misconceptions == 1
+    for _ in range(3):
+        m.record("double", False)
+    assert st.misconceptions == 0 and m.streak_needed(st) == STREAK_TO_MASTER
+    # the other skill's mistake, blamed on it, counts for that skill, not against this count
+    m.record("double", False, mistake="forgot_to_double")
+    m.record("multiply", False, mistake="used_near_end", blame="other-end")
+    assert st.misconceptions == 1
+
+
 def test_scaffold_fades_after_two_right_scaffolded_answers() -> None:
     """RULES §4: scaffolds fade before mastery can be reached: after 2 right scaffolded
     answers the next question comes without them; an unscaffolded wrong answer brings them

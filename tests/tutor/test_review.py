@@ -125,7 +125,7 @@ def test_an_ordinary_wrong_answer_does_not_take_mastery_away_at_once() -> None:
     """Only a review item's miss takes mastery away outright; a slip in the game is weighed
     by the knowledge tracing alone."""
     m = Mastery()
-    for _ in range(6):
+    for _ in range(STREAK_TO_MASTER + 1):
         m.record("multiply", True)
     m.record("multiply", False)
     assert m.state("multiply").mastered

@@ -58,22 +58,12 @@ def test_target_skills_are_most_of_the_questions(lesson: str) -> None:
     assert report(lesson, "perfect")["target_share"] >= 0.6
 
 
-_ONE_MATCH = {
-    "08-full-match": "measured 40% (50 students, seed 1): no targets, the "
-                     "lesson ends with its match, and one match seldom asks 5 bare questions "
-                     "on each of six skills (negative, square); docs/teaching.md",
-    "free-play": "measured 42% (50 students, seed 1): no targets, the lesson "
-                 "ends with its match, and one match seldom asks 5 bare questions on each of "
-                 "six skills (negative, square); docs/teaching.md",
-}
-
-
-@pytest.mark.parametrize("lesson", [
-    pytest.param(lesson, marks=pytest.mark.xfail(strict=True, reason=_ONE_MATCH[lesson]))
-    if lesson in _ONE_MATCH else lesson for lesson in LESSONS])
+@pytest.mark.parametrize("lesson", LESSONS)
 def test_mastery_is_reachable(lesson: str) -> None:
     """Goal: a perfect student masters every target skill within the lesson in ≥ 95% of
-    runs (RULES §4: 5 unscaffolded right first answers in a row)."""
+    runs (RULES §4: 7 unscaffolded right first answers in a row), free play and the full
+    match too (no targets: the skills of their game), whose drills between rounds give each
+    skill short of practice up to 2 items (docs/teaching.md)."""
     r = report(lesson, "perfect")
     assert r["all_targets_mastered_share"] >= 0.95, r["skills"]
     for skill, row in r["skills"].items():
@@ -110,8 +100,9 @@ def test_students_play_until_the_lesson_is_over_and_its_length_is_reported(lesso
     24–54%), in more questions and tiles."""
     fast, slow = report(lesson, "perfect"), report(lesson, "bkt:0.1,0.05,0.1,0.2")
     # a deal with few plays of the skill can leave a perfect student one round more: it needs
-    # 2 scaffolded and 3 bare right answers (issue 32 part 2), and ×1 items prove nothing
-    assert 2 <= fast["rounds_per_student"] <= 2.25 and fast["tiles_placed_per_student"] > 10
+    # 2 scaffolded and 7 bare right answers (issue 32 part 2, docs/teaching.md "Why 7"), and
+    # ×1 items prove nothing (measured, 50 students: 04-times 2.32 rounds, 01-other-end 2.0)
+    assert 2 <= fast["rounds_per_student"] <= 2.4 and fast["tiles_placed_per_student"] > 10
     assert slow["all_targets_mastered_share"] >= 0.7
     assert slow["rounds_per_student"] > fast["rounds_per_student"]
     assert slow["tiles_placed_per_student"] > fast["tiles_placed_per_student"]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tutor import Feedback, Session
-from tutor.mastery import Mastery
+from tutor.mastery import STREAK_TO_MASTER, Mastery
 from tutor.recorder import load_mastery
 from tutor.store import DATASHOP_COLUMNS, Store
 from tutor.teacher import rebuild_mastery
@@ -144,22 +144,23 @@ def test_report_in_english(db: Path) -> None:
 
 def test_report_in_spanish_and_mastered_mark(tmp_path: Path) -> None:
     db = tmp_path / "p.sqlite3"
+    n = STREAK_TO_MASTER + 1  # RULES §4: a row of right first answers, and one more
     with Store(db) as store:
         s = store.start_session("zoe")
-        for i in range(6):
+        for i in range(n):
             store.record_attempt("zoe", s, lesson="x", problem=f"p{i}", step="gain",
                                  outcome="CORRECT", kc="multiply", duration=3.5,
                                  time=T0.format(i))
-    zoe = expected_p(*[True] * 6).state("multiply")
+    zoe = expected_p(*[True] * n).state("multiply")
     assert zoe.mastered
     out = tutor("report", "--db", str(db), "--lang", "es")
     assert out.returncode == 0, out.stderr
-    assert "zoe — 6 intentos en 1 sesión" in out.stdout
+    assert f"zoe — {n} intentos en 1 sesión" in out.stdout
     for word in ("Habilidad", "Preguntas", "Bien a la primera", "Pistas", "Seg. promedio",
                  "P(domina)", "Dominada"):
         assert word in out.stdout
     row = next(line for line in out.stdout.splitlines() if "multiplicar" in line).split()
-    assert row[1:] == ["6", "6", "(100%)", "0", "0", "3,5",
+    assert row[1:] == [str(n), str(n), "(100%)", "0", "0", "3,5",
                        f"{zoe.p_known:.2f}".replace(".", ","), "✔"]
 
 
