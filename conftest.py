@@ -86,7 +86,7 @@ def play_lesson(lesson: str, student: str, db: Path, seed: int, wrong_every: int
     multiplies (or just wrong). Random moves from ``seed``."""
     import random
 
-    from tutor.session import Session
+    from tutor.play.session import Session
 
     extra = {} if rounds is None else {"rounds": rounds}
     s = Session.from_lesson(lesson, lang="en", student=student, store=str(db), seed=seed,
@@ -123,7 +123,7 @@ def class_files(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, byt
     """A class of 30: each student's progress export (name, bytes), from a round of lesson
     04-times really played through the tutor, with some named mistakes. Made once per test
     run (about half a minute) for the teacher page's tests."""
-    from tutor.store import Store
+    from tutor.storage.store import Store
 
     folder = tmp_path_factory.mktemp("class")
     db = folder / "class.sqlite3"

@@ -3,7 +3,8 @@
     python benchmarks/answer_click.py [--seeds 8] [--answers 4] [--cold]
 
 Each seed runs in a fresh process: the play page's app (two players, greedy bot), what a live
-page runs once the board is out (:func:`tutor.questions.warm_up`; ``--cold`` skips it), then
+page runs once the board is out (:func:`tutor.teaching.questions.warm_up`; ``--cold`` skips it),
+then
 moves until a question is pending and answers it right, ``--answers`` times. It reports the
 CPU milliseconds of each answer click (the session's check and record, the feedback with its
 worked solution, the redraw), first answer apart: the first pays for whatever the formulas
@@ -23,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
 import json, os, sys, time
-from tutor.questions import warm_up
-from tutor.ui.app import TutorApp
+from tutor.teaching.questions import warm_up
+from tutor.ui.play.app import TutorApp
 app = TutorApp(players=2, bots="greedy", seed=int(os.environ["AC_SEED"]), lang="en", pace=0.0,
                store=None)
 if os.environ["AC_COLD"] != "1":

@@ -13,7 +13,7 @@ that does what the page's JavaScript does, and nothing else:
 1. ``GET voila/render/Play.ipynb?lesson=…&seed=…&student=…``: Voilà starts a kernel, runs the
    notebook and streams the page; the kernel's id is in the page's
    ``<script id="jupyter-config-data">`` (``kernelId``), and the response sets the ``_xsrf``
-   cookie (:mod:`tutor.xsrf_cookie`);
+   cookie (:mod:`tutor.classroom.xsrf_cookie`);
 2. opens ``api/kernels/<id>/channels`` and asks for the widget models as ipywidgets 8's
    manager does: a ``comm_open`` on the ``jupyter.widget.control`` target, then
    ``{"method": "request_states"}``; the kernel answers ``update_states`` with every model's
@@ -26,13 +26,14 @@ that does what the page's JavaScript does, and nothing else:
    panel's children arrives (the page's board changed); an answer is what typing and Enter
    send (the answer box's ``update`` of its value, the box cleared, and the access layer's
    ``{"event": "submit", "value": …}``), timed until the question, its feedback or the panel's
-   visibility changes. A mirror :class:`tutor.session.Session` with the same lesson and seed
+   visibility changes. A mirror :class:`tutor.play.session.Session` with the same lesson and seed
    says the legal moves and the right answers (as in the browser benchmark);
 5. leaves as a closed tab does: ``POST voila/api/shutdown/<kernel>`` with the ``_xsrf`` cookie
    and field (``navigator.sendBeacon``), then closes the websocket.
 
 The server is standalone ``voila notebooks/`` with the project's ``voila.json`` and the
-``voila.py`` of ``python -m tutor.serve --write-server-config`` (the README's class server;
+``voila.py`` of ``python -m tutor.classroom.serve --write-server-config`` (the README's class
+server;
 the same shape as ``classroom.py``, so the two benchmarks compare): a school's own server runs
 that, while Jupyter Server + the Voilà extension is Binder's one-student-per-container shape.
 
@@ -75,7 +76,7 @@ from serving import (
     wait_for_kernels,
 )
 
-from tutor.serve import kernel_pids, stop_server
+from tutor.classroom.serve import kernel_pids, stop_server
 
 GOAL_CLICK_MS = 150
 GOAL_KERNEL_MIB = 110

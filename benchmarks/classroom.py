@@ -5,11 +5,11 @@ headless Chromium page (one browser, a context per student), writing to one prog
                                    [--preheat] [--lesson 04-times] [--json] [--check]
 
 The server is set up as the README's class server (``voila.json``'s settings, the culling
-scaled down; the ``voila.py`` of ``python -m tutor.serve --write-server-config``, which
+scaled down; the ``voila.py`` of ``python -m tutor.classroom.serve --write-server-config``, which
 compiles the page templates once per server). Each student opens the play page by a lesson
 link with a seed of their own (one student every ``--arrival`` seconds, as a class comes in),
 plays the first offered tile when it is their turn and answers every question right; a mirror
-:class:`tutor.session.Session` with the same lesson and seed (as in the browser tests) says
+:class:`tutor.play.session.Session` with the same lesson and seed (as in the browser tests) says
 the engine's legal moves and the answers. It reports:
 
 - click → board: milliseconds from the click on a move button until the page shows the move
@@ -56,8 +56,8 @@ from serving import (
     wait_for_kernels,
 )
 
-from tutor import template_cache
-from tutor.serve import PREHEAT, kernel_pids, stop_server, wait_for_pool
+from tutor.classroom import template_cache
+from tutor.classroom.serve import PREHEAT, kernel_pids, stop_server, wait_for_pool
 
 FAST_CULLING = {"cull_idle_timeout": 90, "cull_interval": 5}
 """The shipped culling scaled down (5 min → 90 s) so the run ends sooner. Not much shorter: a
@@ -337,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between two students opening their page")
     parser.add_argument("--lesson", default="04-times")
     parser.add_argument("--preheat", action="store_true",
-                        help="serve with the README's preheat flags (tutor.serve.PREHEAT)")
+                        help="serve with the README's preheat flags "
+                             "(tutor.classroom.serve.PREHEAT)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if an answer is lost, a page failed or a kernel is left")

@@ -3,7 +3,7 @@
     python benchmarks/click_cpu.py [--seeds 3] [--moves 12] [--lesson 04-times] [--json]
                                    [--profile N]
 
-Each seed runs in a fresh Python: the play page's app (``tutor.ui.entry.dashboard``, as
+Each seed runs in a fresh Python: the play page's app (``tutor.ui.play.entry.dashboard``, as
 ``notebooks/Play.ipynb`` makes it, with a throwaway progress file) plays a lesson the way
 ``benchmarks/class_server.py``'s simulated student does (seeds 100, 101, … as there): a click
 on the first move button that is not a draw or a pass, the right answer to each question (the
@@ -212,11 +212,18 @@ async def no_sleep(_delay, result=None):
 asyncio.sleep = no_sleep
 
 # --- the phases -----------------------------------------------------------------------------
-from tutor.session import Session
-import tutor.ui.app as app_mod
-import tutor.ui.board as board_mod
-import tutor.ui.scores as scores_mod
-from tutor.ui import header, log, moves, question, round_end, scores, sheet, skills
+from tutor.play.session import Session
+import tutor.ui.play.app as app_mod
+import tutor.ui.play.board as board_mod
+import tutor.ui.play.scores as scores_mod
+from tutor.ui.play import header
+from tutor.ui.play import log
+from tutor.ui.play import moves
+from tutor.ui.play import question
+from tutor.ui.play import round_end
+from tutor.ui.play import scores
+from tutor.ui.play import sheet
+from tutor.ui.play import skills
 
 for attr in ("play", "step_bot", "answer", "reveal", "hint", "legal_moves", "describe",
              "bot_pending", "new_round"):
@@ -245,7 +252,7 @@ wrap(app_mod.TutorApp, "_follow", "focus and announcements")
 wrap(app_mod.TutorApp, "_announce", "focus and announcements")
 
 # --- the page --------------------------------------------------------------------------------
-from tutor.ui.entry import dashboard
+from tutor.ui.play.entry import dashboard
 
 app = access = None
 
@@ -342,7 +349,7 @@ asyncio.run(main())
 
 KERNEL_SETUP = r"""
 import json
-from tutor.ui.entry import dashboard
+from tutor.ui.play.entry import dashboard
 _app = dashboard(%(lesson)r, lang="en", seed=%(seed)d, student="student-%(seed)d")
 
 

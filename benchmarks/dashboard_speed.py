@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tutor.serve import start_voila, stop_server  # noqa: E402
+from tutor.classroom.serve import start_voila, stop_server  # noqa: E402
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -50,7 +50,7 @@ def click_times(clicks: int, bots: str) -> list[float]:
     """CPU milliseconds of kernel-side work per student move, over seeded games: CPU time is
     what a classroom server runs short of, and the wall clock on a shared machine also counts
     the waits for a core."""
-    from tutor.ui.app import TutorApp
+    from tutor.ui.play.app import TutorApp
 
     times: list[float] = []
     seed = 0

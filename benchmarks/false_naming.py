@@ -3,7 +3,7 @@
     python benchmarks/false_naming.py [--seed 1] [--games 4] [--drills 30] [--guesses 3]
 
 A student with no misconception who answers wrong gives a guess of about the right size (the
-``random`` profile of :mod:`tutor.simulate`: the right answer ± half of it, at least ± 3).
+``random`` profile of :mod:`tutor.commands.simulate`: the right answer ± half of it, at least ± 3).
 Such an answer should be called a slip ("check your arithmetic"), not a named mistake. The
 questions come from real seeded games (every shipped lesson, played by a perfect student, so
 its questions are the ones the game's plays produce) and from drills of every drill skill;
@@ -25,8 +25,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.tiles import LEONARD, double_n  # noqa: E402
-from tutor.diagnosis import diagnose  # noqa: E402
-from tutor.questions import Question  # noqa: E402
+from tutor.teaching.diagnosis import diagnose  # noqa: E402
+from tutor.teaching.questions import Question  # noqa: E402
 
 NAMED_KINDS = frozenset({"named", "likely"})
 MAX_DRAWS = 50
@@ -34,15 +34,15 @@ MAX_DRAWS = 50
 
 
 def near_guess(q: Question, rng: random.Random) -> int:
-    """A guess of about the right size, as tutor.simulate's ``random`` profile makes."""
+    """A guess of about the right size, as tutor.commands.simulate's ``random`` profile makes."""
     spread = max(3, abs(q.expected) // 2)
     return q.expected + rng.randint(-spread, spread)
 
 
 def game_questions(seed: int = 1, games: int = 4) -> list[Question]:
     """The questions of ``games`` seeded games of every shipped lesson, answered right."""
-    from tutor.lessons import list_lessons
-    from tutor.simulate import learner, simulate_one
+    from tutor.commands.simulate import learner, simulate_one
+    from tutor.course.lessons import list_lessons
 
     out: list[Question] = []
     for lesson in list_lessons():
@@ -55,9 +55,9 @@ def game_questions(seed: int = 1, games: int = 4) -> list[Question]:
 def drill_questions(seed: int = 1, per_skill: int = 30) -> list[Question]:
     """About ``per_skill`` drill questions of each drill skill (RULES.md §4), as the tutor
     makes them between rounds for a student who has mastered nothing."""
-    from tutor.asking import Asker
-    from tutor.mastery import Mastery
-    from tutor.practice import DRILL_SKILLS, POWER_DRILLS, Plan
+    from tutor.teaching.asking import Asker
+    from tutor.teaching.mastery import Mastery
+    from tutor.teaching.practice import DRILL_SKILLS, POWER_DRILLS, Plan
 
     rng = random.Random(seed)
     out: list[Question] = []

@@ -5,8 +5,9 @@
 Each measure runs in a fresh Python process that loads what a Voilà kernel loads
 (``ipykernel``), makes the play page's one call (``tutor.ui.dashboard``, for a lesson link),
 plays the first offered move until the tutor asks its first question, then runs what a live
-page runs once the board is shown (:func:`tutor.questions.warm_up`: the MathML converter and
-number formats; formulas need no sympy since tutor.formula). It reports:
+page runs once the board is shown (:func:`tutor.teaching.questions.warm_up`: the MathML converter
+and
+number formats; formulas need no sympy since tutor.teaching.formula). It reports:
 
 - resident memory (``VmRSS`` from /proc) after the kernel's own imports, after the page is
   built, at the first question and after the warm-up;
@@ -57,7 +58,7 @@ for _ in range(500):
     app.run_steps()
 out["question"] = app.session.pending_question is not None
 out["rss_mib"]["first_question"] = rss()
-from tutor.questions import warm_up
+from tutor.teaching.questions import warm_up
 warm_up("en")
 out["rss_mib"]["warmed_up"] = rss()
 

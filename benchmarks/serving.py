@@ -14,14 +14,15 @@ from typing import Any, Protocol
 
 from bench_browser import ROOT, cpu_s, percentile
 
-from tutor.serve import CULLING, kernel_pids, start_voila, stop_server, write_voila_config
+from tutor.classroom.serve import CULLING, kernel_pids, start_voila, stop_server, write_voila_config
 
 
 def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
                        culling: dict[str, Any] | None = None) -> tuple[Any, str, Path, Path]:
     """Standalone ``voila notebooks/`` with the project's ``voila.json`` (the culling of
-    :data:`tutor.serve.CULLING` under its kernel manager's settings, or under ``culling``)
-    and the ``voila.py`` of ``python -m tutor.serve --write-server-config`` (in a folder of
+    :data:`tutor.classroom.serve.CULLING` under its kernel manager's settings, or under ``culling``)
+    and the ``voila.py`` of ``python -m tutor.classroom.serve --write-server-config`` (in a folder
+    of
     its own: a voila.py in the working directory would hide the voila package from ``python
     -m voila``), one progress file for the class.
 
@@ -45,7 +46,7 @@ def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
 
 def mirror(lesson: str, seed: int) -> Any:
     """A session with the page's lesson and seed: it knows the legal moves and the answers."""
-    from tutor.session import Session
+    from tutor.play.session import Session
 
     return Session.from_lesson(lesson, lang="en", seed=seed, store=None)
 
@@ -90,7 +91,7 @@ class _Student(Protocol):
 
 def stored_answers(db: Path, name: str) -> list[str]:
     """What the progress file holds of ``name``'s answers, in order."""
-    from tutor.store import Store
+    from tutor.storage.store import Store
 
     if not db.exists():
         return []

@@ -9,10 +9,10 @@ merged into a store (a fresh SQLite file; ``--postgres``: a throwaway PostgreSQL
 the tests start one; ``--store``: that address), and the teacher page, built once over it,
 is refreshed ``--repeat`` times:
 
-- the page's tick (:meth:`tutor.ui.teacher_app.TeacherPage.refresh_live`: one read of the
+- the page's tick (:meth:`tutor.ui.teacher.teacher_app.TeacherPage.refresh_live`: one read of the
   store, the live view, one HTML table), which runs every few seconds on a shared store;
 - its parts: the store's read alone, and the live view from rows in memory;
-- the "Refresh" button (:meth:`~tutor.ui.teacher_app.TeacherPage.refresh`: every panel).
+- the "Refresh" button (:meth:`~tutor.ui.teacher.teacher_app.TeacherPage.refresh`: every panel).
 
 It prints wall and CPU milliseconds per refresh (median and 95th percentile), and the rows.
 The clock is the page's own (the simulated rows were just written, so the class is playing).
@@ -63,10 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", help="the store's address (default: a fresh SQLite file)")
     args = ap.parse_args(argv)
 
-    from tutor.classroom import merge_files
-    from tutor.live import live_rows
-    from tutor.store import Store
-    from tutor.ui.teacher_app import TeacherPage
+    from tutor.classroom.live import live_rows
+    from tutor.classroom.overview import merge_files
+    from tutor.storage.store import Store
+    from tutor.ui.teacher.teacher_app import TeacherPage
 
     cluster = None
     with tempfile.TemporaryDirectory(prefix="teacher-refresh-") as tmp:

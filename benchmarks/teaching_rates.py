@@ -1,15 +1,15 @@
-"""The teaching goals, measured with simulated students (tutor.simulate) in one run:
+"""The teaching goals, measured with simulated students (tutor.commands.simulate) in one run:
 
     python benchmarks/teaching_rates.py [--students 50] [--seed 1] [--lessons 04-times,02-plus]
                                         [--jobs 1] [--json]
 
-First, per shipped lesson (tutor.lessons.list_lessons), the goals of issue 32 part 8
-(tutor.simulate.GOALS), each cell the measured share and ✔ (met) or ✘ (not met):
+First, per shipped lesson (tutor.course.lessons.list_lessons), the goals of issue 32 part 8
+(tutor.commands.simulate.GOALS), each cell the measured share and ✔ (met) or ✘ (not met):
 
 * ``calculator`` (types the working, never the number) masters 0% of every target skill;
 * ``hints`` (asks every hint to the answer) masters 0% of the skills it only saw worked out;
 * ``scaffold:NAME:0.6`` masters the mistake's skill in ≤ 10% of students, ``mistake:NAME:0.3``
-  in ≤ 20% (NAME: the lesson's mistake, tutor.simulate.LESSON_MISTAKES, printed below);
+  in ≤ 20% (NAME: the lesson's mistake, tutor.commands.simulate.LESSON_MISTAKES, printed below);
 * ``perfect`` masters every target skill in ≥ 95%, ``bkt:0.1,0.05,0.1,0.2`` in ≥ 70%;
 * ``random`` masters ≤ 2% of every target skill;
   (a lesson without targets ends with its match: this goal is "n/a" there, with the reason
@@ -35,9 +35,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tutor.diagnosis import CATALOG  # noqa: E402
-from tutor.lessons import list_lessons  # noqa: E402
-from tutor.simulate import GOALS, goal_profiles, judge, simulate  # noqa: E402
+from tutor.commands.simulate import GOALS, goal_profiles, judge, simulate  # noqa: E402
+from tutor.course.lessons import list_lessons  # noqa: E402
+from tutor.teaching.diagnosis import CATALOG  # noqa: E402
 
 
 def _play(task: tuple[str, int, str, int]) -> tuple[str, str, dict[str, Any]]:

@@ -3,7 +3,8 @@
     python benchmarks/template_cache.py [--loads 8]
 
 Voilà makes a new nbconvert exporter for every page, whose Jinja environment compiled the
-page's templates again; ``tutor.template_cache`` (turned on by ``python -m tutor.serve
+page's templates again; ``tutor.classroom.template_cache`` (turned on by ``python -m
+tutor.classroom.serve
 --write-server-config``) compiles them once per server. Two standalone Voilà servers serve
 ``notebooks/`` with the shipped ``voila.json``: one without the cache, one with the
 ``voila.py`` that command writes (each reads only its own config folder). The play page (by a
@@ -30,8 +31,8 @@ from pathlib import Path
 
 from bench_browser import ROOT, cpu_s, median
 
-from tutor import template_cache
-from tutor.serve import start_voila, stop_server, write_voila_config
+from tutor.classroom import template_cache
+from tutor.classroom.serve import start_voila, stop_server, write_voila_config
 
 PAGES = {
     "play (lesson link)": "Play.ipynb?lesson=04-times&lang=en&seed={n}&student=bench-{n}",

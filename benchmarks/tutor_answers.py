@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tutor.answers import MAX_LENGTH, AnswerError, read_answer  # noqa: E402
+from tutor.teaching.answers import MAX_LENGTH, AnswerError, read_answer  # noqa: E402
 
 TYPICAL = ["45", "-15", "5x9", "7^2", "7²", "-(6+9)", "2·9", "5 x 9 =", "1.000", "4,5"]
 AT_CAP = "(" * 10 + "+".join(["9x9"] * 20) + ")" * 10
@@ -79,7 +79,7 @@ def main() -> None:
     print()
     print("import time in a fresh interpreter (median of 5, -X importtime cumulative)")
     print(f"{'module':44} {'ms':>10}")
-    for module in ("tutor.answers", "tutor.mastery", "tutor.store"):
+    for module in ("tutor.teaching.answers", "tutor.teaching.mastery", "tutor.storage.store"):
         print(f"{module:44} {import_ms(module):10.2f}")
 
 

@@ -39,8 +39,8 @@ def pct(values: list[float], p: float) -> float:
 
 
 def bench_questions(repeat: int) -> dict[str, float]:
-    from tutor.hints import hint_ladder
-    from tutor.questions import question_for
+    from tutor.teaching.hints import hint_ladder
+    from tutor.teaching.questions import question_for
 
     events = sample_events(repeat)
     t0 = time.perf_counter()

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.slow
 CHECK = textwrap.dedent("""
     import json, os, sys
     import engine, tutor
-    from tutor.lessons import list_lessons, load_lesson
-    from tutor.paths import notebook
+    from tutor.course.lessons import list_lessons, load_lesson
+    from tutor.course.paths import notebook
     from tutor.i18n import translator
     site = sys.argv[1]
     assert tutor.__file__.startswith(site) and engine.__file__.startswith(site), tutor.__file__
@@ -30,8 +30,9 @@ CHECK = textwrap.dedent("""
     assert load_lesson("01-other-end").scaffold
     assert notebook().is_file() and notebook().is_relative_to(site)
     es = translator("es")("New game")
-    import tutor.ui.access  # the page's access layer ships its frontend code
-    assert tutor.ui.access.__file__.startswith(site) and "aria-live" in tutor.ui.access.ESM
+    import tutor.ui.shared.access  # the page's access layer ships its frontend code
+    access = tutor.ui.shared.access
+    assert access.__file__.startswith(site) and "aria-live" in access.ESM
     print(json.dumps({"ids": ids, "es": es}))
 """)
 

@@ -1,5 +1,13 @@
 """The Leonard-Domino tutor: questions on the engine's plays, answers, hints, diagnosis, progress.
 
+A package per part of the design (DESIGN.md), each ``__init__`` saying what it may import:
+``teaching`` (questions, answers, diagnosis, hints, evidence, mastery, practice, review),
+``play`` (the session that owns the loop, its snapshot, narration), ``storage`` (rows on
+SQLite or PostgreSQL, file formats), ``course`` (lesson files, deals, when a lesson ends),
+``classroom`` (what the pages show as data, identity, the link, server settings),
+``commands`` (teacher commands, simulated students) and ``ui`` (the only widgets).
+``i18n`` (translations) and ``games`` (one entry per game) serve them all.
+
 >>> from tutor import Session
 >>> s = Session(seed=1, lang="en")
 >>> s.snapshot().round, s.snapshot().players
@@ -10,15 +18,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.answers import AnswerError, Reading, parse_answer, read_answer
-from tutor.asking import Feedback
-from tutor.diagnosis import CATALOG, Diagnosis, diagnose
-from tutor.hints import Hint, hint_ladder
-from tutor.mastery import BKTParams, Mastery
-from tutor.narration import describe_event
-from tutor.questions import Question, QuestionError, question_for
-from tutor.session import Session, SessionError
-from tutor.snapshot import Snapshot
+from tutor.play.narration import describe_event
+from tutor.play.session import Session, SessionError
+from tutor.play.snapshot import Snapshot
+from tutor.teaching.answers import AnswerError, Reading, parse_answer, read_answer
+from tutor.teaching.asking import Feedback
+from tutor.teaching.diagnosis import CATALOG, Diagnosis, diagnose
+from tutor.teaching.hints import Hint, hint_ladder
+from tutor.teaching.mastery import BKTParams, Mastery
+from tutor.teaching.questions import Question, QuestionError, question_for
 
 __all__ = [
     "CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
@@ -31,7 +39,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # The progress store pulls in sqlite3; load it only when asked for.
     if name == "Store":
-        from tutor.store import Store
+        from tutor.storage.store import Store
 
         return Store
     raise AttributeError(f"module 'tutor' has no attribute {name!r}")

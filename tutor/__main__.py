@@ -1,5 +1,5 @@
 """Command line: ``python -m tutor play`` (a game in the terminal), ``dashboard`` (Voilà), and
-for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.teacher`)."""
+for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.commands.teacher`)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from typing import Any, NoReturn
 
 from engine.events import Event
 from engine.round import Draw, Pass, Play
-from tutor import teacher
+from tutor.commands import teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translator
-from tutor.questions import plain_math, seat_name
-from tutor.session import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND, Feedback, Session, SessionError
+from tutor.play.session import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND, Feedback, Session, SessionError
+from tutor.teaching.questions import plain_math, seat_name
 
 HINT_WORDS = frozenset({"?", "h", "hint", "pista", "ayuda"})
 REVEAL_WORDS = frozenset({"show", "mostrar", "ver"})
@@ -314,8 +314,8 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
 
 def check_lessons(args: argparse.Namespace, lang: str) -> int:
     """``python -m tutor lessons check [DIR]``: exit 0 when every file is good, else 2."""
-    from tutor.lessons import check_folder
-    from tutor.paths import lesson_dirs
+    from tutor.course.lessons import check_folder
+    from tutor.course.paths import lesson_dirs
 
     _ = translator(lang)
     folders = [Path(args.folder)] if args.folder is not None else lesson_dirs()
@@ -349,7 +349,13 @@ def simulate_students(args: argparse.Namespace, lang: str) -> int:
     ``--write-progress DIR`` also each simulated student's progress file."""
     import json
 
-    from tutor.simulate import NAME_PREFIX, progress_folder, simulate, student_names, write_progress
+    from tutor.commands.simulate import (
+        NAME_PREFIX,
+        progress_folder,
+        simulate,
+        student_names,
+        write_progress,
+    )
 
     _ = translator(lang)
     if args.students < 1:
@@ -407,7 +413,7 @@ def simulate_students(args: argparse.Namespace, lang: str) -> int:
 
 
 def dashboard() -> int:
-    from tutor.paths import notebook
+    from tutor.course.paths import notebook
 
     path = notebook()
     if not path.is_file():
@@ -415,7 +421,7 @@ def dashboard() -> int:
         print(_(N_("The dashboard notebook is not installed ({path}). To play in the terminal: "
                    "python -m tutor play")).format(path=path), file=sys.stderr)
         return 1
-    from tutor.serve import command_flags
+    from tutor.classroom.serve import command_flags
 
     # Run outside the repository, Voilà finds no voila.json: give it the server settings.
     return subprocess.call([sys.executable, "-m", "voila", str(path), *command_flags()])

@@ -40,14 +40,14 @@ class Game:
     """The game's name for people, in the setup and the score sheet's title (N_-marked)."""
     skills: frozenset[str]
     """What free play practises: what the game's scoring asks to compute (RULES.md §4;
-    :attr:`tutor.practice.Plan.focus` when a lesson names no targets)."""
+    :attr:`tutor.teaching.practice.Plan.focus` when a lesson names no targets)."""
     round_end: frozenset[RoundEndQuestion]
-    """The round-end questions the game asks (:meth:`tutor.asking.Asker` asks no other)."""
+    """The round-end questions the game asks (:meth:`tutor.teaching.asking.Asker` asks no other)."""
     scoring: str = ""
     """How the game scores, one line under the round's summary (N_-marked; empty: none)."""
     marks: tuple[tuple[str, str], ...] = ()
     """The game's own score-sheet marks and their words (N_-marked), for the sheet's legend
-    (engine.sheet's module docstring); the marks all games share live in tutor.ui.sheet."""
+    (engine.sheet's module docstring); the marks all games share live in tutor.ui.play.sheet."""
 
     @property
     def player_counts(self) -> tuple[int, ...]:

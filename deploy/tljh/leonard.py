@@ -20,5 +20,5 @@ c.Spawner.environment.update({
 c.Spawner.default_url = "/voila/render/leonard-domino-tutor/notebooks/Lessons.ipynb"
 
 # Let each user's server ask the hub whether its user is an admin or in a group
-# (tutor/identity.py); without it only the names in LEONARD_TEACHERS count.
+# (tutor/classroom/identity.py); without it only the names in LEONARD_TEACHERS count.
 c.JupyterHub.load_roles = [{"name": "server", "scopes": ["inherit"]}]

@@ -23,8 +23,8 @@ from browsing import (
     need_chromium,
 )
 
-from tutor.serve import start_voila, stop_server
-from tutor.ui.panel import LOGGED
+from tutor.classroom.serve import start_voila, stop_server
+from tutor.ui.shared.panel import LOGGED
 
 
 @pytest.fixture(scope="session")

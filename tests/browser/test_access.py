@@ -34,8 +34,8 @@ from test_dashboard import (
 
 from engine.round import Play
 from engine.tiles import Tile
-from tutor.session import Session
-from tutor.words import half_words, spoken, tile_words
+from tutor.play.session import Session
+from tutor.play.words import half_words, spoken, tile_words
 
 SEED = 11
 QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=keyboard-test"
@@ -389,7 +389,7 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
         assert page.evaluate("document.documentElement.scrollWidth") <= 768
         page.screenshot(path=str(artifacts / "a11y-768-wide.png"), full_page=True)
         # A click where a tile is drawn still hits that tile: one that does not fit says so.
-        from tutor.ui.layout import layout
+        from tutor.ui.play.layout import layout
 
         _press_a_tile_that_does_not_fit(page, board.click, layout(mirror.snapshot(), 800, 470),
                                         mirror, box["width"] / 800)
@@ -446,7 +446,7 @@ def _shown_unsquashed_with_tappable_tiles(box: dict[str, float], bitmap: tuple[i
                                           mirror: Session) -> tuple[float, Any]:
     """The board's scale on screen (``box``, drawn on ``bitmap``) and its layout, checking
     that it is scaled, not squashed, and that its hand tiles are at least 24 px wide."""
-    from tutor.ui.layout import layout
+    from tutor.ui.play.layout import layout
 
     assert abs(box["height"] / box["width"] - bitmap[1] / bitmap[0]) < 0.01
     scale = box["width"] / bitmap[0]
@@ -465,7 +465,7 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
     width, 412 px of height), the page gets the laptop's board scaled to fit the screen's
     height, with its tiles as wide and a tap still hitting the tile under it. Widened to a
     laptop's window, the page gets the laptop's board back."""
-    from tutor.ui.app import BOARD_SIZE, PHONE_BOARD
+    from tutor.ui.play.app import BOARD_SIZE, PHONE_BOARD
 
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()

@@ -26,7 +26,7 @@ from browsing import ROOT, give_a_name, need_chromium
 from test_classroom_server import check_culling, scaled
 
 from engine._build import pure_requested
-from tutor.serve import start_jupyter_server, stop_server
+from tutor.classroom.serve import start_jupyter_server, stop_server
 
 pytestmark = pytest.mark.slow
 
@@ -99,7 +99,7 @@ def test_binder_server_compiles_the_page_templates_once(binder: dict[str, Any]) 
     """postBuild's ``--write-server-config`` enables the template cache as a Jupyter Server
     extension (Voilà compiles every page's templates again without it)."""
     log = binder["log"].read_text(errors="replace")
-    assert "tutor.template_cache: page templates are compiled once per server" in log, log
+    assert "tutor.classroom.template_cache: page templates are compiled once per server" in log, log
 
 
 def test_binder_launch_reaches_a_question_in_english(binder: dict[str, Any], page: Any,

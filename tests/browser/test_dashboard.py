@@ -1,6 +1,6 @@
 """The dashboard in a real browser: Voilà serves notebooks/Play.ipynb, headless Chromium plays.
 
-A mirror :class:`tutor.session.Session` with the same lesson and seed plays the same moves in
+A mirror :class:`tutor.play.session.Session` with the same lesson and seed plays the same moves in
 the test process, so the test knows what the engine decided and can check the page against it.
 """
 
@@ -13,9 +13,9 @@ import pytest
 from browsing import CANVAS_STATS
 
 from engine.round import DRAW, PASS
-from tutor.questions import Question
-from tutor.session import Session
-from tutor.ui import draw
+from tutor.play.session import Session
+from tutor.teaching.questions import Question
+from tutor.ui.play import draw
 
 SEED = 11
 QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=browser-test"

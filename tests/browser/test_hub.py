@@ -257,7 +257,7 @@ def _answer_a_question(page: Any) -> str:
 
 def test_two_students_and_a_teacher_on_a_real_hub(hub: Hub, browser: Any) -> None:
     """Issue 35: two students and a teacher on a real JupyterHub (the session's Chromium)."""
-    from tutor.store import Store
+    from tutor.storage.store import Store
 
     # Each link names someone else: the page plays as the hub user all the same.
     for k, (me, other) in enumerate(((STUDENTS[0], STUDENTS[1]),

@@ -28,7 +28,7 @@ from test_dashboard import (
 )
 
 from engine.round import Play
-from tutor.session import Session
+from tutor.play.session import Session
 
 SEED = 19
 NAME = "Ana María B"

@@ -17,8 +17,8 @@ import pytest
 from browsing import ROOT
 from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
 
-from tutor.questions import plain_math
-from tutor.session import Session
+from tutor.play.session import Session
+from tutor.teaching.questions import plain_math
 
 SEED = 5
 ENOUGH = 6

@@ -19,9 +19,9 @@ import pytest
 from browsing import ROOT, audit, cut_in_each_language, need_chromium, past_the_edge_on_a_phone
 from test_dashboard import IDLE, _answer_and_move_on, _open, _play_to_a_question, _ready
 
-from tutor.serve import PREHEAT, start_voila, stop_server, wait_for_pool
-from tutor.session import Session
-from tutor.store import Store
+from tutor.classroom.serve import PREHEAT, start_voila, stop_server, wait_for_pool
+from tutor.play.session import Session
+from tutor.storage.store import Store
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -248,7 +248,7 @@ def test_a_class_upload_of_12_mib_is_merged(page: Any, pages: dict[str, Any],
     through the real page (the server's config: voila.json) and every answer is merged."""
     from datetime import datetime, timedelta, timezone
 
-    from tutor.records import Attempt, Outcome
+    from tutor.storage.records import Attempt, Outcome
 
     t0 = datetime(2026, 3, 2, tzinfo=timezone.utc)
     folder = tmp_path / "term"

@@ -14,10 +14,10 @@ import pytest
 from browsing import audit, need_chromium
 from test_pages import no_errors, open_page, serve
 
-from tutor.classroom import MISTAKE_NAMES
-from tutor.serve import stop_server
-from tutor.store_files import read_attempts
-from tutor.student_answers import student_answers
+from tutor.classroom.overview import MISTAKE_NAMES
+from tutor.classroom.serve import stop_server
+from tutor.classroom.student_answers import student_answers
+from tutor.storage.store_files import read_attempts
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ from typing import Any
 
 from test_dashboard import _answer, _answer_and_move_on, _open, _play_to_a_question, _round_score
 
-from tutor.questions import Question
-from tutor.session import Session
+from tutor.play.session import Session
+from tutor.teaching.questions import Question
 
 SEED = 19
 """Its first power-play question is x/n with n = 4, T = 8: the working is ``4*8``."""

@@ -1,4 +1,5 @@
-"""Tests for tutor.answers: what a student may type, what is refused, and that nothing hangs.
+"""Tests for tutor.teaching.answers: what a student may type, what is refused, and that nothing
+hangs.
 
 RULES.md §4, "The answer is a number": a final answer is an integer as a person writes it;
 text with an operation in it is the working, not the answer (docs/teaching.md)."""
@@ -13,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import tutor.answers as answers
-from tutor.answers import AnswerError, Reading, is_correct, parse_answer, read_answer
+import tutor.teaching.answers as answers
+from tutor.teaching.answers import AnswerError, Reading, is_correct, parse_answer, read_answer
 
 
 @pytest.mark.parametrize(
@@ -176,13 +177,14 @@ HOSTILE = [
 
 
 MAX_WORK = 20_000
-"""Lines of tutor/answers.py one parse may run: the parser's work is bounded by the input's
+"""Lines of tutor/teaching/answers.py one parse may run: the parser's work is bounded by the input's
 length limit, whatever the input (counted, not timed, so a busy machine cannot fail it)."""
 
 
 def parse_with_work(text: str, lang: str,
                     read: Any = parse_answer) -> tuple[int | AnswerError, int]:
-    """The parse's result (or error) and how many lines of tutor/answers.py it ran (``read``
+    """The parse's result (or error) and how many lines of tutor/teaching/answers.py it ran
+    (``read``
     is parse_answer, or read_answer whose value is taken)."""
     lines = 0
     source = answers.__file__

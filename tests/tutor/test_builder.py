@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.builder import (
+from tutor.course.builder import (
     LessonExistsError,
     build_lesson,
     free_lesson_id,
@@ -20,7 +20,7 @@ from tutor.builder import (
     save_lesson,
     taken_lesson_ids,
 )
-from tutor.lessons import LESSON_ID, MAX_ID_LENGTH, list_lessons, load_lesson
+from tutor.course.lessons import LESSON_ID, MAX_ID_LENGTH, list_lessons, load_lesson
 
 
 def lesson(lesson_id: str, es: str = "Tabla del 6", en: str = "Times 6") -> dict:

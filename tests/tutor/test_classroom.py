@@ -1,4 +1,5 @@
-"""The lessons page's and the teacher page's data (tutor.classroom, tutor.builder): progress per
+"""The lessons page's and the teacher page's data (tutor.classroom.overview, tutor.course.builder):
+progress per
 lesson, the hand-in round trip, a class of 30 merged, the class table, frequent mistakes, and
 lessons built from the builder's form."""
 
@@ -13,19 +14,19 @@ from typing import Any
 
 import pytest
 
-from tutor.builder import build_lesson, lesson_links, save_lesson
-from tutor.classroom import (
+from tutor.classroom.overview import (
     class_csv,
     class_table,
     frequent_mistakes,
     lesson_progress,
     merge_files,
 )
-from tutor.lessons import LessonError, list_lessons, load_lesson
-from tutor.recorder import load_mastery
-from tutor.replay import rebuild_mastery
-from tutor.session import Session
-from tutor.store import Store
+from tutor.course.builder import build_lesson, lesson_links, save_lesson
+from tutor.course.lessons import LessonError, list_lessons, load_lesson
+from tutor.play.session import Session
+from tutor.storage.recorder import load_mastery
+from tutor.storage.store import Store
+from tutor.teaching.replay import rebuild_mastery
 
 
 def export(db: Path, student: str) -> bytes:
@@ -90,7 +91,7 @@ def test_teacher_merges_a_class_of_30_and_the_table_matches_the_files(
     for name, content in files[:30]:
         own = Path(tmp_path / "own.csv")
         own.write_bytes(content)
-        from tutor.store_files import read_attempts
+        from tutor.storage.store_files import read_attempts
 
         mastery = rebuild_mastery(read_attempts(own))
         mine = {r.skill: r for r in rows if r.student == name[:-4]}
@@ -108,7 +109,7 @@ def test_teacher_merges_a_class_of_30_and_the_table_matches_the_files(
 
 
 def test_class_csv_neutralises_formulas() -> None:
-    from tutor.classroom import ClassRow
+    from tutor.classroom.overview import ClassRow
 
     out = class_csv([ClassRow("=HYPERLINK(1)", "add", 1, 1, 0.5, False, 0, 2.0)])
     assert '"\'=HYPERLINK(1)"' in out
@@ -265,8 +266,8 @@ def test_a_big_merge_lets_students_save_within_a_second(tmp_path: Path) -> None:
     failed save, counted. Every answer of the file is merged."""
     import threading
 
-    from tutor.records import Attempt, Outcome
-    from tutor.store import StoreBusyError
+    from tutor.storage.records import Attempt, Outcome
+    from tutor.storage.store import StoreBusyError
 
     rows = [Attempt(f"s{i % 30:02d}", f"sess-{i % 30}-{i // 500}",
                     (T0 + timedelta(seconds=i)).isoformat(timespec="microseconds"), "04-times",

@@ -1,6 +1,7 @@
 """Honest counts everywhere (issue 33 part 3): a scripted session with known hints (pressing
 "Hint" past the last rung too), answers shown, wrong answers with a named mistake and right
-answers. Its numbers are the same from :mod:`tutor.counts`, on the play page (the snapshot,
+answers. Its numbers are the same from :mod:`tutor.classroom.counts`, on the play page (the
+snapshot,
 the skills panel, the lesson's summary), on the lessons page, on the teacher page's class
 table after its exported file is uploaded into a fresh store, and in the class CSV.
 
@@ -17,17 +18,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tutor.classroom import class_csv, class_table, lesson_progress, merge_files
-from tutor.counts import evidence_text, rungs_seen, student_counts
-from tutor.diagnosis import CATALOG, diagnose
-from tutor.hints import hint_ladder
-from tutor.lessons import list_lessons
-from tutor.records import Attempt, Outcome
-from tutor.session import Session
-from tutor.store import Store
-from tutor.ui.class_table import COLUMNS, class_table_html, sort_rows
-from tutor.ui.lesson_list import lesson_list_html
-from tutor.ui.skills import mastery_html
+from tutor.classroom.counts import evidence_text, rungs_seen, student_counts
+from tutor.classroom.overview import class_csv, class_table, lesson_progress, merge_files
+from tutor.course.lessons import list_lessons
+from tutor.play.session import Session
+from tutor.storage.records import Attempt, Outcome
+from tutor.storage.store import Store
+from tutor.teaching.diagnosis import CATALOG, diagnose
+from tutor.teaching.hints import hint_ladder
+from tutor.ui.lessons.lesson_list import lesson_list_html
+from tutor.ui.play.skills import mastery_html
+from tutor.ui.teacher.class_table import COLUMNS, class_table_html, sort_rows
 
 LESSON = "04-times"
 STUDENT = "ana"

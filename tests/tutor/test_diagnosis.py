@@ -7,12 +7,12 @@ import doctest
 
 import pytest
 
-import tutor.diagnosis
-import tutor.questions
+import tutor.teaching.diagnosis
+import tutor.teaching.questions
 from engine import PowerEffect, RoundEnded, Tile
 from tutor import CATALOG, Question, diagnose, question_for
-from tutor.diagnosis import LIKELIHOOD, candidates, mistake_value
-from tutor.questions import round_total_question, score_question
+from tutor.teaching.diagnosis import LIKELIHOOD, candidates, mistake_value
+from tutor.teaching.questions import round_total_question, score_question
 
 
 def power(tile: Tile, rule: str, gain: int, loss: int, t_tile: Tile, n: int = 0,
@@ -154,8 +154,8 @@ def test_symbol_value_mistake_only_where_the_house_rule_gives_symbols_a_value() 
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(tutor.diagnosis).failed == 0
-    assert doctest.testmod(tutor.questions).failed == 0
+    assert doctest.testmod(tutor.teaching.diagnosis).failed == 0
+    assert doctest.testmod(tutor.teaching.questions).failed == 0
 
 
 # --- issue 32 part 6: order of operations, and naming only what tells a mistake apart ------
@@ -216,7 +216,7 @@ def test_a_value_as_near_as_a_slip_is_not_blamed_on_a_mistake() -> None:
     that near too; only so many near values are named (the mistake's own value, 40)."""
     assert diagnose(X5, 40).rule == "times_table_slip"
     assert diagnose(X5, 50).kind == "slip"
-    spread = tutor.diagnosis.slip_spread(X5)
-    near = {v for values in tutor.diagnosis.specific(X5).values() for v in values
+    spread = tutor.teaching.diagnosis.slip_spread(X5)
+    near = {v for values in tutor.teaching.diagnosis.specific(X5).values() for v in values
             if abs(v - X5.expected) <= spread}
-    assert len(near) <= max(1, round(tutor.diagnosis.SLIP_SHARE * 2 * spread))
+    assert len(near) <= max(1, round(tutor.teaching.diagnosis.SLIP_SHARE * 2 * spread))

@@ -10,13 +10,13 @@ from itertools import pairwise
 
 import pytest
 
-import tutor.practice
+import tutor.teaching.practice
 from engine import power_effect
 from engine.tiles import LEONARD
-from tutor.asking import Asker
-from tutor.diagnosis import diagnose, mistake_value, tells_apart
-from tutor.mastery import Mastery
-from tutor.practice import DRILL_CHAIN, POWER_DRILLS, DrillPosition, Plan, drill_position
+from tutor.teaching.asking import Asker
+from tutor.teaching.diagnosis import diagnose, mistake_value, tells_apart
+from tutor.teaching.mastery import Mastery
+from tutor.teaching.practice import DRILL_CHAIN, POWER_DRILLS, DrillPosition, Plan, drill_position
 
 
 def played_tile(pos: DrillPosition):  # noqa: ANN201 - a Tile
@@ -75,7 +75,7 @@ def test_drills_are_seeded() -> None:
 
 
 def test_the_search_is_bounded_with_a_legal_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tutor.practice, "DRILL_ATTEMPTS", 0)
+    monkeypatch.setattr(tutor.teaching.practice, "DRILL_ATTEMPTS", 0)
     for skill in sorted(POWER_DRILLS):
         pos = drill_position(skill, random.Random(1))
         assert all(x.b == y.a for x, y in pairwise(pos.line))
@@ -172,17 +172,17 @@ def test_no_item_when_the_next_question_already_tells_it_apart() -> None:
 def test_remediation_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     asker = one_question("multiply", 4)
     tried: list[int] = []
-    monkeypatch.setattr("tutor.asking.tells_apart",
+    monkeypatch.setattr("tutor.teaching.asking.tells_apart",
                         lambda q, rule: tried.append(1) or 0)  # never tells it apart
     assert asker.remediate(0, ADDED) == 0 and len(asker.queue) == 1
-    assert len(tried) == tutor.practice.REMEDIATION_TRIES
+    assert len(tried) == tutor.teaching.practice.REMEDIATION_TRIES
     monkeypatch.undo()
     # at most REMEDIATIONS_PER_ROUND items per mistake and round; none for a slip
     got = []
     for _ in range(4):
         got.append(asker.remediate(0, ADDED))
         del asker.queue[1:]  # answered (else the queued item is already the next one)
-    assert sum(1 for g in got if g) == tutor.practice.REMEDIATIONS_PER_ROUND
+    assert sum(1 for g in got if g) == tutor.teaching.practice.REMEDIATIONS_PER_ROUND
     assert asker.remediate(0, None) == 0 and asker.remediate(0, "times_table_slip") == 0
     asker.new_round()
     assert asker.remediate(0, ADDED)
@@ -205,7 +205,7 @@ def test_the_drill_gives_each_short_skill_its_room() -> None:
     needs (up to 7 right in a row), at most DRILL_LIMIT (4) questions when one or two skills
     are short and DRILL_PER_SKILL (3) per skill when more are — a free match practises six
     skills and has only its drills for those the deal brings seldom."""
-    from tutor.practice import DRILL_LIMIT, DRILL_PER_SKILL, Practice
+    from tutor.teaching.practice import DRILL_LIMIT, DRILL_PER_SKILL, Practice
 
     one = Practice(Plan(targets=frozenset({"multiply"})), random.Random(1))
     assert one.drill_skills(Mastery()) == ["multiply"] * DRILL_LIMIT

@@ -1,5 +1,5 @@
 """What a first answer is evidence of (RULES.md §4 "Evidence"): the one rule
-(:func:`tutor.evidence.judge`) live and on replay, the streak, the fading scaffolds and the
+(:func:`tutor.teaching.evidence.judge`) live and on replay, the streak, the fading scaffolds and the
 per-skill parameters."""
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ import pytest
 from engine.events import PowerEffect
 from engine.tiles import Tile
 from tutor import Session
-from tutor.asking import Asker
-from tutor.diagnosis import diagnose, mistake_value
-from tutor.evidence import blame_of, is_trivial, judge, parse_step, step_name
-from tutor.lessons import LessonError, lesson_from_dict, load_lesson
-from tutor.mastery import (
+from tutor.course.lessons import LessonError, lesson_from_dict, load_lesson
+from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.storage.store import Store
+from tutor.teaching.asking import Asker
+from tutor.teaching.diagnosis import diagnose, mistake_value
+from tutor.teaching.evidence import blame_of, is_trivial, judge, parse_step, step_name
+from tutor.teaching.mastery import (
     DEFAULT_SKILL_PARAMS,
     PARAMS_ENV,
     SKILLS,
@@ -33,11 +35,9 @@ from tutor.mastery import (
     params_from_dict,
     update,
 )
-from tutor.practice import Plan, Practice
-from tutor.questions import power_questions
-from tutor.recorder import load_mastery, save_mastery
-from tutor.replay import rebuild_mastery
-from tutor.store import Store
+from tutor.teaching.practice import Plan, Practice
+from tutor.teaching.questions import power_questions
+from tutor.teaching.replay import rebuild_mastery
 
 SHARED = BKTParams()  # the old shared parameters: easy numbers to check by hand
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tutor.__main__ import main
-from tutor.fitting import PRACTICE, RIGHT, WRONG, fit_sequences, sequences
-from tutor.mastery import load_params
-from tutor.records import Attempt, Outcome
-from tutor.store_files import write_csv, write_datashop
+from tutor.storage.records import Attempt, Outcome
+from tutor.storage.store_files import write_csv, write_datashop
+from tutor.teaching.fitting import PRACTICE, RIGHT, WRONG, fit_sequences, sequences
+from tutor.teaching.mastery import load_params
 
 TRUE = {"p_init": 0.05, "p_learn": 0.15, "p_slip": 0.1, "p_guess": 0.03}
 """A skill like squaring: few know it at first, a typed three-digit answer is rarely

@@ -1,4 +1,4 @@
-"""The tutor's formulas without sympy (tutor.formula, issue 35 part 5) are the ones sympy
+"""The tutor's formulas without sympy (tutor.teaching.formula, issue 35 part 5) are the ones sympy
 wrote: every stage, worked solution and blanks scaffold of every question kind (RULES.md §1.6
 rows, §3 round ends, §4 "What the tutor asks": formula, worked steps, blanks) is compared with
 the sympy construction the tutor used before, and each expression shape with sympy's printer.
@@ -16,10 +16,10 @@ import sympy
 
 from engine import VARIANTS, HouseRules, Placed, PowerEffect, RoundEnded
 from engine.round import Round
-from tutor import formula
-from tutor.asking import _near_tile
-from tutor.formula import Blank, Num, add, mul, square
-from tutor.questions import (
+from tutor.teaching import formula
+from tutor.teaching.asking import _near_tile
+from tutor.teaching.formula import Blank, Num, add, mul, square
+from tutor.teaching.questions import (
     RULE_SKILL,
     Question,
     collect_question,
@@ -192,7 +192,8 @@ SHAPES = [
 @pytest.mark.parametrize("shape", range(len(SHAPES)))
 def test_each_shape_prints_as_sympy_prints_it(shape: int) -> None:
     """Numbers from -20 to 20 (scores go below zero; zeros are written), in every shape the
-    tutor writes, printed by tutor.formula and by sympy from the same tree. A sum inside a sum
+    tutor writes, printed by tutor.teaching.formula and by sympy from the same tree. A sum inside a
+    sum
     starts with a hand's total or a tile's half, never below zero (§1.6, §3.1): sympy would
     write a sum of negatives there as its negated value, which the tutor never shows."""
     rng = random.Random(shape)

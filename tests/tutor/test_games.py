@@ -21,9 +21,9 @@ from engine.match import Match
 from engine.rules import VARIANTS, HouseRules
 from tutor import games
 from tutor.games import GAMES, UnknownGameError, game
-from tutor.mastery import SKILLS
-from tutor.practice import Plan
-from tutor.questions import collect_question, tens_question
+from tutor.teaching.mastery import SKILLS
+from tutor.teaching.practice import Plan
+from tutor.teaching.questions import collect_question, tens_question
 
 TUTOR = Path(games.__file__).resolve().parent
 GAME_NAMES = frozenset(VARIANTS)
@@ -186,7 +186,7 @@ PLANTED = [
 @pytest.mark.parametrize("planted", PLANTED)
 def test_the_scan_catches_a_planted_switch_in_a_real_module(planted):
     """A switch planted in a real panel (the round-end summary) is found, with its line."""
-    path = TUTOR / "ui" / "round_end.py"
+    path = TUTOR / "ui" / "play" / "round_end.py"
     source = path.read_text(encoding="utf-8")
     assert list(switches(source)) == []
     hits = list(switches(source + "\n" + planted, "ui/round_end.py"))

@@ -16,10 +16,10 @@ import pytest
 
 from engine import PowerEffect
 from tutor import Session, SessionError
-from tutor.diagnosis import mistake_value
-from tutor.mastery import Mastery
-from tutor.practice import Plan, Practice
-from tutor.questions import RULE_SKILL, Question
+from tutor.teaching.diagnosis import mistake_value
+from tutor.teaching.mastery import Mastery
+from tutor.teaching.practice import Plan, Practice
+from tutor.teaching.questions import RULE_SKILL, Question
 
 Answer = Callable[[Session, Question], str | None]
 """What the student types (None: asks to see the answer)."""
@@ -122,7 +122,8 @@ def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
     assert s.match_number > 1 and summary.rounds > 2
     assert fresh and all(len(scores) == 2 for scores in fresh)
     (row,) = summary.skills
-    # The summary counts as mastery does (tutor.counts): each question once under the skill
+    # The summary counts as mastery does (tutor.classroom.counts): each question once under the
+    # skill
     # its first answer is evidence for (a named mistake of another skill, or a ×1 item,
     # moves a wrong answer off multiply), right only when unhinted (issue 33 part 3).
     st = s.mastery.state("multiply")

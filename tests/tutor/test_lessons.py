@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.lessons import (
+from tutor.course.lessons import (
     LESSON_DIR,
     LESSON_ID,
     LessonError,
@@ -31,7 +31,7 @@ def test_lesson_settings_reach_the_objects():
     assert lesson.targets == {"other-end"} and lesson.rich_in == {"x/n", "+/n", "-/n"}
     other_end = lesson.mastery.for_skill("other-end")
     assert other_end.p_init == 0.2 and other_end.p_learn == 0.15
-    assert other_end.p_slip == 0.08  # the skill's default kept (tutor.mastery table)
+    assert other_end.p_slip == 0.08  # the skill's default kept (tutor.teaching.mastery table)
 
 
 def test_the_curriculum_in_order():
@@ -127,7 +127,7 @@ def test_rich_deals_are_searched_with_the_seed():
     lesson = load_lesson("04-times")
     a, b = lesson.deals_for(3), lesson.deals_for(3)
     assert a == b and a != lesson.deals_for(4) and len(a) == lesson.rounds
-    from tutor.session import Session
+    from tutor.play.session import Session
 
     s = Session.from_lesson(lesson, lang="en", seed=3, store=None)
     hand = [str(t) for t in s.round.hand(0)]
@@ -205,7 +205,7 @@ def test_odd_files_in_a_lessons_folder_get_a_message(tmp_path, monkeypatch):
 
 
 def test_session_from_lesson_uses_its_settings():
-    from tutor.session import Session
+    from tutor.play.session import Session
 
     s = Session.from_lesson("03-minus", lang="en", seed=4)
     assert s.players == 2 and s.humans == (0,) and s.plan.ask_bot_plays
@@ -266,7 +266,7 @@ def test_lessons_check_command(tmp_path):
 def test_lesson_caps_default_and_reach_the_session():
     """RULES.md §4: a lesson ends at mastery or at its cap; the file may set either cap
     (null: none) and the session takes them."""
-    from tutor.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
+    from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 
     plain = lesson_from_dict(OK)
     assert (plain.max_questions, plain.max_minutes) == (DEFAULT_MAX_QUESTIONS,
@@ -274,7 +274,7 @@ def test_lesson_caps_default_and_reach_the_session():
     set_ = lesson_from_dict({**OK, "tutor": {"targets": ["add"], "max_questions": 12,
                                              "max_minutes": None}})
     assert (set_.max_questions, set_.max_minutes) == (12, None)
-    from tutor.session import Session
+    from tutor.play.session import Session
 
     s = Session.from_lesson(set_, lang="en", seed=1)
     assert (s.max_questions, s.max_minutes) == (12, None)

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tutor.link import ANONYMOUS, MAX_NAME, clean_name, read_link
+from tutor.classroom.link import ANONYMOUS, MAX_NAME, clean_name, read_link
 
 
 def q(**values: str) -> str:
@@ -70,6 +70,6 @@ def test_a_huge_or_crowded_query_is_ignored_whole():
 
 
 def test_the_lesson_value_is_passed_on_as_given_for_the_lesson_lookup_to_judge():
-    # The lookup (tutor.lessons.find_lesson) refuses anything that is not an id.
+    # The lookup (tutor.course.lessons.find_lesson) refuses anything that is not an id.
     assert read_link(q(lesson="/etc/ld.so.conf"), env={}).lesson == "/etc/ld.so.conf"
     assert read_link(q(lesson=" "), env={}, lesson="free-play").lesson == "free-play"

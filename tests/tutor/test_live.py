@@ -1,7 +1,9 @@
-"""The teacher's live view (issue 35, part 3; tutor.live): who plays which lesson, answers so
+"""The teacher's live view (issue 35, part 3; tutor.classroom.live): who plays which lesson,
+answers so
 far, and who is stuck — three wrong first answers in a row, or no answer for two minutes —
 with time from the store's timestamps against an injected clock (no wall clock). A question,
-its first answer and "right at the first try" are RULES.md §4's, as tutor.counts counts them.
+its first answer and "right at the first try" are RULES.md §4's, as tutor.classroom.counts counts
+them.
 """
 
 from __future__ import annotations
@@ -9,8 +11,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from tutor.live import IDLE_SECONDS, WRONG_IN_A_ROW, live_rows, live_view
-from tutor.store import Store
+from tutor.classroom.live import IDLE_SECONDS, WRONG_IN_A_ROW, live_rows, live_view
+from tutor.storage.store import Store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 

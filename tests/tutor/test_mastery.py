@@ -1,4 +1,5 @@
-"""Tests for tutor.mastery: BKT arithmetic by hand, validation, counting rules, pyBKT agreement."""
+"""Tests for tutor.teaching.mastery: BKT arithmetic by hand, validation, counting rules, pyBKT
+agreement."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import doctest
 
 import pytest
 
-import tutor.mastery as mastery
+import tutor.teaching.mastery as mastery
 from tutor.i18n import gettext
-from tutor.mastery import (
+from tutor.teaching.mastery import (
     SKILL_NAMES,
     SKILLS,
     STREAK_TO_MASTER,

@@ -1,7 +1,8 @@
 """What the lessons and teacher pages need besides widgets: a student's own files loaded
-(tutor.classroom.merge_student_files), the heat map's grid and colours (tutor.colours), the
-links between pages (tutor.link.page_link), teacher names of the named mistakes, and the
-link's query read after the request arrives in a preheated kernel (tutor.request)."""
+(tutor.classroom.overview.merge_student_files), the heat map's grid and colours
+(tutor.classroom.colours), the
+links between pages (tutor.classroom.link.page_link), teacher names of the named mistakes, and the
+link's query read after the request arrives in a preheated kernel (tutor.classroom.request)."""
 
 from __future__ import annotations
 
@@ -16,13 +17,7 @@ from typing import Any
 
 import pytest
 
-from tutor.classroom import (
-    MISTAKE_NAMES,
-    ClassRow,
-    class_grid,
-    merge_student_files,
-)
-from tutor.colours import (
+from tutor.classroom.colours import (
     AA_CONTRAST,
     MASTERED,
     MASTERY_STEPS,
@@ -30,12 +25,18 @@ from tutor.colours import (
     contrast_ratio,
     mastery_colours,
 )
-from tutor.diagnosis import CATALOG
+from tutor.classroom.link import page_link, read_link
+from tutor.classroom.overview import (
+    MISTAKE_NAMES,
+    ClassRow,
+    class_grid,
+    merge_student_files,
+)
+from tutor.classroom.request import page_query
 from tutor.i18n import gettext
-from tutor.link import page_link, read_link
-from tutor.recorder import load_mastery
-from tutor.request import page_query
-from tutor.store import Store
+from tutor.storage.recorder import load_mastery
+from tutor.storage.store import Store
+from tutor.teaching.diagnosis import CATALOG
 
 
 def test_every_named_mistake_has_a_teacher_name_in_both_languages() -> None:
@@ -172,7 +173,7 @@ def test_a_preheated_kernel_gets_its_request_from_the_server_without_importing_v
     finally:
         server.shutdown()
     out = subprocess.run(
-        [sys.executable, "-c", "import sys, tutor.request as r; r.wait_for_request({"
+        [sys.executable, "-c", "import sys, tutor.classroom.request as r; r.wait_for_request({"
          "'VOILA_APP_PORT': '9'}); print(sorted(m for m in sys.modules if m.startswith("
          "('voila', 'jupyter_server'))))"], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "[]", out.stderr[-2000:]

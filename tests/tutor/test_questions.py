@@ -22,8 +22,8 @@ from engine import (
 )
 from engine.round import Round
 from tutor import Question, QuestionError, hint_ladder, question_for
-from tutor.asking import _near_tile
-from tutor.questions import (
+from tutor.teaching.asking import _near_tile
+from tutor.teaching.questions import (
     ARITHMETIC,
     RULE_SKILL,
     collect_question,
@@ -279,7 +279,7 @@ def test_no_eval_exec_or_sympify_in_tutor() -> None:
 
 
 def test_import_tutor_is_light() -> None:
-    code = ("import sys, tutor, tutor.session, tutor.questions; "
+    code = ("import sys, tutor, tutor.play.session, tutor.teaching.questions; "
             "bad = [m for m in ('sympy', 'ipywidgets', 'babel') if m in sys.modules]; "
             "print(bad)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -293,7 +293,7 @@ def test_every_formula_is_drawn_by_the_browser_as_it_reads() -> None:
     over as text) and says what its plain text says, brackets, signs and squares included."""
     import html
 
-    from tutor.questions import math_html
+    from tutor.teaching.questions import math_html
 
     def said(mathml: str) -> str:
         text = html.unescape(re.sub(r"<[^>]+>", "", mathml))

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tutor.classroom import reviews_due
-from tutor.mastery import STREAK_TO_MASTER, BKTParams, Mastery
-from tutor.recorder import load_mastery, save_mastery
-from tutor.records import Attempt, Outcome
-from tutor.replay import rebuild_mastery
-from tutor.review import INTERVALS, REVIEW_ITEMS, ReviewSchedule, due_reviews, is_review
-from tutor.session import Session, SessionError
-from tutor.simulate import Forgetful, ProfileError, SimClock, learner, simulate_days
-from tutor.store import Store
+from tutor.classroom.overview import reviews_due
+from tutor.commands.simulate import Forgetful, ProfileError, SimClock, learner, simulate_days
+from tutor.play.session import Session, SessionError
+from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.storage.records import Attempt, Outcome
+from tutor.storage.store import Store
+from tutor.teaching.mastery import STREAK_TO_MASTER, BKTParams, Mastery
+from tutor.teaching.replay import rebuild_mastery
+from tutor.teaching.review import INTERVALS, REVIEW_ITEMS, ReviewSchedule, due_reviews, is_review
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 DAY = timedelta(days=1)
@@ -206,8 +206,8 @@ def test_the_session_clock_must_say_its_time_zone() -> None:
 
 
 def test_the_lessons_page_lists_what_is_due_in_both_languages(tmp_path: Path) -> None:
-    from tutor.ui.lessons_app import LessonsPage
-    from tutor.ui.reviews import reviews_html
+    from tutor.ui.lessons.lessons_app import LessonsPage
+    from tutor.ui.lessons.reviews import reviews_html
 
     with _store_with_multiply_mastered(tmp_path / "p.sqlite3") as store:
         due = reviews_due(store.attempts("ana"), T0 + 4 * DAY, PARAMS)

@@ -14,10 +14,10 @@ import pytest
 
 from engine import PowerEffect
 from tutor import Feedback, Session, SessionError, hint_ladder
-from tutor.mastery import STREAK_TO_MASTER
-from tutor.recorder import load_mastery
-from tutor.records import Attempt
-from tutor.store import Store, StoreError
+from tutor.storage.recorder import load_mastery
+from tutor.storage.records import Attempt
+from tutor.storage.store import Store, StoreError
+from tutor.teaching.mastery import STREAK_TO_MASTER
 
 Policy = Callable[[Session], Feedback]
 
@@ -540,7 +540,7 @@ def test_drill_between_rounds_on_real_positions() -> None:
     """Issue part 5: between rounds a short drill covers target skills still below mastery,
     on real positions of the tile set, scored by the engine."""
     from engine import power_effect
-    from tutor.practice import drill_position
+    from tutor.teaching.practice import drill_position
 
     s = Session(seed=2, rounds=1, lang="en", targets=("square",), ask=("power",))
     drills: list[object] = []
@@ -778,7 +778,7 @@ def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers(
     (mine,) = v.match_end.answers
     assert mine.student == "ana"
     # Each question counts under the skill its first answer is evidence for (a ×1 item is
-    # evidence for other-end), as mastery and tutor.counts count it (issue 33 part 3).
+    # evidence for other-end), as mastery and tutor.classroom.counts count it (issue 33 part 3).
     live = {sk: [st.asked, st.first_try_right] for sk, st in s.mastery.states.items()
             if st.asked}
     assert {sk.skill: [sk.asked, sk.right] for sk in mine.skills} == live
@@ -876,7 +876,7 @@ def test_waiting_is_the_one_move_check() -> None:
 def test_the_snapshot_tells_the_log_and_the_news_once() -> None:
     """The log is the game's last events, told by the session (hidden points left out until
     answered, RULES.md §4); the news are the last step's."""
-    from tutor.snapshot import LOG_KEEP
+    from tutor.play.snapshot import LOG_KEEP
 
     s = Session(seed=3, lang="en", auto_bots=False)
     for _ in range(20):

@@ -12,13 +12,8 @@ from typing import Any
 
 import pytest
 
-import tutor.simulate as sim
-from tutor.answers import parse_answer
-from tutor.diagnosis import CATALOG, mistake_value
-from tutor.hints import hint_ladder
-from tutor.lessons import LESSON_DIR, load_lesson
-from tutor.mastery import SKILLS
-from tutor.simulate import (
+import tutor.commands.simulate as sim
+from tutor.commands.simulate import (
     GOALS,
     LESSON_MISTAKES,
     MAX_ATTEMPTS,
@@ -33,6 +28,11 @@ from tutor.simulate import (
     teaching_goals,
     working,
 )
+from tutor.course.lessons import LESSON_DIR, load_lesson
+from tutor.teaching.answers import parse_answer
+from tutor.teaching.diagnosis import CATALOG, mistake_value
+from tutor.teaching.hints import hint_ladder
+from tutor.teaching.mastery import SKILLS
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.stem for p in LESSON_DIR.glob("*.json"))
@@ -185,7 +185,7 @@ def test_the_calculator_types_the_working_never_the_number() -> None:
 def test_the_calculators_working_follows_the_play() -> None:
     """The forms of the brief: x/5 on 4/2 is ``5*(4+2)`` then ``5*6``; its T ``4+2``."""
     from engine import PowerEffect, Tile
-    from tutor.questions import question_for
+    from tutor.teaching.questions import question_for
 
     t_q, gain = question_for(PowerEffect(0, 1, Tile(5, "x"), "x/n", 30, 0, 6, Tile(4, 2), 5),
                              t_first=True)

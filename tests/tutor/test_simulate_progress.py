@@ -12,11 +12,9 @@ from pathlib import Path
 import pytest
 
 import tutor.__main__ as cli
-import tutor.simulate as sim
-from tutor.classroom import class_table, merge_files, merge_student_files
-from tutor.lessons import load_lesson
-from tutor.records import Outcome
-from tutor.simulate import (
+import tutor.commands.simulate as sim
+from tutor.classroom.overview import class_table, merge_files, merge_student_files
+from tutor.commands.simulate import (
     ProgressFilesError,
     SimClock,
     learner,
@@ -26,8 +24,10 @@ from tutor.simulate import (
     student_seed,
     write_progress,
 )
-from tutor.store import Store
-from tutor.store_files import progress_file_name, read_attempts
+from tutor.course.lessons import load_lesson
+from tutor.storage.records import Outcome
+from tutor.storage.store import Store
+from tutor.storage.store_files import progress_file_name, read_attempts
 
 LESSON = "04-times"
 

@@ -1,4 +1,5 @@
-"""Tests for tutor.store: paths, schema checks, crash safety, mastery, export/import round trips."""
+"""Tests for tutor.storage.store: paths, schema checks, crash safety, mastery, export/import round
+trips."""
 
 from __future__ import annotations
 
@@ -17,9 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tutor.mastery import Mastery
-from tutor.recorder import load_mastery, save_mastery
-from tutor.store import (
+from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.storage.store import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
     ENV_VAR,
@@ -35,6 +35,7 @@ from tutor.store import (
     default_path,
     is_database_address,
 )
+from tutor.teaching.mastery import Mastery
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -146,7 +147,7 @@ def test_mastery_round_trip(tmp_path: Path, db: Db) -> None:
 
 def test_the_store_keeps_mastery_as_plain_rows(tmp_path: Path, db: Db) -> None:
     """Issue 34 part 3: the store keeps rows (plain values by skill, MASTERY_COLUMNS); the
-    teaching code makes them a Mastery (tutor.recorder.load_mastery)."""
+    teaching code makes them a Mastery (tutor.storage.recorder.load_mastery)."""
     with Store(db("p")) as store:
         m = Mastery()
         m.record("multiply", True, seconds=3)
@@ -184,7 +185,7 @@ def test_add_attempt_keeps_the_value_as_given(tmp_path: Path, db: Db) -> None:
 CHILD = textwrap.dedent(
     """
     import sys
-    from tutor.store import Store
+    from tutor.storage.store import Store
     store = Store(sys.argv[1])
     session = store.start_session("crash")
     i = 0
@@ -459,13 +460,13 @@ def test_record_attempt_refuses_what_an_import_would_refuse(tmp_path: Path, db: 
 
 
 def test_record_types_live_apart_from_the_store_and_its_files() -> None:
-    """The store and its file formats share tutor.records; the file formats never import the
+    """The store and its file formats share tutor.storage.records; the file formats never import the
     store (the import cycle is gone)."""
     import subprocess
     import sys
 
-    code = ("import sys, tutor.store_files, tutor.records; "
-            "print('tutor.store' in sys.modules)")
+    code = ("import sys, tutor.storage.store_files, tutor.storage.records; "
+            "print('tutor.storage.store' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
@@ -523,7 +524,7 @@ def test_env_var_selects_the_postgresql_store(pg_cluster, monkeypatch: pytest.Mo
 
 
 # The tables exactly as the released version 1 created them, before the mastery table had
-# streak and scaffolded_right (git show 9990fde:tutor/store.py has them with those columns
+# streak and scaffolded_right (git show 9990fde:tutor/storage/store.py has them with those columns
 # added on open: both kinds of version-1 file must open).
 V1_TABLES = (
     "CREATE TABLE schema_version (version INTEGER NOT NULL)",

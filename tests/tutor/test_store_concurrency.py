@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tutor.store import Store
-from tutor.store_backends import SCHEMA_LOCK
+from tutor.storage.store import Store
+from tutor.storage.store_backends import SCHEMA_LOCK
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASS = 30
@@ -27,7 +27,7 @@ CLASS = 30
 WRITER = textwrap.dedent(
     """
     import os, sys, time
-    from tutor.store import Store
+    from tutor.storage.store import Store
     db, name, count, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     print("ready", flush=True)
     for _ in range(1_000_000):

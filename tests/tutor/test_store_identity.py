@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tutor.identity import HubProfile, hub_profile, is_teacher
-from tutor.mastery import Mastery
-from tutor.recorder import load_mastery, save_mastery
-from tutor.records import Attempt, Outcome
-from tutor.store import Store, StoreAccessError
+from tutor.classroom.identity import HubProfile, hub_profile, is_teacher
+from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.storage.records import Attempt, Outcome
+from tutor.storage.store import Store, StoreAccessError
+from tutor.teaching.mastery import Mastery
 
 
 def _play(store: Store, name: str) -> None:
@@ -109,7 +109,7 @@ def test_the_hub_api_says_admin_and_groups(hub_api: str) -> None:
 def test_the_teacher_page_refuses_a_student_under_a_hub(
         store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("ipywidgets")
-    from tutor.ui.pages import teacher_page
+    from tutor.ui.shared.pages import teacher_page
 
     with Store(store_url) as store:
         _play(store, "ana")

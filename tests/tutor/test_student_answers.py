@@ -1,4 +1,4 @@
-"""Each student's answers as data (tutor.student_answers), from a scripted session whose
+"""Each student's answers as data (tutor.classroom.student_answers), from a scripted session whose
 answers, hints, reveal and clock are known: every question with its skill, what was typed,
 the named mistake, the hints seen and the seconds; and the same counts as the class table
 (RULES.md §4: only first attempts count, a hint before the first answer makes it not right)."""
@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from tutor import hint_ladder
-from tutor.classroom import MISTAKE_NAMES, class_table
-from tutor.diagnosis import diagnose
-from tutor.records import Attempt, Outcome
-from tutor.session import Session
-from tutor.store import Store
-from tutor.student_answers import STEP_NAMES, answers_by_student, student_answers
+from tutor.classroom.overview import MISTAKE_NAMES, class_table
+from tutor.classroom.student_answers import STEP_NAMES, answers_by_student, student_answers
+from tutor.play.session import Session
+from tutor.storage.records import Attempt, Outcome
+from tutor.storage.store import Store
+from tutor.teaching.diagnosis import diagnose
 
 
 class Clock:
@@ -124,7 +124,7 @@ def test_the_answer_list_of_a_scripted_session(scripted: dict[str, Any]) -> None
 
 def test_the_list_counts_as_the_class_table(scripted: dict[str, Any]) -> None:
     """One definition: questions and right-at-the-first-try agree with the class table,
-    which replays the attempts through mastery (tutor.replay.rebuild_mastery)."""
+    which replays the attempts through mastery (tutor.teaching.replay.rebuild_mastery)."""
     got = student_answers(scripted["attempts"])
     rows = class_table(scripted["attempts"])
     assert sum(r.asked for r in rows) == len(got)

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from tutor import Feedback, Session
-from tutor.mastery import STREAK_TO_MASTER, Mastery
-from tutor.recorder import load_mastery
-from tutor.store import DATASHOP_COLUMNS, Store
-from tutor.teacher import rebuild_mastery
+from tutor.commands.teacher import rebuild_mastery
+from tutor.storage.recorder import load_mastery
+from tutor.storage.store import DATASHOP_COLUMNS, Store
+from tutor.teaching.mastery import STREAK_TO_MASTER, Mastery
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = "2026-03-02T10:00:{:02d}.000000+00:00"
@@ -131,7 +131,8 @@ def test_report_in_english(db: Path) -> None:
         assert word in header
     multiply = next(line for line in ana if line.strip().startswith("multiplying")).split()
     p = expected_p(True, False).state("multiply").p_known
-    # Hints (tutor.counts): the rung shown after p2's wrong answer counts; no answer shown.
+    # Hints (tutor.classroom.counts): the rung shown after p2's wrong answer counts; no answer
+    # shown.
     assert multiply[1:] == ["2", "1", "(50%)", "1", "0", "3.0", f"{p:.2f}"]
     adding = next(line for line in ana if line.strip().startswith("adding")).split()
     assert adding[1:6] == ["1", "0", "(0%)", "1", "0"] and adding[6] == "6.0"

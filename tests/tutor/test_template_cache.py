@@ -1,4 +1,5 @@
-"""The page templates compiled once per server (``tutor.template_cache``): Voilà makes a new
+"""The page templates compiled once per server (``tutor.classroom.template_cache``): Voilà makes a
+new
 nbconvert environment for every page, and each compiled the templates again. The cache must
 give the same pages, compile each template once, and never serve one template's code for
 another source or another kind of environment."""
@@ -18,8 +19,8 @@ import pytest
 from nbconvert import HTMLExporter
 from nbconvert.exporters.templateexporter import TemplateExporter
 
-from tutor import serve, template_cache
-from tutor.template_cache import SharedBytecodeCache
+from tutor.classroom import serve, template_cache
+from tutor.classroom.template_cache import SharedBytecodeCache
 
 
 @pytest.fixture
@@ -123,8 +124,8 @@ def test_server_config_enables_the_cache_for_both_servers(
     serve.write_server_config(server)
     written = json.loads(server.read_text())
     assert written["ServerApp"]["jpserver_extensions"] == {"other": True,
-                                                           "tutor.template_cache": True,
-                                                           "tutor.xsrf_cookie": True}
+                                                           "tutor.classroom.template_cache": True,
+                                                           "tutor.classroom.xsrf_cookie": True}
     assert written["MappingKernelManager"]["cull_idle_timeout"] == 300
     voila = serve.write_voila_config(tmp_path / "etc" / "voila.py")
     assert voila.read_text() == serve.VOILA_PY
@@ -142,11 +143,12 @@ def test_a_voila_py_of_someone_else_is_kept(tmp_path: Path) -> None:
 
 
 def test_the_server_extension_is_found_where_jupyter_server_looks() -> None:
-    from tutor import xsrf_cookie
+    from tutor.classroom import xsrf_cookie
 
     points = [*template_cache._jupyter_server_extension_points(),
               *xsrf_cookie._jupyter_server_extension_points()]
-    assert points == [{"module": "tutor.template_cache"}, {"module": "tutor.xsrf_cookie"}]
+    assert points == [{"module": "tutor.classroom.template_cache"},
+                      {"module": "tutor.classroom.xsrf_cookie"}]
     assert list(serve.SERVER_EXTENSIONS) == [p["module"] for p in points]
 
 
@@ -154,7 +156,7 @@ def test_both_servers_take_uploads_up_to_the_projects_own_limit(tmp_path: Path) 
     """Issue 36 (failure 1): Tornado's 10 MiB websocket limit closed the page's connection on
     a bigger upload and lost it without a word. Every server config the project writes or
     ships takes a message of a whole progress export (MAX_IMPORT_BYTES) and more."""
-    from tutor.store_files import MAX_IMPORT_BYTES
+    from tutor.storage.store_files import MAX_IMPORT_BYTES
 
     server = tmp_path / "jupyter_server_config.json"
     server.write_text(json.dumps({"ServerApp": {"tornado_settings": {"headers": {"X": "1"}}}}))
@@ -162,7 +164,7 @@ def test_both_servers_take_uploads_up_to_the_projects_own_limit(tmp_path: Path) 
     tornado = json.loads(server.read_text())["ServerApp"]["tornado_settings"]
     assert tornado["headers"] == {"X": "1"}  # a setting already there is kept
     assert tornado["websocket_max_message_size"] > MAX_IMPORT_BYTES
-    shipped = json.loads((Path(serve.__file__).parents[1] / "voila.json").read_text())
+    shipped = json.loads((Path(serve.__file__).parents[2] / "voila.json").read_text())
     assert shipped["Voila"]["tornado_settings"] == serve.TORNADO
     flag = [f for f in serve.command_flags() if f.startswith("--Voila.tornado_settings=")]
     assert json.loads(flag[0].split("=", 1)[1]) == serve.TORNADO
@@ -190,14 +192,14 @@ def test_a_closed_tab_frees_its_kernel_through_the_xsrf_check(tmp_path: Path) ->
 
     import nbformat
 
-    from tutor.serve import kernel_pids, start_voila, stop_server
+    from tutor.classroom.serve import kernel_pids, start_voila, stop_server
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("1 + 1")]
     nbformat.write(nb, str(tmp_path / "tab.ipynb"))
     config = tmp_path / "config"
     serve.write_voila_config(config / "voila.py")
-    root = str(Path(serve.__file__).resolve().parents[1])
+    root = str(Path(serve.__file__).resolve().parents[2])
     env = {"JUPYTER_CONFIG_PATH": str(config),
            "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
     proc, base = start_voila(tmp_path / "tab.ipynb", tmp_path / "voila.log", env,
@@ -230,7 +232,7 @@ def test_the_class_servers_logger_makes_no_debug_records() -> None:
 
     from traitlets.config import Application
 
-    shipped = json.loads((Path(serve.__file__).parents[1] / "voila.json").read_text())
+    shipped = json.loads((Path(serve.__file__).parents[2] / "voila.json").read_text())
     assert shipped["Voila"]["logging_config"] == serve.QUIET_LOG
 
     class Voila(Application):  # type: ignore[misc]  # the logger is named after the class

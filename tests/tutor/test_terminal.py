@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import tutor.__main__ as cli
-import tutor.paths
+import tutor.course.paths
 from tutor import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +69,7 @@ def test_dashboard_launches_voila(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     nb = tmp_path / "Play.ipynb"
     nb.write_text("{}", encoding="utf-8")
     calls: list[list[str]] = []
-    monkeypatch.setattr(tutor.paths, "notebook", lambda: nb)
+    monkeypatch.setattr(tutor.course.paths, "notebook", lambda: nb)
     monkeypatch.setattr(cli.subprocess, "call", lambda cmd: calls.append(cmd) or 0)
     assert cli.main([]) == 0
     assert cli.main(["dashboard"]) == 0
@@ -85,7 +85,7 @@ def test_dashboard_launches_voila(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
 
 def test_dashboard_without_notebook(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(tutor.paths, "notebook", lambda: tmp_path / "missing.ipynb")
+    monkeypatch.setattr(tutor.course.paths, "notebook", lambda: tmp_path / "missing.ipynb")
     monkeypatch.setenv("LANG", "en_US.UTF-8")
     monkeypatch.delenv("LANGUAGE", raising=False)
     monkeypatch.delenv("LC_ALL", raising=False)

@@ -24,23 +24,29 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tutor"
 
-TEACHING = frozenset(f"tutor.{m}" for m in (
-    "questions", "answers", "diagnosis", "hints", "mastery", "asking", "practice",
-    # the evidence rule and what is computed from it: mastery replayed, review, the counts
-    "evidence", "replay", "review", "counts"))
-"""DESIGN.md rule 6's teaching modules, and the ones that interpret stored rows."""
-STORAGE = frozenset({"tutor.store", "tutor.store_backends", "tutor.store_files"})
-STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.paths", "tutor.records"}
-"""The store keeps rows: it reads the shared record types (:mod:`tutor.records`), the
+def package(name: str) -> frozenset[str]:
+    """The modules of the subpackage ``tutor.<name>`` (issue 34 part 7: a folder per part)."""
+    return frozenset(".".join(p.relative_to(ROOT).with_suffix("").parts)
+                     for p in (PACKAGE / name).glob("*.py") if p.name != "__init__.py")
+
+
+TEACHING = package("teaching") | {"tutor.classroom.counts"}
+"""DESIGN.md rule 6's teaching modules (``tutor.teaching``: questions, answers, diagnosis,
+hints, mastery, asking, practice, the evidence rule and what is computed from it: mastery
+replayed, review), and the counts, which interpret stored rows."""
+STORAGE = frozenset({"tutor.storage.store", "tutor.storage.store_backends",
+                     "tutor.storage.store_files"})
+STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.course.paths", "tutor.storage.records"}
+"""The store keeps rows: it reads the shared record types (:mod:`tutor.storage.records`), the
 translations and the default place of its file, and nothing of the teaching."""
-LESSON_LOADING = frozenset({"tutor.lessons", "tutor.paths"})
-SESSION = frozenset({"tutor.session", "tutor.snapshot", "tutor.narration",
-                     "tutor.recorder", "tutor.asking"})
-CLASS_FILES = frozenset({"tutor.classroom", "tutor.student_answers", "tutor.counts",
-                         "tutor.replay", "tutor.review", "tutor.live"})
+LESSON_LOADING = frozenset({"tutor.course.lessons", "tutor.course.paths"})
+SESSION = package("play") | {"tutor.storage.recorder", "tutor.teaching.asking"}
+CLASS_FILES = frozenset({"tutor.classroom.overview", "tutor.classroom.student_answers",
+                         "tutor.classroom.counts", "tutor.teaching.replay",
+                         "tutor.teaching.review", "tutor.classroom.live"})
 """The class's file handling: what the lessons and teacher pages show, from the attempts."""
-COMMANDS = frozenset({"tutor.teacher", "tutor.__main__", "tutor.serve"})
-"""Command-line modules (``python -m tutor …``, ``python -m tutor.serve``)."""
+COMMANDS = package("commands") | {"tutor.__main__", "tutor.classroom.serve"}
+"""Command-line modules (``python -m tutor …``, ``python -m tutor.classroom.serve``)."""
 WIDGETS = frozenset({"ipywidgets", "ipycanvas"})
 UI = "tutor.ui"
 
@@ -136,29 +142,30 @@ class Rule:
 
 RULES = (
     Rule("the teaching imports no store", lambda m: m in TEACHING,
-         lambda i: _in(i, STORAGE), "tutor.store"),
+         lambda i: _in(i, STORAGE), "tutor.storage.store"),
     Rule("the teaching imports no widgets and no page", lambda m: m in TEACHING,
          lambda i: _in(i, WIDGETS | {UI}), "ipywidgets"),
     Rule("the store imports no teaching (only rows, translations and paths)",
          lambda m: m in STORAGE,
-         lambda i: i.startswith("tutor") and not _in(i, STORAGE_MAY_IMPORT), "tutor.mastery"),
+         lambda i: i.startswith("tutor") and not _in(i, STORAGE_MAY_IMPORT),
+         "tutor.teaching.mastery"),
     Rule("the record types import neither store nor teaching",
-         lambda m: m == "tutor.records",
-         lambda i: i.startswith("tutor") and not _in(i, {"tutor.i18n"}), "tutor.store"),
+         lambda m: m == "tutor.storage.records",
+         lambda i: i.startswith("tutor") and not _in(i, {"tutor.i18n"}), "tutor.storage.store"),
     Rule("lesson loading imports no store", lambda m: m in LESSON_LOADING,
-         lambda i: _in(i, STORAGE), "tutor.store"),
+         lambda i: _in(i, STORAGE), "tutor.storage.store"),
     Rule("the session imports no page", lambda m: m in SESSION,
-         lambda i: _in(i, UI), "tutor.ui.app"),
+         lambda i: _in(i, UI), "tutor.ui.play.app"),
     Rule("a page reaches no command-line module", lambda m: _in(m, UI),
-         lambda i: _in(i, COMMANDS), "tutor.teacher", through=True),
+         lambda i: _in(i, COMMANDS), "tutor.commands.teacher", through=True),
     Rule("the class's file handling reaches no command-line module",
-         lambda m: m in CLASS_FILES, lambda i: _in(i, COMMANDS), "tutor.teacher",
+         lambda m: m in CLASS_FILES, lambda i: _in(i, COMMANDS), "tutor.commands.teacher",
          through=True),
     Rule("only tutor.ui imports ipywidgets or ipycanvas", lambda m: not _in(m, UI),
          lambda i: _in(i, WIDGETS), "ipycanvas"),
     Rule("nothing outside tutor.ui imports tutor.ui (but the commands that start a page)",
          lambda m: not _in(m, UI) and m not in COMMANDS,
-         lambda i: _in(i, UI), "tutor.ui.pages"),
+         lambda i: _in(i, UI), "tutor.ui.shared.pages"),
 )
 
 
@@ -189,29 +196,30 @@ def test_the_groups_name_modules_that_exist() -> None:
     modules = set(graph())
     named = TEACHING | STORAGE | LESSON_LOADING | SESSION | CLASS_FILES | COMMANDS
     assert named - modules == set()
-    assert {"tutor.records", "tutor.i18n", "tutor.paths", UI} <= modules
+    assert {"tutor.storage.records", "tutor.i18n", "tutor.course.paths", UI} <= modules
 
 
 def test_imports_are_resolved(tmp_path: Path) -> None:
     """The scan sees lazy and relative imports and skips TYPE_CHECKING-only ones."""
-    lessons = imports_of(PACKAGE / "lessons.py")
-    assert "tutor.paths" in lessons  # `from .paths import …`
-    assert "tutor.store" in imports_of(PACKAGE / "teacher.py")
-    assert "tutor.store" in imports_of(PACKAGE / "recorder.py")  # inside a method
-    review = imports_of(PACKAGE / "review.py")
-    assert "tutor.evidence" not in review  # under TYPE_CHECKING only
+    lessons = imports_of(PACKAGE / "course" / "lessons.py")
+    assert "tutor.course.paths" in lessons  # `from .paths import …`
+    assert "tutor.storage.store" in imports_of(PACKAGE / "commands" / "teacher.py")
+    assert "tutor.storage.store" in imports_of(PACKAGE / "storage" / "recorder.py")  # in a method
+    review = imports_of(PACKAGE / "teaching" / "review.py")
+    assert "tutor.teaching.evidence" not in review  # under TYPE_CHECKING only
 
 
 def test_reaching_goes_through_other_modules() -> None:
     """A page that reaches the teacher CLI through another module breaks the rule (as the
-    pages did through tutor.classroom, before tutor.replay)."""
+    pages did through tutor.classroom.overview, before tutor.teaching.replay)."""
     imports = graph()
-    imports["tutor.classroom"] = imports["tutor.classroom"] | {"tutor.teacher"}
+    overview = "tutor.classroom.overview"
+    imports[overview] = imports[overview] | {"tutor.commands.teacher"}
     rule = next(r for r in RULES if r.says.startswith("a page"))
     assert broken(rule, graph()) == []
     reported = broken(rule, imports)
-    assert "tutor.ui.lessons_app imports tutor.teacher" in reported
-    assert all(line.endswith(" imports tutor.teacher") for line in reported)
+    assert "tutor.ui.lessons.lessons_app imports tutor.commands.teacher" in reported
+    assert all(line.endswith(" imports tutor.commands.teacher") for line in reported)
 
 
 PROBE = """
@@ -221,8 +229,9 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-@pytest.mark.parametrize("modules", ["tutor.lessons", "tutor.paths",
-                                     "tutor.asking, tutor.replay, tutor.counts"])
+@pytest.mark.parametrize("modules", ["tutor.course.lessons", "tutor.course.paths",
+                                     "tutor.teaching.asking, tutor.teaching.replay, "
+                                     "tutor.classroom.counts"])
 def test_loading_a_lesson_loads_no_store(modules: str) -> None:
     """At run time too: loading a lesson (or the teaching) loads no store, no SQLite and no
     widgets (rule 6; DESIGN.md suggests the subprocess check)."""

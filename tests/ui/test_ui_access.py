@@ -9,12 +9,12 @@ import re
 import pytest
 
 from engine.round import Play
+from tutor.play.words import move_words, spoken, tile_words
 from tutor.ui import TutorApp, dashboard
-from tutor.ui.board import board_words_html
-from tutor.ui.keys import SHORTCUTS, help_html, shortcut_map
-from tutor.ui.moves import CHOICE
-from tutor.ui.question import ANSWER_BOX
-from tutor.words import move_words, spoken, tile_words
+from tutor.ui.play.board import board_words_html
+from tutor.ui.play.keys import SHORTCUTS, help_html, shortcut_map
+from tutor.ui.play.moves import CHOICE
+from tutor.ui.play.question import ANSWER_BOX
 
 NOTATION = re.compile(r"(?<![\w/])(\d|[-+x])/(\d|[-+x])(?![\w/])")
 
@@ -275,7 +275,7 @@ def _contrast(a: str, b: str) -> float:
 def test_the_board_s_symbols_and_words_meet_aa_contrast() -> None:
     """axe cannot see into the canvas: the + − × glyphs on both tile faces and the words
     painted on the felt and the hand band are checked here (WCAG AA, 4.5:1)."""
-    from tutor.ui import draw
+    from tutor.ui.play import draw
 
     for colour in draw.SYMBOL_COLOURS.values():
         for face in (draw.FACE, draw.FACE_POWER):

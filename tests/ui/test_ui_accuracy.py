@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 from ui_views import cells
 
+from tutor.course.lessons import LESSON_DIR
 from tutor.i18n import format_number
-from tutor.lessons import LESSON_DIR
-from tutor.session import Session
-from tutor.store import Store
+from tutor.play.session import Session
+from tutor.storage.store import Store
 from tutor.ui import TutorApp, dashboard
-from tutor.ui.round_end import match_html
-from tutor.ui.scores import scores_html
-from tutor.ui.sheet import SheetPanel
+from tutor.ui.play.round_end import match_html
+from tutor.ui.play.scores import scores_html
+from tutor.ui.play.sheet import SheetPanel
 
 KINDS = ("right", "wrong then right", "hint then right", "shown", "right")
 """The scripted student's first answers, in turn: only "right" is right at the first try."""

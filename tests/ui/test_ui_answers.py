@@ -14,18 +14,18 @@ from typing import Any
 from test_ui_pages import _rows, upload
 from ui_views import cells
 
-from tutor.classroom import MISTAKE_NAMES, class_table
-from tutor.colours import AA_CONTRAST, contrast_ratio
+from tutor.classroom.colours import AA_CONTRAST, contrast_ratio
+from tutor.classroom.overview import MISTAKE_NAMES, class_table
+from tutor.classroom.student_answers import student_answers
+from tutor.course.lessons import load_lesson
 from tutor.i18n import gettext
-from tutor.lessons import load_lesson
-from tutor.mastery import SKILL_NAMES, SKILLS
-from tutor.records import KC_SEPARATOR, Attempt, Outcome
-from tutor.store import Store
-from tutor.student_answers import student_answers
+from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
+from tutor.storage.store import Store
+from tutor.teaching.mastery import SKILL_NAMES, SKILLS
 from tutor.ui import lessons_page, teacher_page
-from tutor.ui.answer_list import answer_table_html, result_text
-from tutor.ui.class_table import COLUMNS, sort_rows
-from tutor.ui.page_style import PAGE_CSS
+from tutor.ui.shared.page_style import PAGE_CSS
+from tutor.ui.teacher.answer_list import answer_table_html, result_text
+from tutor.ui.teacher.class_table import COLUMNS, sort_rows
 
 
 def _details(list_html: str) -> dict[str, str]:

@@ -14,8 +14,8 @@ import pytest
 from engine.events import Drew
 from engine.round import Draw, Pass, Play
 from tutor.ui import TutorApp, dashboard
-from tutor.ui.moves import move_label
-from tutor.ui.panel import LOGGED
+from tutor.ui.play.moves import move_label
+from tutor.ui.shared.panel import LOGGED
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -360,7 +360,7 @@ def test_only_tutor_ui_imports_widgets() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert "import ipywidgets" not in text and "import ipycanvas" not in text, path
-    code = "import engine, tutor, tutor.session, sys; print('ipywidgets' in sys.modules)"
+    code = "import engine, tutor, tutor.play.session, sys; print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
@@ -372,7 +372,7 @@ def test_progress_download_is_a_hand_in_the_teacher_can_import(tmp_path) -> None
     import base64
     import re
 
-    from tutor.store import Store
+    from tutor.storage.store import Store
 
     app = _app(student="ana")
     _until_question(app)
@@ -396,7 +396,7 @@ def test_board_sends_only_layers_that_changed(monkeypatch) -> None:
     and one that relied on a lost batch's layer failed (the board stayed blank)."""
     import ipycanvas.canvas as ipc
 
-    import tutor.ui.board as board_mod
+    import tutor.ui.play.board as board_mod
 
     calls: list[str] = []
     real_tiles, real_table = board_mod.paint_tiles, board_mod.paint_table
@@ -475,9 +475,9 @@ def test_a_lesson_that_is_a_folder_or_unreadable_falls_back_to_free_play(monkeyp
 
 def test_no_lesson_files_at_all_still_opens_free_play(monkeypatch, tmp_path):
     """What Binder showed: the lessons were not installed, and the fallback itself failed."""
-    import tutor.lessons
+    import tutor.course.lessons
 
-    monkeypatch.setattr(tutor.lessons, "lesson_dirs", lambda: [tmp_path])
+    monkeypatch.setattr(tutor.course.lessons, "lesson_dirs", lambda: [tmp_path])
     monkeypatch.setenv("QUERY_STRING", "lesson=01-other-end&lang=en")
     app = dashboard(seed=3)
     assert app.session.lesson == "free-play" and app.session.legal_moves()
@@ -518,7 +518,7 @@ def test_every_variant_lesson_opens_and_plays_a_round_in_the_dashboard(monkeypat
     """Issue 10: setup offers every variant, the lesson's game opens (it used to crash on an
     unknown variant), and a round is played to its end through the move buttons with the
     round's summary saying how that game scores."""
-    from tutor.ui.round_end import SCORING_WHY
+    from tutor.ui.play.round_end import SCORING_WHY
 
     monkeypatch.setenv("QUERY_STRING", f"lesson={lesson}&lang=en&seed=5")
     app = dashboard()
@@ -565,7 +565,7 @@ def test_doble15_hub_is_laid_out_arm_by_arm_and_clicks_reach_every_arm():
     target named by its arm; numbers instead of pips for double-fifteen; long arms keep their
     outer tiles on the canvas."""
     from engine.tiles import DOUBLE_FIFTEEN, Tile
-    from tutor.ui.layout import hit_test, layout
+    from tutor.ui.play.layout import hit_test, layout
 
     arms = [[Tile(7, i)] * (i * 4) for i in range(6)]  # 0 to 20 tiles
     view = {"tileset": DOUBLE_FIFTEEN, "line": [Tile(7, 7)] + [t for a in arms for t in a],
@@ -665,8 +665,8 @@ def test_a_run_of_draws_is_one_step_that_stops_when_a_tile_fits() -> None:
 
 WARM = """
 import sys
-from tutor.questions import warm_up
-from tutor.ui.app import TutorApp
+from tutor.teaching.questions import warm_up
+from tutor.ui.play.app import TutorApp
 
 app = TutorApp(players=2, bots="greedy", seed=5, lang="es", pace=0.0, store=None)
 warm_up("es")
@@ -690,7 +690,7 @@ print(asked, new)
 
 def test_after_the_warm_up_the_first_questions_load_nothing() -> None:
     """A live page loads the MathML converter and the number formats once the board is out
-    (``warm_up``; formulas need no sympy, tutor.formula):
+    (``warm_up``; formulas need no sympy, tutor.teaching.formula):
     the click that brings the first question, worked steps and all, imports nothing more
     (it used to wait about 0.7 s for sympy, and 0.1 s for the MathML converter)."""
     out = subprocess.run([sys.executable, "-c", WARM], capture_output=True, text=True,
@@ -708,7 +708,7 @@ def test_a_live_page_warms_up_once_the_board_is_out(monkeypatch: pytest.MonkeyPa
         def create_task(self, coro: Any) -> None:
             coro.close()
 
-    import tutor.ui.app as app_module
+    import tutor.ui.play.app as app_module
     monkeypatch.setattr(app_module, "running_loop", lambda: Loop())
     _app(seed=5, players=2, bots="greedy", lang="es")
     # … and then takes what is alive out of the garbage collector's full collections
@@ -768,8 +768,8 @@ def test_the_skills_card_names_the_student_or_says_yours(settings: dict[str, str
 def test_hot_seat_players_without_names_each_read_your_skills() -> None:
     """Hot seat on a page opened without a name: the second seat's store name is "anon (B)";
     its skills card says "Your skills" too, as the first seat's does."""
-    from tutor.session import Session
-    from tutor.ui.skills import mastery_html
+    from tutor.play.session import Session
+    from tutor.ui.play.skills import mastery_html
 
     s = Session(players=2, humans=(0, 1), seed=3, lang="en", store=None)
     seen = set()
@@ -792,7 +792,7 @@ def test_a_lesson_plays_to_its_end_and_shows_the_summary_and_the_link() -> None:
     whose end offers the next match), then shows each target skill with right / asked,
     mastered or not, what to practise next, and the link back to the lessons page; no next
     round is offered."""
-    from tutor.session import Session
+    from tutor.play.session import Session
 
     session = Session.from_lesson("04-times", lang="en", student="ana", seed=3,
                                   max_questions=25)

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from engine.tiles import LEONARD
-from tutor.ui import draw
-from tutor.ui.layout import layout
+from tutor.ui.play import draw
+from tutor.ui.play.layout import layout
 
 
 class Recorder:

@@ -1,10 +1,10 @@
-"""The status line's HTML (tutor/ui/header.py): no widgets, no kernel."""
+"""The status line's HTML (tutor/ui/play/header.py): no widgets, no kernel."""
 
 from __future__ import annotations
 
 from ui_views import fake_view
 
-from tutor.ui.header import status_html
+from tutor.ui.play.header import status_html
 
 
 def test_status_line() -> None:

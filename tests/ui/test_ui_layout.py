@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from engine.tiles import LEONARD, Tile
-from tutor.ui.layout import hit_test, layout
+from tutor.ui.play.layout import hit_test, layout
 
 
 def _overlap(a, b) -> bool:

@@ -1,8 +1,8 @@
-"""The "what happened" panel's HTML (tutor/ui/log.py): no widgets, no kernel."""
+"""The "what happened" panel's HTML (tutor/ui/play/log.py): no widgets, no kernel."""
 
 from __future__ import annotations
 
-from tutor.ui.log import log_html
+from tutor.ui.play.log import log_html
 
 
 def test_log() -> None:

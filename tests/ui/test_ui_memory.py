@@ -2,7 +2,7 @@
 
 A lesson's page, up to its first question and through it (the hint ladder's formulas, a wrong
 answer, the worked solution after the right one, RULES.md §4), writes its formulas with
-:mod:`tutor.formula`, so sympy (about 33 MiB of a kernel) is never imported; the formulas
+:mod:`tutor.teaching.formula`, so sympy (about 33 MiB of a kernel) is never imported; the formulas
 themselves are compared with sympy's in tests/tutor/test_formula.py.
 """
 
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PLAY = r"""
 import json, sys
-from tutor.questions import warm_up
+from tutor.teaching.questions import warm_up
 from tutor.ui import dashboard
 out = {}
 for lesson in sys.argv[1:]:

@@ -16,18 +16,18 @@ from typing import Any
 
 import pytest
 
-from tutor.classroom import ClassFiles, merge_files
-from tutor.hints import hint_ladder
-from tutor.link import page_link, read_link
-from tutor.records import Attempt, Outcome
-from tutor.session import Session
-from tutor.store import Store
-from tutor.store_files import write_csv
+from tutor.classroom.link import page_link, read_link
+from tutor.classroom.overview import ClassFiles, merge_files
+from tutor.play.session import Session
+from tutor.storage.records import Attempt, Outcome
+from tutor.storage.store import Store
+from tutor.storage.store_files import write_csv
+from tutor.teaching.hints import hint_ladder
 from tutor.ui import TutorApp, dashboard, lessons_page, play_page
-from tutor.ui.moves import CHOICE, MOVES_GROUP
-from tutor.ui.name_form import NAME_INPUT, read_name
-from tutor.ui.sheet import SHEET_MARKS, column_name, readable_sheet_html
-from tutor.ui.uploads import ProgressUpload
+from tutor.ui.play.moves import CHOICE, MOVES_GROUP
+from tutor.ui.play.sheet import SHEET_MARKS, column_name, readable_sheet_html
+from tutor.ui.shared.name_form import NAME_INPUT, read_name
+from tutor.ui.shared.uploads import ProgressUpload
 
 FIXED_TIME = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 
@@ -188,7 +188,7 @@ def test_a_loaded_file_names_the_lessons_page(link: Any, tmp_path: Path) -> None
 
 
 def test_links_between_pages_carry_a_known_student() -> None:
-    from tutor.builder import lesson_links
+    from tutor.course.builder import lesson_links
 
     assert page_link("Play.ipynb", lesson="a", student="anon (B)") == "Play.ipynb?lesson=a"
     assert page_link("Play.ipynb", lesson="a", student="ana", class_code="6B") == \

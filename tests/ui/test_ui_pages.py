@@ -17,16 +17,28 @@ from typing import Any
 import pytest
 from ui_views import cells
 
-from tutor.classroom import ClassRow, class_csv, class_table
-from tutor.counts import student_counts
-from tutor.replay import rebuild_mastery
-from tutor.store import Store
-from tutor.store_files import read_attempts
+from tutor.classroom.counts import student_counts
+from tutor.classroom.overview import ClassRow, class_csv, class_table
+from tutor.storage.store import Store
+from tutor.storage.store_files import read_attempts
+from tutor.teaching.replay import rebuild_mastery
 from tutor.ui import lessons_page, teacher_page
-from tutor.ui.heat_map import heat_map_html
-from tutor.ui.panel import pile_text
+from tutor.ui.shared.panel import pile_text
+from tutor.ui.teacher.heat_map import heat_map_html
 
 UI = Path(__file__).resolve().parents[2] / "tutor" / "ui"
+
+
+
+def ui_path(name: str) -> Path:
+    """The file of the ui module ``name``, in whichever page's package it lives (issue 34
+    part 7: the play page, the lessons page, the teacher page and what they share)."""
+    (path,) = UI.glob(f"*/{name}.py")
+    return path
+
+
+def ui_module(name: str) -> str:
+    return f"tutor.ui.{ui_path(name).parent.name}.{name}"
 
 
 def upload(widget: Any, files: list[tuple[str, bytes]]) -> None:
@@ -173,7 +185,7 @@ def test_teacher_page_merges_a_class_of_30_and_its_table_matches_the_files(
 
 
 def _skill_name(skill: str) -> str:
-    from tutor.mastery import SKILL_NAMES
+    from tutor.teaching.mastery import SKILL_NAMES
 
     return SKILL_NAMES[skill]
 
@@ -309,10 +321,10 @@ def test_pages_are_panels_wired_by_the_page_modules() -> None:
                                ("mistakes", "MistakesPanel", "mistakes_html"),
                                ("lesson_builder", "BuilderPanel", "saved_html"),
                                ("page_header", "PageHeader", "page_title_html")]:
-        module = importlib.import_module(f"tutor.ui.{name}")
+        module = importlib.import_module(ui_module(name))
         assert hasattr(module, widget) and hasattr(module, html), name
     for page in ("lessons_app.py", "teacher_app.py"):
-        tree = ast.parse((UI / page).read_text(encoding="utf-8"))
+        tree = ast.parse(ui_path(page.removesuffix(".py")).read_text(encoding="utf-8"))
         built = {node.func.attr for node in ast.walk(tree)
                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                  and isinstance(node.func.value, ast.Name)
@@ -345,7 +357,8 @@ def test_an_unforeseen_error_on_either_page_is_said_not_lost(
     says it instead (in the user's language), and the server's log gets the traceback."""
     import sys
 
-    from tutor.ui import lesson_builder, lessons_app, teacher_app
+    from tutor.ui.lessons import lessons_app
+    from tutor.ui.teacher import lesson_builder, teacher_app
 
     log = io.StringIO()
     monkeypatch.setattr(sys, "__stderr__", log)
@@ -410,7 +423,7 @@ def test_lesson_builder_makes_the_name_from_the_title(
         link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 33 part 6: "Tabla del 6" was refused ("id: may hold only small letters …"); the
     name field now follows the title (tabla-del-6), may be edited, and the lesson plays."""
-    from tutor.lessons import load_lesson
+    from tutor.course.lessons import load_lesson
 
     monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
     link("lang=es")
@@ -442,7 +455,7 @@ def test_lesson_builder_makes_the_name_from_the_title(
 
 def test_lesson_builder_cuts_a_long_title_to_the_name_limit(
         link: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tutor.lessons import MAX_ID_LENGTH, load_lesson
+    from tutor.course.lessons import MAX_ID_LENGTH, load_lesson
 
     monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path))
     link("lang=en")

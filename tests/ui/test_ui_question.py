@@ -1,17 +1,17 @@
-"""The tutor panel's HTML (tutor/ui/question.py): no widgets, no kernel."""
+"""The tutor panel's HTML (tutor/ui/play/question.py): no widgets, no kernel."""
 
 from __future__ import annotations
 
-from tutor.questions import math_html
-from tutor.ui.question import question_html
+from tutor.teaching.questions import math_html
+from tutor.ui.play.question import question_html
 
 
 def test_question_panel_shows_the_situation_never_the_working() -> None:
     """Issue (no giveaways): before the first attempt the panel shows the tile played, the
     line with both ends marked and the hands to count; the formula and T only as a scaffold
     the lesson asked for."""
-    from tutor.questions import Situation
-    from tutor.snapshot import QuestionView
+    from tutor.play.snapshot import QuestionView
+    from tutor.teaching.questions import Situation
 
     q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
                      step="gain", skill="multiply",
@@ -29,8 +29,8 @@ def test_question_panel_shows_the_situation_never_the_working() -> None:
 
 def test_question_panel_counts_the_questions_to_come_in_words() -> None:
     """"1 more question", "7 preguntas más": no "question(s)"; none said when none follow."""
-    from tutor.questions import Situation
-    from tutor.snapshot import QuestionView
+    from tutor.play.snapshot import QuestionView
+    from tutor.teaching.questions import Situation
 
     q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
                      step="gain", skill="multiply",
@@ -48,8 +48,8 @@ def test_question_panel_counts_the_questions_to_come_in_words() -> None:
 def test_working_is_shown_like_an_unreadable_answer() -> None:
     """RULES.md §4 "The answer is a number": the page answers working (``4*8``) with "now
     work it out" as a note, not as a wrong answer, and with no hint; in both languages."""
-    from tutor.session import Session
-    from tutor.ui.question import feedback_html
+    from tutor.play.session import Session
+    from tutor.ui.play.question import feedback_html
 
     for lang, said in (("en", "That is the working. Now work it out: what number is it?"),
                        ("es", "Eso es la operación. Ahora resuélvela: ¿qué número da?")):

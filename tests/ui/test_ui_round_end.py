@@ -1,4 +1,4 @@
-"""The round-end panel's HTML (tutor/ui/round_end.py): no widgets, no kernel."""
+"""The round-end panel's HTML (tutor/ui/play/round_end.py): no widgets, no kernel."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from ui_views import cells, fake_view
 
 from engine.events import Bonus, PowerEffect, RoundEnded
 from engine.tiles import parse_tile
+from tutor.course.lesson_end import LessonSummary, SkillSummary
 from tutor.i18n import format_number
-from tutor.lesson_end import LessonSummary, SkillSummary
-from tutor.session import Session
-from tutor.snapshot import MatchRow, RoundSummary
-from tutor.ui.round_end import RoundEndPanel, lesson_end_html, match_html, round_summary_html
+from tutor.play.session import Session
+from tutor.play.snapshot import MatchRow, RoundSummary
+from tutor.ui.play.round_end import RoundEndPanel, lesson_end_html, match_html, round_summary_html
 
 
 def test_round_summary_names_domino_and_tranque() -> None:
@@ -57,7 +57,7 @@ def test_match_table_hides_the_current_round_while_asking() -> None:
 
 
 def _summary(lang: str, student: str = "ana") -> LessonSummary:
-    from tutor.lesson_end import next_step
+    from tutor.course.lesson_end import next_step
 
     skills = (
         SkillSummary("other-end", "finding the other end (T)", asked=5, right=4, mastered=True,
@@ -163,7 +163,7 @@ def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
         done[0] += 1
         right = done[0] % 3 != 0
         result = _right(ss) if right else ss.reveal()
-        ev = p.evidence  # counted as the evidence counts it (tutor.counts, RULES.md §4)
+        ev = p.evidence  # counted as the evidence counts it (tutor.classroom.counts, RULES.md §4)
         if ev is not None and ev.kind != "none":
             seen = asked.setdefault(ev.skill, [0, 0])
             seen[0] += 1

@@ -1,10 +1,10 @@
-"""The scores panel's HTML (tutor/ui/scores.py): no widgets, no kernel."""
+"""The scores panel's HTML (tutor/ui/play/scores.py): no widgets, no kernel."""
 
 from __future__ import annotations
 
 from ui_views import cells, fake_view
 
-from tutor.ui.scores import scores_html
+from tutor.ui.play.scores import scores_html
 
 
 def test_scores_table_leaves_out_hidden_points() -> None:

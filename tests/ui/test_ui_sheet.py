@@ -1,4 +1,4 @@
-"""The score sheet and progress panel's HTML (tutor/ui/sheet.py): no widgets, no kernel."""
+"""The score sheet and progress panel's HTML (tutor/ui/play/sheet.py): no widgets, no kernel."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import base64
 import re
 from pathlib import Path
 
-from tutor.link import ANONYMOUS
-from tutor.store import Store
-from tutor.ui.sheet import progress_html, sheet_links_html
+from tutor.classroom.link import ANONYMOUS
+from tutor.storage.store import Store
+from tutor.ui.play.sheet import progress_html, sheet_links_html
 
 
 def test_sheet_links_carry_the_table_and_the_csv() -> None:
@@ -53,7 +53,7 @@ def test_the_sheet_title_speaks_the_page_language() -> None:
     from engine import HouseRules, Match
     from engine.bots import make_bot, play_match
     from engine.sheet import TITLE_WORDS, ScoreSheet
-    from tutor.ui.sheet import SHEET_WORDS, sheet_caption
+    from tutor.ui.play.sheet import SHEET_WORDS, sheet_caption
 
     assert set(SHEET_WORDS) == set(TITLE_WORDS)
     for game, start in (("leonard", "Ronda 1 · "),

@@ -12,10 +12,22 @@ UI = Path(__file__).resolve().parents[2] / "tutor" / "ui"
 CONTAINERS = {"VBox", "HBox", "Box", "Layout"}
 
 
+def ui_path(name: str) -> Path:
+    """The file of the ui module ``name``, in whichever page's package it lives (issue 34
+    part 7: the play page, the lessons page, the teacher page and what they share)."""
+    (path,) = UI.glob(f"*/{name}.py")
+    return path
+
+
+def ui_module(name: str) -> str:
+    return f"tutor.ui.{ui_path(name).parent.name}.{name}"
+
+
+
 def test_the_app_builds_no_widget_of_its_own() -> None:
     """Every button, text box and HTML block belongs to a panel module; app.py only lays
     the panels out in containers."""
-    tree = ast.parse((UI / "app.py").read_text(encoding="utf-8"))
+    tree = ast.parse(ui_path("app").read_text(encoding="utf-8"))
     built = {node.func.attr for node in ast.walk(tree)
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and isinstance(node.func.value, ast.Name) and node.func.value.id in ("W",
@@ -36,7 +48,7 @@ def test_each_panel_module_holds_its_widget_and_its_html() -> None:
                                ("cover", "Cover", "cover_html"),
                                ("moves", "MovesPanel", "move_label"),
                                ("board", "BoardPanel", "board_labels")]:
-        module = importlib.import_module(f"tutor.ui.{name}")
+        module = importlib.import_module(ui_module(name))
         assert hasattr(module, widget) and hasattr(module, html), name
 
 
@@ -76,7 +88,7 @@ player counts and goal from the tutor's one entry per game, :mod:`tutor.games`).
 
 def forbidden_imports(source: str) -> set[str]:
     """What ``source`` imports that a panel must not: the engine (but its types) and the
-    progress store (``tutor.store*``), at any depth (an import inside a function too)."""
+    progress store (``tutor.storage.store*``), at any depth (an import inside a function too)."""
     bad = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -90,7 +102,7 @@ def forbidden_imports(source: str) -> set[str]:
             if module == "engine" or module.startswith("engine."):
                 if name not in ENGINE_TYPES.get(module, set()):
                     bad.add(full)
-            elif full.startswith("tutor.store"):
+            elif full.startswith("tutor.storage"):
                 bad.add(full)
     return bad
 
@@ -99,22 +111,22 @@ def test_no_panel_imports_the_engine_or_the_store() -> None:
     import importlib
 
     for name in PANELS:
-        importlib.import_module(f"tutor.ui.{name}")  # every panel module is real
-        source = (UI / f"{name}.py").read_text(encoding="utf-8")
+        importlib.import_module(ui_module(name))  # every panel module is real
+        source = ui_path(name).read_text(encoding="utf-8")
         assert forbidden_imports(source) == KNOWN.get(name, set()), name
 
 
 def test_the_import_scan_catches_a_panel_that_reaches_past_the_snapshot() -> None:
     """The scan above fails for a panel that imports the engine's round or the store, at the
     top or inside a function, and lets the engine's types through."""
-    board = (UI / "board.py").read_text(encoding="utf-8")
+    board = ui_path("board").read_text(encoding="utf-8")
     assert forbidden_imports(board) == set()
     assert forbidden_imports(board + "\nfrom engine.round import Round\n") == {
         "engine.round.Round"}
     assert forbidden_imports(board + "\nimport engine.match\n") == {"engine.match"}
-    assert forbidden_imports(board + "\ndef f():\n    from tutor.store import Store\n") == {
-        "tutor.store.Store"}
-    assert forbidden_imports(board + "\nfrom tutor import store\n") == {"tutor.store"}
+    assert forbidden_imports(board + "\ndef f():\n    from tutor.storage.store import Store\n") == {
+        "tutor.storage.store.Store"}
+    assert forbidden_imports(board + "\nfrom tutor.storage import store\n") == {"tutor.storage.store"}
     assert forbidden_imports(board + "\nfrom engine.tiles import Tile, deal\n") == {
         "engine.tiles.deal"}
 
@@ -122,7 +134,7 @@ def test_the_import_scan_catches_a_panel_that_reaches_past_the_snapshot() -> Non
 def test_no_ui_module_runs_the_game_loop() -> None:
     """Only the session decides what happens next (issue 34 part 1): no module of the UI
     asks the round whose turn it is, whether it is over, or its legal moves."""
-    for path in sorted(UI.glob("*.py")):
+    for path in sorted(UI.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 assert node.func.attr != "legal_moves", f"{path.name}:{node.lineno}"

@@ -1,23 +1,30 @@
 """The Voilà dashboard: the only package that imports ipywidgets and ipycanvas.
 
-One module per panel, each a widget that renders itself from the session's
-:class:`~tutor.snapshot.Snapshot` with its pure HTML functions beside it (testable without
-widgets): ``header`` (title, language, new game, status line), ``game_setup``, ``board`` (the
-canvas and the student's selection; ``layout`` and ``draw`` under it), ``cover`` (hot seat),
-``moves``, ``question`` (the tutor panel and the answered card), ``scores``, ``skills``,
-``log``, ``round_end``, ``sheet`` (score sheet and progress download), ``keys`` (the
-shortcuts and their help panel). ``access`` is the page's access layer (live region, ARIA
-attributes, keys, focus; its frontend is ``access.js``); ``panel`` holds what panels share.
-``app`` only wires them.
+A package per page, and what they share:
+
+- ``tutor.ui.play``: the play page. One module per panel, each a widget that renders itself
+  from the session's :class:`~tutor.play.snapshot.Snapshot` with its pure HTML functions
+  beside it (testable without widgets): ``header``, ``game_setup``, ``board`` (``layout``
+  and ``draw`` under it), ``cover``, ``moves``, ``question``, ``scores``, ``skills``, ``log``,
+  ``round_end``, ``sheet``, ``keys``; ``app`` only wires them and paces the session;
+  ``entry`` is the notebook's one call.
+- ``tutor.ui.lessons``: the lessons page (lesson list, reviews due, progress files).
+- ``tutor.ui.teacher``: the teacher page (class table, heat map, mistakes, live view, uploads,
+  answers, lesson builder).
+- ``tutor.ui.shared``: the panel base, styles, page header, uploads, the name form, the
+  access layer (``access.js``) and ``pages``, the lessons and teacher pages' one call.
+
+Panels read the snapshot (or the pages' data from :mod:`tutor.classroom`) and raise intents;
+they import no store and no engine beyond its types.
 
 >>> from tutor.ui import dashboard   # doctest: +SKIP
 >>> dashboard()                       # doctest: +SKIP
 """
 
-from .app import TutorApp
-from .entry import dashboard, play_page
-from .layout import BoardLayout, EndSpot, Hit, PlacedTile, hit_test, layout
-from .pages import lessons_page, teacher_page
+from tutor.ui.play.app import TutorApp
+from tutor.ui.play.entry import dashboard, play_page
+from tutor.ui.play.layout import BoardLayout, EndSpot, Hit, PlacedTile, hit_test, layout
+from tutor.ui.shared.pages import lessons_page, teacher_page
 
 __all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "TutorApp", "dashboard", "hit_test",
            "layout", "lessons_page", "play_page", "teacher_page"]

@@ -1,0 +1,299 @@
+"""One definition of what a student did, counted from the stored attempts: questions,
+attempts, hints, answers shown, right at the first try and mastery (issue 33, part 3).
+
+The play page, the lessons page, the teacher page (its class table and its CSV) and
+``python -m tutor report`` all read these numbers, so one student shows the same numbers
+everywhere (the play page reads the live :class:`~tutor.teaching.mastery.Mastery`, which the same
+evidence rule keeps equal to the replayed one: tests/tutor/test_counts.py).
+
+- A **question** is a run of attempts at one step of one problem of one session (in attempt
+  order), ended by a right answer or by the answer shown (:func:`question_runs`). It
+  *counts* (is asked) when its first answer — or showing the answer before any — is evidence
+  for a skill (RULES.md §4: the same number asked twice is asked once, so a repeated T is
+  no question of its own). Each counted question counts once, under the skill its first
+  answer was judged about (:func:`tutor.teaching.evidence.judge`: a named mistake of another skill,
+  or a trivial item, moves it).
+- **Attempts**: the answers handed in (right or wrong; working, a hint or "Show me" is none).
+- **Hints**: the rungs of the hint ladder seen before the question ended, each rung once —
+  pressing "Hint" again at the last rung shows nothing new and adds nothing
+  (:func:`rungs_seen`). A rung given after a wrong answer counts too.
+- **Shown the answer**: the student pressed "Show me" (a GIVEUP row).
+- **Right at the first try**: the first answer right with no hint before it (RULES.md §4;
+  a scaffolded right answer is right at the first try, though it is practice, not proof).
+- **Mastery**: the knowledge-tracing estimate and the mastered mark of the mastery replayed
+  from the same attempts (:func:`tutor.teaching.replay.rebuild_mastery`), with the evidence it
+  rests on: the questions, the right ones and the streak (:func:`evidence_text`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from tutor.i18n import ngettext, translator
+from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
+from tutor.teaching.mastery import SKILLS, Mastery, Params
+
+__all__ = ["Counts", "QuestionCount", "SkillCounts", "counts_by_student", "evidence_text",
+           "first_answer", "hints_before_answer", "question_runs", "right_first_try",
+           "rungs_seen",
+           "student_counts"]
+
+_ENDS = (Outcome.CORRECT, Outcome.GIVEUP)
+_ANSWERS = (Outcome.CORRECT, Outcome.INCORRECT)
+
+
+def _when(a: Attempt) -> datetime:
+    t = datetime.fromisoformat(a.time.replace("Z", "+00:00"))
+    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+
+
+def question_runs(attempts: Iterable[Attempt]) -> list[list[Attempt]]:
+    """The questions in ``attempts`` (one student's or many), each as its rows in attempt
+    order, the questions in the order they were asked (the time of their first row; stored
+    order on a tie). A run not ended by a right answer or a reveal is a question left open."""
+    runs: dict[tuple[str, str, str, str], list[tuple[int, Attempt]]] = {}
+    for i, a in enumerate(attempts):
+        runs.setdefault((a.student, a.session, a.problem, a.step), []).append((i, a))
+    found: list[tuple[datetime, int, list[Attempt]]] = []
+    for rows in runs.values():
+        run: list[tuple[int, Attempt]] = []
+        for i, a in sorted(rows, key=lambda r: (r[1].attempt_at_step, r[0])):
+            run.append((i, a))
+            if a.outcome in _ENDS:
+                found.append((_when(run[0][1]), run[0][0], [r for _, r in run]))
+                run = []
+        if run:
+            found.append((_when(run[0][1]), run[0][0], [r for _, r in run]))
+    return [rows for _, _, rows in sorted(found, key=lambda f: (f[0], f[1]))]
+
+
+def _rungs(rows: Sequence[Attempt]) -> int:
+    """Rungs the rows show: the largest ``hints`` column (the rungs given so far when each row
+    was stored), or the distinct rungs of its hint rows (a DataShop file has no ``hints``
+    column), whichever is more. The same rung asked for again counts once."""
+    column = max((a.hints for a in rows), default=0)
+    levels = {a.feedback for a in rows if a.outcome is Outcome.HINT}
+    return max(column, len(levels))
+
+
+def first_answer(rows: Sequence[Attempt]) -> Attempt | None:
+    """A question's first answer (or its reveal before any answer): its first row that is
+    not a hint; None if the student left it after hints only."""
+    return next((a for a in rows if a.outcome is not Outcome.HINT), None)
+
+
+def hints_before_answer(rows: Sequence[Attempt]) -> int:
+    """Hint rungs seen before the question's first answer (or reveal), each once."""
+    first = first_answer(rows)
+    if first is None:
+        return _rungs(rows)
+    return _rungs(rows[:rows.index(first) + 1])
+
+
+def right_first_try(rows: Sequence[Attempt]) -> bool:
+    """Whether a question (its rows) was right at the first try: its first answer right, with
+    no hint before it. The one definition the counts, a student's answers
+    (:mod:`tutor.classroom.student_answers`) and the live view (:mod:`tutor.classroom.live`) use;
+    the counts
+    count it only for a question that is evidence (:attr:`QuestionCount.counted`)."""
+    first = first_answer(rows)
+    return (first is not None and first.outcome is Outcome.CORRECT
+            and hints_before_answer(rows) == 0)
+
+
+def rungs_seen(rows: Sequence[Attempt]) -> int:
+    """Hint rungs seen before the question ended, each once (pressing "Hint" at the last rung
+    again adds nothing)."""
+    return _rungs(rows)
+
+
+@dataclass(frozen=True)
+class QuestionCount:
+    """One question, as the counts see it."""
+
+    student: str
+    session: str
+    lesson: str
+    problem: str
+    step: str
+    skill: str
+    """The skill it counts under: its first answer's evidence skill, else (not counted) the
+    skill the question asked."""
+    counted: bool
+    """Its first answer is evidence for :attr:`skill` (it is one of the questions asked)."""
+    right_first: bool
+    attempts: int
+    hints: int
+    hints_before_answer: int
+    revealed: bool
+    finished: bool
+
+
+@dataclass(frozen=True)
+class SkillCounts:
+    """One student's numbers for one skill."""
+
+    skill: str
+    asked: int
+    first_try_right: int
+    attempts: int
+    hints: int
+    revealed: int
+    p_known: float
+    mastered: bool
+    streak: int
+    """Unscaffolded, unhinted right first answers in a row (mastery needs
+    :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
+    mean_seconds: float
+
+    @property
+    def accuracy(self) -> float | None:
+        """Right at the first try / asked (None before any question)."""
+        return self.first_try_right / self.asked if self.asked else None
+
+    def evidence(self, lang: str) -> str:
+        """What the mastery rests on, in words: ``0 of 18 right``, ``3 in a row``."""
+        return evidence_text(self.asked, self.first_try_right, self.streak, lang)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """One student's numbers (over the attempts given), in total and per skill."""
+
+    student: str
+    questions: tuple[QuestionCount, ...]
+    skills: tuple[SkillCounts, ...]
+    """Each skill with a question (counted or not), in :data:`tutor.teaching.mastery.SKILLS`
+    order."""
+    mastery: Mastery = field(compare=False, repr=False, default_factory=Mastery)
+    """The replayed mastery (:func:`tutor.teaching.replay.rebuild_mastery`)."""
+
+    @property
+    def asked(self) -> int:
+        """Questions asked (each counted question once)."""
+        return sum(q.counted for q in self.questions)
+
+    @property
+    def first_try_right(self) -> int:
+        return sum(q.right_first for q in self.questions)
+
+    @property
+    def attempts(self) -> int:
+        return sum(q.attempts for q in self.questions)
+
+    @property
+    def hints(self) -> int:
+        return sum(q.hints for q in self.questions)
+
+    @property
+    def revealed(self) -> int:
+        return sum(q.revealed for q in self.questions)
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.first_try_right / self.asked if self.asked else None
+
+    def skill(self, skill: str) -> SkillCounts | None:
+        return next((s for s in self.skills if s.skill == skill), None)
+
+    def p_known(self, skill: str, params: Params | None = None) -> tuple[float, bool]:
+        """``skill``'s mastery: (chance known, mastered); a skill never asked starts at the
+        ``p_init`` of ``params`` (the lesson's: the play page shows the same)."""
+        st = self.mastery.states.get(skill)
+        if st is not None:
+            return st.p_known, st.mastered
+        base = params if params is not None else self.mastery.params
+        return base.for_skill(skill).p_init, False
+
+    def for_lesson(self, lesson: str) -> Counts:
+        """The questions of one lesson only (the mastery stays the student's)."""
+        return _counts(self.student, [q for q in self.questions if q.lesson == lesson],
+                       self.mastery)
+
+
+def _own_skill(rows: Sequence[Attempt]) -> str:
+    # A wrong answer's row carries the skill of its mistake: the question's own skill is on
+    # its hint, right and reveal rows (as tutor.classroom.student_answers reads it).
+    kc = next((a.kc for a in rows if a.outcome is not Outcome.INCORRECT), rows[0].kc)
+    return kc.split(KC_SEPARATOR)[0]
+
+
+def _counts(student: str, questions: Sequence[QuestionCount], mastery: Mastery) -> Counts:
+    skills = []
+    for skill in SKILLS:
+        mine = [q for q in questions if q.skill == skill]
+        if not mine:
+            continue
+        st = mastery.states.get(skill)
+        p_known = st.p_known if st is not None else mastery.params_for(skill).p_init
+        skills.append(SkillCounts(
+            skill=skill, asked=sum(q.counted for q in mine),
+            first_try_right=sum(q.right_first for q in mine),
+            attempts=sum(q.attempts for q in mine), hints=sum(q.hints for q in mine),
+            revealed=sum(q.revealed for q in mine), p_known=p_known,
+            mastered=st.mastered if st is not None else False,
+            streak=st.streak if st is not None else 0,
+            mean_seconds=st.mean_seconds if st is not None else 0.0))
+    return Counts(student, tuple(questions), tuple(skills), mastery)
+
+
+def student_counts(attempts: Sequence[Attempt], params: dict[str, Params] | None = None,
+                   student: str | None = None) -> Counts:
+    """One student's counts from their attempts (``params``: the knowledge tracing of each
+    lesson by id, as :func:`tutor.teaching.replay.rebuild_mastery` takes it)."""
+    from tutor.teaching.replay import first_answer_evidence, rebuild_mastery
+
+    rows = list(attempts)
+    mastery = rebuild_mastery(rows, params)
+    judged: dict[Attempt, list[str]] = {}
+    for a, ev in first_answer_evidence(rows):
+        if ev.kind != "none":
+            judged.setdefault(a, []).append(ev.skill)
+    questions = []
+    for run in question_runs(rows):
+        first = first_answer(run)
+        skills = judged.get(first, []) if first is not None else []
+        counted = bool(skills)
+        questions.append(QuestionCount(
+            student=run[0].student, session=run[0].session, lesson=run[0].lesson,
+            problem=run[0].problem, step=run[0].step,
+            skill=skills[0] if counted else _own_skill(run), counted=counted,
+            right_first=counted and right_first_try(run),
+            attempts=sum(a.outcome in _ANSWERS for a in run), hints=rungs_seen(run),
+            hints_before_answer=hints_before_answer(run),
+            revealed=any(a.outcome is Outcome.GIVEUP for a in run),
+            finished=run[-1].outcome in _ENDS))
+    name = student if student is not None else (rows[0].student if rows else "")
+    return _counts(name, questions, mastery)
+
+
+def counts_by_student(attempts: Iterable[Attempt],
+                      params: dict[str, Params] | None = None) -> dict[str, Counts]:
+    """:func:`student_counts` of each student in ``attempts``, by name (names sorted)."""
+    by_student: dict[str, list[Attempt]] = {}
+    for a in attempts:
+        by_student.setdefault(a.student, []).append(a)
+    return {name: student_counts(by_student[name], params, name)
+            for name in sorted(by_student)}
+
+
+def evidence_text(asked: int, right: int, streak: int, lang: str) -> str:
+    """The evidence beside a mastery, in ``lang``: ``0 of 18 right``, and ``3 in a row``
+    while a streak of unscaffolded, unhinted right first answers goes on; ``not asked yet``
+    before any question. So 0 right of 18 never reads like 0 of 1.
+
+    >>> evidence_text(18, 0, 0, "en"), evidence_text(5, 4, 3, "en")
+    ('0 of 18 right', '4 of 5 right, 3 in a row')
+    >>> evidence_text(0, 0, 0, "es")
+    'sin preguntas aún'
+    """
+    _ = translator(lang)
+    if not asked:
+        return _("not asked yet")
+    text = ngettext("{right} of {asked} right", "{right} of {asked} right", asked,
+                    lang).format(right=right, asked=asked)
+    if streak:
+        text += ", " + ngettext("{n} in a row", "{n} in a row", streak, lang).format(n=streak)
+    return text

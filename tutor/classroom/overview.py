@@ -1,0 +1,429 @@
+"""What the lessons page and the teacher page show, as data: each lesson's progress for a
+student, the class table (student × skill), the most frequent named mistakes, and progress
+files merged into the store. Everything is rebuilt from the attempts themselves, so a file
+handed in from Binder reads the same as the student's own progress.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from tutor.classroom.counts import SkillCounts, counts_by_student, evidence_text, student_counts
+from tutor.classroom.link import ANONYMOUS, unnamed
+from tutor.i18n import N_, Message, ngettext, visible
+from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome, StoreError
+from tutor.teaching.mastery import SKILLS, Mastery, Params
+from tutor.teaching.review import Due, ReviewSchedule, due_reviews
+
+__all__ = ["MISTAKE_NAMES", "ClassFiles", "ClassRow", "LessonProgress", "MergeResult", "Mistake",
+           "class_csv", "class_grid", "class_table", "frequent_mistakes", "lesson_progress",
+           "merge_files", "merge_student_files", "refresh_mastery", "reviews_due", "shown_name"]
+
+MISTAKE_NAMES: dict[str, str] = {
+    "added_instead_of_multiplied": N_("added instead of multiplying"),
+    "multiplied_instead_of_added": N_("multiplied instead of adding"),
+    "order_of_operations": N_("left out the brackets: multiplied one half, not the total"),
+    "doubled_instead_of_squared": N_("doubled T instead of squaring it"),
+    "squared_instead_of_doubled": N_("squared T instead of doubling it"),
+    "sum_of_squares": N_("squared each half and added them (a² + b²)"),
+    "forgot_own_number": N_("left out the tile's own number"),
+    "subtracted_own_number": N_("subtracted the tile's own number"),
+    "plus_minus_as_double": N_("counted T twice on a +/- play"),
+    "used_near_end": N_("used the near end instead of the other end"),
+    "one_half_only": N_("counted only one half of the other end"),
+    "forgot_symbol_value": N_("left out the value of a symbol half"),
+    "times_table_slip": N_("a slip in the times table"),
+    "wrong_factor": N_("multiplied by the wrong number"),
+    "forgot_to_double": N_("counted T once instead of twice"),
+    "stopped_at_t": N_("stopped at T"),
+    "ignored_power_vs_power": N_("missed the power tile at the other end"),
+    "counted_own_hand": N_("counted the winner's own hand"),
+    "missed_a_hand": N_("left out one of the hands"),
+    "dropped_the_minus": N_("dropped the minus sign"),
+    "stopped_at_zero": N_("stopped at zero"),
+    "added_the_loss": N_("added the points lost"),
+    "wrong_player_loses": N_("took the points from the wrong player"),
+    "added_the_hands": N_("added the hands instead of taking the differences"),
+    "rounded_down": N_("rounded a half ten down instead of up"),
+    "did_not_round": N_("gave the points without rounding them to tens"),
+}
+"""A short name of each catalogue mistake (:data:`tutor.teaching.diagnosis.CATALOG`) for the
+teacher;
+translate with ``tutor.i18n.gettext(MISTAKE_NAMES[id], lang)``."""
+
+
+@dataclass(frozen=True)
+class LessonProgress:
+    """One lesson as a student sees it on the lessons page."""
+
+    lesson: Any
+    """The :class:`tutor.course.lessons.Lesson`."""
+    skills: tuple[tuple[str, float, bool], ...]
+    """Each target skill: (skill, chance known, mastered)."""
+    asked: int
+    """Questions the student was asked in this lesson, each once (:mod:`tutor.classroom.counts`)."""
+    evidence: tuple[SkillCounts, ...] = ()
+    """The student's counts of the target skills that have questions (what each mastery
+    rests on: :meth:`SkillCounts.evidence`), in the order of :attr:`skills`."""
+
+    def evidence_of(self, skill: str) -> SkillCounts | None:
+        return next((c for c in self.evidence if c.skill == skill), None)
+
+    @property
+    def done(self) -> bool:
+        """Every target skill of the lesson is mastered."""
+        return bool(self.skills) and all(m for _, _, m in self.skills)
+
+
+def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Any]) -> list[LessonProgress]:
+    """The lessons in order, each with the student's mastery of its target skills (rebuilt
+    from ``attempts``, one student's)."""
+    from tutor.teaching.practice import Plan
+
+    params = {lesson.id: lesson.mastery for lesson in lessons}
+    counts = student_counts(attempts, params)
+    out = []
+    for lesson in lessons:
+        focus = Plan(targets=lesson.targets).focus
+        # A skill never asked starts at the lesson's own p_init, as on the play page.
+        skills = tuple((s, *counts.p_known(s, lesson.mastery)) for s in SKILLS if s in focus)
+        evidence = tuple(c for c in counts.skills if c.skill in focus)
+        out.append(LessonProgress(lesson, skills, counts.for_lesson(lesson.id).asked,
+                                  evidence))
+    return out
+
+
+def reviews_due(attempts: Sequence[Attempt], now: datetime,
+                params: dict[str, Params] | None = None) -> list[Due]:
+    """What one student (``attempts``, theirs) has due for review at ``now`` (an aware UTC
+    datetime), in teaching order: the schedule of :mod:`tutor.teaching.review` replayed from the
+    attempts with the lessons' knowledge tracing (``params`` by lesson id; default: the
+    installed lessons')."""
+    from tutor.teaching.replay import rebuild_mastery
+
+    schedule = ReviewSchedule()
+    rebuild_mastery(attempts, params, watch=schedule.observe)
+    return due_reviews(schedule, now)
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    """One student and skill of the class table."""
+
+    student: str
+    skill: str
+    asked: int
+    first_try_right: int
+    p_known: float
+    mastered: bool
+    hints: int
+    """Hint rungs seen before each question ended, each once (:mod:`tutor.classroom.counts`)."""
+    mean_seconds: float
+    revealed: int = 0
+    """Questions whose answer was shown ("Show me")."""
+    streak: int = 0
+    """Unscaffolded, unhinted right first answers in a row (mastery needs
+    :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.first_try_right / self.asked if self.asked else None
+
+    def evidence(self, lang: str) -> str:
+        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``."""
+        return evidence_text(self.asked, self.first_try_right, self.streak, lang)
+
+
+def class_table(attempts: Iterable[Attempt],
+                params: dict[str, Params] | None = None) -> list[ClassRow]:
+    """Student × skill, sorted by student then skill: questions asked, right at the first try,
+    mastery, hints, answers shown and mean seconds to answer, as :mod:`tutor.classroom.counts`
+    counts
+    them (rebuilt from the attempts, as ``python -m tutor report`` does). A skill appears
+    once it has a question."""
+    rows = []
+    for student, counts in counts_by_student(attempts, params).items():
+        for c in counts.skills:
+            rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
+                                 c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak))
+    return rows
+
+
+def class_grid(rows: Sequence[ClassRow]) -> tuple[list[str], list[str],
+                                                  dict[tuple[str, str], ClassRow]]:
+    """The class table as a grid for the heat map: the students (sorted), the skills asked
+    (in teaching order) and each (student, skill) cell that has a row."""
+    cells = {(r.student, r.skill): r for r in rows}
+    students = sorted({r.student for r in rows})
+    skills = [s for s in SKILLS if any(r.skill == s for r in rows)]
+    return students, skills, cells
+
+
+def class_csv(rows: Sequence[ClassRow]) -> str:
+    """The class table as CSV text (a spreadsheet opens it); every field quoted, and a
+    leading formula character neutralised, as the progress exports do."""
+    from tutor.storage.store_files import csv_cell
+
+    out = io.StringIO()
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    writer.writerow(["student", "skill", "asked", "first_try_right", "first_try_accuracy",
+                     "p_known", "mastered", "hints", "mean_seconds", "revealed", "streak"])
+    for r in rows:
+        acc = "" if r.accuracy is None else f"{r.accuracy:.3f}"
+        writer.writerow([csv_cell(r.student), r.skill, r.asked, r.first_try_right, acc,
+                         f"{r.p_known:.3f}", int(r.mastered), r.hints, f"{r.mean_seconds:.1f}",
+                         r.revealed, r.streak])
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A named mistake seen in a skill's first answers, with one example."""
+
+    skill: str
+    rule: str
+    count: int
+    students: int
+    example_input: str
+    example_expected: int | None
+    names: tuple[str, ...] = ()
+    """The students who made it, sorted."""
+
+
+def frequent_mistakes(attempts: Iterable[Attempt], top: int = 3) -> dict[str, list[Mistake]]:
+    """Per skill, the ``top`` named mistakes of wrong answers (most frequent first), each
+    with how many times and students it was seen, those students' names and one example
+    answer."""
+    from tutor.teaching.diagnosis import CATALOG
+
+    known = {r.id for r in CATALOG}
+    seen: dict[tuple[str, str], list[Attempt]] = {}
+    for a in attempts:
+        if a.outcome is Outcome.INCORRECT and a.feedback in known:
+            skill = a.kc.split(KC_SEPARATOR)[0]
+            seen.setdefault((skill, a.feedback), []).append(a)
+    out: dict[str, list[Mistake]] = {}
+    for (skill, rule), rows in sorted(seen.items(), key=lambda kv: -len(kv[1])):
+        example = rows[0]
+        out.setdefault(skill, []).append(Mistake(
+            skill, rule, len(rows), len({r.student for r in rows}), example.input,
+            example.expected, tuple(sorted({r.student for r in rows}))))
+    return {s: v[:top] for s, v in out.items()}
+
+
+@dataclass
+class MergeResult:
+    files: int = 0
+    added: int = 0
+    known: int = 0
+    refused: list[str] = field(default_factory=list)
+    """One line per file that was not a progress export (nothing of it was merged)."""
+    students: set[str] = field(default_factory=set)
+
+
+CLOCK_SKEW = timedelta(days=1)
+"""How far in the future an uploaded answer may be dated (a computer's clock set wrong, time
+zones): an answer dated later than this after the merge is refused, and its file with it."""
+_LONGEST_NAME = 80  # characters of an upload's name repeated on the page
+
+
+def shown_name(name: str) -> str:
+    """An upload's name as the page repeats it: the part after the last ``/`` or ``\\``,
+    every control or invisible character as its escape, at most 80 characters. The name of
+    an upload is data, never a path: nothing is written under it."""
+    base = visible(re.split(r"[/\\]", name)[-1] or name) or "?"
+    if len(base) <= _LONGEST_NAME:
+        return base
+    return base[: _LONGEST_NAME - 16] + "…" + base[-15:]
+
+
+def _read_file(name: str, content: bytes, lang: str) -> list[Attempt]:
+    """The attempts of one uploaded progress file; :class:`StoreError` (one line, in
+    ``lang``) if it is not a progress export. The bytes are read as they are: no file is
+    written, so no name can be a path, too long, or hold a NUL."""
+    from tutor.storage.store_files import parse_attempts
+
+    return parse_attempts(content, shown_name(name), lang)
+
+
+def _from_the_future(file: str, rows: Sequence[Attempt], now: datetime,
+                     lang: str) -> str | None:
+    """The line refusing a file with answers dated beyond :data:`CLOCK_SKEW` after ``now``."""
+    latest = now + CLOCK_SKEW
+    late = sum(1 for a in rows
+               if datetime.fromisoformat(a.time.replace("Z", "+00:00")) > latest)
+    if not late:
+        return None
+    return ngettext("{file}: {n} answer is dated after {date}, in the future: check the clock "
+                    "of the computer it was saved on. Nothing of it was loaded.",
+                    "{file}: {n} answers are dated after {date}, in the future: check the "
+                    "clock of the computer they were saved on. Nothing of it was loaded.",
+                    late, lang).format(file=file, n=late, date=latest.strftime("%Y-%m-%d %H:%M"))
+
+
+def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en",
+                on_progress: Callable[[int, int], None] | None = None, *,
+                now: datetime | None = None) -> MergeResult:
+    """Merge progress files (name, content) into ``store``: each file is checked whole and
+    merged whole or refused with one line; attempts already there are skipped. Then the
+    mastery of every student touched is rebuilt from all their attempts, so a student who
+    loads their progress on a new Binder starts where they were. The teacher's merge: a
+    file of answers without a name, or a second student's file under a name already
+    uploaded, is refused (see :class:`ClassFiles`). A file with answers dated more than a day after
+    ``now`` (default: the present) is refused."""
+    return _merge(store, files, lang, on_progress, None, now)
+
+
+def merge_student_files(store: Any, files: Sequence[tuple[str, bytes]], student: str,
+                        lang: str = "en",
+                        on_progress: Callable[[int, int], None] | None = None, *,
+                        now: datetime | None = None) -> MergeResult:
+    """A student loading their own progress (the lessons page): as :func:`merge_files`, but
+    a file holding anyone else's answers is refused whole, with a line saying whose they
+    are. A page without a name (``"anon"``) takes the name of the one student in the files
+    (``result.students``)."""
+    return _merge(store, files, lang, on_progress, student, now)
+
+
+class ClassFiles:
+    """The teacher's check of the files uploaded together: whose answers each file holds.
+
+    * A file with answers of an unnamed student ("anon": a page opened without a name) is
+      refused: under that one name the answers of different students cannot be told apart
+      (a whole class on Binder would have become one record).
+    * Two files that hold answers under the same name, from different sessions with no
+      session in common, come from two students who typed the same name (a student's later
+      file holds the earlier sessions too once they loaded their progress): the second is
+      refused, and the line says how to load it when it is one student's after all (on its
+      own, in a second upload).
+    """
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, tuple[str, set[str]]] = {}
+        """Each name seen, with the first file that holds it and that name's sessions."""
+
+    def problem(self, file: str, rows: Sequence[Attempt]) -> Message | None:
+        """Why ``file`` (its attempts ``rows``) is refused, or None (it is then noted)."""
+        names = sorted({a.student for a in rows})
+        nameless = [n for n in names if unnamed(n)]
+        if nameless:
+            return Message(N_("{file} holds answers without a student's name (“{name}”): "
+                              "under it the answers of different students cannot be told "
+                              "apart. Nothing of it was loaded; ask the student to open the "
+                              "lesson's link again, type their name, and hand in the new "
+                              "file."), file=file, name=nameless[0])
+        sessions = {n: {a.session for a in rows if a.student == n} for n in names}
+        for name in names:
+            seen = self.sessions.get(name)
+            if seen is not None and not seen[1] & sessions[name]:
+                return Message(N_("{file} and {other} both hold answers of “{student}”, "
+                                  "from different sessions: two students may have typed the "
+                                  "same name. Nothing of {file} was loaded; ask them to use "
+                                  "names of their own (if it is one student's, upload {file} "
+                                  "again on its own)."), file=file, other=seen[0],
+                               student=name)
+        for name in names:
+            first, known = self.sessions.get(name, (file, set()))
+            self.sessions[name] = (first, known | sessions[name])
+        return None
+
+
+def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
+           on_progress: Callable[[int, int], None] | None, student: str | None,
+           now: datetime | None = None) -> MergeResult:
+    result = MergeResult()
+    now = now if now is not None else datetime.now(timezone.utc)
+    expected = None if student in (None, ANONYMOUS) else student
+    class_files = ClassFiles() if student is None else None
+    for i, (name, content) in enumerate(files):
+        result.files += 1
+        try:
+            rows = _read_file(name, content, lang)
+        except StoreError as err:
+            result.refused.append(str(err))
+            rows = []
+        future = _from_the_future(shown_name(name), rows, now, lang) if rows else None
+        if future is not None:
+            result.refused.append(future)
+            rows = []
+        if student is not None and rows:
+            names = {a.student for a in rows}
+            if expected is None and len(names) == 1:
+                expected = next(iter(names))
+            problem = _not_own(shown_name(name), names, expected)
+            if problem is not None:
+                result.refused.append(problem.translate(lang))
+                rows = []
+        if class_files is not None and rows:
+            problem = class_files.problem(shown_name(name), rows)
+            if problem is not None:
+                result.refused.append(problem.translate(lang))
+                rows = []
+        if rows:
+            added = _merge_in_batches(store, rows)
+            result.added += added
+            result.known += len(rows) - added
+            result.students |= {a.student for a in rows}
+        if on_progress is not None:
+            on_progress(i + 1, len(files))
+    for name in sorted(result.students):
+        refresh_mastery(store, name)
+    return result
+
+
+MERGE_HOLD_SECONDS = 0.2
+"""About how long one batch of a merge holds the progress file's write lock."""
+MERGE_PAUSE_SECONDS = 0.12
+"""The pause after each batch. SQLite gives the lock to no one in turn: a waiting save looks
+again every ≤ 100 ms (its busy handler's longest sleep), so the merge leaves the lock free
+longer than that, and every save waiting finds it free before the next batch."""
+_FIRST_BATCH = 500
+
+
+def _merge_in_batches(store: Any, rows: Sequence[Attempt]) -> int:
+    """``store.merge(rows)`` in batches of about :data:`MERGE_HOLD_SECONDS` each (their size
+    follows the time the last one took), with a pause between them, so that a student's save
+    never waits for a whole big file (issue 36: a minute). Returns how many rows were new. A
+    file stopped half-way (the file stayed busy) keeps the batches merged: merging it again
+    adds the rest, since known answers are skipped."""
+    import time
+
+    added, start, size = 0, 0, _FIRST_BATCH
+    while start < len(rows):
+        if start:
+            time.sleep(MERGE_PAUSE_SECONDS)
+        batch = rows[start:start + size]
+        began = time.monotonic()
+        added += store.merge(batch)
+        took = max(time.monotonic() - began, 1e-3)
+        start += len(batch)
+        size = max(50, min(20_000, int(len(batch) * MERGE_HOLD_SECONDS / took)))
+    return added
+
+
+def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
+    found = ", ".join(sorted(names)[:5]) + (", …" if len(names) > 5 else "")
+    if student is None:
+        return Message(N_("{file} holds the progress of several students ({found}): the "
+                          "teacher page loads such files. Nothing of it was loaded."),
+                       file=file, found=found)
+    if names != {student}:
+        return Message(N_("{file} holds the progress of {found}, not of {student}. Nothing "
+                          "of it was loaded."), file=file, found=found, student=student)
+    return None
+
+
+def refresh_mastery(store: Any, student: str) -> Mastery:
+    """Rebuild ``student``'s mastery from all their attempts in ``store`` and save it."""
+    from tutor.storage.recorder import save_mastery
+    from tutor.teaching.replay import rebuild_mastery
+
+    mastery = rebuild_mastery(store.attempts(student))
+    save_mastery(store, student, mastery)
+    return mastery

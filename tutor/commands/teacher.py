@@ -1,0 +1,285 @@
+"""Teacher commands: ``python -m tutor export``, ``import``, ``report`` and ``fit-bkt``.
+
+The report is rebuilt from the attempts themselves (each question's first answer, replayed
+through the lesson's knowledge tracing: :func:`tutor.teaching.replay.rebuild_mastery`), so it reads
+the same in the student's progress file and in a teacher's file that imported it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tutor.classroom.counts import student_counts
+from tutor.classroom.identity import hub_user, is_teacher
+from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
+from tutor.storage.records import Attempt, StoreError
+from tutor.storage.store import Store, default_location, is_database_address
+from tutor.storage.store_files import read_attempts
+from tutor.teaching.mastery import SKILL_NAMES, STREAK_TO_MASTER, default_params
+from tutor.teaching.replay import first_answer_evidence, lesson_params, rebuild_mastery
+
+__all__ = ["COMMANDS", "add_commands", "first_answer_evidence", "lesson_params",
+           "rebuild_mastery", "report_text", "run", "visible"]
+# first_answer_evidence, lesson_params and rebuild_mastery live in tutor.teaching.replay (teaching:
+# the pages use them and must not import this command-line module), visible in tutor.i18n;
+# they are named here too, for callers of this module.
+
+COMMANDS = ("export", "import", "report", "fit-bkt")
+_DATASHOP_SUFFIXES = (".tsv", ".txt")
+
+
+def _say(text: str, error: bool = False) -> None:
+    """Print one line (a message of a teacher command: it may hold names and file names)."""
+    print(visible(text), file=sys.stderr if error else sys.stdout)
+
+
+def add_commands(sub: Any, lang: str) -> None:
+    """Add the teacher commands to the ``python -m tutor`` subparsers ``sub``."""
+    _ = translator(lang)
+    lang_help = _(N_("language of the messages: es or en (default: the system's, else es)"))
+    db_help = _(N_("progress file (SQLite) or postgresql:// address; default: "
+                   "$LEONARD_TUTOR_DB, else "
+                   "~/.local/share/leonard-domino-tutor/progress.sqlite3"))
+
+    export = sub.add_parser(
+        "export", lang=lang, help=_(N_("write the students' attempts to a CSV or DataShop file")),
+        description=_(N_("Write the attempts in the progress file to FILE, as CSV (for a "
+                         "spreadsheet) or as a tab-separated DataShop file.")))
+    export.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the file to write")))
+    export.add_argument("--format", choices=("csv", "datashop"), default=None,
+                        help=_(N_("file format (default: datashop for .tsv and .txt files, "
+                                  "else csv)")))
+    export.add_argument("--student", metavar=_(N_("NAME")), default=None,
+                        help=_(N_("only this student's attempts")))
+
+    imp = sub.add_parser(
+        "import", lang=lang, help=_(N_("add the attempts of an exported file")),
+        description=_(N_("Add the attempts of a CSV or DataShop export (for example one "
+                         "handed in from Binder) to the progress file. Attempts already "
+                         "there are skipped, so importing a file twice adds nothing.")))
+    imp.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the file to import")))
+
+    report = sub.add_parser(
+        "report", lang=lang, help=_(N_("show each student's results per skill")),
+        description=_(N_("Show, for each student and skill, the questions asked, the right "
+                          "first answers, the hints, the time to answer and the mastery.")))
+    report.add_argument("--student", metavar=_(N_("NAME")), default=None,
+                        help=_(N_("only this student")))
+
+    for p in (export, imp, report):
+        p.add_argument("--db", metavar=_(N_("PATH")), default=None, help=db_help)
+        p.add_argument("--lang", default=None, help=lang_help)
+
+    fit = sub.add_parser(
+        "fit-bkt", lang=lang, help=_(N_("fit the knowledge-tracing parameters of each skill")),
+        description=_(N_("Fit p_init, p_learn, p_slip and p_guess of each skill to the first "
+                         "answers in CSV or DataShop exports (by expectation-maximisation), "
+                         "and print them with the log-likelihood and the number of students "
+                         "and attempts. With --json the output can be given to the server "
+                         "as LEONARD_BKT_PARAMS, or its skills pasted into a lesson's "
+                         "mastery setting.")))
+    fit.add_argument("files", nargs="+", metavar=_(N_("FILE")),
+                     help=_(N_("CSV or DataShop exports")))
+    fit.add_argument("--json", action="store_true", help=_(N_("print JSON")))
+    fit.add_argument("--lang", default=None, help=lang_help)
+
+
+def run(args: argparse.Namespace, default_lang: str) -> int:
+    """Run a teacher command; return the exit code (errors are one line on stderr)."""
+    try:
+        lang = normalize_lang(args.lang) if args.lang is not None else default_lang
+    except ValueError as err:
+        _say(str(err), error=True)
+        return 2
+    _ = translator(lang)
+    if args.command == "fit-bkt":
+        try:
+            return _fit_bkt(args, lang)
+        except StoreError as err:  # ProgressImportError: a file that is not an export
+            _say(translate_error(err, lang), error=True)
+            return 2
+    if not is_teacher():
+        _say(_(N_("Only a teacher can read or change the class's progress here; {user} is "
+                  "not one. (A teacher is a hub admin or someone named in "
+                  "LEONARD_TEACHERS.)")).format(user=hub_user()), error=True)
+        return 2
+    try:
+        location = (default_location(lang) if args.db is None
+                    else args.db if is_database_address(args.db) else Path(args.db).expanduser())
+    except StoreError as err:
+        _say(translate_error(err, lang), error=True)
+        return 2
+    path = location if isinstance(location, Path) else None
+    if args.command != "import" and path is not None and not path.is_file():
+        _say(_(N_("There is no progress file at {path}.")).format(path=path), error=True)
+        return 1
+    try:
+        if args.command == "import":
+            # Every row is read and checked before the store is opened (or created), so a
+            # bad file changes nothing.
+            rows = read_attempts(Path(args.file), lang)
+            with Store(location, lang=lang) as store:
+                return _import(Path(args.file), rows, store, lang)
+        command = _export if args.command == "export" else _report
+        with Store(location, lang=lang) as store:
+            return command(args, store, lang)
+    except StoreError as err:  # also ProgressImportError: a file that is not an export
+        _say(translate_error(err, lang), error=True)
+        return 2
+
+
+def _check_student(store: Store, student: str | None, lang: str) -> bool:
+    if student is None or student in store.students():
+        return True
+    _ = translator(lang)
+    _say(_(N_("There is no student {name} in {path}. The students are: {names}.")).format(
+        name=repr(student), path=store.path, names=", ".join(store.students()) or "—"),
+        error=True)
+    return False
+
+
+def _export(args: argparse.Namespace, store: Store, lang: str) -> int:
+    _ = translator(lang)
+    if not _check_student(store, args.student, lang):
+        return 1
+    path = Path(args.file)
+    fmt = args.format or ("datashop" if path.suffix.lower() in _DATASHOP_SUFFIXES else "csv")
+    try:
+        if fmt == "datashop":
+            written = store.export_datashop(path, args.student)
+        else:
+            written = store.export_csv(path, args.student)
+    except OSError as err:
+        _say(_(N_("Cannot write {file}: {error}.")).format(
+            file=path, error=err.strerror or err), error=True)
+        return 1
+    students = len({a.student for a in store.attempts(args.student)})
+    _say(ngettext("Wrote {attempts} attempt of {students} to {file}.",
+                  "Wrote {attempts} attempts of {students} to {file}.", written, lang).format(
+        attempts=written, file=path,
+        students=ngettext("{n} student", "{n} students", students, lang).format(n=students)))
+    return 0
+
+
+def _import(path: Path, rows: Sequence[Attempt], store: Store, lang: str) -> int:
+    _ = translator(lang)
+    added = store.merge(rows)
+    known = len(rows) - added
+    _say(_(N_("{file}: {added}, {known}.")).format(
+        file=path.name,
+        added=ngettext("{n} new attempt added", "{n} new attempts added", added,
+                       lang).format(n=added),
+        known=ngettext("{n} was already there", "{n} were already there", known,
+                       lang).format(n=known)))
+    return 0
+
+
+# -- the report ----------------------------------------------------------------------------
+
+def _decimal(value: float, pattern: str, lang: str) -> str:
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format=pattern, locale=lang))
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Text columns: the first aligned left, the others right."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.ljust(w) if i == 0 else c.rjust(w)
+                 for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        return "  ".join(parts).rstrip()
+
+    return [line(header), line(["-" * w for w in widths]), *map(line, rows)]
+
+
+def report_text(store: Store, student: str | None = None, lang: str = "es") -> str:
+    """The report of every student (or one), sorted by name, as plain text."""
+    _ = translator(lang)
+    names = sorted(store.students()) if student is None else [student]
+    params = lesson_params()
+    header = [_(N_("Skill")), _(N_("Asked")), _(N_("First try right")), _(N_("Hints")),
+              _(N_("Shown the answer")), _(N_("Mean seconds")), _(N_("P(known)")),
+              _(N_("Mastered"))]
+    out: list[str] = []
+    for name in names:
+        attempts = store.attempts(name)
+        sessions = len({a.session for a in attempts})
+        out.append(_(N_("{name} — {attempts} in {sessions}")).format(
+            name=visible(name),
+            attempts=ngettext("{n} attempt", "{n} attempts", len(attempts),
+                              lang).format(n=len(attempts)),
+            sessions=ngettext("{n} session", "{n} sessions", sessions, lang).format(n=sessions)))
+        counts = student_counts(attempts, params, name)
+        rows = []
+        for c in counts.skills:
+            right = ("" if not c.asked
+                     else f" ({round(100 * c.first_try_right / c.asked)}%)")
+            rows.append([
+                _(SKILL_NAMES[c.skill]), str(c.asked), f"{c.first_try_right}{right}",
+                str(c.hints), str(c.revealed), _decimal(c.mean_seconds, "0.0", lang),
+                _decimal(c.p_known, "0.00", lang), "✔" if c.mastered else "",
+            ])
+        if rows:
+            out.extend("  " + line for line in _table(header, rows))
+        else:
+            out.append("  " + _(N_("No question answered yet.")))
+        out.append("")
+    if not out:
+        return _(N_("No student has played yet: the progress file {path} is empty.")).format(
+            path=visible(store.path))
+    out.append(_(N_("P(known): how likely the student knows the skill; ✔ means mastered "
+                    "(at least {threshold}, and {streak} right first answers in a row with "
+                    "no scaffold and no hint). First try right counts answers without "
+                    "hints."))
+               .format(threshold=_decimal(default_params().mastery_threshold, "0.00", lang),
+                       streak=STREAK_TO_MASTER))
+    return "\n".join(out)
+
+
+def _fit_bkt(args: argparse.Namespace, lang: str) -> int:
+    """``fit-bkt``: the parameters per skill, as a table or (``--json``) as a parameters
+    file (:func:`tutor.teaching.mastery.load_params` reads it)."""
+    import json
+
+    from tutor.teaching.fitting import MIN_OBSERVATIONS, fit_attempts
+
+    _ = translator(lang)
+    rows: list[Attempt] = []
+    for name in args.files:
+        rows.extend(read_attempts(Path(name), lang))
+    fits, skipped = fit_attempts(rows)
+    if not fits:
+        _say(_(N_("No skill has {n} first answers to fit in these files.")).format(
+            n=MIN_OBSERVATIONS), error=True)
+        return 1
+    names = ("p_init", "p_learn", "p_slip", "p_guess")
+    if args.json:
+        print(json.dumps({"skills": {
+            f.skill: {**{k: round(getattr(f.params, k), 4) for k in names},
+                      "log_likelihood": round(f.log_likelihood, 3), "students": f.students,
+                      "attempts": f.attempts} for f in fits.values()},
+            "skipped": skipped}, indent=2))
+        return 0
+    header = [_(N_("Skill")), *names, _(N_("Log-likelihood")), _(N_("Students")),
+              _(N_("Attempts"))]
+    table = [[f.skill, *(_decimal(getattr(f.params, k), "0.000", lang) for k in names),
+              _decimal(f.log_likelihood, "0.0", lang), str(f.students), str(f.attempts)]
+             for f in fits.values()]
+    print("\n".join(_table(header, table)))
+    for skill, n in skipped.items():
+        _say(_(N_("{skill}: not fitted, {n} first answers (at least {min} are needed).")).format(
+            skill=skill, n=n, min=MIN_OBSERVATIONS))
+    return 0
+
+
+def _report(args: argparse.Namespace, store: Store, lang: str) -> int:
+    if not _check_student(store, args.student, lang):
+        return 1
+    print(report_text(store, args.student, lang))
+    return 0

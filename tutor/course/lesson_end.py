@@ -1,0 +1,130 @@
+"""When a lesson ends and what the student is told then (RULES.md §4: a lesson practises its
+target skills until they are mastered).
+
+A lesson with target skills goes on after its match's rounds until every target is mastered,
+or until it reaches a cap from the lesson file: questions on its targets, or minutes. Free
+play (no targets) ends with its match. :class:`LessonSummary` is what the student sees at the
+end: each target with its right first answers of the questions asked in this lesson, mastered
+or not, and what to practise next.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from tutor.i18n import N_, gettext
+
+__all__ = ["DEFAULT_MAX_MINUTES", "DEFAULT_MAX_QUESTIONS", "LESSON_ROUND_LIMIT", "EndReason",
+           "LessonSummary", "LessonTally", "SkillSummary"]
+
+DEFAULT_MAX_QUESTIONS = 60
+"""A lesson's default cap: the questions on its target skills one student answers, per target
+skill (a lesson with two targets ends after 120 at most: each target gets the practice a
+one-target lesson gives it). 60 since mastery needs 5 (now 7) right first answers in a row
+(:data:`tutor.teaching.mastery.STREAK_TO_MASTER`); measured with 30 simulated students, seed 1: a
+slow
+learner (``bkt:0.1,0.05,0.1,0.2``) masters 05-squares, 06-doubles and 07-all-power 60% of the
+time with a streak of 4 and a cap of 40, 73–80% with a cap of 60 (with a streak of 3 and a
+cap of 40, 04-times: 98%, 01-other-end: 90%, 50 students); with 7 in a row, 50 students:
+80–100% (docs/teaching.md); a perfect one stops at the lesson's rounds."""
+DEFAULT_MAX_MINUTES = 40.0
+"""A lesson's default cap in minutes (students were seen to answer about one question a
+minute: the question cap comes first for most)."""
+LESSON_ROUND_LIMIT = 30
+"""Rounds a lesson plays at most, whatever its caps: a lesson whose targets its game never
+asks (``subtract`` in Leonard) still ends."""
+
+EndReason = Literal["mastered", "questions", "minutes", "rounds", "match"]
+"""Why a lesson ended: every target mastered; a cap (questions, minutes, the round limit); or
+free play's match over."""
+
+NEXT_STEPS: dict[str, str] = {
+    "mastered": N_("Mastered: go on to the next lesson."),
+    "mistake": N_("Practise it again in this lesson; watch for: {mistake}."),
+    "again": N_("Practise it again in this lesson."),
+    "unasked": N_("Not asked yet: play this lesson again."),
+}
+
+
+@dataclass(frozen=True)
+class SkillSummary:
+    """One target skill at the lesson's end."""
+
+    skill: str
+    name: str
+    """The skill's name in the summary's language."""
+    asked: int
+    """Questions on it in this lesson (each counted once, at its first answer)."""
+    right: int
+    """Of those, right at the first answer."""
+    mastered: bool
+    p_known: float
+    mistake: str | None = None
+    """The named mistake (:data:`tutor.teaching.diagnosis.CATALOG` id) seen most in this lesson."""
+    next_step: str = ""
+    """What to practise next, in the summary's language."""
+
+
+@dataclass(frozen=True)
+class LessonSummary:
+    """A lesson's end, for one student."""
+
+    lesson: str
+    student: str
+    lang: str
+    reason: EndReason | None
+    """Why it ended (None: it goes on)."""
+    skills: tuple[SkillSummary, ...]
+    questions: int
+    """Questions on the target skills in this lesson."""
+    rounds: int
+    minutes: float
+
+    @property
+    def all_mastered(self) -> bool:
+        return bool(self.skills) and all(s.mastered for s in self.skills)
+
+    @property
+    def practise_next(self) -> tuple[str, ...]:
+        """The target skills still to practise, least known first."""
+        return tuple(s.skill for s in sorted(self.skills, key=lambda s: s.p_known)
+                     if not s.mastered)
+
+
+class LessonTally:
+    """One student's questions in this lesson, per skill: asked, right at the first answer,
+    and the named mistakes their wrong first answers showed."""
+
+    def __init__(self) -> None:
+        self.asked: Counter[str] = Counter()
+        self.right: Counter[str] = Counter()
+        self.mistakes: dict[str, Counter[str]] = {}
+
+    def add(self, skill: str, right: bool, mistake: str | None = None) -> None:
+        self.asked[skill] += 1
+        self.right[skill] += int(right)
+        if mistake is not None and not right:
+            self.mistakes.setdefault(skill, Counter())[mistake] += 1
+
+    def questions(self, skills: frozenset[str]) -> int:
+        return sum(self.asked[s] for s in skills)
+
+    def mistake(self, skill: str) -> str | None:
+        seen = self.mistakes.get(skill)
+        return seen.most_common(1)[0][0] if seen else None
+
+
+def next_step(mastered: bool, asked: int, mistake: str | None, lang: str) -> str:
+    """What to practise next for one target skill, in ``lang``."""
+    if mastered:
+        return gettext(NEXT_STEPS["mastered"], lang)
+    if not asked:
+        return gettext(NEXT_STEPS["unasked"], lang)
+    if mistake is not None:
+        from tutor.classroom.overview import MISTAKE_NAMES
+
+        name = gettext(MISTAKE_NAMES.get(mistake, mistake), lang)
+        return gettext(NEXT_STEPS["mistake"], lang).format(mistake=name)
+    return gettext(NEXT_STEPS["again"], lang)

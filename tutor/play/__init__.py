@@ -1,0 +1,7 @@
+"""A tutored game: the session that owns the loop, its frozen snapshot and its narration.
+
+The session is what the dashboard, the terminal and the simulated students share: it
+advances the game, asks through ``tutor.teaching`` and hands each screen one snapshot.
+May import: ``engine``, ``tutor.teaching``, ``tutor.course``, ``tutor.storage``, ``tutor.i18n``.
+Never widgets.
+"""

@@ -1,0 +1,110 @@
+"""Saving a lesson's progress: every attempt and each student's mastery go to the progress
+store, in order, and never get lost. A write the store cannot take now (it is busy: a class
+saving at once) waits in memory and goes first with the next write or :meth:`Recorder.flush`.
+
+An attempt arrives whole (a :class:`~tutor.storage.records.Attempt`, built at the answer by
+:class:`tutor.teaching.asking.Asker`) and goes to the store unchanged. The store keeps mastery as
+rows; :func:`load_mastery` and :func:`save_mastery` turn them into a
+:class:`~tutor.teaching.mastery.Mastery` and back.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+from tutor.i18n import N_
+from tutor.storage.records import Attempt
+from tutor.teaching.mastery import Mastery, Params
+
+__all__ = ["NOT_SAVED_YET", "Recorder", "load_mastery", "save_mastery"]
+
+NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress file is busy. They will "
+                   "be saved as soon as it is free.")
+"""Shown to the student while answers wait in memory for a busy progress file."""
+
+
+def load_mastery(store: Any, student: str, params: Params | None = None) -> Mastery:
+    """``student``'s saved mastery in ``store`` (a fresh one if nothing was saved), read from
+    the store's mastery rows (:meth:`tutor.storage.store.Store.mastery_rows`)."""
+    return Mastery.from_dict(store.mastery_rows(student), params)
+
+
+def save_mastery(store: Any, student: str, mastery: Mastery) -> None:
+    """Save every skill state of ``student``'s ``mastery`` to ``store`` as rows
+    (:meth:`tutor.storage.store.Store.save_mastery_rows`, one transaction)."""
+    store.save_mastery_rows(student, mastery.to_dict())
+
+
+class Recorder:
+    """The progress of one session (``session_id``) of one lesson, written to ``store``."""
+
+    def __init__(self, store: Any, lesson: str,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        from tutor.storage.store import utc_now
+
+        self.store = store
+        self.lesson = lesson
+        self.session_id = uuid.uuid4().hex
+        self._unsaved: list[Callable[[], object]] = []
+        self._started: set[str] = set()
+        self._now: Callable[[], str] = utc_now
+        if clock is not None:  # an injected clock (tests, simulated days): its time is saved
+            self._now = lambda: clock().astimezone(timezone.utc).isoformat(
+                timespec="microseconds")
+
+    def now(self) -> str:
+        """The time an attempt made now carries (ISO 8601 UTC, microseconds): the session's
+        clock when it has one."""
+        return self._now()
+
+    def start(self, student: str) -> None:
+        """Open this session for ``student`` (once per student)."""
+        if student in self._started:
+            return
+        self._started.add(student)
+        started = self._now()
+        self._save(lambda: self.store.start_session(student, self.session_id, started))
+        self.flush()
+
+    def load_mastery(self, student: str, params: Any) -> Mastery:
+        """The student's saved mastery (a fresh one while the store is busy: the answers
+        still count from here on, and are all saved)."""
+        from tutor.storage.store import StoreBusyError
+
+        try:
+            return load_mastery(self.store, student, params)
+        except StoreBusyError:
+            return Mastery(params)
+
+    def attempt(self, attempt: Attempt) -> None:
+        """Save ``attempt`` as it is (the store numbers nothing of it)."""
+        self._save(lambda: self.store.add_attempt(attempt))
+        self.flush()
+
+    def save_mastery(self, student: str, mastery: Mastery) -> None:
+        rows = mastery.to_dict()  # a copy: later answers change the mastery, not these rows
+        self._save(lambda: self.store.save_mastery_rows(student, rows))
+
+    def _save(self, write: Callable[[], object]) -> None:
+        self._unsaved.append(write)
+
+    @property
+    def unsaved(self) -> int:
+        """How many writes wait for a busy progress file."""
+        return len(self._unsaved)
+
+    def flush(self) -> bool:
+        """Write what waits, oldest first; True once nothing waits. While the store stays
+        busy the writes are kept for the next try: never dropped, never out of order."""
+        from tutor.storage.store import StoreBusyError
+
+        while self._unsaved:
+            try:
+                self._unsaved[0]()
+            except StoreBusyError:
+                return False
+            self._unsaved.pop(0)
+        return True

@@ -1,0 +1,163 @@
+"""The record types of progress, shared by the store and its file formats: one attempt, its
+outcome, the columns of the CSV and DataShop exports, and the checks every attempt passes
+(the store refuses to record, and an import refuses to read, anything else)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from datetime import datetime, timezone
+from enum import Enum
+
+from tutor.i18n import N_, SOURCE_LANG, Message, TranslatableError
+
+__all__ = [
+    "CSV_COLUMNS",
+    "DATASHOP_COLUMNS",
+    "DURATION_NOT_SECONDS",
+    "KC_SEPARATOR",
+    "LIMITS",
+    "MAX_TEXT",
+    "Attempt",
+    "Outcome",
+    "ProgressImportError",
+    "StoreError",
+    "check_attempt",
+    "out_of_range",
+    "outcome",
+]
+
+KC_SEPARATOR = "~~"  # DataShop's separator between several skills of one step
+DURATION_NOT_SECONDS = N_("the duration {value} is not a number of seconds")
+
+# What one attempt may hold, in one place: the store refuses to record anything else and
+# the import refuses any other file, so whatever a store holds exports and imports again.
+# Numbers as (lowest, highest), both allowed.
+LIMITS: dict[str, tuple[int, int]] = {
+    "attempt_at_step": (1, 10_000),
+    "hints": (0, 1_000),
+    "duration": (0, 86_400),  # seconds: a day (the session counts a longer wait as a day)
+    "expected": (-10**12, 10**12),  # the answer parser's own bound (tutor.teaching.answers.MAX_ABS)
+    "answered": (-10**12, 10**12),
+}
+MAX_TEXT = 10_000  # characters in one text value (a name, an answer, a skill list …)
+_LIMIT_NAMES = {
+    "attempt_at_step": N_("the attempt number"),
+    "hints": N_("the number of hints"),
+    "duration": N_("the duration in seconds"),
+    "expected": N_("the expected value"),
+    "answered": N_("the answered value"),
+}
+_TEXT_COLUMNS = ("student", "session", "lesson", "problem", "step", "input", "feedback", "kc")
+
+
+class StoreError(TranslatableError):
+    """The progress file cannot be used (not a progress file, a newer version, …).
+
+    ``str(err)`` speaks the store's language; ``err.message(lang)`` any other.
+    """
+
+
+class ProgressImportError(StoreError):
+    """A file to import is not a progress export; nothing was imported."""
+
+
+class Outcome(str, Enum):
+    """What happened at one attempt (DataShop's outcome values)."""
+
+    CORRECT = "CORRECT"
+    INCORRECT = "INCORRECT"
+    HINT = "HINT"
+    GIVEUP = "GIVEUP"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One row of progress: a student's attempt at one step of one problem."""
+
+    student: str
+    session: str
+    time: str  # ISO 8601, UTC
+    lesson: str
+    problem: str
+    step: str
+    outcome: Outcome
+    input: str
+    feedback: str  # classification, e.g. the diagnosed mistake id
+    kc: str  # skills, joined by "~~"
+    attempt_at_step: int
+    first_attempt: bool
+    hints: int
+    duration: float  # seconds
+    expected: int | None
+    answered: int | None
+
+
+CSV_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Attempt))
+DATASHOP_COLUMNS: tuple[str, ...] = (
+    "Anon Student Id", "Session Id", "Time", "Level (Lesson)", "Problem Name", "Step Name",
+    "Outcome", "Input", "Feedback Classification", "KC (Default)", "Attempt At Step",
+    "Duration (sec)",
+)
+
+
+def outcome(value: Outcome | str, lang: str = SOURCE_LANG) -> Outcome:
+    try:
+        return Outcome(value)
+    except ValueError:
+        raise StoreError(N_("The outcome {value} is not one of: {choices}."), value=repr(value),
+                         choices=", ".join(o.value for o in Outcome), lang=lang) from None
+
+
+def check_attempt(a: Attempt) -> Iterator[Message]:
+    """Problems with one attempt, as messages to translate (nothing if it is fine).
+
+    The numbers must lie within :data:`LIMITS`, each text within :data:`MAX_TEXT`
+    characters, and the time must say its time zone.
+    """
+    if not a.student.strip():
+        yield Message(N_("the student id is empty"))
+    if not a.session.strip():
+        yield Message(N_("the session id is empty"))
+    for column in _TEXT_COLUMNS:
+        length = len(getattr(a, column))
+        if length > MAX_TEXT:
+            yield Message(N_("the value of {column} is {length} characters long; at most "
+                             "{limit} are allowed"), column=column, length=length,
+                          limit=MAX_TEXT)
+    yield from _check_time(a.time)
+    bad_duration = not math.isfinite(a.duration) or a.duration < 0
+    if bad_duration:
+        yield Message(DURATION_NOT_SECONDS, value=repr(a.duration))
+    for column, (low, high) in LIMITS.items():
+        value = getattr(a, column)
+        if value is None or (column == "duration" and bad_duration):
+            continue
+        if not low <= value <= high:
+            yield out_of_range(column, value)
+
+
+def out_of_range(column: str, value: object) -> Message:
+    """The message for ``value`` of ``column`` outside its :data:`LIMITS`."""
+    low, high = LIMITS[column]
+    return Message(N_("{what} {value} is not between {low} and {high}"),
+                   what=Message(_LIMIT_NAMES[column]), value=value, low=low, high=high)
+
+
+def _check_time(text: str) -> Iterator[Message]:
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        yield Message(N_("the time {value} is not a date and time like "
+                         "2024-05-01T12:00:00+00:00"), value=repr(text))
+        return
+    if when.utcoffset() is None:
+        yield Message(N_("the time {value} has no time zone (like +00:00 at its end)"),
+                      value=repr(text))
+        return
+    try:
+        when.astimezone(timezone.utc)
+    except OverflowError:
+        yield Message(N_("the time {value} is not a date and time like "
+                         "2024-05-01T12:00:00+00:00"), value=repr(text))

@@ -1,0 +1,680 @@
+"""Progress store: every attempt and each student's mastery, in one SQLite file (the default)
+or in a PostgreSQL database a school's or district's server shares.
+
+The store keeps rows: attempts (:class:`tutor.storage.records.Attempt`) and mastery rows (plain
+values by skill). It imports no teaching code; the teaching code turns the rows into a
+:class:`tutor.teaching.mastery.Mastery` (:func:`tutor.storage.recorder.load_mastery`).
+
+Where: ``$LEONARD_TUTOR_DB`` (or the ``Store``'s first argument) is a file path, or a
+``postgresql://user@host:5432/db`` address (psycopg 3: ``pip install
+leonard-domino-tutor[postgres]``). Any other ``scheme://`` raises :class:`StoreAddressError`.
+
+How the schema version is kept: the table ``schema_version`` holds one row, the version of
+the tables (:data:`SCHEMA_VERSION`). Opening a store at an older version runs the
+:data:`MIGRATIONS` from that version up, in one transaction that holds the store's write
+lock (SQLite's ``BEGIN IMMEDIATE``; PostgreSQL's advisory lock), so kernels opening it at
+once migrate it once. A store at a newer version is refused ("Update the tutor").
+
+* version 1: the first released tables; files written before the mastery table had
+  ``streak`` and ``scaffolded_right`` lack those columns (the tutor added them on open).
+* version 2: ``streak``, ``scaffolded_right`` and ``misconceptions`` are always there (added
+  with their default 0 where missing). A PostgreSQL store is created at version 2.
+
+A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
+reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time as _time
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import astuple
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from tutor.course.paths import PROGRESS_ENV, default_path
+from tutor.i18n import N_, SOURCE_LANG, normalize_lang
+from tutor.storage.records import (
+    CSV_COLUMNS,
+    DATASHOP_COLUMNS,
+    KC_SEPARATOR,
+    LIMITS,
+    MAX_TEXT,
+    Attempt,
+    Outcome,
+    ProgressImportError,
+    StoreError,
+    check_attempt,
+    out_of_range,
+)
+from tutor.storage.records import outcome as _outcome
+from tutor.storage.store_backends import (
+    DATABASE_SCHEMES,
+    Backend,
+    PostgresBackend,
+    SQLiteBackend,
+    scheme_of,
+)
+
+__all__ = [
+    "BUSY_RETRIES",
+    "BUSY_TIMEOUT",
+    "CSV_COLUMNS",
+    "DATASHOP_COLUMNS",
+    "ENV_VAR",
+    "LIMITS",
+    "MASTERY_COLUMNS",
+    "MAX_TEXT",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Attempt",
+    "Outcome",
+    "ProgressImportError",
+    "Store",
+    "StoreAccessError",
+    "StoreAddressError",
+    "StoreBusyError",
+    "StoreError",
+    "check_attempt",
+    "default_location",
+    "default_path",
+    "is_database_address",
+    "out_of_range",
+]
+
+ENV_VAR = PROGRESS_ENV
+SCHEMA_VERSION = 2
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+# Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
+# lock; a write that still finds it busy is tried again BUSY_RETRIES more times, after
+# pauses of _BACKOFF, 2 × _BACKOFF, 4 × _BACKOFF … seconds. Bounded by a count of tries,
+# not by a clock.
+BUSY_TIMEOUT = 5.0
+BUSY_RETRIES = 3
+_BACKOFF = 0.05
+# Reconnecting to a PostgreSQL server that went away (a restart): one try every
+# _RECONNECT_PAUSE seconds, as many tries as fit in busy_timeout (a count, not a clock).
+_RECONNECT_PAUSE = 0.1
+_T = TypeVar("_T")
+
+
+class StoreBusyError(StoreError):
+    """The progress file stayed locked by other writers through every try (or the database
+    server stayed out of reach); nothing was written (the write can be made again later)."""
+
+
+class StoreAccessError(StoreError):
+    """A store opened for one student was asked for another student's rows (or the class's)."""
+
+
+class StoreAddressError(StoreError):
+    """``$LEONARD_TUTOR_DB`` (or the store's address) names a kind of database this tutor
+    cannot use, or PostgreSQL's driver is missing."""
+
+
+# The columns both formats carry: a row with the same values here is a duplicate.
+_KEY = ("student", "session", "time", "lesson", "problem", "step", "outcome", "input",
+        "feedback", "kc", "attempt_at_step")
+
+# Columns added to the mastery table in version 1's lifetime: a version-1 file may lack them;
+# migration 1 → 2 adds them (with their defaults).
+_MASTERY_ADDED = (("streak", "INTEGER NOT NULL DEFAULT 0"),
+                  ("scaffolded_right", "INTEGER NOT NULL DEFAULT 0"),
+                  ("misconceptions", "INTEGER NOT NULL DEFAULT 0"))
+
+
+def _migrate_1_to_2(store: Store) -> None:
+    have = store.backend.columns(store.conn, "mastery")
+    for name, kind in _MASTERY_ADDED:
+        if name not in have:
+            store.conn.execute(store.backend.add_column_sql("mastery", name, kind))
+
+
+MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2}
+"""``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
+opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
+_TABLES = {"schema_version", "students", "sessions", "attempts", "mastery"}
+MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
+                    "total_seconds", "streak", "scaffolded_right", "misconceptions")
+"""The mastery table's columns, one row per student and skill (the fields of
+:class:`tutor.teaching.mastery.SkillState`, which the teaching code reads them into)."""
+
+
+def is_database_address(location: str | os.PathLike[str]) -> bool:
+    """Whether ``location`` is a PostgreSQL address (``postgresql://…``, ``postgres://…``)
+    rather than a file path."""
+    return isinstance(location, str) and scheme_of(location) in DATABASE_SCHEMES
+
+
+def _checked_location(location: str | os.PathLike[str], lang: str) -> Path | str:
+    """A file path (expanded), or a PostgreSQL address as given; any other ``scheme://``
+    raises :class:`StoreAddressError` (it would otherwise become a folder named after it)."""
+    if isinstance(location, str):
+        scheme = scheme_of(location)
+        if scheme in DATABASE_SCHEMES:
+            return location
+        if scheme is not None:
+            raise StoreAddressError(
+                N_("The progress store's address {address} is a {scheme} address, which this "
+                   "tutor cannot use. Give a file path (SQLite) or a postgresql:// address."),
+                address=_hide_password(location), scheme=scheme, lang=lang)
+    return Path(location).expanduser()
+
+
+def _hide_password(address: str) -> str:
+    parts = urlsplit(address)
+    if parts.password is None:
+        return address
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def default_location(lang: str = SOURCE_LANG) -> Path | str:
+    """``$LEONARD_TUTOR_DB`` — a file path or a ``postgresql://`` address — if set, else the
+    default file :func:`default_path`. An address of another kind raises
+    :class:`StoreAddressError`."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return _checked_location(env, normalize_lang(lang))
+    return default_path()
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC with microseconds."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+class Store:
+    """The progress store. Every write is its own transaction, committed before returning.
+
+    ``location``: a file path (SQLite), a ``postgresql://`` address, or None for
+    :func:`default_location`.
+
+    Many kernels may share one store: it is created safely by whichever opens it first, and
+    a write that finds it busy waits ``busy_timeout`` seconds, then is tried again
+    ``retries`` more times; after that it raises :class:`StoreBusyError` and has written
+    nothing (a :class:`tutor.play.session.Session` then keeps the attempt until the store is
+    free). On PostgreSQL a lost connection (the server restarted) counts as busy: the store
+    reconnects, trying for up to ``busy_timeout`` seconds, and makes the whole write again;
+    an attempt whose first commit did get through is found, not stored twice.
+
+    ``owner``: the one student whose rows this handle may read and write (a student's page
+    under a JupyterHub); None for the whole class (a teacher, or a page outside a hub).
+
+    ``lang`` is the language of its error messages (a teacher's or a student's).
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
+                 retries: int = BUSY_RETRIES, owner: str | None = None) -> None:
+        self.lang = normalize_lang(lang)
+        location = (_checked_location(path, self.lang) if path is not None
+                    else default_location(self.lang))
+        self.owner = owner
+        self._tries = 0
+        self.conn: Any = None
+        self.retries = max(0, int(retries))
+        self.busy_timeout = busy_timeout
+        self.backend: Backend
+        self.path: Path | str
+        if isinstance(location, str):
+            self.backend = PostgresBackend()
+            self._location: Path | str = location
+            self.path = _hide_password(location)
+            self.conn = self._connect_pg()
+        else:
+            self.backend = SQLiteBackend()
+            self._location = self.path = location
+            location.parent.mkdir(parents=True, exist_ok=True)
+            self._check_header()
+            self.conn = self.backend.connect(location, busy_timeout)
+        try:
+            self._retry(self._check_schema)
+            if self.backend.name == "sqlite":
+                self._retry(self._use_wal)
+        except StoreError:
+            self.conn.close()
+            raise
+        except Exception as err:
+            self.conn.close()
+            if not self.backend.is_database_error(err):
+                raise
+            raise StoreError(N_("{path} is not a progress file of this tutor ({error})."),
+                             path=str(self.path), error=str(err), lang=self.lang) from err
+
+    def _connect_pg(self) -> Any:
+        try:
+            import psycopg
+        except ImportError as err:
+            raise StoreAddressError(
+                N_("The progress store is a PostgreSQL database ({address}), but PostgreSQL's "
+                   "driver is not installed: pip install 'leonard-domino-tutor[postgres]'."),
+                address=str(self.path), lang=self.lang) from err
+        try:
+            return self.backend.connect(self._location, self.busy_timeout)
+        except psycopg.Error as err:
+            raise StoreError(N_("The progress database {address} cannot be reached: {error}"),
+                             address=str(self.path), error=str(err).strip(),
+                             lang=self.lang) from err
+
+    def _reconnect(self) -> None:
+        """After a lost connection: a new one, tried every _RECONNECT_PAUSE seconds, as many
+        times as fit in ``busy_timeout``; the last failure is raised."""
+        tries = max(1, round(self.busy_timeout / _RECONNECT_PAUSE))
+        for attempt in range(tries):
+            try:
+                self.conn.close()
+                self.conn = self.backend.connect(self._location, self.busy_timeout)
+                return
+            except Exception as err:
+                if not self.backend.is_busy(err) or attempt == tries - 1:
+                    raise
+                _time.sleep(_RECONNECT_PAUSE)
+
+    def _check_header(self) -> None:
+        assert isinstance(self.path, Path)
+        if not self.path.is_file() or self.path.stat().st_size == 0:
+            return
+        with self.path.open("rb") as fh:
+            if fh.read(len(_SQLITE_MAGIC)) != _SQLITE_MAGIC:
+                raise StoreError(N_("{path} is not a progress file (not an SQLite database)."),
+                                 path=str(self.path), lang=self.lang)
+
+    def _tables(self) -> set[str]:
+        return self.backend.tables(self.conn)
+
+    def _version(self) -> int | None:
+        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def _check_schema(self) -> None:
+        tables = self._tables()
+        fresh = not tables if self.backend.name == "sqlite" else not tables & _TABLES
+        if fresh:
+            with self._transaction():
+                # Another kernel may have created the store while this one waited for the lock.
+                self.backend.lock_schema(self.conn)
+                tables = self._tables()
+                if not tables if self.backend.name == "sqlite" else not tables & _TABLES:
+                    for statement in self.backend.schema(SCHEMA_VERSION):
+                        self.conn.execute(statement)
+                    return
+        if "schema_version" not in tables:
+            if self.backend.name == "sqlite":
+                raise StoreError(N_("{path} is an SQLite database of another program, not a "
+                                    "progress file of this tutor."), path=str(self.path),
+                                 lang=self.lang)
+            raise StoreError(N_("The database {path} holds tables of another program, not "
+                                "this tutor's progress."), path=str(self.path), lang=self.lang)
+        found = self._version()
+        if found == SCHEMA_VERSION:
+            return
+        if found is None or found > SCHEMA_VERSION or found not in MIGRATIONS:
+            raise StoreError(N_("{path} has progress format version {found}; this tutor reads "
+                                "version {version}. Update the tutor to open it."),
+                             path=str(self.path), found=found, version=SCHEMA_VERSION,
+                             lang=self.lang)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Every migration from the stored version up to :data:`SCHEMA_VERSION`, in one
+        transaction (another kernel may have migrated meanwhile: the version is read again
+        under the lock)."""
+        with self._transaction():
+            self.backend.lock_schema(self.conn)
+            found = self._version()
+            if found is None or found >= SCHEMA_VERSION:
+                return  # another kernel migrated it meanwhile
+            while found < SCHEMA_VERSION:
+                MIGRATIONS[found](self)
+                found += 1
+            self.conn.execute(self._sql("UPDATE schema_version SET version = ?"),
+                              (SCHEMA_VERSION,))
+
+    def _use_wal(self) -> None:
+        # Switching to WAL needs the file to itself for a moment: when another kernel is
+        # reading or switching at the same time this raises "database is locked" (retried);
+        # once one has switched, the file stays in WAL and the others find it so.
+        if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self.conn.execute("PRAGMA journal_mode = WAL")
+
+    def _sql(self, text: str) -> str:
+        return self.backend.sql(text)
+
+    def _retry(self, work: Callable[[], _T]) -> _T:
+        """``work()`` (one whole transaction, or a read), tried again while the store is
+        busy: at most ``retries`` more times, then :class:`StoreBusyError`."""
+        for attempt in range(self.retries + 1):
+            self._tries = attempt
+            try:
+                return work()
+            except Exception as err:
+                if not self.backend.is_busy(err):
+                    raise
+                if attempt == self.retries:
+                    raise StoreBusyError(
+                        N_("The progress file {path} is busy: other players are saving. "
+                           "Nothing was saved; try again in a moment."),
+                        path=str(self.path), lang=self.lang) from err
+                if self.backend.lost(self.conn):
+                    try:
+                        self._reconnect()
+                    except Exception as again:
+                        if not self.backend.is_busy(again):
+                            raise
+                        raise StoreBusyError(
+                            N_("The progress database {path} cannot be reached. Nothing was "
+                               "saved; try again in a moment."),
+                            path=str(self.path), lang=self.lang) from again
+                else:
+                    _time.sleep(_BACKOFF * 2**attempt)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- who may see what --------------------------------------------------------------------
+    def _allow(self, student: str | None) -> None:
+        """Refuse ``student``'s rows (None: the whole class) to a store opened for another."""
+        if self.owner is None or student == self.owner:
+            return
+        if student is None:
+            raise StoreAccessError(N_("Only a teacher can see the whole class's progress; "
+                                      "{owner} can see their own."),
+                                   owner=self.owner, lang=self.lang)
+        raise StoreAccessError(N_("{owner} cannot see or change the progress of {student}: "
+                                  "each student sees only their own."),
+                               owner=self.owner, student=student, lang=self.lang)
+
+    # -- students and sessions ---------------------------------------------------------------
+    def _student_id(self, name: str) -> int:
+        if not name or not name.strip():
+            raise StoreError(N_("A student needs a name or id."), lang=self.lang)
+        if len(name) > MAX_TEXT:
+            raise StoreError(N_("A student name or id can have at most {limit} characters."),
+                             limit=MAX_TEXT, lang=self.lang)
+        self._allow(name)
+        self.conn.execute(self._sql("INSERT INTO students (name, created) VALUES (?, ?) "
+                                    "ON CONFLICT DO NOTHING"), (name, utc_now()))
+        sql = self.backend.student_id_sql
+        args = (name,) * sql.count("?")
+        row = self.conn.execute(self._sql(sql), args).fetchone()
+        return int(row[0])
+
+    def _ensure_session(self, session: str, student_id: int, started: str) -> None:
+        self.conn.execute(self._sql("INSERT INTO sessions (id, student_id, started) "
+                                    "VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+                          (session, student_id, started))
+
+    def start_session(self, student: str, session: str | None = None,
+                      started: str | None = None) -> str:
+        """Open a session for ``student`` and return its id (a new one unless given)."""
+        session = session or uuid.uuid4().hex
+        started = started or utc_now()
+
+        def write() -> None:
+            with self._transaction():
+                self._ensure_session(session, self._student_id(student), started)
+
+        self._retry(write)
+        return session
+
+    def students(self) -> list[str]:
+        """The students' names (a store opened for one student: that one, once stored)."""
+        if self.owner is not None:
+            return self._retry(lambda: [r[0] for r in self.conn.execute(
+                self._sql("SELECT name FROM students WHERE name = ?"), (self.owner,))])
+        # Sorted here, by code point (SQLite's order), whatever the database's collation.
+        return sorted(self._retry(lambda: [r[0] for r in self.conn.execute(
+            "SELECT name FROM students")]))
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.conn, self.backend)
+
+    # -- attempts ------------------------------------------------------------------------------
+    def record_attempt(
+        self, student: str, session: str, *, lesson: str, problem: str, step: str,
+        outcome: Outcome | str, input_text: str = "", feedback: str = "",
+        kc: str | Sequence[str] = (), first_attempt: bool | None = None, hints: int = 0,
+        duration: float = 0.0, expected: int | None = None, answered: int | None = None,
+        time: str | None = None,
+    ) -> int:
+        """Store one attempt, given by its parts, and commit it; return its id (the tutor
+        itself hands the store whole :class:`Attempt` values: :meth:`add_attempt`).
+
+        ``first_attempt`` defaults to "no earlier attempt at this step in this session";
+        ``time`` to now. Values outside :data:`LIMITS` raise :class:`StoreError`.
+        """
+        self._allow(student)
+        now = time or utc_now()
+        checked = _outcome(outcome, self.lang)
+        skills = kc if isinstance(kc, str) else KC_SEPARATOR.join(kc)
+
+        def write() -> int:
+            with self._transaction():
+                sid = self._student_id(student)
+                self._ensure_session(session, sid, now)
+                found = self._stored_already(sid, session, now, problem, step, checked,
+                                             input_text)
+                if found is not None:
+                    return found
+                (earlier,) = self.conn.execute(self._sql(
+                    "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
+                    "AND problem = ? AND step = ?"), (sid, session, problem, step)).fetchone()
+                attempt = Attempt(
+                    student, session, now, lesson, problem, step, checked, input_text,
+                    feedback, skills, earlier + 1,
+                    earlier == 0 if first_attempt is None else first_attempt, hints,
+                    float(duration), expected, answered)
+                self._refuse_bad(attempt)
+                return self._insert(sid, attempt, ignore=False)
+
+        return self._retry(write)
+
+    def add_attempt(self, attempt: Attempt) -> int:
+        """Store ``attempt`` as it is and commit it; return its id. The tutor builds the
+        attempt once, at the answer (:class:`tutor.teaching.asking.Asker`: its session, time,
+        attempt
+        number at the step and first-attempt mark included), and the
+        :class:`~tutor.storage.recorder.Recorder` hands it here unchanged. Values outside
+        :data:`LIMITS` raise :class:`StoreError`."""
+        a = attempt
+        self._allow(a.student)
+        self._refuse_bad(a)
+
+        def write() -> int:
+            with self._transaction():
+                sid = self._student_id(a.student)
+                self._ensure_session(a.session, sid, a.time)
+                found = self._stored_already(sid, a.session, a.time, a.problem, a.step,
+                                             a.outcome, a.input)
+                if found is not None:
+                    return found
+                return self._insert(sid, a, ignore=False)
+
+        return self._retry(write)
+
+    def _stored_already(self, sid: int, session: str, time: str, problem: str, step: str,
+                        outcome: Outcome, input_text: str) -> int | None:
+        """The id of this very attempt, if an earlier try of this write stored it: tried
+        again after an error, the earlier try's commit may have got through before the
+        connection was lost. The same attempt (its time has microseconds) is then found,
+        not stored twice."""
+        if not self._tries:
+            return None
+        row = self.conn.execute(self._sql(
+            "SELECT id FROM attempts WHERE student_id = ? AND session = ? AND "
+            "time = ? AND problem = ? AND step = ? AND outcome = ? AND input = ?"),
+            (sid, session, time, problem, step, outcome.value, input_text)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _refuse_bad(self, attempt: Attempt) -> None:
+        problems = tuple(check_attempt(attempt))
+        if problems:
+            raise StoreError(N_("This attempt cannot be stored: {problems}."),
+                             problems=problems, lang=self.lang)
+
+    def _insert(self, student_id: int, a: Attempt, *, ignore: bool) -> int:
+        row = self.conn.execute(self._sql(
+            "INSERT INTO attempts (student_id, session, time, lesson, problem, step, outcome,"
+            " input, feedback, kc, attempt_at_step, first_attempt, hints, duration, expected,"
+            " answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + (" ON CONFLICT DO NOTHING" if ignore else "") + " RETURNING id"),
+            (student_id, *astuple(a)[1:6], a.outcome.value, *astuple(a)[7:11],
+             int(a.first_attempt), *astuple(a)[12:]),
+        ).fetchone()
+        return int(row[0]) if row is not None else 0
+
+    def attempts(self, student: str | None = None) -> list[Attempt]:
+        """All attempts (of one student), in the order they were stored. A store opened for
+        one student gives that student's (any other raises :class:`StoreAccessError`)."""
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
+        sql = ("SELECT s.name, a.session, a.time, a.lesson, a.problem, a.step, a.outcome,"
+               " a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints,"
+               " a.duration, a.expected, a.answered FROM attempts a"
+               " JOIN students s ON s.id = a.student_id")
+        rows = self._retry(lambda: (
+            self.conn.execute(self._sql(sql + " WHERE s.name = ? ORDER BY a.id"), (student,))
+            if student is not None else self.conn.execute(sql + " ORDER BY a.id")).fetchall())
+        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
+                        r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
+
+    # -- mastery -----------------------------------------------------------------------------
+    def save_mastery_rows(self, student: str,
+                          rows: Mapping[str, Mapping[str, Any]]) -> None:
+        """Store ``student``'s mastery rows (one transaction): by skill, the columns of
+        :data:`MASTERY_COLUMNS` (the shape of :meth:`tutor.teaching.mastery.Mastery.to_dict`). The
+        store keeps rows; the teaching code makes them a mastery
+        (:func:`tutor.storage.recorder.save_mastery`)."""
+        self._allow(student)
+        values = [tuple(int(row[c]) if c == "mastered" else row[c] for c in MASTERY_COLUMNS)
+                  for row in rows.values()]
+        columns = ", ".join(("student_id", *MASTERY_COLUMNS))
+        marks = ", ".join("?" * (len(MASTERY_COLUMNS) + 1))
+        update = ", ".join(f"{c} = excluded.{c}" for c in MASTERY_COLUMNS[1:])
+        sql = self._sql(f"INSERT INTO mastery ({columns}) VALUES ({marks}) "
+                        f"ON CONFLICT (student_id, skill) DO UPDATE SET {update}")
+
+        def write() -> None:
+            with self._transaction():
+                sid = self._student_id(student)
+                for row in values:
+                    self.conn.execute(sql, (sid, *row))
+
+        self._retry(write)
+
+    def mastery_rows(self, student: str) -> dict[str, dict[str, Any]]:
+        """``student``'s saved mastery rows, by skill: each the columns of
+        :data:`MASTERY_COLUMNS` (empty if nothing was saved). The teaching code reads them
+        (:func:`tutor.storage.recorder.load_mastery`,
+        :meth:`tutor.teaching.mastery.Mastery.from_dict`)."""
+        self._allow(student)
+        columns = ", ".join(f"m.{c}" for c in MASTERY_COLUMNS)
+        rows = self._retry(lambda: self.conn.execute(self._sql(
+            f"SELECT {columns} FROM mastery m JOIN students s ON s.id = m.student_id"
+            " WHERE s.name = ?"), (student,)).fetchall())
+        return {r[0]: dict(zip(MASTERY_COLUMNS, r, strict=True)) for r in rows}
+
+    # -- export and import (see tutor.storage.store_files)
+    # --------------------------------------------
+    def export_csv(self, path: str | os.PathLike[str], student: str | None = None) -> int:
+        """Write the attempts (of one student, or all) as CSV; return the number of rows."""
+        from tutor.storage.store_files import write_csv
+
+        return write_csv(Path(path), self.attempts(student))
+
+    def export_datashop(self, path: str | os.PathLike[str], student: str | None = None) -> int:
+        """Write the attempts as a DataShop-style tab-separated file; return the number of rows."""
+        from tutor.storage.store_files import write_datashop
+
+        return write_datashop(Path(path), self.attempts(student))
+
+    def import_file(self, path: str | os.PathLike[str], lang: str | None = None) -> int:
+        """Merge a CSV or DataShop export; return how many new attempts were added.
+
+        Every row is checked before anything is written, and all rows go in one
+        transaction, so a bad file changes nothing.  Rows already present are skipped.
+        A bad file raises :class:`ProgressImportError` in ``lang`` (default: the store's).
+        """
+        from tutor.storage.store_files import read_attempts
+
+        rows = read_attempts(Path(path), lang or self.lang)
+        return self.merge(rows)
+
+    def merge(self, rows: Iterable[Attempt]) -> int:
+        """Add attempts (all in one transaction); return how many were new. A store opened
+        for one student refuses a row of another (and then writes none)."""
+        attempts = list(rows)
+        for a in attempts:
+            self._allow(a.student)
+            self._refuse_bad(a)
+
+        def write() -> int:
+            added = 0
+            with self._transaction():
+                for a in attempts:
+                    sid = self._student_id(a.student)
+                    self._ensure_session(a.session, sid, a.time)
+                    added += 1 if self._insert(sid, a, ignore=True) else 0
+            return added
+
+        return self._retry(write)
+
+    def integrity_ok(self) -> bool:
+        if self.backend.name != "sqlite":
+            return True  # PostgreSQL checks its own pages; nothing to ask it here
+        return bool(self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+
+
+def _is_busy(err: sqlite3.OperationalError) -> bool:
+    """Whether ``err`` means "another connection holds the lock" (worth trying again)."""
+    return SQLiteBackend().is_busy(err)
+
+
+class _Transaction:
+    """``BEGIN`` (SQLite: ``BEGIN IMMEDIATE``) … ``COMMIT`` (``ROLLBACK`` on error) on an
+    autocommit connection.
+
+    A failed ``COMMIT`` is rolled back too, so the connection is never left inside a
+    transaction and the whole write can be tried again.
+    """
+
+    def __init__(self, conn: Any, backend: Backend) -> None:
+        self.conn = conn
+        self.backend = backend
+
+    def __enter__(self) -> None:
+        self.conn.execute(self.backend.begin)
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is None:
+            try:
+                self.conn.execute("COMMIT")
+                return
+            except Exception:
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        if self.backend.lost(self.conn):
+            return
+        try:
+            if self.backend.in_transaction(self.conn):
+                self.conn.execute("ROLLBACK")
+        except Exception:
+            if not self.backend.lost(self.conn):
+                raise

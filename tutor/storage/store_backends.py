@@ -1,0 +1,246 @@
+"""The two databases the progress store runs on, and what differs between them.
+
+:class:`tutor.storage.store.Store` writes its SQL once, with ``?`` for every value (values are never
+put into the text of a statement) and with ``ON CONFLICT`` for its upserts, which SQLite and
+PostgreSQL both read. What is left differs, and lives here:
+
+* the parameter style (``?`` for SQLite, ``%s`` for psycopg);
+* the schema's DDL (column types, keys; PostgreSQL keys long texts by their md5, since a
+  text of up to :data:`tutor.storage.records.MAX_TEXT` characters does not fit in a b-tree entry);
+* how a transaction starts, what "busy, try again" looks like, and how the tables are listed;
+* the migrations from each older schema version.
+
+SQLite is the embedded default (nothing to set up); PostgreSQL (psycopg 3, the ``postgres``
+extra) is the store a district's server shares, chosen by a ``postgresql://`` address.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tutor.course.paths import scheme_of
+
+__all__ = ["DATABASE_SCHEMES", "Backend", "PostgresBackend", "SQLiteBackend", "scheme_of"]
+
+DATABASE_SCHEMES = ("postgresql", "postgres")
+"""Address schemes that name a PostgreSQL store (``postgresql://user@host:5432/db``)."""
+
+
+class Backend:
+    """What one database needs said its own way. Subclasses fill the class attributes."""
+
+    name = ""
+    marker = "?"
+    begin = "BEGIN"
+    #: the statements that create a new store at version ``version`` (the only argument,
+    #: a trusted integer constant: never a value from outside).
+    schema: Callable[[int], Sequence[str]]
+    #: The id of a student by name (one ``?``: the name).
+    student_id_sql = "SELECT id FROM students WHERE name = ?"
+
+    def sql(self, text: str) -> str:
+        """``text`` (written with ``?`` marks) in this driver's parameter style."""
+        return text if self.marker == "?" else text.replace("?", self.marker)
+
+    def connect(self, location: str | Path, timeout: float) -> Any:
+        raise NotImplementedError
+
+    def tables(self, conn: Any) -> set[str]:
+        raise NotImplementedError
+
+    def columns(self, conn: Any, table: str) -> set[str]:
+        raise NotImplementedError
+
+    def in_transaction(self, conn: Any) -> bool:
+        raise NotImplementedError
+
+    def is_busy(self, err: BaseException) -> bool:
+        """Whether ``err`` means "try the same transaction again" (after a pause)."""
+        raise NotImplementedError
+
+    def is_database_error(self, err: BaseException) -> bool:
+        raise NotImplementedError
+
+    def lost(self, conn: Any) -> bool:
+        """Whether the connection is gone (the server restarted): reconnect before retrying."""
+        return False
+
+    def lock_schema(self, conn: Any) -> None:
+        """Inside a transaction: wait until no other kernel is creating or migrating."""
+
+    def add_column_sql(self, table: str, name: str, kind: str) -> str:
+        return f"ALTER TABLE {table} ADD COLUMN {name} {kind}"
+
+
+def _version_table(version: int) -> tuple[str, str]:
+    """The table that holds the schema's version, and its one row (a file that has it keeps
+    its own): the same statements on both databases."""
+    return ("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
+            f"INSERT INTO schema_version SELECT {int(version)} "
+            "WHERE NOT EXISTS (SELECT 1 FROM schema_version)")
+
+
+class SQLiteBackend(Backend):
+    name = "sqlite"
+    marker = "?"
+    begin = "BEGIN IMMEDIATE"  # the write lock at once: no upgrade from reader to writer
+
+    @staticmethod
+    def schema(version: int) -> tuple[str, ...]:
+        # IF NOT EXISTS because several kernels may create the same new file at once (the
+        # one that gets the lock first creates it, the others find it).
+        return (
+            *_version_table(version),
+            """CREATE TABLE IF NOT EXISTS students (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created TEXT NOT NULL)""",
+            """CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY, student_id INTEGER NOT NULL REFERENCES students(id),
+    started TEXT NOT NULL)""",
+            """CREATE TABLE IF NOT EXISTS attempts (
+    id INTEGER PRIMARY KEY,
+    student_id INTEGER NOT NULL REFERENCES students(id),
+    session TEXT NOT NULL REFERENCES sessions(id),
+    time TEXT NOT NULL, lesson TEXT NOT NULL, problem TEXT NOT NULL, step TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('CORRECT', 'INCORRECT', 'HINT', 'GIVEUP')),
+    input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
+    attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
+    hints INTEGER NOT NULL, duration REAL NOT NULL, expected INTEGER, answered INTEGER,
+    UNIQUE (student_id, session, time, lesson, problem, step, outcome, input, feedback, kc,
+            attempt_at_step))""",
+            """CREATE TABLE IF NOT EXISTS mastery (
+    student_id INTEGER NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
+    p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
+    first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
+    total_seconds REAL NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
+    scaffolded_right INTEGER NOT NULL DEFAULT 0,
+    misconceptions INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
+        )
+
+    def connect(self, location: str | Path, timeout: float) -> sqlite3.Connection:
+        conn = sqlite3.connect(location, isolation_level=None, timeout=timeout)
+        conn.execute(f"PRAGMA busy_timeout = {max(0, round(timeout * 1000))}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+
+    def tables(self, conn: Any) -> set[str]:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+
+    def columns(self, conn: Any, table: str) -> set[str]:
+        return {r[0] for r in conn.execute("SELECT name FROM pragma_table_info(?)", (table,))}
+
+    def in_transaction(self, conn: Any) -> bool:
+        return bool(conn.in_transaction)
+
+    def is_busy(self, err: BaseException) -> bool:
+        if not isinstance(err, sqlite3.OperationalError):
+            return False
+        code = getattr(err, "sqlite_errorcode", None)  # Python 3.11+
+        if code is not None:
+            return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
+        text = str(err)
+        return "database is locked" in text or "database table is locked" in text
+
+    def is_database_error(self, err: BaseException) -> bool:
+        return isinstance(err, sqlite3.DatabaseError)
+
+
+_SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
+# The advisory lock every PostgreSQL kernel takes to create or migrate the schema (a fixed
+# number: "LEON" in ASCII).
+SCHEMA_LOCK = 0x4C454F4E
+
+
+class PostgresBackend(Backend):
+    name = "postgresql"
+    marker = "%s"
+    begin = "BEGIN"
+    student_id_sql = "SELECT id FROM students WHERE md5(name) = md5(?) AND name = ?"
+
+    @staticmethod
+    def schema(version: int) -> tuple[str, ...]:
+        # The same tables and columns as SQLite's; long texts are keyed by their md5 (a
+        # b-tree entry holds at most about 2700 bytes), so the session id is not a foreign
+        # key here (sessions are keyed by md5(id)).
+        return (
+            *_version_table(version),
+            """CREATE TABLE IF NOT EXISTS students (
+    id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, name TEXT NOT NULL,
+    created TEXT NOT NULL)""",
+            "CREATE UNIQUE INDEX IF NOT EXISTS students_name ON students (md5(name))",
+            """CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT NOT NULL, student_id BIGINT NOT NULL REFERENCES students(id),
+    started TEXT NOT NULL)""",
+            "CREATE UNIQUE INDEX IF NOT EXISTS sessions_id ON sessions (md5(id))",
+            """CREATE TABLE IF NOT EXISTS attempts (
+    id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+    student_id BIGINT NOT NULL REFERENCES students(id),
+    session TEXT NOT NULL,
+    time TEXT NOT NULL, lesson TEXT NOT NULL, problem TEXT NOT NULL, step TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('CORRECT', 'INCORRECT', 'HINT', 'GIVEUP')),
+    input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
+    attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
+    hints INTEGER NOT NULL, duration DOUBLE PRECISION NOT NULL, expected BIGINT,
+    answered BIGINT)""",
+            # The same key as SQLite's UNIQUE: a row with these values is a duplicate.
+            "CREATE UNIQUE INDEX IF NOT EXISTS attempts_key ON attempts (student_id, "
+            "md5(session), time, md5(lesson), md5(problem), md5(step), outcome, md5(input), "
+            "md5(feedback), md5(kc), attempt_at_step)",
+            "CREATE INDEX IF NOT EXISTS attempts_student ON attempts (student_id, id)",
+            """CREATE TABLE IF NOT EXISTS mastery (
+    student_id BIGINT NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
+    p_known DOUBLE PRECISION NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
+    first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
+    total_seconds DOUBLE PRECISION NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
+    scaffolded_right INTEGER NOT NULL DEFAULT 0,
+    misconceptions INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
+        )
+
+
+    def connect(self, location: str | Path, timeout: float) -> Any:
+        import psycopg
+
+        return psycopg.connect(str(location), autocommit=True,
+                               connect_timeout=max(1, round(timeout)))
+
+    def tables(self, conn: Any) -> set[str]:
+        rows = conn.execute("SELECT table_name FROM information_schema.tables "
+                            "WHERE table_schema = current_schema()").fetchall()
+        return {r[0] for r in rows}
+
+    def columns(self, conn: Any, table: str) -> set[str]:
+        rows = conn.execute("SELECT column_name FROM information_schema.columns "
+                            "WHERE table_schema = current_schema() AND table_name = %s",
+                            (table,)).fetchall()
+        return {r[0] for r in rows}
+
+    def in_transaction(self, conn: Any) -> bool:
+        from psycopg.pq import TransactionStatus
+
+        return bool(conn.info.transaction_status != TransactionStatus.IDLE)
+
+    def is_busy(self, err: BaseException) -> bool:
+        import psycopg
+        from psycopg import errors
+
+        # A lost or refused connection (a restart, a server starting up), a serialization
+        # failure or a deadlock: the whole transaction can be made again.
+        return isinstance(err, psycopg.OperationalError | errors.TransactionRollback
+                          | psycopg.InterfaceError)
+
+    def is_database_error(self, err: BaseException) -> bool:
+        import psycopg
+
+        return isinstance(err, psycopg.Error)
+
+    def lost(self, conn: Any) -> bool:
+        return bool(conn is None or conn.closed or conn.broken)
+
+    def lock_schema(self, conn: Any) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+
+    def add_column_sql(self, table: str, name: str, kind: str) -> str:
+        return f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {name} {kind}"
+

@@ -1,0 +1,98 @@
+"""Mastery replayed from stored attempts: each question's first answer, judged by the one
+evidence rule (:func:`tutor.teaching.evidence.judge`, the rule the live tutor uses) and observed
+through the lesson's knowledge tracing, so a progress file — the student's own, or a
+teacher's that imported it — gives the mastery the tutor had live.
+
+This is teaching code: it reads :class:`~tutor.storage.records.Attempt` rows, never the store, and
+the pages, the class's files, the counts and ``python -m tutor report`` all call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+
+from tutor.classroom.counts import first_answer, hints_before_answer, question_runs
+from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
+from tutor.teaching.diagnosis import CATALOG
+from tutor.teaching.evidence import Evidence, judge, parse_step
+from tutor.teaching.mastery import SKILLS, Mastery, Params, default_params
+
+__all__ = ["Watch", "first_answer_evidence", "lesson_params", "rebuild_mastery"]
+
+Watch = Callable[[Attempt, int, dict[str, bool], Mastery], None]
+"""Called after each replayed first answer with it, the hints before it, whether its skill
+was mastered before it, and the mastery (:meth:`tutor.teaching.review.ReviewSchedule.observe`)."""
+
+
+def _when(a: Attempt) -> datetime:
+    t = datetime.fromisoformat(a.time.replace("Z", "+00:00"))
+    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+
+
+def _first_answers(attempts: Iterable[Attempt]) -> list[tuple[Attempt, int]]:
+    """Each question's first answer with the hints asked before it, in time order.
+
+    A question is a run of attempts at one step of one session (ordered by attempt number)
+    that ends with a right answer or a give-up (:func:`tutor.classroom.counts.question_runs`); the
+    hint rungs seen before its first answer, each once, are its hints before answering (as
+    the tutor's knowledge tracing counts them: :func:`tutor.classroom.counts.hints_before_answer`).
+    """
+    found: list[tuple[Attempt, int]] = []
+    for rows in question_runs(attempts):
+        first = first_answer(rows)
+        if first is not None:
+            found.append((first, hints_before_answer(rows)))
+    return sorted(found, key=lambda f: _when(f[0]))
+
+
+def lesson_params() -> dict[str, Params]:
+    """The knowledge-tracing parameters of each installed lesson, by lesson id."""
+    from tutor.course.lessons import list_lessons
+
+    return {lesson.id: lesson.mastery for lesson in list_lessons()}
+
+
+_MISTAKES = frozenset(r.id for r in CATALOG)
+
+
+def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Evidence]]:
+    """Each question's first answer in time order, judged by the same rule as live
+    (:func:`tutor.teaching.evidence.judge`): the step name's tags say which scaffolds showed and
+    whether the item was trivial, the ``kc`` column which skill the answer was judged
+    about, the hint rows before it the hints taken. Skills the tutor does not know are
+    left out."""
+    found: list[tuple[Attempt, Evidence]] = []
+    for a, hints in _first_answers(attempts):
+        _step, scaffold, trivial = parse_step(a.step)
+        for skill in dict.fromkeys(a.kc.split(KC_SEPARATOR)):
+            if skill in SKILLS:
+                found.append((a, judge(skill, a.outcome is Outcome.CORRECT, scaffold=scaffold,
+                                       hints=hints, trivial=trivial,
+                                       mistake=a.feedback if a.feedback in _MISTAKES
+                                       else None)))
+    return found
+
+
+def rebuild_mastery(attempts: Iterable[Attempt],
+                    params: dict[str, Params] | None = None, *,
+                    watch: Watch | None = None) -> Mastery:
+    """One student's mastery replayed from their attempts, by the same evidence rule as the
+    live tutor (a lesson not in ``params`` uses the default parameters). ``watch`` is called
+    after each first answer with it, the hints before it, whether its skill was mastered
+    before it, and the mastery (the review schedule watches so)."""
+    from tutor.teaching.review import missed_review, review_missed
+
+    params = lesson_params() if params is None else params
+    default = default_params()
+    mastery = Mastery(default)
+    for a, ev in first_answer_evidence(attempts):
+        mastery.params = params.get(a.lesson, default)
+        was = {ev.skill: mastery.state(ev.skill).mastered}  # review (tutor.teaching.review)
+        mastery.observe(ev, seconds=a.duration)
+        if missed_review(a.problem, ev):
+            for skill, mastered in was.items():
+                review_missed(mastery, skill, mastered)
+        if watch is not None:
+            watch(a, ev.hints, was, mastery)
+    return mastery

@@ -1,0 +1,159 @@
+"""The lessons page for students: the panels put together around the student's progress
+store. The page only wires them: the header (title, language), the lesson list, the
+progress files (download, load), and the student's own answers, question by question (the
+list the teacher sees)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from tutor.classroom.link import ANONYMOUS, unnamed
+from tutor.classroom.overview import (
+    LessonProgress,
+    lesson_progress,
+    merge_student_files,
+    reviews_due,
+)
+from tutor.classroom.student_answers import student_answers
+from tutor.i18n import N_, normalize_lang, translate_error
+from tutor.storage.records import StoreError
+from tutor.teaching.review import Due
+from tutor.ui.lessons.lesson_list import LessonListPanel
+from tutor.ui.lessons.progress_files import ProgressFilesPanel
+from tutor.ui.lessons.reviews import ReviewsPanel
+from tutor.ui.shared.access import PageAccess
+from tutor.ui.shared.name_form import NAME_INPUT, NameForm
+from tutor.ui.shared.page_header import LanguagePage, PageHeader
+from tutor.ui.shared.page_style import page_stylesheet
+from tutor.ui.shared.panel import classed
+from tutor.ui.teacher.answer_list import OwnAnswersPanel
+
+__all__ = ["LessonsPage"]
+
+TITLE = N_("Leonard-Domino Tutor: lessons")
+
+
+class LessonsPage(LanguagePage):
+    """The lessons page as one widget. ``store`` None: progress cannot be saved here (the
+    page still lists the lessons and links them). ``clock``: the time the reviews due are
+    reckoned at (an aware UTC datetime; default the real time). ``ask_name``: a page without
+    a student asks for the name (and class code) first; the links to the lessons then carry
+    them, and the address bar's link too (a reload keeps them)."""
+
+    def __init__(self, *, store: Any, student: str = ANONYMOUS, lang: str = "es",
+                 lessons: Sequence[Any] | None = None, notes: Sequence[str] = (),
+                 clock: Callable[[], datetime] | None = None, ask_name: bool = False,
+                 class_code: str = "") -> None:
+        super().__init__()
+        self.class_code = class_code
+        from tutor.course.lessons import list_lessons, shadowed_lessons
+
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+
+        self.store = store
+        self.student = student
+        self.lang = normalize_lang(lang)
+        # In order of their ids: the shipped lessons are numbered (01-…), a teacher's own
+        # lessons come after them.
+        self.lessons = sorted(lessons if lessons is not None else list_lessons(self.lang),
+                              key=lambda lesson: lesson.id)
+        self.header = PageHeader(TITLE, self.lang)
+        self.header.on_lang(self._guarded(self._on_lang))
+        self.lesson_list = LessonListPanel()
+        self.reviews = ReviewsPanel()
+        self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
+        self.answers = OwnAnswersPanel()
+        self.access = PageAccess(lang=self.lang)
+        self.name_form = NameForm()
+        self.name_form.on_name(self._guarded(self.name))
+        self.access.on_name(self._guarded(self.name_form.hand_in))
+        self.children = [page_stylesheet(), self.access, self.header, self.name_form,
+                         self.reviews, self.lesson_list, self.files, self.answers]
+        classed(self, "ld-page", "ld-lessons-page")
+        self._notes = list(notes)
+        if lessons is None:  # a teacher's lesson played in place of a shipped one: said
+            self._notes += [self._t(N_("Your teacher's lesson “{id}” replaces the lesson of "
+                                       "that name shipped with the tutor.")).format(id=lesson_id)
+                            for lesson_id in shadowed_lessons()]
+        self.header.say(self._notes)
+        self._show_name_form(ask_name and unnamed(student))
+        self.relabel()
+        self.refresh()
+        if self.asking:
+            self.access.focus(NAME_INPUT)
+
+    @property
+    def asking(self) -> bool:
+        """The page waits for the student's name."""
+        return bool(self.name_form.layout.display != "none")
+
+    def _show_name_form(self, shown: bool) -> None:
+        self.name_form.layout.display = None if shown else "none"
+        for part in (self.lesson_list, self.files):
+            part.layout.display = "none" if shown else None
+
+    def name(self, student: str, class_code: str = "") -> None:
+        """The student said their name: their lessons and progress, links that carry the
+        name, and the address bar's link too (a reload keeps it)."""
+        self.student, self.class_code = student, class_code
+        with self.access.hold_sync():
+            self.access.student, self.access.class_code = student, class_code
+        self._show_name_form(False)
+        self.refresh()
+
+    def progress(self) -> list[LessonProgress]:
+        """Each lesson with this student's progress (none saved: nothing done yet)."""
+        return lesson_progress(self._attempts(), self.lessons)
+
+    def _attempts(self) -> list[Any]:
+        return self.store.attempts(self.student) if self.store is not None else []
+
+    def reviews_due(self) -> list[Due]:
+        """This student's skills due for review now (:class:`tutor.teaching.review.Due`)."""
+        return self._due(self._attempts())
+
+    def _due(self, attempts: Sequence[Any]) -> list[Due]:
+        params = {lesson.id: lesson.mastery for lesson in self.lessons}
+        return reviews_due(attempts, self.clock(), params)
+
+    def refresh(self) -> None:
+        attempts = self._attempts()
+        self.reviews.render(self._due(attempts), self.lang)
+        self.lesson_list.render(lesson_progress(attempts, self.lessons), self.lang,
+                                self.student, self.class_code)
+        self.files.render(self.store, self.student, self.lang)
+        titles = {lesson.id: lesson.text("title", self.lang) for lesson in self.lessons}
+        self.answers.render(student_answers(attempts), self.lang, titles)
+
+    def relabel(self) -> None:
+        self.header.relabel(self.lang)
+        self.files.relabel(self.lang)
+        self.name_form.relabel(self.lang)
+        self.access.lang = self.lang
+        self.access.set_attributes(self.name_form.attributes(self.lang))
+
+    def load(self, files: Sequence[tuple[str, bytes]]) -> None:
+        """Merge the student's progress files into the store (a file of anyone else's answers
+        is refused whole); a page without a student's name takes the file's."""
+        if self.store is None:
+            self.files.show_result(None, self.lang, error=self._t(
+                N_("Progress cannot be saved here, so it cannot be loaded either.")))
+            return
+        try:
+            result = merge_student_files(self.store, files, self.student, self.lang)
+        except StoreError as err:
+            self.files.show_result(None, self.lang, error=translate_error(err, self.lang))
+            return
+        if unnamed(self.student) and len(result.students) == 1 \
+                and not unnamed(next(iter(result.students))):
+            self.name(next(iter(result.students)), self.class_code)  # refreshes the page
+        else:
+            self.refresh()
+        self.files.show_result(result, self.lang)
+
+    def _t(self, message: str) -> str:
+        from tutor.i18n import translator
+
+        return translator(self.lang)(message)

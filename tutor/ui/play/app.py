@@ -1,0 +1,580 @@
+"""The dashboard: the panels put together around a Session. The app is the page's controller:
+it wires the panels' intents (play, answer, open the sheet, …) to the session, paces the
+session's steps (:meth:`Session.advance` decides what they are), refreshes every panel from
+one snapshot, and tells the page's access layer what to announce and where the focus goes
+next."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from engine.events import Drew, Passed
+from engine.round import Action
+from tutor.i18n import N_, normalize_lang, translator
+from tutor.play.session import Session, SessionError
+from tutor.play.snapshot import Snapshot
+from tutor.play.words import spoken
+from tutor.teaching.questions import seat_name, warm_up
+from tutor.ui.play.board import BoardPanel
+from tutor.ui.play.game_setup import SetupPanel
+from tutor.ui.play.header import Header, LessonLine, Status, state_text
+from tutor.ui.play.keys import HelpPanel, shortcut_map
+from tutor.ui.play.log import LogPanel
+from tutor.ui.play.moves import CHOICE, MOVES_GROUP, MovesPanel, move_label
+from tutor.ui.play.question import ANSWER_BOX, AnsweredCard, TutorPanel
+from tutor.ui.play.round_end import ROUND_END_BUTTONS, RoundEndPanel
+from tutor.ui.play.scores import ScoresPanel
+from tutor.ui.play.sheet import SheetPanel
+from tutor.ui.play.skills import SkillsPanel
+from tutor.ui.shared.access import Attributes, PageAccess
+from tutor.ui.shared.name_form import NAME_INPUT, NameForm
+from tutor.ui.shared.panel import classed, freeze_heap, guarded, logged, running_loop, unforeseen
+from tutor.ui.shared.style import stylesheet
+
+__all__ = ["TutorApp"]
+
+PACE = 0.5
+"""Seconds between two bot moves (a draw is quicker)."""
+SAVE_RETRY = 2.0
+"""Seconds between two tries to save answers a busy progress file could not take."""
+BOARD_SIZE = (800, 470)
+"""The board's bitmap on a laptop or a tablet (CSS scales it down to a narrower column)."""
+PHONE_BOARD = (420, 480)
+"""The board's bitmap in a window narrower than :data:`PHONE_BELOW` CSS pixels: the laptop's
+board scaled to a phone's 412 px showed its hand tiles 18 px wide and its words at 6 px; this
+one, scaled by about 0.9, keeps them tappable and legible (taller, as the snake needs more
+rows and a grown hand a second row)."""
+PHONE_BELOW = 600
+
+StartSession = Callable[[str, str], Session]
+"""``start(student, lang)``: the game of a student just named (see ``ask_name``)."""
+
+
+class TutorApp(widgets.VBox):  # type: ignore[misc]
+    """The whole dashboard as one widget. ``app.session`` is the game; every panel is redrawn
+    from one ``session.snapshot()`` by :meth:`refresh`.
+
+    ``ask_name``: the page asks for the student's name (and a class code) before the game
+    starts, then plays ``ask_name(student, lang)``'s session instead of ``session`` (which
+    only gives the panels something to draw meanwhile). ``class_code``: the class code the
+    link gave with the student's name; it goes into the names of the files downloaded."""
+
+    def __init__(self, session: Session | None = None, *, pace: float = PACE,
+                 board_size: tuple[int, int] = BOARD_SIZE,
+                 ask_name: StartSession | None = None, class_code: str = "",
+                 **settings: Any) -> None:
+        super().__init__()
+        self._start: StartSession | None = ask_name
+        """Set while the page waits for the student's name."""
+        self.class_code = class_code
+        settings.setdefault("lang", "es")
+        self.lang = normalize_lang(settings["lang"])
+        self.session = session or Session(**{**settings, "auto_bots": False})
+        self.session.auto_bots = False  # the app paces the session's steps
+        self.lang = self.session.lang
+        self.pace = pace
+        self._generation = 0
+        self._task: asyncio.Task[None] | None = None
+        self._saver: asyncio.Task[None] | None = None
+        self._view: Snapshot | None = None
+        self._said: list[str] = []
+        """What happened since the last refresh, to announce with it."""
+        self._told_step = self.session.steps
+        """The last step whose news was announced (the page starts with nothing to say)."""
+        self._board_size = board_size
+        self._build(board_size)
+        self.setup.show_settings(self.session.settings)
+        self.relabel()
+        self._show_name_form(self.asking)
+        self.refresh()
+        if self.asking:
+            self.access.focus(NAME_INPUT)
+        self.kick()
+        loop = running_loop()
+        if loop is not None:  # once the board is out: MathML and number formats, ready
+            loop.call_soon(warm_up, self.lang)
+            loop.call_soon(freeze_heap)  # then the heap, out of full collections
+
+    # --- building -----------------------------------------------------------------------------
+
+    def _build(self, board_size: tuple[int, int]) -> None:
+        bw, bh = board_size
+        W = widgets
+        self.access = PageAccess(lang=self.lang, shortcuts=shortcut_map())
+        act = self._guarded
+        self.access.on_submit(act(self._submit))
+        self.header = Header(self.lang)
+        self.header.on_lang(act(self._on_lang))
+        self.header.on_new_game(act(self.new_game))
+        self.help = HelpPanel()
+        self.setup = SetupPanel()
+        self.status = Status()
+        self.lesson_line = LessonLine()
+        self.board_slot = BoardPanel(bw, bh, on_play=self.play, on_message=self._message,
+                                     on_speak=self.access.announce, on_uncover=self._uncovered,
+                                     guard=act)
+        self.access.on_repaint(act(self.board_slot.board.page_ready))
+        self.access.on_width(act(self._window_width))
+        self.moves = MovesPanel(on_move=act(self._move_button))
+        self.tutor = TutorPanel(on_submit=act(self._submit), on_hint=act(self._hint),
+                                on_reveal=act(self._reveal))
+        self.last_feedback = AnsweredCard()
+        self.round_end = RoundEndPanel(on_next_round=act(self.next_round),
+                                       on_new_match=act(self.new_game))
+        self.scores = ScoresPanel()
+        self.mastery_html = SkillsPanel()
+        self.log_panel = LogPanel()
+        self.sheet = SheetPanel(on_open=act(self._sheet_opened))
+        self.name_form = NameForm()
+        self.name_form.on_name(act(self._named))
+        self.access.on_name(act(self.name_form.hand_in))
+        for accordion in (self.setup, self.sheet):  # their headers say whether they are open
+            accordion.observe(lambda _c: self._send_attributes(), "selected_index")
+        # Reading and tabbing order: the board, the moves, then the question beside the board
+        # (on a narrow screen, under it), then the scores.
+        play_col = classed(W.VBox([self.board_slot, self.board_slot.words, self.moves,
+                                   self.round_end]), "ld-play")
+        side = classed(W.VBox([self.tutor, self.last_feedback, self.scores, self.mastery_html,
+                               self.log_panel]), "ld-side")
+        main = classed(W.HBox([play_col, side]), "ld-main")
+        top = classed(W.HBox([self.header, self.help]), "ld-top")
+        self._main = main
+        self.children = [stylesheet(), self.access, top, self.lesson_line, self.status,
+                         self.name_form, main,
+                         self.setup, self.sheet]
+        self.add_class("ld-app")
+        self._handles()
+
+    def _handles(self) -> None:
+        """The panels' parts by the names scripts and tests reach them."""
+        h, s, b, t, r, sh = (self.header, self.setup, self.board_slot, self.tutor,
+                             self.round_end, self.sheet)
+        self.lang_toggle, self.new_game_btn = h.lang_toggle, h.new_game_btn
+        self.variant_dd, self.players_dd, self.seat_dds = s.variant_dd, s.players_dd, s.seat_dds
+        self.rounds_in, self.seed_in = s.rounds_in, s.seed_in
+        self.ask_power, self.ask_round, self.ask_bots = s.ask_power, s.ask_round, s.ask_bots
+        self.scaffold_cb = s.scaffold_cb
+        self.board, self.cover, self.cover_btn = b.board, b.cover, b.cover.button
+        self.question, self.answer_in, self.feedback = t.question, t.answer_in, t.feedback
+        self.submit_btn, self.hint_btn, self.reveal_btn = t.submit_btn, t.hint_btn, t.reveal_btn
+        self._on_answer_msg = t._on_answer_msg
+        self.summary, self.match_table = r.summary, r.match_table
+        self.next_round_btn, self.new_match_btn = r.next_round_btn, r.new_match_btn
+        self.sheet_html, self.sheet_links = sh.sheet_html, sh.sheet_links
+        self.progress_html = sh.progress_html
+
+    # --- the student's name ------------------------------------------------------------------
+
+    @property
+    def asking(self) -> bool:
+        """The page waits for the student's name (the game has not started)."""
+        return self._start is not None
+
+    def _show_name_form(self, shown: bool) -> None:
+        """The name form alone, or the game without it."""
+        self.name_form.layout.display = None if shown else "none"
+        for part in (self._main, self.setup, self.sheet, self.new_game_btn):
+            part.layout.display = "none" if shown else None
+
+    def _named(self, student: str, class_code: str) -> None:
+        """The student said their name: their game starts (the session that only filled
+        the panels is dropped, having saved nothing), and the page's link says the name, so
+        a reload keeps it."""
+        start, self._start = self._start, None
+        if start is None:
+            return
+        self.session = start(student, self.lang)
+        self.session.auto_bots = False
+        self.lang = self.session.lang
+        self.class_code = class_code
+        with self.access.hold_sync():
+            self.access.student, self.access.class_code = student, class_code
+        self._generation += 1
+        self._view = None
+        self.setup.show_settings(self.session.settings)
+        self._reset_round_state()
+        self._told_step = self.session.steps
+        self._show_name_form(False)
+        self._say(self._t(N_("Welcome, {student}: the game starts.")).format(student=student))
+        self.refresh()
+        self.kick()
+
+    def _window_width(self, pixels: int) -> None:
+        """The page's window is ``pixels`` wide: a phone's gets :data:`PHONE_BOARD`."""
+        self.board_slot.resize(*(PHONE_BOARD if pixels < PHONE_BELOW else self._board_size))
+
+    def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
+        """``action`` as a page callback whose unforeseen error the page says (see
+        :func:`~tutor.ui.shared.panel.guarded`)."""
+        return guarded(action, self._failed)
+
+    def _failed(self, err: Exception, go_on: bool = True) -> None:
+        """Say an unforeseen error on the page, redraw, and (``go_on``: the error was not the
+        bots' own) let the bots go on."""
+        self._say(unforeseen(err, self.lang), "msg")
+        try:
+            self.refresh()
+        except Exception as again:  # the page keeps what it showed; the log says why
+            logged(again)
+        if go_on:
+            self.kick()
+
+    def _bots_failed(self, err: Exception) -> None:
+        """A bot step's unforeseen error: logged and said, and the bots stop (going on would
+        fail the same way)."""
+        logged(err)
+        self._failed(err, go_on=False)
+
+    # --- language -----------------------------------------------------------------------------
+
+    def _t(self, message: str) -> str:
+        return translator(self.lang)(message)
+
+    def relabel(self) -> None:
+        """Every fixed label in the current language."""
+        for panel in (self.header, self.help, self.setup, self.tutor, self.round_end,
+                      self.sheet, self.name_form):
+            panel.relabel(self.lang)
+        self.access.lang = self.lang
+
+    def set_lang(self, lang: str) -> None:
+        """Switch the language now; the game goes on where it was."""
+        self.lang = normalize_lang(lang)
+        self.session.set_lang(self.lang)
+        self.relabel()
+        self.tutor.clear()
+        self.refresh()
+
+    def _on_lang(self, lang: str) -> None:
+        if lang != self.lang:
+            self.set_lang(lang)
+
+    # --- the game -----------------------------------------------------------------------------
+
+    def setup_settings(self) -> dict[str, Any]:
+        """The settings the setup panel describes (for :meth:`Session.new_match`)."""
+        return self.setup.settings()
+
+    def new_game(self) -> None:
+        """Start a new match with the setup panel's settings (mastery carries over)."""
+        if self.asking:
+            return  # the game starts once the student is named
+        self._generation += 1
+        try:
+            self.session.new_match(**self.setup_settings())
+        except (SessionError, ValueError) as err:
+            self._say(str(err), "msg")
+            self.refresh()
+            return
+        self._reset_round_state()
+        self._say(self._t(N_("A new game starts.")))
+        self.refresh()
+        self.kick()
+
+    def next_round(self) -> None:
+        try:
+            self.session.new_round()
+        except SessionError as err:
+            self._say(str(err), "msg")
+            self.refresh()
+            return
+        self._reset_round_state()
+        self._say("")
+        self.refresh()
+        self.kick()
+
+    def _reset_round_state(self) -> None:
+        self.board_slot.reset()
+        self.tutor.clear()
+        self.last_feedback.value = ""
+
+    def legal_moves(self) -> list[Action]:
+        """The moves of the human to move now, as the session's snapshot has them (for
+        scripts; the panels read the last refresh's)."""
+        return list(self.session.snapshot().legal)
+
+    def play(self, move: Action) -> None:
+        """Play ``move`` for the human to move (buttons, board clicks and keys end here)."""
+        self.board_slot.selected = None
+        try:
+            self.session.play(move)
+        except (SessionError, ValueError) as err:
+            self._say(str(err), "msg")
+            self.refresh()
+            return
+        self._say("")
+        self.refresh()
+        self.kick()
+
+    def _move_button(self, move: Action) -> None:
+        """A move button pressed: the move is played and the focus goes to the group of
+        moves, not to a button: the moves are drawn again for the next turn, and a focus on
+        the first of them made a second Enter (a double press) play a second tile."""
+        with self.access.hold_sync():  # the focus goes with the refresh's words: one message
+            self.play(move)
+            view = self._view
+            if view is not None and view.question is None and not view.round_over \
+                    and not self.board_slot.covered(view):
+                self.access.focus(MOVES_GROUP)
+
+    def move_label(self, move: Action) -> str:
+        return move_label(move, self.lang)
+
+    # --- the board's parts, by the names scripts and tests use ---------------------------------
+
+    @property
+    def _hand(self) -> list[Any]:
+        return self.board_slot.hand
+
+    @property
+    def _selected(self) -> int | None:
+        return self.board_slot.selected
+
+    def _plays_for(self, index: int) -> list[Any]:
+        return self.board_slot.plays_for(index)
+
+    def select(self, index: int) -> None:
+        """A click on hand tile ``index`` (see :meth:`BoardPanel.select`)."""
+        self.board_slot.select(index)
+
+    def place_at(self, end: str) -> None:
+        """A click on an open end (see :meth:`BoardPanel.place_at`)."""
+        self.board_slot.place_at(end)
+
+    def _uncovered(self) -> None:
+        self.refresh()
+        self.kick()
+
+    # --- messages -----------------------------------------------------------------------------
+
+    def _say(self, text: str, kind: str = "info") -> None:
+        """Put ``text`` in the status line (and announce it with the next refresh)."""
+        self.status.say(text, kind)
+        if text:
+            self._said.append(text)
+
+    def _message(self, text: str, kind: str) -> None:
+        """A panel tells the student something (nothing else changed)."""
+        self._say(text, kind)
+        if self._view is not None:
+            self.status.render(self._view, pending=self._view.question is not None)
+        self._announce()
+
+    def _announce(self) -> None:
+        """Say what happened since the last announcement, with its tiles in words."""
+        said, self._said = self._said, []
+        if said:
+            tiles = self._view.tileset if self._view is not None else None
+            self.access.announce(spoken(" ".join(said), self.lang, tiles))
+
+    # --- the session's steps ----------------------------------------------------------------
+
+    def _step(self) -> float | None:
+        """Let the session take its next step (:meth:`Session.advance`: a bot's move, or a
+        human's forced draw or pass once they have the screen). Returns the pause to show it
+        before the next step, or None when it is someone's choice now."""
+        view = self._view
+        step = self.session.advance(forced=view is None or not self.board_slot.covered(view))
+        if not step.events:
+            return None
+        if not step.forced:
+            self.refresh()
+            return PACE * 0.5 if any(isinstance(e, Drew) for e in step.events) else self.pace
+        drew = [e for e in step.events if isinstance(e, Drew)]
+        if drew:
+            self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(
+                tile=", ".join(str(e.tile) for e in drew)))
+        elif any(isinstance(e, Passed) for e in step.events):
+            assert step.seat is not None  # a forced move is a human's
+            self._say(self._t(N_("No tile fits and the pile is empty: player {seat} "
+                                 "passes.")).format(seat=seat_name(step.seat)))
+        self._told_step = step.number  # the message above says it for the student
+        self.refresh()
+        return self.pace
+
+    def kick(self) -> None:
+        """Let the bots (and forced moves) go on, one step every ``pace`` seconds."""
+        if self._task is not None and not self._task.done() or self.asking:
+            return
+        loop = running_loop()
+        if loop is None or self.pace <= 0:
+            try:
+                self.run_steps()
+            except Exception as err:
+                self._bots_failed(err)
+            return
+        self._task = loop.create_task(self._paced(self._generation))
+
+    def run_steps(self, limit: int = 10_000) -> int:
+        """Take every automatic step now, without pauses (tests, no event loop)."""
+        n = 0
+        while n < limit and self._step() is not None:
+            n += 1
+        return n
+
+    async def _paced(self, generation: int) -> None:
+        await asyncio.sleep(self.pace)
+        while generation == self._generation:
+            try:
+                pause = self._step()
+            except Exception as err:  # never leave a dead task silently: say what went wrong
+                self._bots_failed(err)
+                return
+            if pause is None:
+                return
+            await asyncio.sleep(pause)
+
+    # --- answers ------------------------------------------------------------------------------
+
+    def _submit(self, text: str) -> None:
+        text = str(text).strip()
+        if not text or self.session.pending_question is None:
+            return
+        before = list(self._shown_scores())
+        fb = self.session.answer(text)
+        self._show_feedback(fb, before)
+
+    def _hint(self) -> None:
+        if self.session.pending_question is None or not self.session.asker.more_hints():
+            return  # the last rung was given: the button is disabled, H does nothing
+        hint = self.session.hint()
+        self._saving()
+        self.tutor.show_hint(hint, self.lang)
+        self._said.append(hint)
+        self.refresh()
+
+    def _reveal(self) -> None:
+        if self.session.pending_question is None:
+            return
+        before = list(self._shown_scores())
+        fb = self.session.reveal()
+        self._show_feedback(fb, before)
+
+    def _shown_scores(self) -> tuple[int, ...]:
+        view = self._view if self._view is not None else self.session.snapshot()
+        return view.scores_shown
+
+    def _saving(self) -> None:
+        """After an answer: if the progress file was busy, say so and keep trying to save in
+        the background (the answers wait in memory, in order, until it is free)."""
+        if not self.session.unsaved:
+            return
+        self._say(self.session.unsaved_message or "", "msg")
+        loop = running_loop()
+        if loop is not None and (self._saver is None or self._saver.done()):
+            self._saver = loop.create_task(self._save_when_free())
+
+    async def _save_when_free(self) -> None:
+        while self.session.unsaved:
+            await asyncio.sleep(SAVE_RETRY)
+            if self.session.flush():
+                self._say(self._t(N_("Your answers are saved.")))
+                self.refresh()
+
+    def _show_feedback(self, fb: Any, before: list[int]) -> None:
+        self.answer_in.value = ""
+        self._said.append(fb.message)
+        if fb.hint is not None and not fb.done:
+            self._said.append(fb.hint.text)
+        self._saving()
+        if fb.done:
+            self.tutor.clear()
+            self.last_feedback.show(fb)
+            self._said.extend(self.last_feedback.spoken_answer(fb))
+            self.refresh(animate_from=before)
+            self.kick()
+        else:
+            self.tutor.show_feedback(fb)
+            self.refresh()
+
+    # --- rendering ----------------------------------------------------------------------------
+
+    def refresh(self, animate_from: list[int] | None = None) -> None:
+        """Redraw every panel from one snapshot of the session, then announce what happened
+        and move the focus where the game goes on."""
+        before, view = self._view, self.session.snapshot()
+        self._view = view
+        self.board_slot.render(view)
+        legal = self.board_slot.legal(view)
+        self.moves.render(legal, view.lang)
+        self.lesson_line.render(view)
+        self.status.render(view, pending=view.question is not None)
+        if self.asking:  # no game yet: only what the page has to say about its link
+            self.status.value = (f"<div class='ld-msg'>{html.escape(self.status.message)}</div>"
+                                 if self.status.message else "")
+        self.scores.render(view, animate_from=animate_from)
+        self.mastery_html.render(view)
+        self.log_panel.render(view)
+        self.tutor.render(view)
+        self.round_end.render(view)
+        self._render_sheet(view)
+        if view.step != self._told_step:  # the step's news, told once by the session
+            self._told_step = view.step
+            self._said.extend(view.news)
+        with self.access.hold_sync():  # focus, words and attributes in one message, not three
+            self._follow(before, view)
+            self._announce()
+            self._send_attributes()
+
+    def _render_sheet(self, view: Snapshot) -> None:
+        """The sheet panel, with what its open section shows: the round's score sheet (not
+        while a question hides points) or the student's progress file, asked of the session
+        only while that section is open."""
+        s, section = self.session, self.sheet.selected_index
+        self.sheet.render(
+            view, sheet=s.sheet() if section == 0 and view.sheet_available and not view.hiding
+            else None, progress=s.export_progress(view.student) if section == 1 else None,
+            class_code=self.class_code)
+
+    def _sheet_opened(self) -> None:
+        if self._view is not None:
+            self._render_sheet(self._view)
+
+    def _follow(self, before: Snapshot | None, view: Snapshot) -> None:
+        """What changed for the student: a new question is read out and takes the focus;
+        once it is done the focus goes back to the moves; a turn that starts is announced."""
+        if self.asking:
+            return  # the name form holds the focus; the game has not started
+        covered = self.board_slot.covered(view)
+        q, old_q = view.question, before.question if before is not None else None
+        if q is not None and (old_q is None or old_q.id != q.id):
+            self._said.append(q.prompt)
+            self.access.focus(ANSWER_BOX)
+            return
+        if q is not None:
+            return
+        turn = view.human_to_move is not None and not covered
+        was_turn = before is not None and before.human_to_move is not None and \
+            before.question is None
+        if old_q is not None:  # the question is done: back to the game
+            self.access.focus(ROUND_END_BUTTONS if view.round_over else CHOICE)
+        elif covered:
+            self.access.focus(".ld-cover-ok", soft=True)
+        elif turn and not was_turn:
+            self.access.focus(CHOICE, soft=True)
+        elif view.round_over and (before is None or not before.round_over):
+            self.access.focus(ROUND_END_BUTTONS, soft=True)
+        if turn and not was_turn:
+            self._said.append(state_text(view, view.lang, pending=False))
+
+    def _send_attributes(self) -> None:
+        """The ARIA attributes of every panel, in the page's language."""
+        lang = self.lang
+        view = self._view
+        legal = self.board_slot.legal(view) if view is not None else ()
+        attributes: Attributes = {
+            ".ld-app": {"role": "main", "aria-label": self._t(N_("Leonard-Domino Tutor"))},
+            **self.header.attributes(lang), **self.help.attributes(lang),
+            **self.board_slot.attributes(lang), **self.moves.attributes(legal, lang),
+            **self.tutor.attributes(lang), **self.round_end.attributes(lang),
+            **self.setup.attributes(lang), **self.sheet.attributes(lang),
+            **self.scores.attributes(lang), **self.mastery_html.attributes(lang),
+            **self.log_panel.attributes(lang), **self.name_form.attributes(lang),
+        }
+        self.access.set_attributes(attributes)
+

@@ -1,0 +1,103 @@
+"""The notebook's one call: :func:`dashboard` reads the page's link, the lesson and the
+progress store, and returns a ready :class:`~tutor.ui.play.app.TutorApp`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.classroom.link import read_link, unnamed
+from tutor.classroom.request import page_query
+from tutor.i18n import N_, translate_error, translator
+from tutor.play.session import Session
+from tutor.ui.play.app import TutorApp
+
+__all__ = ["PAGE_BUSY_TIMEOUT", "dashboard", "play_page"]
+
+PAGE_BUSY_TIMEOUT = 0.5
+"""Seconds the page waits for a busy progress file per try (two tries)."""
+
+
+def dashboard(lesson: str | None = None, *, ask_name: bool = False,
+              **settings: Any) -> TutorApp:
+    """The Leonard-Domino dashboard, ready to display (the notebook's one call).
+
+    A link can choose the lesson, language, seed and student:
+    ``…/Play.ipynb?lesson=04-times&lang=en&seed=7&student=ana`` (see
+    :mod:`tutor.classroom.link`; on a JupyterHub the signed-in user is the student). The lesson file
+    gives the game and tutor settings (``settings`` override them); progress is saved as it
+    happens in the progress store (``LEONARD_TUTOR_DB`` or the default path under the user's
+    home). Whatever the link holds, the page opens: a value that cannot be used, a missing or
+    broken lesson, or a progress file that cannot be opened is said on the page, in the
+    student's language, and the page goes on with free play or without saving.
+
+    ``ask_name`` (the play page's, :func:`play_page`): a page without a student, and not on a
+    JupyterHub, asks for the student's name (and a class code) before the game starts; the
+    game then starts for that student (see :mod:`tutor.ui.shared.name_form`).
+    """
+    from tutor.classroom.identity import hub_user
+    from tutor.course.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
+    from tutor.storage.store import Store, StoreError
+
+    # A preheated kernel (standalone Voilà's pool) waits here for its page's request.
+    link = read_link(page_query(), lang=settings.pop("lang", "es"),
+                     lesson=lesson, student=settings.pop("student", "anon"))
+    lang = link.lang
+    _ = translator(lang)
+    notes = link.note_texts()
+    if link.seed is not None:
+        settings["seed"] = link.seed
+    chosen = None
+    for lesson_id in dict.fromkeys([link.lesson or FALLBACK_ID, FALLBACK_ID]):
+        try:
+            chosen = load_lesson(lesson_id, lang)
+            break
+        except LessonError as err:
+            notes.append(str(err))
+    if chosen is None:
+        chosen = default_lesson()
+    if chosen.id != (link.lesson or FALLBACK_ID):
+        notes.append(_("Playing free play instead."))
+    store = settings.pop("store", None)
+    if store is None:
+        try:
+            # A page answers at once: wait at most about a second for a busy progress file,
+            # then keep the answers in memory and save them as soon as it is free.
+            # Under a JupyterHub the store keeps this page to the hub user's own rows.
+            store = Store(lang=lang, busy_timeout=PAGE_BUSY_TIMEOUT, retries=1,
+                          owner=link.student if hub_user() else None)
+        except (StoreError, OSError) as err:
+            notes.append(_("Progress cannot be saved here: {error}").format(
+                error=translate_error(err, lang)))
+
+    def start(student: str, lang: str, store: Any = store, notes: list[str] = notes) -> Session:
+        """The game of ``student`` (the lesson's, else free play)."""
+        try:
+            return Session.from_lesson(chosen, lang=lang, student=student, store=store,
+                                       **{**settings, "auto_bots": False})
+        except ValueError as err:  # a lesson the schema accepts but the game cannot start
+            notes.append(translate_error(err, lang))
+            notes.append(translator(lang)(N_("Playing free play instead.")))
+            return Session.from_lesson(default_lesson(), lang=lang, student=student,
+                                       store=store, **{**settings, "auto_bots": False})
+
+    if ask_name and unnamed(link.student):
+        # Until the student is named the page shows the form; this session, saving nothing,
+        # only gives the panels something to draw. The student's own starts once named.
+        session = start(link.student, lang, store=None)
+        # (A lesson that fell back to free play said so already: its notes are not repeated.)
+        app = TutorApp(session=session, ask_name=lambda name, lang_: start(name, lang_,
+                                                                         notes=[]))
+    else:
+        session = start(link.student, lang)
+        app = TutorApp(session=session, class_code=link.class_code)
+    if notes:
+        app._say(" ".join(notes), "msg")
+        app.refresh()
+    return app
+
+
+def play_page(lesson: str | None = None, **settings: Any) -> TutorApp:
+    """The play page (``notebooks/Play.ipynb``'s one call): :func:`dashboard` for a student
+    who opens a shared link: without ``student=`` in it (and not on a JupyterHub, where the
+    signed-in user is the student) it asks for the student's name before the game starts."""
+    return dashboard(lesson, ask_name=True, **settings)

@@ -1,0 +1,84 @@
+"""The top of the lessons and teacher pages: the page's title, the language switch, and a line
+for what the page has to say about its link or its progress file."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+
+import ipywidgets as widgets
+
+from tutor.i18n import normalize_lang, translator
+from tutor.ui.play.header import LANGUAGES
+from tutor.ui.shared.panel import classed, guarded, unforeseen
+
+__all__ = ["LanguagePage", "PageHeader", "notes_html", "page_title_html"]
+
+
+def page_title_html(title: str, lang: str) -> str:
+    """The page's heading (``title`` a msgid)."""
+    return "<h2>" + html.escape(translator(lang)(title)) + "</h2>"
+
+
+def notes_html(notes: Sequence[str]) -> str:
+    """The page's notes (already in the reader's language), one a line."""
+    return "".join(f"<div>{html.escape(n)}</div>" for n in notes)
+
+
+class PageHeader(widgets.VBox):  # type: ignore[misc]
+    """Title and language switch, with the notes line under them."""
+
+    def __init__(self, title: str, lang: str) -> None:
+        self._title = title
+        self.title = classed(widgets.HTML(), "ld-title")
+        self.lang_toggle = classed(widgets.ToggleButtons(options=list(LANGUAGES), value=lang,
+                                                         style={"button_width": "80px"}),
+                                   "ld-lang")
+        self.notes = classed(widgets.HTML(), "ld-page-notes")
+        self.notes.layout.display = "none"
+        super().__init__([classed(widgets.HBox([self.title, self.lang_toggle]), "ld-header"),
+                          self.notes])
+
+    def on_lang(self, callback: Callable[[str], None]) -> None:
+        """``callback(lang)`` when the reader picks a language."""
+        self.lang_toggle.observe(lambda change: callback(change["new"]), "value")
+
+    def say(self, notes: Sequence[str]) -> None:
+        self.notes.value = notes_html(notes)
+        self.notes.layout.display = "" if notes else "none"
+
+    def relabel(self, lang: str) -> None:
+        _ = translator(lang)
+        self.title.value = page_title_html(self._title, lang)
+        self.lang_toggle.tooltips = [_("Language") for _o in LANGUAGES]
+        if self.lang_toggle.value != lang:
+            self.lang_toggle.value = lang
+
+
+class LanguagePage(widgets.VBox):  # type: ignore[misc]
+    """What the lessons and teacher pages share: a ``lang`` that the header's switch changes,
+    after which the page says everything again (:meth:`relabel`) and redraws its panels
+    (:meth:`refresh`)."""
+
+    lang: str
+    header: PageHeader
+
+    def relabel(self) -> None:
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = normalize_lang(lang)
+        self.relabel()
+        self.refresh()
+
+    def _on_lang(self, lang: str) -> None:
+        if lang != self.lang:
+            self.set_lang(lang)
+
+    def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
+        """``action`` as a page callback whose unforeseen error the header says (see
+        :func:`~tutor.ui.shared.panel.guarded`)."""
+        return guarded(action, lambda err: self.header.say([unforeseen(err, self.lang)]))

@@ -1,0 +1,65 @@
+"""The lessons and teacher pages' stylesheet (one <style> block in an HTML widget), added to
+the dashboard's (:mod:`tutor.ui.shared.style`) whose fonts and colours the pages share. Every text
+colour here has at least 4.5:1 contrast on its background (WCAG AA)."""
+
+import ipywidgets as widgets
+
+__all__ = ["PAGE_CSS", "page_stylesheet"]
+
+PAGE_CSS = """
+<style>
+.ld-page { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+           color: #1f2933; max-width: 1100px; }
+.ld-page h2 { margin: 0 12px 0 0; font-size: 22px; color: #17412f; }
+.ld-page h3 { margin: 14px 0 4px; font-size: 18px; color: #17412f; }
+.ld-page h4 { margin: 10px 0 4px; font-size: 15px; }
+.ld-page .ld-header { align-items: center; gap: 10px; margin-bottom: 4px; flex-wrap: wrap; }
+.ld-page .ld-page-notes { color: #b42318; font-weight: 600; }
+.ld-page table { border-collapse: collapse; font-size: 14px; margin: 4px 0 8px; }
+.ld-page caption { text-align: left; font-weight: 600; padding: 4px 0; color: #1f2933; }
+.ld-page th, .ld-page td { padding: 4px 8px; border-bottom: 1px solid #d6dde4;
+                           text-align: left; vertical-align: top; }
+.ld-page thead th { background: #eef2f5; color: #1f2933; }
+.ld-page td.ld-num, .ld-page th.ld-num { text-align: right; }
+.ld-page .ld-legend { font-size: 13px; color: #52606d; }
+.ld-page a { color: #0b5cad; font-weight: 600; }
+.ld-page th[scope=row] { font-weight: 400; }
+.ld-page .ld-done-cell { white-space: nowrap; }
+.ld-page .ld-done { color: #0b7a35; font-weight: 700; }
+.ld-page .ld-todo { color: #52606d; }
+.ld-page .ld-skill { white-space: nowrap; margin-right: 10px; }
+.ld-page .ld-ok { color: #0b7a35; font-weight: 700; }
+.ld-page .ld-msg { color: #b42318; font-weight: 600; }
+.ld-page table.ld-heat td.ld-cell { text-align: center; min-width: 64px;
+                                    border: 2px solid #ffffff; font-weight: 600; }
+.ld-page table.ld-heat th[scope=row] { white-space: nowrap; }
+.ld-page .ld-swatch { display: inline-block; padding: 2px 8px; margin-right: 4px;
+                      border-radius: 4px; font-weight: 600; }
+/* The class table's sort buttons (the sorted column's dark), and each student's answers:
+   a name that opens them, wrong tries in red, words for screen readers only. */
+.ld-page .ld-sort-buttons { flex-wrap: wrap; gap: 4px; align-items: center; }
+.ld-page .ld-sort-buttons .ld-sort-label { color: #1f2933; margin-right: 4px; }
+.ld-page .ld-sort-buttons button.ld-sorted { background: #17412f; color: #ffffff; }
+.ld-page table.ld-class-table th.ld-sorted { text-decoration: underline; }
+.ld-page details > summary { cursor: pointer; padding: 4px 0; }
+.ld-page .ld-student-name { color: #0b5cad; font-weight: 600; }
+.ld-page .ld-own-answers > summary { color: #0b5cad; font-weight: 600; }
+.ld-page .ld-typed { white-space: nowrap; }
+.ld-page .ld-typed.ld-wrong { color: #b42318; }
+.ld-page .ld-typed.ld-ok { color: #0b7a35; }
+.ld-page .ld-sr { position: absolute !important; width: 1px; height: 1px; padding: 0;
+                  margin: -1px; overflow: hidden; clip: rect(0, 0, 0, 0);
+                  white-space: nowrap; border: 0; }
+.ld-page .ld-form { gap: 4px; }
+.ld-page .ld-form .widget-label { color: #1f2933; }
+.ld-page .ld-checks { flex-wrap: wrap; gap: 0 12px; }
+.ld-page .ld-upload-box { align-items: center; gap: 10px; flex-wrap: wrap; }
+/* A table wider than a phone's screen scrolls sideways instead of being cut off. */
+.ld-page .widget-html-content { max-width: 100%; overflow-x: auto; }
+</style>
+"""
+
+
+def page_stylesheet() -> widgets.HTML:
+    """The widget that carries :data:`PAGE_CSS` into the page."""
+    return widgets.HTML(PAGE_CSS)

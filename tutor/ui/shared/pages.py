@@ -1,0 +1,98 @@
+"""The lessons page's and the teacher page's one call (``notebooks/Lessons.ipynb`` and
+``notebooks/Teacher.ipynb``): each reads the page's link and the progress store and returns
+the page, ready to display."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.classroom.identity import hub_user, is_teacher
+from tutor.classroom.link import Link, read_link
+from tutor.classroom.request import page_query
+from tutor.i18n import N_, translate_error, translator
+from tutor.storage.records import StoreError
+from tutor.ui.lessons.lessons_app import LessonsPage
+from tutor.ui.teacher.teacher_app import TeacherPage
+
+__all__ = ["lessons_page", "teacher_page"]
+
+LIVE_SECONDS = 5.0
+"""Seconds between the teacher page's live-view reads on a shared store (a hub's, or a
+PostgreSQL database): the class plays while the teacher watches."""
+
+STUDENT_BUSY_TIMEOUT = 0.5
+"""Seconds a student's page waits for a busy progress file per try (two tries), as the play
+page does; the teacher page waits as long as the command line does."""
+
+
+def _link(settings: dict[str, Any]) -> Link:
+    return read_link(page_query(), lang=settings.pop("lang", "es"),
+                     student=settings.pop("student", "anon"))
+
+
+def _store(lang: str, notes: list[str], **options: Any) -> Any:
+    from tutor.storage.store import Store
+
+    try:
+        return Store(lang=lang, **options)
+    except (StoreError, OSError) as err:
+        _ = translator(lang)
+        notes.append(_("Progress cannot be saved here: {error}").format(
+            error=translate_error(err, lang)))
+        return None
+
+
+def lessons_page(**settings: Any) -> LessonsPage:
+    """The lessons page for a student (the notebook's one call).
+
+    ``…/Lessons.ipynb?lang=en&student=ana`` (see :mod:`tutor.classroom.link`; on a JupyterHub the
+    signed-in user is the student): the lessons in order with the student's mastery of each
+    one's skills and a done mark, each a link to play it, and the student's progress file to
+    download and load again (on a new Binder session). ``store`` may be given in
+    ``settings``; otherwise the progress store (``LEONARD_TUTOR_DB`` or the default path).
+    A page without a student (and not on a JupyterHub) asks for the student's name first
+    (see :mod:`tutor.ui.shared.name_form`; ``ask_name=False``: it does not); a progress file loaded
+    names it too.
+    """
+    link = _link(settings)
+    notes = link.note_texts()
+    store = settings.pop("store", None)
+    if store is None:
+        # Under a JupyterHub the store keeps the page to the hub user's own rows.
+        store = _store(link.lang, notes, busy_timeout=STUDENT_BUSY_TIMEOUT, retries=1,
+                       owner=link.student if hub_user() else None)
+    settings.setdefault("ask_name", True)
+    return LessonsPage(store=store, student=link.student, lang=link.lang, notes=notes,
+                       class_code=link.class_code, **settings)
+
+
+NOT_A_TEACHER = N_("This page shows the whole class's progress, so only a teacher can open it. "
+                   "{user}, your own progress is on the lessons page. (A teacher is a hub "
+                   "admin or someone named in LEONARD_TEACHERS.)")
+
+
+def teacher_page(**settings: Any) -> TeacherPage:
+    """The teacher page (the notebook's one call): ``…/Teacher.ipynb?lang=en``. The class is
+    every student in the progress store, with what their uploaded files add.
+
+    Under a JupyterHub only a teacher (:func:`tutor.classroom.identity.is_teacher`) gets the class:
+    anyone else gets the page's header and a sentence saying why, and no store is opened.
+    Outside a hub the page is open to whoever runs it, as before. On a shared store (under
+    a hub, or a PostgreSQL database) the live view reads the class every
+    :data:`LIVE_SECONDS`; elsewhere on its "Refresh" button.
+    """
+    link = _link(settings)
+    notes = link.note_texts()
+    if not is_teacher():
+        notes.append(translator(link.lang)(NOT_A_TEACHER).format(user=hub_user()))
+        settings.pop("store", None)
+        page = TeacherPage(store=None, lang=link.lang, notes=notes, **settings)
+        page.children = page.children[:2]  # the style and the header with the sentence
+        return page
+    store = settings.pop("store", None)
+    if store is None:
+        store = _store(link.lang, notes)
+    shared = hub_user() is not None or getattr(getattr(store, "backend", None), "name",
+                                               "") == "postgresql"
+    settings.setdefault("live_seconds", LIVE_SECONDS if shared and store is not None else 0.0)
+    return TeacherPage(store=store, lang=link.lang, notes=notes, **settings)

@@ -1,0 +1,112 @@
+"""The teacher page's live view (:mod:`tutor.classroom.live`): who is playing which lesson, their
+answers
+so far, who is stuck and why, and a "Refresh" button. On a shared store the page asks for it
+again every few seconds (:attr:`tutor.ui.shared.access.PageAccess.tick_seconds`); each refresh reads
+the store once and redraws one HTML table, so it costs the server little
+(``benchmarks/teacher_refresh.py`` measures it)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from datetime import datetime
+
+import ipywidgets as widgets
+
+from tutor.classroom.live import IDLE_SECONDS, WRONG_IN_A_ROW, LiveRow, LiveView
+from tutor.i18n import N_, format_number, ngettext, translator
+from tutor.ui.shared.panel import classed
+
+__all__ = ["LivePanel", "live_html"]
+
+STUCK_WHY = {
+    "wrong": N_("stuck: {n} wrong first answers in a row"),
+    "idle": N_("stuck: no answer for {minutes} min"),
+}
+
+
+def _minutes(seconds: float) -> int:
+    return int(seconds // 60)
+
+
+def _stuck_text(row: LiveRow, lang: str) -> str:
+    _ = translator(lang)
+    if row.stuck == "wrong":
+        return _(STUCK_WHY["wrong"]).format(n=row.wrong_in_a_row)
+    if row.stuck == "idle":
+        return _(STUCK_WHY["idle"]).format(minutes=_minutes(row.idle_seconds))
+    return _("playing")
+
+
+def live_html(view: LiveView, lang: str, titles: Mapping[str, str] | None = None) -> str:
+    """The live view as a table (stuck students first), with a line of when it was read."""
+    _ = translator(lang)
+    titles = titles or {}
+    when = view.now.astimezone().strftime("%H:%M:%S")
+    read_at = _("Read at {time}.").format(time=when)
+    parts = [f"<div class='ld-live-when'>{html.escape(read_at)}"]
+    if view.away:
+        parts.append(" " + html.escape(ngettext(
+            "{n} student is not playing now.", "{n} students are not playing now.",
+            view.away, lang).format(n=view.away)))
+    parts.append("</div>")
+    if not view.rows:
+        parts.append("<div class='ld-legend ld-empty'>"
+                     + html.escape(_("Nobody is playing now.")) + "</div>")
+        return "".join(parts)
+    head = "".join(f"<th scope='col' class='{c}'>{html.escape(h)}</th>" for h, c in [
+        (_("Student"), ""), (_("Lesson"), ""), (_("Answers"), "ld-num"),
+        (_("Right at the first try"), "ld-num"), (_("Last answer"), "ld-num"),
+        (_("Now"), "")])
+    rows = []
+    for r in view.rows:
+        ago = ngettext("{n} s ago", "{n} s ago", int(r.idle_seconds), lang).format(
+            n=format_number(int(r.idle_seconds), lang))
+        right = _("{right} of {asked}").format(right=r.right_first, asked=r.questions)
+        stuck = f" data-stuck='{r.stuck}'" if r.stuck else ""
+        rows.append(
+            f"<tr class='ld-live-row' data-student='{html.escape(r.student)}'{stuck}>"
+            f"<th scope='row'>{html.escape(r.student)}</th>"
+            f"<td>{html.escape(titles.get(r.lesson, r.lesson))}</td>"
+            f"<td class='ld-num'>{r.answers}</td><td class='ld-num'>{html.escape(right)}</td>"
+            f"<td class='ld-num'>{html.escape(ago)}</td>"
+            f"<td class='ld-live-state'>{html.escape(_stuck_text(r, lang))}</td></tr>")
+    parts.append(f"<table class='ld-live-table'><thead><tr>{head}</tr></thead>"
+                 f"<tbody>{''.join(rows)}</tbody></table>")
+    return "".join(parts)
+
+
+class LivePanel(widgets.VBox):  # type: ignore[misc]
+    """The live view's heading, its "Refresh" button (``on_refresh``) and its table."""
+
+    def __init__(self, on_refresh: Callable[[], None]) -> None:
+        self.heading = widgets.HTML()
+        self.button = classed(widgets.Button(icon="refresh"), "ld-live-refresh")
+        self.button.on_click(lambda _b: on_refresh())
+        self.legend = classed(widgets.HTML(), "ld-legend")
+        self.table = classed(widgets.HTML(), "ld-live-box")
+        super().__init__([self.heading, self.button, self.legend, self.table])
+        classed(self, "ld-live-panel")
+        self.view: LiveView | None = None
+
+    def relabel(self, lang: str, every: float) -> None:
+        _ = translator(lang)
+        self.heading.value = "<h3>" + html.escape(_("The class now")) + "</h3>"
+        self.button.description = _("Refresh")
+        legend = _("Stuck: {n} wrong first answers in a row, or no answer for {minutes} "
+                   "minutes.").format(n=WRONG_IN_A_ROW, minutes=_minutes(IDLE_SECONDS))
+        if every > 0:
+            legend += " " + _("This view reads the class again every {n} seconds.").format(
+                n=format_number(every, lang))
+        self.legend.value = html.escape(legend)
+
+    def render(self, view: LiveView, lang: str, titles: Mapping[str, str]) -> None:
+        self.view = view
+        self.table.value = live_html(view, lang, titles)
+
+
+def now_utc() -> datetime:
+    """The page's clock (the tests give the panel their own)."""
+    from datetime import timezone
+
+    return datetime.now(timezone.utc)

@@ -1,0 +1,124 @@
+"""The teacher page: the panels put together around the class's progress store. The page only
+wires them: the header (title, language), the upload of students' files, the heat map, the
+class table with its CSV (sorted by any column), each student's answers (their name opens
+them), the frequent mistakes (with the students who made them), and the lesson builder. Above them
+the live view (:mod:`tutor.ui.teacher.live_panel`): who plays which lesson and who is stuck, read
+again by its "Refresh" button and, on a shared store, every few seconds by itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tutor.classroom.live import live_rows
+from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
+from tutor.classroom.student_answers import answers_by_student
+from tutor.i18n import N_, normalize_lang, translate_error, translator
+from tutor.storage.records import StoreError
+from tutor.ui.shared.access import PageAccess
+from tutor.ui.shared.page_header import LanguagePage, PageHeader
+from tutor.ui.shared.page_style import page_stylesheet
+from tutor.ui.shared.panel import classed
+from tutor.ui.teacher.answer_list import StudentAnswersPanel
+from tutor.ui.teacher.class_table import ClassTablePanel
+from tutor.ui.teacher.class_upload import ClassUploadPanel
+from tutor.ui.teacher.heat_map import HeatMapPanel
+from tutor.ui.teacher.lesson_builder import BuilderPanel
+from tutor.ui.teacher.live_panel import LivePanel, now_utc
+from tutor.ui.teacher.mistakes import MistakesPanel
+
+__all__ = ["TeacherPage"]
+
+TITLE = N_("Leonard-Domino Tutor: teacher")
+
+
+class TeacherPage(LanguagePage):
+    """The teacher page as one widget. ``store`` None: nothing can be read or merged (the
+    lesson builder still works). ``live_seconds`` > 0: the live view reads the store again
+    that often (a shared store, where the class plays as the teacher watches); ``clock``
+    gives the live view's now (an aware datetime)."""
+
+    def __init__(self, *, store: Any, lang: str = "es", notes: Sequence[str] = (),
+                 lessons_folder: Path | None = None, live_seconds: float = 0.0,
+                 clock: Callable[[], datetime] = now_utc) -> None:
+        super().__init__()
+        self.store = store
+        self.lang = normalize_lang(lang)
+        self.rows: list[ClassRow] = []
+        self.clock = clock
+        self.live_seconds = max(0.0, live_seconds)
+        self._titles: dict[str, dict[str, str]] = {}
+        self.header = PageHeader(TITLE, self.lang)
+        self.header.on_lang(self._guarded(self._on_lang))
+        self.access = PageAccess(lang=self.lang, tick_seconds=self.live_seconds)
+        self.access.on_tick(self._guarded(self.refresh_live))
+        self.live = LivePanel(on_refresh=self._guarded(self.refresh))
+        self.upload = ClassUploadPanel(on_files=self._guarded(self.merge))
+        self.heat_map = HeatMapPanel()
+        self.table = ClassTablePanel(guard=self._guarded)
+        self.answers = StudentAnswersPanel()
+        self.mistakes = MistakesPanel()
+        self.builder = BuilderPanel(lessons_folder)
+        self.children = [page_stylesheet(), self.header, self.access, self.live, self.upload,
+                         self.heat_map,
+                         self.table, self.answers, self.mistakes, self.builder]
+        classed(self, "ld-page", "ld-teacher-page")
+        self.header.say(list(notes))
+        self.relabel()
+        self.refresh()
+
+    def relabel(self) -> None:
+        for panel in (self.header, self.upload, self.builder):
+            panel.relabel(self.lang)
+        self.access.lang = self.lang
+        self.live.relabel(self.lang, self.live_seconds)
+
+    def refresh(self) -> None:
+        """Every class panel from the store's attempts, read once (the "Refresh" button)."""
+        self._titles.clear()  # a lesson built since has its title
+        attempts = self.store.attempts() if self.store is not None else []
+        self._render_live(attempts)
+        self.rows = class_table(attempts)
+        self.heat_map.render(self.rows, self.lang)
+        self.table.render(self.rows, self.lang)
+        self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
+        self.mistakes.render(frequent_mistakes(attempts), self.lang)
+
+    def refresh_live(self) -> None:
+        """The live view alone, from one read of the store (the page's tick): the class
+        table and the other panels wait for the "Refresh" button."""
+        self._render_live(self.store.attempts() if self.store is not None else [])
+
+    def _render_live(self, attempts: Sequence[Any]) -> None:
+        self.live.render(live_rows(attempts, self.clock()), self.lang, self._lesson_titles())
+
+    def _lesson_titles(self) -> dict[str, str]:
+        """Each lesson's title, by id, in the page's language (a lesson's answers show it);
+        read once per language."""
+        if self.lang not in self._titles:
+            from tutor.course.lessons import list_lessons
+
+            self._titles[self.lang] = {lesson.id: lesson.text("title", self.lang)
+                                       for lesson in list_lessons(self.lang)}
+        return self._titles[self.lang]
+
+    def merge(self, files: Sequence[tuple[str, bytes]]) -> None:
+        """Merge students' progress files into the store, the bar moving file by file."""
+        if self.store is None:
+            self.upload.show_result(None, self.lang, error=translator(self.lang)(
+                N_("Progress cannot be saved here, so files cannot be merged.")))
+            return
+        self.upload.start(len(files))
+        try:
+            result = merge_files(self.store, files, self.lang, on_progress=self.upload.step)
+        except StoreError as err:  # a busy file: what came before it is merged (in batches:
+            # merging the same files again adds the rest, answers already there are skipped)
+            self.refresh()
+            self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
+            return
+        # The class first, then the line that says it is done: a page that shows the line
+        # shows the merged class.
+        self.refresh()
+        self.upload.show_result(result, self.lang)
