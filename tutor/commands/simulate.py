@@ -47,6 +47,7 @@ from engine.bots import GreedyBot
 from engine.events import Placed
 from engine.view import view_of
 from tutor.i18n import N_, TranslatableError
+from tutor.play.snapshot import WAIT_ROUND
 from tutor.teaching.diagnosis import CATALOG, diagnose, mistake_value
 from tutor.teaching.mastery import SKILLS
 from tutor.teaching.questions import Question
@@ -403,14 +404,12 @@ def play_lesson(session: Any, student: Learner, rng: random.Random,
             else:
                 session.reveal()
             asked.append((q, bool(first)))
-        elif session.human_to_move is not None:
-            session.play(mover.choose(view_of(session.round, session.human_to_move)))
+        elif (seat := session.human_to_move) is not None:
+            session.play(mover.choose(view_of(session.round, seat)))
         elif lesson_over(session):
             break
-        elif session.round.over:
-            _go_on(session)
-        else:  # pragma: no cover - auto_bots moves every bot
-            raise RuntimeError("the simulated lesson is stuck")
+        else:
+            _next_step(session)
     return asked
 
 
@@ -531,10 +530,14 @@ def lesson_over(s: Any) -> bool:
     return bool(s.lesson_over)
 
 
-def _go_on(s: Any) -> None:
-    """Nothing to answer or play and the lesson not over: what comes next (the next round,
-    or a new match of the same lesson)."""
-    s.new_round()
+def _next_step(s: Any) -> None:
+    """Nothing to answer or play and the lesson not over: what comes next, as the session
+    decides it (:meth:`~tutor.play.session.Session.advance`: a bot's move), or, when the
+    round waits for its end, the next round or a new match of the same lesson."""
+    if s.waiting() == WAIT_ROUND:
+        s.new_round()
+    elif not s.advance().events:  # pragma: no cover - a step always moves someone
+        raise RuntimeError("the simulated lesson is stuck")
 
 
 def _ask(s: Any, student: Learner, q: Question, seen: Seen, rng: random.Random,
@@ -612,10 +615,8 @@ def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
             run.tiles_placed += sum(isinstance(e, Placed) and e.seat == seat for e in events)
         elif lesson_over(s):
             break
-        elif s.round.over:
-            _go_on(s)
-        else:  # pragma: no cover - auto_bots moves every bot
-            raise RuntimeError("the simulated lesson is stuck")
+        else:
+            _next_step(s)
     run.rounds = s.lesson_rounds
     for skill in SKILLS:
         st = s.mastery.state(skill)
