@@ -11,7 +11,6 @@ import threading
 from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
 
 __all__ = [
     "DOMAIN",
@@ -220,7 +219,7 @@ class Message:
 
     __slots__ = ("msgid", "params")
 
-    def __init__(self, msgid: str, /, **params: Any) -> None:
+    def __init__(self, msgid: str, /, **params: object) -> None:
         self.msgid = msgid
         self.params = params
 
@@ -255,11 +254,11 @@ class Message:
         return hash(self.msgid)
 
 
-def _param_text(value: Any, lang: str) -> Any:
+def _param_text(value: object, lang: str) -> object:
     if isinstance(value, Message):
         return value.translate(lang)
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, Message) for v in value):
-        return "; ".join(v.translate(lang) for v in value)
+        return "; ".join(v.translate(lang) for v in value if isinstance(v, Message))
     return value
 
 
@@ -274,7 +273,7 @@ class TranslatableError(ValueError):
     """
 
     def __init__(self, message: str | Message, /, *, lang: str = SOURCE_LANG,
-                 **params: Any) -> None:
+                 **params: object) -> None:
         self.msg = message if isinstance(message, Message) else Message(message, **params)
         try:
             self.lang = normalize_lang(lang)
@@ -289,7 +288,7 @@ class TranslatableError(ValueError):
     def __str__(self) -> str:
         return self.message()
 
-    def __reduce__(self) -> tuple[Any, ...]:  # keep msg and lang through pickle and copy
+    def __reduce__(self) -> tuple[object, ...]:  # keep msg and lang through pickle and copy
         return (type(self), (self.msg,), dict(self.__dict__))
 
 

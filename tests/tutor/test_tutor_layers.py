@@ -113,11 +113,12 @@ def reached(imports: dict[str, set[str]]) -> dict[str, set[str]]:
         while stack:
             for name in imports[stack.pop()]:
                 target = module(name)
-                if name not in seen:
-                    seen.add(name)
+                # the module first: when ``name`` is the module itself, adding the name
+                # first would leave the module unvisited (which depended on set order)
                 if target and target not in seen:
                     seen.add(target)
                     stack.append(target)
+                seen.add(name)
         out[start] = seen
     return out
 

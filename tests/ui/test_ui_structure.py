@@ -126,7 +126,8 @@ def test_the_import_scan_catches_a_panel_that_reaches_past_the_snapshot() -> Non
     assert forbidden_imports(board + "\nimport engine.match\n") == {"engine.match"}
     assert forbidden_imports(board + "\ndef f():\n    from tutor.storage.store import Store\n") == {
         "tutor.storage.store.Store"}
-    assert forbidden_imports(board + "\nfrom tutor.storage import store\n") == {"tutor.storage.store"}
+    planted = board + "\nfrom tutor.storage import store\n"
+    assert forbidden_imports(planted) == {"tutor.storage.store"}
     assert forbidden_imports(board + "\nfrom engine.tiles import Tile, deal\n") == {
         "engine.tiles.deal"}
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import Protocol
 
 from tutor.classroom.counts import first_answer, question_runs, right_first_try
 from tutor.storage.records import Attempt, Outcome
@@ -134,6 +135,12 @@ def live_rows(attempts: Iterable[Attempt], now: datetime,
     return LiveView(now=now, rows=tuple(live), away=len(everyone) - len(live))
 
 
-def live_view(store: object, now: datetime, window: timedelta = PLAYING_WINDOW) -> LiveView:
+class AttemptSource(Protocol):
+    """Where the attempts come from (:class:`tutor.storage.store.Store`)."""
+
+    def attempts(self) -> Iterable[Attempt]: ...
+
+
+def live_view(store: AttemptSource, now: datetime, window: timedelta = PLAYING_WINDOW) -> LiveView:
     """:func:`live_rows` of the store's attempts (one read)."""
-    return live_rows(store.attempts(), now, window)  # type: ignore[attr-defined]
+    return live_rows(store.attempts(), now, window)

@@ -12,14 +12,23 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tutor.classroom.counts import SkillCounts, counts_by_student, evidence_text, student_counts
+from tutor.classroom.counts import (
+    SkillCounts,
+    counts_by_student,
+    evidence_text,
+    student_counts,
+)
 from tutor.classroom.link import ANONYMOUS, unnamed
 from tutor.i18n import N_, Message, ngettext, visible
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.teaching.mastery import SKILLS, Mastery, Params
 from tutor.teaching.review import Due, ReviewSchedule, due_reviews
+
+if TYPE_CHECKING:
+    from tutor.course.lessons import Lesson
+    from tutor.storage.store import Store
 
 __all__ = ["MISTAKE_NAMES", "ClassFiles", "ClassRow", "LessonProgress", "MergeResult", "Mistake",
            "class_csv", "class_grid", "class_table", "frequent_mistakes", "lesson_progress",
@@ -62,7 +71,7 @@ translate with ``tutor.i18n.gettext(MISTAKE_NAMES[id], lang)``."""
 class LessonProgress:
     """One lesson as a student sees it on the lessons page."""
 
-    lesson: Any
+    lesson: Lesson
     """The :class:`tutor.course.lessons.Lesson`."""
     skills: tuple[tuple[str, float, bool], ...]
     """Each target skill: (skill, chance known, mastered)."""
@@ -81,7 +90,7 @@ class LessonProgress:
         return bool(self.skills) and all(m for _, _, m in self.skills)
 
 
-def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Any]) -> list[LessonProgress]:
+def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Lesson]) -> list[LessonProgress]:
     """The lessons in order, each with the student's mastery of its target skills (rebuilt
     from ``attempts``, one student's)."""
     from tutor.teaching.practice import Plan
@@ -267,7 +276,7 @@ def _from_the_future(file: str, rows: Sequence[Attempt], now: datetime,
                     late, lang).format(file=file, n=late, date=latest.strftime("%Y-%m-%d %H:%M"))
 
 
-def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en",
+def merge_files(store: Store, files: Sequence[tuple[str, bytes]], lang: str = "en",
                 on_progress: Callable[[int, int], None] | None = None, *,
                 now: datetime | None = None) -> MergeResult:
     """Merge progress files (name, content) into ``store``: each file is checked whole and
@@ -280,7 +289,7 @@ def merge_files(store: Any, files: Sequence[tuple[str, bytes]], lang: str = "en"
     return _merge(store, files, lang, on_progress, None, now)
 
 
-def merge_student_files(store: Any, files: Sequence[tuple[str, bytes]], student: str,
+def merge_student_files(store: Store, files: Sequence[tuple[str, bytes]], student: str,
                         lang: str = "en",
                         on_progress: Callable[[int, int], None] | None = None, *,
                         now: datetime | None = None) -> MergeResult:
@@ -334,7 +343,7 @@ class ClassFiles:
         return None
 
 
-def _merge(store: Any, files: Sequence[tuple[str, bytes]], lang: str,
+def _merge(store: Store, files: Sequence[tuple[str, bytes]], lang: str,
            on_progress: Callable[[int, int], None] | None, student: str | None,
            now: datetime | None = None) -> MergeResult:
     result = MergeResult()
@@ -386,7 +395,7 @@ longer than that, and every save waiting finds it free before the next batch."""
 _FIRST_BATCH = 500
 
 
-def _merge_in_batches(store: Any, rows: Sequence[Attempt]) -> int:
+def _merge_in_batches(store: Store, rows: Sequence[Attempt]) -> int:
     """``store.merge(rows)`` in batches of about :data:`MERGE_HOLD_SECONDS` each (their size
     follows the time the last one took), with a pause between them, so that a student's save
     never waits for a whole big file (issue 36: a minute). Returns how many rows were new. A
@@ -419,7 +428,7 @@ def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
     return None
 
 
-def refresh_mastery(store: Any, student: str) -> Mastery:
+def refresh_mastery(store: Store, student: str) -> Mastery:
     """Rebuild ``student``'s mastery from all their attempts in ``store`` and save it."""
     from tutor.storage.recorder import save_mastery
     from tutor.teaching.replay import rebuild_mastery

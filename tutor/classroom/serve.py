@@ -22,7 +22,6 @@ import time
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 CULLING: dict[str, int | bool] = {
     "cull_idle_timeout": 300,
@@ -66,7 +65,7 @@ two for each message a kernel sends (the kernel manager's activity watch and the
 executor's), about a fifth of the server's own work while a class plays (cProfile of
 ``benchmarks/class_server.py``'s server). To see them (``--debug``), set the level back to DEBUG.
 ``voila.json`` holds it (a command-line flag does not reach ``logging_config``)."""
-VOILA_LOGGING: dict[str, dict[str, Any]] = {"Voila": {"logging_config": QUIET_LOG}}
+VOILA_LOGGING: dict[str, dict[str, object]] = {"Voila": {"logging_config": QUIET_LOG}}
 
 
 def command_flags() -> list[str]:

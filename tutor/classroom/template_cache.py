@@ -19,9 +19,14 @@ module and the light ``tutor`` package with it (no ipywidgets, no sympy).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 import jinja2
+from jinja2.bccache import Bucket
+
+if TYPE_CHECKING:
+    from jupyter_server.serverapp import ServerApp
+    from nbconvert.exporters.templateexporter import TemplateExporter
 
 __all__ = ["CACHE", "ON", "SharedBytecodeCache", "install", "installed", "turn_on"]
 
@@ -53,16 +58,16 @@ class SharedBytecodeCache(jinja2.BytecodeCache):
         self._code: dict[str, bytes] = {}
 
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
-                   source: str) -> Any:
+                   source: str) -> Bucket:
         return super().get_bucket(environment, f"{_flavour(environment)}|{name}", filename,
                                   source)
 
-    def load_bytecode(self, bucket: Any) -> None:
+    def load_bytecode(self, bucket: Bucket) -> None:
         data = self._code.get(bucket.key)
         if data is not None:
             bucket.bytecode_from_string(data)
 
-    def dump_bytecode(self, bucket: Any) -> None:
+    def dump_bytecode(self, bucket: Bucket) -> None:
         self._code[bucket.key] = bucket.bytecode_to_string()
 
     def clear(self) -> None:
@@ -96,7 +101,7 @@ def install() -> bool:
                     "TemplateExporter._create_environment; page templates stay uncached")
         return False
 
-    def _create_environment(self: Any) -> jinja2.Environment:
+    def _create_environment(self: TemplateExporter) -> jinja2.Environment:
         env: jinja2.Environment = create(self)
         env.bytecode_cache = CACHE
         return env
@@ -118,5 +123,5 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
     return [{"module": "tutor.classroom.template_cache"}]
 
 
-def _load_jupyter_server_extension(serverapp: Any) -> None:
+def _load_jupyter_server_extension(serverapp: ServerApp) -> None:
     turn_on(serverapp.log)

@@ -18,7 +18,11 @@ from __future__ import annotations
 
 import inspect
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jupyter_server.serverapp import ServerApp
+    from voila.handler import VoilaHandler  # Voilà has no types: mypy reads it as Any
 
 __all__ = ["install", "installed"]
 
@@ -44,8 +48,8 @@ def install() -> bool:
         return True
     original = VoilaHandler.prepare
 
-    async def prepare(self: Any, *args: Any, **kwargs: Any) -> Any:
-        result = original(self, *args, **kwargs)
+    async def prepare(self: VoilaHandler, *args: object, **kwargs: object) -> object:
+        result: object = original(self, *args, **kwargs)
         if inspect.isawaitable(result):
             result = await result
         if self.request.method == "GET" and not self._finished:
@@ -69,5 +73,5 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
     return [{"module": "tutor.classroom.xsrf_cookie"}]
 
 
-def _load_jupyter_server_extension(serverapp: Any) -> None:
+def _load_jupyter_server_extension(serverapp: ServerApp) -> None:
     turn_on(serverapp.log)

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from tutor.classroom.counts import student_counts
 from tutor.classroom.identity import hub_user, is_teacher
@@ -28,6 +28,9 @@ __all__ = ["COMMANDS", "add_commands", "first_answer_evidence", "lesson_params",
 # the pages use them and must not import this command-line module), visible in tutor.i18n;
 # they are named here too, for callers of this module.
 
+_P = TypeVar("_P", bound=argparse.ArgumentParser)
+"""The parser class of ``python -m tutor``'s subcommands."""
+
 COMMANDS = ("export", "import", "report", "fit-bkt")
 _DATASHOP_SUFFIXES = (".tsv", ".txt")
 
@@ -37,7 +40,7 @@ def _say(text: str, error: bool = False) -> None:
     print(visible(text), file=sys.stderr if error else sys.stdout)
 
 
-def add_commands(sub: Any, lang: str) -> None:
+def add_commands(sub: argparse._SubParsersAction[_P], lang: str) -> None:
     """Add the teacher commands to the ``python -m tutor`` subparsers ``sub``."""
     _ = translator(lang)
     lang_help = _(N_("language of the messages: es or en (default: the system's, else es)"))

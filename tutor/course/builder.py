@@ -8,9 +8,8 @@ import json
 import os
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote, urlencode
 
 from tutor.classroom.link import unnamed
@@ -19,6 +18,7 @@ from tutor.course.lessons import (
     LESSON_ID,
     MAX_ID_LENGTH,
     LessonError,
+    LessonFile,
     lesson_from_bytes,
     lesson_from_dict,
 )
@@ -99,10 +99,11 @@ def build_lesson(*, lesson_id: str, title: dict[str, str], description: dict[str
                  targets: Iterable[str], rich_in: Iterable[str], bots: Iterable[str],
                  players: int, rounds: int, scaffold: Iterable[str],
                  ask: Iterable[str] = ("power", "round_end"), ask_bot_plays: bool = False,
-                 lang: str = "en") -> dict[str, Any]:
-    """The lesson file (as JSON data) for the builder's form; raises :class:`LessonError`
-    naming the field if it is not a lesson the tutor can play."""
-    data: dict[str, Any] = {
+                 lang: str = "en") -> dict[str, object]:
+    """The lesson file (as JSON data: a :class:`~tutor.course.lessons.LessonFile`) for the builder's
+    form; raises :class:`LessonError` naming the field if it is not a lesson the tutor can
+    play."""
+    data: LessonFile = {
         "id": lesson_id.strip(),
         "title": {k: v.strip() for k, v in title.items()},
         "game": {"variant": "leonard", "players": players, "humans": [0],
@@ -116,15 +117,15 @@ def build_lesson(*, lesson_id: str, title: dict[str, str], description: dict[str
     if rows:
         data["game"]["rich_in"] = rows
     _checked(data, lang)  # the same checks as any file
-    return data
+    return dict(data)
 
 
-def lesson_file_bytes(data: dict[str, Any]) -> bytes:
+def lesson_file_bytes(data: Mapping[str, object]) -> bytes:
     """The lesson file the builder writes for ``data`` (UTF-8 JSON, indented)."""
     return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _checked(data: dict[str, Any], lang: str) -> bytes:
+def _checked(data: Mapping[str, object], lang: str) -> bytes:
     """The file of ``data``, checked as the loader checks a file (its fields first, so a
     problem names its field; then the very bytes to write, by the loader's own function:
     size, encoding, JSON); :class:`LessonError` otherwise."""
@@ -135,7 +136,7 @@ def _checked(data: dict[str, Any], lang: str) -> bytes:
     return raw
 
 
-def save_lesson(data: dict[str, Any], folder: Path | None = None, *, lang: str = "en",
+def save_lesson(data: Mapping[str, object], folder: Path | None = None, *, lang: str = "en",
                 replace: bool = False) -> Path:
     """Write a checked lesson to ``folder`` (default :func:`tutor.course.paths.own_lessons_dir`) as
     ``<id>.json``. A lesson of that id already there, or a lesson shipped with the tutor of
@@ -145,18 +146,19 @@ def save_lesson(data: dict[str, Any], folder: Path | None = None, *, lang: str =
     _ = translator(lang)
     raw = _checked(data, lang)
     folder = folder or own_lessons_dir()
-    path = folder / f"{data['id']}.json"
+    lesson_id = str(data["id"])  # checked: a lesson id
+    path = folder / f"{lesson_id}.json"
     if path.exists() and not replace:
         raise LessonExistsError(path.name, _(N_("a lesson with this name exists already: "
                                                 "choose another name, or tick “Replace a "
                                                 "lesson of the same name”")),
-                                lesson_id=data["id"], shipped=False)
+                                lesson_id=lesson_id, shipped=False)
     if not replace and (LESSON_DIR / path.name).is_file() and LESSON_DIR != folder:
         raise LessonExistsError(path.name, _(N_("a lesson shipped with the tutor has this "
                                                 "name: yours would replace it for the whole "
                                                 "class. Choose another name, or tick “Replace "
                                                 "a lesson of the same name”")),
-                                lesson_id=data["id"], shipped=True)
+                                lesson_id=lesson_id, shipped=True)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
-from typing import Any
 
 from engine.round import Round
 from engine.rules import HouseRules, effect_rule, variant
@@ -37,12 +36,12 @@ def richness(rnd: Round, humans: Collection[int], rows: Collection[str]) -> int:
 
 def search_deals(variant_name: str, players: int, humans: Sequence[int], rules: HouseRules,
                  rows: Collection[str], seed: int, rounds: int,
-                 candidates: int = 200) -> list[dict[str, Any]]:
+                 candidates: int = 200) -> list[dict[str, object]]:
     """One deal per round: the richest in ``rows`` (:func:`richness`) of ``candidates``
     random deals drawn from ``random.Random(seed)``; the first best wins a tie."""
     var = variant(variant_name)
     rng = random.Random(seed)
-    deals: list[dict[str, Any]] = []
+    deals: list[dict[str, object]] = []
     for number in range(1, rounds + 1):
         best: Round | None = None
         best_score = 0

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, NoReturn, Required, TypedDict, cast
 
 from engine import HouseRules, RulesError
 from engine.bots import BOTS
@@ -23,11 +23,69 @@ from tutor.i18n import N_, translate_error, translator
 from tutor.teaching.mastery import SKILLS, Params, default_params, params_from_dict
 from tutor.teaching.practice import SCAFFOLDS
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from fastjsonschema import JsonSchemaValueException
+
+    from engine.tiles import Tile
+
 LESSON_DIR = shipped_dir("lessons")
 """The lessons shipped with the project; ``LEONARD_LESSONS`` names more folders."""
 MAX_ID_LENGTH = 64
 """The longest lesson id: what a link's ``?lesson=`` takes (:data:`LESSON_ID`), and so what
 the schema allows (a longer id would be saved, then never found)."""
+
+
+class DealFile(TypedDict, total=False):
+    """A prepared deal as a lesson file writes it (``game.deals``; the engine's
+    :meth:`engine.deal.Deal.to_dict` form)."""
+
+    hands: Required[list[list[str]]]
+    pile: list[str]
+    table: str | None
+    starter: int | None
+
+
+class GameFile(TypedDict, total=False):
+    """A lesson file's ``game`` settings."""
+
+    variant: str
+    players: int
+    humans: list[int]
+    bots: list[str]
+    rounds: int
+    seed: int | None
+    rules: dict[str, object]
+    deals: list[DealFile]
+    rich_in: list[str]
+    candidates: int
+
+
+class TutorFile(TypedDict, total=False):
+    """A lesson file's ``tutor`` settings."""
+
+    ask: list[str]
+    targets: list[str]
+    scaffold: bool | list[str]
+    drill: bool
+    ask_bot_plays: bool
+    max_questions: int | None
+    max_minutes: float | None
+
+
+class LessonFile(TypedDict, total=False):
+    """A lesson file's JSON, as :data:`SCHEMA` lets it be (what :func:`lesson_from_dict`
+    reads once the schema has checked it, and the builder writes)."""
+
+    id: Required[str]
+    title: Required[dict[str, str]]
+    description: dict[str, str]
+    goal: dict[str, str]
+    game: GameFile
+    tutor: TutorFile
+    mastery: dict[str, object]
+
 
 _PROB = {"type": "number", "minimum": 0, "maximum": 1}
 _TEXT = {
@@ -54,7 +112,7 @@ _DEAL = {
                    "table": {"type": ["string", "null"]},
                    "starter": {"type": ["integer", "null"], "minimum": 0, "maximum": 4}},
 }
-SCHEMA: dict[str, Any] = {
+SCHEMA: dict[str, object] = {
     "type": "object",
     "required": ["id", "title"],
     "additionalProperties": False,
@@ -149,7 +207,7 @@ class Lesson:
     """``T`` (ask T first) and/or ``blanks`` (the formula with blanks); they fade per skill."""
     drill: bool = True
     ask_bot_plays: bool = False
-    deals: tuple[dict[str, Any], ...] = ()
+    deals: tuple[DealFile, ...] = ()
     """Prepared deals, one per round from the first (the other rounds are dealt at random)."""
     rich_in: frozenset[str] = frozenset()
     """§1.6 rows whose tiles the deals should be rich in: each round's deal is the richest of
@@ -173,7 +231,7 @@ class Lesson:
         description."""
         return self.text("goal", lang) or self.text("description", lang)
 
-    def deals_for(self, seed: int | None) -> list[dict[str, Any]] | None:
+    def deals_for(self, seed: int | None) -> list[dict[str, object]] | None:
         """The deals to play with ``seed``: the prepared ones, else (``rich_in``) the result
         of the seeded search, else None (every round dealt at random)."""
         if self.deals:
@@ -205,18 +263,20 @@ def _scaffolds(value: bool | list[str]) -> frozenset[str]:
     return frozenset(value)
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _explain(error: Any, data: Any, lang: str) -> tuple[str, str]:
-    """The field and what is wrong with it, for the teacher, from a fastjsonschema error."""
+def _explain(error: JsonSchemaValueException, data: object, lang: str) -> tuple[str, str]:
+    """The field and what is wrong with it, for the teacher, from a fastjsonschema error
+    (its ``rule_definition`` and ``definition`` are the schema's JSON, typed ``Any`` by
+    fastjsonschema)."""
     _ = translator(lang)
     path = [str(p) for p in error.path[1:]]
-    node: Any = data
-    for p in path:
-        node = node[int(p)] if isinstance(node, list) else node.get(p, {})
+    node: object = data
+    for p in path:  # the error's path is in the data: lists and objects down to the value
+        node = node[int(p)] if isinstance(node, list) else cast(dict[str, object], node).get(p, {})
     kind, rule, schema = error.rule, error.rule_definition, error.definition
     where = ".".join(path)
     got = _shown(node)
@@ -225,7 +285,8 @@ def _explain(error: Any, data: Any, lang: str) -> tuple[str, str]:
         where = ".".join([*path, missing[0]]) if missing else where
         return where, _("is missing")
     if kind == "additionalProperties":
-        extra = sorted(k for k in node if k not in schema.get("properties", {}))
+        extra = sorted(k for k in cast(dict[str, object], node)
+                       if k not in schema.get("properties", {}))
         return ".".join([*path, extra[0]]), _("is not a setting the tutor knows")
     if kind == "type":
         types = [rule] if isinstance(rule, str) else list(rule)
@@ -242,8 +303,8 @@ def _explain(error: Any, data: Any, lang: str) -> tuple[str, str]:
     if kind == "maximum":
         return where, _("must be at most {high}, got {got}").format(high=rule, got=got)
     if kind == "maxItems":
-        return where, _("lists at most {high} items, got {got}").format(high=rule,
-                                                                        got=len(node))
+        return where, _("lists at most {high} items, got {got}").format(
+            high=rule, got=len(cast(list[object], node)))
     if kind == "minLength":
         return where, _("must not be empty")
     if kind == "maxLength":
@@ -258,7 +319,7 @@ def _explain(error: Any, data: Any, lang: str) -> tuple[str, str]:
 
 
 @cache
-def _validator() -> Any:
+def _validator() -> Callable[[object], object]:
     # fastjsonschema compiles the schema once into a checking function; it imports in
     # ~10 ms where jsonschema takes over a second, which the dashboard's start would pay.
     import fastjsonschema
@@ -266,7 +327,7 @@ def _validator() -> Any:
     return fastjsonschema.compile(SCHEMA)
 
 
-def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Lesson:
+def lesson_from_dict(data: object, source: str = "lesson", lang: str = "en") -> Lesson:
     """Check ``data`` against the lesson schema and the game's rules and build a
     :class:`Lesson`; a problem raises :class:`LessonError` naming the field."""
     import fastjsonschema
@@ -278,8 +339,9 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
         where, what = _explain(err, data, lang)
         raise LessonError(source, what, where) from None
     _check_text(data, source, lang)
-    game = data.get("game", {})
-    tut = data.get("tutor", {})
+    spec = cast(LessonFile, data)  # the schema has checked its shape
+    game = spec.get("game", {})
+    tut = spec.get("tutor", {})
     players = game.get("players", 2)
     humans = tuple(game.get("humans", [0]))
     beyond = [h for h in humans if h >= players]
@@ -300,7 +362,7 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
     except (RulesError, ValueError, TypeError) as e:
         raise LessonError(source, translate_error(e, lang), "game.rules") from None
     try:
-        mastery = params_from_dict(data.get("mastery", {}))
+        mastery = params_from_dict(spec.get("mastery", {}))
     except (ValueError, TypeError) as e:
         raise LessonError(source, translate_error(e, lang), "mastery") from None
     max_questions = tut.get("max_questions", DEFAULT_MAX_QUESTIONS)
@@ -313,8 +375,8 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
     if deals:
         _check_deals(source, name, players, rules, deals, lang)
     return Lesson(
-        id=data["id"], title=data["title"], description=data.get("description", {}),
-        goal=data.get("goal", {}),
+        id=spec["id"], title=spec["title"], description=spec.get("description", {}),
+        goal=spec.get("goal", {}),
         variant=name, players=players, humans=humans,
         bots=tuple(game.get("bots", ["greedy"])),
         rounds=rules.rounds, seed=game.get("seed"), rules=rules,
@@ -331,7 +393,7 @@ def lesson_from_dict(data: Any, source: str = "lesson", lang: str = "en") -> Les
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _check_text(data: Any, source: str, lang: str, where: str = "") -> None:
+def _check_text(data: object, source: str, lang: str, where: str = "") -> None:
     """Every text of the lesson must be text: a lone surrogate (``"\\ud800"`` in a file,
     or pasted into the builder) cannot be written as UTF-8 nor sent to a page."""
     if isinstance(data, dict):
@@ -346,7 +408,7 @@ def _check_text(data: Any, source: str, lang: str, where: str = "") -> None:
 
 
 def _check_deals(source: str, variant_name: str, players: int, rules: HouseRules,
-                 deals: Sequence[dict[str, Any]], lang: str) -> None:
+                 deals: Sequence[DealFile], lang: str) -> None:
     """Each prepared deal must be a deal of this game: the engine checks it (tiles of the set,
     each dealt once, hand sizes, the opener)."""
     from engine.round import DealError, Round
@@ -358,8 +420,10 @@ def _check_deals(source: str, variant_name: str, players: int, rules: HouseRules
             raise LessonError(source, _("gives {got} hands for {n} players").format(
                 got=len(deal["hands"]), n=players), f"game.deals.{i}.hands")
         try:
-            Round.from_deal(var, rules, deal["hands"], deal.get("pile", ()), deal.get("table"),
-                            deal.get("starter"), record=False)
+            hands: list[list[Tile | str]] = [list(h) for h in deal["hands"]]
+            pile: list[Tile | str] = list(deal.get("pile", ()))
+            Round.from_deal(var, rules, hands, pile, deal.get("table"), deal.get("starter"),
+                            record=False)
         except DealError as err:
             raise LessonError(source, str(err), f"game.deals.{i}") from None
 
@@ -464,7 +528,7 @@ def read_lesson_bytes(path: Path, name: str, lang: str = "en") -> bytes:
     return b"".join(chunks)
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise _NotANumber(name)
 
 
@@ -472,7 +536,7 @@ class _NotANumber(ValueError):
     pass
 
 
-def lesson_json(raw: bytes, name: str, lang: str = "en") -> Any:
+def lesson_json(raw: bytes, name: str, lang: str = "en") -> object:
     """The JSON data of a lesson file's bytes, checked as every lesson is, by the loader and
     by the builder alike: at most :data:`MAX_LESSON_BYTES`, UTF-8 (a byte order mark is
     accepted), plain JSON (no ``NaN`` or ``Infinity``, no number of thousands of digits).

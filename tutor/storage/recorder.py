@@ -11,28 +11,42 @@ rows; :func:`load_mastery` and :func:`save_mastery` turn them into a
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import Protocol
 
 from tutor.i18n import N_
-from tutor.storage.records import Attempt
+from tutor.storage.records import Attempt, MasteryValue
 from tutor.teaching.mastery import Mastery, Params
 
-__all__ = ["NOT_SAVED_YET", "Recorder", "load_mastery", "save_mastery"]
+__all__ = ["NOT_SAVED_YET", "ProgressStore", "Recorder", "load_mastery", "save_mastery"]
+
+
+class ProgressStore(Protocol):
+    """What the recorder needs of a progress store (:class:`tutor.storage.store.Store`)."""
+
+    def start_session(self, student: str, session: str | None = None,
+                      started: str | None = None) -> str: ...
+
+    def add_attempt(self, attempt: Attempt) -> int: ...
+
+    def save_mastery_rows(self, student: str,
+                          rows: Mapping[str, Mapping[str, MasteryValue]]) -> None: ...
+
+    def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]: ...
 
 NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress file is busy. They will "
                    "be saved as soon as it is free.")
 """Shown to the student while answers wait in memory for a busy progress file."""
 
 
-def load_mastery(store: Any, student: str, params: Params | None = None) -> Mastery:
+def load_mastery(store: ProgressStore, student: str, params: Params | None = None) -> Mastery:
     """``student``'s saved mastery in ``store`` (a fresh one if nothing was saved), read from
     the store's mastery rows (:meth:`tutor.storage.store.Store.mastery_rows`)."""
     return Mastery.from_dict(store.mastery_rows(student), params)
 
 
-def save_mastery(store: Any, student: str, mastery: Mastery) -> None:
+def save_mastery(store: ProgressStore, student: str, mastery: Mastery) -> None:
     """Save every skill state of ``student``'s ``mastery`` to ``store`` as rows
     (:meth:`tutor.storage.store.Store.save_mastery_rows`, one transaction)."""
     store.save_mastery_rows(student, mastery.to_dict())
@@ -41,7 +55,7 @@ def save_mastery(store: Any, student: str, mastery: Mastery) -> None:
 class Recorder:
     """The progress of one session (``session_id``) of one lesson, written to ``store``."""
 
-    def __init__(self, store: Any, lesson: str,
+    def __init__(self, store: ProgressStore, lesson: str,
                  clock: Callable[[], datetime] | None = None) -> None:
         from tutor.storage.store import utc_now
 
@@ -69,7 +83,7 @@ class Recorder:
         self._save(lambda: self.store.start_session(student, self.session_id, started))
         self.flush()
 
-    def load_mastery(self, student: str, params: Any) -> Mastery:
+    def load_mastery(self, student: str, params: Params) -> Mastery:
         """The student's saved mastery (a fresh one while the store is busy: the answers
         still count from here on, and are all saved)."""
         from tutor.storage.store import StoreBusyError

@@ -20,6 +20,7 @@ __all__ = [
     "LIMITS",
     "MAX_TEXT",
     "Attempt",
+    "MasteryValue",
     "Outcome",
     "ProgressImportError",
     "StoreError",
@@ -27,6 +28,11 @@ __all__ = [
     "out_of_range",
     "outcome",
 ]
+
+MasteryValue = str | int | float
+"""A value of a stored mastery row's column (:data:`tutor.storage.store.MASTERY_COLUMNS`): the
+skill,
+a count, a probability or seconds (``mastered`` is stored as 0 or 1)."""
 
 KC_SEPARATOR = "~~"  # DataShop's separator between several skills of one step
 DURATION_NOT_SECONDS = N_("the duration {value} is not a number of seconds")

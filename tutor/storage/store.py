@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import astuple
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from tutor.course.paths import PROGRESS_ENV, default_path
@@ -46,6 +46,7 @@ from tutor.storage.records import (
     LIMITS,
     MAX_TEXT,
     Attempt,
+    MasteryValue,
     Outcome,
     ProgressImportError,
     StoreError,
@@ -56,7 +57,10 @@ from tutor.storage.records import outcome as _outcome
 from tutor.storage.store_backends import (
     DATABASE_SCHEMES,
     Backend,
+    Connection,
+    Cursor,
     PostgresBackend,
+    Row,
     SQLiteBackend,
     scheme_of,
 )
@@ -72,6 +76,7 @@ __all__ = [
     "MAX_TEXT",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "MasteryValue",
     "Attempt",
     "Outcome",
     "ProgressImportError",
@@ -217,7 +222,7 @@ class Store:
                     else default_location(self.lang))
         self.owner = owner
         self._tries = 0
-        self.conn: Any = None
+        self.conn: Connection
         self.retries = max(0, int(retries))
         self.busy_timeout = busy_timeout
         self.backend: Backend
@@ -247,7 +252,7 @@ class Store:
             raise StoreError(N_("{path} is not a progress file of this tutor ({error})."),
                              path=str(self.path), error=str(err), lang=self.lang) from err
 
-    def _connect_pg(self) -> Any:
+    def _connect_pg(self) -> Connection:
         try:
             import psycopg
         except ImportError as err:
@@ -340,7 +345,7 @@ class Store:
         # Switching to WAL needs the file to itself for a moment: when another kernel is
         # reading or switching at the same time this raises "database is locked" (retried);
         # once one has switched, the file stays in WAL and the others find it so.
-        if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        if _one(self.conn.execute("PRAGMA journal_mode"))[0] != "wal":
             self.conn.execute("PRAGMA journal_mode = WAL")
 
     def _sql(self, text: str) -> str:
@@ -409,8 +414,7 @@ class Store:
                                     "ON CONFLICT DO NOTHING"), (name, utc_now()))
         sql = self.backend.student_id_sql
         args = (name,) * sql.count("?")
-        row = self.conn.execute(self._sql(sql), args).fetchone()
-        return int(row[0])
+        return int(_one(self.conn.execute(self._sql(sql), args))[0])
 
     def _ensure_session(self, session: str, student_id: int, started: str) -> None:
         self.conn.execute(self._sql("INSERT INTO sessions (id, student_id, started) "
@@ -469,9 +473,9 @@ class Store:
                                              input_text)
                 if found is not None:
                     return found
-                (earlier,) = self.conn.execute(self._sql(
+                (earlier,) = _one(self.conn.execute(self._sql(
                     "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
-                    "AND problem = ? AND step = ?"), (sid, session, problem, step)).fetchone()
+                    "AND problem = ? AND step = ?"), (sid, session, problem, step)))
                 attempt = Attempt(
                     student, session, now, lesson, problem, step, checked, input_text,
                     feedback, skills, earlier + 1,
@@ -554,7 +558,7 @@ class Store:
 
     # -- mastery -----------------------------------------------------------------------------
     def save_mastery_rows(self, student: str,
-                          rows: Mapping[str, Mapping[str, Any]]) -> None:
+                          rows: Mapping[str, Mapping[str, MasteryValue]]) -> None:
         """Store ``student``'s mastery rows (one transaction): by skill, the columns of
         :data:`MASTERY_COLUMNS` (the shape of :meth:`tutor.teaching.mastery.Mastery.to_dict`). The
         store keeps rows; the teaching code makes them a mastery
@@ -576,7 +580,7 @@ class Store:
 
         self._retry(write)
 
-    def mastery_rows(self, student: str) -> dict[str, dict[str, Any]]:
+    def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]:
         """``student``'s saved mastery rows, by skill: each the columns of
         :data:`MASTERY_COLUMNS` (empty if nothing was saved). The teaching code reads them
         (:func:`tutor.storage.recorder.load_mastery`,
@@ -636,7 +640,15 @@ class Store:
     def integrity_ok(self) -> bool:
         if self.backend.name != "sqlite":
             return True  # PostgreSQL checks its own pages; nothing to ask it here
-        return bool(self.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+        return bool(_one(self.conn.execute("PRAGMA integrity_check"))[0] == "ok")
+
+
+def _one(cursor: Cursor) -> Row:
+    """The row of a statement that always gives one (a ``COUNT``, a ``PRAGMA``, the id of a
+    student just inserted)."""
+    row = cursor.fetchone()
+    assert row is not None, "the statement gave no row"
+    return row
 
 
 def _is_busy(err: sqlite3.OperationalError) -> bool:
@@ -652,7 +664,7 @@ class _Transaction:
     transaction and the whole write can be tried again.
     """
 
-    def __init__(self, conn: Any, backend: Backend) -> None:
+    def __init__(self, conn: Connection, backend: Backend) -> None:
         self.conn = conn
         self.backend = backend
 

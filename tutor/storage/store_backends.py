@@ -17,13 +17,43 @@ extra) is the store a district's server shares, chosen by a ``postgresql://`` ad
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from tutor.course.paths import scheme_of
 
-__all__ = ["DATABASE_SCHEMES", "Backend", "PostgresBackend", "SQLiteBackend", "scheme_of"]
+if TYPE_CHECKING:
+    import psycopg
+
+__all__ = ["DATABASE_SCHEMES", "Backend", "Connection", "Cursor", "PostgresBackend", "Row",
+           "SQLiteBackend", "scheme_of"]
+
+Row = tuple[Any, ...]
+"""A row as a driver returns it. The one ``Any`` of the storage layer, at the drivers'
+boundary: sqlite3 and psycopg type a column's value as ``Any``, since the schema, not the
+driver, says what it is (TEXT a str, INTEGER an int, a NULL None).
+:class:`tutor.storage.store.Store`
+reads each column as its schema says."""
+
+
+class Cursor(Protocol):
+    """What the store reads from a statement's result (sqlite3's and psycopg's cursors)."""
+
+    def fetchone(self) -> Row | None: ...
+
+    def fetchall(self) -> list[Row]: ...
+
+    def __iter__(self) -> Iterator[Row]: ...
+
+
+class Connection(Protocol):
+    """The part of a DB-API connection the store uses (``sqlite3.Connection``,
+    ``psycopg.Connection``), opened in autocommit mode by :meth:`Backend.connect`."""
+
+    def execute(self, sql: str, parameters: Sequence[object] = ..., /) -> Cursor: ...
+
+    def close(self) -> None: ...
 
 DATABASE_SCHEMES = ("postgresql", "postgres")
 """Address schemes that name a PostgreSQL store (``postgresql://user@host:5432/db``)."""
@@ -45,16 +75,16 @@ class Backend:
         """``text`` (written with ``?`` marks) in this driver's parameter style."""
         return text if self.marker == "?" else text.replace("?", self.marker)
 
-    def connect(self, location: str | Path, timeout: float) -> Any:
+    def connect(self, location: str | Path, timeout: float) -> Connection:
         raise NotImplementedError
 
-    def tables(self, conn: Any) -> set[str]:
+    def tables(self, conn: Connection) -> set[str]:
         raise NotImplementedError
 
-    def columns(self, conn: Any, table: str) -> set[str]:
+    def columns(self, conn: Connection, table: str) -> set[str]:
         raise NotImplementedError
 
-    def in_transaction(self, conn: Any) -> bool:
+    def in_transaction(self, conn: Connection) -> bool:
         raise NotImplementedError
 
     def is_busy(self, err: BaseException) -> bool:
@@ -64,11 +94,11 @@ class Backend:
     def is_database_error(self, err: BaseException) -> bool:
         raise NotImplementedError
 
-    def lost(self, conn: Any) -> bool:
+    def lost(self, conn: Connection | None) -> bool:
         """Whether the connection is gone (the server restarted): reconnect before retrying."""
         return False
 
-    def lock_schema(self, conn: Any) -> None:
+    def lock_schema(self, conn: Connection) -> None:
         """Inside a transaction: wait until no other kernel is creating or migrating."""
 
     def add_column_sql(self, table: str, name: str, kind: str) -> str:
@@ -125,14 +155,14 @@ class SQLiteBackend(Backend):
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
 
-    def tables(self, conn: Any) -> set[str]:
+    def tables(self, conn: Connection) -> set[str]:
         return {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
 
-    def columns(self, conn: Any, table: str) -> set[str]:
+    def columns(self, conn: Connection, table: str) -> set[str]:
         return {r[0] for r in conn.execute("SELECT name FROM pragma_table_info(?)", (table,))}
 
-    def in_transaction(self, conn: Any) -> bool:
-        return bool(conn.in_transaction)
+    def in_transaction(self, conn: Connection) -> bool:
+        return cast(sqlite3.Connection, conn).in_transaction
 
     def is_busy(self, err: BaseException) -> bool:
         if not isinstance(err, sqlite3.OperationalError):
@@ -199,27 +229,28 @@ class PostgresBackend(Backend):
         )
 
 
-    def connect(self, location: str | Path, timeout: float) -> Any:
+    def connect(self, location: str | Path, timeout: float) -> Connection:
         import psycopg
 
         return psycopg.connect(str(location), autocommit=True,
                                connect_timeout=max(1, round(timeout)))
 
-    def tables(self, conn: Any) -> set[str]:
+    def tables(self, conn: Connection) -> set[str]:
         rows = conn.execute("SELECT table_name FROM information_schema.tables "
                             "WHERE table_schema = current_schema()").fetchall()
         return {r[0] for r in rows}
 
-    def columns(self, conn: Any, table: str) -> set[str]:
+    def columns(self, conn: Connection, table: str) -> set[str]:
         rows = conn.execute("SELECT column_name FROM information_schema.columns "
                             "WHERE table_schema = current_schema() AND table_name = %s",
                             (table,)).fetchall()
         return {r[0] for r in rows}
 
-    def in_transaction(self, conn: Any) -> bool:
+    def in_transaction(self, conn: Connection) -> bool:
         from psycopg.pq import TransactionStatus
 
-        return bool(conn.info.transaction_status != TransactionStatus.IDLE)
+        pg = cast("psycopg.Connection[Row]", conn)
+        return bool(pg.info.transaction_status != TransactionStatus.IDLE)
 
     def is_busy(self, err: BaseException) -> bool:
         import psycopg
@@ -235,10 +266,11 @@ class PostgresBackend(Backend):
 
         return isinstance(err, psycopg.Error)
 
-    def lost(self, conn: Any) -> bool:
-        return bool(conn is None or conn.closed or conn.broken)
+    def lost(self, conn: Connection | None) -> bool:
+        pg = cast("psycopg.Connection[Row] | None", conn)
+        return bool(pg is None or pg.closed or pg.broken)
 
-    def lock_schema(self, conn: Any) -> None:
+    def lock_schema(self, conn: Connection) -> None:
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
 
     def add_column_sql(self, table: str, name: str, kind: str) -> str:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
 
 from tutor.i18n import N_, format_number, normalize_lang, translator
 
@@ -75,7 +74,7 @@ class AnswerError(ValueError):
     ``code`` names the problem for tests and the UI: one of the keys of ``MESSAGES``.
     """
 
-    def __init__(self, code: str, lang: str = "en", **params: Any) -> None:
+    def __init__(self, code: str, lang: str = "en", **params: object) -> None:
         self.code = code
         self.lang = lang
         self.params = params
@@ -333,7 +332,9 @@ def read_answer(text: str, lang: str = "en") -> Reading:
     if n == 1 and tokens[0][0] == "num":
         value = tokens[0][1]
     elif n == 2 and tokens[0][1] in ("+", "-") and tokens[1][0] == "num":
-        value = tokens[1][1] if tokens[0][1] == "+" else -tokens[1][1]  # type: ignore[operator]
+        number = tokens[1][1]
+        assert isinstance(number, int)  # a "num" token holds its int
+        value = number if tokens[0][1] == "+" else -number
     else:  # working, unless only parentheses wrap the number: "(−3)"
         working = ("op", "(") not in tokens or not _is_number(tokens)
         return Reading(_evaluate(tokens, lang), working, body)

@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Literal, Protocol
 
 from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
 from engine.round import Round
@@ -37,6 +37,7 @@ from tutor.teaching.practice import (
 )
 from tutor.teaching.questions import (
     RULE_SKILL,
+    Perspective,
     Question,
     Situation,
     collect_question,
@@ -46,7 +47,7 @@ from tutor.teaching.questions import (
     tens_question,
 )
 
-__all__ = ["ASK_KINDS", "Asker", "Feedback", "Pending"]
+__all__ = ["ASK_KINDS", "AnswerRecorder", "Asker", "Feedback", "Pending"]
 
 ASK_KINDS = frozenset({"power", "round_end"})
 FeedbackKind = Literal["invalid", "working", "correct", "wrong", "revealed"]
@@ -56,6 +57,20 @@ WORKING = N_("That is the working. Now work it out: what number is it?")
 """The reply to working (``4*8``): RULES.md §4, the student computes (docs/teaching.md)."""
 LONGEST_WAIT = 86_400.0
 """A question left open longer than this counts as this long (a day)."""
+
+
+class AnswerRecorder(Protocol):
+    """Where the asker hands each attempt and mastery (:class:`tutor.storage.recorder.Recorder`; the
+    teaching code knows no store)."""
+
+    lesson: str
+    session_id: str
+
+    def now(self) -> str: ...
+
+    def attempt(self, attempt: Attempt) -> None: ...
+
+    def save_mastery(self, student: str, mastery: Mastery) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -127,7 +142,7 @@ class Asker:
 
     def __init__(self, *, lang: str, plan: Plan, ask: frozenset[str], students: dict[int, str],
                  masteries: dict[int, Mastery], players: int, rng: random.Random,
-                 recorder: Any = None, symbol_value: int = 0,
+                 recorder: AnswerRecorder | None = None, symbol_value: int = 0,
                  tileset: TileSet = LEONARD, id_prefix: str = "") -> None:
         self.lang = lang
         self.id_prefix = id_prefix
@@ -188,6 +203,7 @@ class Asker:
     def _power(self, ev: PowerEffect, rnd: Round, placed: Placed | None,
                scores_before: Sequence[int], prefix: str) -> None:
         skill = RULE_SKILL.get(ev.rule, "")
+        perspective: Perspective
         if ev.seat in self.students:
             seat, perspective = ev.seat, "player"
         else:
@@ -210,7 +226,7 @@ class Asker:
         if wanted or t_alone:
             same = ev.t in (ev.gain, ev.loss)  # one number, asked once (as T in this lesson)
             t_first = t_alone or (practice.t_first(skill, mastery) and not same)
-            new = power_questions(ev, lang=self.lang, perspective=perspective,  # type: ignore[arg-type]
+            new = power_questions(ev, lang=self.lang, perspective=perspective,
                                   you=seat if perspective != "observer" else None,
                                   t_first=t_first, near_tile=_near_tile(rnd, placed),
                                   symbol_value=self.symbol_value, id_prefix=prefix,

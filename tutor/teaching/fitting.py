@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tutor.teaching.mastery import SKILLS, BKTParams
+
+if TYPE_CHECKING:
+    from tutor.storage.records import Attempt
 
 __all__ = ["MIN_OBSERVATIONS", "SkillFit", "fit_attempts", "fit_sequences", "sequences"]
 
@@ -48,13 +52,13 @@ class SkillFit:
     """Scaffolded right first answers (steps with no observation)."""
 
 
-def sequences(attempts: Iterable[object]) -> dict[str, list[list[int]]]:
+def sequences(attempts: Iterable[Attempt]) -> dict[str, list[list[int]]]:
     """Per skill, each student's first answers in time order, as :data:`RIGHT`,
     :data:`WRONG` or :data:`PRACTICE` (judged by :func:`tutor.teaching.evidence.judge`)."""
     from tutor.teaching.replay import first_answer_evidence
 
     by: dict[str, dict[str, list[int]]] = {}
-    for a, ev in first_answer_evidence(attempts):  # type: ignore[arg-type]
+    for a, ev in first_answer_evidence(attempts):
         if ev.kind == "none":
             continue
         code = PRACTICE if ev.kind == "practice" else RIGHT if ev.kind == "proof" else WRONG
@@ -141,7 +145,7 @@ def _em(codes: object, start: tuple[float, float, float, float], max_iterations:
     return loglik, (p0, lrn, slip, guess)
 
 
-def fit_attempts(attempts: Iterable[object]) -> tuple[dict[str, SkillFit], dict[str, int]]:
+def fit_attempts(attempts: Iterable[Attempt]) -> tuple[dict[str, SkillFit], dict[str, int]]:
     """Fit every skill with at least :data:`MIN_OBSERVATIONS` observed first answers; return
     the fits and, for the skills left out, how many observations they had."""
     fits: dict[str, SkillFit] = {}

@@ -12,7 +12,10 @@ the few callers that want one (it imports sympy then).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, TypeGuard
+
+if TYPE_CHECKING:
+    from sympy import Expr  # sympy has no types: mypy reads Expr as Any
 
 __all__ = ["Blank", "Formula", "Num", "Power", "Product", "Sum", "add", "is_atom", "latex",
            "mul", "square", "to_sympy"]
@@ -86,7 +89,7 @@ def is_atom(f: Formula) -> bool:
     return isinstance(f, (Num, Blank))
 
 
-def _negative(f: Formula) -> bool:
+def _negative(f: Formula) -> TypeGuard[Num]:
     """Whether a term after the first is written with ``−``: a negative number (sympy's
     ``could_extract_minus_sign`` for the tutor's formulas, whose multipliers are never
     negative)."""
@@ -104,7 +107,7 @@ def latex(f: Formula) -> str:
         for i, term in enumerate(f.terms):
             if i and _negative(term):
                 out += " - "
-                term = Num(-term.value)  # type: ignore[union-attr]
+                term = Num(-term.value)
             elif i:
                 out += " + "
             tex = latex(term)
@@ -124,7 +127,7 @@ def latex(f: Formula) -> str:
     return f"{base}^{{{f.exp}}}"
 
 
-def to_sympy(f: Formula) -> Any:
+def to_sympy(f: Formula) -> Expr:
     """The same unevaluated expression in sympy (imports sympy)."""
     import sympy
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from engine.events import Event, PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half
@@ -19,6 +19,9 @@ from engine.tiles import Tile
 from tutor.i18n import N_, format_number, normalize_lang, translator
 from tutor.teaching import formula
 from tutor.teaching.formula import Blank, Formula, Num, Power, Product, Sum
+
+if TYPE_CHECKING:
+    from sympy import Expr  # sympy has no types: mypy reads Expr as Any
 
 __all__ = [
     "ARITHMETIC",
@@ -223,7 +226,7 @@ class Question:
     # ----------------------
 
     @cached_property
-    def expression(self) -> Any:
+    def expression(self) -> Expr:
         """The computation as an unevaluated sympy expression (``5 × (4 + 5)``); imports
         sympy, which nothing a student sees needs (:attr:`stages` does not)."""
         return formula.to_sympy(formula_stages(self)[0])
@@ -360,13 +363,13 @@ def formula_stages(q: Question) -> tuple[Formula, tuple[Formula, ...]]:
     return expr, tuple(kept)
 
 
-def expression_stages(q: Question) -> tuple[Any, tuple[Any, ...]]:
+def expression_stages(q: Question) -> tuple[Expr, tuple[Expr, ...]]:
     """:func:`formula_stages` as unevaluated sympy expressions (imports sympy)."""
     expr, stages = formula_stages(q)
     return formula.to_sympy(expr), tuple(formula.to_sympy(s) for s in stages)
 
 
-def to_latex(expr: Any) -> str:
+def to_latex(expr: formula.Formula | Expr) -> str:
     """LaTeX of an unevaluated expression, in the order it was written, with ``\\times``: a
     :mod:`tutor.teaching.formula` tree without sympy, or a sympy expression."""
     if isinstance(expr, (Num, Blank, Sum, Product, Power)):
@@ -418,8 +421,8 @@ def warm_up(lang: str = "en") -> None:
 # --- building questions ------------------------------------------------------------------------
 
 def _halves_value(tile: Tile, symbol_value: int) -> tuple[int, int]:
-    return tuple(h if isinstance(h, int) else symbol_value  # type: ignore[return-value]
-                 for h in (tile.a, tile.b))
+    a, b = (h if isinstance(h, int) else symbol_value for h in (tile.a, tile.b))
+    return a, b
 
 
 def power_context(event: PowerEffect, *, near_tile: Tile | None = None,
