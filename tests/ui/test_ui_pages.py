@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_views import cells
+from ui_views import cells, ui_module, ui_path
 
 from tutor.classroom.counts import student_counts
 from tutor.classroom.overview import ClassRow, class_csv, class_table
@@ -29,16 +29,6 @@ from tutor.ui.teacher.heat_map import heat_map_html
 UI = Path(__file__).resolve().parents[2] / "tutor" / "ui"
 
 
-
-def ui_path(name: str) -> Path:
-    """The file of the ui module ``name``, in whichever page's package it lives (issue 34
-    part 7: the play page, the lessons page, the teacher page and what they share)."""
-    (path,) = UI.glob(f"*/{name}.py")
-    return path
-
-
-def ui_module(name: str) -> str:
-    return f"tutor.ui.{ui_path(name).parent.name}.{name}"
 
 
 def upload(widget: Any, files: list[tuple[str, bytes]]) -> None:

@@ -4,23 +4,13 @@ app only wires them, from one snapshot per refresh."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
+
+from ui_views import UI, ui_module, ui_path
 
 from tutor.ui import TutorApp, dashboard
 
-UI = Path(__file__).resolve().parents[2] / "tutor" / "ui"
 CONTAINERS = {"VBox", "HBox", "Box", "Layout"}
 
-
-def ui_path(name: str) -> Path:
-    """The file of the ui module ``name``, in whichever page's package it lives (issue 34
-    part 7: the play page, the lessons page, the teacher page and what they share)."""
-    (path,) = UI.glob(f"*/{name}.py")
-    return path
-
-
-def ui_module(name: str) -> str:
-    return f"tutor.ui.{ui_path(name).parent.name}.{name}"
 
 
 

@@ -1,9 +1,10 @@
-"""What the panel tests share: a snapshot-like view with the fields the panels read, and the
-text of a table's cells."""
+"""What the panel tests share: a snapshot-like view with the fields the panels read, the
+text of a table's cells, and where a ui module lives."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -32,3 +33,18 @@ def cells(table: str) -> list[list[str]]:
     body = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
     return [[re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
             for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body)]
+
+
+UI = Path(__file__).resolve().parents[2] / "tutor" / "ui"
+
+
+def ui_path(name: str) -> Path:
+    """The file of the ui module ``name``, in whichever page's package it lives (issue 34
+    part 7: the play page, the lessons page, the teacher page and what they share)."""
+    (path,) = UI.glob(f"*/{name}.py")
+    return path
+
+
+def ui_module(name: str) -> str:
+    """The dotted name of the ui module ``name`` (for importlib)."""
+    return f"tutor.ui.{ui_path(name).parent.name}.{name}"
