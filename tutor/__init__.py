@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tutor.answers import AnswerError, Reading, parse_answer, read_answer
 from tutor.asking import Feedback
@@ -20,6 +20,9 @@ from tutor.questions import Question, QuestionError, question_for
 from tutor.session import Session, SessionError
 from tutor.snapshot import Snapshot
 
+if TYPE_CHECKING:
+    from tutor.store import Store
+
 __all__ = [
     "CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
     "Question", "QuestionError", "Reading", "Session", "SessionError", "Snapshot", "Store",
@@ -28,7 +31,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type[Store]:
     # The progress store pulls in sqlite3; load it only when asked for.
     if name == "Store":
         from tutor.store import Store

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-from engine.events import Bonus, Event, PowerEffect
+from engine.events import Bonus, Event, PowerEffect, RoundEnded
 from engine.round import Action
 from engine.tiles import Half, Tile, TileSet
 from tutor.hints import Hint
 from tutor.lesson_end import LessonSummary, SkillSummary
 from tutor.questions import Situation
+
+if TYPE_CHECKING:
+    from tutor.store import Store
 
 __all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "MatchEndView", "MatchRow",
            "ProgressFile", "QuestionView", "RoundSummary", "SkillView", "Snapshot",
@@ -49,7 +52,7 @@ class RoundSummary:
     power_losses: tuple[int, ...]
 
     @classmethod
-    def of(cls, result: Any, events: Iterable[Event], players: int) -> RoundSummary:
+    def of(cls, result: RoundEnded, events: Iterable[Event], players: int) -> RoundSummary:
         """The summary of a round's ``result`` (its ``RoundEnded``) and ``events``."""
         gains, losses = [0] * players, [0] * players
         bonuses = []
@@ -84,7 +87,7 @@ class ProgressFile:
     data: bytes
 
 
-def export_progress(store: Any, student: str) -> ProgressFile | None:
+def export_progress(store: Store | None, student: str) -> ProgressFile | None:
     """``student``'s attempts in ``store`` as a :class:`ProgressFile` (None: no store, so
     nothing is being saved)."""
     if store is None:

@@ -17,7 +17,7 @@ from engine.events import Drew, Passed
 from engine.round import Action
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import seat_name, warm_up
-from tutor.session import Session, SessionError
+from tutor.session import GameSettings, Session, SessionError
 from tutor.snapshot import Snapshot
 from tutor.words import spoken
 
@@ -257,7 +257,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     # --- the game -----------------------------------------------------------------------------
 
-    def setup_settings(self) -> dict[str, Any]:
+    def setup_settings(self) -> GameSettings:
         """The settings the setup panel describes (for :meth:`Session.new_match`)."""
         return self.setup.settings()
 
