@@ -64,9 +64,10 @@ if TYPE_CHECKING:
     from tutor.lessons import Lesson
     from tutor.store import Store
 
-__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Feedback",
-           "LessonSummary", "Session", "SessionError", "SkillSummary", "Step", "bot_names",
-           "describe_event"]
+__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Deals",
+           "Feedback", "GameSettings", "LessonOverrides", "LessonSettings", "LessonSummary",
+           "MatchChanges", "Session", "SessionError", "SessionKeywords", "SkillSummary", "Step",
+           "bot_names", "describe_event"]
 
 _WHY_NOT = {
     WAIT_QUESTION: N_("Answer the question first (or ask to see the answer)."),
@@ -155,8 +156,20 @@ class LessonOverrides(_MatchSettings, total=False):
     clock: Callable[[], datetime] | None
 
 
-class _LessonSettings(LessonOverrides, total=False):
+class LessonSettings(LessonOverrides, total=False):
+    """A lesson's settings as :meth:`Session.from_lesson` takes them: its ``overrides`` and
+    the seed."""
+
     seed: int | None
+
+
+class SessionKeywords(LessonSettings, total=False):
+    """Every keyword of :class:`Session` (a page that makes its own session takes them)."""
+
+    lang: str
+    student: str
+    store: Store | str | PathLike[str] | None
+    lesson: str
 
 
 class _AccuracyFields(TypedDict):
@@ -270,7 +283,7 @@ class Session:
 
         if not isinstance(lesson, Lesson):
             lesson = load_lesson(lesson, lang)
-        settings: _LessonSettings = {
+        settings: LessonSettings = {
             "variant": lesson.variant, "players": lesson.players, "humans": lesson.humans,
             "bots": list(lesson.bots), "rounds": lesson.rounds,
             "seed": lesson.seed if seed is None else seed, "ask": lesson.ask,

@@ -9,15 +9,16 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from engine.events import Drew, Passed
-from engine.round import Action
+from engine.round import Action, Play
+from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.questions import seat_name, warm_up
-from tutor.session import GameSettings, Session, SessionError
+from tutor.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
 from tutor.snapshot import Snapshot
 from tutor.words import spoken
 
@@ -29,13 +30,16 @@ from .keys import HelpPanel, shortcut_map
 from .log import LogPanel
 from .moves import CHOICE, MOVES_GROUP, MovesPanel, move_label
 from .name_form import NAME_INPUT, NameForm
-from .panel import classed, freeze_heap, guarded, logged, running_loop, unforeseen
+from .panel import P, classed, freeze_heap, guarded, logged, running_loop, unforeseen
 from .question import ANSWER_BOX, AnsweredCard, TutorPanel
 from .round_end import ROUND_END_BUTTONS, RoundEndPanel
 from .scores import ScoresPanel
 from .sheet import SheetPanel
 from .skills import SkillsPanel
 from .style import stylesheet
+
+if TYPE_CHECKING:
+    from typing import Unpack
 
 __all__ = ["TutorApp"]
 
@@ -56,7 +60,7 @@ StartSession = Callable[[str, str], Session]
 """``start(student, lang)``: the game of a student just named (see ``ask_name``)."""
 
 
-class TutorApp(widgets.VBox):  # type: ignore[misc]
+class TutorApp(widgets.VBox):
     """The whole dashboard as one widget. ``app.session`` is the game; every panel is redrawn
     from one ``session.snapshot()`` by :meth:`refresh`.
 
@@ -68,14 +72,15 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def __init__(self, session: Session | None = None, *, pace: float = PACE,
                  board_size: tuple[int, int] = BOARD_SIZE,
                  ask_name: StartSession | None = None, class_code: str = "",
-                 **settings: Any) -> None:
+                 **settings: Unpack[SessionKeywords]) -> None:
         super().__init__()
         self._start: StartSession | None = ask_name
         """Set while the page waits for the student's name."""
         self.class_code = class_code
         settings.setdefault("lang", "es")
         self.lang = normalize_lang(settings["lang"])
-        self.session = session or Session(**{**settings, "auto_bots": False})
+        keywords: SessionKeywords = {**settings, "auto_bots": False}
+        self.session = session or Session(**keywords)
         self.session.auto_bots = False  # the app paces the session's steps
         self.lang = self.session.lang
         self.pace = pace
@@ -209,7 +214,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         """The page's window is ``pixels`` wide: a phone's gets :data:`PHONE_BOARD`."""
         self.board_slot.resize(*(PHONE_BOARD if pixels < PHONE_BELOW else self._board_size))
 
-    def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
+    def _guarded(self, action: Callable[P, object]) -> Callable[P, None]:
         """``action`` as a page callback whose unforeseen error the page says (see
         :func:`~tutor.ui.panel.guarded`)."""
         return guarded(action, self._failed)
@@ -329,14 +334,14 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     # --- the board's parts, by the names scripts and tests use ---------------------------------
 
     @property
-    def _hand(self) -> list[Any]:
+    def _hand(self) -> list[Tile]:
         return self.board_slot.hand
 
     @property
     def _selected(self) -> int | None:
         return self.board_slot.selected
 
-    def _plays_for(self, index: int) -> list[Any]:
+    def _plays_for(self, index: int) -> list[Play]:
         return self.board_slot.plays_for(index)
 
     def select(self, index: int) -> None:
@@ -477,7 +482,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                 self._say(self._t(N_("Your answers are saved.")))
                 self.refresh()
 
-    def _show_feedback(self, fb: Any, before: list[int]) -> None:
+    def _show_feedback(self, fb: Feedback, before: list[int]) -> None:
         self.answer_in.value = ""
         self._said.append(fb.message)
         if fb.hint is not None and not fb.done:

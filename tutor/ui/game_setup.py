@@ -45,7 +45,7 @@ def _checkbox(value: bool, css_class: str) -> Widget:
     return classed(widgets.Checkbox(value=value, indent=False, layout=_FIT), css_class)
 
 
-class SetupPanel(widgets.Accordion):  # type: ignore[misc]
+class SetupPanel(widgets.Accordion):
     """A closed accordion; :meth:`settings` reads it for :meth:`Session.new_match`."""
 
     def __init__(self) -> None:

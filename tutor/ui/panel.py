@@ -17,15 +17,15 @@ from engine.tiles import TileSet
 from tutor.i18n import N_, ngettext, translator
 from tutor.words import spoken
 
-__all__ = ["LOGGED", "Canvas", "Change", "Guard", "Widget", "WidgetValue",
+__all__ = ["LOGGED", "CanvasLayer", "Change", "Guard", "Widget", "WidgetValue",
            "accordion_attributes", "classed", "css_string", "freeze_heap", "guarded", "logged",
-           "pile_text", "running_loop", "sr_only", "text_html", "unforeseen"]
+           "pile_text", "running_loop", "sr_only", "text_html", "unforeseen", "unguarded"]
 
 # The widget boundary. ipywidgets and ipycanvas ship no type hints, so what they make is Any by
 # nature; these names are the only explicit Any of tutor.ui (pyproject.toml's mypy overrides
 # allow it in this module alone), so that every Any left in the ui is visibly a widget.
 Widget = Any  # ipywidgets ships no types: a widget (VBox, HTML, Button, Dropdown, …)
-Canvas = Any  # ipycanvas ships no types: a Canvas (or one of a MultiCanvas's layers)
+CanvasLayer = Any  # ipycanvas ships no types: a Canvas, one of a MultiCanvas's layers
 WidgetValue = Any  # a widget's synced value (a Dropdown's choice, a FileUpload's files, …)
 Change = dict[str, WidgetValue]  # traitlets' change for observe(): "new", "old", "name", …
 
@@ -43,9 +43,15 @@ C = TypeVar("C", bound=_Classable)
 
 
 class Guard(Protocol):
-    """What :func:`guarded` makes for a page: a callback that says an unforeseen error."""
+    """How a page wraps a panel's handler (``guard(handler)``): :func:`guarded` with the
+    page's way of saying an unforeseen error, or :func:`unguarded`."""
 
-    def __call__(self, action: Callable[P, object], /) -> Callable[P, None]: ...
+    def __call__(self, action: Callable[P, None], /) -> Callable[P, None]: ...
+
+
+def unguarded(action: Callable[P, None]) -> Callable[P, None]:
+    """The :class:`Guard` of a panel that no page guards: ``action`` as it is."""
+    return action
 
 
 def classed(widget: C, *classes: str) -> C:
