@@ -16,7 +16,7 @@ SQLite or PostgreSQL, file formats), ``course`` (lesson files, deals, when a les
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tutor.play.narration import describe_event
 from tutor.play.session import Session, SessionError
@@ -28,6 +28,9 @@ from tutor.teaching.hints import Hint, hint_ladder
 from tutor.teaching.mastery import BKTParams, Mastery
 from tutor.teaching.questions import Question, QuestionError, question_for
 
+if TYPE_CHECKING:
+    from tutor.storage.store import Store
+
 __all__ = [
     "CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
     "Question", "QuestionError", "Reading", "Session", "SessionError", "Snapshot", "Store",
@@ -36,7 +39,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type[Store]:
     # The progress store pulls in sqlite3; load it only when asked for.
     if name == "Store":
         from tutor.storage.store import Store

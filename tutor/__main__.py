@@ -8,7 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TypedDict
 
 from engine.events import Event
 from engine.round import Draw, Pass, Play
@@ -16,6 +16,9 @@ from tutor.commands import teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translator
 from tutor.play.session import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND, Feedback, Session, SessionError
 from tutor.teaching.questions import plain_math, seat_name
+
+if TYPE_CHECKING:
+    from typing import Unpack
 
 HINT_WORDS = frozenset({"?", "h", "hint", "pista", "ayuda"})
 REVEAL_WORDS = frozenset({"show", "mostrar", "ver"})
@@ -189,17 +192,35 @@ class _HelpFormatter(argparse.HelpFormatter):
                           self.usage_prefix if prefix is None else prefix)
 
 
+class _ParserOptions(TypedDict, total=False):
+    """The keywords of :class:`argparse.ArgumentParser` (``add_parser`` hands them on)."""
+
+    prog: str | None
+    usage: str | None
+    description: str | None
+    epilog: str | None
+    parents: Sequence[argparse.ArgumentParser]
+    formatter_class: type[argparse.HelpFormatter]
+    prefix_chars: str
+    fromfile_prefix_chars: str | None
+    argument_default: object
+    conflict_handler: str
+    add_help: bool
+    allow_abbrev: bool
+    exit_on_error: bool
+
+
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose own words (usage, help, error) are translated."""
 
-    def __init__(self, *args: Any, lang: str = "es", **kwargs: Any) -> None:
+    def __init__(self, *, lang: str = "es", **kwargs: Unpack[_ParserOptions]) -> None:
         _ = translator(lang)
         self.lang = lang
         prefix = _(N_("usage: "))
         kwargs.setdefault("formatter_class",
                           type("_Formatter", (_HelpFormatter,), {"usage_prefix": prefix}))
         kwargs["add_help"] = False
-        super().__init__(*args, **kwargs)
+        super().__init__(**kwargs)
         self._positionals.title = _(N_("positional arguments"))
         self._optionals.title = _(N_("options"))
         self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,

@@ -10,17 +10,19 @@ draws from.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.bots import Bot, make_bot
+from engine.deal import Deal
 from engine.events import Drew, Event
 from engine.match import Match
 from engine.round import DRAW, Action, Draw, Pass, Round
 from engine.rules import HouseRules, RulesError
+from engine.tiles import Tile
 from engine.view import view_of
 from tutor.course.lesson_end import (
     DEFAULT_MAX_MINUTES,
@@ -50,16 +52,24 @@ from tutor.play.snapshot import (
     export_progress,
 )
 from tutor.storage.recorder import NOT_SAVED_YET, Recorder
-from tutor.teaching.asking import ASK_KINDS, Asker, Feedback
+from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending
 from tutor.teaching.hints import Hint
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params, default_params
 from tutor.teaching.practice import SCAFFOLDS, Plan
 from tutor.teaching.questions import Question, seat_name
 from tutor.teaching.review import Due
 
-__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Feedback",
-           "LessonSummary", "Session", "SessionError", "SkillSummary", "Step", "bot_names",
-           "describe_event"]
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from engine.sheet import ScoreSheet
+    from tutor.course.lessons import Lesson
+    from tutor.storage.store import Store
+
+__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Deals",
+           "Feedback", "GameSettings", "LessonOverrides", "LessonSettings", "LessonSummary",
+           "MatchChanges", "Session", "SessionError", "SessionKeywords", "SkillSummary", "Step",
+           "bot_names", "describe_event"]
 
 _WHY_NOT = {
     WAIT_QUESTION: N_("Answer the question first (or ask to see the answer)."),
@@ -98,6 +108,80 @@ def bot_names(spec: str | Sequence[str | None], players: int,
     if len(spec) == len(seats):
         return list(spec)
     return None
+
+
+DealList = Sequence[Deal | Mapping[str, object]]
+"""A match's deals, in order (a round past the last is dealt at random)."""
+Deals = DealList | Callable[[int | None], DealList | None]
+"""A match's deals, or how to find them for a match's seed (a lesson's ``deals_for``)."""
+
+
+class _MatchSettings(TypedDict, total=False):
+    """A match's settings but its seed."""
+
+    players: int
+    humans: Sequence[int]
+    bots: str | Sequence[str | None]
+    rounds: int
+    ask: Iterable[str]
+    scaffold: bool | Iterable[str]
+    ask_bot_plays: bool
+    variant: str
+    rules: HouseRules | None
+    deals: Deals | None
+    auto_bots: bool
+    targets: Iterable[str]
+    drill: bool
+    students: dict[int, str] | None
+
+
+class GameSettings(_MatchSettings, total=False):
+    """A match's settings (:data:`_SETTINGS`): the :class:`Session` keywords that
+    :meth:`Session.new_match` may change."""
+
+    seed: int | None
+
+
+class MatchChanges(GameSettings, total=False):
+    """What :meth:`Session.new_match` changes: a match's settings and the language."""
+
+    lang: str
+
+
+class LessonOverrides(_MatchSettings, total=False):
+    """What :meth:`Session.from_lesson` may change of a lesson's settings (its
+    ``overrides``; the seed is a keyword of its own)."""
+
+    bkt: Params | None
+    max_questions: int | None
+    max_minutes: float | None
+    clock: Callable[[], datetime] | None
+
+
+class LessonSettings(LessonOverrides, total=False):
+    """A lesson's settings as :meth:`Session.from_lesson` takes them: its ``overrides`` and
+    the seed."""
+
+    seed: int | None
+
+
+class SessionKeywords(LessonSettings, total=False):
+    """Every keyword of :class:`Session` (a page that makes its own session takes them)."""
+
+    lang: str
+    student: str
+    store: Store | str | PathLike[str] | None
+    lesson: str
+
+
+class _AccuracyFields(TypedDict):
+    """The snapshot's per-seat arithmetic and the lesson's title and goal."""
+
+    seat_students: tuple[str, ...]
+    first_try_right: tuple[int, ...]
+    asked: tuple[int, ...]
+    lesson_title: str
+    lesson_goal: str
 
 
 class SessionError(TranslatableError):
@@ -141,14 +225,13 @@ class Session:
         scaffold: bool | Iterable[str] = False,
         ask_bot_plays: bool = False,
         student: str = "anon",
-        store: Any = None,
+        store: Store | str | PathLike[str] | None = None,
         lesson: str = "free-play",
         bkt: Params | None = None,
         *,
         variant: str = "leonard",
         rules: HouseRules | None = None,
-        deals: list[dict[str, Any]] | Callable[[int | None], list[dict[str, Any]] | None]
-        | None = None,
+        deals: Deals | None = None,
         auto_bots: bool = True,
         targets: Iterable[str] = (),
         drill: bool = True,
@@ -170,7 +253,7 @@ class Session:
         self.counted_from: dict[str, tuple[int, int]] = {}
         """Each student's (asked, first-try right) when this session loaded their mastery:
         the counts since are this session's (:meth:`arithmetic`)."""
-        self.lesson_info: Any = None
+        self.lesson_info: Lesson | None = None
         """The :class:`tutor.course.lessons.Lesson` the session plays (set by
         :meth:`from_lesson`)."""
         self.match_number = 0
@@ -194,22 +277,23 @@ class Session:
                     drill=drill, students=students)
 
     @classmethod
-    def from_lesson(cls, lesson: Any, *, lang: str = "es", student: str = "anon",
-                    store: Any = None, seed: int | None = None, **overrides: Any) -> Session:
+    def from_lesson(cls, lesson: Lesson | str, *, lang: str = "es", student: str = "anon",
+                    store: Store | str | PathLike[str] | None = None, seed: int | None = None,
+                    **overrides: Unpack[LessonOverrides]) -> Session:
         """A session with a lesson's settings (a :class:`tutor.course.lessons.Lesson` or its id);
         ``overrides`` change single settings (e.g. ``players=3``)."""
         from tutor.course.lessons import Lesson, load_lesson
 
         if not isinstance(lesson, Lesson):
             lesson = load_lesson(lesson, lang)
-        settings: dict[str, Any] = dict(
-            variant=lesson.variant, players=lesson.players, humans=lesson.humans,
-            bots=list(lesson.bots), rounds=lesson.rounds,
-            seed=lesson.seed if seed is None else seed, ask=lesson.ask,
-            scaffold=lesson.scaffold, ask_bot_plays=lesson.ask_bot_plays, bkt=lesson.mastery,
-            rules=lesson.rules, targets=lesson.targets, drill=lesson.drill,
-            max_questions=lesson.max_questions, max_minutes=lesson.max_minutes)
-        settings.update(overrides)
+        settings: LessonSettings = {
+            "variant": lesson.variant, "players": lesson.players, "humans": lesson.humans,
+            "bots": list(lesson.bots), "rounds": lesson.rounds,
+            "seed": lesson.seed if seed is None else seed, "ask": lesson.ask,
+            "scaffold": lesson.scaffold, "ask_bot_plays": lesson.ask_bot_plays,
+            "bkt": lesson.mastery, "rules": lesson.rules, "targets": lesson.targets,
+            "drill": lesson.drill, "max_questions": lesson.max_questions,
+            "max_minutes": lesson.max_minutes, **overrides}
         if "deals" not in overrides and not {"variant", "players", "humans", "rounds",
                                              "rules"} & set(overrides):
             settings["deals"] = lesson.deals_for  # searched again for each match's seed
@@ -223,7 +307,7 @@ class Session:
 
     # --- setup ------------------------------------------------------------------------------
 
-    def _setup(self, **s: Any) -> None:
+    def _setup(self, **s: Unpack[GameSettings]) -> None:
         ask = frozenset(s["ask"])
         if ask - ASK_KINDS:
             raise self._error(N_("ask can hold {allowed}, not {given}."),
@@ -268,7 +352,8 @@ class Session:
             raise self._error(N_("The game settings are not valid: {error}."),
                               error=str(err)) from None
         students = self._students(humans, s["students"])
-        self.settings = dict(s, ask=ask, humans=humans, rules=rules, targets=targets)
+        self.settings: GameSettings = {**s, "ask": ask, "humans": humans, "rules": rules,
+                                       "targets": targets}
         self.players, self.humans, self.ask = players, humans, ask
         self.auto_bots = bool(s["auto_bots"])
         self.seed = s["seed"]
@@ -350,7 +435,7 @@ class Session:
     def mastery_of(self, seat: int) -> Mastery:
         return self._mastery(self.students[seat])
 
-    def new_match(self, **changes: Any) -> list[Event]:
+    def new_match(self, **changes: Unpack[MatchChanges]) -> list[Event]:
         """Start a new match with the same settings except ``changes`` (any constructor
         setting but the student's). Without a ``seed`` a seeded session moves to seed + 1,
         so the new match has a new deal. Mastery and the progress store carry over; the
@@ -363,16 +448,18 @@ class Session:
         if "lang" in changes:
             self.set_lang(changes.pop("lang"))
         self.log_events = []
-        self._next_match(**changes)
+        self._next_match(changes)
         self._start_lesson(first=self.match_number)
         return list(self.last_events)
 
-    def _next_match(self, **changes: Any) -> None:
-        s = dict(self.settings)
+    def _next_match(self, changes: GameSettings | None = None) -> None:
+        s = self.settings.copy()
+        changes = GameSettings() if changes is None else changes
         if "seed" not in changes and s["seed"] is not None:
             changes["seed"] = s["seed"] + 1
         if "rounds" in changes and "rules" not in changes:
-            s["rules"] = HouseRules(**{**s["rules"].to_dict(), "rounds": changes["rounds"]})
+            rules = s["rules"] or HouseRules()  # always set: _setup stores the rules it used
+            s["rules"] = HouseRules(**{**rules.to_dict(), "rounds": changes["rounds"]})
         if "humans" in changes and "students" not in changes:
             s["students"] = None
         s.update(changes)
@@ -535,7 +622,7 @@ class Session:
     def _log(self, events: Iterable[Event]) -> None:
         self.log_events = (self.log_events + list(events))[-LOG_KEEP:]
 
-    def _apply(self, move: Any) -> list[Event]:
+    def _apply(self, move: Callable[[], list[Event]]) -> list[Event]:
         rnd = self.round
         before = list(self.match.scores)
         events: list[Event] = move()
@@ -745,7 +832,7 @@ class Session:
             self._tally_evidence(p, None)
         return self._after(fb)
 
-    def _tally_evidence(self, p: Any, mistake: str | None) -> None:
+    def _tally_evidence(self, p: Pending, mistake: str | None) -> None:
         """Count a question's first answer in the lesson's and the match's tallies as
         :mod:`tutor.classroom.counts` counts it: once, under the skill its evidence is about, right
         only when right with no hint before it; a repeated number (no evidence) not at
@@ -873,13 +960,13 @@ class Session:
             r.gains[i] - r.losses[i] for i in range(m.players)), current=r is m.current)
             for r in m.rounds)
 
-    def _accuracy_fields(self) -> dict[str, Any]:
+    def _accuracy_fields(self) -> _AccuracyFields:
         """The snapshot's per-seat arithmetic of this session and the lesson's title and
         goal."""
         names = tuple(self.students.get(s, "") for s in range(self.players))
         counts = [self.arithmetic(n) if n else (0, 0) for n in names]
         info = self.lesson_info
-        return dict(seat_students=names, first_try_right=tuple(c[0] for c in counts),
+        return _AccuracyFields(seat_students=names, first_try_right=tuple(c[0] for c in counts),
                     asked=tuple(c[1] for c in counts),
                     lesson_title=info.text("title", self.lang) if info is not None else "",
                     lesson_goal=info.goal_text(self.lang) if info is not None else "")
@@ -911,7 +998,7 @@ class Session:
         return export_progress(self.store, self._student_of(None) if student is None
                                else student)
 
-    def sheet(self) -> Any:
+    def sheet(self) -> ScoreSheet | None:
         """The Leonard score sheet of the current round (None if the engine has no sheets)."""
         try:
             from engine.sheet import ScoreSheet
@@ -922,7 +1009,7 @@ class Session:
     def _t(self, message: str) -> str:
         return translator(self.lang)(message)
 
-    def _error(self, msgid: str, **params: Any) -> SessionError:
+    def _error(self, msgid: str, **params: object) -> SessionError:
         """A :class:`SessionError` in the session's language."""
         return SessionError(msgid, lang=self.lang, **params)
 
@@ -956,7 +1043,7 @@ def _counts(mastery: Mastery) -> tuple[int, int]:
     return sum(st.asked for st in states), sum(st.first_try_right for st in states)
 
 
-def _last_placed(events: Sequence[Event], line: Sequence[Any]) -> int | None:
+def _last_placed(events: Sequence[Event], line: Sequence[Tile]) -> int | None:
     from engine.events import Placed
 
     placed = [e for e in events if isinstance(e, Placed)]
@@ -983,13 +1070,14 @@ def _checked_clock(clock: Callable[[], datetime] | None, lang: str) -> Callable[
     return clock
 
 
-def _open_store(store: Any, lang: str) -> tuple[Any, bool]:
+def _open_store(store: Store | str | PathLike[str] | None,
+                lang: str) -> tuple[Store | None, bool]:
     """The store to use and whether the session opened it (and so closes it)."""
-    if store is None or hasattr(store, "record_attempt"):
-        return store, False
     if isinstance(store, (str, PathLike)):
         from tutor.storage.store import Store
 
         return Store(store, lang=lang), True
+    if store is None or hasattr(store, "record_attempt"):
+        return store, False
     raise SessionError(N_("store must be a tutor.storage.store.Store, a file path or None, not "
                           "{store}."), store=repr(store), lang=lang)

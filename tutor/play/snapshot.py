@@ -8,11 +8,12 @@ the session's game, questions or store while drawing. What they show of the game
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from os import PathLike
+from typing import Protocol
 
-from engine.events import Bonus, Event, PowerEffect
+from engine.events import Bonus, Event, PowerEffect, RoundEnded
 from engine.round import Action
 from engine.tiles import Half, Tile, TileSet
 from tutor.course.lesson_end import LessonSummary, SkillSummary
@@ -49,7 +50,7 @@ class RoundSummary:
     power_losses: tuple[int, ...]
 
     @classmethod
-    def of(cls, result: Any, events: Iterable[Event], players: int) -> RoundSummary:
+    def of(cls, result: RoundEnded, events: Iterable[Event], players: int) -> RoundSummary:
         """The summary of a round's ``result`` (its ``RoundEnded``) and ``events``."""
         gains, losses = [0] * players, [0] * players
         bonuses = []
@@ -75,6 +76,26 @@ class MatchRow:
     """The round being played (its points wait while a question is pending)."""
 
 
+class ProgressStore(Protocol):
+    """What a page reads of the progress store (a :class:`tutor.storage.store.Store`): a student's
+    attempts as CSV."""
+
+    def export_csv(self, path: str | PathLike[str], student: str | None = None) -> int: ...
+
+
+class ScoreSheetView(Protocol):
+    """What a page reads of a round's score sheet (an :class:`engine.sheet.ScoreSheet`)."""
+
+    @property
+    def header(self) -> list[str]: ...
+
+    def title(self, words: Mapping[str, str] = ..., game: str | None = None) -> str: ...
+
+    def to_html(self, caption: str | None = None) -> str: ...
+
+    def to_csv(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class ProgressFile:
     """The student's attempts as a CSV file to download and hand in."""
@@ -84,7 +105,7 @@ class ProgressFile:
     data: bytes
 
 
-def export_progress(store: Any, student: str) -> ProgressFile | None:
+def export_progress(store: ProgressStore | None, student: str) -> ProgressFile | None:
     """``student``'s attempts in ``store`` as a :class:`ProgressFile` (None: no store, so
     nothing is being saved)."""
     if store is None:

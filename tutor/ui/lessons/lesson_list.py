@@ -76,7 +76,7 @@ def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str,
     return "".join(out) + f"<div class='ld-legend'>{html.escape(legend)}</div>"
 
 
-class LessonListPanel(widgets.HTML):  # type: ignore[misc]
+class LessonListPanel(widgets.HTML):
     def __init__(self) -> None:
         super().__init__()
         classed(self, "ld-lesson-list")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tutor.classroom.link import ANONYMOUS, unnamed
 from tutor.classroom.overview import (
@@ -30,6 +30,11 @@ from tutor.ui.shared.page_style import page_stylesheet
 from tutor.ui.shared.panel import classed
 from tutor.ui.teacher.answer_list import OwnAnswersPanel
 
+if TYPE_CHECKING:
+    from tutor.course.lessons import Lesson
+    from tutor.storage.records import Attempt
+    from tutor.storage.store import Store
+
 __all__ = ["LessonsPage"]
 
 TITLE = N_("Leonard-Domino Tutor: lessons")
@@ -42,8 +47,8 @@ class LessonsPage(LanguagePage):
     a student asks for the name (and class code) first; the links to the lessons then carry
     them, and the address bar's link too (a reload keeps them)."""
 
-    def __init__(self, *, store: Any, student: str = ANONYMOUS, lang: str = "es",
-                 lessons: Sequence[Any] | None = None, notes: Sequence[str] = (),
+    def __init__(self, *, store: Store | None, student: str = ANONYMOUS, lang: str = "es",
+                 lessons: Sequence[Lesson] | None = None, notes: Sequence[str] = (),
                  clock: Callable[[], datetime] | None = None, ask_name: bool = False,
                  class_code: str = "") -> None:
         super().__init__()
@@ -107,14 +112,14 @@ class LessonsPage(LanguagePage):
         """Each lesson with this student's progress (none saved: nothing done yet)."""
         return lesson_progress(self._attempts(), self.lessons)
 
-    def _attempts(self) -> list[Any]:
+    def _attempts(self) -> list[Attempt]:
         return self.store.attempts(self.student) if self.store is not None else []
 
     def reviews_due(self) -> list[Due]:
         """This student's skills due for review now (:class:`tutor.teaching.review.Due`)."""
         return self._due(self._attempts())
 
-    def _due(self, attempts: Sequence[Any]) -> list[Due]:
+    def _due(self, attempts: Sequence[Attempt]) -> list[Due]:
         params = {lesson.id: lesson.mastery for lesson in self.lessons}
         return reviews_due(attempts, self.clock(), params)
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import ipywidgets as widgets
 
 from tutor.classroom.overview import MergeResult
 from tutor.i18n import translator
+from tutor.play.snapshot import ProgressStore
 from tutor.ui.play.sheet import progress_html
 from tutor.ui.shared.panel import classed
 from tutor.ui.shared.uploads import MergeResultView, ProgressUpload
@@ -26,7 +26,7 @@ def load_help_html(lang: str) -> str:
         "and nothing is counted twice.")) + "</div>")
 
 
-class ProgressFilesPanel(widgets.VBox):  # type: ignore[misc]
+class ProgressFilesPanel(widgets.VBox):
     """The download link, the load button and what the last load did."""
 
     def __init__(self, on_files: Callable[[Sequence[tuple[str, bytes]]], None]) -> None:
@@ -49,7 +49,7 @@ class ProgressFilesPanel(widgets.VBox):  # type: ignore[misc]
         self.help.value = load_help_html(lang)
         self.result.relabel(lang)
 
-    def render(self, store: Any, student: str, lang: str) -> None:
+    def render(self, store: ProgressStore | None, student: str, lang: str) -> None:
         self.download.value = progress_html(store, student, lang)
 
     def show_result(self, result: MergeResult | None, lang: str, error: str = "") -> None:

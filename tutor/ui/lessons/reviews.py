@@ -43,7 +43,7 @@ def reviews_html(dues: Sequence[Due], lang: str) -> str:
             f"<div class='ld-legend'>{html.escape(_(REVIEW_HOW))}</div>")
 
 
-class ReviewsPanel(widgets.HTML):  # type: ignore[misc]
+class ReviewsPanel(widgets.HTML):
     def __init__(self) -> None:
         super().__init__()
         classed(self, "ld-reviews")

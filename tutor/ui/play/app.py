@@ -9,14 +9,15 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
 from engine.events import Drew, Passed
-from engine.round import Action
+from engine.round import Action, Play
+from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
-from tutor.play.session import Session, SessionError
+from tutor.play.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
 from tutor.play.snapshot import Snapshot
 from tutor.play.words import spoken
 from tutor.teaching.questions import seat_name, warm_up
@@ -33,8 +34,11 @@ from tutor.ui.play.sheet import SheetPanel
 from tutor.ui.play.skills import SkillsPanel
 from tutor.ui.shared.access import Attributes, PageAccess
 from tutor.ui.shared.name_form import NAME_INPUT, NameForm
-from tutor.ui.shared.panel import classed, freeze_heap, guarded, logged, running_loop, unforeseen
+from tutor.ui.shared.panel import P, classed, freeze_heap, guarded, logged, running_loop, unforeseen
 from tutor.ui.shared.style import stylesheet
+
+if TYPE_CHECKING:
+    from typing import Unpack
 
 __all__ = ["TutorApp"]
 
@@ -55,7 +59,7 @@ StartSession = Callable[[str, str], Session]
 """``start(student, lang)``: the game of a student just named (see ``ask_name``)."""
 
 
-class TutorApp(widgets.VBox):  # type: ignore[misc]
+class TutorApp(widgets.VBox):
     """The whole dashboard as one widget. ``app.session`` is the game; every panel is redrawn
     from one ``session.snapshot()`` by :meth:`refresh`.
 
@@ -67,14 +71,15 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     def __init__(self, session: Session | None = None, *, pace: float = PACE,
                  board_size: tuple[int, int] = BOARD_SIZE,
                  ask_name: StartSession | None = None, class_code: str = "",
-                 **settings: Any) -> None:
+                 **settings: Unpack[SessionKeywords]) -> None:
         super().__init__()
         self._start: StartSession | None = ask_name
         """Set while the page waits for the student's name."""
         self.class_code = class_code
         settings.setdefault("lang", "es")
         self.lang = normalize_lang(settings["lang"])
-        self.session = session or Session(**{**settings, "auto_bots": False})
+        keywords: SessionKeywords = {**settings, "auto_bots": False}
+        self.session = session or Session(**keywords)
         self.session.auto_bots = False  # the app paces the session's steps
         self.lang = self.session.lang
         self.pace = pace
@@ -208,7 +213,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
         """The page's window is ``pixels`` wide: a phone's gets :data:`PHONE_BOARD`."""
         self.board_slot.resize(*(PHONE_BOARD if pixels < PHONE_BELOW else self._board_size))
 
-    def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
+    def _guarded(self, action: Callable[P, object]) -> Callable[P, None]:
         """``action`` as a page callback whose unforeseen error the page says (see
         :func:`~tutor.ui.shared.panel.guarded`)."""
         return guarded(action, self._failed)
@@ -256,7 +261,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
 
     # --- the game -----------------------------------------------------------------------------
 
-    def setup_settings(self) -> dict[str, Any]:
+    def setup_settings(self) -> GameSettings:
         """The settings the setup panel describes (for :meth:`Session.new_match`)."""
         return self.setup.settings()
 
@@ -328,14 +333,14 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
     # --- the board's parts, by the names scripts and tests use ---------------------------------
 
     @property
-    def _hand(self) -> list[Any]:
+    def _hand(self) -> list[Tile]:
         return self.board_slot.hand
 
     @property
     def _selected(self) -> int | None:
         return self.board_slot.selected
 
-    def _plays_for(self, index: int) -> list[Any]:
+    def _plays_for(self, index: int) -> list[Play]:
         return self.board_slot.plays_for(index)
 
     def select(self, index: int) -> None:
@@ -476,7 +481,7 @@ class TutorApp(widgets.VBox):  # type: ignore[misc]
                 self._say(self._t(N_("Your answers are saved.")))
                 self.refresh()
 
-    def _show_feedback(self, fb: Any, before: list[int]) -> None:
+    def _show_feedback(self, fb: Feedback, before: list[int]) -> None:
         self.answer_in.value = ""
         self._said.append(fb.message)
         if fb.hint is not None and not fb.done:

@@ -4,9 +4,9 @@ selection on it, and the hot-seat cover in its place between two human players' 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import TypedDict
 
 import ipycanvas.canvas as _ipc_canvas  # private: only for the layer reset (recipe §2)
 import ipywidgets as widgets
@@ -20,9 +20,18 @@ from tutor.play.words import half_words, tile_words
 from tutor.teaching.questions import seat_name
 from tutor.ui.play.cover import Cover
 from tutor.ui.play.draw import paint_marks, paint_table, paint_tiles
-from tutor.ui.play.layout import BoardLayout, Cursor, Hit, css_max_width, hit_test, layout
+from tutor.ui.play.layout import (
+    BoardDict,
+    BoardLayout,
+    BoardView,
+    Cursor,
+    Hit,
+    css_max_width,
+    hit_test,
+    layout,
+)
 from tutor.ui.shared.access import Attributes
-from tutor.ui.shared.panel import pile_text
+from tutor.ui.shared.panel import Guard, pile_text, unguarded
 
 __all__ = ["BOARD_WORDS_ID", "Board", "BoardPanel", "board_labels", "board_words_html"]
 
@@ -36,7 +45,7 @@ def board_words_html(view: Snapshot, lang: str, *, hand_shown: bool = True) -> s
     tile counts and the pile. ``hand_shown`` False: the hand is hidden (hot seat)."""
     _ = translator(lang)
 
-    def tiles(ts: Any) -> str:
+    def tiles(ts: Iterable[Tile]) -> str:
         return ", ".join(tile_words(t, lang) for t in ts)
 
     parts = []
@@ -92,6 +101,22 @@ def board_labels(view: Snapshot, lang: str) -> dict[str, str]:
     }
 
 
+class _Marks(TypedDict, total=False):
+    """What the board paints beside the layout: the hot seat's hidden hand, the selection,
+    the ends it fits, the playable tiles, the last tile placed and the keyboard's cursor."""
+
+    hidden_hand: bool
+    selected: int | None
+    fit_ends: tuple[str, ...]
+    playable: tuple[int, ...]
+    last: int | None
+    cursor: Cursor | None
+
+
+_Keys = tuple[tuple[object, ...] | None, tuple[object, ...] | None, tuple[object, ...] | None]
+"""What each of the three layers was painted from (None: not painted yet)."""
+
+
 class Board:
     """Layer 0 the felt, layer 1 the tiles, layer 2 the marks (ends, selection, last play).
 
@@ -110,15 +135,15 @@ class Board:
                                                         height="auto"))
         self.canvas.add_class("ld-board")
         self.layout: BoardLayout = layout({}, width, height)
-        self._view: Any = {}
-        self._args: dict[str, Any] = {}
+        self._view: BoardView = BoardDict()
+        self._args: _Marks = {}
         self._labels: dict[str, str] = {}
         self._on_click: Callable[[Hit, float, float], None] | None = None
         self._on_key: Callable[[str], None] | None = None
         self._ends_clickable: tuple[str, ...] | None = None
         # What each layer was last painted from: a layer whose inputs did not change is not
         # sent again (most refreshes change the scores or the tutor panel, not the board).
-        self._painted: tuple[Any, Any, Any] = (None, None, None)
+        self._painted: _Keys = (None, None, None)
         # The layers the page has said it has: nothing is sent before it has every one (see
         # :meth:`page_ready`).
         self._layers_ready: set[int] = set()
@@ -135,7 +160,7 @@ class Board:
         keys reach it: arrows, Enter, Space, Escape, Home, End; see access.js)."""
         self._on_key = callback
 
-    def _key_down(self, key: str, *_modifiers: Any) -> None:
+    def _key_down(self, key: str, *_modifiers: object) -> None:
         if self._on_key is not None:
             self._on_key(key)
 
@@ -161,7 +186,7 @@ class Board:
         self._layers_ready.update(range(len(self.canvas._canvases)))
         self.repaint(force=True)
 
-    def show(self, view: Any, *, labels: dict[str, str], hidden_hand: bool = False,
+    def show(self, view: BoardView, *, labels: dict[str, str], hidden_hand: bool = False,
              selected: int | None = None, fit_ends: tuple[str, ...] = (),
              playable: tuple[int, ...] = (), last: int | None = None,
              cursor: Cursor | None = None) -> BoardLayout:
@@ -169,8 +194,8 @@ class Board:
         self._view = view
         self.layout = layout(view, self.width, self.height)
         self._labels = dict(labels)
-        self._args = dict(hidden_hand=hidden_hand, selected=selected, fit_ends=fit_ends,
-                          playable=playable, last=last, cursor=cursor)
+        self._args = _Marks(hidden_hand=hidden_hand, selected=selected, fit_ends=fit_ends,
+                            playable=playable, last=last, cursor=cursor)
         self.repaint()
         return self.layout
 
@@ -188,7 +213,7 @@ class Board:
     def mark(self, *, selected: int | None, fit_ends: tuple[str, ...],
              cursor: Cursor | None = None) -> None:
         """Redraw only the highlight layer (a selection or the keyboard's cursor changed)."""
-        self._args.update(selected=selected, fit_ends=fit_ends, cursor=cursor)
+        self._args.update({"selected": selected, "fit_ends": fit_ends, "cursor": cursor})
         self.repaint()
 
     def _paint_marks(self) -> None:
@@ -200,7 +225,7 @@ class Board:
     def repaint(self, force: bool = False) -> None:
         """Paint, in one batch, every layer whose inputs changed (all with ``force``)."""
         a, lay, labels = self._args, self.layout, self._labels
-        keys = (
+        keys: _Keys = (
             (lay.width, lay.height, lay.band_y, bool(lay.line), labels.get("hand"),
              labels.get("empty")),
             (lay.line, lay.hand, lay.turns, a.get("hidden_hand", False),
@@ -225,7 +250,7 @@ class Board:
         self._painted = keys
 
 
-class BoardPanel(widgets.Box):  # type: ignore[misc]
+class BoardPanel(widgets.Box):
     """The board, or the hot-seat cover while the next human player takes the screen; and
     :attr:`words`, the board in words for screen readers (the app places it under the board).
 
@@ -243,7 +268,7 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
                  on_message: Callable[[str, str], None],
                  on_speak: Callable[[str], None],
                  on_uncover: Callable[[], None],
-                 guard: Callable[[Callable[..., None]], Callable[..., None]] = lambda f: f,
+                 guard: Guard = unguarded,
                  ) -> None:
         self.board = Board(width, height)
         self.board.on_click(guard(self._clicked))
@@ -342,7 +367,7 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
         elif hit.kind == "end" and hit.end is not None:
             self.place_at(hit.end)
 
-    def _t(self, message: str, **values: Any) -> str:
+    def _t(self, message: str, **values: object) -> str:
         lang = self._view.lang if self._view is not None else "es"
         return translator(lang)(message).format(**values)
 
@@ -356,7 +381,7 @@ class BoardPanel(widgets.Box):  # type: ignore[misc]
             return N_("Wait: it is not your turn.")
         return None
 
-    def _say(self, message: str, kind: str = "info", **values: Any) -> None:
+    def _say(self, message: str, kind: str = "info", **values: object) -> None:
         self._on_message(self._t(message, **values), kind)
 
     def select(self, index: int) -> None:

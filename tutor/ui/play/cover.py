@@ -24,7 +24,7 @@ def cover_html(seat: int, lang: str) -> str:
         html.escape(_("The other players look away now.")) + "</p>")
 
 
-class Cover(widgets.VBox):  # type: ignore[misc]
+class Cover(widgets.VBox):
     """What the board slot shows instead of the board while a player takes the screen."""
 
     def __init__(self, width: int, height: int) -> None:

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from ipycanvas import Canvas
 from ipycanvas.canvas import COMMANDS
 
 from engine.tiles import Half
 from tutor.ui.play.layout import BoardLayout, Cursor, EndSpot, PlacedTile
+from tutor.ui.shared.panel import CanvasLayer
 
 # Colours: a green felt, ivory basic tiles, power tiles on a warm tinted face.
 FELT = "#1f5f46"
@@ -74,7 +75,7 @@ _RIGHT = np.repeat([1.0, 1.0, 0.0, 0.0], CORNER_STEPS + 1)
 _BOTTOM = np.repeat([0.0, 1.0, 1.0, 0.0], CORNER_STEPS + 1)
 
 
-def style(c: Any, **attrs: Any) -> None:
+def style(c: CanvasLayer, **attrs: str | float) -> None:
     """Set a layer's drawing attributes (``fill_style``, ``line_width``, ``font`` …).
 
     On an ipycanvas canvas each is sent as the canvas's own "set" command: its attribute
@@ -91,7 +92,7 @@ def style(c: Any, **attrs: Any) -> None:
             setattr(c, name, value)
 
 
-def line_dash(c: Any, segments: list[int]) -> None:
+def line_dash(c: CanvasLayer, segments: list[int]) -> None:
     """``c.set_line_dash(segments)``, sent as the canvas's command for the reason given in
     :func:`style` (its setter goes through traitlets); ``segments`` of even length."""
     if isinstance(c, Canvas):
@@ -104,7 +105,7 @@ Box = tuple[float, float, float, float, float]
 """A rounded rectangle: x, y, width, height, corner radius."""
 
 
-def rounded_polygons(boxes: Sequence[Box]) -> Any:
+def rounded_polygons(boxes: Sequence[Box]) -> npt.NDArray[np.float32]:
     """Rounded rectangles (x, y, w, h, radius) as an (n, points, 2) array of polygons, for
     ipycanvas's batch calls (one message for all the tiles instead of a path per tile)."""
     b = np.array(boxes, dtype=COORDS).reshape(-1, 5)
@@ -187,7 +188,7 @@ class TileBatch:
         # Big sets (double-nine, double-fifteen): the number itself.
         self.texts.append((str(half), x + s / 2, y + s / 2 + 1, s))
 
-    def paint(self, c: Any) -> None:
+    def paint(self, c: CanvasLayer) -> None:
         if not self.faces:
             return
         faces = rounded_polygons(self.faces)
@@ -222,7 +223,7 @@ class TileBatch:
             c.fill_polygons(rounded_polygons(self.veils))
 
 
-def paint_table(c: Any, lay: BoardLayout, labels: dict[str, str]) -> None:
+def paint_table(c: CanvasLayer, lay: BoardLayout, labels: dict[str, str]) -> None:
     """Layer 0: the felt and the hand band (changes only when the layout's bands change)."""
     c.clear()
     style(c, fill_style=FELT)
@@ -245,7 +246,7 @@ def paint_table(c: Any, lay: BoardLayout, labels: dict[str, str]) -> None:
             c.fill_text(msg, lay.width / 2, lay.band_y / 2)
 
 
-def paint_tiles(c: Any, lay: BoardLayout, hidden_hand: bool = False,
+def paint_tiles(c: CanvasLayer, lay: BoardLayout, hidden_hand: bool = False,
                 playable: Iterable[int] = ()) -> None:
     """Layer 1: the line (with the bends of the snake) and the hand."""
     c.clear()
@@ -283,13 +284,13 @@ def paint_tiles(c: Any, lay: BoardLayout, hidden_hand: bool = False,
         c.fill_polygons(rounded_polygons(fits))
 
 
-def _ring(c: Any, p: PlacedTile | EndSpot, colour: str, width: float = 3.5,
+def _ring(c: CanvasLayer, p: PlacedTile | EndSpot, colour: str, width: float = 3.5,
           pad: float = 3) -> None:
     style(c, stroke_style=colour, line_width=width)
     c.stroke_polygon(rounded_polygons([(p.x - pad, p.y - pad, p.w + 2 * pad, p.h + 2 * pad, 6)])[0])
 
 
-def paint_marks(c: Any, lay: BoardLayout, *, selected: int | None = None,
+def paint_marks(c: CanvasLayer, lay: BoardLayout, *, selected: int | None = None,
                 fit_ends: Iterable[str] = (), last: int | None = None,
                 labels: dict[str, str] | None = None, cursor: Cursor | None = None) -> None:
     """Layer 2: the open ends, the table tile, the last play, the selection, where it fits

@@ -3,22 +3,38 @@ progress store, and returns a ready :class:`~tutor.ui.play.app.TutorApp`."""
 
 from __future__ import annotations
 
-from typing import Any
+from os import PathLike
+from typing import TYPE_CHECKING
 
 from tutor.classroom.link import read_link, unnamed
 from tutor.classroom.request import page_query
 from tutor.i18n import N_, translate_error, translator
-from tutor.play.session import Session
+from tutor.play.session import LessonSettings, Session
 from tutor.ui.play.app import TutorApp
 
-__all__ = ["PAGE_BUSY_TIMEOUT", "dashboard", "play_page"]
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from tutor.storage.store import Store
+
+__all__ = ["PAGE_BUSY_TIMEOUT", "PageSettings", "dashboard", "play_page"]
 
 PAGE_BUSY_TIMEOUT = 0.5
 """Seconds the page waits for a busy progress file per try (two tries)."""
 
 
-def dashboard(lesson: str | None = None, *, ask_name: bool = False,
-              **settings: Any) -> TutorApp:
+
+class PageSettings(LessonSettings, total=False):
+    """What :func:`play_page` passes on to :func:`dashboard`: the link's defaults, the
+    store and the lesson's settings to override."""
+
+    lang: str
+    student: str
+    store: Store | str | PathLike[str] | None
+
+def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = "es",
+              student: str = "anon", store: Store | str | PathLike[str] | None = None,
+              **settings: Unpack[LessonSettings]) -> TutorApp:
     """The Leonard-Domino dashboard, ready to display (the notebook's one call).
 
     A link can choose the lesson, language, seed and student:
@@ -39,8 +55,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False,
     from tutor.storage.store import Store, StoreError
 
     # A preheated kernel (standalone Voilà's pool) waits here for its page's request.
-    link = read_link(page_query(), lang=settings.pop("lang", "es"),
-                     lesson=lesson, student=settings.pop("student", "anon"))
+    link = read_link(page_query(), lang=lang, lesson=lesson, student=student)
     lang = link.lang
     _ = translator(lang)
     notes = link.note_texts()
@@ -57,7 +72,6 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False,
         chosen = default_lesson()
     if chosen.id != (link.lesson or FALLBACK_ID):
         notes.append(_("Playing free play instead."))
-    store = settings.pop("store", None)
     if store is None:
         try:
             # A page answers at once: wait at most about a second for a busy progress file,
@@ -69,16 +83,19 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False,
             notes.append(_("Progress cannot be saved here: {error}").format(
                 error=translate_error(err, lang)))
 
-    def start(student: str, lang: str, store: Any = store, notes: list[str] = notes) -> Session:
+    options: LessonSettings = {**settings, "auto_bots": False}
+
+    def start(student: str, lang: str, store: Store | str | PathLike[str] | None = store,
+              notes: list[str] = notes) -> Session:
         """The game of ``student`` (the lesson's, else free play)."""
         try:
             return Session.from_lesson(chosen, lang=lang, student=student, store=store,
-                                       **{**settings, "auto_bots": False})
+                                       **options)
         except ValueError as err:  # a lesson the schema accepts but the game cannot start
             notes.append(translate_error(err, lang))
             notes.append(translator(lang)(N_("Playing free play instead.")))
             return Session.from_lesson(default_lesson(), lang=lang, student=student,
-                                       store=store, **{**settings, "auto_bots": False})
+                                       store=store, **options)
 
     if ask_name and unnamed(link.student):
         # Until the student is named the page shows the form; this session, saving nothing,
@@ -96,7 +113,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False,
     return app
 
 
-def play_page(lesson: str | None = None, **settings: Any) -> TutorApp:
+def play_page(lesson: str | None = None, **settings: Unpack[PageSettings]) -> TutorApp:
     """The play page (``notebooks/Play.ipynb``'s one call): :func:`dashboard` for a student
     who opens a shared link: without ``student=`` in it (and not on a JupyterHub, where the
     signed-in user is the student) it asks for the student's name before the game starts."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
@@ -14,7 +14,10 @@ from tutor.games import GAMES, game
 from tutor.i18n import N_, translator
 from tutor.teaching.questions import seat_name
 from tutor.ui.shared.access import Attributes
-from tutor.ui.shared.panel import accordion_attributes, classed
+from tutor.ui.shared.panel import Widget, accordion_attributes, classed
+
+if TYPE_CHECKING:
+    from tutor.play.session import GameSettings
 
 __all__ = ["SEAT_KINDS", "VARIANT_NAMES", "SetupPanel"]
 
@@ -36,12 +39,12 @@ _FIT = widgets.Layout(width="auto")  # one layout model for every box it fits
 _WRAP = widgets.Layout(flex_flow="row wrap")  # a narrow window takes the rest on a new line
 
 
-def _checkbox(value: bool, css_class: str) -> Any:
+def _checkbox(value: bool, css_class: str) -> Widget:
     """A setup checkbox as wide as its words (the stock 300 px cut the Spanish ones)."""
     return classed(widgets.Checkbox(value=value, indent=False, layout=_FIT), css_class)
 
 
-class SetupPanel(widgets.Accordion):  # type: ignore[misc]
+class SetupPanel(widgets.Accordion):
     """A closed accordion; :meth:`settings` reads it for :meth:`Session.new_match`."""
 
     def __init__(self) -> None:
@@ -102,12 +105,13 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
             _("Several human seats play at one screen: the hands are hidden between turns.")) +
             "</span>")
 
-    def show_settings(self, s: dict[str, Any]) -> None:
+    def show_settings(self, s: GameSettings) -> None:
         """Set the panel to a session's ``settings``."""
         self.variant_dd.value = s["variant"]
         self._variant_changed()
         self.players_dd.value = s["players"]
-        self.rounds_in.value = s["rules"].rounds
+        rules = s["rules"]  # the rules the session plays by (always set)
+        self.rounds_in.value = s["rounds"] if rules is None else rules.rounds
         self.seed_in.value = "" if s["seed"] is None else str(s["seed"])
         bots = s["bots"]
         for i, dd in enumerate(self.seat_dds):
@@ -140,7 +144,7 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
         for i, dd in enumerate(self.seat_dds):
             dd.layout.display = None if i < self.players_dd.value else "none"
 
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> GameSettings:
         """The settings the panel describes (for :meth:`Session.new_match`)."""
         players = self.players_dd.value
         kinds = [dd.value for dd in self.seat_dds[:players]]
@@ -150,7 +154,9 @@ class SetupPanel(widgets.Accordion):  # type: ignore[misc]
         seed = int(seed_text) if seed_text.lstrip("-").isdigit() else None
         ask = {k for k, on in (("power", self.ask_power.value),
                                ("round_end", self.ask_round.value)) if on}
-        return dict(variant=self.variant_dd.value, players=players, humans=humans, bots=bots,
-                    rounds=self.rounds_in.value,
-                    seed=seed, ask=ask, scaffold=self.scaffold_cb.value,
-                    ask_bot_plays=self.ask_bots.value, auto_bots=False)
+        settings: GameSettings = {
+            "variant": self.variant_dd.value, "players": players, "humans": humans,
+            "bots": bots, "rounds": self.rounds_in.value, "seed": seed, "ask": ask,
+            "scaffold": self.scaffold_cb.value, "ask_bot_plays": self.ask_bots.value,
+            "auto_bots": False}
+        return settings

@@ -72,7 +72,7 @@ def status_html(view: Snapshot, lang: str, *, pending: bool, message: str = "",
     return f"<b>{html.escape(head)}</b> · {html.escape(state)}{msg}"
 
 
-class Header(widgets.HBox):  # type: ignore[misc]
+class Header(widgets.HBox):
     """Title, language switch and "New game"."""
 
     def __init__(self, lang: str) -> None:
@@ -109,7 +109,7 @@ class Header(widgets.HBox):  # type: ignore[misc]
             self.lang_toggle.value = lang
 
 
-class Status(widgets.HTML):  # type: ignore[misc]
+class Status(widgets.HTML):
     """The status line; it keeps the last message until another replaces it."""
 
     def __init__(self) -> None:
@@ -127,7 +127,7 @@ class Status(widgets.HTML):  # type: ignore[misc]
                                  message_kind=self.kind, tileset=view.tileset)
 
 
-class LessonLine(widgets.HTML):  # type: ignore[misc]
+class LessonLine(widgets.HTML):
     """The open lesson's title and one-line goal, under the page's title."""
 
     def __init__(self) -> None:

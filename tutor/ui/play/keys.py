@@ -56,7 +56,7 @@ def help_html(lang: str) -> str:
         "</p></div></details>")
 
 
-class HelpPanel(widgets.HTML):  # type: ignore[misc]
+class HelpPanel(widgets.HTML):
     def __init__(self) -> None:
         super().__init__()
         self.add_class("ld-help-panel")

@@ -12,12 +12,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict
 
 from engine.tiles import Half, Tile, TileSet
 
-__all__ = ["BoardLayout", "Cursor", "EndSpot", "Hit", "PlacedTile", "css_max_width", "hit_test",
-           "layout", "view_get"]
+if TYPE_CHECKING:
+    from tutor.play.snapshot import Snapshot
+
+__all__ = ["BoardDict", "BoardLayout", "BoardView", "Cursor", "EndSpot", "Hit", "PlacedTile",
+           "TileLike", "css_max_width", "hit_test", "layout", "view_get"]
+
+TileLike = Tile | str | tuple[Half, Half]
+"""A tile as a view may give it: a :class:`Tile`, its text (``"5/x"``) or its two halves."""
+
+
+class BoardDict(TypedDict, total=False):
+    """A board's view state as a mapping (tests, benchmarks): the :class:`Snapshot`'s fields
+    the layout reads, each optional."""
+
+    tileset: TileSet | None
+    line: Sequence[TileLike]
+    hand: Sequence[TileLike] | None
+    table: TileLike | None
+    ends: Sequence[Half] | None
+    arms: Sequence[Sequence[TileLike]]
+    end_names: Sequence[str]
+
+
+BoardView: TypeAlias = "Snapshot | BoardDict"
+"""What the board draws: the session's snapshot, or a mapping of its fields."""
 
 Orientation = Literal["h", "v"]
 Cursor = tuple[Literal["hand"], int] | tuple[Literal["end"], str]
@@ -117,14 +140,23 @@ class Hit:
     end: str | None = None
 
 
-def view_get(view: Any, key: str, default: Any = None) -> Any:
+def view_get(view: Snapshot | Mapping[str, object], key: str,
+             default: object = None) -> object:
     """Read ``key`` from a mapping or an object (the session's view state may be either)."""
     if isinstance(view, Mapping):
         return view.get(key, default)
     return getattr(view, key, default)
 
 
-def _tile(t: Any, tileset: TileSet | None) -> Tile:
+def _board(view: BoardView) -> BoardDict:
+    """What the layout reads of ``view``, as a mapping."""
+    if isinstance(view, Mapping):
+        return view
+    return BoardDict(tileset=view.tileset, line=view.line, hand=view.hand, table=view.table,
+                     ends=view.ends, arms=view.arms, end_names=view.end_names)
+
+
+def _tile(t: TileLike, tileset: TileSet | None) -> Tile:
     if isinstance(t, Tile):
         return t
     if isinstance(t, str):
@@ -145,26 +177,27 @@ def _grid(n: int, width: int, height: float, half: float) -> tuple[int, int]:
     return cols, rows
 
 
-def layout(view: Any, width: int, height: int) -> BoardLayout:
+def layout(view: BoardView, width: int, height: int) -> BoardLayout:
     """Place the line (snake), the two end hotspots and the hand of ``view``.
 
     ``view`` needs ``line`` (tiles left to right, each with its left half first), and may
     give ``table`` (the 4-player table tile), ``ends`` (the open suits, left and right) and
     ``hand`` (the tiles of the student to move; empty or None to hide the hand band).
     """
-    tileset = view_get(view, "tileset")
-    line = [_tile(t, tileset) for t in (view_get(view, "line") or ())]
-    hand = [_tile(t, tileset) for t in (view_get(view, "hand") or ())]
-    table = view_get(view, "table")
-    table = _tile(table, tileset) if table is not None else None
-    ends = view_get(view, "ends")
+    board = _board(view)
+    tileset = board.get("tileset")
+    line = [_tile(t, tileset) for t in (board.get("line") or ())]
+    hand = [_tile(t, tileset) for t in (board.get("hand") or ())]
+    given_table = board.get("table")
+    table = _tile(given_table, tileset) if given_table is not None else None
+    ends = board.get("ends")
 
     band_y = float(height) if not hand else round(height * (1 - HAND_BAND))
     hand_placed = _hand(hand, width, height, band_y)
     numbers = tileset is not None and any(isinstance(s, int) and s > 6 for s in tileset.suits)
-    arms = view_get(view, "arms") or ()
+    arms = board.get("arms") or ()
     if arms and line:
-        names = tuple(view_get(view, "end_names") or ())
+        names = tuple(board.get("end_names") or ())
         return _hub_layout(line[0], [[_tile(t, tileset) for t in a] for a in arms], names,
                            ends, width, height, band_y, hand_placed, numbers)
     area_h = band_y - 2 * MARGIN

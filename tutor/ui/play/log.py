@@ -29,7 +29,7 @@ def log_html(lines: Iterable[str], lang: str, tileset: TileSet | None = None) ->
             f"<ul style='margin:4px 0;padding-left:18px'>{items}</ul>")
 
 
-class LogPanel(widgets.HTML):  # type: ignore[misc]
+class LogPanel(widgets.HTML):
     """The snapshot's log (told again at every snapshot, so a hidden point shows once its
     question is answered, and a language switch retells them)."""
 

@@ -39,7 +39,7 @@ def move_label(move: Action, lang: str) -> str:
     return f"{move.tile} → {end}"
 
 
-class MovesPanel(widgets.HBox):  # type: ignore[misc]
+class MovesPanel(widgets.HBox):
     """A row of buttons; ``on_move(move)`` when one is pressed."""
 
     def __init__(self, on_move: Callable[[Action], None]) -> None:

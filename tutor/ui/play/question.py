@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
@@ -15,7 +15,10 @@ from tutor.play.snapshot import QuestionView, Snapshot
 from tutor.teaching.hints import ANSWER
 from tutor.teaching.questions import math_html, seat_name
 from tutor.ui.shared.access import Attributes
-from tutor.ui.shared.panel import classed, text_html
+from tutor.ui.shared.panel import Widget, classed, text_html
+
+if TYPE_CHECKING:
+    from tutor.teaching.asking import Feedback
 
 __all__ = ["ANSWER_BOX", "AnsweredCard", "TutorPanel", "answered_html", "feedback_html",
            "question_html", "situation_html"]
@@ -63,7 +66,7 @@ def question_html(question: QuestionView, lang: str, tileset: TileSet | None = N
             f"{scaffold}{more}")
 
 
-def feedback_html(fb: Any) -> str:
+def feedback_html(fb: Feedback) -> str:
     """The answer's feedback (a :class:`tutor.teaching.asking.Feedback`): right, wrong (with the
     hint) or shown."""
     lang = fb.question.lang
@@ -81,7 +84,7 @@ def feedback_html(fb: Any) -> str:
     return body
 
 
-def answered_html(fb: Any, body: str) -> str:
+def answered_html(fb: Feedback, body: str) -> str:
     """The card left under the board once a question is done: prompt, feedback ``body``,
     the answer in words and the worked solution. It stays until the next question is done."""
     q = fb.question
@@ -95,7 +98,7 @@ def answered_html(fb: Any, body: str) -> str:
         shown + "</div>"
 
 
-class TutorPanel(widgets.VBox):  # type: ignore[misc]
+class TutorPanel(widgets.VBox):
     """Shown while a question waits. ``on_submit(text)``, ``on_hint()``, ``on_reveal()``."""
 
     def __init__(self, *, on_submit: Callable[[str], None], on_hint: Callable[[], None],
@@ -124,11 +127,11 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         self.feedback_html = ""
         """The feedback shown under the question until it is answered or the page relabels."""
 
-    def _on_answer_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+    def _on_answer_msg(self, _widget: Widget, content: object, _buffers: object) -> None:
         if isinstance(content, dict) and content.get("event") == "submit":
             self._on_submit(self.answer_in.value)
 
-    def show_feedback(self, fb: Any) -> None:
+    def show_feedback(self, fb: Feedback) -> None:
         """The feedback to an answer that did not end the question (it stays until the next)."""
         self.feedback_html = feedback_html(fb)
 
@@ -166,18 +169,18 @@ class TutorPanel(widgets.VBox):  # type: ignore[misc]
         self.hint_btn.disabled = bool(q.hints) and q.hints[-1].reveals
 
 
-class AnsweredCard(widgets.HTML):  # type: ignore[misc]
+class AnsweredCard(widgets.HTML):
     """The last finished question: what was asked, the feedback, the answer and its working."""
 
     def __init__(self) -> None:
         super().__init__()
         self.add_class("ld-feedback-done")
 
-    def show(self, fb: Any) -> None:
+    def show(self, fb: Feedback) -> None:
         self.value = answered_html(fb, feedback_html(fb))
 
     @staticmethod
-    def spoken_answer(fb: Any) -> list[str]:
+    def spoken_answer(fb: Feedback) -> list[str]:
         """What the card adds to the feedback's message, to announce: the answer."""
         if fb.expected is None or fb.kind == "revealed":  # a reveal's message says it
             return []

@@ -265,7 +265,7 @@ def lesson_end_html(summary: LessonSummary, lang: str, *, next_lesson: str | Non
             + lesson_links_html(lang, summary.student, next_lesson, next_title))
 
 
-class RoundEndPanel(widgets.VBox):  # type: ignore[misc]
+class RoundEndPanel(widgets.VBox):
     """Shown once the round is over. ``on_next_round()``, ``on_new_match()``."""
 
     def __init__(self, *, on_next_round: Callable[[], None],

@@ -141,7 +141,7 @@ def scores_html(view: Snapshot, lang: str, *, humans: Collection[int] | None = N
         f"<div class='ld-legend'>{html.escape(pile)}</div>{hidden}")
 
 
-class ScoresPanel(widgets.HTML):  # type: ignore[misc]
+class ScoresPanel(widgets.HTML):
     """The scores table; with a live kernel, changed totals count up and flash."""
 
     def __init__(self) -> None:

@@ -9,14 +9,19 @@ import html
 import io
 import re
 from collections.abc import Callable
-from typing import Any
 
 import ipywidgets as widgets
 
 from tutor.classroom.link import unnamed
 from tutor.games import GAMES, game
 from tutor.i18n import N_, ngettext, translator
-from tutor.play.snapshot import ProgressFile, Snapshot, export_progress
+from tutor.play.snapshot import (
+    ProgressFile,
+    ProgressStore,
+    ScoreSheetView,
+    Snapshot,
+    export_progress,
+)
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import accordion_attributes, classed
 
@@ -65,7 +70,7 @@ def _b64(text: str) -> str:
     return base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
-def sheet_caption(sheet: Any, variant: str, lang: str) -> str:
+def sheet_caption(sheet: ScoreSheetView, variant: str, lang: str) -> str:
     """The sheet's title ("Ronda 2 · dominó: gana A") in the page's language."""
     _ = translator(lang)
     return str(sheet.title({key: _(text) for key, text in SHEET_WORDS.items()},
@@ -138,7 +143,7 @@ def sheet_legend_html(lang: str) -> str:
             "</details>")
 
 
-def readable_sheet_html(sheet: Any, caption: str, lang: str) -> str:
+def readable_sheet_html(sheet: ScoreSheetView, caption: str, lang: str) -> str:
     """The sheet's HTML table with its columns named in words (the seed's abbreviations in
     brackets) and the legend of its marks under it."""
     table = sheet.to_html(caption)
@@ -177,7 +182,8 @@ def sheet_links_html(table: str, csv: str, round_number: int, lang: str,
         f"{html.escape(html_word)}</a>")
 
 
-def progress_html(store: Any, student: str, lang: str, class_code: str = "") -> str:
+def progress_html(store: ProgressStore | None, student: str, lang: str,
+                  class_code: str = "") -> str:
     """:func:`progress_file_html` of ``student``'s attempts in ``store`` (the lessons page's
     download; the play page's comes from its session)."""
     return progress_file_html(export_progress(store, student), student, lang, class_code)
@@ -209,7 +215,7 @@ def progress_file_html(saved: ProgressFile | None, student: str, lang: str,
         f"<div class='ld-legend'>{html.escape(give)}</div>")
 
 
-class SheetPanel(widgets.Accordion):  # type: ignore[misc]
+class SheetPanel(widgets.Accordion):
     """Two closed sections. The page's controller asks the session for the sheet (a replay
     of the round) or the progress file only while their section is open, and hands them to
     :meth:`render`; the sheet waits while a question hides points. ``on_open()``: a section
@@ -234,7 +240,8 @@ class SheetPanel(widgets.Accordion):  # type: ignore[misc]
         self.set_title(0, _("Score sheet (Leonard system)"))
         self.set_title(1, _("My progress (download it to hand it in)"))
 
-    def render(self, view: Snapshot, *, sheet: Any = None, progress: ProgressFile | None = None,
+    def render(self, view: Snapshot, *, sheet: ScoreSheetView | None = None,
+               progress: ProgressFile | None = None,
                class_code: str = "") -> None:
         """The open section from ``view`` and what the controller asked the session for:
         ``sheet`` the round's score sheet (None: the engine has none), ``progress`` the

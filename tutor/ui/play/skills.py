@@ -39,7 +39,7 @@ def mastery_html(view: Snapshot, lang: str) -> str:
             f"<div class='ld-legend'>{html.escape(legend)}</div>")
 
 
-class SkillsPanel(widgets.HTML):  # type: ignore[misc]
+class SkillsPanel(widgets.HTML):
     def __init__(self) -> None:
         super().__init__()
         self.add_class("ld-mastery")

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 import anywidget
 import traitlets
+
+from .panel import Widget, WidgetValue
 
 __all__ = ["Attributes", "PageAccess"]
 
@@ -82,7 +83,7 @@ class PageAccess(anywidget.AnyWidget):
     tick_seconds = traitlets.Float(0.0).tag(sync=True)
     """Seconds between the page's ticks (0: none; at least 1 when set)."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: WidgetValue) -> None:
         super().__init__(**kwargs)
         self.add_class("ld-access")
         self._focus_count = 0
@@ -116,7 +117,7 @@ class PageAccess(anywidget.AnyWidget):
         resize changed it."""
         self._on_width = callback
 
-    def _message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    def _message(self, _widget: Widget, content: object, _buffers: object) -> None:
         if not isinstance(content, dict):
             return
         if content.get("event") == "submit" and self._on_submit is not None:

@@ -59,7 +59,7 @@ def read_name(name: str, class_code: str, lang: str) -> Named:
     return Named(student=student, class_code="" if code == "anon" else code)
 
 
-class NameForm(widgets.VBox):  # type: ignore[misc]
+class NameForm(widgets.VBox):
     """The form; ``on_name(callback)``: ``callback(student, class_code)`` once a usable name
     was handed in (a problem is said on the form instead)."""
 

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 
 from tutor.i18n import normalize_lang, translator
 from tutor.ui.play.header import LANGUAGES
-from tutor.ui.shared.panel import classed, guarded, unforeseen
+from tutor.ui.shared.panel import P, classed, guarded, unforeseen
 
 __all__ = ["LanguagePage", "PageHeader", "notes_html", "page_title_html"]
 
@@ -25,7 +25,7 @@ def notes_html(notes: Sequence[str]) -> str:
     return "".join(f"<div>{html.escape(n)}</div>" for n in notes)
 
 
-class PageHeader(widgets.VBox):  # type: ignore[misc]
+class PageHeader(widgets.VBox):
     """Title and language switch, with the notes line under them."""
 
     def __init__(self, title: str, lang: str) -> None:
@@ -55,7 +55,7 @@ class PageHeader(widgets.VBox):  # type: ignore[misc]
             self.lang_toggle.value = lang
 
 
-class LanguagePage(widgets.VBox):  # type: ignore[misc]
+class LanguagePage(widgets.VBox):
     """What the lessons and teacher pages share: a ``lang`` that the header's switch changes,
     after which the page says everything again (:meth:`relabel`) and redraws its panels
     (:meth:`refresh`)."""
@@ -78,7 +78,7 @@ class LanguagePage(widgets.VBox):  # type: ignore[misc]
         if lang != self.lang:
             self.set_lang(lang)
 
-    def _guarded(self, action: Callable[..., None]) -> Callable[..., None]:
+    def _guarded(self, action: Callable[P, object]) -> Callable[P, None]:
         """``action`` as a page callback whose unforeseen error the header says (see
         :func:`~tutor.ui.shared.panel.guarded`)."""
         return guarded(action, lambda err: self.header.say([unforeseen(err, self.lang)]))

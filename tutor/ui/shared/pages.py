@@ -4,7 +4,10 @@ the page, ready to display."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 from tutor.classroom.identity import hub_user, is_teacher
 from tutor.classroom.link import Link, read_link
@@ -14,7 +17,29 @@ from tutor.storage.records import StoreError
 from tutor.ui.lessons.lessons_app import LessonsPage
 from tutor.ui.teacher.teacher_app import TeacherPage
 
-__all__ = ["lessons_page", "teacher_page"]
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from tutor.course.lessons import Lesson
+    from tutor.storage.store import Store
+
+__all__ = ["LessonsPageOptions", "TeacherPageOptions", "lessons_page", "teacher_page"]
+
+
+class LessonsPageOptions(TypedDict, total=False):
+    """:func:`lessons_page`'s keywords for :class:`~tutor.ui.lessons.lessons_app.LessonsPage`."""
+
+    lessons: Sequence[Lesson] | None
+    clock: Callable[[], datetime] | None
+    ask_name: bool
+
+
+class TeacherPageOptions(TypedDict, total=False):
+    """:func:`teacher_page`'s keywords for :class:`~tutor.ui.teacher.teacher_app.TeacherPage`."""
+
+    lessons_folder: Path | None
+    live_seconds: float
+    clock: Callable[[], datetime]
 
 LIVE_SECONDS = 5.0
 """Seconds between the teacher page's live-view reads on a shared store (a hub's, or a
@@ -25,12 +50,17 @@ STUDENT_BUSY_TIMEOUT = 0.5
 page does; the teacher page waits as long as the command line does."""
 
 
-def _link(settings: dict[str, Any]) -> Link:
-    return read_link(page_query(), lang=settings.pop("lang", "es"),
-                     student=settings.pop("student", "anon"))
+def _link(lang: str, student: str) -> Link:
+    return read_link(page_query(), lang=lang, student=student)
 
 
-def _store(lang: str, notes: list[str], **options: Any) -> Any:
+class _StoreOptions(TypedDict, total=False):
+    busy_timeout: float
+    retries: int
+    owner: str | None
+
+
+def _store(lang: str, notes: list[str], **options: Unpack[_StoreOptions]) -> Store | None:
     from tutor.storage.store import Store
 
     try:
@@ -42,7 +72,8 @@ def _store(lang: str, notes: list[str], **options: Any) -> Any:
         return None
 
 
-def lessons_page(**settings: Any) -> LessonsPage:
+def lessons_page(*, lang: str = "es", student: str = "anon", store: Store | None = None,
+                 **settings: Unpack[LessonsPageOptions]) -> LessonsPage:
     """The lessons page for a student (the notebook's one call).
 
     ``…/Lessons.ipynb?lang=en&student=ana`` (see :mod:`tutor.classroom.link`; on a JupyterHub the
@@ -54,9 +85,8 @@ def lessons_page(**settings: Any) -> LessonsPage:
     (see :mod:`tutor.ui.shared.name_form`; ``ask_name=False``: it does not); a progress file loaded
     names it too.
     """
-    link = _link(settings)
+    link = _link(lang, student)
     notes = link.note_texts()
-    store = settings.pop("store", None)
     if store is None:
         # Under a JupyterHub the store keeps the page to the hub user's own rows.
         store = _store(link.lang, notes, busy_timeout=STUDENT_BUSY_TIMEOUT, retries=1,
@@ -71,7 +101,8 @@ NOT_A_TEACHER = N_("This page shows the whole class's progress, so only a teache
                    "admin or someone named in LEONARD_TEACHERS.)")
 
 
-def teacher_page(**settings: Any) -> TeacherPage:
+def teacher_page(*, lang: str = "es", student: str = "anon", store: Store | None = None,
+                 **settings: Unpack[TeacherPageOptions]) -> TeacherPage:
     """The teacher page (the notebook's one call): ``…/Teacher.ipynb?lang=en``. The class is
     every student in the progress store, with what their uploaded files add.
 
@@ -81,15 +112,13 @@ def teacher_page(**settings: Any) -> TeacherPage:
     a hub, or a PostgreSQL database) the live view reads the class every
     :data:`LIVE_SECONDS`; elsewhere on its "Refresh" button.
     """
-    link = _link(settings)
+    link = _link(lang, student)
     notes = link.note_texts()
     if not is_teacher():
         notes.append(translator(link.lang)(NOT_A_TEACHER).format(user=hub_user()))
-        settings.pop("store", None)
         page = TeacherPage(store=None, lang=link.lang, notes=notes, **settings)
         page.children = page.children[:2]  # the style and the header with the sentence
         return page
-    store = settings.pop("store", None)
     if store is None:
         store = _store(link.lang, notes)
     shared = hub_user() is not None or getattr(getattr(store, "backend", None), "name",

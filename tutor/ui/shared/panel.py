@@ -11,25 +11,53 @@ import html
 import sys
 import traceback
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from engine.tiles import TileSet
 from tutor.i18n import N_, ngettext, translator
 from tutor.play.words import spoken
 
-__all__ = ["LOGGED", "accordion_attributes", "classed", "css_string", "freeze_heap", "guarded",
-           "logged", "pile_text", "running_loop", "sr_only", "text_html", "unforeseen"]
+__all__ = ["LOGGED", "CanvasLayer", "Change", "Guard", "Widget", "WidgetValue",
+           "accordion_attributes", "classed", "css_string", "freeze_heap", "guarded", "logged",
+           "pile_text", "running_loop", "sr_only", "text_html", "unforeseen", "unguarded"]
+
+# The widget boundary. ipywidgets and ipycanvas ship no type hints, so what they make is Any by
+# nature; these names are the only explicit Any of tutor.ui (pyproject.toml's mypy overrides
+# allow it in this module alone), so that every Any left in the ui is visibly a widget.
+Widget = Any  # ipywidgets ships no types: a widget (VBox, HTML, Button, Dropdown, …)
+CanvasLayer = Any  # ipycanvas ships no types: a Canvas, one of a MultiCanvas's layers
+WidgetValue = Any  # a widget's synced value (a Dropdown's choice, a FileUpload's files, …)
+Change = dict[str, WidgetValue]  # traitlets' change for observe(): "new", "old", "name", …
 
 UNFORESEEN = N_("Something went wrong: {error}. If the page stops answering, reload it; what "
                 "was saved is kept.")
 
-W = TypeVar("W")
+P = ParamSpec("P")
 
 
-def classed(widget: W, *classes: str) -> W:
+class _Classable(Protocol):
+    def add_class(self, className: str, /) -> object: ...
+
+
+C = TypeVar("C", bound=_Classable)
+
+
+class Guard(Protocol):
+    """How a page wraps a panel's handler (``guard(handler)``): :func:`guarded` with the
+    page's way of saying an unforeseen error, or :func:`unguarded`."""
+
+    def __call__(self, action: Callable[P, None], /) -> Callable[P, None]: ...
+
+
+def unguarded(action: Callable[P, None]) -> Callable[P, None]:
+    """The :class:`Guard` of a panel that no page guards: ``action`` as it is."""
+    return action
+
+
+def classed(widget: C, *classes: str) -> C:
     """``widget`` with CSS ``classes`` added."""
     for c in classes:
-        widget.add_class(c)  # type: ignore[attr-defined]
+        widget.add_class(c)
     return widget
 
 
@@ -82,7 +110,7 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
         from IPython.core import getipython
     except ImportError:
         return None
-    get_shell: Callable[[], Any] = getipython.get_ipython  # IPython's has no annotations
+    get_shell: Callable[[], object] = getipython.get_ipython  # IPython's has no annotations
     shell = get_shell()
     if shell is None or getattr(shell, "kernel", None) is None:
         return None
@@ -127,15 +155,15 @@ def unforeseen(err: BaseException, lang: str) -> str:
     return translator(lang)(UNFORESEEN).format(error=str(err) or type(err).__name__)
 
 
-def guarded(action: Callable[..., object],
-            on_error: Callable[[Exception], None]) -> Callable[..., None]:
+def guarded(action: Callable[P, object],
+            on_error: Callable[[Exception], None]) -> Callable[P, None]:
     """``action`` as a page callback: an error nobody foresaw is logged (:func:`logged`) and
     handed to ``on_error``, which says it on the page. Without it the error vanished:
     ipywidgets shows a callback's error only in a notebook cell's output, which Voilà does not
     show, and the page just stopped answering."""
-    def run(*args: Any) -> None:
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
-            action(*args)
+            action(*args, **kwargs)
         except Exception as err:
             logged(err)
             on_error(err)

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import ipywidgets as widgets
 
 from tutor.classroom.overview import MergeResult
 from tutor.i18n import translator
-from tutor.ui.shared.panel import classed
+from tutor.ui.shared.panel import Change, WidgetValue, classed
 
 __all__ = ["ACCEPT", "MergeResultView", "ProgressUpload", "merge_result_html",
            "uploaded_files"]
@@ -20,7 +19,7 @@ ACCEPT = ".csv,.tsv,.txt,text/csv,text/plain,text/tab-separated-values"
 """The progress exports: CSV, or DataShop's tab-separated text."""
 
 
-def uploaded_files(value: Any) -> list[tuple[str, bytes]]:
+def uploaded_files(value: WidgetValue) -> list[tuple[str, bytes]]:
     """The files a FileUpload holds (ipywidgets 8: a tuple of dicts with ``name`` and
     ``content``), as (name, bytes)."""
     return [(str(f["name"]), bytes(f["content"])) for f in value or ()]
@@ -42,7 +41,7 @@ def merge_result_html(result: MergeResult, lang: str, *, students: bool = False)
     return out
 
 
-class MergeResultView(widgets.HTML):  # type: ignore[misc]
+class MergeResultView(widgets.HTML):
     """What the last merge did, said again in a new language (``students``: with how many
     students the files held), or one line why nothing was merged."""
 
@@ -65,7 +64,7 @@ class MergeResultView(widgets.HTML):  # type: ignore[misc]
             self.value = merge_result_html(self.last, lang, students=self.students)
 
 
-class ProgressUpload(widgets.FileUpload):  # type: ignore[misc]
+class ProgressUpload(widgets.FileUpload):
     """A button that takes progress files; ``on_files(callback)`` calls ``callback(files)``
     with (name, bytes) each time files are chosen. Then it forgets their contents but keeps
     one empty entry per file: the button's caption counts its entries ("Upload progress
@@ -83,7 +82,7 @@ class ProgressUpload(widgets.FileUpload):  # type: ignore[misc]
     def on_files(self, callback: Callable[[Sequence[tuple[str, bytes]]], None]) -> None:
         self._callback = callback
 
-    def _changed(self, change: dict[str, Any]) -> None:
+    def _changed(self, change: Change) -> None:
         if self._forgetting:
             return  # the emptied entries below
         files = uploaded_files(change["new"])
@@ -95,7 +94,7 @@ class ProgressUpload(widgets.FileUpload):  # type: ignore[misc]
         finally:
             self._forget(change["new"])
 
-    def _forget(self, value: Any) -> None:
+    def _forget(self, value: WidgetValue) -> None:
         """Keep each file's entry (the caption's count) without its contents."""
         self._forgetting = True
         try:

@@ -151,7 +151,7 @@ def own_answers_html(questions: Sequence[AnsweredQuestion], lang: str,
             + "</details>")
 
 
-class StudentAnswersPanel(widgets.VBox):  # type: ignore[misc]
+class StudentAnswersPanel(widgets.VBox):
     """The teacher page's "Each student's answers"."""
 
     def __init__(self) -> None:
@@ -169,7 +169,7 @@ class StudentAnswersPanel(widgets.VBox):  # type: ignore[misc]
         self.list.value = student_answers_html(by_student, lang, titles)
 
 
-class OwnAnswersPanel(widgets.VBox):  # type: ignore[misc]
+class OwnAnswersPanel(widgets.VBox):
     """The lessons page's "Your answers"."""
 
     def __init__(self) -> None:

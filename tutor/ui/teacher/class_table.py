@@ -11,14 +11,13 @@ import base64
 import functools
 import html
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import ipywidgets as widgets
 
 from tutor.classroom.overview import ClassRow, class_csv
 from tutor.i18n import N_, format_number, gettext, translator
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS
-from tutor.ui.shared.panel import classed
+from tutor.ui.shared.panel import Guard, classed
 
 __all__ = ["COLUMNS", "ClassTablePanel", "class_csv_link_html", "class_table_html", "sort_rows"]
 
@@ -35,7 +34,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
 )
 """The class table's columns: (sort key, header, CSS class), in order."""
 
-_SORT_KEYS: dict[str, Callable[[ClassRow], Any]] = {
+_SORT_KEYS: dict[str, Callable[[ClassRow], str | float]] = {
     "student": lambda r: r.student.casefold(),
     "skill": lambda r: SKILLS.index(r.skill) if r.skill in SKILLS else len(SKILLS),
     "asked": lambda r: r.asked,
@@ -122,10 +121,7 @@ def class_csv_link_html(rows: Sequence[ClassRow], lang: str) -> str:
             f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>")
 
 
-Guard = Callable[[Callable[..., None]], Callable[..., None]]
-
-
-class ClassTablePanel(widgets.VBox):  # type: ignore[misc]
+class ClassTablePanel(widgets.VBox):
     """The class table with its CSV link and a sort button per column. ``guard`` wraps the
     buttons' action (the page's: an unforeseen error is said on the page)."""
 

@@ -27,7 +27,7 @@ def upload_help_html(lang: str) -> str:
             size=MAX_IMPORT_BYTES // (1024 * 1024))) + "</div>")
 
 
-class ClassUploadPanel(widgets.VBox):  # type: ignore[misc]
+class ClassUploadPanel(widgets.VBox):
     """Upload button, progress bar (shown while files merge) and the result."""
 
     def __init__(self, on_files: Callable[[Sequence[tuple[str, bytes]]], None]) -> None:

@@ -81,7 +81,7 @@ def heat_legend_html(lang: str) -> str:
     return f"<div class='ld-legend ld-heat-legend'>{''.join(swatches)}</div>"
 
 
-class HeatMapPanel(widgets.VBox):  # type: ignore[misc]
+class HeatMapPanel(widgets.VBox):
     def __init__(self) -> None:
         self.heading = widgets.HTML()
         self.map = classed(widgets.HTML(), "ld-heat-map")

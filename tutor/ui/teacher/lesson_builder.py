@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Any
 
 import ipywidgets as widgets
 
@@ -80,7 +79,7 @@ def exists_html(err: LessonExistsError, free: str, lang: str) -> str:
             "</div>")
 
 
-class BuilderPanel(widgets.VBox):  # type: ignore[misc]
+class BuilderPanel(widgets.VBox):
     """The form; :meth:`save` writes the lesson (to ``folder``, default the builder's folder
     :func:`tutor.course.paths.own_lessons_dir`) and shows its links, or one line saying what is
     wrong. The lesson's name is made from its title
@@ -204,7 +203,7 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
             return typed
         return lesson_id_from_title(typed or self._title(), taken_lesson_ids(self.folder))
 
-    def lesson_data(self) -> dict[str, Any]:
+    def lesson_data(self) -> dict[str, object]:
         """The lesson file the form describes; :class:`LessonError` names what is wrong."""
         ask = [k for k, cb in (("power", self.ask_power), ("round_end", self.ask_round))
                if cb.value]
@@ -233,7 +232,7 @@ class BuilderPanel(widgets.VBox):  # type: ignore[misc]
             data = self.lesson_data()
             path = save_lesson(data, self.folder, lang=self.lang,
                                replace=bool(self.replace_cb.value))
-            links = lesson_links(data["id"], self.lang)
+            links = lesson_links(str(data["id"]), self.lang)
         except LessonExistsError as err:  # ask: replace it, or another name
             free = free_lesson_id(err.lesson_id, taken_lesson_ids(self.folder))
             self.result.value = exists_html(err, free, self.lang)

@@ -76,7 +76,7 @@ def live_html(view: LiveView, lang: str, titles: Mapping[str, str] | None = None
     return "".join(parts)
 
 
-class LivePanel(widgets.VBox):  # type: ignore[misc]
+class LivePanel(widgets.VBox):
     """The live view's heading, its "Refresh" button (``on_refresh``) and its table."""
 
     def __init__(self, on_refresh: Callable[[], None]) -> None:

@@ -56,7 +56,7 @@ def mistakes_html(mistakes: Mapping[str, Sequence[Mistake]], lang: str) -> str:
     return "".join(out)
 
 
-class MistakesPanel(widgets.VBox):  # type: ignore[misc]
+class MistakesPanel(widgets.VBox):
     def __init__(self) -> None:
         self.heading = widgets.HTML()
         self.tables = classed(widgets.HTML(), "ld-mistakes-box")

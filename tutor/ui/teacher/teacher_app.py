@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tutor.classroom.live import live_rows
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
 from tutor.i18n import N_, normalize_lang, translate_error, translator
-from tutor.storage.records import StoreError
+from tutor.storage.records import Attempt, StoreError
 from tutor.ui.shared.access import PageAccess
 from tutor.ui.shared.page_header import LanguagePage, PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
@@ -29,6 +29,9 @@ from tutor.ui.teacher.lesson_builder import BuilderPanel
 from tutor.ui.teacher.live_panel import LivePanel, now_utc
 from tutor.ui.teacher.mistakes import MistakesPanel
 
+if TYPE_CHECKING:
+    from tutor.storage.store import Store
+
 __all__ = ["TeacherPage"]
 
 TITLE = N_("Leonard-Domino Tutor: teacher")
@@ -40,7 +43,7 @@ class TeacherPage(LanguagePage):
     that often (a shared store, where the class plays as the teacher watches); ``clock``
     gives the live view's now (an aware datetime)."""
 
-    def __init__(self, *, store: Any, lang: str = "es", notes: Sequence[str] = (),
+    def __init__(self, *, store: Store | None, lang: str = "es", notes: Sequence[str] = (),
                  lessons_folder: Path | None = None, live_seconds: float = 0.0,
                  clock: Callable[[], datetime] = now_utc) -> None:
         super().__init__()
@@ -91,7 +94,7 @@ class TeacherPage(LanguagePage):
         table and the other panels wait for the "Refresh" button."""
         self._render_live(self.store.attempts() if self.store is not None else [])
 
-    def _render_live(self, attempts: Sequence[Any]) -> None:
+    def _render_live(self, attempts: Sequence[Attempt]) -> None:
         self.live.render(live_rows(attempts, self.clock()), self.lang, self._lesson_titles())
 
     def _lesson_titles(self) -> dict[str, str]:
