@@ -24,10 +24,10 @@ def _tool() -> ModuleType:
 def test_modules_typed_without_any_hold_no_any_nor_ignore() -> None:
     tool = _tool()
     typed = tool.strict_modules()
-    assert "tutor.storage.store" in typed and "tutor.course.lessons" in typed
-    assert "tutor.ui.*" in typed and "tutor.play.session" in typed
+    assert "tutor.*" in typed  # every module of the tutor refuses an explicit Any …
     exempt = tool.exempt_modules()
-    assert exempt == {"tutor.ui.shared.panel"}  # the widget boundary: its named aliases
+    # … but the two boundaries: the ui's widget aliases and a database row
+    assert exempt == {"tutor.ui.shared.panel", "tutor.storage.store_backends"}
     assert tool.check(tool.count_tree(), typed, exempt=exempt) == []
     assert tool.main(["--check"]) == 0
 

@@ -37,11 +37,11 @@ import re
 import statistics
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.bots import GreedyBot
 from engine.events import Placed
@@ -51,6 +51,12 @@ from tutor.play.snapshot import WAIT_ROUND
 from tutor.teaching.diagnosis import CATALOG, diagnose, mistake_value
 from tutor.teaching.mastery import SKILLS
 from tutor.teaching.questions import Question
+
+if TYPE_CHECKING:
+    from tutor.course.lessons import Lesson
+    from tutor.play.session import Session
+    from tutor.storage.store import Store
+    from tutor.teaching.asking import Pending
 
 __all__ = ["GOALS", "LESSON_MISTAKES", "NAME_PREFIX", "Calculator", "Forgetful", "Goal",
            "GoalResult", "HintTaker", "Learner", "ProfileError", "ProgressFile",
@@ -88,7 +94,7 @@ class Seen:
     judges the answer by."""
 
     @classmethod
-    def of(cls, pending: Any) -> Seen:
+    def of(cls, pending: Pending | None) -> Seen:
         """What the student sees of the session's pending question (:class:`Pending`)."""
         if pending is None:
             return cls()
@@ -279,7 +285,7 @@ def _with_op(text: str) -> str:
     return text if any(c in text[1:] for c in "+-*^/") else f"{text}+0"
 
 
-def _sum(parts: Any) -> str:
+def _sum(parts: Iterable[int]) -> str:
     return "+".join(str(v) for v in parts)
 
 
@@ -385,7 +391,7 @@ def _forget_profile(rest: str) -> Callable[[], Learner]:
     return lambda: Forgetful(days)
 
 
-def play_lesson(session: Any, student: Learner, rng: random.Random,
+def play_lesson(session: Session, student: Learner, rng: random.Random,
                 seed: int = 0) -> list[tuple[Question, bool]]:
     """Play ``session`` to the end of its match with ``student`` answering (the moves by a
     seeded greedy player, as :func:`simulate_one`); each question with whether its first
@@ -413,7 +419,7 @@ def play_lesson(session: Any, student: Learner, rng: random.Random,
     return asked
 
 
-def simulate_days(lessons: Sequence[tuple[float, Any]], student: Learner, store: Any, *,
+def simulate_days(lessons: Sequence[tuple[float, Lesson | str]], student: Learner, store: Store, *,
                   seed: int = 1, clock: SimClock | None = None, name: str = "sim",
                   lang: str = "en") -> list[list[tuple[Question, bool]]]:
     """One simulated student across days, with one progress ``store``: for each
@@ -524,13 +530,13 @@ def _as_int(text: str) -> int | None:
     return int(text) if body.isdigit() else None
 
 
-def lesson_over(s: Any) -> bool:
+def lesson_over(s: Session) -> bool:
     """Whether the simulated lesson has ended: the ONE place that decides it (every target
     mastered or the lesson's cap; free play: its match is over)."""
     return bool(s.lesson_over)
 
 
-def _next_step(s: Any) -> None:
+def _next_step(s: Session) -> None:
     """Nothing to answer or play and the lesson not over: what comes next, as the session
     decides it (:meth:`~tutor.play.session.Session.advance`: a bot's move), or, when the
     round waits for its end, the next round or a new match of the same lesson."""
@@ -540,7 +546,7 @@ def _next_step(s: Any) -> None:
         raise RuntimeError("the simulated lesson is stuck")
 
 
-def _ask(s: Any, student: Learner, q: Question, seen: Seen, rng: random.Random,
+def _ask(s: Session, student: Learner, q: Question, seen: Seen, rng: random.Random,
          run: Run) -> Reply:
     """One question, from the hints a learner asks for to its last reply (or giving up)."""
     hints = 0
@@ -578,8 +584,8 @@ def _ask(s: Any, student: Learner, q: Question, seen: Seen, rng: random.Random,
     return Reply(q, seen, hints, first_text, first, counted, uncounted, revealed)
 
 
-def simulate_one(lesson: Any, make: Callable[[], Learner], seed: int,
-                 lang: str = "en", *, store: Any = None, name: str = "anon",
+def simulate_one(lesson: Lesson | str, make: Callable[[], Learner], seed: int,
+                 lang: str = "en", *, store: Store | None = None, name: str = "anon",
                  clock: Callable[[], datetime] | None = None) -> tuple[Run, frozenset[str]]:
     """Play ``lesson`` once with a fresh learner; return the run and the lesson's focus
     skills. Moves are chosen by a seeded greedy player; the lesson's own seed is replaced
@@ -635,8 +641,56 @@ def _share(hits: int, of: int) -> float | None:
     return round(hits / of, 4) if of else None
 
 
+class SkillReport(TypedDict):
+    """One skill's line of a :func:`simulate` report."""
+
+    target: bool
+    questions: int
+    share: float
+    first_try_accuracy: float | None
+    final_mastery: float
+    mastered_share: float
+    questions_to_mastery: float | None
+    mastered_while_wrong: float | None
+    mastered_when_unknown: float | None
+
+
+class DiagnosisReport(TypedDict):
+    """How often the tutor named the mistake a ``mistake:``/``scaffold:`` student made."""
+
+    named: int
+    of: int
+    by_rule: dict[str, dict[str, int]]
+
+
+class Report(TypedDict, total=False):
+    """What :func:`simulate` returns and ``simulate-students`` prints as JSON (the module
+    docstring says what each field means); ``diagnosis`` only for mistake profiles."""
+
+    lesson: str
+    profile: str
+    students: int
+    seed: int
+    questions: int
+    questions_per_student: float
+    target_questions_per_student: float
+    tiles_placed_per_student: float
+    rounds_per_student: float
+    uncounted_replies_per_student: float
+    target_share: float
+    non_arithmetic_share: float
+    all_targets_mastered_share: float
+    lesson_targets: list[str]
+    rounds: int
+    skills: dict[str, SkillReport]
+    kinds: dict[str, int]
+    diagnosis: DiagnosisReport
+    progress_files: list[dict[str, str | int]]
+    """With ``--write-progress``: each student's file and how many attempts it holds."""
+
+
 def simulate(lesson_id: str, students: int, profile: str, seed: int,
-             lang: str = "en") -> dict[str, Any]:
+             lang: str = "en") -> Report:
     """Play ``lesson_id`` with ``students`` simulated students of ``profile``; the summary
     the command prints as JSON (see the module docstring)."""
     from tutor.course.lessons import load_lesson
@@ -649,7 +703,7 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
         run, focus = simulate_one(lesson, make, student_seed(seed, k), lang)
         runs.append(run)
     total = sum(len(r.questions) for r in runs)
-    skills: dict[str, Any] = {}
+    skills: dict[str, SkillReport] = {}
     for skill in SKILLS:
         firsts = [ok for r in runs for q, ok in r.questions if q.skill == skill]
         if not firsts and skill not in focus:
@@ -674,7 +728,7 @@ def simulate(lesson_id: str, students: int, profile: str, seed: int,
     for r in runs:
         for q, _ok in r.questions:
             kinds["T" if q.step == "T" else q.context.rule] += 1
-    out: dict[str, Any] = {
+    out: Report = {
         "lesson": lesson.id, "profile": profile, "students": students, "seed": seed,
         "questions": total,
         "questions_per_student": round(total / students, 2) if students else 0,
@@ -736,7 +790,7 @@ of a target skill's mistakes that its questions give room for (each was seen on 
 50 questions of 10 perfect students)."""
 
 
-def lesson_mistake(lesson: Any, seed: int = 1, lang: str = "en") -> str | None:
+def lesson_mistake(lesson: Lesson | str, seed: int = 1, lang: str = "en") -> str | None:
     """The mistake the goals of ``lesson`` (a Lesson or its id) use: the table's, else the
     catalogue mistake of a target skill that ten perfect students' questions gave most room
     for (None when there is none)."""
@@ -810,7 +864,7 @@ class GoalResult:
     """Why the goal does not apply (``value`` None), with what was measured all the same."""
 
 
-def goal_profiles(lesson: Any, goals: tuple[Goal, ...] = GOALS, seed: int = 1,
+def goal_profiles(lesson: Lesson | str, goals: tuple[Goal, ...] = GOALS, seed: int = 1,
                   lang: str = "en") -> dict[str, str]:
     """Per goal key, the profile to play on ``lesson`` ("" when the goal does not apply)."""
     mistake = None
@@ -820,7 +874,7 @@ def goal_profiles(lesson: Any, goals: tuple[Goal, ...] = GOALS, seed: int = 1,
             else g.profile.format(mistake=mistake) for g in goals}
 
 
-def _measure(goal: Goal, report: dict[str, Any], profile: str) -> float:
+def _measure(goal: Goal, report: Report, profile: str) -> float:
     targets = {k: v for k, v in report["skills"].items() if v["target"]}
     if goal.measure == "all_targets":
         return float(report["all_targets_mastered_share"])
@@ -828,12 +882,20 @@ def _measure(goal: Goal, report: dict[str, Any], profile: str) -> float:
         skill = _RULE_SKILL[profile.split(":")[1]]
         row = report["skills"].get(skill) if skill is not None else None
         return float(row["mastered_share"]) if row is not None else 0.0
-    field_name = {"mastered": "mastered_share", "unknown_mastered": "mastered_when_unknown",
-                  "mastered_while_wrong": "mastered_while_wrong"}[goal.measure]
-    return max((float(v[field_name] or 0.0) for v in targets.values()), default=0.0)
+    return max((_skill_measure(goal.measure, v) for v in targets.values()), default=0.0)
 
 
-def judge(lesson_id: str, profiles: dict[str, str], reports: dict[str, dict[str, Any]],
+def _skill_measure(measure: str, row: SkillReport) -> float:
+    if measure == "mastered":
+        return float(row["mastered_share"])
+    if measure == "unknown_mastered":
+        return float(row["mastered_when_unknown"] or 0.0)
+    if measure == "mastered_while_wrong":
+        return float(row["mastered_while_wrong"] or 0.0)
+    raise KeyError(measure)
+
+
+def judge(lesson_id: str, profiles: dict[str, str], reports: dict[str, Report],
           goals: tuple[Goal, ...] = GOALS) -> list[GoalResult]:
     """The goals of one lesson from its reports (by profile; see :func:`goal_profiles`)."""
     out = []

@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from tutor.teaching.evidence import Evidence
@@ -199,19 +199,22 @@ class BKTTable:
             row = replace(row, mastery_threshold=self.mastery_threshold)
         return row
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """As in a lesson file's ``mastery`` setting."""
         return {"mastery_threshold": self.mastery_threshold,
                 "skills": {s: {k: getattr(p, k) for k in _PARAM_NAMES}
                            for s, p in self.skills.items()}}
 
 
+StateValue = str | int | float
+"""A value of a saved skill state (:meth:`SkillState.to_dict`): the skill's name, counts and
+chances (a bool is an int), as the progress store keeps them."""
 Params = BKTParams | BKTTable
 """Shared parameters for every skill, or a table of them per skill."""
 _PARAM_NAMES = ("p_init", "p_learn", "p_slip", "p_guess")
 
 
-def params_from_dict(data: Mapping[str, Any], base: Params | None = None,
+def params_from_dict(data: Mapping[str, object], base: Params | None = None,
                      source: str = "") -> BKTTable:
     """A lesson's ``mastery`` setting (or a ``fit-bkt --json`` file) as a :class:`BKTTable`.
 
@@ -230,7 +233,8 @@ def params_from_dict(data: Mapping[str, Any], base: Params | None = None,
         raise MasteryError(N_("{source}{name} is not a BKT setting; the settings are: "
                               "{names}."), source=_where(source), name=repr(extra[0]),
                            names=", ".join(sorted(known)))
-    threshold = data.get("mastery_threshold", base_table.mastery_threshold)
+    # any JSON value: BKTParams (below, for the first skill) says if it is not a probability
+    threshold = cast(float, data.get("mastery_threshold", base_table.mastery_threshold))
     shared = {k: data[k] for k in _PARAM_NAMES if k in data}
     skills = data.get("skills", {})
     if not isinstance(skills, Mapping):
@@ -269,7 +273,7 @@ def _where(source: str) -> str:
     return f"{source}: " if source else ""
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:39] + "…"
 
@@ -379,11 +383,11 @@ class SkillState:
         """The skill's scaffolds no longer show (:data:`FADE_AFTER` right scaffolded)."""
         return self.scaffolded_right >= FADE_AFTER
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, StateValue]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SkillState:
+    def from_dict(cls, data: Mapping[str, StateValue]) -> SkillState:
         """A saved state; the fields added later (``streak``, ``scaffolded_right``) default
         (and ``misconceptions``) to 0 so older saves still load."""
         return cls(
@@ -540,12 +544,12 @@ class Mastery:
             raise MasteryError(N_("Choose at least one skill."))
         return min(candidates, key=lambda s: self.state(s).p_known)
 
-    def to_dict(self) -> dict[str, dict[str, Any]]:
+    def to_dict(self) -> dict[str, dict[str, StateValue]]:
         return {name: st.to_dict() for name, st in self.states.items()}
 
     @classmethod
     def from_dict(
-        cls, data: Mapping[str, Mapping[str, Any]], params: Params | None = None
+        cls, data: Mapping[str, Mapping[str, StateValue]], params: Params | None = None
     ) -> Mastery:
         return cls(
             params=params or default_params(),
