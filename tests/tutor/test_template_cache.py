@@ -242,3 +242,47 @@ def test_the_class_servers_logger_makes_no_debug_records() -> None:
     app._configure_logging()
     assert not logging.getLogger("Voila").isEnabledFor(logging.DEBUG)
     assert logging.getLogger("Voila").isEnabledFor(logging.INFO)
+
+
+OLD_VOILA_PY = '''\
+import logging
+try:
+    from tutor.template_cache import turn_on
+except ImportError:  # the project is no longer installed in this environment
+    pass
+else:
+    turn_on(logging.getLogger("Voila"))
+try:
+    from tutor.xsrf_cookie import turn_on as xsrf_cookie
+except ImportError:
+    pass
+else:
+    xsrf_cookie(logging.getLogger("Voila"))
+'''
+"""The part of the ``voila.py`` that ``python -m tutor.serve --write-server-config`` wrote
+before the tutor's modules were grouped into packages (issue 34 part 7)."""
+
+
+def test_a_class_server_set_up_before_the_regrouping_keeps_its_settings(tmp_path: Path) -> None:
+    """A server set up with the old module names keeps its template cache and its XSRF cookie
+    (its voila.py swallows an ImportError, so without the old names both would silently go),
+    its jupyter_server_config names extensions that still load, and the old command runs."""
+    import subprocess
+    import sys
+
+    from tutor import template_cache as old_cache
+    from tutor import xsrf_cookie as old_cookie
+    from tutor.classroom import xsrf_cookie
+
+    script = tmp_path / "old_config.py"  # not voila.py: it would shadow the voila package
+    script.write_text(OLD_VOILA_PY + "from tutor.classroom import template_cache, xsrf_cookie\n"
+                      "print(template_cache.installed(), xsrf_cookie.installed())\n")
+    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         check=True)
+    assert ran.stdout.split() == ["True", "True"], ran.stderr
+    for old, new in ((old_cache, template_cache), (old_cookie, xsrf_cookie)):
+        assert old._load_jupyter_server_extension is new._load_jupyter_server_extension
+        assert old._jupyter_server_extension_points() == new._jupyter_server_extension_points()
+    command = subprocess.run([sys.executable, "-m", "tutor.serve", "--help"],
+                             capture_output=True, text=True, check=True)
+    assert "--write-server-config" in command.stdout

@@ -1,0 +1,17 @@
+"""The old name of :mod:`tutor.classroom.template_cache`, kept for the server configs written
+before the tutor's modules were grouped into packages: a ``jupyter_server_config.json`` that
+enables the extension ``tutor.template_cache``, a ``voila.py`` that imports ``turn_on`` from
+here. Loading it turns on the same cache, once."""
+
+from __future__ import annotations
+
+from tutor.classroom.template_cache import (
+    _jupyter_server_extension_points,
+    _load_jupyter_server_extension,
+    install,
+    installed,
+    turn_on,
+)
+
+__all__ = ["_jupyter_server_extension_points", "_load_jupyter_server_extension", "install",
+           "installed", "turn_on"]

@@ -1,0 +1,16 @@
+"""The old name of :mod:`tutor.classroom.xsrf_cookie`, kept for the server configs written
+before the tutor's modules were grouped into packages (the extension ``tutor.xsrf_cookie``,
+a ``voila.py`` importing ``turn_on`` from here)."""
+
+from __future__ import annotations
+
+from tutor.classroom.xsrf_cookie import (
+    _jupyter_server_extension_points,
+    _load_jupyter_server_extension,
+    install,
+    installed,
+    turn_on,
+)
+
+__all__ = ["_jupyter_server_extension_points", "_load_jupyter_server_extension", "install",
+           "installed", "turn_on"]
