@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from . import dealing, ending, reading
+from . import dealing, ending, legal, reading, scoring
 from .actions import DRAW, PASS, ActionError, Draw, IllegalMoveError, Pass, Play, parse_action
 from .deal import Deal, DealError
 from .events import (
@@ -32,15 +32,14 @@ from .events import (
     Event,
     Passed,
     Placed,
-    PowerEffect,
     RoundEnded,
 )
-from .kernel import NATIVE, NEXT_SEATS, Tables, _bits, tables
+from .kernel import NATIVE, NEXT_SEATS, Tables, tables
 from .kernel import playout as run_playout
 from .line import Line
 from .opening import rotated_starter, rule_start, rule_tile, wrong_starter
 from .rules import HouseRules, Variant
-from .tiles import Half, Tile, TileError, TileSet
+from .tiles import Half, Tile, TileSet
 
 __all__ = ["Action", "ActionError", "DRAW", "Deal", "DealError", "Draw",
            "IllegalMoveError", "NATIVE", "NEXT_SEATS", "PASS", "Pass", "Play", "Round",
@@ -317,22 +316,8 @@ class Round:
         return self.rules.draw == "until-playable" or self.drew_this_turn == 0
 
     def _plays(self, mask: int) -> list[Action]:
-        """Every (tile, end) play of the tiles in ``mask`` (which all fit somewhere)."""
-        tiles = self.tab.tileset.tiles
-        names = self.line.shape.ends
-        out: list[Action] = []
-        started = self.line.started
-        for i in _bits(mask):
-            t = tiles[i]
-            if not started:
-                out.append(Play(t, None))
-                continue
-            for end, suit in enumerate(self.line.open):
-                if self._fits(i, suit):
-                    first = self._suit(suit)
-                    out.append(Play(t.oriented(first) if first in (t.a, t.b) else t,
-                                    names[end]))
-        return out
+        """Every (tile, end) play of the tiles in ``mask`` (:func:`engine.legal.plays`)."""
+        return legal.plays(self, mask)
 
     def legal_moves(self, extra: bool = False) -> list[Action]:
         """Every action the player to move may take: plays (tile, end), else draw, else pass.
@@ -416,32 +401,9 @@ class Round:
         return "", -1, None
 
     def _check_play(self, play: Play) -> tuple[int, int, int]:
-        seat = self.turn
-        ts = self.tab.tileset
-        try:
-            tid = ts.id(play.tile)
-        except TileError as e:
-            raise IllegalMoveError(str(e)) from None
-        where = f"{play.tile} at {'the start' if play.end is None else 'end ' + play.end}"
-        if not self.hands[seat] >> tid & 1:
-            raise IllegalMoveError(f"{where}: {play.tile} is not in seat {seat}'s hand")
-        if not self.line.started:
-            if play.end is not None:
-                raise IllegalMoveError(f"{where}: the line is empty, so the tile has no end "
-                                       f"to go to (give no end)")
-            if self.open_tile is not None and tid != self.open_tile:
-                raise IllegalMoveError(f"{where}: the round opens with "
-                                       f"{ts.tiles[self.open_tile]}")
-            return tid, -1, ts.suit(play.tile.a)
-        shape = self.line.shape
-        if play.end not in shape.ends:
-            raise IllegalMoveError(f"{where}: choose the end, {shape.describe()}")
-        end = shape.index(play.end)
-        suit = self.line.open[end]
-        if not self._fits(tid, suit):
-            raise IllegalMoveError(f"{where}: {play.tile} does not match the open "
-                                   f"{self._suit(suit)} at end {play.end}")
-        return tid, end, suit
+        """The play as (tile id, end, suit), or :class:`IllegalMoveError`
+        (:func:`engine.legal.check_play`)."""
+        return legal.check_play(self, play)
 
     def _begin_turn(self) -> dict[str, Any]:
         if self._turn is None:
@@ -574,12 +536,12 @@ class Round:
             self._begin_turn()["play"] = {"tile": str(tile), "end": name}
             self.log.append(Placed(seat, tile, name, opening))
         if tab.power[tid]:
-            self._power(seat, tid, other)
+            scoring.power(self, seat, tid, other)
         self._after_place(seat, tid, matched, open_)
         if not h:
             kind = ""
             if capicua and self.variant.capicua_bonus:
-                kind = self._capicua_kind(tid, end_tiles)
+                kind = scoring.capicua_kind(self, tid, end_tiles)
                 self._bonus(seat, "capicua", self.variant.capicua_bonus, kind)
             self._finish_domino(seat, kind)
             self._end_turn()
@@ -588,48 +550,14 @@ class Round:
         if self._blocked():
             self._finish_tranque()
 
-    def _capicua_kind(self, tid: int, end_tiles: tuple[int, int]) -> str:
-        """The capicúa's kind when ``tid``, the last tile, fits both ends, whose tiles were
-        ``end_tiles``: "KP" with a power tile (the last one, or one at an end, by the house
-        rule), else "K"."""
-        power = self.tab.power
-        if self.rules.capicua_kind == "last-tile":
-            return "KP" if power[tid] else "K"
-        return "KP" if power[end_tiles[0]] or power[end_tiles[1]] else "K"
-
     def _after_place(self, seat: int, tid: int, matched: int, open_: int) -> None:
         """Hook: ``seat`` just placed ``tid`` on ``matched``, leaving ``open_`` open (Doble 15's
         special numbers)."""
 
-    def _effect(self, tid: int, other: int) -> tuple[str, int, int, int | None]:
-        """RULES.md §1.6 for tile ``tid`` placed with tile ``other`` at the other end
-        (-1: none, an opening): the rule applied, gain, loss and T."""
-        tab = self.tab
-        if other < 0:
-            return "neutralized", 0, 0, None
-        k = tid * tab.n + other
-        rule = "power-vs-power" if tab.power[other] else tab.rule[tid]
-        return rule, tab.effect_gain[k], tab.effect_loss[k], tab.total[other]
-
     def play_points(self, play: Play) -> tuple[int, int]:
         """``(gain, loss inflicted)`` that placing ``play`` now would score at once from its
-        power effect; ``(0, 0)`` for a basic tile or an opening. Reads only the line."""
-        tid = self.tab.tileset.id(play.tile)
-        if not self.tab.power[tid] or play.end is None:
-            return 0, 0
-        end = self.line.shape.index(play.end)
-        _, gain, loss, _ = self._effect(tid, self.line.other_tip(end))
-        return gain, loss
-
-    def _power(self, seat: int, tid: int, other: int) -> None:
-        target = (seat + 1) % self.players
-        rule, gain, loss, t = self._effect(tid, other)
-        self.gains[seat] += gain
-        self.losses[target] += loss
-        if self.record:
-            self.log.append(PowerEffect(seat, target, self.log[-1].tile,  # type: ignore[union-attr]
-                                        rule, gain, loss, t, self._tile(other),
-                                        self.tab.number[tid]))
+        power effect (:func:`engine.scoring.play_points`)."""
+        return scoring.play_points(self, play)
 
     # --- the end of a round (engine.ending; hooks: how each game counts a hand) -------------
 
