@@ -109,20 +109,10 @@ class Round:
     """Who scores together (see :meth:`Variant.teams`), and the index in :attr:`teams` of
     each seat's team."""
 
-    def __init__(
-        self,
-        variant: Variant,
-        rules: HouseRules,
-        hands: list[int],
-        pile: list[int],
-        table: int | None,
-        starter: int,
-        *,
-        number: int = 1,
-        opening: Literal["rule", "any"] = "rule",
-        record: bool = True,
-        context: object = None,
-    ) -> None:
+    def __init__(self, variant: Variant, rules: HouseRules, hands: list[int], pile: list[int],
+                 table: int | None, starter: int, *, number: int = 1,
+                 opening: Literal["rule", "any"] = "rule", record: bool = True,
+                 context: object = None) -> None:
         dealing.setup(self, variant, rules, tables(variant.tileset, rules.symbol_value,
                                                    variant.power),
                       list(hands), list(pile), table, starter, number, opening, record, context)
@@ -130,18 +120,9 @@ class Round:
     # --- construction (engine.dealing) ----------------------------------------------------
 
     @classmethod
-    def deal(
-        cls,
-        variant: Variant,
-        rules: HouseRules,
-        players: int,
-        rng: random.Random,
-        *,
-        number: int = 1,
-        starter: int | None = None,
-        record: bool = True,
-        context: object = None,
-    ) -> Round:
+    def deal(cls, variant: Variant, rules: HouseRules, players: int, rng: random.Random, *,
+             number: int = 1, starter: int | None = None, record: bool = True,
+             context: object = None) -> Round:
         """A shuffled deal (RULES.md §1.4). ``starter`` given means the D-3 "rotate" opening:
         that seat opens with any tile (with a table tile, it plays first onto it)."""
         rt = variant.round_type
@@ -162,20 +143,11 @@ class Round:
                    opening=opening, record=record, context=context)
 
     @classmethod
-    def from_deal(
-        cls,
-        variant: Variant,
-        rules: HouseRules,
-        hands: Deal | list[list[Tile | str]],
-        pile: list[Tile | str] | tuple[()] = (),
-        table: Tile | str | None = None,
-        starter: int | None = None,
-        *,
-        number: int = 1,
-        opening: Literal["rule", "any"] = "rule",
-        record: bool = True,
-        context: object = None,
-    ) -> Round:
+    def from_deal(cls, variant: Variant, rules: HouseRules, hands: Deal | list[list[Tile | str]],
+                  pile: list[Tile | str] | tuple[()] = (), table: Tile | str | None = None,
+                  starter: int | None = None, *, number: int = 1,
+                  opening: Literal["rule", "any"] = "rule", record: bool = True,
+                  context: object = None) -> Round:
         """A round from a prepared deal (lessons, tests, replays): a :class:`~engine.deal.Deal`
         (``starter`` given overrides the deal's), or its hands, pile, table tile and starter.
         Raises :class:`DealError`."""
@@ -458,19 +430,14 @@ class Round:
         if self.over:  # the pass ended the match (Ponce's target)
             self._end_turn()
             return
-        bonus = self.variant.pass_bonus
-        if bonus and self.passes == 1 and self.placements == 1 and seat == \
-                (self.opener + 1) % self.players:
-            self.salida_paid = True
-            self._bonus(self.opener, "paso-a-la-salida", bonus)
+        bonus = self.variant.pass_bonus  # §1.7's pass bonuses (engine.scoring)
+        if bonus:
+            scoring.salida_bonus(self, seat, bonus)
         self._end_turn()
         if self._blocked():
             self._finish_tranque()
-        elif bonus and self.passes == self.players - 1 and self.turn == self.last_placer \
-                and self._playable_mask(self.turn):
-            if not (self.salida_paid and self.placements == 1
-                    and not self.rules.both_pass_bonuses):
-                self._bonus(self.turn, "paso-corrido", bonus)
+        elif bonus:
+            scoring.corrido_bonus(self, bonus)
 
     def _on_pass(self, seat: int) -> None:
         """Hook: a pass was just made by ``seat`` (Ponce scores it)."""
