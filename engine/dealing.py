@@ -13,7 +13,7 @@ from .deal import Deal, DealError, tile_ids
 from .events import Event, RoundStarted
 from .kernel import Tables, tables
 from .line import Line
-from .opening import rule_start, shuffled
+from .opening import shuffled
 from .rules import HouseRules, Variant
 from .tiles import Tile
 
@@ -78,27 +78,22 @@ def setup(rnd: Round, variant: Variant, rules: HouseRules, tab: Tables, hands: l
                                 tuple(rnd.hand_sizes), len(pile)))
 
 
-def shuffle(cls: type[Round], plain: bool, variant: Variant, rules: HouseRules, players: int,
+def shuffle(cls: type[Round], variant: Variant, rules: HouseRules, players: int,
             rng: random.Random, starter: int | None
-            ) -> tuple[Tables, list[int], list[int], int | None, int, Literal["rule", "any"],
-                       int]:
-    """A shuffled deal for ``Round.deal`` (§1.4): the tables, the hands, the pile, the table
-    tile, the starter, the opening and the tile the rule opens with (-1: not found here).
-    ``starter`` given means the D-3 "rotate" opening. ``plain``: ``cls`` is the base round,
-    whose opener and opening tile are found in one search."""
+            ) -> tuple[Tables, list[int], list[int], int | None, int, Literal["rule", "any"]]:
+    """A shuffled deal for a variant's round type (``Round.deal``, §1.4): the tables, the hands,
+    the pile, the table tile, the starter (by ``cls``'s opening rule unless given) and the
+    opening. ``starter`` given means the D-3 "rotate" opening. (``Round.deal`` does the same
+    inline for the base round, finding its opener and opening tile in one search.)"""
     variant.check_players(players)
     tab = tables(variant.tileset, rules.symbol_value, variant.power)
     hands, rest, table, first = shuffled(variant, tab, players, rng, starter)
     opening: Literal["rule", "any"] = "rule"
-    open_tile = -1
     if first is None:
-        if plain:
-            first, open_tile = rule_start(tab, hands)
-        else:
-            first = cls._rule_starter(tab, hands)
+        first = cls._rule_starter(tab, hands)
     elif table is None:
         opening = "any"
-    return tab, hands, rest, table, first, opening, open_tile
+    return tab, hands, rest, table, first, opening
 
 
 def from_deal(cls: type[Round], variant: Variant, rules: HouseRules,

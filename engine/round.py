@@ -37,7 +37,7 @@ from .events import (
 from .kernel import NATIVE, NEXT_SEATS, Tables, tables
 from .kernel import playout as run_playout
 from .line import Line
-from .opening import rotated_starter, rule_start, rule_tile, wrong_starter
+from .opening import rotated_starter, rule_start, rule_tile, shuffled, wrong_starter
 from .rules import HouseRules, Variant
 from .tiles import Half, Tile, TileSet
 
@@ -129,16 +129,24 @@ class Round:
         if rt is not None and cls is not rt:
             return rt.deal(variant, rules, players, rng, number=number, starter=starter,
                            record=record, context=context)
-        plain = cls is Round  # a variant's round type may extend __init__
-        tab, hands, rest, table, first, opening, open_tile = dealing.shuffle(
-            cls, plain, variant, rules, players, rng, starter)
-        if plain:
+        if cls is Round:  # inline (a call costs the pure block game 0.5%): see dealing.shuffle
+            variant.check_players(players)
+            tab = tables(variant.tileset, rules.symbol_value, variant.power)
+            hands, rest, table, first = shuffled(variant, tab, players, rng, starter)
+            opening: Literal["rule", "any"] = "rule"
+            open_tile = -1
+            if first is None:
+                first, open_tile = rule_start(tab, hands)
+            elif table is None:
+                opening = "any"
             # __new__ is there for the compiled class (see __new__); run as Python, the plain
-            # object.__new__ saves the call into it
+            # object.__new__ saves the call into it. A variant's round type may extend __init__.
             new = Round.__new__(Round) if NATIVE else object.__new__(Round)
             dealing.setup(new, variant, rules, tab, hands, rest, table, first, number, opening,
                           record, context, open_tile)
             return new
+        tab, hands, rest, table, first, opening = dealing.shuffle(cls, variant, rules, players,
+                                                                  rng, starter)
         return cls(variant, rules, hands, rest, table, first, number=number,
                    opening=opening, record=record, context=context)
 
