@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from . import dealing, ending, legal, reading, scoring
+from . import dealing, ending, reading, scoring
 from .actions import DRAW, PASS, ActionError, Draw, IllegalMoveError, Pass, Play, parse_action
 from .deal import Deal, DealError
 from .events import (
@@ -34,12 +34,12 @@ from .events import (
     Placed,
     RoundEnded,
 )
-from .kernel import NATIVE, NEXT_SEATS, Tables, tables
+from .kernel import NATIVE, NEXT_SEATS, Tables, _bits, tables
 from .kernel import playout as run_playout
 from .line import Line
 from .opening import rotated_starter, rule_start, rule_tile, shuffled, wrong_starter
 from .rules import HouseRules, Variant
-from .tiles import Half, Tile, TileSet
+from .tiles import Half, Tile, TileError, TileSet
 
 __all__ = ["Action", "ActionError", "DRAW", "Deal", "DealError", "Draw",
            "IllegalMoveError", "NATIVE", "NEXT_SEATS", "PASS", "Pass", "Play", "Round",
@@ -296,8 +296,22 @@ class Round:
         return self.rules.draw == "until-playable" or self.drew_this_turn == 0
 
     def _plays(self, mask: int) -> list[Action]:
-        """Every (tile, end) play of the tiles in ``mask`` (:func:`engine.legal.plays`)."""
-        return legal.plays(self, mask)
+        """Every (tile, end) play of the tiles in ``mask`` (which all fit somewhere)."""
+        tiles = self.tab.tileset.tiles
+        names = self.line.shape.ends
+        out: list[Action] = []
+        started = self.line.started
+        for i in _bits(mask):
+            t = tiles[i]
+            if not started:
+                out.append(Play(t, None))
+                continue
+            for end, suit in enumerate(self.line.open):
+                if self._fits(i, suit):
+                    first = self._suit(suit)
+                    out.append(Play(t.oriented(first) if first in (t.a, t.b) else t,
+                                    names[end]))
+        return out
 
     def legal_moves(self, extra: bool = False) -> list[Action]:
         """Every action the player to move may take: plays (tile, end), else draw, else pass.
@@ -381,9 +395,32 @@ class Round:
         return "", -1, None
 
     def _check_play(self, play: Play) -> tuple[int, int, int]:
-        """The play as (tile id, end, suit), or :class:`IllegalMoveError`
-        (:func:`engine.legal.check_play`)."""
-        return legal.check_play(self, play)
+        seat = self.turn
+        ts = self.tab.tileset
+        try:
+            tid = ts.id(play.tile)
+        except TileError as e:
+            raise IllegalMoveError(str(e)) from None
+        where = f"{play.tile} at {'the start' if play.end is None else 'end ' + play.end}"
+        if not self.hands[seat] >> tid & 1:
+            raise IllegalMoveError(f"{where}: {play.tile} is not in seat {seat}'s hand")
+        if not self.line.started:
+            if play.end is not None:
+                raise IllegalMoveError(f"{where}: the line is empty, so the tile has no end "
+                                       f"to go to (give no end)")
+            if self.open_tile is not None and tid != self.open_tile:
+                raise IllegalMoveError(f"{where}: the round opens with "
+                                       f"{ts.tiles[self.open_tile]}")
+            return tid, -1, ts.suit(play.tile.a)
+        shape = self.line.shape
+        if play.end not in shape.ends:
+            raise IllegalMoveError(f"{where}: choose the end, {shape.describe()}")
+        end = shape.index(play.end)
+        suit = self.line.open[end]
+        if not self._fits(tid, suit):
+            raise IllegalMoveError(f"{where}: {play.tile} does not match the open "
+                                   f"{self._suit(suit)} at end {play.end}")
+        return tid, end, suit
 
     def _begin_turn(self) -> dict[str, Any]:
         if self._turn is None:
@@ -438,14 +475,19 @@ class Round:
         if self.over:  # the pass ended the match (Ponce's target)
             self._end_turn()
             return
-        bonus = self.variant.pass_bonus  # §1.7's pass bonuses (engine.scoring)
-        if bonus:
-            scoring.salida_bonus(self, seat, bonus)
+        bonus = self.variant.pass_bonus
+        if bonus and self.passes == 1 and self.placements == 1 and seat == \
+                (self.opener + 1) % self.players:
+            self.salida_paid = True
+            self._bonus(self.opener, "paso-a-la-salida", bonus)
         self._end_turn()
         if self._blocked():
             self._finish_tranque()
-        elif bonus:
-            scoring.corrido_bonus(self, bonus)
+        elif bonus and self.passes == self.players - 1 and self.turn == self.last_placer \
+                and self._playable_mask(self.turn):
+            if not (self.salida_paid and self.placements == 1
+                    and not self.rules.both_pass_bonuses):
+                self._bonus(self.turn, "paso-corrido", bonus)
 
     def _on_pass(self, seat: int) -> None:
         """Hook: a pass was just made by ``seat`` (Ponce scores it)."""

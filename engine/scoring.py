@@ -1,7 +1,7 @@
-"""What a move scores at once: a power tile's effect (RULES.md §1.6), the pass bonuses
-(§1.7) and the kind of a capicúa (§1.8). Plain functions over a round, which
-:class:`~engine.round.Round`'s placement and pass, its ``play_points`` and the playout kernel
-call."""
+"""What a placement scores at once: a power tile's effect (RULES.md §1.6) and the kind of a
+capicúa (§1.8). Plain functions over a round, which :class:`~engine.round.Round`'s placement,
+its ``play_points`` and the playout kernel call. (§1.7's pass bonuses stay inline in
+``Round._pass``: a call there would cost every pass.)"""
 
 from __future__ import annotations
 
@@ -57,20 +57,3 @@ def capicua_kind(rnd: Round, tid: int, end_tiles: tuple[int, int]) -> str:
         return "KP" if power[tid] else "K"
     return "KP" if power[end_tiles[0]] or power[end_tiles[1]] else "K"
 
-
-def salida_bonus(rnd: Round, seat: int, points: int) -> None:
-    """Paso a la salida (§1.7): ``seat``, right after the opener, passes on the opening tile,
-    before its turn ends; the opener scores ``points``."""
-    if rnd.passes == 1 and rnd.placements == 1 and seat == (rnd.opener + 1) % rnd.players:
-        rnd.salida_paid = True
-        rnd._bonus(rnd.opener, "paso-a-la-salida", points)
-
-
-def corrido_bonus(rnd: Round, points: int) -> None:
-    """Paso corrido (§1.7), after a pass that did not block the round: every other player has
-    passed since the player now to move placed a tile, and it can play again; it scores
-    ``points`` (not on top of a paso a la salida, unless the house rule pays both)."""
-    if rnd.passes == rnd.players - 1 and rnd.turn == rnd.last_placer \
-            and rnd._playable_mask(rnd.turn):
-        if not (rnd.salida_paid and rnd.placements == 1 and not rnd.rules.both_pass_bonuses):
-            rnd._bonus(rnd.turn, "paso-corrido", points)
