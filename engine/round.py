@@ -11,9 +11,13 @@ own moves: Cuban's redeal), ``match_context`` (what a round needs of the match: 
 ``next_starter`` (who opens the next round). Where tiles go is the round's
 :class:`~engine.line.Line`. The base round knows none of its subclasses.
 
-The round's neighbours: :mod:`engine.actions` (the moves, which print and parse),
-:mod:`engine.deal` (a deal as a value) and :mod:`engine.kernel` (the playout kernel and its
-tables).
+This module keeps the round's state, :meth:`Round.apply` and the hooks. Its neighbours, plain
+functions over a round that its methods call: :mod:`engine.dealing` (its starting state and
+copies), :mod:`engine.opening` (who opens, with which tile), :mod:`engine.scoring` (power
+effects, the capicúa's kind), :mod:`engine.ending` (how a hand is counted at the end, the
+result) and :mod:`engine.reading` (read-only views as tiles); and :mod:`engine.actions` (the
+moves, which print and parse), :mod:`engine.deal` (a deal as a value) and :mod:`engine.kernel`
+(the playout kernel and its tables).
 """
 
 from __future__ import annotations
