@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from .rules import POWER_VS_POWER, effect_from_total, effect_rule, number_half
+from .scoring import capicua_kind
 from .tiles import TileSet
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Tables:
         )[::-1])
         # RULES.md §1.6 for power tile i placed with tile j at the other end of the line, at
         # [i * n + j]: the gain and the loss it inflicts (0 for a basic tile i). Both
-        # ``Round._effect`` and the playout kernel read them.
+        # :func:`engine.scoring.effect` and the playout kernel read them.
         n = self.n
         gain = [0] * (n * n)
         loss = [0] * (n * n)
@@ -133,8 +134,9 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
     """Play ``game`` to its end with uniformly random legal moves (the bots' rollouts):
     :meth:`Round.playout <engine.round.Round.playout>`, which calls it.
 
-    The common steps run inline on local variables: a placement (with its power effect,
-    read from the tables ``Round._effect`` reads), a draw, and a pass that scores nothing.
+    The common steps run inline on local variables: a placement (with its power effect, read
+    from the tables :func:`engine.scoring.effect` reads), a draw, and a pass that scores
+    nothing.
     With ``plain_hooks`` (Leonard and the block game: the base round's hooks) the opening and
     the last tile (with its capicúa) run inline too; a variant's go through ``_place`` and its
     hooks. Every other step goes through the same ``_place``/``_draw``/``_pass`` as
@@ -266,7 +268,7 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
                 if not h and end >= 0 and capicua_bonus and bit & (smr if end == 0
                                                                      else sml):
                     # the capicúa (as _place), read before the line changes
-                    kind = game._capicua_kind(tid, (tl, tr))
+                    kind = capicua_kind(game, tid, (tl, tr))
             hands[turn] = h
             if end == 0:  # the open half: the tile's two halves less the matched one
                 el = half_sum[tid] - el
@@ -283,7 +285,7 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
                 line.start(tid, el, er)
                 sml, smr = sm[el], sm[er]
                 tl = tr = tid
-            if powered and power[tid] and end >= 0:  # as _power: the other end scores
+            if powered and power[tid] and end >= 0:  # as scoring.power: the other end scores
                 k = tid * n + (tr if end == 0 else tl)
                 gains[turn] += effect_gain[k]
                 losses[nxt[turn]] += effect_loss[k]

@@ -11,9 +11,13 @@ own moves: Cuban's redeal), ``match_context`` (what a round needs of the match: 
 ``next_starter`` (who opens the next round). Where tiles go is the round's
 :class:`~engine.line.Line`. The base round knows none of its subclasses.
 
-The round's neighbours: :mod:`engine.actions` (the moves, which print and parse),
-:mod:`engine.deal` (a deal as a value) and :mod:`engine.kernel` (the playout kernel and its
-tables).
+This module keeps the round's state, :meth:`Round.apply` and the hooks. Its neighbours, plain
+functions over a round that its methods call: :mod:`engine.dealing` (its starting state and
+copies), :mod:`engine.opening` (who opens, with which tile), :mod:`engine.scoring` (power
+effects, the capicúa's kind), :mod:`engine.ending` (how a hand is counted at the end, the
+result) and :mod:`engine.reading` (read-only views as tiles); and :mod:`engine.actions` (the
+moves, which print and parse), :mod:`engine.deal` (a deal as a value) and :mod:`engine.kernel`
+(the playout kernel and its tables).
 """
 
 from __future__ import annotations
@@ -21,9 +25,9 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from . import reading
+from . import dealing, ending, reading, scoring
 from .actions import DRAW, PASS, ActionError, Draw, IllegalMoveError, Pass, Play, parse_action
-from .deal import Deal, DealError, tile_ids
+from .deal import Deal, DealError
 from .events import (
     Bonus,
     Drew,
@@ -32,9 +36,7 @@ from .events import (
     Event,
     Passed,
     Placed,
-    PowerEffect,
     RoundEnded,
-    RoundStarted,
 )
 from .kernel import NATIVE, NEXT_SEATS, Tables, _bits, tables
 from .kernel import playout as run_playout
@@ -54,7 +56,8 @@ listed by :meth:`Round.extra_moves`."""
 
 
 class Round:
-    """A round in progress. Build it with :meth:`deal` (random) or :meth:`from_deal` (given)."""
+    """A round in progress. Build it with :meth:`deal` (random) or :meth:`from_deal` (given);
+    :func:`engine.dealing.setup` fills in these fields."""
 
     # Its fields, in slots: more than 30 fields in an instance dict would cost every deal a
     # dict of its own and every read a lookup (CPython shares the dict's keys for at most 30).
@@ -66,168 +69,102 @@ class Round:
                  "_ending", "voids", "record", "log", "turns", "_turn", "initial_hands",
                  "teams", "seat_team")
 
-    def __init__(
-        self,
-        variant: Variant,
-        rules: HouseRules,
-        hands: list[int],
-        pile: list[int],
-        table: int | None,
-        starter: int,
-        *,
-        number: int = 1,
-        opening: Literal["rule", "any"] = "rule",
-        record: bool = True,
-        context: object = None,
-    ) -> None:
-        self._setup(variant, rules, tables(variant.tileset, rules.symbol_value, variant.power),
-                    list(hands), list(pile), table, starter, number, opening, record, context)
+    variant: Variant
+    rules: HouseRules
+    tab: Tables
+    players: int
+    number: int
+    context: object
+    """What the variant's round needs of the match around it, made by its
+    :meth:`match_context` (None: nothing; the base round reads none)."""
+    hands: list[int]  # each seat's hand as a mask over tile ids
+    pile: list[int]  # the whole pile in drawing order; pile_pos: the next to draw
+    pile_pos: int
+    keep: int
+    """Tiles that always stay in the pile (§3.1)."""
+    table: int | None
+    starter: int
+    turn: int
+    gains: list[int]
+    losses: list[int]
+    line: Line
+    open_tile: int | None  # the tile the round must open with (None: any)
+    opened: bool  # a player has placed a tile
+    opener: int
+    placements: int
+    last_placer: int
+    mover: int  # the seat whose turn ended last
+    passes: int  # passes since the last placement
+    pass_count: int  # passes in this round
+    drew_this_turn: int
+    salida_paid: bool
+    over: bool
+    _result: RoundEnded | None
+    _ending: tuple[Any, ...] | None
+    """What :attr:`result` needs besides the round's state, once over (see :meth:`_finish`)."""
+    voids: list[int]  # suits each seat is known not to hold
+    record: bool
+    log: list[Event]
+    turns: list[dict[str, Any]]
+    _turn: dict[str, Any] | None
+    initial_hands: list[int]
+    teams: tuple[tuple[int, ...], ...]
+    seat_team: tuple[int, ...]
+    """Who scores together (see :meth:`Variant.teams`), and the index in :attr:`teams` of
+    each seat's team."""
 
-    def _setup(self, variant: Variant, rules: HouseRules, tab: Tables, hands: list[int],
-               pile: list[int], table: int | None, starter: int, number: int,
-               opening: Literal["rule", "any"], record: bool,
-               context: object, open_tile: int = -1) -> None:
-        """What ``__init__`` does, with every argument given in order: :meth:`deal` calls it
-        on a plain round, where the type call's keyword arguments cost a compiled block game a
-        sixth of its time. The round keeps ``hands`` and ``pile`` (the callers pass new lists).
-        ``open_tile``: the tile the rule opens with, when the caller has found it already."""
-        self.variant = variant
-        self.rules = rules
-        self.tab = tab
-        self.players = players = len(hands)
-        self.number = number
-        self.context = context
-        """What the variant's round needs of the match around it, made by its
-        :meth:`match_context` (None: nothing; the base round reads none)."""
-        self.hands = hands
-        self.pile = pile
-        self.pile_pos = 0
-        self.keep = variant.keep.get(players, 0)
-        """Tiles that always stay in the pile (§3.1)."""
-        self.table = table
-        self.starter = starter
-        self.turn = starter
-        self.gains = [0] * players
-        self.losses = [0] * players
-        self.line: Line = variant.line.new()
-        self.open_tile: int | None = None
-        self.opened = False  # a player has placed a tile
-        self.opener = -1
-        self.placements = 0
-        self.last_placer = -1
-        self.mover = -1  # the seat whose turn ended last
-        self.passes = 0  # passes since the last placement
-        self.pass_count = 0  # passes in this round
-        self.drew_this_turn = 0
-        self.salida_paid = False
-        self.over = False
-        self._result: RoundEnded | None = None
-        self._ending: tuple[Any, ...] | None = None
-        """What :attr:`result` needs besides the round's state, once over (see :meth:`_finish`)."""
-        self.voids = [0] * players  # suits each seat is known not to hold
-        self.record = record
-        self.log: list[Event] = []
-        self.turns: list[dict[str, Any]] = []
-        self._turn: dict[str, Any] | None = None
-        self.initial_hands = list(hands)
-        self.teams, self.seat_team = variant._teams(players)
-        """Who scores together (see :meth:`Variant.teams`), and the index in :attr:`teams` of
-        each seat's team."""
-        if table is not None:
-            self.line.start(table, self.tab.half_a[table], self.tab.half_b[table])
-        elif opening == "rule":
-            self.open_tile = open_tile if open_tile >= 0 else self._rule_opening(starter)
-        if record:
-            self.log.append(RoundStarted(number, self.players, starter, self._tile(table),
-                                         tuple(self.hand_sizes), len(self.pile)))
+    def __init__(self, variant: Variant, rules: HouseRules, hands: list[int], pile: list[int],
+                 table: int | None, starter: int, *, number: int = 1,
+                 opening: Literal["rule", "any"] = "rule", record: bool = True,
+                 context: object = None) -> None:
+        dealing.setup(self, variant, rules, tables(variant.tileset, rules.symbol_value,
+                                                   variant.power),
+                      list(hands), list(pile), table, starter, number, opening, record, context)
 
-    # --- construction ---------------------------------------------------------------------
+    # --- construction (engine.dealing) ----------------------------------------------------
 
     @classmethod
-    def deal(
-        cls,
-        variant: Variant,
-        rules: HouseRules,
-        players: int,
-        rng: random.Random,
-        *,
-        number: int = 1,
-        starter: int | None = None,
-        record: bool = True,
-        context: object = None,
-    ) -> Round:
+    def deal(cls, variant: Variant, rules: HouseRules, players: int, rng: random.Random, *,
+             number: int = 1, starter: int | None = None, record: bool = True,
+             context: object = None) -> Round:
         """A shuffled deal (RULES.md §1.4). ``starter`` given means the D-3 "rotate" opening:
         that seat opens with any tile (with a table tile, it plays first onto it)."""
         rt = variant.round_type
         if rt is not None and cls is not rt:
             return rt.deal(variant, rules, players, rng, number=number, starter=starter,
                            record=record, context=context)
-        variant.check_players(players)
-        tab = tables(variant.tileset, rules.symbol_value, variant.power)
-        hands, rest, table, starter = shuffled(variant, tab, players, rng, starter)
-        opening: Literal["rule", "any"] = "rule"
-        open_tile = -1
-        if starter is None:
-            if cls is Round:  # the rule's opener and the tile it opens with, in one search
-                starter, open_tile = rule_start(tab, hands)
-            else:
-                starter = cls._rule_starter(tab, hands)
-        elif table is None:
-            opening = "any"
-        if cls is Round:  # a variant's round type may extend __init__
+        if cls is Round:  # inline (a call costs the pure block game 0.5%): see dealing.shuffle
+            variant.check_players(players)
+            tab = tables(variant.tileset, rules.symbol_value, variant.power)
+            hands, rest, table, first = shuffled(variant, tab, players, rng, starter)
+            opening: Literal["rule", "any"] = "rule"
+            open_tile = -1
+            if first is None:
+                first, open_tile = rule_start(tab, hands)
+            elif table is None:
+                opening = "any"
             # __new__ is there for the compiled class (see __new__); run as Python, the plain
-            # object.__new__ saves the call into it
+            # object.__new__ saves the call into it. A variant's round type may extend __init__.
             new = Round.__new__(Round) if NATIVE else object.__new__(Round)
-            new._setup(variant, rules, tab, hands, rest, table, starter, number, opening, record,
-                       context, open_tile)
+            dealing.setup(new, variant, rules, tab, hands, rest, table, first, number, opening,
+                          record, context, open_tile)
             return new
-        return cls(variant, rules, hands, rest, table, starter, number=number,
+        tab, hands, rest, table, first, opening = dealing.shuffle(cls, variant, rules, players,
+                                                                  rng, starter)
+        return cls(variant, rules, hands, rest, table, first, number=number,
                    opening=opening, record=record, context=context)
 
     @classmethod
-    def from_deal(
-        cls,
-        variant: Variant,
-        rules: HouseRules,
-        hands: Deal | list[list[Tile | str]],
-        pile: list[Tile | str] | tuple[()] = (),
-        table: Tile | str | None = None,
-        starter: int | None = None,
-        *,
-        number: int = 1,
-        opening: Literal["rule", "any"] = "rule",
-        record: bool = True,
-        context: object = None,
-    ) -> Round:
+    def from_deal(cls, variant: Variant, rules: HouseRules, hands: Deal | list[list[Tile | str]],
+                  pile: list[Tile | str] | tuple[()] = (), table: Tile | str | None = None,
+                  starter: int | None = None, *, number: int = 1,
+                  opening: Literal["rule", "any"] = "rule", record: bool = True,
+                  context: object = None) -> Round:
         """A round from a prepared deal (lessons, tests, replays): a :class:`~engine.deal.Deal`
         (``starter`` given overrides the deal's), or its hands, pile, table tile and starter.
         Raises :class:`DealError`."""
-        if isinstance(hands, Deal):
-            deal = hands
-            if pile or table is not None:
-                raise DealError("give the pile and the table tile in the Deal, not beside it")
-            return cls.from_deal(variant, rules, [list(h) for h in deal.hands], list(deal.pile),
-                                 deal.table, deal.starter if starter is None else starter,
-                                 number=number, opening=opening, record=record,
-                                 context=context)
-        rt = variant.round_type
-        if rt is not None and cls is not rt:
-            return rt.from_deal(variant, rules, hands, pile, table, starter, number=number,
-                                opening=opening, record=record, context=context)
-        masks, pile_ids, table_id = tile_ids(variant, hands, pile, table)
-        players = len(hands)
-        tab = tables(variant.tileset, rules.symbol_value, variant.power)
-        with_table = players in variant.table_tile_players
-        if starter is not None and not (isinstance(starter, int) and 0 <= starter < players):
-            raise DealError(f"starter must be a seat from 0 to {players - 1}, not {starter!r}")
-        if starter is None:
-            if with_table:
-                raise DealError("a 4-player Leonard deal must name its starter")
-            starter = cls._rule_starter(tab, masks)
-        elif opening == "rule" and not with_table:
-            cls._check_rule_starter(tab, masks, starter)
-        return cls(variant, rules, masks, pile_ids, table_id, starter, number=number,
-                   opening=opening, record=record, context=context)
+        return dealing.from_deal(cls, variant, rules, hands, pile, table, starter, number,
+                                 opening, record, context)
 
     # The opening rules (engine.opening), as hooks a variant overrides (Doble 15's doubles).
     @classmethod
@@ -620,12 +557,12 @@ class Round:
             self._begin_turn()["play"] = {"tile": str(tile), "end": name}
             self.log.append(Placed(seat, tile, name, opening))
         if tab.power[tid]:
-            self._power(seat, tid, other)
+            scoring.power(self, seat, tid, other)
         self._after_place(seat, tid, matched, open_)
         if not h:
             kind = ""
             if capicua and self.variant.capicua_bonus:
-                kind = self._capicua_kind(tid, end_tiles)
+                kind = scoring.capicua_kind(self, tid, end_tiles)
                 self._bonus(seat, "capicua", self.variant.capicua_bonus, kind)
             self._finish_domino(seat, kind)
             self._end_turn()
@@ -634,116 +571,44 @@ class Round:
         if self._blocked():
             self._finish_tranque()
 
-    def _capicua_kind(self, tid: int, end_tiles: tuple[int, int]) -> str:
-        """The capicúa's kind when ``tid``, the last tile, fits both ends, whose tiles were
-        ``end_tiles``: "KP" with a power tile (the last one, or one at an end, by the house
-        rule), else "K"."""
-        power = self.tab.power
-        if self.rules.capicua_kind == "last-tile":
-            return "KP" if power[tid] else "K"
-        return "KP" if power[end_tiles[0]] or power[end_tiles[1]] else "K"
-
     def _after_place(self, seat: int, tid: int, matched: int, open_: int) -> None:
         """Hook: ``seat`` just placed ``tid`` on ``matched``, leaving ``open_`` open (Doble 15's
         special numbers)."""
 
-    def _effect(self, tid: int, other: int) -> tuple[str, int, int, int | None]:
-        """RULES.md §1.6 for tile ``tid`` placed with tile ``other`` at the other end
-        (-1: none, an opening): the rule applied, gain, loss and T."""
-        tab = self.tab
-        if other < 0:
-            return "neutralized", 0, 0, None
-        k = tid * tab.n + other
-        rule = "power-vs-power" if tab.power[other] else tab.rule[tid]
-        return rule, tab.effect_gain[k], tab.effect_loss[k], tab.total[other]
-
     def play_points(self, play: Play) -> tuple[int, int]:
         """``(gain, loss inflicted)`` that placing ``play`` now would score at once from its
-        power effect; ``(0, 0)`` for a basic tile or an opening. Reads only the line."""
-        tid = self.tab.tileset.id(play.tile)
-        if not self.tab.power[tid] or play.end is None:
-            return 0, 0
-        end = self.line.shape.index(play.end)
-        _, gain, loss, _ = self._effect(tid, self.line.other_tip(end))
-        return gain, loss
+        power effect (:func:`engine.scoring.play_points`)."""
+        return scoring.play_points(self, play)
 
-    def _power(self, seat: int, tid: int, other: int) -> None:
-        target = (seat + 1) % self.players
-        rule, gain, loss, t = self._effect(tid, other)
-        self.gains[seat] += gain
-        self.losses[target] += loss
-        if self.record:
-            self.log.append(PowerEffect(seat, target, self.log[-1].tile,  # type: ignore[union-attr]
-                                        rule, gain, loss, t, self._tile(other),
-                                        self.tab.number[tid]))
-
-    # --- the end of a round (hooks: how each game counts a hand) ----------------------------
+    # --- the end of a round (engine.ending; hooks: how each game counts a hand) -------------
 
     def _totals(self) -> list[int]:
         return self.tab.hand_totals(self.hands)
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """``seat`` placed its last tile: it collects every other hand (§1.8)."""
-        # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
-        count = self.tab.hand_totals([sum(self.hands)])[0]
-        self._bonus(seat, "domino", count)
-        self._finish("domino", seat, None, capicua, count=count)
+        ending.finish_domino(self, seat, capicua)
 
     def _finish_tranque(self) -> None:
         """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
-        totals = self._totals()
-        low = min(totals)
-        lowest = [s for s, t in enumerate(totals) if t == low]
-        others = sum(totals) - low * len(lowest)
-        winner: int | None = None
-        if len(lowest) == 1:
-            winner = lowest[0]
-            self._bonus(winner, "tranque", others)
-        elif self.rules.tranque_tie == "split":
-            for s in lowest:
-                self._bonus(s, "tranque", others // len(lowest))
-        self._finish("tranque", winner, totals, "", count=others if winner is not None
-                     or self.rules.tranque_tie == "split" else 0)
+        ending.finish_tranque(self)
 
     def _finish(self, reason: EndReason, winner: int | None, totals: list[int] | None,
                 capicua: str, *, count: int = 0, points: int | None = None,
                 differences: tuple[int, ...] = (), team: int | None = None) -> None:
-        """End the round. ``totals`` None: each hand's total, worked out when :attr:`result`
-        is first read (the hands no longer change)."""
-        self.over = True
-        # what :attr:`result` needs beyond the round's state, which no longer changes: the
-        # rest (scores as tuples, pairs' totals, the blocker) is worked out when it is read,
-        # as most rollouts only read the scores
-        self._ending = (reason, winner, totals, capicua, count,
-                        count if points is None else points, differences, team)
-        if self.record:
-            self.log.append(self.ended)
+        """End the round (:func:`engine.ending.finish`)."""
+        ending.finish(self, reason, winner, totals, capicua, count,
+                      count if points is None else points, differences, team)
 
     @property
     def result(self) -> RoundEnded | None:
-        """How the round ended (None while it is in progress). Built when first read: the
-        event is a dataclass, whose generated ``__init__`` mypyc leaves interpreted, and
-        a rollout that only reads the scores would spend a tenth of its time on it."""
-        ending = self._ending
-        if self._result is None and ending is not None:
-            reason, winner, totals, capicua, count, points, differences, team = ending
-            if totals is None:
-                totals = self._totals()
-            pairs = len(self.teams) < self.players
-            team_totals = tuple(sum(totals[s] for s in seats) for seats in self.teams) \
-                if pairs and totals else ()
-            if pairs and team is None and winner is not None:
-                team = self.seat_team[winner]
-            self._result = RoundEnded(
-                reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
-                count, points, differences, self.teams if pairs else (), team_totals,
-                team if pairs else None, self.mover if reason == "tranque" else None)
-        return self._result
+        """How the round ended (None while it is in progress): :func:`engine.ending.result`."""
+        return ending.result(self)
 
     @property
     def ended(self) -> RoundEnded:
         """:attr:`result` of a round that is over."""
-        result = self.result
+        result = ending.result(self)
         assert result is not None, "the round is not over"
         return result
 
@@ -771,45 +636,9 @@ class Round:
         return new
 
     def _copy_into(self, new: Round, record: bool) -> None:
-        """Every attribute of ``self`` onto ``new`` (made by ``__new__`` alone): the mutable
-        ones copied, the rest shared. A subclass with attributes of its own extends it."""
-        new.variant = self.variant
-        new.rules = self.rules
-        new.tab = self.tab
-        new.players = self.players
-        new.number = self.number
-        new.context = self.context
-        new.hands = list(self.hands)
-        new.pile = list(self.pile)
-        new.pile_pos = self.pile_pos
-        new.keep = self.keep
-        new.table = self.table
-        new.starter = self.starter
-        new.turn = self.turn
-        new.gains = list(self.gains)
-        new.losses = list(self.losses)
-        new.line = self.line.copy()
-        new.open_tile = self.open_tile
-        new.opened = self.opened
-        new.opener = self.opener
-        new.placements = self.placements
-        new.last_placer = self.last_placer
-        new.mover = self.mover
-        new.passes = self.passes
-        new.pass_count = self.pass_count
-        new.drew_this_turn = self.drew_this_turn
-        new.salida_paid = self.salida_paid
-        new.over = self.over
-        new._result = self._result
-        new._ending = self._ending
-        new.voids = list(self.voids)
-        new.record = record
-        new.log = list(self.log) if record else []
-        new.turns = [dict(t) for t in self.turns] if record else []
-        new._turn = None
-        new.initial_hands = self.initial_hands
-        new.teams = self.teams
-        new.seat_team = self.seat_team
+        """Every attribute of ``self`` onto ``new`` (made by ``__new__`` alone):
+        :func:`engine.dealing.copy_into`. A subclass with attributes of its own extends it."""
+        dealing.copy_into(self, new, record)
 
     def __repr__(self) -> str:
         line = " ".join(map(str, self.line_tiles()))

@@ -1,0 +1,74 @@
+"""The end of a round (RULES.md §1.8, D-9): how Leonard and the block game count a hand that
+is dominoed or blocked, and the :class:`~engine.events.RoundEnded` that says how it ended.
+Plain functions over a round, which :class:`~engine.round.Round`'s hooks of the same names
+call (a variant's round type overrides those hooks, and calls :func:`finish` through
+``Round._finish``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .events import EndReason, RoundEnded
+
+if TYPE_CHECKING:
+    from .round import Round
+
+
+def finish_domino(rnd: Round, seat: int, capicua: str) -> None:
+    """``seat`` placed its last tile: it collects every other hand (§1.8)."""
+    # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
+    count = rnd.tab.hand_totals([sum(rnd.hands)])[0]
+    rnd._bonus(seat, "domino", count)
+    finish(rnd, "domino", seat, None, capicua, count, count, (), None)
+
+
+def finish_tranque(rnd: Round) -> None:
+    """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
+    totals = rnd._totals()
+    low = min(totals)
+    lowest = [s for s, t in enumerate(totals) if t == low]
+    others = sum(totals) - low * len(lowest)
+    winner: int | None = None
+    if len(lowest) == 1:
+        winner = lowest[0]
+        rnd._bonus(winner, "tranque", others)
+    elif rnd.rules.tranque_tie == "split":
+        for s in lowest:
+            rnd._bonus(s, "tranque", others // len(lowest))
+    count = others if winner is not None or rnd.rules.tranque_tie == "split" else 0
+    finish(rnd, "tranque", winner, totals, "", count, count, (), None)
+
+
+def finish(rnd: Round, reason: EndReason, winner: int | None, totals: list[int] | None,
+           capicua: str, count: int, points: int, differences: tuple[int, ...],
+           team: int | None) -> None:
+    """End the round (``Round._finish``, with every argument given). ``totals`` None: each
+    hand's total, worked out when :func:`result` is first read (the hands no longer change)."""
+    rnd.over = True
+    # what :func:`result` needs beyond the round's state, which no longer changes: the rest
+    # (scores as tuples, pairs' totals, the blocker) is worked out when it is read, as most
+    # rollouts only read the scores
+    rnd._ending = (reason, winner, totals, capicua, count, points, differences, team)
+    if rnd.record:
+        rnd.log.append(rnd.ended)
+
+
+def result(rnd: Round) -> RoundEnded | None:
+    """How ``rnd`` ended (None while it is in progress), built once from what :func:`finish`
+    kept: the event is a dataclass, whose generated ``__init__`` mypyc leaves interpreted, and a
+    rollout that only reads the scores would spend a tenth of its time on it."""
+    ending = rnd._ending
+    if rnd._result is None and ending is not None:
+        reason, winner, totals, capicua, count, points, differences, team = ending
+        if totals is None:
+            totals = rnd._totals()
+        pairs = len(rnd.teams) < rnd.players
+        team_totals = tuple(sum(totals[s] for s in seats) for seats in rnd.teams) \
+            if pairs and totals else ()
+        if pairs and team is None and winner is not None:
+            team = rnd.seat_team[winner]
+        rnd._result = RoundEnded(
+            reason, winner, tuple(rnd.gains), tuple(rnd.losses), tuple(totals), capicua,
+            count, points, differences, rnd.teams if pairs else (), team_totals,
+            team if pairs else None, rnd.mover if reason == "tranque" else None)
+    return rnd._result
