@@ -59,8 +59,9 @@ def binder(tmp_path_factory: pytest.TempPathFactory,
     subprocess.run([str(bin_dir / "pip"), "install", "-q", "-r", "binder/requirements.txt"],
                    cwd=repo, env=env, check=True)
     subprocess.run(["bash", "binder/postBuild"], cwd=repo, env=env, check=True)
+    # psycopg too: the same image serves a Zero to JupyterHub class on a PostgreSQL store
     where = subprocess.run([str(bin_dir / "python"), "-c",
-                            "import tutor, engine; print(tutor.__file__)"],
+                            "import tutor, engine, psycopg; print(tutor.__file__)"],
                            cwd=home, env=env, check=True, capture_output=True, text=True)
     build = subprocess.run([str(bin_dir / "python"), "-m", "engine", "--version"],
                            cwd=home, env=env, check=True, capture_output=True, text=True)
