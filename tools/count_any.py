@@ -70,27 +70,34 @@ def count_tree(package: str = "tutor", root: Path = ROOT) -> list[Count]:
     return counts
 
 
+def _overrides(root: Path) -> list[dict[str, object]]:
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    overrides: list[dict[str, object]] = config.get("tool", {}).get("mypy", {}).get(
+        "overrides", [])
+    return overrides
+
+
+def _modules_where(root: Path, refused: bool) -> list[str]:
+    """The module patterns of the mypy overrides that set ``disallow_any_explicit`` to
+    ``refused``."""
+    names: list[str] = []
+    for override in _overrides(root):
+        if override.get("disallow_any_explicit") is refused:
+            module = override["module"]
+            names.extend([module] if isinstance(module, str)
+                         else [str(m) for m in module] if isinstance(module, list) else [])
+    return names
+
+
 def strict_modules(root: Path = ROOT) -> list[str]:
     """Modules that pyproject.toml's mypy overrides give ``disallow_any_explicit = true``."""
-    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    names: list[str] = []
-    for override in config.get("tool", {}).get("mypy", {}).get("overrides", []):
-        if override.get("disallow_any_explicit"):
-            module = override["module"]
-            names.extend([module] if isinstance(module, str) else module)
-    return names
+    return _modules_where(root, True)
 
 
 def exempt_modules(root: Path = ROOT) -> set[str]:
     """Modules an override names exactly with ``disallow_any_explicit = false`` inside a pattern
     that refuses Any (the ui's widget aliases, :mod:`tutor.ui.shared.panel`)."""
-    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for override in config.get("tool", {}).get("mypy", {}).get("overrides", []):
-        if override.get("disallow_any_explicit") is False:
-            module = override["module"]
-            names.update([module] if isinstance(module, str) else module)
-    return names
+    return set(_modules_where(root, False))
 
 
 def _covered(module: str, patterns: list[str]) -> bool:

@@ -4,8 +4,6 @@ tutor asks. It applies to the next new game."""
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
@@ -19,11 +17,8 @@ from tutor.ui.shared.panel import Widget, accordion_attributes, classed
 if TYPE_CHECKING:
     from tutor.play.session import GameSettings
 
-__all__ = ["SEAT_KINDS", "VARIANT_NAMES", "SetupPanel"]
+__all__ = ["SEAT_KINDS", "SetupPanel"]
 
-# The games the setup offers, by engine variant name: their labels, read from tutor.games
-# (kept for callers; each game's entry there is the one place to change).
-VARIANT_NAMES: Mapping[str, str] = MappingProxyType({name: g.label for name, g in GAMES.items()})
 # Seat kinds in the setup, by value.
 SEAT_KINDS: dict[str, str] = {
     "human": N_("human"),
