@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -34,15 +36,34 @@ CONTENDERS = {
     "ours, compiled": ("ours", ""),
     "ours, pure Python": ("ours", "1"),
     "floor: bare loop (not an engine)": ("floor", "1"),
+    "ours move by move, compiled": ("moves", ""),
+    "ours move by move, pure Python": ("moves", "1"),
 }
-"""Name: (what the worker plays, the LEONARD_PURE value)."""
+"""Name: (what the worker plays, the LEONARD_PURE value). "Move by move" plays the same
+random games through ``legal_moves()`` and ``apply()`` with the event log kept, the way the
+bots and the tutor play, rather than through the playout kernel."""
+
+
+def moves_block() -> Callable[[int], None]:
+    from engine import Round
+    from engine.rules import BLOCK_VARIANT, HouseRules
+
+    rules = HouseRules()
+
+    def game(seed: int) -> None:
+        rng = random.Random(seed)
+        rnd = Round.deal(BLOCK_VARIANT, rules, 4, rng)
+        while not rnd.over:
+            rnd.apply(rng.choice(rnd.legal_moves()))
+    return game
 
 
 def play(which: str, games: int) -> None:
     """The worker: one warm-up game (tables, caches), then ``games`` games from seeds 1…."""
     import engine_vs_peers as peers
 
-    game = peers.ours_block() if which == "ours" else peers.floor_block()
+    game = {"ours": peers.ours_block, "floor": peers.floor_block,
+            "moves": moves_block}[which]()
     game(0)
     for seed in range(1, games + 1):
         game(seed)

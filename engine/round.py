@@ -13,11 +13,12 @@ own moves: Cuban's redeal), ``match_context`` (what a round needs of the match: 
 
 This module keeps the round's state, :meth:`Round.apply` and the hooks. Its neighbours, plain
 functions over a round that its methods call: :mod:`engine.dealing` (its starting state and
-copies), :mod:`engine.opening` (who opens, with which tile), :mod:`engine.scoring` (power
-effects, the capicúa's kind), :mod:`engine.ending` (how a hand is counted at the end, the
-result) and :mod:`engine.reading` (read-only views as tiles); and :mod:`engine.actions` (the
-moves, which print and parse), :mod:`engine.deal` (a deal as a value) and :mod:`engine.kernel`
-(the playout kernel and its tables).
+copies), :mod:`engine.opening` (who opens, with which tile), :mod:`engine.checking` (which
+moves are legal, and why one is not), :mod:`engine.turns` (drawing and passing, with the pass
+bonuses), :mod:`engine.scoring` (power effects, the capicúa's kind), :mod:`engine.ending` (how
+a hand is counted at the end, the result) and :mod:`engine.reading` (read-only views as
+tiles); and :mod:`engine.actions` (the moves, which print and parse), :mod:`engine.deal` (a
+deal as a value) and :mod:`engine.kernel` (the playout kernel and its tables).
 """
 
 from __future__ import annotations
@@ -25,25 +26,23 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from . import dealing, ending, reading, scoring
+from . import checking, dealing, ending, reading, scoring, turns
 from .actions import DRAW, PASS, ActionError, Draw, IllegalMoveError, Pass, Play, parse_action
 from .deal import Deal, DealError
 from .events import (
     Bonus,
-    Drew,
     End,
     EndReason,
     Event,
-    Passed,
     Placed,
     RoundEnded,
 )
-from .kernel import NATIVE, NEXT_SEATS, Tables, _bits, tables
+from .kernel import NATIVE, NEXT_SEATS, Tables, tables
 from .kernel import playout as run_playout
 from .line import Line
 from .opening import rotated_starter, rule_start, rule_tile, shuffled, wrong_starter
 from .rules import HouseRules, Variant
-from .tiles import Half, Tile, TileError, TileSet
+from .tiles import Half, Tile, TileSet
 
 __all__ = ["Action", "ActionError", "DRAW", "Deal", "DealError", "Draw",
            "IllegalMoveError", "NATIVE", "NEXT_SEATS", "PASS", "Pass", "Play", "Round",
@@ -250,23 +249,6 @@ class Round:
         """The tile at end ``end`` (:func:`engine.reading.end_tile`)."""
         return reading.end_tile(self, end)
 
-    # The two ends of a two-ended line by their old names (open suit, tile id; -1 if none).
-    @property
-    def el(self) -> int:
-        return self.line.open[0]
-
-    @property
-    def er(self) -> int:
-        return self.line.open[1]
-
-    @property
-    def tl(self) -> int:
-        return self.line.tips[0]
-
-    @property
-    def tr(self) -> int:
-        return self.line.tips[-1]
-
     def right_of(self, seat: int) -> int:
         """The right-hand player: the one who plays after ``seat`` (RULES.md §1.3)."""
         return (seat + 1) % self.players
@@ -300,22 +282,9 @@ class Round:
         return self.rules.draw == "until-playable" or self.drew_this_turn == 0
 
     def _plays(self, mask: int) -> list[Action]:
-        """Every (tile, end) play of the tiles in ``mask`` (which all fit somewhere)."""
-        tiles = self.tab.tileset.tiles
-        names = self.line.shape.ends
-        out: list[Action] = []
-        started = self.line.started
-        for i in _bits(mask):
-            t = tiles[i]
-            if not started:
-                out.append(Play(t, None))
-                continue
-            for end, suit in enumerate(self.line.open):
-                if self._fits(i, suit):
-                    first = self._suit(suit)
-                    out.append(Play(t.oriented(first) if first in (t.a, t.b) else t,
-                                    names[end]))
-        return out
+        """Hook: every (tile, end) play of the tiles in ``mask``
+        (:func:`engine.checking.plays`)."""
+        return checking.plays(self, mask)
 
     def legal_moves(self, extra: bool = False) -> list[Action]:
         """Every action the player to move may take: plays (tile, end), else draw, else pass.
@@ -368,16 +337,10 @@ class Round:
             tid, end, first = self._check_play(action)
             self._place(tid, end, first)
         elif isinstance(action, Draw):
-            if self._playable_mask(self.turn):
-                raise IllegalMoveError("draw: you have a tile that fits, so you must play it")
-            if not self._can_draw():
-                raise IllegalMoveError("draw: there is nothing left to draw")
+            checking.check_draw(self)
             self._draw()
         elif isinstance(action, Pass):
-            if self._playable_mask(self.turn):
-                raise IllegalMoveError("pass: you have a tile that fits, so you must play it")
-            if self._can_draw():
-                raise IllegalMoveError("pass: you must draw from the pile first")
+            checking.check_pass(self)
             self._pass()
         else:
             self._apply_extra(action)
@@ -399,32 +362,9 @@ class Round:
         return "", -1, None
 
     def _check_play(self, play: Play) -> tuple[int, int, int]:
-        seat = self.turn
-        ts = self.tab.tileset
-        try:
-            tid = ts.id(play.tile)
-        except TileError as e:
-            raise IllegalMoveError(str(e)) from None
-        where = f"{play.tile} at {'the start' if play.end is None else 'end ' + play.end}"
-        if not self.hands[seat] >> tid & 1:
-            raise IllegalMoveError(f"{where}: {play.tile} is not in seat {seat}'s hand")
-        if not self.line.started:
-            if play.end is not None:
-                raise IllegalMoveError(f"{where}: the line is empty, so the tile has no end "
-                                       f"to go to (give no end)")
-            if self.open_tile is not None and tid != self.open_tile:
-                raise IllegalMoveError(f"{where}: the round opens with "
-                                       f"{ts.tiles[self.open_tile]}")
-            return tid, -1, ts.suit(play.tile.a)
-        shape = self.line.shape
-        if play.end not in shape.ends:
-            raise IllegalMoveError(f"{where}: choose the end, {shape.describe()}")
-        end = shape.index(play.end)
-        suit = self.line.open[end]
-        if not self._fits(tid, suit):
-            raise IllegalMoveError(f"{where}: {play.tile} does not match the open "
-                                   f"{self._suit(suit)} at end {play.end}")
-        return tid, end, suit
+        """Hook: tile id, end and matched suit of a legal play, or :class:`IllegalMoveError`
+        (:func:`engine.checking.check_play`)."""
+        return checking.check_play(self, play)
 
     def _begin_turn(self) -> dict[str, Any]:
         if self._turn is None:
@@ -445,53 +385,13 @@ class Round:
         return (self.turn + 1) % self.players
 
     def _draw(self, seat: int | None = None) -> None:
-        """The player to move draws a tile (``seat``: another seat is made to draw one)."""
-        forced = seat is not None
-        who = self.turn if seat is None else seat
-        tid = self.pile[self.pile_pos]
-        self.pile_pos += 1
-        self.hands[who] |= 1 << tid
-        if not forced:
-            self.drew_this_turn += 1
-        self.voids[who] = 0  # the drawn tile is unseen: no suit is known missing any more
-        if self.record:
-            tile = self.tab.tileset.tiles[tid]
-            if forced:
-                self._begin_turn().setdefault("forced", []).append(
-                    {"player": who, "tile": str(tile)})
-            else:
-                self._begin_turn()["drew"].append(str(tile))
-            self.log.append(Drew(who, tile, forced))
+        """The player to move draws a tile (``seat``: another seat is made to draw one):
+        :func:`engine.turns.draw`."""
+        turns.draw(self, seat)
 
     def _pass(self) -> None:
-        seat = self.turn
-        self.passes += 1
-        self.pass_count += 1
-        started = self.line.started
-        if started:
-            for s in self.line.open:
-                self.voids[seat] |= 1 << s
-        if self.record:
-            self._begin_turn()
-            self.log.append(Passed(seat, tuple(self._suit(s) for s in self.line.open)
-                                   if started else ()))
-        self._on_pass(seat)
-        if self.over:  # the pass ended the match (Ponce's target)
-            self._end_turn()
-            return
-        bonus = self.variant.pass_bonus
-        if bonus and self.passes == 1 and self.placements == 1 and seat == \
-                (self.opener + 1) % self.players:
-            self.salida_paid = True
-            self._bonus(self.opener, "paso-a-la-salida", bonus)
-        self._end_turn()
-        if self._blocked():
-            self._finish_tranque()
-        elif bonus and self.passes == self.players - 1 and self.turn == self.last_placer \
-                and self._playable_mask(self.turn):
-            if not (self.salida_paid and self.placements == 1
-                    and not self.rules.both_pass_bonuses):
-                self._bonus(self.turn, "paso-corrido", bonus)
+        """The player to move passes (§1.7's bonuses): :func:`engine.turns.pass_turn`."""
+        turns.pass_turn(self)
 
     def _on_pass(self, seat: int) -> None:
         """Hook: a pass was just made by ``seat`` (Ponce scores it)."""

@@ -77,7 +77,7 @@ class Tile:
     def oriented(self, first: Half) -> Tile:
         """This tile with ``first`` as its first half (raises TileError if it has no such half)."""
         if self.a == first:
-            return Tile(self.a, self.b)
+            return self  # tiles are immutable: no copy needed
         if self.b == first:
             return Tile(self.b, self.a)
         raise TileError(f"{self} has no half {first}")

@@ -160,7 +160,7 @@ def test_the_base_round_names_no_variant():
     the kernel and the moves know no variant by name."""
     folder = Path(engine.__file__).parent
     for module in ("round.py", "kernel.py", "actions.py", "deal.py", "dealing.py", "ending.py",
-                   "scoring.py"):
+                   "scoring.py", "checking.py", "turns.py", "opening.py", "reading.py"):
         text = (folder / module).read_text(encoding="utf-8")
         for name in ("Annul", "ANNUL", "RoundContext", "ponce", "cuban_", "CubanRound"):
             assert name not in text, (module, name)
