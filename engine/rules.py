@@ -170,8 +170,9 @@ def declared_options() -> dict[str, tuple[str, ...]]:
     (the order of :meth:`HouseRules.to_dict`). Raises :class:`RulesError` when two games declare
     the same name or one declares a core rule's name."""
     games = tuple(VARIANTS.values())
-    if games == _DECLARED[0]:
-        return _DECLARED[1]
+    seen, found = _DECLARED[0]
+    if games == seen:
+        return found
     out: dict[str, tuple[str, ...]] = {}
     core = {f.name for f in fields(HouseRules)}
     for game in sorted(VARIANTS.values(), key=lambda v: v.name):
@@ -179,11 +180,11 @@ def declared_options() -> dict[str, tuple[str, ...]]:
             if name in out or name in core:
                 raise RulesError(f"house rule {name} is declared twice (variant {game.name})")
             out[name] = values
-    _DECLARED[:] = [games, out]
+    _DECLARED[0] = (games, out)
     return out
 
 
-_DECLARED: list[Any] = [(), {}]
+_DECLARED: list[tuple[tuple[Variant, ...], dict[str, tuple[str, ...]]]] = [((), {})]
 """The variants :func:`declared_options` last read, and what it made of them (a game's round
 asks for its options every round)."""
 

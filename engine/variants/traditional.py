@@ -53,7 +53,7 @@ class TraditionalRound(Round):
         return totals.index(max(totals))
 
 
-OPTIONS = {
+OPTIONS: dict[str, tuple[str, ...]] = {
     "opener_tie": ("seat-order",),
     # D-19 (settled here): when two hands tie for the highest hand, the lower seat opens the
     # next round (:meth:`TraditionalRound.next_starter`).
