@@ -3,9 +3,9 @@ D-17…) and the variants built on them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ._build import mypyc_attr
 from .line import TWO_ENDED, LineShape
@@ -20,27 +20,41 @@ class RulesError(ValueError):
 
 
 @mypyc_attr(native_class=False)
-class VariantOptions(Mapping[str, str]):
+class VariantOptions:
     """The variant's own house rules of a :class:`HouseRules` that differ from their default,
     by name in alphabetical order: an immutable, hashable mapping (``==`` any mapping with the
-    same items)."""
+    same items). A :class:`~collections.abc.Mapping` by registration: a class mypyc compiles
+    cannot be built on that ABC."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_items", "_map")
 
     def __init__(self, items: Iterable[tuple[str, str]] = ()) -> None:
         self._items: tuple[tuple[str, str], ...] = tuple(sorted(items))
+        self._map: dict[str, str] = dict(self._items)
 
     def __getitem__(self, name: str) -> str:
-        for key, value in self._items:
-            if key == name:
-                return value
-        raise KeyError(name)
+        return self._map[name]
+
+    def get(self, name: str, default: object = None) -> object:
+        return self._map.get(name, default)
 
     def __iter__(self) -> Iterator[str]:
-        return (key for key, _ in self._items)
+        return iter(self._map)
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._map
+
+    def keys(self) -> KeysView[str]:
+        return self._map.keys()
+
+    def items(self) -> ItemsView[str, str]:
+        return self._map.items()
+
+    def values(self) -> ValuesView[str]:
+        return self._map.values()
 
     def __hash__(self) -> int:
         return hash(self._items)
@@ -48,13 +62,18 @@ class VariantOptions(Mapping[str, str]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, VariantOptions):
             return self._items == other._items
-        return Mapping.__eq__(self, other)
+        if isinstance(other, Mapping):
+            return self._map == dict(other.items())
+        return NotImplemented
 
     def __repr__(self) -> str:
-        return f"VariantOptions({dict(self._items)!r})"
+        return f"VariantOptions({self._map!r})"
 
 
-NO_OPTIONS = VariantOptions()
+Mapping.register(VariantOptions)
+
+
+NO_OPTIONS: Mapping[str, str] = cast("Mapping[str, str]", VariantOptions())
 """No variant option set: every one at its default."""
 
 
@@ -203,7 +222,7 @@ def _check_value(name: str, value: object, values: tuple[str, ...]) -> None:
                          f"choose one of {', '.join(map(repr, values))}")
 
 
-def _normalise(options: object) -> VariantOptions:
+def _normalise(options: object) -> Mapping[str, str]:
     """``options`` checked against the variants' declarations, kept without its defaults."""
     if not isinstance(options, Mapping):
         raise RulesError(f"a variant's own house rules are given as a mapping of names to "
@@ -214,7 +233,7 @@ def _normalise(options: object) -> VariantOptions:
         _check_value(name, value, values)
         if value != values[0]:
             kept.append((name, value))
-    return VariantOptions(kept)
+    return cast("Mapping[str, str]", VariantOptions(kept))
 
 
 _TEAMS: dict[tuple[bool, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}

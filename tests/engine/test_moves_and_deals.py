@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import pickle
 import random
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -294,7 +296,9 @@ def test_house_rules_equal_in_effect_are_equal_however_written():
     assert plain == HouseRules.from_dict(spelled.to_dict())
     assert HouseRules(options={"cuban_count": "opponents"}) == HouseRules()
     assert plain != HouseRules()
-    assert plain.options == {"cuban_count": "all"}
+    assert plain.options == {"cuban_count": "all"} and dict(plain.options) == {"cuban_count": "all"}
+    assert isinstance(plain.options, Mapping) and "cuban_count" in plain.options
+    assert pickle.loads(pickle.dumps(plain)) == plain
     longer = replace(plain, rounds=5)
     assert longer.rounds == 5 and longer.option("cuban_count") == "all"
     assert len({plain, spelled, HouseRules()}) == 2
