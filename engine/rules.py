@@ -3,8 +3,9 @@ D-17…) and the variants built on them."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ._build import mypyc_attr
 from .line import TWO_ENDED, LineShape
@@ -16,6 +17,64 @@ if TYPE_CHECKING:
 
 class RulesError(ValueError):
     """A rule option with a value the engine does not know."""
+
+
+@mypyc_attr(native_class=False)
+class VariantOptions:
+    """The variant's own house rules of a :class:`HouseRules` that differ from their default,
+    by name in alphabetical order: an immutable, hashable mapping (``==`` any mapping with the
+    same items). A :class:`~collections.abc.Mapping` by registration: a class mypyc compiles
+    cannot be built on that ABC."""
+
+    __slots__ = ("_items", "_map")
+
+    def __init__(self, items: Iterable[tuple[str, str]] = ()) -> None:
+        self._items: tuple[tuple[str, str], ...] = tuple(sorted(items))
+        self._map: dict[str, str] = dict(self._items)
+
+    def __getitem__(self, name: str) -> str:
+        return self._map[name]
+
+    def get(self, name: str, default: object = None) -> object:
+        return self._map.get(name, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._map)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._map
+
+    def keys(self) -> KeysView[str]:
+        return self._map.keys()
+
+    def items(self) -> ItemsView[str, str]:
+        return self._map.items()
+
+    def values(self) -> ValuesView[str]:
+        return self._map.values()
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, VariantOptions):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return self._map == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"VariantOptions({self._map!r})"
+
+
+Mapping.register(VariantOptions)
+
+
+NO_OPTIONS: Mapping[str, str] = cast("Mapping[str, str]", VariantOptions())
+"""No variant option set: every one at its default."""
 
 
 @mypyc_attr(native_class=False)
@@ -53,24 +112,17 @@ class HouseRules:
     """D-9: when two or more share the lowest hand in a tranque nobody gains
     (``"split"``: they share the gain, rounded down)."""
     rounds: int = 3
-    """D-10: rounds in a match (Leonard, the block game, Doble 15; the other classic variants
-    play to a score, ``target``)."""
+    """D-10: rounds in a match, for the games played to a number of rounds
+    (``Variant.goal == "rounds"``; the others play to a score, ``target``)."""
     target: int = 0
     """§3.1–§3.4: the score that wins a match of the variants played to a score; 0 means the
-    variant's own (traditional 100, Venezuela 100, Ponce 20, Cuban 200 — at most 500)."""
-    # A variant's own options: their values and meaning are declared by the variant's module
-    # (``Variant.options``: engine/variants/cuban.py D-11, D-12; doble15.py D-13…D-16). They
-    # stay fields here so that ``HouseRules(cuban_count="all")`` and the saved records' "rules"
-    # read and write as they always have.
-    cuban_opener: Literal["winner"] = "winner"
-    cuban_count: Literal["opponents", "all"] = "opponents"
-    doble15_draw: Literal["one", "until-playable"] = "one"
-    doble15_trigger: Literal["open-end"] = "open-end"
-    doble15_fifteen: Literal["two-after"] = "two-after"
-    doble15_block: Literal["lowest-hand"] = "lowest-hand"
-    opener_tie: Literal["seat-order"] = "seat-order"
-    """D-19 (settled here): when two hands tie for the traditional game's highest hand, the
-    lower seat opens the next round."""
+    variant's own (``Variant.target``, at most ``Variant.max_target``)."""
+    options: Mapping[str, str] = NO_OPTIONS
+    """A variant's own house rules (``{"name": "value"}``): their names, values and meaning
+    are declared by the variant's module (``Variant.options``, the default first), and the core
+    names none of them. Read one with :meth:`option`. Kept as a :class:`VariantOptions`
+    holding only the values that differ from the default, so that two rules equal in effect
+    are equal (and hash alike) however they were written."""
 
     def __post_init__(self) -> None:
         allowed = {
@@ -81,16 +133,11 @@ class HouseRules:
             "seed_item9": ("x/-",),
             "capicua_kind": ("last-tile", "end-tiles"),
             "tranque_tie": ("nobody", "split"),
-            "opener_tie": ("seat-order",),
         }
-        for game in VARIANTS.values():  # a variant's own options, declared in its module
-            allowed.update(game.options)
         for name, values in allowed.items():
-            if getattr(self, name) not in values:
-                raise RulesError(
-                    f"house rule {name} cannot be {getattr(self, name)!r}: "
-                    f"choose one of {', '.join(map(repr, values))}"
-                )
+            _check_value(name, getattr(self, name), values)
+        if not isinstance(self.options, VariantOptions) or self.options:
+            object.__setattr__(self, "options", _normalise(self.options))
         raw: dict[str, object] = {name: getattr(self, name) for name in (
             "rounds", "target", "both_pass_bonuses", "symbol_value")}
         rounds, target = raw["rounds"], raw["target"]
@@ -104,16 +151,89 @@ class HouseRules:
         if type(raw["symbol_value"]) is not int:
             raise RulesError("house rule symbol_value must be a whole number")
 
+    def option(self, name: str) -> str:
+        """The value of a variant's own house rule ``name`` (its declared default when it was
+        not set). Raises :class:`RulesError` for a name no variant declares."""
+        value = self.options.get(name)
+        if value is not None:
+            return value
+        return _declared_options(name)[0]
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The flat form the saved records and the lesson files use: the core rules in their
+        order, then every variant's own rules with their values (defaults included), the
+        variants in alphabetical order of their names and each one's in its declared order —
+        an order that does not depend on which module registered first, so that a record is
+        written byte for byte as before."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "options"}
+        for name, values in declared_options().items():
+            out[name] = self.options.get(name, values[0])
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HouseRules:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        """Rules from their flat form (:meth:`to_dict`; a record or a lesson file may give only
+        some). Raises :class:`RulesError` for a name that is no house rule."""
+        core = {f.name for f in fields(cls) if f.name != "options"}
+        declared = declared_options()
+        unknown = sorted(set(data) - core - set(declared))
         if unknown:
             raise RulesError(f"unknown house rule(s): {', '.join(unknown)}")
-        return cls(**data)
+        return cls(**{k: v for k, v in data.items() if k in core},
+                   options={k: v for k, v in data.items() if k in declared})
+
+
+def declared_options() -> dict[str, tuple[str, ...]]:
+    """Every variant's own house rules (``Variant.options``) with their values, the default
+    first: the variants in alphabetical order of their names, each one's in its declared order
+    (the order of :meth:`HouseRules.to_dict`). Raises :class:`RulesError` when two games declare
+    the same name or one declares a core rule's name."""
+    games = tuple(VARIANTS.values())
+    seen, found = _DECLARED[0]
+    if games == seen:
+        return found
+    out: dict[str, tuple[str, ...]] = {}
+    core = {f.name for f in fields(HouseRules)}
+    for game in sorted(VARIANTS.values(), key=lambda v: v.name):
+        for name, values in game.options.items():
+            if name in out or name in core:
+                raise RulesError(f"house rule {name} is declared twice (variant {game.name})")
+            out[name] = values
+    _DECLARED[0] = (games, out)
+    return out
+
+
+_DECLARED: list[tuple[tuple[Variant, ...], dict[str, tuple[str, ...]]]] = [((), {})]
+"""The variants :func:`declared_options` last read, and what it made of them (a game's round
+asks for its options every round)."""
+
+
+def _declared_options(name: str) -> tuple[str, ...]:
+    declared = declared_options()
+    if name not in declared:
+        raise RulesError(f"unknown house rule {name!r}: a variant's own house rules are "
+                         f"{', '.join(declared)}")
+    return declared[name]
+
+
+def _check_value(name: str, value: object, values: tuple[str, ...]) -> None:
+    if value not in values:
+        raise RulesError(f"house rule {name} cannot be {value!r}: "
+                         f"choose one of {', '.join(map(repr, values))}")
+
+
+def _normalise(options: object) -> Mapping[str, str]:
+    """``options`` checked against the variants' declarations, kept without its defaults."""
+    if not isinstance(options, Mapping):
+        raise RulesError(f"a variant's own house rules are given as a mapping of names to "
+                         f"values, not {options!r}")
+    kept = []
+    for name, value in options.items():
+        values = _declared_options(name)
+        _check_value(name, value, values)
+        if value != values[0]:
+            kept.append((name, value))
+    return cast("Mapping[str, str]", VariantOptions(kept))
 
 
 _TEAMS: dict[tuple[bool, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
@@ -144,7 +264,7 @@ class Variant:
     title: str = ""
     """The game's name for people."""
     line: LineShape = TWO_ENDED
-    """Where tiles go: a two-ended line, or a hub with arms (Doble 15)."""
+    """Where tiles go: a two-ended line, or a hub with arms (:func:`~engine.line.hub`)."""
     pairs: bool = False
     """Four players in two pairs, partners opposite: seats 0 & 2 against 1 & 3 (§3)."""
     keep: dict[int, int] = field(default_factory=dict)
@@ -154,14 +274,16 @@ class Variant:
     target: int = 0
     """The default match target for ``goal == "points"``."""
     max_target: int = 0
-    """The highest target the game allows (0: no limit; Cuban: 500)."""
+    """The highest target the game allows (0: no limit)."""
     sheet_losses: bool = True
     """The score sheet has ``-a`` columns (a game without power tiles may drop them)."""
     round_type: type[Round] | None = None
     """The :class:`~engine.round.Round` subclass with this game's hooks (None: Round)."""
     options: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The house rules only this game reads, each with the values it may take (the first
-    is the default); :class:`HouseRules` checks them."""
+    is the default); :class:`HouseRules` checks them, keeps them in ``HouseRules.options`` and
+    gives their value by :meth:`HouseRules.option`. A name is the game's own: no other game
+    and no core rule may use it."""
     sheet_marks: dict[str, str] = field(default_factory=dict)
     """The marks this game writes on the score sheet (:mod:`engine.sheet`) beyond every game's,
     by the key its round type gives the event (:meth:`~engine.round.Round.sheet_event`), in

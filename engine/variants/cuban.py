@@ -35,7 +35,8 @@ OPTIONS = {
     "cuban_count": ("opponents", "all"),
     # D-12: a hand's winning pair scores the opposing pair's hands ("all": all four hands).
 }
-"""Cuban's own house rules (``HouseRules.cuban_…``) and their values, the default first."""
+"""Cuban's own house rules (``HouseRules.option("cuban_…")``) and their values, the default
+first."""
 
 
 SHEET_MARKS = {"annul": "5D"}
@@ -114,7 +115,7 @@ class CubanRound(Round):
 
     def _collect(self, seat: int, totals: list[int]) -> int:
         """D-12: what a hand won by ``seat`` is worth to its pair."""
-        if self.rules.cuban_count == "all":
+        if self.rules.option("cuban_count") == "all":
             return sum(totals)
         return opponents_total(self, totals, seat)
 

@@ -66,6 +66,8 @@ class Doble15Round(Round):
         self.again = False
         self.seeking = False
         """Nobody held a double: players draw in turn until one draws a double."""
+        self.draw_until_playable = self.rules.option("doble15_draw") == "until-playable"
+        """D-13, read once: a player who cannot play draws until a tile fits (else one)."""
         # ``starter`` is the round's first player; the first holder of a double from there
         # on, in the direction of play, opens (players before them are skipped).
         dm = self.tab.double_mask
@@ -88,6 +90,7 @@ class Doble15Round(Round):
         new.hex_live = self.hex_live
         new.again = self.again
         new.seeking = self.seeking
+        new.draw_until_playable = self.draw_until_playable
 
     # --- opening ------------------------------------------------------------------------
 
@@ -163,7 +166,7 @@ class Doble15Round(Round):
             return self.seeking and self.open_tile is None and self.drew_this_turn == 0
         if self._hex_draws_due():
             return True
-        return self.rules.doble15_draw == "until-playable" or self.drew_this_turn == 0
+        return self.draw_until_playable or self.drew_this_turn == 0
 
     def _plays(self, mask: int) -> list[Action]:
         if not (self.line.started and self._answering()):
@@ -297,7 +300,8 @@ OPTIONS = {
     # D-16: a blocked hand (nobody can play, pool empty) is won by the lowest hand, who scores
     # the sum of all other hands.
 }
-"""Doble 15's own house rules (``HouseRules.doble15_…``) and their values, the default first."""
+"""Doble 15's own house rules (``HouseRules.option("doble15_…")``) and their values, the
+default first."""
 
 SHEET_MARKS = {"hex": "H", "again": "A", "reverse": "R"}
 """Doble 15's marks on the score sheet, on the row of the play that left the number open:

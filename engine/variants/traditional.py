@@ -53,6 +53,15 @@ class TraditionalRound(Round):
         return totals.index(max(totals))
 
 
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "opener_tie": ("seat-order",),
+    # D-19 (settled here): when two hands tie for the highest hand, the lower seat opens the
+    # next round (:meth:`TraditionalRound.next_starter`).
+}
+"""The traditional game's own house rules (``HouseRules.option("opener_tie")``) and their
+values, the default first."""
+
+
 TRADITIONAL = Variant(
     name="traditional",
     title="traditional draw game",
@@ -67,4 +76,5 @@ TRADITIONAL = Variant(
     target=100,
     sheet_losses=False,
     round_type=TraditionalRound,
+    options=OPTIONS,
 )

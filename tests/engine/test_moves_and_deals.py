@@ -13,7 +13,11 @@ context live in its module (issue 34, parts 4 and 5).
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import pickle
 import random
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -167,6 +171,26 @@ def test_the_base_round_names_no_variant():
     assert not hasattr(engine.round, "ANNUL") and not hasattr(engine.round, "RoundContext")
 
 
+def test_the_house_rules_name_no_variant():
+    """Part 4: a variant's own house rules (D-11…D-16, D-19) are its module's; engine.rules
+    holds the core rules and one field for the variants' options, and names no option and no
+    game of engine.variants. The core modules a round runs name no option either."""
+    folder = Path(engine.__file__).parent
+    options = [name for v in VARIANTS.values() for name in v.options]
+    assert len(options) >= 7
+    games = [v for v in VARIANTS.values() if v.round_type is not None]
+    assert {"cuban", "doble15", "traditional"} <= {v.name for v in games}
+    text = (folder / "rules.py").read_text(encoding="utf-8")
+    for name in [*options, "cuban_", "doble15_", *(v.name for v in games),
+                 *(v.title for v in games), "from .variants"]:
+        assert name.lower() not in text.lower(), name
+    for module in ("round.py", "kernel.py", "actions.py", "deal.py", "dealing.py",
+                   "ending.py", "scoring.py", "sheet.py", "match.py", "record.py"):
+        text = (folder / module).read_text(encoding="utf-8")
+        for name in [*options, "cuban_", "doble15_"]:
+            assert name not in text, (module, name)
+
+
 def test_the_sheet_names_no_variant():
     """Part 4: a game's own sheet marks (Cuban's ``5D``, Doble 15's ``H A R``, Ponce's ``P``,
     §2, §3) and whether the title names the game are its variant's; the sheet module reads
@@ -228,19 +252,90 @@ def test_ponce_context_comes_from_its_own_match_context():
 
 
 def test_a_variants_own_house_rules_are_declared_and_checked_by_it():
-    """D-11…D-16: Cuban's and Doble 15's options are declared in their modules
-    (``Variant.options``, default first) and still checked when HouseRules is made."""
+    """D-11…D-16 (RULES.md §3.4, §3.5) and D-19: Cuban's, Doble 15's and the traditional
+    game's own options are declared in their modules (``Variant.options``, default first),
+    checked when HouseRules is made and read through ``HouseRules.option``; HouseRules has no
+    field of its own for any of them."""
     from dataclasses import fields
 
     from engine import RulesError
 
     declared = {name: values for v in VARIANTS.values() for name, values in v.options.items()}
     assert set(declared) == {"cuban_opener", "cuban_count", "doble15_draw", "doble15_trigger",
-                             "doble15_fifteen", "doble15_block"}
+                             "doble15_fifteen", "doble15_block", "opener_tie"}
     assert set(VARIANTS["cuban"].options) == {"cuban_opener", "cuban_count"}
-    defaults = {f.name: f.default for f in fields(HouseRules)}
+    assert set(VARIANTS["traditional"].options) == {"opener_tie"}
+    assert not set(declared) & {f.name for f in fields(HouseRules)}
     for name, values in declared.items():
-        assert defaults[name] == values[0]
-        with pytest.raises(RulesError, match=f"house rule {name} cannot be 'nonsense'"):
-            HouseRules(**{name: "nonsense"})
-    assert HouseRules(cuban_count="all").to_dict()["cuban_count"] == "all"
+        assert HouseRules().option(name) == values[0]
+        for value in values:
+            assert HouseRules(options={name: value}).option(name) == value
+        with pytest.raises(RulesError, match=f"house rule {name} cannot be 'nonsense': "
+                                             f"choose one of {values[0]!r}"):
+            HouseRules(options={name: "nonsense"})
+    with pytest.raises(RulesError, match="unknown house rule 'cuban_cont': a variant's own "
+                                         "house rules are cuban_opener, cuban_count, "):
+        HouseRules(options={"cuban_cont": "all"})
+    with pytest.raises(RulesError, match="unknown house rule 'spinners'"):
+        HouseRules().option("spinners")
+    with pytest.raises(RulesError, match="unknown house rule\\(s\\): cuban_cont"):
+        HouseRules.from_dict({"cuban_cont": "all"})
+    assert HouseRules(options={"cuban_count": "all"}).to_dict()["cuban_count"] == "all"
+    assert HouseRules.from_dict({"cuban_count": "all"}).option("cuban_count") == "all"
+
+
+def test_house_rules_equal_in_effect_are_equal_however_written():
+    """A default spelled out is no change: equality and the hash do not see it, and
+    ``dataclasses.replace`` keeps a variant's options."""
+    from dataclasses import replace
+
+    plain = HouseRules(options={"cuban_count": "all"})
+    spelled = HouseRules(options={"doble15_draw": "one", "cuban_count": "all",
+                                  "opener_tie": "seat-order"})
+    assert plain == spelled and hash(plain) == hash(spelled)
+    assert plain == HouseRules.from_dict(spelled.to_dict())
+    assert HouseRules(options={"cuban_count": "opponents"}) == HouseRules()
+    assert plain != HouseRules()
+    assert plain.options == {"cuban_count": "all"} and dict(plain.options) == {"cuban_count": "all"}
+    assert isinstance(plain.options, Mapping) and "cuban_count" in plain.options
+    assert pickle.loads(pickle.dumps(plain)) == plain
+    longer = replace(plain, rounds=5)
+    assert longer.rounds == 5 and longer.option("cuban_count") == "all"
+    assert len({plain, spelled, HouseRules()}) == 2
+
+
+FIXTURES = Path(__file__).parent / "data"
+
+
+def test_saved_rules_keep_their_keys_in_their_order():
+    """A record's "rules" is the flat form it always was: the core rules, then the variants'
+    own in alphabetical order of the variant (cuban, doble15, traditional), each in its
+    declared order, whatever order the variant modules registered in."""
+    saved = json.loads((FIXTURES / "cuban_domino.json").read_text(encoding="utf-8"))["rules"]
+    assert list(HouseRules().to_dict()) == list(saved)
+    assert list(saved)[-7:] == ["cuban_opener", "cuban_count", "doble15_draw",
+                                "doble15_trigger", "doble15_fifteen", "doble15_block",
+                                "opener_tie"]
+    assert [v.name for v in VARIANTS.values()].index("traditional") < \
+        [v.name for v in VARIANTS.values()].index("cuban")  # registry order is not the order
+    for path in sorted(FIXTURES.glob("*.json")):
+        records = json.loads(path.read_text(encoding="utf-8"))
+        for record in records if isinstance(records, list) else [records]:
+            rules = HouseRules.from_dict(record["rules"])
+            if list(record["rules"]) == list(saved):  # a complete record: written the same
+                assert json.dumps(rules.to_dict()) == json.dumps(record["rules"]), path.name
+
+
+def test_regenerated_fixtures_are_the_same_bytes(tmp_path, monkeypatch):
+    """tests/engine/data/make_fixtures.py writes every frozen record byte for byte again."""
+    spec = importlib.util.spec_from_file_location("make_fixtures",
+                                                  FIXTURES / "make_fixtures.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "HERE", tmp_path)
+    module.main()
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert len(written) == 9
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (FIXTURES / name).read_bytes(), name

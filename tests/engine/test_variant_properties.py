@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 from dealing import snapshot
 from hypothesis import given, settings
@@ -48,8 +49,9 @@ house_rules = st.builds(
     HouseRules,
     draw=st.sampled_from(["until-playable", "one"]),
     tranque_tie=st.sampled_from(["nobody", "split"]),
-    cuban_count=st.sampled_from(["opponents", "all"]),
-    doble15_draw=st.sampled_from(["one", "until-playable"]),
+    options=st.fixed_dictionaries({}, optional={
+        name: st.sampled_from(values)
+        for v in VARIANTS.values() for name, values in v.options.items()}),
 )
 
 
@@ -191,9 +193,9 @@ def play_match(match: Match, rng: random.Random, max_rounds: int = 400) -> None:
 def short_rules(game: str, rules: HouseRules, seed: int) -> HouseRules:
     """Targets low enough for a quick match (Ponce's own 20 is quick already)."""
     if VARIANTS[game].goal != "points":
-        return HouseRules(**{**rules.to_dict(), "rounds": 1 + seed % 3})
+        return replace(rules, rounds=1 + seed % 3)
     target = {"ponce": 20}.get(game, 40 + seed % 80)
-    return HouseRules(**{**rules.to_dict(), "target": target})
+    return replace(rules, target=target)
 
 
 @settings(max_examples=400, deadline=None)

@@ -641,7 +641,7 @@ def test_D13_cannot_play_draw_one_and_play_it_if_it_fits_else_pass(kit):
 
 def test_D13_until_playable_option(kit):
     rnd = d15(kit, [["1/1"], []], pile=["7/9", "8/9", "1/9"],
-              rules=HouseRules(doble15_draw="until-playable"))
+              rules=HouseRules(options={"doble15_draw": "until-playable"}))
     kit.run(rnd, ["1/1", "draw", "draw", "draw"])
     assert {m.tile for m in rnd.legal_moves()} == {Tile(1, 9)}
 

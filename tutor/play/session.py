@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from os import PathLike
 from typing import TYPE_CHECKING, TypedDict
@@ -334,7 +334,7 @@ class Session:
                               given=", ".join(sorted(kinds - SCAFFOLDS)))
         rules = s["rules"] or HouseRules()
         if s["rounds"] != rules.rounds:
-            rules = HouseRules(**{**rules.to_dict(), "rounds": s["rounds"]})
+            rules = replace(rules, rounds=s["rounds"])
         names = bot_names(s["bots"], players, humans)
         if names is None:
             raise self._error(N_("bots: give one name, one per seat ({players}) or one per bot "
@@ -459,7 +459,7 @@ class Session:
             changes["seed"] = s["seed"] + 1
         if "rounds" in changes and "rules" not in changes:
             rules = s["rules"] or HouseRules()  # always set: _setup stores the rules it used
-            s["rules"] = HouseRules(**{**rules.to_dict(), "rounds": changes["rounds"]})
+            s["rules"] = replace(rules, rounds=changes["rounds"])
         if "humans" in changes and "students" not in changes:
             s["students"] = None
         s.update(changes)
