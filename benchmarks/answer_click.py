@@ -30,23 +30,15 @@ app = TutorApp(players=2, bots="greedy", seed=int(os.environ["AC_SEED"]), lang="
                store=None)
 if os.environ["AC_COLD"] != "1":
     warm_up("en")
+from tests.playing import play_to_question  # the repository is on the path
 times = []
-for _ in range(600):
-    s = app.session
-    if len(times) >= int(os.environ["AC_ANSWERS"]) or s.round.over:
+while len(times) < int(os.environ["AC_ANSWERS"]):
+    q = play_to_question(app)
+    if q is None:
         break
-    q = s.pending_question
-    if q is not None:
-        t0 = time.process_time()
-        app._submit(str(q.expected))
-        times.append((time.process_time() - t0) * 1000)
-        continue
-    moves = app.legal_moves()
-    if not moves:
-        app.run_steps()
-        continue
-    app.play(moves[0])
-    app.run_steps()
+    t0 = time.process_time()
+    app._submit(str(q.expected))
+    times.append((time.process_time() - t0) * 1000)
 print(json.dumps({"times": times, "sympy": "sympy" in sys.modules}))
 """
 

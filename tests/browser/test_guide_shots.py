@@ -6,10 +6,11 @@ lesson 04-times opened without a student asks a name, then plays to a power play
 (a mirror Session with the same lesson and seed knows the moves), where working such as
 ``4*8`` is sent back; the lessons page lists the lessons with the student's progress; the
 teacher page, after uploading the demo files ``python -m tutor simulate-students --lesson
-04-times --students 4 --write-progress DIR`` writes, shows the class table (a "Shown the
-answer" column, mastery with its evidence, sorted by a click), a student's answers and the
-lesson builder. The pictures go to docs/img/ (cropped to the part a guide shows; each kept
-small), so running this test refreshes them.
+04-times --students 4 --write-progress DIR`` writes, shows the class now (the live view:
+who plays which lesson, who is stuck), the class table (a "Shown the answer" column, mastery
+with its evidence, sorted by a click), a student's answers and the lesson builder. The
+pictures go to docs/img/ (cropped to the part a guide shows; each kept small), so running
+this test refreshes them.
 """
 
 from __future__ import annotations
@@ -116,9 +117,10 @@ def test_the_lessons_page_picture(page: Any, pages: dict[str, Any]) -> None:
 
 
 def test_the_teacher_guide_pictures(page: Any, pages: dict[str, Any], tmp_path: Path) -> None:
-    """Teacher guide: upload the demo class's files; the class table with its "Shown the
-    answer" column and mastery with its evidence, sorted by a click; a student's name opens
-    their answers; the lesson builder."""
+    """Teacher guide: upload the demo class's files; the class now (the live view: who plays
+    which lesson, who is stuck); the class table with its "Shown the answer" column and
+    mastery with its evidence, sorted by a click; a student's name opens their answers; the
+    lesson builder."""
     demo = tmp_path / "demo-class"
     made = subprocess.run(
         [sys.executable, "-m", "tutor", "simulate-students", "--lesson", "04-times",
@@ -135,6 +137,18 @@ def test_the_teacher_guide_pictures(page: Any, pages: dict[str, Any], tmp_path: 
     chooser.value.set_files([str(p) for p in files])
     page.locator(".ld-merge-result", has_text="Students in the files: 4.").wait_for(
         timeout=60_000)
+    # The class now: the demo students just played (their answers carry the real time).
+    live = page.locator(".ld-live-panel")
+    assert "The class now" in live.inner_text()
+    assert live.get_by_role("button", name="Refresh").is_visible()
+    live.locator("tr.ld-live-row[data-student='sim-04']").wait_for(timeout=30_000)
+    assert live.locator("thead th").all_inner_texts() == [
+        "Student", "Lesson", "Answers", "Right at the first try", "Last answer", "Now"]
+    assert live.locator("tbody tr.ld-live-row").count() == 4
+    assert set(live.locator("tbody tr td:nth-child(2)").all_inner_texts()) == {
+        "x/n tiles: multiplying"}
+    shot(live, "teacher-live")
+
     table = page.locator("table.ld-class-table")
     heads = table.locator("thead th").all_inner_texts()
     assert heads == ["Student", "Skill", "Questions", "Right at the first try", "Mastery",

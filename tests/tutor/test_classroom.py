@@ -50,6 +50,33 @@ def test_lesson_progress_shows_targets_and_done(tmp_path: Path, student_plays: A
     assert not by_id["05-squares"].done and by_id["05-squares"].asked == 0
 
 
+def test_lesson_progress_of_free_play_lists_the_lessons_own_games_skills(
+        tmp_path: Path, student_plays: Any) -> None:
+    """RULES.md §4: a lesson without targets practises what its game's scoring asks
+    (tutor.games), and the lessons page lists those skills, not Leonard-Domino's: the same
+    plan a session of the lesson plays by. No shipped lesson is like this one."""
+    from tutor.course.lessons import Lesson
+    from tutor.games import game
+
+    lesson = Lesson(id="free-traditional", title={"en": "Free traditional play"},
+                    variant="traditional", rounds=1, seed=5)
+    assert [s for s, _, _ in lesson_progress([], [lesson])[0].skills] == ["add", "subtract"]
+    db = tmp_path / "p.sqlite3"
+    student_plays(lesson, "ana", db, seed=5)
+    with Store(db) as store:
+        played = lesson_progress(store.attempts("ana"), [lesson])[0]
+    assert [s for s, _, _ in played.skills] == ["add", "subtract"]
+    assert set(game("traditional").skills) == {"add", "subtract"}
+    assert played.asked > 0 and {c.skill for c in played.evidence} <= {"add", "subtract"}
+    session = Session.from_lesson(lesson, lang="en", student="ana")
+    assert session.plan == lesson.plan and session.plan.focus == {"add", "subtract"}
+    session.close()
+    for shipped in list_lessons("en"):
+        played = Session.from_lesson(shipped, lang="en", student="ana")
+        assert played.plan == shipped.plan, shipped.id
+        played.close()
+
+
 def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path,
                                                           student_plays: Any) -> None:
     """The hand-in: a student's progress file loaded into a new (Binder) store twice adds

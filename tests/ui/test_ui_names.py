@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.playing import play_to_question
 from tutor.classroom.link import page_link, read_link
 from tutor.classroom.overview import ClassFiles, merge_files
 from tutor.play.session import Session
@@ -129,12 +130,9 @@ def test_every_download_carries_the_name(link: Any, tmp_path: Path) -> None:
         app.name_form.class_in.value = "6B"
         app.name_form.start_btn.click()
         s = app.session
-        for _ in range(300):  # to the first question, answered right
-            if s.pending_question is not None:
-                app._submit(str(s.pending_question.expected))
-                break
-            app.play(s.legal_moves()[0])
-            app.run_steps()
+        q = play_to_question(app)  # to the first question, answered right
+        assert q is not None
+        app._submit(str(q.expected))
         s.flush()
         app.sheet.selected_index = 1
         name, data = _downloaded(app.progress_html.value, "ld-progress-download")

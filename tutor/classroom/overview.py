@@ -93,13 +93,11 @@ class LessonProgress:
 def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Lesson]) -> list[LessonProgress]:
     """The lessons in order, each with the student's mastery of its target skills (rebuilt
     from ``attempts``, one student's)."""
-    from tutor.teaching.practice import Plan
-
     params = {lesson.id: lesson.mastery for lesson in lessons}
     counts = student_counts(attempts, params)
     out = []
     for lesson in lessons:
-        focus = Plan(targets=lesson.targets).focus
+        focus = lesson.plan.focus  # free play: the lesson's own game's skills
         # A skill never asked starts at the lesson's own p_init, as on the play page.
         skills = tuple((s, *counts.p_known(s, lesson.mastery)) for s in SKILLS if s in focus)
         evidence = tuple(c for c in counts.skills if c.skill in focus)

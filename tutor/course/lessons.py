@@ -21,7 +21,7 @@ from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 from tutor.course.paths import lesson_dirs, shipped_dir
 from tutor.i18n import N_, translate_error, translator
 from tutor.teaching.mastery import SKILLS, Params, default_params, params_from_dict
-from tutor.teaching.practice import SCAFFOLDS
+from tutor.teaching.practice import SCAFFOLDS, Plan
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -230,6 +230,15 @@ class Lesson:
         """The lesson's one-line goal in ``lang``; a lesson without one gives its
         description."""
         return self.text("goal", lang) or self.text("description", lang)
+
+    @property
+    def plan(self) -> Plan:
+        """What the lesson asks the tutor to practise, with its game (free play's focus is
+        the game's skills): the plan a session of the lesson plays by
+        (:meth:`tutor.play.session.Session.from_lesson`) and the skills the lessons page
+        shows (:func:`tutor.classroom.overview.lesson_progress`)."""
+        return Plan(targets=self.targets, scaffolds=self.scaffold, drill=self.drill,
+                    ask_bot_plays=self.ask_bot_plays, game=self.variant)
 
     def deals_for(self, seed: int | None) -> list[dict[str, object]] | None:
         """The deals to play with ``seed``: the prepared ones, else (``rich_in``) the result
