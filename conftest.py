@@ -7,9 +7,12 @@ import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from tutor.course.lessons import Lesson
 
 ROOT = Path(__file__).resolve().parent
 
@@ -79,11 +82,11 @@ def copy_checkout() -> Callable[[Path], Path]:
     return _copy_checkout
 
 
-def play_lesson(lesson: str, student: str, db: Path, seed: int, wrong_every: int = 0,
+def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong_every: int = 0,
                 rounds: int | None = None) -> None:
-    """A student plays ``lesson`` (``rounds`` of it, or the whole match), answering right,
-    except that every ``wrong_every``-th question is first answered by adding where the tile
-    multiplies (or just wrong). Random moves from ``seed``."""
+    """A student plays ``lesson`` (a shipped lesson's name, or a lesson): ``rounds`` of it, or
+    the whole match, answering right, except that every ``wrong_every``-th question is first
+    answered by adding where the tile multiplies (or just wrong). Random moves from ``seed``."""
     import random
 
     from tutor.play.session import Session
