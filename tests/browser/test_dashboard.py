@@ -271,8 +271,25 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
     assert page.page_errors == []
 
 
-@pytest.mark.parametrize("game", ["block", "09-traditional", "10-venezuela", "11-ponce",
-                                  "12-cuban", "13-doble15"])
+VARIANT_ROUNDS = ["block", "09-traditional", "10-venezuela", "11-ponce", "12-cuban",
+                  "13-doble15", "14-block-capicua"]
+"""A round of every game but Leonard's (which the tests above play) through the page: the
+block game chosen in the setup panel, each other game by its lesson."""
+
+
+def test_the_page_plays_a_round_of_every_game() -> None:
+    """Issue 34: a new variant is one unit, and its round through the page comes with it:
+    every engine variant is Leonard, the block game, or the game of a lesson listed in
+    :data:`VARIANT_ROUNDS`."""
+    from engine import VARIANTS
+    from tutor.course.lessons import load_lesson
+
+    played = {"leonard", "block"} | {load_lesson(name).variant for name in VARIANT_ROUNDS
+                                     if name != "block"}
+    assert played == set(VARIANTS)
+
+
+@pytest.mark.parametrize("game", VARIANT_ROUNDS)
 def test_a_variant_round_through_the_page(page: Any, voila_url: str, game: str) -> None:
     """Issue: the dashboard crashed on the block variant (tiles parsed as Leonard tiles), and
     on every classic variant's lesson. A round of each game (the block game chosen in the
