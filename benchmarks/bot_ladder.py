@@ -24,8 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
 from engine import HouseRules, Match  # noqa: E402
-from engine.bots import BOTS, Bot, make_bot  # noqa: E402
-from engine.view import view_of  # noqa: E402
+from engine.bots import BOTS, Bot, make_bot, play_match  # noqa: E402
 
 
 class Timed:
@@ -42,8 +41,8 @@ class Timed:
             self.times.append((time.process_time() - t0) * 1000)
         return action
 
-    def wants_redeal(self, view: engine.view.PlayerView) -> bool:
-        return self.bot.wants_redeal(view)
+    def wants_extra(self, view: engine.view.PlayerView, move: object) -> bool:
+        return self.bot.wants_extra(view, move)
 
 
 def game(strong: str, weak: str, deal: int, strong_seat: int, players: int,
@@ -54,17 +53,7 @@ def game(strong: str, weak: str, deal: int, strong_seat: int, players: int,
     names[strong_seat] = strong
     bots = [Timed(make_bot(n, 7919 * deal + 31 * s + strong_seat), times[n])
             for s, n in enumerate(names)]
-    while not m.over:
-        rnd = m.current
-        while not rnd.over:
-            seat = rnd.turn
-            v = view_of(rnd, seat)
-            if v.may_annul and bots[seat].wants_redeal(v):
-                m.apply(engine.ANNUL, seat)
-            else:
-                m.apply(bots[seat].choose(v), seat)
-        if not m.over:
-            m.start_round()
+    play_match(m, bots)
     me = m.scores[strong_seat]
     return me - (sum(m.scores) - me) / (players - 1)
 

@@ -15,7 +15,6 @@ from .events import Event
 from .match import Match
 from .round import Action, Play
 from .rules import RulesError
-from .variants.cuban import ANNUL
 from .view import PlayerView, sample_round, view_of
 
 
@@ -24,8 +23,10 @@ class Bot(Protocol):
 
     def choose(self, view: PlayerView) -> Action: ...
 
-    def wants_redeal(self, view: PlayerView) -> bool:
-        """Asked only when ``view.may_annul`` (Cuban, five doubles): ask for a redeal?"""
+    def wants_extra(self, view: PlayerView, move: object) -> bool:
+        """Asked for each of the game's own moves the view offers (:attr:`PlayerView.extra`:
+        Cuban's redeal with five doubles): make ``move`` instead of choosing from
+        ``view.legal``?"""
         ...
 
 
@@ -40,7 +41,7 @@ class RandomBot:
     def choose(self, view: PlayerView) -> Action:
         return self.rng.choice(view.legal)
 
-    def wants_redeal(self, view: PlayerView) -> bool:
+    def wants_extra(self, view: PlayerView, move: object) -> bool:
         return self.rng.random() < 0.5
 
 
@@ -55,7 +56,7 @@ class GreedyBot:
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal
-        # A Cuban redeal (ANNUL) is never the greedy choice: it scores nothing now.
+        # A game's own move (view.extra, e.g. Cuban's redeal) is never the greedy choice.
         plays = [a for a in legal if isinstance(a, Play)]
         if len(legal) == 1 or not plays:
             return legal[0]
@@ -68,8 +69,8 @@ class GreedyBot:
 
         return max(plays, key=key)
 
-    def wants_redeal(self, view: PlayerView) -> bool:
-        return False  # a redeal scores nothing now
+    def wants_extra(self, view: PlayerView, move: object) -> bool:
+        return False  # it scores nothing now (Cuban's redeal)
 
 
 ROLLOUTS = 240
@@ -104,8 +105,9 @@ class SearchBot:
         best = max(range(len(legal)), key=lambda k: (totals[k], -k))
         return legal[best]
 
-    def wants_redeal(self, view: PlayerView) -> bool:
-        """A redeal scores nothing: ask for one when even the best move loses on average."""
+    def wants_extra(self, view: PlayerView, move: object) -> bool:
+        """A game's own move scores nothing now (Cuban's redeal): make it when even the best
+        play loses on average."""
         return max(self._values(view)) < 0
 
     def _values(self, view: PlayerView) -> list[float]:
@@ -192,10 +194,9 @@ def play_match(match: Match, bots: Sequence[Bot],
         while not rnd.over:
             seat = rnd.turn
             view = view_of(rnd, seat)
-            if view.may_annul and bots[seat].wants_redeal(view):
-                events = match.apply(ANNUL, seat)
-            else:
-                events = match.apply(bots[seat].choose(view), seat)
+            bot = bots[seat]
+            extra = next((m for m in view.extra if bot.wants_extra(view, m)), None)
+            events = match.apply(bot.choose(view) if extra is None else extra, seat)
             if on_events is not None:
                 on_events(events)
         if match.over:

@@ -11,7 +11,6 @@ from .match import Match
 from .round import DRAW, PASS, DealError, IllegalMoveError, Play
 from .rules import HouseRules, RulesError
 from .tiles import TileError
-from .variants.cuban import ANNUL
 
 
 class RecordError(ValueError):
@@ -112,8 +111,9 @@ def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
                     raise RecordError(f"{where}: the record says {text} was drawn, but the "
                                       f"pile gives {drawn}")
             play = turn.get("play")
-            if turn.get("annul"):
-                match.apply(ANNUL, seat)
+            extra = rnd.recorded_extra(turn)  # the game's own move (Cuban's redeal)
+            if extra is not None:
+                match.apply(extra, seat)
             elif play is None:
                 match.apply(PASS, seat)
             else:

@@ -310,11 +310,6 @@ class Round:
         :meth:`_apply_extra`. The base round has none."""
         return []
 
-    def may_annul(self) -> bool:
-        """Kept for callers written before :meth:`extra_moves`: the player to move may ask for
-        a redeal (a variant with one overrides it; the base round has none)."""
-        return False
-
     def parse_move(self, text: str) -> object:
         """The move ``text`` writes (:func:`engine.actions.parse_action`), with this game's
         tiles and its own moves. Raises :class:`~engine.actions.ActionError`."""
@@ -352,6 +347,12 @@ class Round:
         raise IllegalMoveError(f"{action!r} is not a move of "
                                f"{self.variant.title or self.variant.name}: play a tile, draw "
                                f"or pass")
+
+    def recorded_extra(self, turn: dict[str, object]) -> object:
+        """Hook for replaying a record: the game's own move (:meth:`extra_moves`) that a
+        recorded turn says was made, as :meth:`_apply_extra` writes it (None: the turn made
+        none). The base round records none."""
+        return None
 
     def sheet_event(self, event: object) -> tuple[str, int, object]:
         """Hook for the score sheet: one of this variant's own events (not one every game

@@ -32,8 +32,9 @@ class PlayerView:
     legal: tuple[Action, ...]
     public: Round
     """A copy of the round with every hidden tile removed (other hands and the pile empty)."""
-    may_annul: bool = False
-    """Cuban double-nine: this seat may ask for a redeal now (:data:`engine.ANNUL`)."""
+    extra: tuple[object, ...] = ()
+    """The game's own moves this seat may make now, on top of :attr:`legal`
+    (:meth:`~engine.round.Round.extra_moves`: Cuban's redeal)."""
 
 
 def view_of(rnd: Round, seat: int) -> PlayerView:
@@ -60,7 +61,7 @@ def view_of(rnd: Round, seat: int) -> PlayerView:
         voids=voids,
         legal=tuple(rnd.legal_moves()) if rnd.turn == seat else (),
         public=public,
-        may_annul=rnd.turn == seat and rnd.may_annul(),
+        extra=tuple(rnd.extra_moves()) if rnd.turn == seat else (),
     )
 
 

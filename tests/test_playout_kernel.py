@@ -25,7 +25,7 @@ def _replay_trace(rnd: Round, trace: list[tuple[int, int]]) -> None:
         if end < 0:
             rnd.apply(Play(tile, None))
         else:
-            first = suits[rnd.el if end == 0 else rnd.er]
+            first = suits[rnd.line.open[end]]
             rnd.apply(Play(tile.oriented(first), "L" if end == 0 else "R"))
     assert next(steps, None) is None
 

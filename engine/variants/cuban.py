@@ -93,6 +93,10 @@ class CubanRound(Round):
         else:
             super()._apply_extra(action)
 
+    def recorded_extra(self, turn: dict[str, object]) -> object:
+        """A recorded redeal is a turn with ``"annul": true`` (:meth:`_annul` writes it)."""
+        return ANNUL if turn.get("annul") else None
+
     def sheet_event(self, event: object) -> tuple[str, int, object]:
         """A redeal is the player's turn: the sheet replays :data:`ANNUL` and marks it."""
         if isinstance(event, Annulled):

@@ -161,10 +161,13 @@ def test_a_deal_that_is_not_one_is_a_deal_error():
 
 def test_the_base_round_names_no_variant():
     """Part 4: Cuban's redeal and Ponce's context live in their modules; the round module,
-    the kernel and the moves know no variant by name."""
+    the kernel and the moves know no variant by name, nor do the bots, the player's view and
+    the record's replay (a game's own moves reach them through ``extra_moves`` and
+    ``recorded_extra``)."""
     folder = Path(engine.__file__).parent
     for module in ("round.py", "kernel.py", "actions.py", "deal.py", "dealing.py", "ending.py",
-                   "scoring.py", "checking.py", "turns.py", "opening.py", "reading.py"):
+                   "scoring.py", "checking.py", "turns.py", "opening.py", "reading.py",
+                   "bots.py", "view.py", "record.py"):
         text = (folder / module).read_text(encoding="utf-8")
         for name in ("Annul", "ANNUL", "RoundContext", "ponce", "cuban_", "CubanRound"):
             assert name not in text, (module, name)

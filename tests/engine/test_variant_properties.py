@@ -133,7 +133,7 @@ def play_checked(rnd: Round, rng: random.Random, illegal_rate: float = 0.25) -> 
         assert len(set(legal)) == len(legal)
         if rng.random() < illegal_rate:
             move = rng.choice(candidates(rnd, rng))
-            allowed = move in legal or (move == ANNUL and rnd.may_annul())
+            allowed = move in legal or move in rnd.extra_moves()
             if not allowed:
                 before = snapshot(rnd)
                 try:
@@ -160,7 +160,7 @@ def play_checked(rnd: Round, rng: random.Random, illegal_rate: float = 0.25) -> 
         assert steps < MAX_STEPS, "the round does not end"
         check_conserved(rnd, aside)
         check_scores(rnd)
-    assert rnd.legal_moves() == [] and not rnd.may_annul()
+    assert rnd.legal_moves() == [] and rnd.extra_moves() == []
     return steps
 
 
@@ -180,8 +180,8 @@ def play_match(match: Match, rng: random.Random, max_rounds: int = 400) -> None:
     while True:
         rnd = match.current
         while not rnd.over:
-            if rnd.may_annul() and rng.random() < 0.5:
-                match.apply(ANNUL)
+            if rnd.extra_moves() and rng.random() < 0.5:
+                match.apply(rnd.extra_moves()[0])
             else:
                 match.apply(rng.choice(rnd.legal_moves()))
         if match.over:
