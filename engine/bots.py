@@ -184,6 +184,16 @@ def make_bot(name: str, seed: int | None = None, work: float = 1.0) -> Bot:
     return BOTS[name](seed)
 
 
+def bot_move(bot: Bot, view: PlayerView) -> object:
+    """A bot's move: the first of the game's own moves the view offers (:attr:`PlayerView.extra`,
+    e.g. Cuban's redeal) that ``bot`` wants (:meth:`Bot.wants_extra`), else its choice from
+    ``view.legal``. The one rule for every bot's move (:func:`play_match` and the tutor's
+    session use it); a view with no extra moves asks nothing of ``wants_extra``, so its bot
+    draws no random number for it."""
+    extra = next((m for m in view.extra if bot.wants_extra(view, m)), None)
+    return bot.choose(view) if extra is None else extra
+
+
 def play_match(match: Match, bots: Sequence[Bot],
                on_events: Callable[[list[Event]], None] | None = None) -> Match:
     """Play ``match`` to its end with one bot per seat."""
@@ -194,9 +204,7 @@ def play_match(match: Match, bots: Sequence[Bot],
         while not rnd.over:
             seat = rnd.turn
             view = view_of(rnd, seat)
-            bot = bots[seat]
-            extra = next((m for m in view.extra if bot.wants_extra(view, m)), None)
-            events = match.apply(bot.choose(view) if extra is None else extra, seat)
+            events = match.apply(bot_move(bots[seat], view), seat)
             if on_events is not None:
                 on_events(events)
         if match.over:
