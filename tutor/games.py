@@ -48,6 +48,18 @@ class Game:
     marks: tuple[tuple[str, str], ...] = ()
     """The game's own score-sheet marks and their words (N_-marked), for the sheet's legend
     (engine.sheet's module docstring); the marks all games share live in tutor.ui.play.sheet."""
+    extra_moves: tuple[tuple[str, str, str], ...] = ()
+    """The game's own moves (the engine round's ``extra_moves``, beyond playing a tile,
+    drawing and passing), by their text ``str(move)``, with their words for people: a
+    button's label and a short explanation that cites the rule (both N_-marked)."""
+
+    def extra_move_words(self, text: str) -> tuple[str, str]:
+        """The label and the explanation (N_-marked, untranslated) of the game's own move
+        whose text is ``text``; a move without words here is shown by its text."""
+        for move, label, why in self.extra_moves:
+            if move == text:
+                return label, why
+        return text, ""
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -111,6 +123,10 @@ _ALL: tuple[Game, ...] = (
         scoring=N_("How Cuban double nine scores: the winner's pair gains the sum of the "
                    "other pair's hands; in a tranque the lowest single hand wins for its "
                    "pair."),
+        extra_moves=(("annul", N_("Ask for a redeal (five doubles)"),
+                      N_("You hold five doubles or more and it is your first turn: you may "
+                         "ask for the hand to be dealt again; the same player opens the new hand "
+                         "(rule §3.4, D-21).")),),
     ),
     Game(
         name="doble15",

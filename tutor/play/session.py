@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from os import PathLike
 from typing import TYPE_CHECKING, TypedDict
 
-from engine.bots import Bot, make_bot
+from engine.bots import Bot, bot_move, make_bot
 from engine.deal import Deal
 from engine.events import Drew, Event
 from engine.match import Match
@@ -34,6 +34,7 @@ from tutor.course.lesson_end import (
     SkillSummary,
     next_step,
 )
+from tutor.games import game
 from tutor.i18n import N_, TranslatableError, normalize_lang, translator
 from tutor.play.narration import describe_event
 from tutor.play.snapshot import (
@@ -41,6 +42,7 @@ from tutor.play.snapshot import (
     WAIT_MOVE,
     WAIT_QUESTION,
     WAIT_ROUND,
+    ExtraMoveView,
     MatchEndView,
     MatchRow,
     ProgressFile,
@@ -501,9 +503,18 @@ class Session:
             return WAIT_MOVE
         return None
 
-    def play(self, action: Action | int) -> list[Event]:
-        """Apply the human's move (an action, or an index into :meth:`legal_moves`), then let
-        the bots move (with ``auto_bots``) until a human's turn or a question."""
+    def extra_moves(self) -> list[object]:
+        """The game's own moves the human whose turn it is may make now, on top of
+        :meth:`legal_moves` (the round's ``extra_moves``: Cuban's redeal); :meth:`play`
+        takes them as it takes a move. Empty while a question waits or a bot is to move."""
+        return self.round.extra_moves() if self.human_to_move is not None else []
+
+    def play(self, action: Action | int | object) -> list[Event]:
+        """Apply the human's move (an action, one of the game's own moves from
+        :meth:`extra_moves`, or an index into :meth:`legal_moves`), then let the bots move
+        (with ``auto_bots``) until a human's turn or a question. The engine refuses an
+        illegal move (:class:`~engine.round.IllegalMoveError`, its message) and nothing
+        changes."""
         waiting = self.waiting()
         if waiting != WAIT_MOVE:
             raise self._error(_WHY_NOT[waiting])
@@ -518,7 +529,7 @@ class Session:
         self._news(events)
         return events
 
-    def _move(self, action: Action) -> list[Event]:
+    def _move(self, action: object) -> list[Event]:
         """Apply the move of the player to move (the engine checks it)."""
         return self._apply(lambda: self.match.apply(action, self.round.turn))
 
@@ -527,19 +538,23 @@ class Session:
         return self.waiting() is None
 
     def step_bot(self) -> list[Event]:
-        """Apply one bot move: the bot to move chooses from what its seat sees."""
+        """Apply one bot move: the bot to move chooses from what its seat sees, a game's own
+        move it wants first (:func:`engine.bots.bot_move`, as the engine's matches play)."""
         if not self.bot_pending():
             return []
         rnd = self.round
         seat = rnd.turn
         events = self._apply(lambda: self.match.apply(
-            self.bots[seat].choose(view_of(rnd, seat)), seat))
+            bot_move(self.bots[seat], view_of(rnd, seat)), seat))
         self._news(events)
         return events
 
     def _forced_move(self) -> Action | None:
-        """The human's move when there is no choice (a draw or a pass)."""
+        """The human's move when there is no choice (a draw or a pass; not while the game
+        offers a move of its own, which is a choice)."""
         moves = self.legal_moves()
+        if self.extra_moves():
+            return None
         if len(moves) == 1 and isinstance(moves[0], (Draw, Pass)):
             return moves[0]
         return None
@@ -946,7 +961,19 @@ class Session:
             else RoundSummary.of(end, self.round_events, self.players),
             match_rows=self._match_rows() if rnd.over else (),
             sheet_available=_SHEETS,
+            extra=self._extra_views() if seat == to_move else (),
             **self._accuracy_fields())
+
+    def _extra_views(self) -> tuple[ExtraMoveView, ...]:
+        """The game's own moves on offer (:meth:`extra_moves`), with their words from the
+        game's :mod:`tutor.games` entry."""
+        entry = game(self.round.variant.name)
+        views = []
+        for move in self.extra_moves():
+            label, why = entry.extra_move_words(str(move))
+            views.append(ExtraMoveView(move=move, text=str(move), label=self._t(label),
+                                       explanation=self._t(why) if why else ""))
+        return tuple(views)
 
     def _seat_kinds(self) -> tuple[str, ...]:
         """Each seat's player: ``human`` or its bot's level."""

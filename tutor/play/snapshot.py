@@ -20,7 +20,8 @@ from tutor.course.lesson_end import LessonSummary, SkillSummary
 from tutor.teaching.hints import Hint
 from tutor.teaching.questions import Situation
 
-__all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "MatchEndView", "MatchRow",
+__all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "ExtraMoveView",
+           "MatchEndView", "MatchRow",
            "ProgressFile", "QuestionView", "RoundSummary", "SkillView", "Snapshot",
            "StudentAnswers", "export_progress"]
 
@@ -64,6 +65,23 @@ class RoundSummary:
                    capicua=getattr(result, "capicua", "") or "",
                    hand_totals=tuple(result.hand_totals), bonuses=tuple(bonuses),
                    power_gains=tuple(gains), power_losses=tuple(losses))
+
+
+@dataclass(frozen=True)
+class ExtraMoveView:
+    """One of the game's own moves the student to move may make now (the session's
+    :meth:`~tutor.play.session.Session.extra_moves`, e.g. Cuban's redeal), with its words
+    from the game's :mod:`tutor.games` entry in the snapshot's language. A screen hands
+    :attr:`move` back to the session to play it, as it hands a legal move."""
+
+    move: object
+    """The engine's move (``Session.play`` takes it)."""
+    text: str
+    """Its notation, ``str(move)`` (a button's title)."""
+    label: str
+    """What a button says."""
+    explanation: str
+    """Why the move is on offer, with the rule it comes from ("" if the game says nothing)."""
 
 
 @dataclass(frozen=True)
@@ -295,6 +313,9 @@ class Snapshot:
     """The round is over: the match's rounds so far."""
     sheet_available: bool = False
     """The engine can write the round's score sheet."""
+    extra: tuple[ExtraMoveView, ...] = ()
+    """The game's own moves the shown hand's player may make now, besides :attr:`legal`
+    (only while it is their turn, as :attr:`legal`)."""
 
     @property
     def team_scores_shown(self) -> tuple[int, ...]:
