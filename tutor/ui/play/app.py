@@ -18,7 +18,7 @@ from engine.round import Action, Play
 from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.play.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
-from tutor.play.snapshot import Snapshot
+from tutor.play.snapshot import ExtraMoveView, Snapshot
 from tutor.play.words import spoken
 from tutor.teaching.questions import seat_name, warm_up
 from tutor.ui.play.board import BoardPanel
@@ -303,8 +303,9 @@ class TutorApp(widgets.VBox):
         scripts; the panels read the last refresh's)."""
         return list(self.session.snapshot().legal)
 
-    def play(self, move: Action) -> None:
-        """Play ``move`` for the human to move (buttons, board clicks and keys end here)."""
+    def play(self, move: Action | object) -> None:
+        """Play ``move`` for the human to move (buttons, board clicks and keys end here): a
+        legal move, or a game's own move the snapshot offers (its ``extra``)."""
         self.board_slot.selected = None
         try:
             self.session.play(move)
@@ -316,7 +317,7 @@ class TutorApp(widgets.VBox):
         self.refresh()
         self.kick()
 
-    def _move_button(self, move: Action) -> None:
+    def _move_button(self, move: Action | object) -> None:
         """A move button pressed: the move is played and the focus goes to the group of
         moves, not to a button: the moves are drawn again for the next turn, and a focus on
         the first of them made a second Enter (a double press) play a second tile."""
@@ -506,7 +507,7 @@ class TutorApp(widgets.VBox):
         self._view = view
         self.board_slot.render(view)
         legal = self.board_slot.legal(view)
-        self.moves.render(legal, view.lang)
+        self.moves.render(legal, view.lang, self._extra(view))
         self.lesson_line.render(view)
         self.status.render(view, pending=view.question is not None)
         if self.asking:  # no game yet: only what the page has to say about its link
@@ -525,6 +526,10 @@ class TutorApp(widgets.VBox):
             self._follow(before, view)
             self._announce()
             self._send_attributes()
+
+    def _extra(self, view: Snapshot) -> tuple[ExtraMoveView, ...]:
+        """The game's own moves on offer (none while the cover is up, as the legal moves)."""
+        return () if self.board_slot.covered(view) else view.extra
 
     def _render_sheet(self, view: Snapshot) -> None:
         """The sheet panel, with what its open section shows: the round's score sheet (not
@@ -572,10 +577,11 @@ class TutorApp(widgets.VBox):
         lang = self.lang
         view = self._view
         legal = self.board_slot.legal(view) if view is not None else ()
+        extra = self._extra(view) if view is not None else ()
         attributes: Attributes = {
             ".ld-app": {"role": "main", "aria-label": self._t(N_("Leonard-Domino Tutor"))},
             **self.header.attributes(lang), **self.help.attributes(lang),
-            **self.board_slot.attributes(lang), **self.moves.attributes(legal, lang),
+            **self.board_slot.attributes(lang), **self.moves.attributes(legal, lang, extra),
             **self.tutor.attributes(lang), **self.round_end.attributes(lang),
             **self.setup.attributes(lang), **self.sheet.attributes(lang),
             **self.scores.attributes(lang), **self.mastery_html.attributes(lang),

@@ -64,6 +64,9 @@ CSS = """
 .ld-app .ld-move::before { counter-increment: ld-move; content: counter(ld-move) "\\a0";
                            color: #52606d; font-size: 12px; }
 .ld-app .ld-move:nth-child(n+10)::before { content: ""; }
+/* A game's own move (Cuban's redeal): in words, not notation; why it is offered below. */
+.ld-app .ld-extra-move { font-family: inherit; }
+.ld-app .ld-extra-why { flex-basis: 100%; font-size: 13px; color: #52606d; }
 .ld-app .ld-tutor { border: 2px solid #f0b429; background: #fffbea; border-radius: 12px;
                     padding: 10px 14px; gap: 6px; }
 .ld-app .ld-answer-row { flex-wrap: wrap; gap: 6px; }
