@@ -93,12 +93,17 @@ class Terminal:
         moves = self.s.legal_moves()
         for i, m in enumerate(moves, 1):
             self.write(f"  {i}. {_move_text(m, _)}")
+        extra = self.s.snapshot().extra  # the game's own moves (Cuban's redeal), numbered after
+        for i, x in enumerate(extra, len(moves) + 1):
+            self.write(f"  {i}. {x.label}" + (f" ({x.explanation})" if x.explanation else ""))
+        count = len(moves) + len(extra)
         while True:
             text = self.ask(_(N_("Your move (number): "))).strip()
-            if text.isdigit() and 1 <= int(text) <= len(moves):
+            if text.isdigit() and 1 <= int(text) <= count:
                 break
-            self.write(_(N_("Choose a move from 1 to {count}.")).format(count=len(moves)))
-        events = self.s.play(int(text) - 1)
+            self.write(_(N_("Choose a move from 1 to {count}.")).format(count=count))
+        k = int(text) - 1
+        events = self.s.play(k if k < len(moves) else extra[k - len(moves)].move)
         self.narrate(events)
 
     def question(self) -> None:

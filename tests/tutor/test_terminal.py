@@ -213,3 +213,30 @@ def test_a_lesson_in_the_terminal_goes_on_to_mastery_and_says_how_it_went() -> N
     assert s.lesson_over and s.lesson_summary().reason == "mastered"
     assert "How the lesson went" in text
     assert "✔ multiplying: " in text and "Mastered: go on to the next lesson." in text
+
+
+def test_3_4_the_terminal_numbers_the_games_own_move_after_the_moves_D21() -> None:
+    """RULES.md §3.4 (D-21): with five doubles on their first turn the student is offered
+    the redeal after the numbered moves, and its number asks for it."""
+    from engine.tiles import DOUBLE_NINE
+
+    named = ["9/9", "0/0", "1/1", "2/2", "3/3", "4/4"]
+    free = [str(t) for t in DOUBLE_NINE.tiles if t.a != t.b]
+    hands = [named + free[:4]] + [free[4 + 10 * k:14 + 10 * k] for k in range(3)]
+    s = Session(variant="cuban", players=4, humans=(0,), seed=5, lang="en", ask=(),
+                drill=False, deals=[{"hands": hands}])
+    lines: list[str] = []
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 1:
+            raise EOFError
+        number = len(s.legal_moves()) + 1
+        assert f"  {number}. Ask for a redeal (five doubles) (" in lines[-1]
+        return str(number)
+
+    cli.Terminal(s, read=read, write=lines.append).run()
+    assert s.match.rounds[0].result is not None
+    assert s.match.rounds[0].result.reason == "annulled"
+    assert any("asks for a new deal" in line for line in lines)
