@@ -45,6 +45,7 @@ from engine import (
 )
 from engine.bots import make_bot, play_match
 from engine.variants import round_count
+from tests.deals import cuban_hands
 
 DATA = Path(__file__).parent / "data"
 
@@ -433,19 +434,6 @@ def test_3_4_55_tiles_10_each_15_aside_never_drawn_cannot_play_pass():
     dealt = {t for h in rnd.initial_hands for t in rnd.tileset.from_mask(h)}
     assert len(dealt) == 40 and passes > 0
     assert set(rnd.line_tiles()) <= dealt  # the 15 set aside never come into play
-
-
-def cuban_hands(extra: dict[int, list[str]]) -> list[list[str]]:
-    """Four hands of 10: the given tiles, then non-doubles in set order (0/1, 0/2 …)."""
-    named = {str(DOUBLE_NINE.parse(t)) for h in extra.values() for t in h}
-    free = [str(t) for t in DOUBLE_NINE.tiles if t.a != t.b and str(t) not in named]
-    hands = []
-    for s in range(4):
-        hand = list(extra.get(s, []))
-        while len(hand) < 10:
-            hand.append(free.pop(0))
-        hands.append(hand)
-    return hands
 
 
 def test_3_4_highest_double_opens_the_first_hand(kit):

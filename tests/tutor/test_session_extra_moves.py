@@ -14,27 +14,14 @@ from engine.events import Annulled, Event, RoundEnded
 from engine.match import Match
 from engine.round import PASS, Action, IllegalMoveError, Play
 from engine.rules import HouseRules
-from engine.tiles import DOUBLE_NINE, Tile
+from engine.tiles import Tile
 from engine.variants.cuban import ANNUL
 from engine.view import PlayerView, view_of
+from tests.deals import cuban_hands
 from tutor import Session
 from tutor.games import GAMES
 
 FIVE_DOUBLES = ["0/0", "1/1", "2/2", "3/3", "4/4"]
-
-
-def cuban_hands(extra: dict[int, list[str]]) -> list[list[str]]:
-    """Four hands of ten: the tiles ``extra`` names for a seat, filled with non-doubles (the
-    9/9 is named where it is wanted, so the seat holding it opens the first hand, §3.4)."""
-    named = {str(DOUBLE_NINE.parse(t)) for h in extra.values() for t in h}
-    free = [str(t) for t in DOUBLE_NINE.tiles if t.a != t.b and str(t) not in named]
-    hands = []
-    for s in range(4):
-        hand = list(extra.get(s, []))
-        while len(hand) < 10:
-            hand.append(free.pop(0))
-        hands.append(hand)
-    return hands
 
 
 def cuban_session(hands: list[list[str]], **kw: object) -> Session:
