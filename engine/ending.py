@@ -26,17 +26,25 @@ def finish_tranque(rnd: Round) -> None:
     """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
     totals = rnd._totals()
     low = min(totals)
-    lowest = [s for s, t in enumerate(totals) if t == low]
-    others = sum(totals) - low * len(lowest)
-    winner: int | None = None
-    if len(lowest) == 1:
-        winner = lowest[0]
-        rnd._bonus(winner, "tranque", others)
-    elif rnd.rules.tranque_tie == "split":
-        for s in lowest:
-            rnd._bonus(s, "tranque", others // len(lowest))
-    count = others if winner is not None or rnd.rules.tranque_tie == "split" else 0
+    winner, count = pay_lowest(rnd, totals, sum(totals) - low * totals.count(low))
     finish(rnd, "tranque", winner, totals, "", count, count, (), None)
+
+
+def pay_lowest(rnd: Round, totals: list[int], amount: int) -> tuple[int | None, int]:
+    """A blocked round's gain (§1.8, D-9): the single lowest hand gains ``amount``; a lowest
+    hand shared by several gains nothing, or with ``tranque_tie == "split"`` they share it
+    (rounded down). Returns the winner (None on a tie) and the count the round ends with
+    (``amount``, or 0 when nobody gains)."""
+    low = min(totals)
+    lowest = [s for s, t in enumerate(totals) if t == low]
+    if len(lowest) == 1:
+        rnd._bonus(lowest[0], "tranque", amount)
+        return lowest[0], amount
+    if rnd.rules.tranque_tie == "split":
+        for s in lowest:
+            rnd._bonus(s, "tranque", amount // len(lowest))
+        return None, amount
+    return None, 0
 
 
 def finish(rnd: Round, reason: EndReason, winner: int | None, totals: list[int] | None,

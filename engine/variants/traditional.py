@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..ending import pay_lowest
 from ..round import Round
 from ..rules import HouseRules, Variant
 from ..tiles import DOUBLE_SIX
@@ -28,19 +29,8 @@ class TraditionalRound(Round):
         """§3.1: the lowest hand collects the difference to each other hand (15, 19, 22 →
         4 + 7 = 11); a shared lowest hand collects nothing (D-9; ``split`` shares it)."""
         totals = self._totals()
-        low = min(totals)
-        lowest = [s for s, t in enumerate(totals) if t == low]
         differences = block_differences(totals)
-        collected = sum(differences)
-        winner: int | None = None
-        if len(lowest) == 1:
-            winner = lowest[0]
-            self._bonus(winner, "tranque", collected)
-        elif self.rules.tranque_tie == "split":
-            for s in lowest:
-                self._bonus(s, "tranque", collected // len(lowest))
-        else:
-            collected = 0
+        winner, collected = pay_lowest(self, totals, sum(differences))
         self._finish("tranque", winner, totals, "", count=collected, differences=differences)
 
     @classmethod

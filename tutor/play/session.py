@@ -552,9 +552,9 @@ class Session:
     def _forced_move(self) -> Action | None:
         """The human's move when there is no choice (a draw or a pass; not while the game
         offers a move of its own, which is a choice)."""
-        moves = self.legal_moves()
         if self.extra_moves():
             return None
+        moves = self.legal_moves()
         if len(moves) == 1 and isinstance(moves[0], (Draw, Pass)):
             return moves[0]
         return None
