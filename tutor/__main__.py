@@ -20,6 +20,8 @@ from tutor.teaching.questions import plain_math, seat_name
 if TYPE_CHECKING:
     from typing import Unpack
 
+    from tutor.play.snapshot import Snapshot
+
 HINT_WORDS = frozenset({"?", "h", "hint", "pista", "ayuda"})
 REVEAL_WORDS = frozenset({"show", "mostrar", "ver"})
 QUIT_WORDS = frozenset({"quit", "exit", "salir"})
@@ -68,16 +70,17 @@ class Terminal:
         for ev in events:
             self.write("  " + self.s.describe(ev))
 
-    def scores(self) -> str:
-        v = self.s.snapshot()
+    def scores(self, v: Snapshot | None = None) -> str:
+        v = self.s.snapshot() if v is None else v
         return " · ".join(f"{n} {sc}" for n, sc in zip(v.names, v.scores_shown, strict=True))
 
-    def board(self) -> None:
+    def board(self) -> Snapshot:
+        """Write the table as the student to move sees it; return the snapshot it shows."""
         _ = self._
         v = self.s.snapshot()
         self.write("")
         self.write(_(N_("Round {round} of {rounds} · Scores: {scores}")).format(
-            round=v.round, rounds=v.rounds, scores=self.scores()))
+            round=v.round, rounds=v.rounds, scores=self.scores(v)))
         line = " ".join(f"[{t}]" for t in v.line) or "—"
         self.write(_(N_("Line: {line}")).format(line=line))
         self.write(_(N_("Tiles in hand: {sizes} · Pile: {pile}")).format(
@@ -86,14 +89,15 @@ class Terminal:
         if v.hand_seat is not None:
             self.write(_(N_("Your hand ({seat}): {hand}")).format(
                 seat=seat_name(v.hand_seat), hand=" ".join(str(t) for t in v.hand)))
+        return v
 
     def choose_move(self) -> None:
         _ = self._
-        self.board()
+        v = self.board()
         moves = self.s.legal_moves()
         for i, m in enumerate(moves, 1):
             self.write(f"  {i}. {_move_text(m, _)}")
-        extra = self.s.snapshot().extra  # the game's own moves (Cuban's redeal), numbered after
+        extra = v.extra  # the game's own moves (Cuban's redeal), numbered after the legal ones
         for i, x in enumerate(extra, len(moves) + 1):
             self.write(f"  {i}. {x.label}" + (f" ({x.explanation})" if x.explanation else ""))
         count = len(moves) + len(extra)
