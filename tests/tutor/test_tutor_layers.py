@@ -249,3 +249,37 @@ def test_engine_and_tutor_load_no_widgets() -> None:
                          cwd=ROOT, capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(ROOT)})
     assert not {m for m in json.loads(out.stdout) if _in(m, WIDGETS)}
+
+
+PUBLIC = {
+    "tutor": ("CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
+              "Question", "QuestionError", "Reading", "Session", "SessionError", "Snapshot",
+              "Store", "describe_event", "diagnose", "hint_ladder", "parse_answer",
+              "question_for", "read_answer"),
+    "tutor.ui": ("BoardLayout", "EndSpot", "Hit", "PlacedTile", "TutorApp", "dashboard",
+                 "hit_test", "layout", "lessons_page", "play_page", "teacher_page"),
+}
+"""The public names of ``tutor`` and ``tutor.ui`` before the modules were grouped into
+packages (issue 34, part 7): notebooks, scripts and teachers' notes import them."""
+
+
+@pytest.mark.parametrize("package", sorted(PUBLIC))
+def test_the_public_names_stay_where_they_were(package: str) -> None:
+    """Part 7: grouping the modules moved no public name: each one still imports from the
+    package it was imported from, and the package still lists it."""
+    import importlib
+
+    module = importlib.import_module(package)
+    for name in PUBLIC[package]:
+        assert name in module.__all__, (package, name)
+        assert getattr(module, name) is not None, (package, name)
+
+
+def test_each_package_says_what_lives_there_and_what_it_may_import() -> None:
+    """Part 7: every package of the tutor opens with a docstring that says what lives there
+    and what it may import (the rules :func:`test_dependency_direction` checks)."""
+    packages = sorted(p for p in PACKAGE.rglob("__init__.py") if p.parent != PACKAGE)
+    assert len(packages) >= 10
+    for init in packages:
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        assert len(doc.splitlines()) >= 2 and "import" in doc.lower(), init.relative_to(ROOT)
