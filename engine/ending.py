@@ -26,17 +26,16 @@ def finish_tranque(rnd: Round) -> None:
     """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
     totals = rnd._totals()
     low = min(totals)
-    winner, count = pay_lowest(rnd, totals, sum(totals) - low * totals.count(low))
+    lowest = [s for s, t in enumerate(totals) if t == low]
+    winner, count = pay_lowest(rnd, lowest, sum(totals) - low * len(lowest))
     finish(rnd, "tranque", winner, totals, "", count, count, (), None)
 
 
-def pay_lowest(rnd: Round, totals: list[int], amount: int) -> tuple[int | None, int]:
-    """A blocked round's gain (§1.8, D-9): the single lowest hand gains ``amount``; a lowest
-    hand shared by several gains nothing, or with ``tranque_tie == "split"`` they share it
-    (rounded down). Returns the winner (None on a tie) and the count the round ends with
-    (``amount``, or 0 when nobody gains)."""
-    low = min(totals)
-    lowest = [s for s, t in enumerate(totals) if t == low]
+def pay_lowest(rnd: Round, lowest: list[int], amount: int) -> tuple[int | None, int]:
+    """A blocked round's gain (§1.8, D-9): the single lowest hand (``lowest``: the seats
+    that hold it) gains ``amount``; a lowest hand shared by several gains nothing, or with
+    ``tranque_tie == "split"`` they share it (rounded down). Returns the winner (None on a
+    tie) and the count the round ends with (``amount``, or 0 when nobody gains)."""
     if len(lowest) == 1:
         rnd._bonus(lowest[0], "tranque", amount)
         return lowest[0], amount

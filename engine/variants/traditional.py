@@ -30,7 +30,8 @@ class TraditionalRound(Round):
         4 + 7 = 11); a shared lowest hand collects nothing (D-9; ``split`` shares it)."""
         totals = self._totals()
         differences = block_differences(totals)
-        winner, collected = pay_lowest(self, totals, sum(differences))
+        lowest = [s for s, d in enumerate(differences) if d == 0]
+        winner, collected = pay_lowest(self, lowest, sum(differences))
         self._finish("tranque", winner, totals, "", count=collected, differences=differences)
 
     @classmethod
