@@ -827,3 +827,30 @@ def test_a_lesson_plays_to_its_end_and_shows_the_summary_and_the_link() -> None:
     app.set_lang("es")
     assert "href='Lessons.ipynb?lang=es&amp;student=ana'" in app.round_end.lesson_end.value
     assert "Volver a las lecciones" in app.round_end.lesson_end.value
+
+
+def test_a_new_game_started_while_the_bots_play_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue (CI, the block game's round through the page): "New game" pressed while the
+    bots of the game before were still playing left the new game standing, a bot to move and
+    nobody moving it; the pacing task of the old game ended when it woke, and the new game's
+    was never started because the old one had not ended yet. Here a real event loop paces
+    the bots, and a new game starts while the first game's task sleeps between moves."""
+    import asyncio
+
+    import tutor.ui.play.app as app_module
+    loop = asyncio.new_event_loop()
+    monkeypatch.setattr(app_module, "running_loop", lambda: loop)
+    monkeypatch.setattr(app_module, "warm_up", lambda lang: None)
+    monkeypatch.setattr(app_module, "freeze_heap", lambda: None)
+    try:
+        app = TutorApp(players=4, bots="greedy", seed=1, lang="en", pace=0.001, store=None)
+        assert app.session.waiting() is None  # a bot opens: the page's task is to move it
+        loop.run_until_complete(asyncio.sleep(0))  # the task has started, and sleeps
+        app.new_game()
+        assert app.session.waiting() is None  # a bot opens the new game too
+        while pending := [t for t in asyncio.all_tasks(loop) if not t.done()]:
+            loop.run_until_complete(asyncio.gather(*pending))
+        assert app.session.waiting() is not None  # the bots moved up to the student's turn
+        assert app.session.round.turn == 0
+    finally:
+        loop.close()

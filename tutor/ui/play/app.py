@@ -85,6 +85,7 @@ class TutorApp(widgets.VBox):
         self.pace = pace
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
+        self._task_generation = 0  # the game the pacing task steps (it ends with its game)
         self._saver: asyncio.Task[None] | None = None
         self._view: Snapshot | None = None
         self._said: list[str] = []
@@ -405,8 +406,11 @@ class TutorApp(widgets.VBox):
 
     def kick(self) -> None:
         """Let the bots (and forced moves) go on, one step every ``pace`` seconds."""
-        if self._task is not None and not self._task.done() or self.asking:
+        if self.asking:
             return
+        if self._task is not None and not self._task.done() \
+                and self._task_generation == self._generation:
+            return  # already pacing this game; a task left from an earlier game ends by itself
         loop = running_loop()
         if loop is None or self.pace <= 0:
             try:
@@ -414,6 +418,7 @@ class TutorApp(widgets.VBox):
             except Exception as err:
                 self._bots_failed(err)
             return
+        self._task_generation = self._generation
         self._task = loop.create_task(self._paced(self._generation))
 
     def run_steps(self, limit: int = 10_000) -> int:
