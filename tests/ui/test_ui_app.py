@@ -836,13 +836,15 @@ def test_a_new_game_started_while_the_bots_play_goes_on(monkeypatch: pytest.Monk
     was never started because the old one had not ended yet. Here a real event loop paces
     the bots, and a new game starts while the first game's task sleeps between moves."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     import tutor.ui.play.app as app_module
     loop = asyncio.new_event_loop()
     monkeypatch.setattr(app_module, "running_loop", lambda: loop)
     monkeypatch.setattr(app_module, "warm_up", lambda lang: None)
     monkeypatch.setattr(app_module, "freeze_heap", lambda: None)
-    try:
+
+    def play() -> None:
         app = TutorApp(players=4, bots="greedy", seed=1, lang="en", pace=0.001, store=None)
         assert app.session.waiting() is None  # a bot opens: the page's task is to move it
         loop.run_until_complete(asyncio.sleep(0))  # the task has started, and sleeps
@@ -852,5 +854,11 @@ def test_a_new_game_started_while_the_bots_play_goes_on(monkeypatch: pytest.Monk
             loop.run_until_complete(asyncio.gather(*pending))
         assert app.session.waiting() is not None  # the bots moved up to the student's turn
         assert app.session.round.turn == 0
+
+    # Its own thread: asyncio's running loop is per thread, and the browser tests' session-wide
+    # Playwright (sync API) leaves its loop marked as running in the main thread.
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(play).result()
     finally:
         loop.close()
