@@ -141,6 +141,21 @@ def class_files(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, byt
 
 
 @pytest.fixture(scope="session")
+def own_thread() -> Callable[[Callable[[], Any]], Any]:
+    """Runs a function in a thread of its own and returns what it returns (or raises what it
+    raises), for a test that runs an asyncio loop: asyncio keeps the running loop per thread,
+    and after the browser tests the session-wide Playwright (sync API) leaves its loop marked
+    as running in the main thread, where ``asyncio.run``/``run_until_complete`` then refuse."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(fn: Callable[[], Any]) -> Any:
+        with ThreadPoolExecutor(1) as thread:
+            return thread.submit(fn).result()
+
+    return run
+
+
+@pytest.fixture(scope="session")
 def hostile_names() -> tuple[str, ...]:
     """Upload file names a class may send (tests/hostile.py): data, never paths."""
     from tests.hostile import UPLOAD_NAMES

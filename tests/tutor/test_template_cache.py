@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +101,8 @@ def test_a_changed_template_is_compiled_again(cache: SharedBytecodeCache) -> Non
     assert render("Hola {{ x }}") == "Hola 7"
 
 
-def test_async_and_plain_environments_do_not_share_code(cache: SharedBytecodeCache) -> None:
+def test_async_and_plain_environments_do_not_share_code(
+        cache: SharedBytecodeCache, own_thread: Callable[[Callable[[], str]], str]) -> None:
     """Voilà's environment is async, nbconvert's HTML export's is not: the same file compiles
     to different code for each."""
     def env(is_async: bool) -> jinja2.Environment:
@@ -109,9 +110,7 @@ def test_async_and_plain_environments_do_not_share_code(cache: SharedBytecodeCac
                                   enable_async=is_async, bytecode_cache=cache)
 
     assert env(False).get_template("t.j2").render(x=2) == "2+2"
-    with ThreadPoolExecutor(1) as thread:  # a loop of its own: the suite may run one here
-        rendered = thread.submit(
-            lambda: asyncio.run(env(True).get_template("t.j2").render_async(x=3))).result()
+    rendered = own_thread(lambda: asyncio.run(env(True).get_template("t.j2").render_async(x=3)))
     assert rendered == "3+3"
     assert env(False).get_template("t.j2").render(x=4) == "4+4"
     assert len(cache) == 2

@@ -6,6 +6,7 @@ import ast
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -829,14 +830,14 @@ def test_a_lesson_plays_to_its_end_and_shows_the_summary_and_the_link() -> None:
     assert "Volver a las lecciones" in app.round_end.lesson_end.value
 
 
-def test_a_new_game_started_while_the_bots_play_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_game_started_while_the_bots_play_goes_on(
+        monkeypatch: pytest.MonkeyPatch, own_thread: Callable[[Callable[[], None]], None]) -> None:
     """Issue (CI, the block game's round through the page): "New game" pressed while the
     bots of the game before were still playing left the new game standing, a bot to move and
     nobody moving it; the pacing task of the old game ended when it woke, and the new game's
     was never started because the old one had not ended yet. Here a real event loop paces
     the bots, and a new game starts while the first game's task sleeps between moves."""
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
 
     import tutor.ui.play.app as app_module
     loop = asyncio.new_event_loop()
@@ -855,10 +856,7 @@ def test_a_new_game_started_while_the_bots_play_goes_on(monkeypatch: pytest.Monk
         assert app.session.waiting() is not None  # the bots moved up to the student's turn
         assert app.session.round.turn == 0
 
-    # Its own thread: asyncio's running loop is per thread, and the browser tests' session-wide
-    # Playwright (sync API) leaves its loop marked as running in the main thread.
     try:
-        with ThreadPoolExecutor(1) as pool:
-            pool.submit(play).result()
+        own_thread(play)
     finally:
         loop.close()
