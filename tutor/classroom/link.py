@@ -58,8 +58,8 @@ def unnamed(student: str) -> bool:
 
 def clean_name(text: str, limit: int = MAX_NAME) -> tuple[str, bool]:
     """A student's name as data: in Unicode NFC, control and format characters dropped,
-    spaces collapsed, trimmed, at most ``limit`` characters. Returns the name (``"anon"`` if nothing is left)
-    and whether it had to be shortened.
+    spaces collapsed, trimmed, at most ``limit`` characters. Returns the name (``"anon"`` if
+    nothing is left) and whether it had to be shortened.
 
     >>> clean_name("  ana\\r\\n=1+1 ")
     ('ana =1+1', False)
