@@ -571,7 +571,8 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
             conn.execute("ALTER TABLE mastery ADD COLUMN scaffolded_right INTEGER NOT NULL "
                          "DEFAULT 0")
     with Store(old) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [
+            (SCHEMA_VERSION,)]
         assert [(a.student, a.input, a.first_attempt) for a in store.attempts()] == [
             ("ana", "12", True)]
         state = load_mastery(store, "ana").states["multiply"]
@@ -580,7 +581,8 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
                              outcome="INCORRECT", input_text="7")
         assert [a.attempt_at_step for a in store.attempts("ana")] == [1, 2]
     with Store(old) as again:  # opened again: nothing more to migrate
-        assert again.conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        assert again.conn.execute("SELECT version FROM schema_version").fetchall() == [
+            (SCHEMA_VERSION,)]
 
 
 def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
@@ -594,7 +596,8 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
                           "UPDATE schema_version SET version = 1"):
             store.conn.execute(statement)
     with Store(url) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [
+            (SCHEMA_VERSION,)]
         m = Mastery()
         m.record("multiply", True)
         m.record("multiply", True)
