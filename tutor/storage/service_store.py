@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from urllib.parse import urlencode, urlsplit
 
+from tutor.course.paths import SERVICE_SCHEMES, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, Message, normalize_lang
 from tutor.storage.records import (
     KC_SEPARATOR,
@@ -61,8 +62,6 @@ __all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "ServiceStore", "a
            "attempt_json", "error_json", "is_service_address", "mastery_from_json",
            "message_from_json"]
 
-SERVICE_SCHEMES = ("http", "https")
-"""A store address with one of these schemes is the hub's store service."""
 TOKEN_ENV = "JUPYTERHUB_API_TOKEN"
 """Where a single-user server (and so its kernels) finds the hub's token of its user."""
 API = "api/v1/"
@@ -73,12 +72,6 @@ _GRACE = 3.0
 """Seconds a request may take beyond ``busy_timeout`` (the service's own wait for a busy
 database, and the hub's check of the token)."""
 _RETRY_PAUSE = 0.1
-
-
-def is_service_address(location: object) -> bool:
-    """Whether ``location`` is the address of a store service (``http(s)://…``)."""
-    return (isinstance(location, str) and "://" in location
-            and location.split("://", 1)[0].lower() in SERVICE_SCHEMES)
 
 
 class ServiceBackend(Backend):

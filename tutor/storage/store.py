@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from tutor.course.paths import PROGRESS_ENV, default_path
+from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.names import name_key, same_name
 from tutor.storage.records import (
@@ -268,8 +268,7 @@ class Store:
         page, command and session that opens ``Store()`` on a class server goes through the
         service; else a store on the database itself."""
         location = path if path is not None else os.environ.get(ENV_VAR)
-        if cls is Store and isinstance(location, str) and scheme_of(location) in (
-                "http", "https"):
+        if cls is Store and is_service_address(location):
             from tutor.storage.service_store import ServiceStore
 
             return super().__new__(ServiceStore)
