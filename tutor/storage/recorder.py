@@ -35,8 +35,9 @@ class ProgressStore(Protocol):
 
     def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]: ...
 
-NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress file is busy. They will "
-                   "be saved as soon as it is free.")
+NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress store is busy or out of "
+                   "reach. They wait on this page and are saved as soon as it answers; keep "
+                   "this page open until then.")
 """Shown to the student while answers wait in memory for a busy progress file."""
 
 
