@@ -43,7 +43,8 @@ LESSON_LOADING = frozenset({"tutor.course.lessons", "tutor.course.paths"})
 SESSION = package("play") | {"tutor.storage.recorder", "tutor.teaching.asking"}
 CLASS_FILES = frozenset({"tutor.classroom.overview", "tutor.classroom.student_answers",
                          "tutor.classroom.counts", "tutor.teaching.replay",
-                         "tutor.teaching.review", "tutor.classroom.live"})
+                         "tutor.teaching.review", "tutor.classroom.live",
+                         "tutor.classroom.hand_in"})
 """The class's file handling: what the lessons and teacher pages show, from the attempts."""
 COMMANDS = package("commands") | {"tutor.__main__", "tutor.classroom.serve"}
 """Command-line modules (``python -m tutor …``, ``python -m tutor.classroom.serve``)."""
