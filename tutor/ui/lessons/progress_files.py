@@ -23,8 +23,7 @@ def load_help_html(lang: str) -> str:
     _ = translator(lang)
     return ("<div class='ld-legend'>" + html.escape(_(
         "On a new Binder session, load the file you downloaded before: your answers come back "
-        "and nothing is counted twice.")) + " " + html.escape(_(
-            "Load it as you downloaded it: a file changed afterwards is not loaded.")) + "</div>")
+        "and nothing is counted twice.")) + "</div>")
 
 
 class ProgressFilesPanel(widgets.VBox):
