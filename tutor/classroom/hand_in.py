@@ -1,9 +1,9 @@
 """A progress file handed in, checked before anything of it counts: the teacher page's upload
 (:func:`tutor.classroom.overview.merge_files`), a student loading their own file on the
 lessons page (:func:`~tutor.classroom.overview.merge_student_files`) and ``python -m tutor
-import`` all run :func:`hand_in_refusal`, and a file it finds fault with is **refused whole**:
-nothing of it is merged, so no student's mastery changes, and one line names the file, the
-first lines at fault and what is wrong with them.
+import`` all run :func:`seal_refusal`, then :func:`replay_refusal`, and a file either finds
+fault with is **refused whole**: nothing of it is merged, so no student's mastery changes,
+and one line names the file, the first lines at fault and what is wrong with them.
 
 1. **The seal** (:mod:`tutor.storage.seal`). A file whose seal is broken was changed after the
    tutor wrote it (a spreadsheet edit: INCORRECT made CORRECT, a scaffold tag taken out, the
@@ -23,8 +23,8 @@ first lines at fault and what is wrong with them.
      feedback the tutor gives each (``correct`` only for a right one);
    * one question has one expected answer, its attempts are numbered from 1 with no gap
      and end with the first right answer (or the answer shown), and where the file holds T
-     for a power play, the points of the play are the engine's
-     for that tile and T (:func:`engine.rules.effect_from_total`);
+     for a power play, the points of the play are the engine's for that tile and T
+     (:func:`engine.rules.effect_from_total`);
    * a scaffold tag fits the lesson: ``blanks`` only in a lesson with that scaffold, and
      ``T`` exactly on the steps of a play whose T was asked first in that session;
    * a session plays one lesson and asks one question at a time: a question shown before
@@ -32,8 +32,9 @@ first lines at fault and what is wrong with them.
      two tabs open at once);
    * an answer is not there twice with its time or session moved (shifted-time duplicates,
      in the file or against the answers already loaded for that student): the same
-     question, answer and hints, with the same seconds to answer to the microsecond, is not
-     given twice.
+     question, answer and hints with the same seconds to answer, measured finer than a
+     millisecond, is not given twice (on a clock that ticks coarser, two or more answers
+     moved by the same time are).
 
 Names are compared by :func:`tutor.storage.names.name_key` ("José" typed as NFC or NFD, or
 "JOSÉ", is one student).
@@ -59,8 +60,8 @@ from tutor.teaching.answers import AnswerError, read_answer
 from tutor.teaching.asking import LONGEST_WAIT
 from tutor.teaching.evidence import parse_step
 
-__all__ = ["Audience", "Misfit", "hand_in_refusal", "replay_misfits", "replay_refusal",
-           "scaffolds_of", "seal_refusal"]
+__all__ = ["CLOCK_DRIFT", "CLOCK_SLACK", "Audience", "Misfit", "replay_misfits",
+           "replay_refusal", "scaffolds_of", "seal_refusal"]
 
 Audience = Literal["teacher", "student"]
 """Who reads the refusal: the teacher (the teacher page, ``import``) or the student (the
@@ -135,21 +136,11 @@ def _more(rest: int, lang: str) -> str:
     return ngettext("; and {n} more line", "; and {n} more lines", rest, lang).format(n=rest)
 
 
-def hand_in_refusal(file: str, rows: ProgressRows, audience: Audience, lang: str, *,
-                    earlier: Callable[[Iterable[str]], Sequence[Attempt]] = lambda names: (),
-                    allow_unsealed: bool = False) -> str | None:
-    """The line refusing ``file`` (read into ``rows``), or None if it may be merged: its seal
-    (:func:`seal_refusal`), then its rows (:func:`replay_misfits`). ``earlier(names)``: the
-    answers already loaded for those students (for the duplicates check)."""
-    refusal = seal_refusal(file, rows, audience, lang, allow_unsealed)
-    if refusal is not None:
-        return refusal
-    return replay_refusal(file, rows, lang, earlier({a.student for a in rows.attempts}))
-
-
 def replay_refusal(file: str, rows: ProgressRows, lang: str,
                    earlier: Sequence[Attempt] = ()) -> str | None:
-    """The line refusing ``file`` for rows that do not fit the tutor's replay, or None."""
+    """The line refusing ``file`` (read into ``rows``) for rows that do not fit the tutor's
+    replay (:func:`replay_misfits`), or None. ``earlier``: the answers already loaded for the
+    file's students (:func:`tutor.classroom.overview.loaded_answers`)."""
     misfits = replay_misfits(rows.attempts, rows.lines, earlier=earlier,
                              answers=not rows.datashop)
     if not misfits:
