@@ -231,7 +231,8 @@ def test_export_import_round_trip(tmp_path: Path, db: Db) -> None:
         assert src.export_datashop(tmp_path / "all.tsv") == 4
     header = (tmp_path / "all.tsv").read_text(encoding="utf-8").splitlines()[0]
     assert header.split("\t") == list(DATASHOP_COLUMNS)
-    assert (tmp_path / "all.csv").read_text().splitlines()[0] == ",".join(CSV_COLUMNS)
+    assert (tmp_path / "all.csv").read_text().splitlines()[0] == \
+        ",".join(CSV_COLUMNS) + ",seal"
     assert "'=4x3" in (tmp_path / "all.csv").read_text()  # no formula runs in a spreadsheet
     with Store(db("b")) as dst:
         assert dst.import_file(tmp_path / "all.csv") == 4
@@ -259,7 +260,7 @@ def _good_csv(tmp_path: Path) -> Path:
     [
         (lambda t: t.replace('"CORRECT"', '"MAYBE"', 1), r"line 3: the outcome 'MAYBE'"),
         (lambda t: "name,score\nana,3\n", r"line 1: the header"),
-        (lambda t: t + "ana,1,2\n", r"line 6: expected 16 values, found 3"),
+        (lambda t: t + "ana,1,2\n", r"line 6: expected 17 values, found 3"),
         (lambda t: t.replace("4.25", "soon"), r"line 2: the duration 'soon'"),
         (lambda t: t.replace('"L2"', '"L2\x00"'), r"line 5: .*binary"),
         (lambda t: t.replace("+00:00", "xx", 1), r"line 2: the time"),
@@ -375,7 +376,7 @@ def test_csv_quotes_every_field_and_no_line_starts_a_formula(tmp_path: Path, db:
     # Every data field is quoted: writing the parsed rows again with QUOTE_ALL gives the file.
     rows = list(csv.reader(io.StringIO(text, newline="")))
     again = io.StringIO()
-    again.write(",".join(CSV_COLUMNS) + "\n")
+    again.write(",".join(CSV_COLUMNS) + ",seal\n")
     csv.writer(again, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows[1:])
     assert again.getvalue() == text
     # A reader that splits at every line break (a spreadsheet's, a log viewer's) never sees

@@ -36,7 +36,7 @@ hints, mastery, asking, practice, the evidence rule and what is computed from it
 replayed, review), and the counts, which interpret stored rows."""
 STORAGE = frozenset({"tutor.storage.store", "tutor.storage.store_backends",
                      "tutor.storage.store_files", "tutor.storage.service_store",
-                     "tutor.storage.names"})
+                     "tutor.storage.names", "tutor.storage.seal"})
 STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.course.paths", "tutor.storage.records"}
 """The store keeps rows: it reads the shared record types (:mod:`tutor.storage.records`), the
 translations and the default place of its file, and nothing of the teaching."""
@@ -44,7 +44,8 @@ LESSON_LOADING = frozenset({"tutor.course.lessons", "tutor.course.paths"})
 SESSION = package("play") | {"tutor.storage.recorder", "tutor.teaching.asking"}
 CLASS_FILES = frozenset({"tutor.classroom.overview", "tutor.classroom.student_answers",
                          "tutor.classroom.counts", "tutor.teaching.replay",
-                         "tutor.teaching.review", "tutor.classroom.live"})
+                         "tutor.teaching.review", "tutor.classroom.live",
+                         "tutor.classroom.hand_in"})
 """The class's file handling: what the lessons and teacher pages show, from the attempts."""
 COMMANDS = package("commands") | {"tutor.__main__", "tutor.classroom.serve"}
 """Command-line modules (``python -m tutor …``, ``python -m tutor.classroom.serve``)."""
