@@ -682,6 +682,11 @@ class Store:
     def import_file(self, path: str | os.PathLike[str], lang: str | None = None) -> int:
         """Merge a CSV or DataShop export; return how many new attempts were added.
 
+        The store's own merge: it checks each row, not the file's seal or its fit with the
+        tutor's replay. A student's or a class's files reach a store through
+        :mod:`tutor.classroom.hand_in` (the teacher page, ``python -m tutor import``, the
+        lessons page), which refuses an edited file.
+
         Every row is checked before anything is written, and all rows go in one
         transaction, so a bad file changes nothing.  Rows already present are skipped.
         A bad file raises :class:`ProgressImportError` in ``lang`` (default: the store's).
