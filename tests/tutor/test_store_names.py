@@ -13,7 +13,8 @@ import pytest
 from tutor.storage.names import name_key, same_name
 from tutor.storage.recorder import load_mastery, save_mastery
 from tutor.storage.store import SCHEMA_VERSION, Attempt, Outcome, Store, StoreAccessError
-from tutor.teaching.mastery import Mastery
+from tutor.storage.recorder import Recorder
+from tutor.teaching.mastery import Mastery, default_params
 
 NFC = unicodedata.normalize("NFC", "José")
 NFD = unicodedata.normalize("NFD", "José")
@@ -126,9 +127,21 @@ def test_a_version_2_store_merges_the_spellings_into_one_student(
         assert {a.student for a in jose} == {NFC}
         merges = store.name_merges()
         assert [(kept, merged) for kept, merged, _ in merges] == [(NFC, NFD), (NFC, "josé")]
-        # José's mastery rows go (rebuilt from the answers); ana's stay.
+        # The teacher page says so for a month (in the teacher's language).
+        from datetime import datetime, timedelta, timezone
+
+        from tutor.ui.shared.pages import name_merge_notes
+
+        notes = name_merge_notes(store, "en")
+        assert len(notes) == 2 and all(f"“{NFC}”" in n for n in notes)
+        assert "separate accent mark" in notes[0] and "separate accent" not in notes[1]
+        later = datetime.now(timezone.utc) + timedelta(days=31)
+        assert name_merge_notes(store, "es", later) == []
+        # José's mastery rows go; ana's stay. A page rebuilds José's from his answers.
         assert store.mastery_rows(NFC) == {}
         assert store.mastery_rows("ana") != {}
+        rebuilt = Recorder(store, "04-times").load_mastery(NFD, default_params())
+        assert rebuilt.states["multiply"].asked == 3
         s = store.start_session("JOSÉ")  # and the tutor writes on, under the one student
         store.add_attempt(_attempt(NFD, s, 9))
         assert len(store.attempts(NFC)) == 4

@@ -137,6 +137,8 @@ def test_a_forged_write_for_another_student_is_refused(service: Service) -> None
             beto.attempts()
         with pytest.raises(StoreAccessError):
             beto.attempts("ana")
+        with pytest.raises(StoreAccessError):
+            beto.name_merges()
         assert beto.students() == []
         assert beto.me() == ("beto", False)
     with Store(service.database) as direct:
@@ -166,6 +168,7 @@ def test_the_teacher_reads_the_class_and_merges_files(service: Service) -> None:
         assert sorted(ruiz.students()) == ["ana", "carla"]
         assert {a.student for a in ruiz.attempts()} == {"ana", "carla"}
         ruiz.save_mastery_rows("carla", Mastery().to_dict())  # rebuilt after a merge
+        assert ruiz.name_merges() == []
         # A teacher's own answers are the teacher's: not another student's.
         with pytest.raises(StoreAccessError):
             ruiz.add_attempt(_attempt("ana", "s-teacher", 4))

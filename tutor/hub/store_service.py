@@ -335,12 +335,20 @@ class _Merge(_Api):
         self.write({"added": added})
 
 
+class _NameMerges(_Api):
+    async def get(self) -> None:
+        self.own(None)
+        merges = await self.store(lambda s: s.name_merges())
+        self.write({"merges": [list(m) for m in merges]})
+
+
 def make_app(identify: Identify, keeper: Keeper, prefix: str = "/") -> tornado.web.Application:
     """The service's routes under ``prefix`` (the hub's ``/services/leonard-store/``)."""
     base = prefix.rstrip("/") + "/" + API
     routes: list[tuple[str, type[_Api]]] = [
         ("me", _Me), ("sessions", _Sessions), ("attempts", _Attempts),
-        ("students", _Students), ("mastery", _Mastery), ("merge", _Merge)]
+        ("students", _Students), ("mastery", _Mastery), ("merge", _Merge),
+        ("name-merges", _NameMerges)]
     return tornado.web.Application(
         [(base + route, handler, {"identify": identify, "keeper": keeper})
          for route, handler in routes],

@@ -389,6 +389,16 @@ class ServiceStore(Store):
                            ).get("added")
         return added if isinstance(added, int) else 0
 
+    def name_merges(self) -> list[tuple[str, str, str]]:
+        self._allow(None)
+        merges = []
+        for row in self._list(self._call("GET", "name-merges"), "merges"):
+            if not (isinstance(row, list) and len(row) == 3
+                    and all(isinstance(v, str) for v in row)):
+                raise _wire_error("a name merge is not three texts")
+            merges.append((str(row[0]), str(row[1]), str(row[2])))
+        return merges
+
     def integrity_ok(self) -> bool:
         return True  # the service's database checks its own pages
 
