@@ -160,7 +160,8 @@ c.Spawner.environment.update({{"JUPYTER_CONFIG_PATH": {str(self.config_path)!r},
                               "PYTHONPATH": {str(ROOT)!r}}})
 c.JupyterHub.services.append({{"name": "test-admin", "api_token": {self.admin_token!r}}})
 c.JupyterHub.load_roles.append({{"name": "test-admin", "services": ["test-admin"],
-    "scopes": ["admin:users", "admin:groups", "admin:servers", "list:users", "read:users"]}})
+    "scopes": ["admin:users", "admin:groups", "admin:servers", "list:users", "read:users",
+               "tokens"]}})
 _deploy_hook = c.Spawner.pre_spawn_hook
 
 
