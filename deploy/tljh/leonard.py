@@ -72,6 +72,7 @@ c.Spawner.args = [
     "--ServerApp.terminals_enabled=False",
 ]
 c.Spawner.environment.update({
+    "LEONARD_LOCKDOWN": "1",  # tutor.hub.lockdown: this server is a student's
     "LEONARD_TUTOR_DB": f"http://127.0.0.1:{SERVICE_PORT}/services/{SERVICE}/",
     "LEONARD_KERNEL_CAP": str(KERNEL_CAP),
     "LEONARD_IDLE_TAB_MINUTES": str(IDLE_TAB_MINUTES),

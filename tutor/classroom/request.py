@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 
-__all__ = ["IDLE_TAB_DEFAULT", "PREHEAT_ENV", "idle_tab_minutes", "page_query",
-           "page_status_url", "preheated", "wait_for_request"]
+__all__ = ["FULL_SERVER_ENV", "IDLE_TAB_DEFAULT", "LOCKDOWN_ENV", "PREHEAT_ENV",
+           "idle_tab_minutes", "locked_down", "page_query", "page_status_url", "preheated",
+           "wait_for_request"]
 
 PREHEAT_ENV = "VOILA_PREHEAT"
 """Set to ``"True"`` by Voilà in a kernel of its preheated pool (``"False"`` otherwise)."""
@@ -97,6 +98,23 @@ def _kernel_id() -> str | None:
     return None
 
 
+LOCKDOWN_ENV = "LEONARD_LOCKDOWN"
+"""Set to ``1`` by a class hub's config (``deploy/``) in every server it starts: the server is
+a student's, locked down (:mod:`tutor.hub.lockdown`). Binder's servers, which are a hub's
+too, are not: the student owns the whole container there."""
+FULL_SERVER_ENV = "LEONARD_FULL_SERVER"
+"""Set to ``1`` by the hub's config for a user it gives a full server (teachers, if the
+school wants)."""
+
+
+def locked_down(env: Mapping[str, str] | None = None) -> bool:
+    """Whether a server (or a kernel) with this environment is a locked-down student's server
+    of a class hub: under a hub, which asks for it, and not given a full server."""
+    env = os.environ if env is None else env
+    return (bool(env.get("JUPYTERHUB_API_TOKEN")) and env.get(LOCKDOWN_ENV, "") == "1"
+            and env.get(FULL_SERVER_ENV, "") != "1")
+
+
 def page_status_url(env: MutableMapping[str, str] | None = None,
                     kernel_id: Callable[[], str | None] = _kernel_id) -> str:
     """Where this page asks whether its kernel still runs (``""``: nowhere): on a class
@@ -104,7 +122,7 @@ def page_status_url(env: MutableMapping[str, str] | None = None,
     page that comes back after its tab was closed for being idle says so
     (``tutor/ui/shared/access.js``)."""
     env = os.environ if env is None else env
-    if not env.get("JUPYTERHUB_API_TOKEN") or env.get("LEONARD_FULL_SERVER") == "1":
+    if not locked_down(env):
         return ""
     base = env.get("VOILA_BASE_URL", "")
     kernel = kernel_id()

@@ -25,9 +25,11 @@ Voilà's equal and more:
   without a message, and a closed tab's kernel after :data:`CLOSED_TAB_MINUTES`; a page
   that comes back asks :class:`PageStatus` and says it was closed and how to go on.
 
-It acts only under a hub (``$JUPYTERHUB_API_TOKEN`` set by the hub) and not for a user the hub
-gives a full server (``$LEONARD_FULL_SERVER=1``, which ``deploy/tljh/leonard.py`` sets for
-teachers when the school wants it). The hub enables it for every server
+It acts only in a server a class hub started and asked for it (``$JUPYTERHUB_API_TOKEN`` and
+``$LEONARD_LOCKDOWN=1``, both set by the hub: ``deploy/tljh/leonard.py``), and not for a user
+the hub gives a full server (``$LEONARD_FULL_SERVER=1``, which that file sets for teachers
+when the school wants it). Binder's servers are a hub's too, but the student owns the whole
+container there: no lock. The hub enables the extension for every server
 (``--ServerApp.jpserver_extensions=tutor.hub.lockdown=True`` in the spawner's arguments), and
 its other settings come from the spawner's environment, which only the hub sets.
 """
@@ -50,7 +52,13 @@ from tornado.httputil import HTTPServerRequest
 from tornado.ioloop import PeriodicCallback
 from tornado.routing import Matcher, Rule
 
-from tutor.classroom.request import IDLE_TAB_DEFAULT, idle_tab_minutes
+from tutor.classroom.request import (
+    FULL_SERVER_ENV,
+    IDLE_TAB_DEFAULT,
+    LOCKDOWN_ENV,
+    idle_tab_minutes,
+    locked_down,
+)
 from tutor.i18n import N_, SUPPORTED, ngettext, normalize_lang, translator
 
 if TYPE_CHECKING:
@@ -58,7 +66,7 @@ if TYPE_CHECKING:
     from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
 
 __all__ = ["ALLOWED", "CLOSED_TAB_MINUTES", "FULL_SERVER_ENV", "IDLE_TAB_MINUTES",
-           "KERNEL_CAP", "PAGE_MESSAGES", "Lockdown", "active", "allowed"]
+           "KERNEL_CAP", "LOCKDOWN_ENV", "PAGE_MESSAGES", "Lockdown", "active", "allowed"]
 
 PAGE_MESSAGES = ("comm_open", "comm_close", "comm_msg", "comm_info_request",
                  "kernel_info_request", "shutdown_request")
@@ -80,7 +88,6 @@ page (a tab closed without Voilà's shutdown); a kernel started less than this a
 alone (its page may still be loading)."""
 CHECK_SECONDS = 60
 """How often the idle kernels are looked for."""
-FULL_SERVER_ENV = "LEONARD_FULL_SERVER"
 KERNEL_CAP_ENV = "LEONARD_KERNEL_CAP"
 
 _KERNEL = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -111,10 +118,9 @@ def allowed(method: str, path: str, base_url: str) -> bool:
 
 
 def active(env: Mapping[str, str] | None = None) -> bool:
-    """Whether a server with this environment is a student's: under a hub, and not given a
-    full server by it."""
-    env = os.environ if env is None else env
-    return bool(env.get("JUPYTERHUB_API_TOKEN")) and env.get(FULL_SERVER_ENV, "") != "1"
+    """Whether a server with this environment is a student's (:func:`locked_down`): under a
+    hub whose config asks for it (``LEONARD_LOCKDOWN=1``), and not given a full server."""
+    return locked_down(env)
 
 
 def _setting(env: Mapping[str, str], name: str, default: int) -> int:
