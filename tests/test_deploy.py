@@ -58,3 +58,23 @@ def test_the_store_service_pod_holds_the_secret_and_nothing_else_does() -> None:
     assert env["LEONARD_TUTOR_DB"]["valueFrom"]["secretKeyRef"]["name"] == "leonard-db"
     values = (ROOT / "deploy" / "z2jh" / "config.yaml").read_text()
     assert "secretKeyRef" not in values.split("hub:", 1)[0]  # none in the students' pods
+
+
+def test_teachers_get_a_full_server_only_if_the_school_says_so(tmp_path: Path) -> None:
+    """``FULL_SERVER_FOR_TEACHERS``: off, every server is locked down; on, a teacher's (a name
+    in ``TEACHERS`` or a member of a ``TEACHER_GROUPS`` group) is not, a student's still is."""
+    from types import SimpleNamespace
+
+    hook = _tljh(tmp_path).Spawner.pre_spawn_hook
+
+    def spawn(name: str, groups: tuple[str, ...] = ()) -> dict[str, str]:
+        user = SimpleNamespace(name=name, groups=[SimpleNamespace(name=g) for g in groups])
+        spawner = SimpleNamespace(user=user, environment={"LEONARD_LOCKDOWN": "1"})
+        hook(spawner)
+        return dict(spawner.environment)
+
+    assert "LEONARD_FULL_SERVER" not in spawn("ms.ruiz")
+    hook.__globals__["FULL_SERVER_FOR_TEACHERS"] = True
+    assert spawn("ms.ruiz")["LEONARD_FULL_SERVER"] == "1"
+    assert spawn("mr.gil", ("teachers",))["LEONARD_FULL_SERVER"] == "1"
+    assert "LEONARD_FULL_SERVER" not in spawn("ana", ("6B",))
