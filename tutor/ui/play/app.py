@@ -23,7 +23,7 @@ from tutor.play.words import spoken
 from tutor.teaching.questions import seat_name, warm_up
 from tutor.ui.play.board import BoardPanel
 from tutor.ui.play.game_setup import SetupPanel
-from tutor.ui.play.header import Header, LessonLine, Status, state_text
+from tutor.ui.play.header import Header, LessonLine, SavingNote, Status, state_text
 from tutor.ui.play.keys import HelpPanel, shortcut_map
 from tutor.ui.play.log import LogPanel
 from tutor.ui.play.moves import CHOICE, MOVES_GROUP, MovesPanel, move_label
@@ -124,6 +124,7 @@ class TutorApp(widgets.VBox):
         self.help = HelpPanel()
         self.setup = SetupPanel()
         self.status = Status()
+        self.saving_note = SavingNote()
         self.lesson_line = LessonLine()
         self.board_slot = BoardPanel(bw, bh, on_play=self.play, on_message=self._message,
                                      on_speak=self.access.announce, on_uncover=self._uncovered,
@@ -149,8 +150,8 @@ class TutorApp(widgets.VBox):
         # (on a narrow screen, under it), then the scores.
         play_col = classed(W.VBox([self.board_slot, self.board_slot.words, self.moves,
                                    self.round_end]), "ld-play")
-        side = classed(W.VBox([self.tutor, self.last_feedback, self.scores, self.mastery_html,
-                               self.log_panel]), "ld-side")
+        side = classed(W.VBox([self.saving_note, self.tutor, self.last_feedback, self.scores,
+                               self.mastery_html, self.log_panel]), "ld-side")
         main = classed(W.HBox([play_col, side]), "ld-main")
         top = classed(W.HBox([self.header, self.help]), "ld-top")
         self._main = main
@@ -519,6 +520,7 @@ class TutorApp(widgets.VBox):
         self.moves.render(legal, view.lang, self._extra(view))
         self.lesson_line.render(view)
         self.status.render(view, pending=view.question is not None)
+        self.saving_note.render(view)
         if self.asking:  # no game yet: only what the page has to say about its link
             self.status.value = (f"<div class='ld-msg'>{html.escape(self.status.message)}</div>"
                                  if self.status.message else "")

@@ -69,8 +69,6 @@ def status_html(view: Snapshot, lang: str, *, pending: bool, message: str = "",
     if message:
         cls = "ld-msg" if message_kind == "msg" else "ld-info"
         msg = f" — <span class='{cls}'>{text_html(message, lang, tileset)}</span>"
-    if view.unsaved_note:  # while answers wait for the store: said until they are saved
-        msg += f"<div class='ld-msg ld-unsaved'>{html.escape(view.unsaved_note)}</div>"
     return f"<b>{html.escape(head)}</b> · {html.escape(state)}{msg}"
 
 
@@ -127,6 +125,21 @@ class Status(widgets.HTML):
     def render(self, view: Snapshot, *, pending: bool) -> None:
         self.value = status_html(view, view.lang, pending=pending, message=self.message,
                                  message_kind=self.kind, tileset=view.tileset)
+
+
+class SavingNote(widgets.HTML):
+    """Answers waiting on the page for the progress store (:attr:`Snapshot.unsaved_note`):
+    said until they are saved, whatever else the page says, at the head of the question's
+    column (on a phone, right under the board, where the student answers)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.add_class("ld-saving")
+
+    def render(self, view: Snapshot) -> None:
+        note = view.unsaved_note
+        self.value = (f"<div class='ld-msg ld-unsaved' role='status'>{html.escape(note)}</div>"
+                      if note else "")
 
 
 class LessonLine(widgets.HTML):

@@ -56,6 +56,9 @@ CSS = """
 .ld-app .ld-accuracy { margin: 4px 0; padding-left: 18px; font-size: 14px; }
 .ld-app .ld-status .ld-msg { color: #b42318; font-weight: 600; }
 .ld-app .ld-status .ld-info { color: #1f2933; }
+/* Answers waiting for the store: said at the head of the question's column. */
+.ld-app .ld-unsaved { padding: 8px 12px; background: #fff4e5; border-left: 4px solid #b42318;
+                      color: #b42318; font-weight: 600; font-size: 15px; }
 .ld-app .ld-moves { flex-wrap: wrap; gap: 6px; width: 100%; }
 .ld-app .ld-move { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 15px;
                    min-width: 92px; }
