@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from tutor.commands.teacher import _decimal, _table
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
 from tutor.storage.records import StoreError
 from tutor.storage.response_logs import (
@@ -157,6 +158,12 @@ def _fit(args: argparse.Namespace, lang: str) -> int:
                       "{n} skills are not the tutor's ({names}): they go under other_skills, "
                       "which the tutor does not read.", len(other), lang).format(
             n=len(other), names=_some(other)), error=info)
+    unused = [s for s, f in fits.items() if s in SKILLS and _useless(f)]
+    for skill in unused:
+        _say(_(N_("{skill}: not used by the tutor: p_guess + p_slip reached {most}, so its "
+                  "answers hardly tell a student who knows it from one who does not; the "
+                  "tutor keeps its own parameters for it.")).format(
+            skill=skill, most=_decimal(1 - MIN_GAP, "0.00", lang)), error=info)
     if args.write_params:
         target = Path(args.write_params)
         try:
@@ -165,11 +172,11 @@ def _fit(args: argparse.Namespace, lang: str) -> int:
             _say(_(N_("Cannot write {file}: {error}.")).format(
                 file=target, error=err.strerror or err), error=True)
             return 1
-        own = len(fits) - len(other)
+        own = len([s for s in fits if s in SKILLS]) - len(unused)
         _say(_(N_("Wrote the parameters of {own} to {file}: set LEONARD_BKT_PARAMS={file} "
                   "on the server, or paste its skills into a lesson's mastery setting."))
-             .format(own=_(N_("{n} of the tutor's skills")).format(n=own), file=target),
-             error=info)
+             .format(own=_(N_("{n} of the tutor's skills")).format(n=own),
+                     file=target.resolve()), error=info)
     return 0
 
 
@@ -189,17 +196,28 @@ def _row(f: SkillFit, forgets: bool) -> dict[str, float | int]:
 
 def fit_json(fits: dict[str, SkillFit], skipped: dict[str, int], log: ResponseLog, *,
              forgets: bool = False) -> dict[str, object]:
-    """The parameters file: ``skills`` (the tutor's, which it reads), ``other_skills``,
-    ``at_bound`` (the parameters that ended at a bound, per skill), ``skipped`` (skills with
-    too few answers: how many they had) and ``skipped_rows`` (rows left out, by reason)."""
+    """The parameters file: ``skills`` (the tutor's, which it reads), ``not_used`` (the
+    tutor's skills whose guess + slip ended at its limit: their answers do not tell a
+    student who knows from one who does not, so the tutor keeps its own parameters),
+    ``other_skills``, ``at_bound`` (the parameters that ended at a bound, per skill),
+    ``skipped`` (skills with too few answers: how many they had) and ``skipped_rows`` (rows
+    left out, by reason). The tutor reads ``skills`` alone."""
     out: dict[str, object] = {
-        "skills": {s: _row(f, forgets) for s, f in fits.items() if s in SKILLS},
+        "skills": {s: _row(f, forgets) for s, f in fits.items() if s in SKILLS
+                   and not _useless(f)},
+        "not_used": {s: _row(f, forgets) for s, f in fits.items() if s in SKILLS
+                     and _useless(f)},
         "other_skills": {s: _row(f, forgets) for s, f in fits.items() if s not in SKILLS},
         "at_bound": {s: list(f.at_bound) for s, f in fits.items() if f.at_bound},
         "skipped": skipped,
         "skipped_rows": {reason: s.rows for reason, s in log.skipped.items()},
     }
     return out
+
+
+def _useless(f: SkillFit) -> bool:
+    """Guess + slip at its limit: a right answer is (almost) no evidence of knowing."""
+    return "p_guess+p_slip" in f.at_bound
 
 
 def _write_json(path: Path, data: dict[str, object]) -> None:
@@ -209,8 +227,6 @@ def _write_json(path: Path, data: dict[str, object]) -> None:
 
 
 def _print_table(fits: list[SkillFit], forgets: bool, lang: str) -> None:
-    from tutor.commands.teacher import _decimal, _table
-
     _ = translator(lang)
     names = [*_NAMES, *(["p_forget"] if forgets else [])]
 
@@ -237,7 +253,13 @@ def _say_skipped(log: ResponseLog, skipped: dict[str, int], lang: str, error: bo
     _ = translator(lang)
     for reason, s in log.skipped.items():
         what = _(SKIP_REASONS[reason])
-        if s.line:
+        if s.line and s.value is not None:
+            _say(ngettext("{file}: {n} row left out: {reason} (line {line}: {value}).",
+                          "{file}: {n} rows left out: {reason} (the first at line {line}: "
+                          "{value}).", s.rows, lang).format(
+                file=s.file, n=s.rows, reason=what, line=s.line, value=repr(s.value)),
+                error=error)
+        elif s.line:
             _say(ngettext("{file}: {n} row left out: {reason} (line {line}).",
                           "{file}: {n} rows left out: {reason} (the first at line {line}).",
                           s.rows, lang).format(file=s.file, n=s.rows, reason=what,

@@ -70,9 +70,12 @@ COLUMN_NAMES: dict[Role, tuple[str, ...]] = {
 """The header names each column is found by, in order of preference (compared in lower case,
 letters and digits only: ``KC(Default)`` is ``KC (Default)``)."""
 
-_RIGHT_WORDS = frozenset({"1", "1.0", "true", "t", "yes", "y", "correct", "right", "ok"})
+_RIGHT_WORDS = frozenset({"1", "1.0", "true", "t", "yes", "y", "correct", "right", "ok",
+                          "sí", "si", "s", "v", "verdadero", "correcto", "correcta", "bien"})
 _WRONG_WORDS = frozenset({"0", "0.0", "false", "f", "no", "n", "incorrect", "wrong", "hint",
-                          "bug", "error"})
+                          "bug", "error", "falso", "incorrecto", "incorrecta", "mal", "pista"})
+"""How a right or a wrong answer is written (in lower case; DataShop's outcomes, and English
+and Spanish words)."""
 
 SKIP_REASONS: dict[str, str] = {
     "no_student": N_("no student"),
@@ -109,11 +112,13 @@ class Columns:
 
 @dataclass
 class Skipped:
-    """Rows left out for one reason: how many, and the first (file and line)."""
+    """Rows left out for one reason: how many, and the first (file, line, the value that
+    could not be read)."""
 
     rows: int = 0
     file: str = ""
     line: int = 0
+    value: str | None = None
 
 
 @dataclass
@@ -158,8 +163,8 @@ class ResponseLog:
     def students(self) -> int:
         return len({st for by in self._seqs.values() for st in by})
 
-    def _skip(self, reason: str, file: str, line: int) -> None:
-        s = self.skipped.setdefault(reason, Skipped(0, file, line))
+    def _skip(self, reason: str, file: str, line: int, value: str | None = None) -> None:
+        s = self.skipped.setdefault(reason, Skipped(0, file, line, value))
         s.rows += 1
 
 
@@ -344,13 +349,13 @@ def _read(path: Path, columns: Columns, lang: str, log: ResponseLog) -> None:
                 elif word in _WRONG_WORDS:
                     code = 0
                 else:
-                    log._skip("not_right_or_wrong", file, line)
+                    log._skip("not_right_or_wrong", file, line, values[correct_i].strip())
                     continue
                 order = math.nan
                 if order_i is not None:
                     order = _order_value(values[order_i])
                     if math.isnan(order):
-                        log._skip("no_order", file, line)
+                        log._skip("no_order", file, line, values[order_i].strip())
                         continue
                 item = (items.setdefault(values[item_i].strip(), len(items))
                         if item_i is not None else -1)

@@ -212,9 +212,9 @@ chances (a bool is an int), as the progress store keeps them."""
 Params = BKTParams | BKTTable
 """Shared parameters for every skill, or a table of them per skill."""
 _PARAM_NAMES = ("p_init", "p_learn", "p_slip", "p_guess")
-_FIT_NOTES = ("skipped", "skipped_rows", "other_skills", "at_bound")
+_FIT_NOTES = ("skipped", "skipped_rows", "not_used", "other_skills", "at_bound")
 """What a ``fit-bkt`` parameters file holds beside ``skills`` and the tutor does not read:
-skills not fitted, rows left out, skills not the tutor's, parameters at a bound."""
+skills not fitted, rows left out, fits of no use, skills not the tutor's, bounds reached."""
 
 
 def params_from_dict(data: Mapping[str, object], base: Params | None = None,
