@@ -13,13 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from tutor.commands.teacher import _decimal, _table
-from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
+from tutor.commands.teacher import _decimal, _say, _table, command_lang
+from tutor.i18n import N_, ngettext, translate_error, translator
 from tutor.storage.records import StoreError
 from tutor.storage.response_logs import (
     ROLES,
@@ -49,10 +48,6 @@ _NAMES = ("p_init", "p_learn", "p_slip", "p_guess")
 _MOST_FITS = 100
 _LISTED = 10
 """Skills not fitted are listed one a line up to this many, then in one line."""
-
-
-def _say(text: str, error: bool = False) -> None:
-    print(visible(text), file=sys.stderr if error else sys.stdout)
 
 
 def add_fit_command(sub: argparse._SubParsersAction[_P], lang: str) -> None:
@@ -101,10 +96,8 @@ def add_fit_command(sub: argparse._SubParsersAction[_P], lang: str) -> None:
 
 def run(args: argparse.Namespace, default_lang: str) -> int:
     """Run ``fit-bkt``; return the exit code (errors are one line on stderr)."""
-    try:
-        lang = normalize_lang(args.lang) if args.lang is not None else default_lang
-    except ValueError as err:
-        _say(str(err), error=True)
+    lang = command_lang(args, default_lang)
+    if lang is None:
         return 2
     try:
         return _fit(args, lang)

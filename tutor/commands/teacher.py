@@ -79,13 +79,20 @@ def add_commands(sub: argparse._SubParsersAction[_P], lang: str) -> None:
         p.add_argument("--lang", default=None, help=lang_help)
 
 
+def command_lang(args: argparse.Namespace, default_lang: str) -> str | None:
+    """The language of a command's messages (``--lang``, else ``default_lang``); None, with
+    the reason printed, for a language the tutor does not speak."""
+    try:
+        return normalize_lang(args.lang) if args.lang is not None else default_lang
+    except ValueError as err:
+        _say(str(err), error=True)
+        return None
+
 
 def run(args: argparse.Namespace, default_lang: str) -> int:
     """Run a teacher command; return the exit code (errors are one line on stderr)."""
-    try:
-        lang = normalize_lang(args.lang) if args.lang is not None else default_lang
-    except ValueError as err:
-        _say(str(err), error=True)
+    lang = command_lang(args, default_lang)
+    if lang is None:
         return 2
     _ = translator(lang)
     if not is_teacher():
