@@ -248,3 +248,17 @@ def test_a_fit_that_cannot_tell_knowing_is_not_used(
     assert data["skills"] == {} and set(data["not_used"]) == {"round"}
     assert data["at_bound"]["round"][-1] == "p_guess+p_slip"
     assert load_params(target).for_skill("round") == default_params().for_skill("round")
+
+
+def test_a_spanish_spreadsheet_with_semicolons(tmp_path: Path) -> None:
+    """A spreadsheet saved in a Spanish locale: ``;`` between values, CRLF line ends, the
+    columns named in Spanish (found by name), a date column that orders the answers."""
+    path = tmp_path / "notas.csv"
+    path.write_bytes("Alumno;Habilidad;Correcto;Fecha\r\n"
+                     "ana;sumar;1;2026-03-01 10:00\r\n"
+                     "ana;sumar;0;2026-03-01 09:00\r\n"
+                     "beto;sumar;sí;2026-03-02\r\n".encode())
+    log = read_logs([path])
+    assert log.columns["notas.csv"] == {"student": "Alumno", "skill": "Habilidad",
+                                        "correct": "Correcto", "order": "Fecha"}
+    assert log.sequences() == {"sumar": [bytes([0, 1]), bytes([1])]}

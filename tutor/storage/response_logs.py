@@ -57,15 +57,15 @@ def _key(name: str) -> str:
 
 COLUMN_NAMES: dict[Role, tuple[str, ...]] = {
     "student": ("user_id", "Anon Student Id", "student_id", "student", "user", "learner_id",
-                "learner", "student_name"),
+                "learner", "student_name", "estudiante", "alumno"),
     "skill": ("skill_name", "KC (Default)", "skill", "skill_id", "kc", "knowledge_component",
-              "kc_id", "skills"),
+              "kc_id", "skills", "habilidad"),
     "correct": ("correct", "Correct First Attempt", "First Attempt", "is_correct", "right",
-                "answered_correctly"),
+                "answered_correctly", "correcto", "acierto"),
     "order": ("order_id", "order", "First Transaction Time", "Time", "timestamp",
-              "start_time", "time", "datetime", "date"),
+              "start_time", "time", "datetime", "date", "orden", "fecha", "hora"),
     "item": ("item_id", "item", "problem_id", "Problem Name", "problem", "question_id",
-             "question", "assistment_id"),
+             "question", "assistment_id", "pregunta", "problema"),
 }
 """The header names each column is found by, in order of preference (compared in lower case,
 letters and digits only: ``KC(Default)`` is ``KC (Default)``)."""
