@@ -327,9 +327,11 @@ def main() -> None:
         lp = ll_pb.get(s, math.nan)
         tp = solo_pb.get(s, {}).get("cpu", math.nan)  # type: ignore[union-attr]
         to = ours_solo.get(s, {}).get("cpu", math.nan)
+        times = ("— | —" if math.isnan(to) or math.isnan(tp)  # type: ignore[arg-type]
+                 else f"{to:.2f} | {tp:.2f}")
         print(f"| {s} | {sum(map(len, seqs[s])):,} | {_p(f)} | {_p(p) if p else '—'} | "
               f"{ll_ours[s]:,.1f} | {lp:,.1f} | {ll_ours[s] - lp:+.1f} "
-              f"({(ll_ours[s] - lp) / abs(lp):+.3%}) | {to:.2f} | {tp:.2f} |")
+              f"({(ll_ours[s] - lp) / abs(lp):+.3%}) | {times} |")
     worse = [s for s in pb_params if ll_ours[s] < ll_pb[s] - 1e-3 * abs(ll_pb[s])]
     worse_any = [s for s in pb_params if ll_ours[s] < ll_pb[s] - 1e-6 * abs(ll_pb[s])]
     outside = [s for s in worse_any if _outside(pb_params[s])]
@@ -344,8 +346,10 @@ def main() -> None:
           f"({ours_time['wall']:.2f} wall)", end="")
     if pb_all:
         pc, pw = pb_all["cpu"], pb_all["wall"]  # type: ignore[index]
-        print(f", pyBKT {pc:.2f} CPU s ({pw:.2f} wall): ours takes "
-              f"{ours_time['cpu'] / pc:.2f}× pyBKT's CPU time.")
+        ratio = ours_time["cpu"] / pc
+        said = (f"ours takes {ratio:.2f}× pyBKT's CPU time" if ratio >= 0.1
+                else f"pyBKT takes {1 / ratio:,.0f}× ours")
+        print(f", pyBKT {pc:.2f} CPU s ({pw:.2f} wall): {said}.")
     else:
         print(".")
 
