@@ -4,6 +4,7 @@ widgets), with no browser, writing to one progress file.
 
     python benchmarks/class_server.py [--students 10] [--moves 12] [--think 0.5]
                                       [--arrival 0.5] [--lesson 04-times] [--json] [--check]
+                                      [--stores file,service]
 
 ``benchmarks/classroom.py`` drives the same class in headless Chromium pages; on the server's
 own two cores the browsers then take most of the CPU (issue 35: every click over 250 ms came
@@ -37,6 +38,22 @@ server;
 the same shape as ``classroom.py``, so the two benchmarks compare): a school's own server runs
 that, while Jupyter Server + the Voilà extension is Binder's one-student-per-container shape.
 
+``--stores`` plays the same class (the same students, seeds and think times) once per store,
+one after the other, and prints them side by side:
+
+* ``file``: the server's kernels write one SQLite progress file themselves (a school's own
+  server, as the README sets it up);
+* ``service``: the class hub's store path (issue 41): a real JupyterHub started from
+  ``deploy/tljh/leonard.py`` (``tests/browser/hub_server.py``) runs the store service over the
+  same kind of SQLite file, and every kernel writes through it with its own student's hub
+  token, checked by the hub. The students still play on this one Voilà server (a hub gives
+  each student a server of their own; here the pages' cost stays the same in both runs, so
+  the difference is the store path). Each kernel is given its student and token as a hub's
+  server gives them (``JUPYTERHUB_USER``, ``JUPYTERHUB_API_TOKEN``): the page's request
+  carries them in two headers, which Voilà puts in the kernel's environment
+  (``http_header_envs``) and a ``sitecustomize`` of the run's own copies at the kernel's
+  start.
+
 It reports click → update and answer → feedback p50/p95 (milliseconds, measured in the
 client when the kernel's reply arrives), the server's and the kernels' CPU seconds per click
 while the class played (from /proc, every process's CPU time at its last sighting), memory per
@@ -58,13 +75,15 @@ import random
 import re
 import signal
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from bench_browser import rss_kib
+from bench_browser import ROOT, cpu_s, rss_kib
 from serving import (
     cpu_now,
     forced,
@@ -86,6 +105,17 @@ STEP_TIMEOUT = 60.0
 """Seconds a student waits for any one thing the game should show."""
 LEAVE_TIMEOUT = 60.0
 """Seconds the kernels have to go once every student has left."""
+
+STUDENT_HEADER, TOKEN_HEADER = "X-Leonard-Student", "X-Leonard-Token"
+SITECUSTOMIZE = """# The class benchmark's kernels: the student and token a hub's server gives.
+import os
+
+_student = os.environ.get("HTTP_X_LEONARD_STUDENT")
+_token = os.environ.get("HTTP_X_LEONARD_TOKEN")
+if _student and _token:
+    os.environ["JUPYTERHUB_USER"] = _student
+    os.environ["JUPYTERHUB_API_TOKEN"] = _token
+"""
 
 CONFIG_RE = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
                        re.S)
@@ -285,6 +315,8 @@ class Student:
     answers_ms: list[float] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)
     """Every answer sent, in order (each right at the first try: one attempt each)."""
+    token: str = ""
+    """The student's hub token (the ``service`` store: the page's request carries it)."""
     left: bool = False
     """The closed tab's shutdown request was answered 204."""
     error: str = ""
@@ -314,6 +346,9 @@ class Report:
     lost: list[str]
     errors: list[str]
     load_average: float
+    store: str = "file"
+    """``file`` (the kernels write the progress file) or ``service`` (the hub's store
+    service)."""
 
     def ok(self) -> bool:
         return not self.lost and not self.errors and self.kernels_left == 0
@@ -335,12 +370,13 @@ def _idle(k: Kernel) -> bool:
         return False
 
 
-async def fetch_page(http: Any, url: str) -> tuple[str, str]:
+async def fetch_page(http: Any, url: str, headers: dict[str, str] | None = None
+                     ) -> tuple[str, str]:
     """The page's kernel id and the ``_xsrf`` cookie."""
     from tornado.httpclient import HTTPRequest
 
     reply = await http.fetch(HTTPRequest(url, request_timeout=PAGE_TIMEOUT,
-                                         connect_timeout=60))
+                                         connect_timeout=60, headers=headers or {}))
     body = reply.body.decode("utf-8", "replace")
     found = CONFIG_RE.search(body)
     if not found:
@@ -385,7 +421,10 @@ async def play(http: Any, base: str, lesson: str, student: Student, moves: int, 
         query = urlencode({"lesson": lesson, "lang": "en", "seed": student.seed,
                            "student": student.name})
         t0 = time.perf_counter()
-        kernel_id, xsrf = await fetch_page(http, f"{base}voila/render/Play.ipynb?{query}")
+        headers = ({STUDENT_HEADER: student.name, TOKEN_HEADER: student.token}
+                   if student.token else None)
+        kernel_id, xsrf = await fetch_page(http, f"{base}voila/render/Play.ipynb?{query}",
+                                           headers)
         student.kernel_id = kernel_id
         _debug(student.name, "page", kernel_id)
         ws = await websockets.connect(
@@ -537,9 +576,68 @@ async def run_class(base: str, server_pid: int, students: list[Student], lesson:
     return {"peak": peak, "cpu": used}
 
 
-def measure(n: int, moves: int, think: float, arrival: float, lesson: str) -> Report:
-    proc, base, _tmp, db = start_class_server("class-server-", "XSRF cookie")
+def start_store_service(tmp: Path, students: list[Student]) -> Any:
+    """A JupyterHub from ``deploy/tljh/leonard.py`` whose store service keeps
+    ``tmp/class.sqlite3``; each student gets a hub user and a token of theirs that may reach
+    the service. Returns the hub (``hub.stop()`` ends it)."""
+    sys.path.insert(0, str(ROOT / "tests" / "browser"))
+    from hub_server import Hub, proxy_command
+
+    proxy = proxy_command()
+    if proxy is None:
+        raise SystemExit("the service store needs npm (JupyterHub's proxy): apt-get install npm")
+    hub = Hub(tmp / "hub", str(tmp / "hub" / "leonard" / "progress.sqlite3"))
+    hub.folder.mkdir()
+    hub.start(proxy)
+    for s in students:
+        hub.api("POST", f"users/{s.name}")
+        s.token = hub.api("POST", f"users/{s.name}/tokens", json={
+            "scopes": ["access:services!service=leonard-store"],
+            "note": "class benchmark"})["token"]
+    return hub
+
+
+def service_pid(hub: Any) -> int:
+    """The store service's process (the hub's child running tutor.hub.store_service)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmd = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"tutor.hub.store_service" in cmd and str(hub.home).encode() in (
+                    entry / "environ").read_bytes():
+                return int(entry.name)
+    raise RuntimeError("the store service does not run")
+
+
+def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
+            store: str = "file") -> Report:
     students = [Student(f"student-{k:02d}", seed=100 + k) for k in range(n)]
+    hub = None
+    env: dict[str, str] = {}
+    args: list[str] = []
+    tmp = Path(tempfile.mkdtemp(prefix=f"class-server-{store}-"))
+    if store == "service":
+        hub = start_store_service(tmp, students)
+        site = tmp / "site"
+        site.mkdir()
+        (site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
+        env = {"LEONARD_TUTOR_DB": hub.service_url,
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(site), str(ROOT),
+                                                           os.environ.get("PYTHONPATH")]))}
+        args = [f"--VoilaConfiguration.http_header_envs={h}"
+                for h in (STUDENT_HEADER, TOKEN_HEADER)]
+    service_cpu0 = cpu_s(service_pid(hub)) if hub is not None else 0.0
+    try:
+        proc, base, _tmp, db = start_class_server("class-server-", "XSRF cookie", args, env=env,
+                                                  tmp=tmp)
+    except BaseException:
+        if hub is not None:
+            hub.stop()
+        raise
+    if hub is not None:
+        db = Path(hub.database)
     try:
         result = asyncio.run(run_class(base, proc.pid, students, lesson, moves, think,
                                        arrival))
@@ -547,6 +645,9 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str) -> Re
         left = wait_for_kernels(proc.pid, LEAVE_TIMEOUT, want=0, poll=0.25)
     finally:
         stop_server(proc)
+        service_cpu = (cpu_s(service_pid(hub)) - service_cpu0) if hub is not None else None
+        if hub is not None:
+            hub.stop()
     lost, sent, stored = lost_answers(db, students, "sent")
     clicks = [ms for s in students for ms in s.clicks_ms]
     answers = [ms for s in students for ms in s.answers_ms]
@@ -554,6 +655,8 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str) -> Re
     peak = result["peak"]
     per_kernel = [k / 1024 for k in peak.get("kernels", [])]
     used = result["cpu"]
+    if service_cpu is not None:  # the whole run's: the service does nothing but the class
+        used["store service"] = service_cpu
     return Report(
         students=n, lesson=lesson, moves=moves, think_s=think, arrival_s=arrival,
         click_ms=stats(clicks), answer_ms=stats(answers),
@@ -569,7 +672,7 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str) -> Re
         errors=[s.error for s in students if s.error]
         + [f"{s.name}: the closed tab's shutdown request failed"
            for s in students if s.kernel_id and not s.left],
-        load_average=os.getloadavg()[0])
+        load_average=os.getloadavg()[0], store=store)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -586,37 +689,56 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if an attempt is lost, a student failed or a kernel is "
                              "left")
+    parser.add_argument("--stores", default="file",
+                        help="the stores to play the class on, in turn: file, service "
+                             "(comma-separated; see the docstring)")
     args = parser.parse_args(argv)
+    stores = [s.strip() for s in args.stores.split(",") if s.strip()]
+    if not stores or set(stores) - {"file", "service"}:
+        parser.error("--stores takes file, service or both")
     # A SIGTERM (a test's timeout) stops the server and its kernels on the way out.
     signal.signal(signal.SIGTERM, lambda *_a: sys.exit(143))
-    report = measure(args.students, args.moves, args.think, args.arrival, args.lesson)
+    reports = [measure(args.students, args.moves, args.think, args.arrival, args.lesson, store)
+               for store in stores]
     if args.json:
-        print(json.dumps(asdict(report), indent=2))
+        print(json.dumps([asdict(r) for r in reports] if len(reports) > 1
+                         else asdict(reports[0]), indent=2))
     else:
-        c, a, p = report.click_ms, report.answer_ms, report.page_s
-        print(f"{report.students} simulated students (websocket clients), lesson "
-              f"{report.lesson}, standalone Voilà; arriving {report.arrival_s:.1f} s apart, "
-              f"{report.think_s:.1f} s think time, {report.moves} moves each; load average "
-              f"{report.load_average:.1f}")
-        print(f"click → update:    p50 {c['p50']:6.0f} ms  p95 {c['p95']:6.0f} ms  "
-              f"max {c['max']:6.0f} ms  ({c['n']:.0f} clicks)   goal: p95 ≤ {GOAL_CLICK_MS} ms")
-        print(f"answer → feedback: p50 {a['p50']:6.0f} ms  p95 {a['p95']:6.0f} ms  "
-              f"max {a['max']:6.0f} ms  ({a['n']:.0f} answers)")
-        print(f"page ready (GET → board playable): p50 {p['p50']:.1f} s  p95 {p['p95']:.1f} s")
-        print("CPU while the class played: " + ", ".join(
-            f"{kind} {sec:.1f} s ({report.cpu_per_click_s[kind] * 1000:.0f} ms per click)"
-            for kind, sec in report.cpu_s.items()))
-        km = report.kernel_mib
-        print(f"memory at peak: {report.peak_total_mib:.0f} MiB in total (server "
-              f"{report.server_mib:.0f} MiB + {report.kernels_while_playing} kernels, "
-              f"{km['mean']:.0f} MiB each, {km['min']:.0f}-{km['max']:.0f})   goal: ≤ "
-              f"{GOAL_KERNEL_MIB} MiB per kernel")
-        print(f"kernels left after the students left: {report.kernels_left}")
-        print(f"attempts sent {report.attempts_sent}, stored {report.attempts_stored}: "
-              + ("nothing lost" if not report.lost else "; ".join(report.lost)))
-        for e in report.errors:
-            print("error:", e)
-    return 1 if args.check and not report.ok() else 0
+        for report in reports:
+            print_report(report)
+        if len(reports) > 1:
+            print("side by side (click → update p50 / p95 ms): " + "; ".join(
+                f"{r.store} {r.click_ms['p50']:.0f} / {r.click_ms['p95']:.0f}" for r in reports)
+                + f"; ratio {reports[1].store} ÷ {reports[0].store} at p95: "
+                f"{reports[1].click_ms['p95'] / reports[0].click_ms['p95']:.2f}")
+    return 1 if args.check and not all(r.ok() for r in reports) else 0
+
+
+def print_report(report: Report) -> None:
+    """The report in words."""
+    c, a, p = report.click_ms, report.answer_ms, report.page_s
+    print(f"[store: {report.store}] {report.students} simulated students (websocket "
+          f"clients), lesson {report.lesson}, standalone Voilà; arriving "
+          f"{report.arrival_s:.1f} s apart, {report.think_s:.1f} s think time, "
+          f"{report.moves} moves each; load average {report.load_average:.1f}")
+    print(f"click → update:    p50 {c['p50']:6.0f} ms  p95 {c['p95']:6.0f} ms  "
+          f"max {c['max']:6.0f} ms  ({c['n']:.0f} clicks)   goal: p95 ≤ {GOAL_CLICK_MS} ms")
+    print(f"answer → feedback: p50 {a['p50']:6.0f} ms  p95 {a['p95']:6.0f} ms  "
+          f"max {a['max']:6.0f} ms  ({a['n']:.0f} answers)")
+    print(f"page ready (GET → board playable): p50 {p['p50']:.1f} s  p95 {p['p95']:.1f} s")
+    print("CPU while the class played: " + ", ".join(
+        f"{kind} {sec:.1f} s ({report.cpu_per_click_s[kind] * 1000:.0f} ms per click)"
+        for kind, sec in report.cpu_s.items()))
+    km = report.kernel_mib
+    print(f"memory at peak: {report.peak_total_mib:.0f} MiB in total (server "
+          f"{report.server_mib:.0f} MiB + {report.kernels_while_playing} kernels, "
+          f"{km['mean']:.0f} MiB each, {km['min']:.0f}-{km['max']:.0f})   goal: ≤ "
+          f"{GOAL_KERNEL_MIB} MiB per kernel")
+    print(f"kernels left after the students left: {report.kernels_left}")
+    print(f"attempts sent {report.attempts_sent}, stored {report.attempts_stored}: "
+          + ("nothing lost" if not report.lost else "; ".join(report.lost)))
+    for e in report.errors:
+        print("error:", e)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ from tutor.classroom.serve import CULLING, kernel_pids, start_voila, stop_server
 
 
 def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
-                       culling: dict[str, Any] | None = None) -> tuple[Any, str, Path, Path]:
+                       culling: dict[str, Any] | None = None,
+                       env: dict[str, str] | None = None,
+                       tmp: Path | None = None) -> tuple[Any, str, Path, Path]:
     """Standalone ``voila notebooks/`` with the project's ``voila.json`` (the culling of
     :data:`tutor.classroom.serve.CULLING` under its kernel manager's settings, or under ``culling``)
     and the ``voila.py`` of ``python -m tutor.classroom.serve --write-server-config`` (in a folder
@@ -26,9 +28,11 @@ def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
     its own: a voila.py in the working directory would hide the voila package from ``python
     -m voila``), one progress file for the class.
 
-    Returns (the server's process, its address, the run's folder, the progress file); exits
-    when the server's log lacks ``started`` (the voila.py did not run)."""
-    tmp = Path(tempfile.mkdtemp(prefix=prefix))
+    ``env`` is added to the server's environment (a store service's address in
+    ``LEONARD_TUTOR_DB``: the file is then the service's), ``tmp`` is the run's folder (default
+    a new one). Returns (the server's process, its address, the run's folder, the progress
+    file); exits when the server's log lacks ``started`` (the voila.py did not run)."""
+    tmp = tmp or Path(tempfile.mkdtemp(prefix=prefix))
     config = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
     config["MappingKernelManager"] = {
         **CULLING, **(config.get("MappingKernelManager", {}) if culling is None else culling)}
@@ -36,7 +40,8 @@ def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
     (tmp / "config" / "voila.json").write_text(json.dumps(config), encoding="utf-8")
     db = tmp / "class.sqlite3"
     proc, base = start_voila(
-        ROOT / "notebooks", tmp / "voila.log", {"LEONARD_TUTOR_DB": str(db)}, cwd=tmp,
+        ROOT / "notebooks", tmp / "voila.log", {"LEONARD_TUTOR_DB": str(db), **(env or {})},
+        cwd=tmp,
         args=[*args, f"--Voila.config_file_paths={json.dumps([str(tmp / 'config')])}"])
     if started not in (tmp / "voila.log").read_text(errors="replace"):
         stop_server(proc)

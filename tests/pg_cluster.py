@@ -119,6 +119,15 @@ class Cluster:
         """``pg_ctl restart -m fast``: every connection is cut, the server comes back."""
         self._pg_ctl("restart")
 
+    def pause(self) -> None:
+        """``pg_ctl stop -m fast``, keeping the data: the server is down until
+        :meth:`resume` (an outage mid-class)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server :meth:`pause` stopped, on the same port, with the same data."""
+        self._pg_ctl("start")
+
     def stop(self) -> None:
         """SIGINT to the postmaster (a fast shutdown), waiting until its pid is gone."""
         if self.pid is not None:

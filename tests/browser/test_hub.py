@@ -1,40 +1,54 @@
-"""A real JupyterHub in the tests (issue 35, part 1): JupyterHub from PyPI, its proxy from
-npm, the dummy authenticator and the simple local spawner, one shared progress store (the
-session's PostgreSQL cluster when it can start, else one SQLite file every spawned server
-is given), ``LEONARD_TEACHERS=teacher``.
+"""A real JupyterHub, set up as ``deploy/tljh/`` says (issues 35 and 41): JupyterHub from
+PyPI, its proxy from npm, ``deploy/tljh/leonard.py`` loaded as it is (see
+``tests/browser/hub_server.py`` for the overlay that stands in for TLJH), the store service
+in front of the session's PostgreSQL cluster (or an SQLite file).
 
-Two students (ana, beto) and a teacher log in through the hub's login form in headless
-Chromium. Each student opens the play page through the hub with a link naming the other
-student, plays first moves until the tutor asks a question and answers it: the answer is
-stored under the student's hub name, whatever the link says. The teacher's page shows both
-students, with no file uploaded; a student who opens the teacher's page is refused with the
-sentence that says why. Stopping the hub (by its pid) leaves no single-user server or kernel.
+Issue 35: two students and a teacher log in through the hub's form in headless Chromium and
+play; the answers are stored under each student's hub name, whatever the link says; the
+teacher sees both, a student is refused the teacher's page.
 
-One hub for the test session; slow (a minute or two). Needs npm (the proxy is installed
-into ``~/.cache/leonard-domino-tutor/chp`` when missing) and Debian's Chromium.
+Issue 41: a student tries what the issue's probe tried, and each is refused: a kernel of
+their own, code on their page's kernel, a terminal, JupyterLab, files; the store's password
+is nowhere a student's server can read; a write forged with the student's own token for
+another student is refused, and so is a teacher's view for a student who says they are the
+teacher; "José" typed two ways is one student; the fourth tab gets the page that says which
+to close; an idle tab is closed and says so when the student comes back; PostgreSQL stopped
+mid-class, then back, loses and doubles nothing, and the page says the truth meanwhile.
+
+One hub for the test session; slow (a few minutes). Needs npm (the proxy is installed into
+``~/.cache/leonard-domino-tutor/chp`` when missing) and Debian's Chromium.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
+import secrets
 import signal
-import socket
-import subprocess
-import sys
 import time
+import unicodedata
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hub_server import (
+    IDLE_USER,
+    PASSWORD,
+    ROOT,
+    SECRET,
+    TEACHER,
+    Hub,
+    channel_message,
+    cookie_header,
+    environ,
+    proxy_command,
+    with_password,
+    xsrf,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-CHP_CACHE = Path(os.environ.get("LEONARD_CHP_CACHE",
-                                Path.home() / ".cache" / "leonard-domino-tutor" / "chp"))
-PASSWORD = "classpw"
 STUDENTS = ("ana", "beto")
-TEACHER = "teacher"
 LESSON = "04-times"
 CHOICE = ".ld-move:not([title='draw']):not([title='pass'])"
 IDLE = """() => {
@@ -47,145 +61,6 @@ IDLE = """() => {
 pytestmark = pytest.mark.slow
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _proxy_command() -> Path:
-    """configurable-http-proxy 5 from npm, installed into the cache folder when missing."""
-    chp = CHP_CACHE / "node_modules" / ".bin" / "configurable-http-proxy"
-    if chp.exists():
-        return chp
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed, so JupyterHub's proxy (configurable-http-proxy, "
-                    "from npm) cannot be installed: apt-get install nodejs npm")
-    CHP_CACHE.mkdir(parents=True, exist_ok=True)
-    subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund",
-                    "configurable-http-proxy@5"], cwd=CHP_CACHE, check=True,
-                   capture_output=True, timeout=300)
-    return chp
-
-
-def _descendants(pid: int) -> set[int]:
-    """Every live process under ``pid`` (read from /proc)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if stat[0] != "Z":
-                parents[int(entry.name)] = int(stat[1])
-    found, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
-        for child, parent in parents.items():
-            if parent == p and child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def _command(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return "?"
-
-
-class Hub:
-    """A running JupyterHub: its address, process, log and the store its servers share."""
-
-    def __init__(self, folder: Path, store: str) -> None:
-        self.folder = folder
-        self.store = store
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = folder / "hub.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.children: dict[int, str] = {}
-        """The processes under the hub when it was stopped, with their command lines."""
-
-    def config(self, proxy: Path) -> Path:
-        env = {"LEONARD_TUTOR_DB": self.store, "LEONARD_TEACHERS": TEACHER,
-               "PYTHONPATH": str(ROOT)}
-        lines = [
-            f"c.JupyterHub.ip = '127.0.0.1'; c.JupyterHub.port = {self.port}",
-            f"c.JupyterHub.hub_ip = '127.0.0.1'; c.JupyterHub.hub_port = {_free_port()}",
-            f"c.ConfigurableHTTPProxy.api_url = 'http://127.0.0.1:{_free_port()}'",
-            f"c.ConfigurableHTTPProxy.command = [{str(proxy)!r}]",
-            "c.JupyterHub.authenticator_class = 'dummy'",
-            f"c.DummyAuthenticator.password = {PASSWORD!r}",
-            "c.Authenticator.allow_all = True",
-            "c.JupyterHub.spawner_class = 'simple'",
-            # Every user's server serves the tutor's notebooks; the store is shared.
-            f"c.Spawner.notebook_dir = {str(ROOT / 'notebooks')!r}",
-            f"c.Spawner.environment = {env!r}",
-            "c.Spawner.args = ['--allow-root']" if os.geteuid() == 0 else "",
-            "c.Spawner.start_timeout = 180; c.Spawner.http_timeout = 180",
-            f"c.JupyterHub.db_url = 'sqlite:///{self.folder}/hub.sqlite'",
-            f"c.JupyterHub.cookie_secret_file = '{self.folder}/cookie'",
-            f"c.JupyterHub.pid_file = '{self.folder}/hub.pid'",
-            "c.JupyterHub.cleanup_servers = True; c.JupyterHub.cleanup_proxy = True",
-        ]
-        path = self.folder / "jupyterhub_config.py"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return path
-
-    def start(self, proxy: Path) -> Hub:
-        import requests
-
-        config = self.config(proxy)
-        env = dict(os.environ)
-        env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
-        env["PYTHONPATH"] = str(ROOT)
-        with open(self.log, "wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "jupyterhub", "-f", str(config)], cwd=self.folder,
-                env=env, stdout=log, stderr=subprocess.STDOUT)
-        for _ in range(600):  # at most a minute
-            if self.process.poll() is not None:
-                raise AssertionError(f"the hub stopped at start: {self.tail()}")
-            try:
-                if requests.get(self.url + "/hub/login", timeout=2).status_code == 200:
-                    return self
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"the hub did not answer in a minute: {self.tail()}")
-
-    def tail(self, chars: int = 3000) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
-
-    def stop(self) -> set[int]:
-        """SIGTERM to the hub (it stops its proxy and the servers it spawned); the processes
-        that were under it and still run afterwards."""
-        assert self.process is not None
-        self.children = {p: _command(p) for p in _descendants(self.process.pid)}
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-        for _ in range(300):  # the servers' kernels go with them, within a few seconds
-            if not any(_alive(p) for p in self.children):
-                break
-            time.sleep(0.1)
-        return {p for p in self.children if _alive(p)}
-
-
 @pytest.fixture(scope="session")
 def hub(request: pytest.FixtureRequest,
         tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
@@ -194,14 +69,17 @@ def hub(request: pytest.FixtureRequest,
         import jupyterhub  # noqa: F401
     except ImportError:
         pytest.skip("jupyterhub is not installed (pip install -e '.[test]' brings it)")
-    proxy = _proxy_command()
+    proxy = proxy_command()
+    if proxy is None:
+        pytest.skip("npm is not installed, so JupyterHub's proxy (configurable-http-proxy, "
+                    "from npm) cannot be installed: apt-get install nodejs npm")
     folder = tmp_path_factory.mktemp("hub")
     try:
-        store = request.getfixturevalue("pg_cluster").new_database()
-    except pytest.skip.Exception:  # no PostgreSQL here: one SQLite file, shared
-        store = str(folder / "class.sqlite3")
-    print(f"hub test store: {store}")
-    running = Hub(folder, store).start(proxy)
+        database = with_password(request.getfixturevalue("pg_cluster").new_database())
+    except pytest.skip.Exception:  # no PostgreSQL here: one SQLite file in the store's folder
+        database = str(folder / "leonard" / "progress.sqlite3")
+    print(f"hub test store: {database}")
+    running = Hub(folder, database).start(proxy)
     try:
         yield running
     finally:
@@ -211,41 +89,44 @@ def hub(request: pytest.FixtureRequest,
                 os.kill(pid, signal.SIGKILL)
 
 
-def _login(browser: Any, hub: Hub, user: str) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def _login(browser: Any, hub: Hub, user: str, width: int = 1280, height: int = 900) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.goto(hub.url + "/hub/login", timeout=60_000)
     page.fill("input[name=username]", user)
     page.fill("input[name=password]", PASSWORD)
     page.click("input[type=submit], button[type=submit]")
-    page.wait_for_url("**/hub/**", timeout=60_000)
+    # the spawn page, or the user's server when it runs already
+    page.wait_for_url(lambda url: "/hub/login" not in url, timeout=60_000)
     return page
 
 
-def _open(page: Any, hub: Hub, user: str, notebook: str, query: str = "") -> None:
+def _open(page: Any, hub: Hub, user: str, notebook: str, query: str = "") -> Any:
     """Open a notebook of ``user``'s server (the hub spawns it on the first visit)."""
+    from playwright.sync_api import Error
+
     url = f"{hub.url}/user/{user}/voila/render/{notebook}{query}"
     for _ in range(60):
-        response = page.goto(url, timeout=180_000)
+        try:
+            response = page.goto(url, timeout=180_000)
+        except Error as err:  # the spawn page's own redirect interrupted this one
+            if "interrupted by another navigation" not in str(err):
+                raise
+            time.sleep(1)
+            continue
         if response is not None and response.ok and "/voila/render/" in page.url:
-            return
+            return response
         time.sleep(1)  # the spawn page: try again
     raise AssertionError(f"{user}'s server did not serve {notebook}: {hub.tail()}")
 
 
-def _answer_a_question(page: Any) -> str:
-    """Play the first moves until the tutor asks a question, and answer it; the feedback."""
+def _play_to_question(page: Any) -> None:
+    """Play the first moves until the tutor asks a question."""
     page.locator("canvas.ld-board").wait_for(timeout=180_000)
     for _ in range(200):
         page.wait_for_function(IDLE, timeout=60_000)
-        box = page.locator(".ld-answer input")
-        if box.is_visible():
-            box.fill("7")
-            box.press("Enter")
-            page.wait_for_function(
-                "() => (document.querySelector('.ld-feedback') || {}).innerText",
-                timeout=60_000)
-            return str(page.locator(".ld-feedback").inner_text())
+        if page.locator(".ld-answer input").is_visible():
+            return
         assert not page.locator(".ld-round-end .ld-summary").is_visible(), \
             "the round ended before a question"
         button = page.locator(CHOICE).first
@@ -253,6 +134,24 @@ def _answer_a_question(page: Any) -> str:
         button.click()
         handle.wait_for_element_state("hidden", timeout=60_000)
     raise AssertionError("no question in 200 moves")
+
+
+def _answer(page: Any, text: str = "7") -> str:
+    """Answer the question asked; the feedback (on the question while it is open, on the
+    answered card once it is done)."""
+    said = """() => [...document.querySelectorAll('.ld-feedback, .ld-feedback-done')]
+                 .map(e => e.innerText).join('|')"""
+    before = page.evaluate(said)
+    box = page.locator(".ld-answer input")
+    box.fill(text)
+    box.press("Enter")
+    page.wait_for_function(f"(before) => ({said})() !== before", arg=before, timeout=60_000)
+    return str(page.evaluate(said))
+
+
+def _answer_a_question(page: Any) -> str:
+    _play_to_question(page)
+    return _answer(page)
 
 
 def test_two_students_and_a_teacher_on_a_real_hub(hub: Hub, browser: Any) -> None:
@@ -266,16 +165,16 @@ def test_two_students_and_a_teacher_on_a_real_hub(hub: Hub, browser: Any) -> Non
         _open(page, hub, me, "Play.ipynb",
               f"?lesson={LESSON}&lang=en&seed=7&student={other}")
         assert _answer_a_question(page)
-        with Store(hub.store) as store:
-            assert store.students() == list(STUDENTS[:k + 1])
+        with Store(hub.database) as store:
+            assert set(STUDENTS[:k + 1]) <= set(store.students())
         # A student opening the teacher's page is refused, with the sentence why.
         _open(page, hub, me, "Teacher.ipynb", "?lang=en")
         page.get_by_text("only a teacher can open it").wait_for(timeout=180_000)
         assert page.locator(".ld-live-panel").count() == 0
         page.context.close()
 
-    with Store(hub.store) as store:
-        stored = store.attempts()
+    with Store(hub.database) as store:
+        stored = [a for a in store.attempts() if a.student in STUDENTS]
     assert {a.student for a in stored} == set(STUDENTS)
     assert all(a.lesson == LESSON and a.input == "7" for a in stored
                if a.outcome.value in ("CORRECT", "INCORRECT"))
@@ -289,9 +188,299 @@ def test_two_students_and_a_teacher_on_a_real_hub(hub: Hub, browser: Any) -> Non
     assert page.get_by_text("only a teacher can open it").count() == 0
     page.context.close()
 
+
+def test_a_student_reaches_nothing_but_the_pages(hub: Hub) -> None:
+    """Issue 41 part 1: what the issue's probe did as a student, each refused. The page's
+    own kernel takes the page's widget messages and nothing else: an ``execute_request`` is
+    dropped before it reaches the kernel (the ``kernel_info_request`` sent after it is
+    answered, so the kernel would have answered the first one before), and its code did not
+    run."""
+    from websockets.sync.client import connect
+
+    user = "eve"
+    hub.spawn(user)
+    s = hub.login(user)
+    _html, kernel = hub.open_page(s, user, "Play.ipynb", f"?lesson={LESSON}&lang=en")
+    prefix = f"{hub.url}/user/{user}/"
+    token = xsrf(s, user)
+    assert token, "the page set no _xsrf cookie"
+    headers = {"X-XSRFToken": token}
+    kernels = hub.kernel_pids(user)  # the pages' (the hub's login opened the lessons page)
+    refused = {
+        "POST api/kernels": s.post(prefix + "api/kernels", json={"name": "python3"},
+                                   headers=headers),
+        "POST api/sessions": s.post(prefix + "api/sessions", headers=headers, json={
+            "path": "x.ipynb", "type": "notebook", "kernel": {"name": "python3"}}),
+        "GET api/kernels": s.get(prefix + "api/kernels"),
+        f"POST api/kernels/{kernel}/restart": s.post(
+            prefix + f"api/kernels/{kernel}/restart", headers=headers),
+        "POST api/terminals": s.post(prefix + "api/terminals", headers=headers),
+        "GET lab": s.get(prefix + "lab"),
+        "GET tree": s.get(prefix + "tree"),
+        "GET api/contents": s.get(prefix + "api/contents"),
+        "PUT api/contents/x.py": s.put(prefix + "api/contents/x.py", headers=headers,
+                                       json={"type": "file", "format": "text",
+                                             "content": "print(1)"}),
+        "GET files/Play.ipynb": s.get(prefix + "files/Play.ipynb"),
+        "GET voila/tree": s.get(prefix + "voila/tree"),
+        "GET voila/api/contents": s.get(prefix + "voila/api/contents"),
+    }
+    assert {what: r.status_code for what, r in refused.items()} == {
+        what: 403 for what in refused}
+    assert "only the tutor's pages" in refused["GET lab"].text.lower() or \
+        "solo las páginas" in refused["GET lab"].text.lower()
+    assert hub.kernel_pids(user) == kernels  # none more
+
+    mark = Path(f"/tmp/leonard-attack-{uuid.uuid4().hex}")
+    ws_url = prefix.replace("http", "ws", 1) + f"api/kernels/{kernel}/channels"
+    session_id = secrets.token_hex(8)
+    with connect(ws_url, additional_headers={"Cookie": cookie_header(s)},
+                 origin=hub.url, open_timeout=30) as ws:
+        run, code = channel_message("execute_request", {
+            "code": f"open({str(mark)!r}, 'w').write('pwned')", "silent": False,
+            "store_history": False, "user_expressions": {}, "allow_stdin": False},
+            session_id)
+        ws.send(code)
+        info, ask = channel_message("kernel_info_request", {}, session_id)
+        ws.send(ask)
+        replies: dict[str, str] = {}
+        while info not in replies:
+            message = json.loads(ws.recv(timeout=60))
+            parent = message.get("parent_header", {}).get("msg_id")
+            if message.get("msg_type", "").endswith("_reply") and parent:
+                replies[parent] = message["msg_type"]
+    assert replies == {info: "kernel_info_reply"}
+    assert run not in replies
+    assert not mark.exists()
+    assert "execute_request" in hub.tail(200_000) and "not allowed" in hub.tail(200_000)
+
+
+def test_no_student_holds_the_stores_key(hub: Hub) -> None:
+    """Issue 41 part 2: the store's password is in no student's server or kernel, nor in a
+    file of their home, the notebooks or the server's config; the store's folder is root's
+    alone; the hub's own config file holds no password."""
+    user = "fran"
+    hub.spawn(user)
+    s = hub.login(user)
+    hub.open_page(s, user, "Lessons.ipynb", "?lang=en")
+    processes = [hub.server_pid(user), *hub.kernel_pids(user)]
+    assert len(processes) >= 2
+    for pid in processes:
+        env = environ(pid)
+        assert not any(SECRET in v for v in env.values()), f"the password is in {pid}'s env"
+        assert env["LEONARD_TUTOR_DB"] == hub.service_url
+    if hub.database.startswith("postgresql"):
+        assert SECRET in hub.database  # the test would see it if it leaked
+    readable = [*Path(f"/tmp/{user}").rglob("*"), *(ROOT / "notebooks").rglob("*"),
+                *hub.config_path.rglob("*"), ROOT / "deploy" / "tljh" / "leonard.py",
+                hub.folder / "jupyterhub_config.py"]
+    for path in readable:
+        if path.is_file() and path.stat().st_size < 10_000_000:
+            assert SECRET not in path.read_text(errors="replace"), path
+    assert hub.home.stat().st_mode & 0o077 == 0
+    for path in hub.home.iterdir():
+        assert path.stat().st_mode & 0o077 == 0, path
+
+
+def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
+    """Issue 41 part 2: what a student's kernel could do if it ran code (it cannot): with its
+    own token, write for another student, read the class, or claim the teacher's name in
+    ``JUPYTERHUB_USER``. The service refuses each and stores nothing; the teacher's own token
+    reads the class."""
+    from tutor.classroom.identity import is_teacher
+    from tutor.storage.records import Attempt, Outcome
+    from tutor.storage.service_store import ServiceStore
+    from tutor.storage.store import Store, StoreAccessError
+
+    hub.spawn("beto")
+    kernel_env = environ(hub.server_pid("beto"))  # what beto's kernels are given
+    token = kernel_env["JUPYTERHUB_API_TOKEN"]
+    forged = Attempt("ana", "forged-session", "2026-12-01T10:00:00.000000+00:00", LESSON,
+                     "x/3 on 4", "gain", Outcome.CORRECT, "12", "", "multiply", 1, True, 0,
+                     2.0, 12, 12)
+    store = ServiceStore(kernel_env["LEONARD_TUTOR_DB"], token=token)
+    try:
+        with pytest.raises(StoreAccessError):
+            store.add_attempt(forged)
+        with pytest.raises(StoreAccessError):
+            store.merge([forged])
+        with pytest.raises(StoreAccessError):
+            store.attempts()
+        with pytest.raises(StoreAccessError):
+            store.attempts("ana")
+        assert store.me() == ("beto", False)
+    finally:
+        store.close()
+    with Store(hub.database) as direct:
+        assert not [a for a in direct.attempts() if a.session == "forged-session"]
+    # The kernel sets JUPYTERHUB_USER (and the old LEONARD_TEACHERS) to be the teacher.
+    forged_env = {**kernel_env, "JUPYTERHUB_USER": TEACHER, "LEONARD_TEACHERS": "beto"}
+    assert not is_teacher(forged_env)
+    hub.spawn(TEACHER)
+    teacher_env = environ(hub.server_pid(TEACHER))
+    assert is_teacher(teacher_env)
+    teacher = ServiceStore(teacher_env["LEONARD_TUTOR_DB"],
+                           token=teacher_env["JUPYTERHUB_API_TOKEN"])
+    assert teacher.me() == (TEACHER, True)
+    assert "beto" in teacher.students()  # the class's rows are the teacher's to read
+    teacher.close()
+
+
+def test_a_member_of_the_teachers_group_is_a_teacher(hub: Hub) -> None:
+    """The teacher role comes from the hub: a user the admin puts in the ``teachers`` group
+    (``TEACHER_GROUPS``) gets the teacher's scope on their server's next start."""
+    from tutor.classroom.identity import is_teacher
+
+    user = "mr.gil"
+    hub.api("POST", f"users/{user}")
+    hub.api("POST", "groups/teachers/users", json={"users": [user]})
+    hub.spawn(user)
+    assert is_teacher(environ(hub.server_pid(user)))
+
+
+def test_nfc_and_nfd_jose_are_one_student(hub: Hub, browser: Any) -> None:
+    """Issue 41 part 3: "José" typed with a precomposed é and with a combining accent logs in
+    as one hub user, and plays as one student of the store."""
+    from tutor.storage.store import Store
+
+    nfc, nfd = unicodedata.normalize("NFC", "José"), unicodedata.normalize("NFD", "José")
+    for typed in (nfc, nfd):
+        page = _login(browser, hub, typed)
+        users = [u["name"] for u in hub.api("GET", "users")]
+        assert users.count("josé") == 1 and nfd.lower() not in users
+        _open(page, hub, "josé", "Play.ipynb", f"?lesson={LESSON}&lang=en&seed=3")
+        assert _answer_a_question(page)
+        page.context.close()
+    with Store(hub.database) as store:
+        names = [n for n in store.students() if n.casefold().startswith("jos")]
+        assert names == ["josé"]
+        sessions = {a.session for a in store.attempts("JOSÉ")}
+    assert len(sessions) == 2
+
+
+def test_the_fourth_tab_gets_the_page_that_says_which_to_close(hub: Hub, browser: Any
+                                                               ) -> None:
+    """Issue 41 part 4: three pages open at once are the most; the fourth tab gets a page in
+    the student's language that names the open ones and says to close one. Once one is
+    closed, the fourth opens."""
+    user = "carla"
+    first = _login(browser, hub, user)
+    context = first.context
+    _open(first, hub, user, "Lessons.ipynb", "?lang=es")
+    tabs = [first]
+    for lesson in ("04-times", "05-squares"):
+        tab = context.new_page()
+        _open(tab, hub, user, "Play.ipynb", f"?lesson={lesson}&lang=es")
+        tab.locator("canvas.ld-board").wait_for(timeout=180_000)
+        tabs.append(tab)
+    fourth = context.new_page()
+    reply = fourth.goto(f"{hub.url}/user/{user}/voila/render/Play.ipynb?lesson=06-doubles"
+                        "&lang=es", timeout=180_000)
+    assert reply is not None and reply.status == 429
+    fourth.get_by_text("Demasiadas páginas del tutor abiertas").wait_for(timeout=10_000)
+    listed = fourth.locator(".ld-open-pages li").all_inner_texts()
+    assert len(listed) == 3, listed
+    assert listed[0].startswith("Lecciones")  # the one used longest ago first
+    assert any("04-times" in item for item in listed)
+    tabs[0].close(run_before_unload=True)  # Voilà's page shuts its kernel down as it goes
+    for _ in range(180):  # the shutdown, or the reaping of a closed tab (20 s idle)
+        reply = fourth.reload(timeout=180_000)
+        if reply is not None and reply.status == 200:
+            break
+        time.sleep(1)
+    fourth.locator("canvas.ld-board").wait_for(timeout=180_000)
+    context.close()
+
+
+def test_an_idle_tab_is_closed_and_says_so(hub: Hub, browser: Any) -> None:
+    """Issue 41 part 4: an open tab with nothing done for the hub's idle time (6 s for this
+    student) has its kernel closed; when the student comes back, the page says it was
+    closed, and how to go on, in their language."""
+    page = _login(browser, hub, IDLE_USER, width=390, height=844)
+    _open(page, hub, IDLE_USER, "Lessons.ipynb", "?lang=es")
+    page.locator(".ld-lessons-page").wait_for(timeout=180_000)
+    kernel = page.evaluate(
+        "() => JSON.parse(document.getElementById('jupyter-config-data').textContent)"
+        ".kernelId")
+    status = f"{hub.url}/user/{IDLE_USER}/leonard/page/{kernel}"
+    ask = """async (url) => {
+        const xsrf = document.cookie.match(/(?:^|;\\s*)_xsrf=([^;]*)/)[1];
+        const reply = await fetch(url, {headers: {"X-XSRFToken": decodeURIComponent(xsrf)}});
+        return (await reply.json()).state; }"""
+    for _ in range(300):  # the check runs every few seconds for this student
+        state = page.evaluate(ask, status)
+        if state != "open":
+            break
+        time.sleep(0.5)
+    assert state == "idle"
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    closed = page.locator(".ld-page-closed")
+    closed.wait_for(timeout=30_000)
+    assert "minutos sin uso" in closed.inner_text()
+    assert closed.locator("button").inner_text() == "Recargar la página"
+    page.context.close()
+
+
+def test_postgresql_stopped_mid_class_loses_and_doubles_nothing(
+        hub: Hub, browser: Any, request: pytest.FixtureRequest) -> None:
+    """Issue 41 part 6: the class store's database stops while a student plays. Her answer
+    waits on the page, which says so (and never that it is saved); when the database is
+    back, the next answer saves both, once each."""
+    from tutor.storage.store import Store
+
+    if not hub.database.startswith("postgresql"):
+        pytest.skip("the hub's store is SQLite here (no PostgreSQL to stop)")
+    cluster = request.getfixturevalue("pg_cluster")
+    user = "dora"
+    page = _login(browser, hub, user)
+    _open(page, hub, user, "Play.ipynb", f"?lesson={LESSON}&lang=en&seed=11")
+    _play_to_question(page)
+
+    def stored() -> list[tuple[str, str, str]]:
+        with Store(hub.database) as store:
+            return [(a.time, a.step, a.input) for a in store.attempts(user)]
+
+    _answer(page, "7")
+    before = stored()
+    assert before
+    cluster.pause()
+    try:
+        _play_to_question_after_feedback(page)
+        _answer(page, "8")
+        message = page.locator(".ld-unsaved")
+        message.wait_for(timeout=60_000)
+        text = message.inner_text()
+        assert "not saved yet" in text and "saved as soon as" in text
+        assert "are saved under your name" not in page.inner_text("body")
+    finally:
+        cluster.resume()
+    time.sleep(3.5)  # the page does not ask the store again for 3 s after "busy"
+    _play_to_question_after_feedback(page)
+    _answer(page, "9")
+    page.locator(".ld-unsaved").wait_for(state="hidden", timeout=60_000)
+    after = stored()
+    assert len(after) == len(set(after))  # nothing twice
+    inputs = [i for _t, _s, i in after]
+    assert inputs.count("8") == 1 and inputs.count("9") == 1 and set(before) <= set(after)
+    page.context.close()
+
+
+def _play_to_question_after_feedback(page: Any) -> None:
+    """After an answer: go on (the question's own buttons, then the moves) until the next
+    question is asked."""
+    more = page.locator(".ld-question button.ld-next, .ld-question button:has-text('Next')")
+    if more.count() and more.first.is_visible():
+        more.first.click()
+    _play_to_question(page)
+
+
+def test_stopping_the_hub_leaves_nothing_running(hub: Hub) -> None:
+    """Stopping the hub (by its pid) stops its proxy, the store service, every student's
+    server and their kernels. Runs last in this module: it stops the session's hub."""
     left = hub.stop()
     commands = list(hub.children.values())
-    assert sum("jupyterhub-singleuser" in c for c in commands) == 3, commands
+    assert any("jupyterhub-singleuser" in c for c in commands), commands
     assert any("configurable-http-proxy" in c for c in commands), commands
+    assert any("tutor.hub.store_service" in c for c in commands), commands
     assert any("ipykernel" in c for c in commands), commands  # the pages' kernels
     assert not left, f"left running after the hub stopped: {[hub.children[p] for p in left]}"

@@ -256,10 +256,12 @@ def test_a_class_upload_of_12_mib_is_merged(page: Any, pages: dict[str, Any],
     paths, rows_in_files = [], 0
     for k in range(30):
         student = f"term-{k:02d}"
+        # As the tutor records answers: one question at a time (each after the last was
+        # over), a right answer's feedback "correct" (tutor.classroom.hand_in).
         rows = [Attempt(student, f"{student}-s{i // 200}",
-                        (t0 + timedelta(seconds=i)).isoformat(timespec="microseconds"),
-                        "04-times", f"p{i}", "gain", Outcome.CORRECT, "12", "", "multiply",
-                        1, True, 0, 3.0, 12, 12) for i in range(3_050)]
+                        (t0 + timedelta(seconds=4 * i)).isoformat(timespec="microseconds"),
+                        "04-times", f"p{i}", "gain", Outcome.CORRECT, "12", "correct",
+                        "multiply", 1, True, 0, 3.0, 12, 12) for i in range(3_050)]
         with Store(folder / "src.sqlite3") as src:
             src.merge(rows)
             src.export_csv(folder / f"{student}.csv", student)

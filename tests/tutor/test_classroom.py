@@ -188,7 +188,8 @@ def tiny_export(tmp_path: Path, student: str, times: list[datetime] | None = Non
         session = store.start_session(student)
         for i, when in enumerate(times or [T0]):
             store.record_attempt(student, session, lesson="04-times", problem=f"p{i}",
-                                 step="gain", outcome="CORRECT", input_text="12", kc="multiply",
+                                 step="gain", outcome="CORRECT", input_text="12",
+                                 feedback="correct", kc="multiply",
                                  duration=3.0, expected=12, answered=12,
                                  time=when.isoformat(timespec="microseconds"))
     return export(db, student)
@@ -298,8 +299,8 @@ def test_a_big_merge_lets_students_save_within_a_second(tmp_path: Path) -> None:
 
     rows = [Attempt(f"s{i % 30:02d}", f"sess-{i % 30}-{i // 500}",
                     (T0 + timedelta(seconds=i)).isoformat(timespec="microseconds"), "04-times",
-                    f"p{i}", "gain", Outcome.CORRECT, "12", "", "multiply", 1, True, 0, 3.0, 12,
-                    12) for i in range(60_000)]
+                    f"p{i}", "gain", Outcome.CORRECT, "12", "correct", "multiply", 1, True, 0,
+                    3.0, 12, 12) for i in range(60_000)]
     with Store(tmp_path / "src.sqlite3") as src:
         src.merge(rows)
         src.export_csv(tmp_path / "big.csv")

@@ -73,3 +73,14 @@ def test_the_lesson_value_is_passed_on_as_given_for_the_lesson_lookup_to_judge()
     # The lookup (tutor.course.lessons.find_lesson) refuses anything that is not an id.
     assert read_link(q(lesson="/etc/ld.so.conf"), env={}).lesson == "/etc/ld.so.conf"
     assert read_link(q(lesson=" "), env={}, lesson="free-play").lesson == "free-play"
+
+
+def test_a_name_typed_with_a_combining_accent_is_the_precomposed_name() -> None:
+    """Issue 41 part 3: the link's name (and the hub's) is NFC, so "José" typed as e + a
+    combining accent is the student the store already knows."""
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "José")
+    assert clean_name(nfd) == ("José", False)
+    assert read_link("student=" + nfd, {}).student == "José"
+    assert read_link("", {"JUPYTERHUB_USER": nfd}).student == "José"

@@ -623,8 +623,8 @@ def lock(db: Path) -> sqlite3.Connection:
     return other
 
 
-BUSY = ("Your last answers are not saved yet: the progress file is busy. They will be saved "
-        "as soon as it is free.")
+BUSY = ("Your last answers are not saved yet: the progress store is busy or out of reach. They "
+        "wait on this page and are saved as soon as it answers; keep this page open until then.")
 
 
 def test_a_busy_store_keeps_the_answers_in_order_until_it_is_free(tmp_path: Path) -> None:

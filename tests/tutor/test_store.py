@@ -95,7 +95,8 @@ def test_wal_busy_timeout_and_schema_version(tmp_path: Path) -> None:
     with Store(tmp_path / "p.sqlite3") as store:
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
-        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
+            SCHEMA_VERSION
 
 
 def test_refuses_files_it_does_not_own(tmp_path: Path) -> None:
@@ -111,8 +112,8 @@ def test_refuses_files_it_does_not_own(tmp_path: Path) -> None:
     newer = tmp_path / "newer.sqlite3"
     Store(newer).close()
     with sqlite3.connect(newer) as conn:
-        conn.execute("UPDATE schema_version SET version = 3")
-    with pytest.raises(StoreError, match="version 3.*Update the tutor"):
+        conn.execute(f"UPDATE schema_version SET version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match=f"version {SCHEMA_VERSION + 1}.*Update the tutor"):
         Store(newer)
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"SQLite format 3\x00" + os.urandom(4096))
@@ -230,7 +231,8 @@ def test_export_import_round_trip(tmp_path: Path, db: Db) -> None:
         assert src.export_datashop(tmp_path / "all.tsv") == 4
     header = (tmp_path / "all.tsv").read_text(encoding="utf-8").splitlines()[0]
     assert header.split("\t") == list(DATASHOP_COLUMNS)
-    assert (tmp_path / "all.csv").read_text().splitlines()[0] == ",".join(CSV_COLUMNS)
+    assert (tmp_path / "all.csv").read_text().splitlines()[0] == \
+        ",".join(CSV_COLUMNS) + ",seal"
     assert "'=4x3" in (tmp_path / "all.csv").read_text()  # no formula runs in a spreadsheet
     with Store(db("b")) as dst:
         assert dst.import_file(tmp_path / "all.csv") == 4
@@ -258,7 +260,7 @@ def _good_csv(tmp_path: Path) -> Path:
     [
         (lambda t: t.replace('"CORRECT"', '"MAYBE"', 1), r"line 3: the outcome 'MAYBE'"),
         (lambda t: "name,score\nana,3\n", r"line 1: the header"),
-        (lambda t: t + "ana,1,2\n", r"line 6: expected 16 values, found 3"),
+        (lambda t: t + "ana,1,2\n", r"line 6: expected 17 values, found 3"),
         (lambda t: t.replace("4.25", "soon"), r"line 2: the duration 'soon'"),
         (lambda t: t.replace('"L2"', '"L2\x00"'), r"line 5: .*binary"),
         (lambda t: t.replace("+00:00", "xx", 1), r"line 2: the time"),
@@ -374,7 +376,7 @@ def test_csv_quotes_every_field_and_no_line_starts_a_formula(tmp_path: Path, db:
     # Every data field is quoted: writing the parsed rows again with QUOTE_ALL gives the file.
     rows = list(csv.reader(io.StringIO(text, newline="")))
     again = io.StringIO()
-    again.write(",".join(CSV_COLUMNS) + "\n")
+    again.write(",".join(CSV_COLUMNS) + ",seal\n")
     csv.writer(again, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows[1:])
     assert again.getvalue() == text
     # A reader that splits at every line break (a spreadsheet's, a log viewer's) never sees
@@ -560,7 +562,7 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
                                                 ) -> None:
     """A progress file written by the tutor before versioned migrations (schema version 1,
     with or without the columns that version added on open) opens: it is migrated to
-    version 2 once, its answers and mastery kept, and the tutor writes on in it."""
+    the current version once, its answers and mastery kept, and the tutor writes on in it."""
     old = tmp_path / "v1.sqlite3"
     with sqlite3.connect(old) as conn:
         for statement in V1_TABLES:
@@ -570,7 +572,8 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
             conn.execute("ALTER TABLE mastery ADD COLUMN scaffolded_right INTEGER NOT NULL "
                          "DEFAULT 0")
     with Store(old) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [
+            (SCHEMA_VERSION,)]
         assert [(a.student, a.input, a.first_attempt) for a in store.attempts()] == [
             ("ana", "12", True)]
         state = load_mastery(store, "ana").states["multiply"]
@@ -579,12 +582,13 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
                              outcome="INCORRECT", input_text="7")
         assert [a.attempt_at_step for a in store.attempts("ana")] == [1, 2]
     with Store(old) as again:  # opened again: nothing more to migrate
-        assert again.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert again.conn.execute("SELECT version FROM schema_version").fetchall() == [
+            (SCHEMA_VERSION,)]
 
 
 def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
-    """The migration 1 → 2 on SQLite and on PostgreSQL: a store brought back to version 1
-    (the added mastery columns dropped) opens at version 2 with them."""
+    """The migrations from 1 on SQLite and on PostgreSQL: a store brought back to version 1
+    (the added mastery columns dropped) opens at the current version with them."""
     url = db("old")
     Store(url).close()
     with Store(url) as store:
@@ -593,7 +597,8 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
                           "UPDATE schema_version SET version = 1"):
             store.conn.execute(statement)
     with Store(url) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [
+            (SCHEMA_VERSION,)]
         m = Mastery()
         m.record("multiply", True)
         m.record("multiply", True)
@@ -601,5 +606,6 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
         assert load_mastery(store, "ana").states == m.states
         assert load_mastery(store, "ana").states["multiply"].streak == 2
         store.conn.execute("UPDATE schema_version SET version = 0")
-    with pytest.raises(StoreError, match="version 0; this tutor reads version 2"):
+    with pytest.raises(StoreError,
+                       match=f"version 0; this tutor reads version {SCHEMA_VERSION}"):
         Store(url)

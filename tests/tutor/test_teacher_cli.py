@@ -32,29 +32,34 @@ def tutor(*args: str, env: dict[str, str] | None = None) -> subprocess.Completed
 
 def fill(path: Path) -> None:
     """beto: one right answer; ana (two sessions): multiply right, multiply wrong then right,
-    add after a hint."""
+    add after a hint. As the tutor records them: one question at a time (each shown after
+    the one before was over: its time less its seconds to answer), a right answer's feedback
+    ``correct``."""
     with Store(path) as store:
         sb = store.start_session("beto")
         store.record_attempt("beto", sb, lesson="class-7", problem="p1", step="gain",
-                             outcome="CORRECT", input_text="-12", kc=["negative"], duration=2.5,
-                             expected=-12, answered=-12, time=T0.format(1))
+                             outcome="CORRECT", input_text="-12", feedback="correct",
+                             kc=["negative"], duration=2.5, expected=-12, answered=-12,
+                             time=T0.format(5))
         s1 = store.start_session("ana")
         store.record_attempt("ana", s1, lesson="class-7", problem="p1", step="gain",
-                             outcome="CORRECT", input_text="12", kc="multiply", duration=4.0,
-                             expected=12, answered=12, time=T0.format(2))
+                             outcome="CORRECT", input_text="12", feedback="correct",
+                             kc="multiply", duration=4.0, expected=12, answered=12,
+                             time=T0.format(15))
         store.record_attempt("ana", s1, lesson="class-7", problem="p2", step="gain",
                              outcome="INCORRECT", input_text="=13", feedback="off_by_one",
                              kc="multiply", duration=2.0, expected=12, answered=13,
-                             time=T0.format(3))
+                             time=T0.format(25))
         store.record_attempt("ana", s1, lesson="class-7", problem="p2", step="gain",
-                             outcome="CORRECT", input_text="12", kc="multiply", hints=1,
-                             duration=5.0, expected=12, answered=12, time=T0.format(4))
+                             outcome="CORRECT", input_text="12", feedback="correct",
+                             kc="multiply", hints=1, duration=5.0, expected=12, answered=12,
+                             time=T0.format(35))
         s2 = store.start_session("ana")
         store.record_attempt("ana", s2, lesson="class-7", problem="p3", step="sum",
-                             outcome="HINT", kc="add", hints=1, duration=1.0, time=T0.format(5))
+                             outcome="HINT", kc="add", hints=1, duration=1.0, time=T0.format(45))
         store.record_attempt("ana", s2, lesson="class-7", problem="p3", step="sum",
-                             outcome="CORRECT", input_text="7", kc="add", hints=1, duration=6.0,
-                             expected=7, answered=7, time=T0.format(6))
+                             outcome="CORRECT", input_text="7", feedback="correct", kc="add",
+                             hints=1, duration=6.0, expected=7, answered=7, time=T0.format(55))
 
 
 @pytest.fixture
@@ -89,7 +94,12 @@ def test_export_both_formats_and_import_them(db: Path, tmp_path: Path) -> None:
     assert out.stdout.strip() == "all.csv: 6 new attempts added, 0 were already there."
     out = tutor("import", str(tmp_path / "all.csv"), "--db", str(second), "--lang", "es")
     assert out.stdout.strip() == "all.csv: 0 intentos nuevos agregados, 6 ya estaban."
+    # A DataShop export carries no seal: loaded only on the teacher's word.
     out = tutor("import", str(tmp_path / "all.txt"), "--db", str(second), "--lang", "en")
+    assert out.returncode == 2 and out.stderr.startswith("all.txt has no seal")
+    assert "--unsealed" in out.stderr
+    out = tutor("import", str(tmp_path / "all.txt"), "--unsealed", "--db", str(second),
+                "--lang", "en")
     assert out.stdout.strip() == "all.txt: 0 new attempts added, 6 were already there."
     assert snapshot(second) == snapshot(db)
     # The report is built from the attempts, so the teacher's copy reads the same.
@@ -97,7 +107,8 @@ def test_export_both_formats_and_import_them(db: Path, tmp_path: Path) -> None:
         tutor("report", "--db", str(db), "--lang", "en").stdout
 
     third = tmp_path / "from-datashop.sqlite3"
-    out = tutor("import", str(tmp_path / "all.txt"), "--db", str(third), "--lang", "en")
+    out = tutor("import", str(tmp_path / "all.txt"), "--unsealed", "--db", str(third),
+                "--lang", "en")
     assert out.stdout.strip() == "all.txt: 6 new attempts added, 0 were already there."
     with Store(db) as a, Store(third) as b:
         for name in ("ana", "beto"):
@@ -287,7 +298,8 @@ def test_names_and_files_are_printed_with_control_characters_escaped(tmp_path: P
         for name in (EVIL, "ana\nbeto — 9 attempts in 9 sessions", "zoe\u202etxt.exe"):
             s = store.start_session(name)
             store.record_attempt(name, s, lesson="x", problem="p", step="gain",
-                                 outcome="CORRECT", kc="multiply", time=T0.format(1))
+                                 outcome="CORRECT", input_text="12", feedback="correct",
+                                 kc="multiply", expected=12, answered=12, time=T0.format(1))
     out = tutor("report", "--db", str(db), "--lang", "en")
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout and "\u202e" not in out.stdout
@@ -390,14 +402,17 @@ def test_nasty_text_round_trips_through_the_commands(tmp_path: Path) -> None:
     with Store(db) as store:
         for i, text in enumerate(nasty):
             s = store.start_session(text)
+            # The typed answer is one the tutor reads as -3, and a spreadsheet would run.
             store.record_attempt(text, s, lesson="L", problem=text, step="gain",
-                                 outcome="INCORRECT", input_text=text, feedback=text, kc="add",
+                                 outcome="INCORRECT", input_text="-3", feedback=text, kc="add",
                                  expected=3, answered=-3, time=T0.format(i))
     for name in ("all.csv", "all.tsv"):
         out = tutor("export", str(tmp_path / name), "--db", str(db), "--lang", "en")
         assert out.returncode == 0, out.stderr
         copy = tmp_path / f"{name}.sqlite3"
-        out = tutor("import", str(tmp_path / name), "--db", str(copy), "--lang", "en")
+        unsealed = ["--unsealed"] if name.endswith(".tsv") else []  # DataShop has no seal
+        out = tutor("import", str(tmp_path / name), *unsealed, "--db", str(copy), "--lang",
+                    "en")
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == f"{name}: 7 new attempts added, 0 were already there."
         with Store(db) as a, Store(copy) as b:

@@ -124,7 +124,8 @@ def test_server_config_enables_the_cache_for_both_servers(
     written = json.loads(server.read_text())
     assert written["ServerApp"]["jpserver_extensions"] == {"other": True,
                                                            "tutor.classroom.template_cache": True,
-                                                           "tutor.classroom.xsrf_cookie": True}
+                                                           "tutor.classroom.xsrf_cookie": True,
+                                                           "tutor.hub.lockdown": True}
     assert written["MappingKernelManager"]["cull_idle_timeout"] == 300
     voila = serve.write_voila_config(tmp_path / "etc" / "voila.py")
     assert voila.read_text() == serve.VOILA_PY
@@ -143,11 +144,14 @@ def test_a_voila_py_of_someone_else_is_kept(tmp_path: Path) -> None:
 
 def test_the_server_extension_is_found_where_jupyter_server_looks() -> None:
     from tutor.classroom import xsrf_cookie
+    from tutor.hub import lockdown
 
     points = [*template_cache._jupyter_server_extension_points(),
-              *xsrf_cookie._jupyter_server_extension_points()]
+              *xsrf_cookie._jupyter_server_extension_points(),
+              *lockdown._jupyter_server_extension_points()]
     assert points == [{"module": "tutor.classroom.template_cache"},
-                      {"module": "tutor.classroom.xsrf_cookie"}]
+                      {"module": "tutor.classroom.xsrf_cookie"},
+                      {"module": "tutor.hub.lockdown"}]
     assert list(serve.SERVER_EXTENSIONS) == [p["module"] for p in points]
 
 

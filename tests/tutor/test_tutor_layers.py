@@ -35,7 +35,8 @@ TEACHING = package("teaching") | {"tutor.classroom.counts"}
 hints, mastery, asking, practice, the evidence rule and what is computed from it: mastery
 replayed, review), and the counts, which interpret stored rows."""
 STORAGE = frozenset({"tutor.storage.store", "tutor.storage.store_backends",
-                     "tutor.storage.store_files"})
+                     "tutor.storage.store_files", "tutor.storage.service_store",
+                     "tutor.storage.names", "tutor.storage.seal"})
 STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.course.paths", "tutor.storage.records"}
 """The store keeps rows: it reads the shared record types (:mod:`tutor.storage.records`), the
 translations and the default place of its file, and nothing of the teaching."""
@@ -43,10 +44,14 @@ LESSON_LOADING = frozenset({"tutor.course.lessons", "tutor.course.paths"})
 SESSION = package("play") | {"tutor.storage.recorder", "tutor.teaching.asking"}
 CLASS_FILES = frozenset({"tutor.classroom.overview", "tutor.classroom.student_answers",
                          "tutor.classroom.counts", "tutor.teaching.replay",
-                         "tutor.teaching.review", "tutor.classroom.live"})
+                         "tutor.teaching.review", "tutor.classroom.live",
+                         "tutor.classroom.hand_in"})
 """The class's file handling: what the lessons and teacher pages show, from the attempts."""
 COMMANDS = package("commands") | {"tutor.__main__", "tutor.classroom.serve"}
 """Command-line modules (``python -m tutor …``, ``python -m tutor.classroom.serve``)."""
+HUB = package("hub")
+"""The class server around the kernels (issue 41): the store service and the lockdown of a
+student's server. They keep rows and requests, never teaching or pages."""
 WIDGETS = frozenset({"ipywidgets", "ipycanvas"})
 UI = "tutor.ui"
 
@@ -162,6 +167,14 @@ RULES = (
     Rule("the class's file handling reaches no command-line module",
          lambda m: m in CLASS_FILES, lambda i: _in(i, COMMANDS), "tutor.commands.teacher",
          through=True),
+    Rule("the hub's side imports only the store, translations, paths and the request",
+         lambda m: m in HUB,
+         lambda i: i.startswith("tutor") and not _in(
+             i, HUB | STORAGE_MAY_IMPORT | {"tutor.classroom.request"}),
+         "tutor.teaching.mastery"),
+    Rule("no page and no session imports the hub's side (it runs outside the kernels)",
+         lambda m: _in(m, UI) or m in SESSION, lambda i: _in(i, HUB),
+         "tutor.hub.store_service"),
     Rule("only tutor.ui imports ipywidgets or ipycanvas", lambda m: not _in(m, UI),
          lambda i: _in(i, WIDGETS), "ipycanvas"),
     Rule("nothing outside tutor.ui imports tutor.ui (but the commands that start a page)",
@@ -195,7 +208,7 @@ def test_each_rule_catches_a_bad_import(rule: Rule) -> None:
 def test_the_groups_name_modules_that_exist() -> None:
     """A renamed module would silently leave its rule: every named module is there."""
     modules = set(graph())
-    named = TEACHING | STORAGE | LESSON_LOADING | SESSION | CLASS_FILES | COMMANDS
+    named = TEACHING | STORAGE | LESSON_LOADING | SESSION | CLASS_FILES | COMMANDS | HUB
     assert named - modules == set()
     assert {"tutor.storage.records", "tutor.i18n", "tutor.course.paths", UI} <= modules
 

@@ -174,8 +174,8 @@ def test_a_loaded_file_names_the_lessons_page(link: Any, tmp_path: Path) -> None
     with Store(tmp_path / "own.sqlite3") as own:
         sid = own.start_session("carla")
         own.record_attempt("carla", sid, lesson="01-other-end", problem="p1", step="gain",
-                           outcome="CORRECT", input_text="5", kc="other-end",
-                           first_attempt=True, expected=5, answered=5,
+                           outcome="CORRECT", input_text="5", feedback="correct",
+                           kc="other-end", first_attempt=True, expected=5, answered=5,
                            time="2026-01-05T09:00:00+00:00")
         own.export_csv(tmp_path / "carla.csv", student="carla")
     with Store(tmp_path / "fresh.sqlite3") as fresh:
@@ -202,11 +202,16 @@ def test_links_between_pages_carry_a_known_student() -> None:
 # --- the teacher's merge ----------------------------------------------------------------------
 
 
-def _file(tmp_path: Path, student: str, session: str, n: int = 2) -> tuple[str, bytes]:
+def _file(tmp_path: Path, student: str, session: str, n: int = 2,
+          seconds: float = 3.0) -> tuple[str, bytes]:
+    """``student``'s file of ``n`` right answers in ``session``, each taking ``seconds`` (two
+    students' answers never take the same time to the microsecond: the same answers with
+    the same seconds are one student's copied, :mod:`tutor.classroom.hand_in`)."""
     rows = [Attempt(student=student, session=session, time=f"2026-01-05T09:0{i}:00+00:00",
                     lesson="01-other-end", problem=f"p{i}", step="gain", outcome=Outcome.CORRECT,
-                    input="5", feedback="", kc="other-end", attempt_at_step=1,
-                    first_attempt=True, hints=0, duration=3.0, expected=5, answered=5)
+                    input="5", feedback="correct", kc="other-end", attempt_at_step=1,
+                    first_attempt=True, hints=0, duration=seconds + i / 7, expected=5,
+                    answered=5)
             for i in range(n)]
     path = tmp_path / f"{student}-{session}.csv"
     write_csv(path, rows)
@@ -217,7 +222,7 @@ def test_the_teacher_refuses_nameless_files_and_two_students_under_one_name(
         tmp_path: Path) -> None:
     anon = _file(tmp_path, "anon", "s-anon")
     ana1 = _file(tmp_path, "ana", "s-1")
-    ana2 = _file(tmp_path, "ana", "s-2")  # another "ana": no session in common
+    ana2 = _file(tmp_path, "ana", "s-2", seconds=4.125)  # another "ana": no session in common
     beto = _file(tmp_path, "beto", "s-3")
     with Store(tmp_path / "class.sqlite3") as store:
         result = merge_files(store, [anon, ana1, ana2, beto], "en")

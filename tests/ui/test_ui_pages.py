@@ -107,6 +107,59 @@ def test_a_refused_file_is_one_line_and_nothing_of_it_is_loaded(
                        "cargó nada de él."]
 
 
+def _made_right(content: bytes) -> bytes:
+    """A progress file as a spreadsheet would leave it after a student made every wrong
+    answer right (the seal column untouched: nobody can compute it in a spreadsheet)."""
+    rows = list(csv.reader(io.StringIO(content.decode("utf-8"), newline="")))
+    head = rows[0]
+    for r in rows[1:]:
+        if r[head.index("outcome")] == "INCORRECT":
+            r[head.index("outcome")] = "CORRECT"
+            r[head.index("feedback")] = "correct"
+    out = io.StringIO()
+    out.write(",".join(head) + "\n")
+    csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows[1:])
+    return out.getvalue().encode("utf-8")
+
+
+def test_the_teacher_page_refuses_an_edited_file_and_its_tables_stay_as_they_were(
+        link: Any, tmp_path: Path, class_files: list[tuple[str, bytes]]) -> None:
+    """Issue 41 part 5: a file edited in a spreadsheet is named in the upload's result, and
+    the class table and the heat map do not move."""
+    link("lang=es")
+    name, content = class_files[1]
+    with Store(tmp_path / "class.sqlite3") as store:
+        page = teacher_page(store=store)
+        upload(page.upload.upload, class_files[:3])
+        table, heat = page.table.table.value, page.heat_map.map.value
+        upload(page.upload.upload, [("copia.csv", _made_right(content))])
+        assert page.table.table.value == table and page.heat_map.map.value == heat
+        assert rebuild_mastery(store.attempts(name[:-4])) == rebuild_mastery(
+            read_attempts_of(content, tmp_path))
+    refused = re.findall(r"<li class='ld-msg'>(.*?)</li>", page.upload.result.value)
+    assert len(refused) == 1 and refused[0].startswith(
+        "copia.csv se modificó después de que el tutor lo guardara: la línea ")
+    assert "Respuestas nuevas cargadas: 0." in page.upload.result.value
+
+
+def test_the_lessons_page_refuses_an_edited_file(link: Any, tmp_path: Path,
+                                                 class_files: list[tuple[str, bytes]]) -> None:
+    name, content = class_files[2]
+    link(f"lang=en&student={name[:-4]}")
+    with Store(tmp_path / "binder.sqlite3") as store:
+        page = lessons_page(store=store)
+        upload(page.files.upload, [("mine.csv", _made_right(content))])
+        assert store.attempts() == []
+    refused = re.findall(r"<li class='ld-msg'>(.*?)</li>", page.files.result.value)
+    assert len(refused) == 1 and refused[0].startswith("mine.csv was changed after the tutor")
+    assert "Load the file exactly as “Download my progress” gave it" in refused[0]
+
+
+def read_attempts_of(content: bytes, folder: Path) -> list[Any]:
+    (folder / "own.csv").write_bytes(content)
+    return read_attempts(folder / "own.csv")
+
+
 def test_a_page_without_a_name_shows_the_loaded_students_lessons(
         link: Any, tmp_path: Path, class_files: list[tuple[str, bytes]]) -> None:
     link("lang=en")

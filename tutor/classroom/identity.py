@@ -2,7 +2,18 @@
 
 Outside a hub (no ``JUPYTERHUB_USER``) everyone may: the pages stay as they always were (a
 teacher's own machine, Binder). Under a hub the student is the hub user, and the class's data
-(the teacher page, the teacher's command line) is for teachers only:
+(the teacher page, the teacher's command line) is for teachers only.
+
+On a hub set up as ``deploy/`` says, the class's store is the hub's store service
+(``LEONARD_TUTOR_DB=http://…``, :mod:`tutor.hub.store_service`), and a teacher is whoever the
+service says is one: the hub gives the teacher role (its scope ``custom:leonard:teach``) to
+the teachers' names and groups, and the service reads it from the token of the page's server.
+Nothing in the kernel's environment counts then: a kernel that sets ``JUPYTERHUB_USER`` or
+``LEONARD_TEACHERS`` still holds its own student's token, and the service would refuse it the
+class's rows anyway.
+
+On an older hub whose servers were given the database itself (not secure: every kernel held
+its address), the pages fall back to the rule they had:
 
 * a user named in ``LEONARD_TEACHERS`` (names separated by commas or spaces), or in a hub
   group named there as ``group:NAME`` (for example ``LEONARD_TEACHERS="ms.ruiz, group:teachers"``);
@@ -26,6 +37,8 @@ import re
 import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from tutor.course.paths import PROGRESS_ENV, is_service_address
 
 __all__ = ["HUB_USER_ENV", "TEACHERS_ENV", "HubProfile", "hub_profile", "hub_user",
            "is_teacher", "teachers_setting"]
@@ -86,12 +99,29 @@ def hub_profile(env: Mapping[str, str] | None = None) -> HubProfile:
 
 def is_teacher(env: Mapping[str, str] | None = None,
                profile: Callable[[Mapping[str, str]], HubProfile] = hub_profile) -> bool:
-    """Whether this user may see the class's data: always outside a hub; under a hub, a user
-    named in ``LEONARD_TEACHERS`` or in a group listed there, or a hub admin."""
+    """Whether this user may see the class's data: always outside a hub; under a hub whose
+    store is the store service, whoever the service says is a teacher (the hub's role);
+    under an older hub, a user named in ``LEONARD_TEACHERS`` or in a group listed there, or
+    a hub admin."""
     env = os.environ if env is None else env
     user = hub_user(env)
     if user is None:
         return True
+    address = env.get(PROGRESS_ENV, "")
+    if is_service_address(address):
+        from tutor.storage.records import StoreError
+        from tutor.storage.service_store import TOKEN_ENV, ServiceStore
+
+        try:
+            store = ServiceStore(address, token=env.get(TOKEN_ENV, ""), retries=1)
+        except StoreError:
+            return False
+        try:
+            return store.me()[1]
+        except StoreError:
+            return False
+        finally:
+            store.close()
     names, groups = teachers_setting(env)
     if user in names:
         return True

@@ -57,14 +57,16 @@ def unnamed(student: str) -> bool:
 
 
 def clean_name(text: str, limit: int = MAX_NAME) -> tuple[str, bool]:
-    """A student's name as data: control and format characters dropped, spaces collapsed,
-    trimmed, at most ``limit`` characters. Returns the name (``"anon"`` if nothing is left)
-    and whether it had to be shortened.
+    """A student's name as data: in Unicode NFC, control and format characters dropped,
+    spaces collapsed, trimmed, at most ``limit`` characters. Returns the name (``"anon"`` if
+    nothing is left) and whether it had to be shortened.
 
     >>> clean_name("  ana\\r\\n=1+1 ")
     ('ana =1+1', False)
     """
-    kept = "".join(" " if c.isspace() else c for c in text
+    # NFC: "José" typed with a combining accent is the same name as with a precomposed é
+    # (the store matches names by tutor.storage.names.name_key too).
+    kept = "".join(" " if c.isspace() else c for c in unicodedata.normalize("NFC", text)
                    if c.isspace() or not unicodedata.category(c).startswith("C"))
     name = " ".join(kept.split())
     cut = len(name) > limit

@@ -22,6 +22,7 @@ from tutor.classroom.counts import (
 )
 from tutor.classroom.link import ANONYMOUS, unnamed
 from tutor.i18n import N_, Message, ngettext, visible
+from tutor.storage.names import name_key
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.teaching.mastery import SKILLS, Mastery, Params
 from tutor.teaching.review import Due, ReviewSchedule, due_reviews
@@ -29,10 +30,12 @@ from tutor.teaching.review import Due, ReviewSchedule, due_reviews
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
     from tutor.storage.store import Store
+    from tutor.storage.store_files import ProgressRows
 
 __all__ = ["MISTAKE_NAMES", "ClassFiles", "ClassRow", "LessonProgress", "MergeResult", "Mistake",
            "class_csv", "class_grid", "class_table", "frequent_mistakes", "lesson_progress",
-           "merge_files", "merge_student_files", "refresh_mastery", "reviews_due", "shown_name"]
+           "loaded_answers", "merge_files", "merge_student_files", "refresh_mastery",
+           "reviews_due", "shown_name"]
 
 MISTAKE_NAMES: dict[str, str] = {
     "added_instead_of_multiplied": N_("added instead of multiplying"),
@@ -250,13 +253,21 @@ def shown_name(name: str) -> str:
     return base[: _LONGEST_NAME - 16] + "…" + base[-15:]
 
 
-def _read_file(name: str, content: bytes, lang: str) -> list[Attempt]:
-    """The attempts of one uploaded progress file; :class:`StoreError` (one line, in
-    ``lang``) if it is not a progress export. The bytes are read as they are: no file is
-    written, so no name can be a path, too long, or hold a NUL."""
-    from tutor.storage.store_files import parse_attempts
+def _read_file(name: str, content: bytes, lang: str) -> ProgressRows:
+    """The attempts of one uploaded progress file, with their lines and what its seal says;
+    :class:`StoreError` (one line, in ``lang``) if it is not a progress export. The bytes are
+    read as they are: no file is written, so no name can be a path, too long, or hold a NUL."""
+    from tutor.storage.store_files import parse_progress
 
-    return parse_attempts(content, shown_name(name), lang)
+    return parse_progress(content, shown_name(name), lang)
+
+
+def loaded_answers(store: Store, names: Iterable[str]) -> list[Attempt]:
+    """The answers ``store`` already holds of the students ``names`` (matched by
+    :func:`tutor.storage.names.name_key`): what a file's answers are checked against for
+    copies (:mod:`tutor.classroom.hand_in`)."""
+    keys = {name_key(n) for n in names}
+    return [a for s in store.students() if name_key(s) in keys for a in store.attempts(s)]
 
 
 def _from_the_future(file: str, rows: Sequence[Attempt], now: datetime,
@@ -280,7 +291,10 @@ def merge_files(store: Store, files: Sequence[tuple[str, bytes]], lang: str = "e
     """Merge progress files (name, content) into ``store``: each file is checked whole and
     merged whole or refused with one line; attempts already there are skipped. Then the
     mastery of every student touched is rebuilt from all their attempts, so a student who
-    loads their progress on a new Binder starts where they were. The teacher's merge: a
+    loads their progress on a new Binder starts where they were. A file changed after the
+    tutor wrote it (its seal broken), one with no seal, and one holding rows the tutor could
+    not have written are refused (:mod:`tutor.classroom.hand_in`), so they change no
+    student's mastery. The teacher's merge: a
     file of answers without a name, or a second student's file under a name already
     uploaded, is refused (see :class:`ClassFiles`). A file with answers dated more than a day after
     ``now`` (default: the present) is refused."""
@@ -291,10 +305,11 @@ def merge_student_files(store: Store, files: Sequence[tuple[str, bytes]], studen
                         lang: str = "en",
                         on_progress: Callable[[int, int], None] | None = None, *,
                         now: datetime | None = None) -> MergeResult:
-    """A student loading their own progress (the lessons page): as :func:`merge_files`, but
-    a file holding anyone else's answers is refused whole, with a line saying whose they
-    are. A page without a name (``"anon"``) takes the name of the one student in the files
-    (``result.students``)."""
+    """A student loading their own progress (the lessons page): as :func:`merge_files` (with
+    the same checks of the seal and the rows, its lines worded for the student), but a file
+    holding anyone else's answers is refused whole, with a line saying whose they are. A page
+    without a name (``"anon"``) takes the name of the one student in the files
+    (``result.students``). Names are matched by :func:`tutor.storage.names.name_key`."""
     return _merge(store, files, lang, on_progress, student, now)
 
 
@@ -309,11 +324,14 @@ class ClassFiles:
       file holds the earlier sessions too once they loaded their progress): the second is
       refused, and the line says how to load it when it is one student's after all (on its
       own, in a second upload).
+
+    Names are one name by :func:`tutor.storage.names.name_key` ("José" typed as NFC or NFD).
     """
 
     def __init__(self) -> None:
         self.sessions: dict[str, tuple[str, set[str]]] = {}
-        """Each name seen, with the first file that holds it and that name's sessions."""
+        """Each name seen (by its key), with the first file that holds it and that name's
+        sessions."""
 
     def problem(self, file: str, rows: Sequence[Attempt]) -> Message | None:
         """Why ``file`` (its attempts ``rows``) is refused, or None (it is then noted)."""
@@ -325,54 +343,61 @@ class ClassFiles:
                               "apart. Nothing of it was loaded; ask the student to open the "
                               "lesson's link again, type their name, and hand in the new "
                               "file."), file=file, name=nameless[0])
-        sessions = {n: {a.session for a in rows if a.student == n} for n in names}
+        sessions: dict[str, set[str]] = {}
+        for a in rows:
+            sessions.setdefault(name_key(a.student), set()).add(a.session)
         for name in names:
-            seen = self.sessions.get(name)
-            if seen is not None and not seen[1] & sessions[name]:
+            seen = self.sessions.get(name_key(name))
+            if seen is not None and not seen[1] & sessions[name_key(name)]:
                 return Message(N_("{file} and {other} both hold answers of “{student}”, "
                                   "from different sessions: two students may have typed the "
                                   "same name. Nothing of {file} was loaded; ask them to use "
                                   "names of their own (if it is one student's, upload {file} "
                                   "again on its own)."), file=file, other=seen[0],
                                student=name)
-        for name in names:
-            first, known = self.sessions.get(name, (file, set()))
-            self.sessions[name] = (first, known | sessions[name])
+        for key, found in sessions.items():
+            first, known = self.sessions.get(key, (file, set()))
+            self.sessions[key] = (first, known | found)
         return None
 
 
 def _merge(store: Store, files: Sequence[tuple[str, bytes]], lang: str,
            on_progress: Callable[[int, int], None] | None, student: str | None,
            now: datetime | None = None) -> MergeResult:
+    from tutor.classroom.hand_in import Audience, replay_refusal, seal_refusal
+
     result = MergeResult()
     now = now if now is not None else datetime.now(timezone.utc)
     expected = None if student in (None, ANONYMOUS) else student
     class_files = ClassFiles() if student is None else None
+    audience: Audience = "teacher" if student is None else "student"
     for i, (name, content) in enumerate(files):
         result.files += 1
+        file = shown_name(name)
         try:
-            rows = _read_file(name, content, lang)
+            progress = _read_file(name, content, lang)
+            rows = progress.attempts
+            refusal = seal_refusal(file, progress, audience, lang)
         except StoreError as err:
-            result.refused.append(str(err))
-            rows = []
-        future = _from_the_future(shown_name(name), rows, now, lang) if rows else None
-        if future is not None:
-            result.refused.append(future)
-            rows = []
-        if student is not None and rows:
+            rows, refusal = [], str(err)
+        if refusal is None and rows:
+            refusal = _from_the_future(file, rows, now, lang)
+        if refusal is None and student is not None and rows:
             names = {a.student for a in rows}
-            if expected is None and len(names) == 1:
+            if expected is None and len({name_key(n) for n in names}) == 1:
                 expected = next(iter(names))
-            problem = _not_own(shown_name(name), names, expected)
-            if problem is not None:
-                result.refused.append(problem.translate(lang))
-                rows = []
-        if class_files is not None and rows:
-            problem = class_files.problem(shown_name(name), rows)
-            if problem is not None:
-                result.refused.append(problem.translate(lang))
-                rows = []
-        if rows:
+            problem = _not_own(file, names, expected)
+            refusal = None if problem is None else problem.translate(lang)
+        if refusal is None and rows:
+            # before ClassFiles notes the file's names: a refused file holds no one's
+            refusal = replay_refusal(file, progress, lang,
+                                     loaded_answers(store, {a.student for a in rows}))
+        if refusal is None and class_files is not None and rows:
+            problem = class_files.problem(file, rows)
+            refusal = None if problem is None else problem.translate(lang)
+        if refusal is not None:
+            result.refused.append(refusal)
+        elif rows:
             added = _merge_in_batches(store, rows)
             result.added += added
             result.known += len(rows) - added
@@ -420,7 +445,7 @@ def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
         return Message(N_("{file} holds the progress of several students ({found}): the "
                           "teacher page loads such files. Nothing of it was loaded."),
                        file=file, found=found)
-    if names != {student}:
+    if {name_key(n) for n in names} != {name_key(student)}:
         return Message(N_("{file} holds the progress of {found}, not of {student}. Nothing "
                           "of it was loaded."), file=file, found=found, student=student)
     return None

@@ -16,7 +16,8 @@ import json
 import os
 from collections.abc import Callable, MutableMapping
 
-__all__ = ["PREHEAT_ENV", "page_query", "preheated", "wait_for_request"]
+__all__ = ["IDLE_TAB_DEFAULT", "PREHEAT_ENV", "idle_tab_minutes", "page_query",
+           "page_status_url", "preheated", "wait_for_request"]
 
 PREHEAT_ENV = "VOILA_PREHEAT"
 """Set to ``"True"`` by Voilà in a kernel of its preheated pool (``"False"`` otherwise)."""
@@ -79,3 +80,50 @@ def page_query(env: MutableMapping[str, str] | None = None,
         # Once the request is in, this kernel serves that page like any other.
         env[PREHEAT_ENV] = "False"
     return env.get("QUERY_STRING") or ""
+
+
+def _kernel_id() -> str | None:
+    """This kernel's id: its connection file is ``kernel-<id>.json`` (None outside one)."""
+    try:
+        from ipykernel.connect import get_connection_file
+    except ImportError:
+        return None
+    try:
+        name = os.path.basename(get_connection_file())
+    except (RuntimeError, AttributeError):
+        return None
+    if name.startswith("kernel-") and name.endswith(".json"):
+        return name[len("kernel-"):-len(".json")]
+    return None
+
+
+def page_status_url(env: MutableMapping[str, str] | None = None,
+                    kernel_id: Callable[[], str | None] = _kernel_id) -> str:
+    """Where this page asks whether its kernel still runs (``""``: nowhere): on a class
+    hub's student server (:mod:`tutor.hub.lockdown`), ``<server>/leonard/page/<kernel>``. A
+    page that comes back after its tab was closed for being idle says so
+    (``tutor/ui/shared/access.js``)."""
+    env = os.environ if env is None else env
+    if not env.get("JUPYTERHUB_API_TOKEN") or env.get("LEONARD_FULL_SERVER") == "1":
+        return ""
+    base = env.get("VOILA_BASE_URL", "")
+    kernel = kernel_id()
+    if not base.startswith("/") or not kernel:
+        return ""
+    return f"{base.rstrip('/')}/leonard/page/{kernel}"
+
+
+IDLE_TAB_DEFAULT = 30.0
+"""Minutes without use after which a class server closes an open tab, unless its hub says
+otherwise (``deploy/tljh/leonard.py``'s ``IDLE_TAB_MINUTES``)."""
+
+
+def idle_tab_minutes(env: MutableMapping[str, str] | None = None) -> float:
+    """After how many minutes without use the class server closes an open tab
+    (``$LEONARD_IDLE_TAB_MINUTES``, :data:`IDLE_TAB_DEFAULT` when unset or unusable)."""
+    env = os.environ if env is None else env
+    try:
+        minutes = float(env.get("LEONARD_IDLE_TAB_MINUTES", ""))
+    except ValueError:
+        return IDLE_TAB_DEFAULT
+    return minutes if minutes > 0 else IDLE_TAB_DEFAULT

@@ -90,8 +90,12 @@ JupyterHub) has no pool: there these flags do not apply."""
 
 
 SERVER_EXTENSIONS: dict[str, bool] = {"tutor.classroom.template_cache": True,
-                                      "tutor.classroom.xsrf_cookie": True}
-"""Jupyter Server extensions the project enables (``ServerApp.jpserver_extensions``)."""
+                                      "tutor.classroom.xsrf_cookie": True,
+                                      "tutor.hub.lockdown": True}
+"""Jupyter Server extensions the project enables (``ServerApp.jpserver_extensions``). The
+lockdown of a student's server (:mod:`tutor.hub.lockdown`) acts only under a hub; the hub's
+config enables it too, so that a server it starts is locked down even where this was not
+written."""
 
 VOILA_PY = f"""\
 # Written by `python -m tutor.classroom.serve --write-server-config` (Leonard-Domino Tutor).

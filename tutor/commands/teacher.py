@@ -19,7 +19,7 @@ from tutor.classroom.identity import hub_user, is_teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
 from tutor.storage.records import Attempt, StoreError
 from tutor.storage.store import Store, default_location, is_database_address
-from tutor.storage.store_files import read_attempts
+from tutor.storage.store_files import read_progress
 from tutor.teaching.mastery import SKILL_NAMES, STREAK_TO_MASTER, default_params
 from tutor.teaching.replay import first_answer_evidence, lesson_params, rebuild_mastery
 
@@ -64,8 +64,16 @@ def add_commands(sub: argparse._SubParsersAction[_P], lang: str) -> None:
         "import", lang=lang, help=_(N_("add the attempts of an exported file")),
         description=_(N_("Add the attempts of a CSV or DataShop export (for example one "
                          "handed in from Binder) to the progress file. Attempts already "
-                         "there are skipped, so importing a file twice adds nothing.")))
+                         "there are skipped, so importing a file twice adds nothing. A file "
+                         "changed after the tutor wrote it (its seal broken), one without a "
+                         "seal, and one holding answers the tutor could not have recorded "
+                         "are refused whole, as on the teacher page.")))
     imp.add_argument("file", metavar=_(N_("FILE")), help=_(N_("the file to import")))
+    imp.add_argument("--unsealed", action="store_true",
+                     help=_(N_("also load a file without a seal (a DataShop export, or a file "
+                               "saved by a tutor older than the seal) if you trust it; its "
+                               "answers are still checked, and a broken seal is still "
+                               "refused")))
 
     report = sub.add_parser(
         "report", lang=lang, help=_(N_("show each student's results per skill")),
@@ -114,9 +122,7 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
         if args.command == "import":
             # Every row is read and checked before the store is opened (or created), so a
             # bad file changes nothing.
-            rows = read_attempts(Path(args.file), lang)
-            with Store(location, lang=lang) as store:
-                return _import(Path(args.file), rows, store, lang)
+            return _checked_import(Path(args.file), args.unsealed, location, lang)
         command = _export if args.command == "export" else _report
         with Store(location, lang=lang) as store:
             return command(args, store, lang)
@@ -156,6 +162,27 @@ def _export(args: argparse.Namespace, store: Store, lang: str) -> int:
         attempts=written, file=path,
         students=ngettext("{n} student", "{n} students", students, lang).format(n=students)))
     return 0
+
+
+def _checked_import(path: Path, unsealed: bool, location: str | Path, lang: str) -> int:
+    """``import``: the file read and checked as the teacher page checks an upload
+    (:mod:`tutor.classroom.hand_in`: its seal, then its rows, then its rows against the
+    answers already in the store), then merged; a refused file is one line on stderr and
+    exit code 2, and changes nothing."""
+    from tutor.classroom.hand_in import replay_refusal, seal_refusal
+    from tutor.classroom.overview import loaded_answers
+
+    progress = read_progress(path, lang)
+    refusal = (seal_refusal(path.name, progress, "teacher", lang, allow_unsealed=unsealed)
+               or replay_refusal(path.name, progress, lang))
+    if refusal is None:
+        with Store(location, lang=lang) as store:
+            earlier = loaded_answers(store, {a.student for a in progress.attempts})
+            refusal = replay_refusal(path.name, progress, lang, earlier) if earlier else None
+            if refusal is None:
+                return _import(path, progress.attempts, store, lang)
+    _say(refusal, error=True)
+    return 2
 
 
 def _import(path: Path, rows: Sequence[Attempt], store: Store, lang: str) -> int:

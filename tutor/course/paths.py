@@ -15,12 +15,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["LESSONS_ENV", "PROGRESS_ENV", "default_path", "lesson_dirs", "notebook",
-           "own_lessons_dir", "scheme_of", "shipped_dir"]
+__all__ = ["LESSONS_ENV", "PROGRESS_ENV", "SERVICE_SCHEMES", "default_path",
+           "is_service_address", "lesson_dirs", "notebook", "own_lessons_dir", "scheme_of",
+           "shipped_dir"]
 
 LESSONS_ENV = "LEONARD_LESSONS"
 PROGRESS_ENV = "LEONARD_TUTOR_DB"
-"""The progress store: a file path or a ``postgresql://`` address (:mod:`tutor.storage.store`)."""
+"""The progress store: a file path, a ``postgresql://`` address (:mod:`tutor.storage.store`),
+or on a class hub the store service's ``http://`` address
+(:mod:`tutor.storage.service_store`)."""
+SERVICE_SCHEMES = ("http", "https")
+"""A store address with one of these schemes is the hub's store service."""
 _PACKAGE = Path(__file__).resolve().parents[1]  # the tutor package
 
 
@@ -55,6 +60,11 @@ def scheme_of(location: str) -> str | None:
     if not all(c.isalnum() or c in "+.-" for c in head):
         return None
     return head.lower()
+
+
+def is_service_address(location: object) -> bool:
+    """Whether ``location`` is the address of the hub's store service (``http(s)://…``)."""
+    return isinstance(location, str) and scheme_of(location) in SERVICE_SCHEMES
 
 
 def default_path() -> Path:

@@ -949,7 +949,8 @@ class Session:
             round_end=None if end is None else end.reason, match_over=self.match.over,
             match_winners=None if self.match.match_end is None
             else tuple(self.match.match_end.winners),
-            unsaved=self.unsaved, lesson_over=lesson_over,
+            unsaved=self.unsaved, unsaved_note=self.unsaved_message or "",
+            lesson_over=lesson_over,
             lesson_end=self.lesson_summary() if lesson_over and self.plan.targets else None,
             hand_points=tuple(end.hand_totals) if end is not None and pending is None
             else (),

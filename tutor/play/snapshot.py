@@ -269,6 +269,9 @@ class Snapshot:
     match_winners: tuple[int, ...] | None
     unsaved: int
     """Answers not yet written to the progress file (it was busy)."""
+    unsaved_note: str = ""
+    """While :attr:`unsaved` is not 0: what the page says of them, in the snapshot's language
+    (they wait on the page and are saved as soon as the store answers)."""
     lesson_over: bool = False
     """The lesson is over (free play: the match); no further round."""
     lesson_end: LessonSummary | None = None

@@ -35,8 +35,11 @@ class ProgressStore(Protocol):
 
     def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]: ...
 
-NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress file is busy. They will "
-                   "be saved as soon as it is free.")
+    def attempts(self, student: str | None = None) -> list[Attempt]: ...
+
+NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress store is busy or out of "
+                   "reach. They wait on this page and are saved as soon as it answers; keep "
+                   "this page open until then.")
 """Shown to the student while answers wait in memory for a busy progress file."""
 
 
@@ -85,13 +88,25 @@ class Recorder:
 
     def load_mastery(self, student: str, params: Params) -> Mastery:
         """The student's saved mastery (a fresh one while the store is busy: the answers
-        still count from here on, and are all saved)."""
+        still count from here on, and are all saved). A student with answers but no saved
+        mastery rows (their rows were dropped when two spellings of their name were merged,
+        :mod:`tutor.storage.store` version 3) gets the mastery replayed from the answers."""
         from tutor.storage.store import StoreBusyError
 
         try:
-            return load_mastery(self.store, student, params)
+            mastery = load_mastery(self.store, student, params)
+            if mastery.states:
+                return mastery
+            attempts = self.store.attempts(student)
         except StoreBusyError:
             return Mastery(params)
+        if not attempts:
+            return mastery
+        from tutor.teaching.replay import rebuild_mastery
+
+        rebuilt = rebuild_mastery(attempts)
+        rebuilt.params = params
+        return rebuilt
 
     def attempt(self, attempt: Attempt) -> None:
         """Save ``attempt`` as it is (the store numbers nothing of it)."""

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Literal
 
 from tutor.i18n import N_, SOURCE_LANG, Message, TranslatableError
 from tutor.storage.records import CSV_COLUMNS, DATASHOP_COLUMNS, KC_SEPARATOR
+from tutor.storage.store_files import SEALED_CSV_COLUMNS
 
 if TYPE_CHECKING:
     from _csv import Reader as _CsvReader
@@ -228,7 +229,7 @@ def log_kind(path: Path, lang: str = SOURCE_LANG) -> LogKind:
     """``progress`` (the tutor's own CSV or DataShop export), ``datashop`` (a DataShop
     transaction export) or ``table`` (anything else: columns found by name)."""
     names, _sep = _header(path, lang)
-    if tuple(names) in (CSV_COLUMNS, DATASHOP_COLUMNS):
+    if tuple(names) in (SEALED_CSV_COLUMNS, CSV_COLUMNS, DATASHOP_COLUMNS):
         return "progress"
     keys = {_key(n) for n in names}
     if all(_key(n) in keys for n in _DATASHOP_NEEDS):

@@ -18,7 +18,13 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
 * version 1: the first released tables; files written before the mastery table had
   ``streak`` and ``scaffolded_right`` lack those columns (the tutor added them on open).
 * version 2: ``streak``, ``scaffolded_right`` and ``misconceptions`` are always there (added
-  with their default 0 where missing). A PostgreSQL store is created at version 2.
+  with their default 0 where missing).
+* version 3: a student is found by the key of their name (:func:`tutor.storage.names.name_key`:
+  NFC, case-folded), so "José" typed with a combining accent, or "ana" for "Ana", is the
+  same student. The migration gives every student their key and merges the students whose
+  names differ only so into the first of them (their attempts and sessions; the merged
+  mastery rows are dropped, to be rebuilt from the attempts), and lists each merge in the
+  ``name_merges`` table, which the teacher page shows (:meth:`Store.name_merges`).
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -37,8 +43,9 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from tutor.course.paths import PROGRESS_ENV, default_path
+from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
+from tutor.storage.names import name_key, same_name
 from tutor.storage.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
@@ -93,7 +100,7 @@ __all__ = [
 ]
 
 ENV_VAR = PROGRESS_ENV
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
 # lock; a write that still finds it busy is tried again BUSY_RETRIES more times, after
@@ -140,10 +147,50 @@ def _migrate_1_to_2(store: Store) -> None:
             store.conn.execute(store.backend.add_column_sql("mastery", name, kind))
 
 
-MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2}
+def _migrate_2_to_3(store: Store) -> None:
+    """Name keys for every student; students whose names share a key become the first of
+    them (lowest id), and each merge is listed in ``name_merges``."""
+    conn, sql = store.conn, store._sql
+    if "name_key" not in store.backend.columns(conn, "students"):
+        conn.execute(store.backend.add_column_sql("students", "name_key", "TEXT"))
+    conn.execute(store.backend.merges_table)
+    kept: dict[str, tuple[int, str]] = {}
+    now = utc_now()
+    for sid, name in conn.execute("SELECT id, name FROM students ORDER BY id").fetchall():
+        key = name_key(name)
+        if key not in kept:
+            kept[key] = (int(sid), name)
+            conn.execute(sql("UPDATE students SET name_key = ? WHERE id = ?"), (key, sid))
+            continue
+        keeper, keeper_name = kept[key]
+        _merge_student(store, int(sid), keeper)
+        conn.execute(sql("INSERT INTO name_merges (kept, merged, time) VALUES (?, ?, ?)"),
+                     (keeper_name, name, now))
+    conn.execute(store.backend.key_index)
+
+
+_ATTEMPT_KEY = ("session", "time", "lesson", "problem", "step", "outcome", "input", "feedback",
+                "kc", "attempt_at_step")
+
+
+def _merge_student(store: Store, merged: int, into: int) -> None:
+    """Student ``merged``'s rows become student ``into``'s: an attempt both hold is kept
+    once; the mastery rows of both are dropped (rebuilt from the attempts when next read)."""
+    conn, sql = store.conn, store._sql
+    same = " AND ".join(f"b.{c} = attempts.{c}" for c in _ATTEMPT_KEY)
+    conn.execute(sql("DELETE FROM attempts WHERE student_id = ? AND EXISTS (SELECT 1 FROM "
+                     f"attempts b WHERE b.student_id = ? AND {same})"), (merged, into))
+    for table in ("attempts", "sessions"):
+        conn.execute(sql(f"UPDATE {table} SET student_id = ? WHERE student_id = ?"),
+                     (into, merged))
+    conn.execute(sql("DELETE FROM mastery WHERE student_id IN (?, ?)"), (merged, into))
+    conn.execute(sql("DELETE FROM students WHERE id = ?"), (merged,))
+
+
+MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2, 2: _migrate_2_to_3}
 """``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
 opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
-_TABLES = {"schema_version", "students", "sessions", "attempts", "mastery"}
+_TABLES = {"schema_version", "students", "sessions", "attempts", "mastery", "name_merges"}
 MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
                     "total_seconds", "streak", "scaffolded_right", "misconceptions")
 """The mastery table's columns, one row per student and skill (the fields of
@@ -214,6 +261,19 @@ class Store:
     ``lang`` is the language of its error messages (a teacher's or a student's).
     """
 
+    def __new__(cls, path: str | os.PathLike[str] | None = None,
+                *args: object, **kwargs: object) -> Store:
+        """A :class:`~tutor.storage.service_store.ServiceStore` for the address of the hub's
+        store service (``http(s)://…``, given or in ``$LEONARD_TUTOR_DB``), so that every
+        page, command and session that opens ``Store()`` on a class server goes through the
+        service; else a store on the database itself."""
+        location = path if path is not None else os.environ.get(ENV_VAR)
+        if cls is Store and is_service_address(location):
+            from tutor.storage.service_store import ServiceStore
+
+            return super().__new__(ServiceStore)
+        return super().__new__(cls)
+
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
                  retries: int = BUSY_RETRIES, owner: str | None = None) -> None:
@@ -263,7 +323,9 @@ class Store:
         try:
             return self.backend.connect(self._location, self.busy_timeout)
         except psycopg.Error as err:
-            raise StoreError(N_("The progress database {address} cannot be reached: {error}"),
+            # Out of reach is "busy": a page keeps its answers and saves them when it is back.
+            raise StoreBusyError(N_("The progress database {address} cannot be reached: "
+                                    "{error}"),
                              address=str(self.path), error=str(err).strip(),
                              lang=self.lang) from err
 
@@ -392,7 +454,7 @@ class Store:
     # -- who may see what --------------------------------------------------------------------
     def _allow(self, student: str | None) -> None:
         """Refuse ``student``'s rows (None: the whole class) to a store opened for another."""
-        if self.owner is None or student == self.owner:
+        if self.owner is None or (student is not None and same_name(student, self.owner)):
             return
         if student is None:
             raise StoreAccessError(N_("Only a teacher can see the whole class's progress; "
@@ -410,11 +472,18 @@ class Store:
             raise StoreError(N_("A student name or id can have at most {limit} characters."),
                              limit=MAX_TEXT, lang=self.lang)
         self._allow(name)
-        self.conn.execute(self._sql("INSERT INTO students (name, created) VALUES (?, ?) "
-                                    "ON CONFLICT DO NOTHING"), (name, utc_now()))
-        sql = self.backend.student_id_sql
-        args = (name,) * sql.count("?")
-        return int(_one(self.conn.execute(self._sql(sql), args))[0])
+        key = name_key(name)
+        # A name already there under another spelling (same key) keeps its first spelling.
+        self.conn.execute(self._sql("INSERT INTO students (name, created, name_key) "
+                                    "VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+                          (name, utc_now(), key))
+        sql = self.backend.student_id_sql()
+        return int(_one(self.conn.execute(self._sql(sql), self._key_args(sql, key)))[0])
+
+    @staticmethod
+    def _key_args(sql: str, key: str, *before: object) -> tuple[object, ...]:
+        """``before`` and then ``key`` for each ``?`` of ``sql`` that follows them."""
+        return (*before, *(key,) * (sql.count("?") - len(before)))
 
     def _ensure_session(self, session: str, student_id: int, started: str) -> None:
         self.conn.execute(self._sql("INSERT INTO sessions (id, student_id, started) "
@@ -437,8 +506,10 @@ class Store:
     def students(self) -> list[str]:
         """The students' names (a store opened for one student: that one, once stored)."""
         if self.owner is not None:
+            sql = "SELECT name FROM students WHERE " + self.backend.key_filter()
+            key = name_key(self.owner)
             return self._retry(lambda: [r[0] for r in self.conn.execute(
-                self._sql("SELECT name FROM students WHERE name = ?"), (self.owner,))])
+                self._sql(sql), self._key_args(sql, key))])
         # Sorted here, by code point (SQLite's order), whatever the database's collation.
         return sorted(self._retry(lambda: [r[0] for r in self.conn.execute(
             "SELECT name FROM students")]))
@@ -469,8 +540,8 @@ class Store:
             with self._transaction():
                 sid = self._student_id(student)
                 self._ensure_session(session, sid, now)
-                found = self._stored_already(sid, session, now, problem, step, checked,
-                                             input_text)
+                found = (self._stored_already(sid, session, now, problem, step, checked,
+                                              input_text) if self._tries else None)
                 if found is not None:
                     return found
                 (earlier,) = _one(self.conn.execute(self._sql(
@@ -487,7 +558,8 @@ class Store:
         return self._retry(write)
 
     def add_attempt(self, attempt: Attempt) -> int:
-        """Store ``attempt`` as it is and commit it; return its id. The tutor builds the
+        """Store ``attempt`` as it is and commit it; return its id (an attempt stored
+        already is found, not stored twice: its id is returned). The tutor builds the
         attempt once, at the answer (:class:`tutor.teaching.asking.Asker`: its session, time,
         attempt
         number at the step and first-attempt mark included), and the
@@ -501,22 +573,21 @@ class Store:
             with self._transaction():
                 sid = self._student_id(a.student)
                 self._ensure_session(a.session, sid, a.time)
+                added = self._insert(sid, a, ignore=True)
+                if added:
+                    return added
                 found = self._stored_already(sid, a.session, a.time, a.problem, a.step,
                                              a.outcome, a.input)
-                if found is not None:
-                    return found
-                return self._insert(sid, a, ignore=False)
+                return found if found is not None else 0
 
         return self._retry(write)
 
     def _stored_already(self, sid: int, session: str, time: str, problem: str, step: str,
                         outcome: Outcome, input_text: str) -> int | None:
-        """The id of this very attempt, if an earlier try of this write stored it: tried
-        again after an error, the earlier try's commit may have got through before the
-        connection was lost. The same attempt (its time has microseconds) is then found,
-        not stored twice."""
-        if not self._tries:
-            return None
+        """The id of this very attempt, if it is stored already: a write made again after
+        an error (the first try's commit may have got through before the connection was
+        lost), or sent again by a page whose reply was lost (the store service). The same
+        attempt (its time has microseconds) is then found, not stored twice."""
         row = self.conn.execute(self._sql(
             "SELECT id FROM attempts WHERE student_id = ? AND session = ? AND "
             "time = ? AND problem = ? AND step = ? AND outcome = ? AND input = ?"),
@@ -550,8 +621,9 @@ class Store:
                " a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints,"
                " a.duration, a.expected, a.answered FROM attempts a"
                " JOIN students s ON s.id = a.student_id")
+        one = sql + " WHERE " + self.backend.key_filter("s") + " ORDER BY a.id"
         rows = self._retry(lambda: (
-            self.conn.execute(self._sql(sql + " WHERE s.name = ? ORDER BY a.id"), (student,))
+            self.conn.execute(self._sql(one), self._key_args(one, name_key(student)))
             if student is not None else self.conn.execute(sql + " ORDER BY a.id")).fetchall())
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
@@ -587,9 +659,10 @@ class Store:
         :meth:`tutor.teaching.mastery.Mastery.from_dict`)."""
         self._allow(student)
         columns = ", ".join(f"m.{c}" for c in MASTERY_COLUMNS)
-        rows = self._retry(lambda: self.conn.execute(self._sql(
-            f"SELECT {columns} FROM mastery m JOIN students s ON s.id = m.student_id"
-            " WHERE s.name = ?"), (student,)).fetchall())
+        sql = (f"SELECT {columns} FROM mastery m JOIN students s ON s.id = m.student_id"
+               " WHERE " + self.backend.key_filter("s"))
+        rows = self._retry(lambda: self.conn.execute(
+            self._sql(sql), self._key_args(sql, name_key(student))).fetchall())
         return {r[0]: dict(zip(MASTERY_COLUMNS, r, strict=True)) for r in rows}
 
     # -- export and import (see tutor.storage.store_files)
@@ -608,6 +681,11 @@ class Store:
 
     def import_file(self, path: str | os.PathLike[str], lang: str | None = None) -> int:
         """Merge a CSV or DataShop export; return how many new attempts were added.
+
+        The store's own merge: it checks each row, not the file's seal or its fit with the
+        tutor's replay. A student's or a class's files reach a store through
+        :mod:`tutor.classroom.hand_in` (the teacher page, ``python -m tutor import``, the
+        lessons page), which refuses an edited file.
 
         Every row is checked before anything is written, and all rows go in one
         transaction, so a bad file changes nothing.  Rows already present are skipped.
@@ -636,6 +714,14 @@ class Store:
             return added
 
         return self._retry(write)
+
+    def name_merges(self) -> list[tuple[str, str, str]]:
+        """The students merged because their names were one name written two ways (when the
+        store was brought to version 3): the name kept, the name merged into it, and when.
+        The whole class's: a store opened for one student refuses it."""
+        self._allow(None)
+        return self._retry(lambda: [(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT kept, merged, time FROM name_merges ORDER BY time, kept")])
 
     def integrity_ok(self) -> bool:
         if self.backend.name != "sqlite":

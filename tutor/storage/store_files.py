@@ -21,6 +21,13 @@ Import checks every row (numbers within :data:`tutor.storage.records.LIMITS`, te
 :data:`tutor.storage.records.MAX_TEXT` characters, times with their time zone) before anything is
 written, and refuses a bad file with one :class:`~tutor.storage.records.ProgressImportError` naming
 the file, the line and what is wrong.
+
+A CSV export is **sealed** (:mod:`tutor.storage.seal`): its last column, ``seal``, chains a
+hash over the rows, so a file changed after the tutor wrote it is told apart.
+:func:`parse_progress` says what the seal says (:class:`ProgressRows`); whoever merges a file
+into a student's progress decides what to do with a file whose seal is broken or missing
+(:mod:`tutor.classroom.hand_in`: it is refused). A DataShop export carries no seal: it is
+written for DataShop, not handed in.
 """
 
 from __future__ import annotations
@@ -30,7 +37,8 @@ import csv
 import io
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.i18n import N_, SOURCE_LANG, Message
@@ -44,9 +52,14 @@ from tutor.storage.records import (
     check_attempt,
     out_of_range,
 )
+from tutor.storage.seal import SEAL_COLUMN, SealCheck, check_seals, sealed
 
-__all__ = ["MAX_IMPORT_BYTES", "csv_cell", "parse_attempts", "progress_file_name",
-           "read_attempts", "write_csv", "write_datashop"]
+__all__ = ["MAX_IMPORT_BYTES", "SEALED_CSV_COLUMNS", "ProgressRows", "csv_cell", "parse_attempts",
+           "parse_progress", "progress_file_name", "read_attempts", "read_progress", "write_csv",
+           "write_datashop"]
+
+SEALED_CSV_COLUMNS: tuple[str, ...] = (*CSV_COLUMNS, SEAL_COLUMN)
+"""The columns of a CSV export: an attempt's, then its seal."""
 
 MAX_IMPORT_BYTES = 200 * 1024 * 1024
 
@@ -121,7 +134,7 @@ def _write(path: Path, lines: Iterable[str]) -> int:
 
 
 def _csv_lines(rows: Iterable[list[str]]) -> Iterable[str]:
-    yield ",".join(CSV_COLUMNS) + "\n"
+    yield ",".join(SEALED_CSV_COLUMNS) + "\n"
     buf = io.StringIO()
     writer = csv.writer(buf, quoting=csv.QUOTE_ALL, lineterminator="\n")
     for row in rows:
@@ -132,8 +145,9 @@ def _csv_lines(rows: Iterable[list[str]]) -> Iterable[str]:
 
 
 def write_csv(path: Path, attempts: Iterable[Attempt]) -> int:
-    """Write attempts as CSV with the columns ``CSV_COLUMNS``; return the number of rows."""
-    return _write(path, _csv_lines(map(_csv_row, attempts)))
+    """Write attempts as CSV with the columns :data:`SEALED_CSV_COLUMNS` (each row sealed:
+    :mod:`tutor.storage.seal`); return the number of rows."""
+    return _write(path, _csv_lines(sealed(map(_csv_row, attempts))))
 
 
 def _datashop_lines(rows: Iterable[list[str]]) -> Iterable[str]:
@@ -221,12 +235,30 @@ def _parse_row(values: list[str], datashop: bool) -> Attempt:
 _AT_LINE = N_("{file}, line {line}: {problem}.")
 
 
+@dataclass(frozen=True)
+class ProgressRows:
+    """A progress export read and checked: its attempts, the line each ends on, and what its
+    seal says (:mod:`tutor.storage.seal`; a DataShop export or an unsealed CSV has none)."""
+
+    attempts: list[Attempt]
+    lines: list[int]
+    """The line of the file each attempt ends on (a value may hold line breaks)."""
+    seal: SealCheck
+    datashop: bool = False
+
+
 def read_attempts(path: Path, lang: str = SOURCE_LANG) -> list[Attempt]:
     """Read and check a CSV or DataShop export (told apart by its header line).
 
     Raises :class:`ProgressImportError` naming the line and the problem (in ``lang``);
-    returns the attempts only if every row is good.
+    returns the attempts only if every row is good. The seal is not looked at (see
+    :func:`read_progress`).
     """
+    return read_progress(path, lang).attempts
+
+
+def read_progress(path: Path, lang: str = SOURCE_LANG) -> ProgressRows:
+    """:func:`read_attempts`, with each attempt's line and what the file's seal says."""
     name = path.name
 
     def error(msgid: str, **params: object) -> ProgressImportError:
@@ -240,12 +272,17 @@ def read_attempts(path: Path, lang: str = SOURCE_LANG) -> list[Attempt]:
             data = fh.read(MAX_IMPORT_BYTES + 1)
     except OSError as err:
         raise error(N_("Cannot read {file}: {error}."), error=err.strerror or str(err)) from err
-    return parse_attempts(data, name, lang)
+    return parse_progress(data, name, lang)
 
 
 def parse_attempts(data: bytes, name: str, lang: str = SOURCE_LANG) -> list[Attempt]:
     """Check the bytes of a CSV or DataShop export, as :func:`read_attempts` does a file's;
     ``name`` is only what the messages call it (an upload's name is data, never a path)."""
+    return parse_progress(data, name, lang).attempts
+
+
+def parse_progress(data: bytes, name: str, lang: str = SOURCE_LANG) -> ProgressRows:
+    """:func:`parse_attempts`, with each attempt's line and what the file's seal says."""
 
     def error(msgid: str, **params: object) -> ProgressImportError:
         return ProgressImportError(msgid, file=name, lang=lang, **params)
@@ -268,16 +305,19 @@ def parse_attempts(data: bytes, name: str, lang: str = SOURCE_LANG) -> list[Atte
         raise error(N_("{file}, line {line}: the file contains binary data (NUL)."), line=line)
     first_line = text.split("\n", 1)[0].rstrip("\r")
     datashop = "\t" in first_line
-    columns = DATASHOP_COLUMNS if datashop else CSV_COLUMNS
     reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t" if datashop else ",")
     attempts: list[Attempt] = []
+    lines: list[int] = []
+    seals: list[tuple[int, Sequence[str], str]] = []
     try:
         header = next(reader, None)
-        if header is None or tuple(header) != columns:
+        columns = _columns(header, datashop)
+        if columns is None:
             raise error(N_("{file}, line 1: the header is not that of a progress export; "
                            "expected the columns {csv} (CSV) or {datashop} (tab-separated "
                            "DataShop)."),
-                        csv=", ".join(CSV_COLUMNS), datashop=", ".join(DATASHOP_COLUMNS))
+                        csv=", ".join(SEALED_CSV_COLUMNS), datashop=", ".join(DATASHOP_COLUMNS))
+        has_seal = columns == SEALED_CSV_COLUMNS
         for values in reader:
             if not values or values == [""]:
                 continue
@@ -289,6 +329,9 @@ def parse_attempts(data: bytes, name: str, lang: str = SOURCE_LANG) -> list[Atte
                 attempts.append(_parse_row(values, datashop))
             except _BadRow as bad:
                 raise error(_AT_LINE, line=reader.line_num, problem=bad.problem) from None
+            lines.append(reader.line_num)
+            if has_seal:
+                seals.append((reader.line_num, values[:-1], values[-1]))
     except csv.Error as err:
         if "field larger than field limit" in str(err):
             problem = Message(N_("a value is longer than {limit} characters"),
@@ -296,7 +339,16 @@ def parse_attempts(data: bytes, name: str, lang: str = SOURCE_LANG) -> list[Atte
         else:
             problem = Message(N_("this line cannot be read ({error})"), error=str(err))
         raise error(_AT_LINE, line=reader.line_num, problem=problem) from None
-    return attempts
+    seal = check_seals(seals) if has_seal else SealCheck(False)
+    return ProgressRows(attempts, lines, seal, datashop)
+
+
+def _columns(header: list[str] | None, datashop: bool) -> tuple[str, ...] | None:
+    """The columns a header names: a DataShop export's, a sealed CSV export's, or (an older
+    tutor's, or one whose seal column was removed) an unsealed one's; None for any other."""
+    found = None if header is None else tuple(header)
+    choices = (DATASHOP_COLUMNS,) if datashop else (SEALED_CSV_COLUMNS, CSV_COLUMNS)
+    return found if found in choices else None
 
 
 # Byte order marks of encodings other than UTF-8 (UTF-32 first: its little-endian mark

@@ -71,7 +71,7 @@ class LessonsPage(LanguagePage):
         self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
         self.answers = OwnAnswersPanel()
         self.access = PageAccess(lang=self.lang)
-        self.name_form = NameForm()
+        self.name_form = NameForm(saving=store is not None)
         self.name_form.on_name(self._guarded(self.name))
         self.access.on_name(self._guarded(self.name_form.hand_in))
         self.children = [page_stylesheet(), self.access, self.header, self.name_form,

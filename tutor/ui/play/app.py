@@ -66,13 +66,17 @@ class TutorApp(widgets.VBox):
     ``ask_name``: the page asks for the student's name (and a class code) before the game
     starts, then plays ``ask_name(student, lang)``'s session instead of ``session`` (which
     only gives the panels something to draw meanwhile). ``class_code``: the class code the
-    link gave with the student's name; it goes into the names of the files downloaded."""
+    link gave with the student's name; it goes into the names of the files downloaded.
+    ``saving``: whether the page's answers are saved (False: its progress store could not
+    be opened, and the name form says they will not be kept)."""
 
     def __init__(self, session: Session | None = None, *, pace: float = PACE,
                  board_size: tuple[int, int] = BOARD_SIZE,
                  ask_name: StartSession | None = None, class_code: str = "",
-                 **settings: Unpack[SessionKeywords]) -> None:
+                 saving: bool = True, **settings: Unpack[SessionKeywords]) -> None:
         super().__init__()
+        self._saving_on = saving
+        """Whether the page saves the answers (its name form says so only then)."""
         self._start: StartSession | None = ask_name
         """Set while the page waits for the student's name."""
         self.class_code = class_code
@@ -136,7 +140,7 @@ class TutorApp(widgets.VBox):
         self.mastery_html = SkillsPanel()
         self.log_panel = LogPanel()
         self.sheet = SheetPanel(on_open=act(self._sheet_opened))
-        self.name_form = NameForm()
+        self.name_form = NameForm(saving=self._saving_on)
         self.name_form.on_name(act(self._named))
         self.access.on_name(act(self.name_form.hand_in))
         for accordion in (self.setup, self.sheet):  # their headers say whether they are open
@@ -475,7 +479,7 @@ class TutorApp(widgets.VBox):
         the background (the answers wait in memory, in order, until it is free)."""
         if not self.session.unsaved:
             return
-        self._say(self.session.unsaved_message or "", "msg")
+        self._said.append(self.session.unsaved_message or "")  # the status line shows it
         loop = running_loop()
         if loop is not None and (self._saver is None or self._saver.done()):
             self._saver = loop.create_task(self._save_when_free())

@@ -103,7 +103,8 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
         session = start(link.student, lang, store=None)
         # (A lesson that fell back to free play said so already: its notes are not repeated.)
         app = TutorApp(session=session, ask_name=lambda name, lang_: start(name, lang_,
-                                                                         notes=[]))
+                                                                         notes=[]),
+                       saving=store is not None)
     else:
         session = start(link.student, lang)
         app = TutorApp(session=session, class_code=link.class_code)

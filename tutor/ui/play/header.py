@@ -69,6 +69,8 @@ def status_html(view: Snapshot, lang: str, *, pending: bool, message: str = "",
     if message:
         cls = "ld-msg" if message_kind == "msg" else "ld-info"
         msg = f" — <span class='{cls}'>{text_html(message, lang, tileset)}</span>"
+    if view.unsaved_note:  # while answers wait for the store: said until they are saved
+        msg += f"<div class='ld-msg ld-unsaved'>{html.escape(view.unsaved_note)}</div>"
     return f"<b>{html.escape(head)}</b> · {html.escape(state)}{msg}"
 
 

@@ -18,6 +18,8 @@
 //   class= for a class code): a reload opens the same student's page, without asking again;
 // - a question that opens is scrolled into view with its buttons (on a phone the answer row
 //   sat below the fold after a power play).
+// - on a class hub, a page whose kernel the server closed (an idle tab) says so when the
+//   student comes back to it, with a button that reloads it.
 
 const BOARD_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " ",
                             "Escape", "Home", "End"]);
@@ -269,6 +271,58 @@ function initialize({ model }) {
   }
   startTicks();
 
+  // The page's kernel, closed by its class server (page_status set: tutor/hub/lockdown.py).
+  // Asked when the tab is shown again, when the window gets the focus, and every minute
+  // while shown. A JSON answer says the state; any other answer (the hub's own page: the
+  // server was stopped) means gone; a network error says nothing (the wifi may be back).
+  let closedShown = false;
+  async function checkPage() {
+    const url = model.get("page_status");
+    if (!url || closedShown || document.hidden) return;
+    let state = null;
+    // The hub's server takes its cookie from a script only with the page's XSRF token.
+    const xsrf = (document.cookie.match(/(?:^|;\s*)_xsrf=([^;]*)/) || [])[1];
+    const headers = xsrf ? { "X-XSRFToken": decodeURIComponent(xsrf) } : {};
+    try {
+      const reply = await fetch(url, { credentials: "same-origin", cache: "no-store", headers });
+      const type = reply.headers.get("content-type") || "";
+      state = reply.ok && type.includes("json") ? (await reply.json()).state : "gone";
+    } catch (err) {
+      return;
+    }
+    if (state && state !== "open") showClosed(state);
+  }
+  function showClosed(state) {
+    closedShown = true;
+    const texts = model.get("closed_texts") || {};
+    const box = document.createElement("div");
+    box.className = "ld-page-closed";
+    box.setAttribute("role", "alertdialog");
+    box.setAttribute("aria-modal", "true");
+    box.setAttribute("lang", model.get("lang"));
+    box.style.cssText = "position:fixed;inset:0;z-index:10000;display:flex;" +
+      "align-items:center;justify-content:center;background:rgba(255,255,255,.94);" +
+      "padding:1em;font-size:1.1em;text-align:center";
+    const inner = document.createElement("div");
+    inner.style.maxWidth = "32em";
+    const text = document.createElement("p");
+    text.textContent = texts[state === "idle" ? "idle" : "gone"] || "";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "ld-page-reload";
+    button.textContent = texts.reload || "↻";
+    button.style.cssText = "font-size:1em;padding:.5em 1em";
+    button.addEventListener("click", () => window.location.reload());
+    inner.append(text, button);
+    box.appendChild(inner);
+    box.setAttribute("aria-label", text.textContent);
+    document.body.appendChild(box);
+    button.focus();
+  }
+  const pageTimer = setInterval(checkPage, 60000);
+  document.addEventListener("visibilitychange", checkPage);
+  window.addEventListener("focus", checkPage);
+
   const observer = new MutationObserver(redrawn);
   // New widgets, redrawn HTML, and shown or hidden panels (ipywidgets sets their style);
   // never the attributes this file sets itself.
@@ -294,6 +348,9 @@ function initialize({ model }) {
   return () => {
     clearInterval(boardTimer);
     clearInterval(tickTimer);
+    clearInterval(pageTimer);
+    document.removeEventListener("visibilitychange", checkPage);
+    window.removeEventListener("focus", checkPage);
     clearTimeout(widthTimer);
     window.removeEventListener("resize", onResize);
     for (const type of TOUCHES) window.removeEventListener(type, onTouch, { capture: true });

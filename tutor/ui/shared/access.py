@@ -29,7 +29,12 @@ cannot do from Python.
   the class again on each tick (a hidden tab sends none);
 - the element a focus request reaches is scrolled into view with the panel around it (the
   first of :attr:`PageAccess.scroll_into_view` that fits the window): on a phone the
-  question's buttons stayed below the fold after a power play.
+  question's buttons stayed below the fold after a power play;
+- on a class hub (:attr:`PageAccess.page_status`, :mod:`tutor.hub.lockdown`) the page asks its
+  server, when the student comes back to its tab (and every minute while it is shown),
+  whether its kernel still runs; a tab closed for being idle, or a server the hub stopped,
+  says so over the page (:attr:`PageAccess.closed_texts`) with a button that reloads it, so a
+  student does not click on a page that no longer answers.
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ from pathlib import Path
 
 import anywidget
 import traitlets
+
+from tutor.classroom.request import idle_tab_minutes, page_status_url
+from tutor.i18n import format_number, translator
 
 from .panel import Widget, WidgetValue
 
@@ -82,9 +90,16 @@ class PageAccess(anywidget.AnyWidget):
     """Around a focused element, the panels to bring into view whole (the first that fits)."""
     tick_seconds = traitlets.Float(0.0).tag(sync=True)
     """Seconds between the page's ticks (0: none; at least 1 when set)."""
+    page_status = traitlets.Unicode("").tag(sync=True)
+    """Where the page asks whether its kernel still runs ("": nowhere, not on a class hub)."""
+    closed_texts = traitlets.Dict().tag(sync=True)
+    """What the page says when its kernel was closed: ``idle`` (the tab was idle too long),
+    ``gone`` (any other reason) and ``reload`` (its button), in the page's language."""
 
     def __init__(self, **kwargs: WidgetValue) -> None:
+        kwargs.setdefault("page_status", page_status_url())
         super().__init__(**kwargs)
+        self._closed_texts()
         self.add_class("ld-access")
         self._focus_count = 0
         self._on_submit: Callable[[str], None] | None = None
@@ -93,6 +108,23 @@ class PageAccess(anywidget.AnyWidget):
         self._on_name: Callable[[str, str], None] | None = None
         self._on_tick: Callable[[], None] | None = None
         self.on_msg(self._message)
+
+    @traitlets.observe("lang")
+    def _relabel(self, _change: object) -> None:
+        self._closed_texts()
+
+    def _closed_texts(self) -> None:
+        if not self.page_status:
+            return
+        _ = translator(self.lang)
+        minutes = format_number(round(idle_tab_minutes(), 1), self.lang)
+        self.closed_texts = {
+            "idle": _("This page was closed after {minutes} minutes without use, to make room "
+                      "on the class server. Reload it to go on: your answers so far are "
+                      "saved, and the game starts again.").format(minutes=minutes),
+            "gone": _("This page was closed by the class server. Reload it to go on: your "
+                      "answers so far are saved, and the game starts again."),
+            "reload": _("Reload the page")}
 
     def on_name(self, callback: Callable[[str, str], None]) -> None:
         """``callback(name, class_code)`` when the name form is handed in."""

@@ -28,6 +28,13 @@ NAME_INPUT = ".ld-name-in input"
 
 NO_NAME = N_("Type your name to start: your answers are saved under it, and the file you "
              "hand in carries it.")
+NO_NAME_NOT_SAVED = N_("Type your name to start.")
+SAVED_WHY = N_("Your answers are saved under your name, and the progress file you hand in to "
+               "your teacher carries it.")
+NOT_SAVED_WHY = N_("Progress cannot be saved on this page, so your answers will not be kept "
+                   "and there is no file to hand in: tell your teacher. You can still play.")
+"""Said instead of :data:`SAVED_WHY` by a page whose progress store could not be opened: it
+never says both (issue 41)."""
 NOT_ANON = N_("“{name}” is what a page without a name calls its student, so the teacher "
               "could not tell your answers from anyone else's: type your own name.")
 
@@ -42,9 +49,10 @@ class Named:
     problem: str = ""
 
 
-def read_name(name: str, class_code: str, lang: str) -> Named:
+def read_name(name: str, class_code: str, lang: str, saving: bool = True) -> Named:
     """The name and class code typed, as data, or the problem (in ``lang``) that keeps the
-    page from starting: no name, or the anonymous page's own name ("anon").
+    page from starting: no name, or the anonymous page's own name ("anon"). ``saving``:
+    whether the page saves the answers (its words about the name say so only then).
 
     >>> read_name("  Ana\\tMaría ", " 6-B ", "en")
     Named(student='Ana María', class_code='6-B', problem='')
@@ -52,7 +60,7 @@ def read_name(name: str, class_code: str, lang: str) -> Named:
     _ = translator(lang)
     student, _cut = clean_name(name)
     if not name.strip() or student == "anon" and name.strip() != "anon":
-        return Named(problem=_(NO_NAME))
+        return Named(problem=_(NO_NAME if saving else NO_NAME_NOT_SAVED))
     if unnamed(student):
         return Named(problem=_(NOT_ANON).format(name=student))
     code, _cut = clean_name(class_code, MAX_CLASS)
@@ -63,9 +71,11 @@ class NameForm(widgets.VBox):
     """The form; ``on_name(callback)``: ``callback(student, class_code)`` once a usable name
     was handed in (a problem is said on the form instead)."""
 
-    def __init__(self) -> None:
+    def __init__(self, saving: bool = True) -> None:
         W = widgets
         self.lang = "es"
+        self.saving = saving
+        """Whether the page saves the answers (the form's words say so only then)."""
         self.heading = W.HTML()
         self.why = W.HTML()
         self.name_in = classed(W.Text(layout=W.Layout(width="320px", max_width="100%")),
@@ -87,7 +97,7 @@ class NameForm(widgets.VBox):
     def hand_in(self, name: str, class_code: str) -> None:
         """The form's name and class code (from the button, or from the page's access layer
         with the text typed): the page starts, or the form says what is wrong."""
-        named = read_name(name, class_code, self.lang)
+        named = read_name(name, class_code, self.lang, self.saving)
         if named.problem:
             self.problem.value = f"<div class='ld-warn'>{html.escape(named.problem)}</div>"
             return
@@ -99,9 +109,10 @@ class NameForm(widgets.VBox):
         self.lang = lang
         _ = translator(lang)
         self.heading.value = "<h3>" + html.escape(_("Who is playing?")) + "</h3>"
-        self.why.value = "<p>" + html.escape(_(
-            "Your answers are saved under your name, and the progress file you hand in to "
-            "your teacher carries it.")) + "</p>"
+        why = "ld-name-why" if self.saving else "ld-name-why ld-warn"
+        self.why.value = (f"<p class='{why}'>"
+                          + html.escape(_(SAVED_WHY if self.saving else NOT_SAVED_WHY))
+                          + "</p>")
         self.name_in.description = _("Your name")
         self.name_in.placeholder = _("your name, then Enter")
         self.class_in.description = _("Class code")

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
     from tutor.storage.store import Store
 
-__all__ = ["LessonsPageOptions", "TeacherPageOptions", "lessons_page", "teacher_page"]
+__all__ = ["LessonsPageOptions", "TeacherPageOptions", "lessons_page", "name_merge_notes",
+           "teacher_page"]
 
 
 class LessonsPageOptions(TypedDict, total=False):
@@ -101,6 +102,39 @@ NOT_A_TEACHER = N_("This page shows the whole class's progress, so only a teache
                    "admin or someone named in LEONARD_TEACHERS.)")
 
 
+MERGED_NAMES = N_("On {date} the tutor found “{merged}” to be the name of “{kept}” written "
+                  "another way{how}: their answers are now one student's, “{kept}”.")
+SAME_LETTERS = N_(" (the same letters, typed with a separate accent mark)")
+MERGE_DAYS = 30
+"""Days the teacher page tells of names merged into one student (``Store.name_merges``)."""
+
+
+def name_merge_notes(store: Store, lang: str, now: datetime | None = None) -> list[str]:
+    """One sentence per pair of names the store merged into one student in the last
+    :data:`MERGE_DAYS` days (issue 41: "José" typed two ways was two students)."""
+    import unicodedata
+    from datetime import timedelta, timezone
+
+    now = now or datetime.now(timezone.utc)
+    try:
+        merges = store.name_merges()
+    except StoreError:
+        return []
+    _ = translator(lang)
+    notes = []
+    for kept, merged, when in merges:
+        try:
+            day = datetime.fromisoformat(when.replace("Z", "+00:00"))
+        except ValueError:
+            continue
+        if now - day > timedelta(days=MERGE_DAYS):
+            continue
+        same = unicodedata.normalize("NFC", merged) == unicodedata.normalize("NFC", kept)
+        notes.append(_(MERGED_NAMES).format(date=day.strftime("%Y-%m-%d"), merged=merged,
+                                            kept=kept, how=_(SAME_LETTERS) if same else ""))
+    return notes
+
+
 def teacher_page(*, lang: str = "es", student: str = "anon", store: Store | None = None,
                  **settings: Unpack[TeacherPageOptions]) -> TeacherPage:
     """The teacher page (the notebook's one call): ``…/Teacher.ipynb?lang=en``. The class is
@@ -121,6 +155,8 @@ def teacher_page(*, lang: str = "es", student: str = "anon", store: Store | None
         return page
     if store is None:
         store = _store(link.lang, notes)
+    if store is not None:
+        notes.extend(name_merge_notes(store, link.lang))
     shared = hub_user() is not None or getattr(getattr(store, "backend", None), "name",
                                                "") == "postgresql"
     settings.setdefault("live_seconds", LIVE_SECONDS if shared and store is not None else 0.0)

@@ -23,6 +23,9 @@ def upload_help_html(lang: str) -> str:
     return ("<div class='ld-legend'>" + html.escape(_(
         "Choose the files your students downloaded with “Download my progress” (you can choose "
         "many at once). Answers already here are not counted twice.")) + " " + html.escape(_(
+            "A file changed after it was downloaded (in a spreadsheet, say) is refused, and "
+            "so is one without the tutor's seal: ask for the file as it was downloaded.")) + " "
+        + html.escape(_(
             "At most {size} MB at a time: upload more files in several goes.").format(
             size=MAX_IMPORT_BYTES // (1024 * 1024))) + "</div>")
 

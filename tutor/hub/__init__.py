@@ -1,0 +1,8 @@
+"""The class server around the students' kernels (a JupyterHub): the store service, the only
+holder of the class database's address, which trusts the hub's word on who asks
+(:mod:`tutor.hub.store_service`); and the lockdown of a student's server, which serves the
+pages and nothing else, keeps a student to a few open pages and closes idle ones
+(:mod:`tutor.hub.lockdown`). Nothing here runs in a page's kernel.
+May import: ``tutor.storage``, ``tutor.i18n``, ``tutor.course.paths``,
+``tutor.classroom.request``. Never teaching, widgets or a page.
+"""

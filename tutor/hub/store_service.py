@@ -1,0 +1,401 @@
+"""The class's store service: a JupyterHub-managed service, the one program of a class server
+that holds the database's address (and its password), and that reads and writes the class's
+progress for the pages, under the identity the hub gives each request.
+
+Why a service (issue 41): a student's kernel is the student's own program. Whatever it holds,
+the student can read (on a server where they can run code), so a kernel that held the
+database's address held every student's rows, and a kernel that decided who is a teacher from
+its own environment let anyone be one. Here a page's kernel holds only the service's address,
+no secret, and the hub's token of the student's server (:mod:`tutor.storage.service_store`),
+and:
+
+* each request's token is checked with the hub (``GET /hub/api/user``, cached for a minute):
+  the hub says whose it is, and whether it carries the service's access scope;
+* a student reads and writes only their own rows (their name matched by
+  :func:`tutor.storage.names.name_key`), and their answers are stored under the name the hub
+  gives, whatever the row says;
+* the teacher role is the hub's: a token whose scopes hold :data:`TEACH_SCOPE`, which the
+  hub's roles give the teachers (``deploy/tljh/leonard.py``), may read the class, merge
+  students' files and rebuild their mastery; nothing a kernel sets can give it;
+* every write is idempotent (an attempt sent again after a lost reply is found, not stored
+  twice), and a database that is busy or out of reach is answered "busy" (HTTP 503), which
+  the page takes as "keep the answers and try again".
+
+Run by the hub (``c.JupyterHub.services``), which gives it ``JUPYTERHUB_API_TOKEN``,
+``JUPYTERHUB_API_URL``, ``JUPYTERHUB_SERVICE_URL`` (where to listen) and
+``JUPYTERHUB_SERVICE_PREFIX``; ``LEONARD_TUTOR_DB`` is the database (a file path or a
+``postgresql://`` address)::
+
+    python -m tutor.hub.store_service
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import TypeVar
+from urllib.parse import urlsplit
+
+import tornado.web
+from tornado.httpserver import HTTPServer
+from tornado.ioloop import IOLoop
+
+from tutor.i18n import N_
+from tutor.storage.names import name_key, same_name
+from tutor.storage.records import Attempt, MasteryValue, StoreError
+from tutor.storage.service_store import (
+    API,
+    attempt_from_json,
+    attempt_json,
+    error_json,
+    is_service_address,
+    mastery_from_json,
+)
+from tutor.storage.store import Store, StoreAccessError, StoreBusyError
+
+__all__ = ["SERVICE_NAME", "TEACH_SCOPE", "Caller", "Keeper", "hub_identify", "main",
+           "make_app"]
+
+SERVICE_NAME = "leonard-store"
+"""The service's name in the hub (its prefix is ``/services/leonard-store/``)."""
+TEACH_SCOPE = "custom:leonard:teach"
+"""The hub scope of a teacher: read the class's progress, merge files, rebuild mastery. The
+hub's config declares it (``c.JupyterHub.custom_scopes``) and gives it by role."""
+BUSY_TIMEOUT = 1.0
+"""Seconds the service waits for a busy or restarting database per try (two tries); then it
+answers "busy" and the page keeps the answers for later."""
+MAX_BODY = 64 * 1024 * 1024
+"""The largest request: a teacher's merge sends a file's rows in batches far below it."""
+TOKEN_CACHE_SECONDS = 60
+"""How long the hub's answer about a token is kept (a revoked token stops within it)."""
+
+_T = TypeVar("_T")
+log = logging.getLogger("leonard-store")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a request, as the hub says: their name, and whether they are a teacher."""
+
+    name: str
+    teacher: bool
+
+
+Identify = Callable[[str], Awaitable[Caller | None]]
+"""A token → the caller it belongs to, or None when the hub does not vouch for it."""
+
+
+def hub_identify(api_url: str, api_token: str, service: str = SERVICE_NAME) -> Identify:
+    """Ask the hub at ``api_url`` whose token a request carries (JupyterHub's ``HubAuth``,
+    with its cache). A token is accepted if it belongs to a user and carries the access
+    scope of ``service``; the caller is a teacher if it carries :data:`TEACH_SCOPE`."""
+    from jupyterhub.services.auth import HubAuth, check_scopes
+
+    auth = HubAuth(api_url=api_url, api_token=api_token, cache_max_age=TOKEN_CACHE_SECONDS,
+                   access_scopes={f"access:services!service={service}"})
+
+    async def identify(token: str) -> Caller | None:
+        if not token:
+            return None
+        model = await auth.user_for_token(token, sync=False)
+        if not isinstance(model, dict) or model.get("kind", "user") != "user":
+            return None
+        name, scopes = model.get("name"), set(model.get("scopes") or ())
+        if not isinstance(name, str) or not check_scopes(auth.access_scopes, scopes):
+            return None
+        return Caller(name, TEACH_SCOPE in scopes)
+
+    return identify
+
+
+class Keeper:
+    """The database, opened once and used by one worker thread (the service's loop never
+    waits on it): each piece of work runs there with the store. A store that cannot be
+    opened (the database is down at start) is opened again at the next request."""
+
+    def __init__(self, location: str) -> None:
+        if is_service_address(location):
+            raise StoreError(N_("The store service needs the database itself in "
+                                "LEONARD_TUTOR_DB (a file path or a postgresql:// address), "
+                                "not a service's address ({address})."), address=location)
+        self.location = location
+        self._store: Store | None = None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="leonard-store")
+
+    def _with(self, work: Callable[[Store], _T]) -> _T:
+        if self._store is None:
+            self._store = Store(self.location, busy_timeout=BUSY_TIMEOUT, retries=1)
+        return work(self._store)
+
+    async def run(self, work: Callable[[Store], _T]) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._with, work)
+
+    def close(self) -> None:
+        def shut() -> None:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+        self._pool.submit(shut).result()
+        self._pool.shutdown()
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, kind: str, err: StoreError) -> None:
+        super().__init__(str(err))
+        self.status, self.kind, self.err = status, kind, err
+
+
+def _access(caller: Caller, student: str | None) -> StoreAccessError | None:
+    if caller.teacher or (student is not None and same_name(student, caller.name)):
+        return None
+    if student is None:
+        return StoreAccessError(N_("Only a teacher can see the whole class's progress; "
+                                   "{owner} can see their own."), owner=caller.name)
+    return StoreAccessError(N_("{owner} cannot see or change the progress of {student}: "
+                               "each student sees only their own."), owner=caller.name,
+                            student=student)
+
+
+class _Api(tornado.web.RequestHandler):
+    """The routes' common part: the caller from the token, JSON in and out, the store's
+    errors as answers."""
+
+    caller: Caller
+
+    def initialize(self, identify: Identify, keeper: Keeper) -> None:
+        self.identify = identify
+        self.keeper = keeper
+
+    def check_xsrf_cookie(self) -> None:
+        """Requests carry a token, never a cookie: nothing for a browser to forge."""
+
+    async def prepare(self) -> None:
+        header = self.request.headers.get("Authorization", "")
+        scheme, _, token = header.partition(" ")
+        caller = (await self.identify(token.strip())
+                  if scheme.lower() in ("token", "bearer") else None)
+        if caller is None:
+            self.set_status(401)
+            self.finish({"error": "access", "message": {
+                "msgid": N_("The class's store answers only the pages of this class server, "
+                            "with the hub's token of their user."), "params": {}}})
+            return
+        self.caller = caller
+
+    def body(self) -> dict[str, object]:
+        try:
+            value = json.loads(self.request.body or b"{}")
+        except ValueError:
+            value = None
+        if not isinstance(value, dict):
+            raise _Refused(400, "invalid", StoreError(N_("The request is not a JSON object.")))
+        return value
+
+    def text(self, value: object, what: str) -> str:
+        if not isinstance(value, str) or not value:
+            raise _Refused(400, "invalid", StoreError(N_("The request lacks {what}."),
+                                                      what=what))
+        return value
+
+    def own(self, student: str | None, *, teachers_too: bool = True) -> None:
+        """Refuse ``student``'s rows (None: the class's) unless they are the caller's, or
+        the caller is a teacher and ``teachers_too``."""
+        caller = self.caller if teachers_too else replace(self.caller, teacher=False)
+        refused = _access(caller, student)
+        if refused is not None:
+            raise _Refused(403, "access", refused)
+
+    async def store(self, work: Callable[[Store], _T]) -> _T:
+        try:
+            return await self.keeper.run(work)
+        except StoreBusyError as err:
+            raise _Refused(503, "busy", err) from err
+        except StoreAccessError as err:
+            raise _Refused(403, "access", err) from err
+        except StoreError as err:
+            raise _Refused(400, "invalid", err) from err
+        except Exception as err:  # the database's own error: a restart, a full disk
+            log.exception("the store failed")
+            raise _Refused(503, "busy", StoreBusyError(N_(
+                "The class's database failed ({error}). Nothing was saved; try again in a "
+                "moment."), error=type(err).__name__)) from err
+
+    def _handle_request_exception(self, e: BaseException) -> None:
+        if isinstance(e, _Refused):
+            if e.status >= 500:
+                log.warning("%s %s: %s", self.request.method, self.request.path, e)
+            self.set_status(e.status)
+            self.finish(error_json(e.kind, e.err))
+            return
+        super()._handle_request_exception(e)
+
+    def write_error(self, status_code: int, **kwargs: object) -> None:
+        self.finish({"error": "invalid", "message": {
+            "msgid": N_("The store service could not answer (HTTP {status})."),
+            "params": {"status": status_code}}})
+
+
+class _Me(_Api):
+    async def get(self) -> None:
+        self.write({"name": self.caller.name, "teacher": self.caller.teacher})
+
+
+class _Sessions(_Api):
+    async def post(self) -> None:
+        body = self.body()
+        student = self.text(body.get("student"), "the student")
+        session = self.text(body.get("session"), "the session")
+        started = self.text(body.get("started"), "the time it started")
+        self.own(student, teachers_too=False)
+        name = self.caller.name
+        await self.store(lambda s: s.start_session(name, session, started))
+        self.write({"session": session})
+
+
+class _Attempts(_Api):
+    async def get(self) -> None:
+        student = self.get_query_argument("student", None)
+        self.own(student)
+        rows = await self.store(lambda s: s.attempts(student))
+        self.write({"attempts": [attempt_json(a) for a in rows]})
+
+    async def post(self) -> None:
+        """A student's answers, stored under the hub's name of the student."""
+        rows = self.body().get("attempts")
+        if not isinstance(rows, list):
+            raise _Refused(400, "invalid", StoreError(N_("The request lacks {what}."),
+                                                      what="attempts"))
+        attempts = []
+        for value in rows:
+            attempt = self._attempt(value)
+            self.own(attempt.student, teachers_too=False)
+            attempts.append(replace(attempt, student=self.caller.name))
+        ids = await self.store(lambda s: [s.add_attempt(a) for a in attempts])
+        self.write({"ids": ids})
+
+    def _attempt(self, value: object) -> Attempt:
+        try:
+            return attempt_from_json(value)
+        except StoreError as err:
+            raise _Refused(400, "invalid", err) from err
+
+
+class _Students(_Api):
+    async def get(self) -> None:
+        me = self.caller
+        names = await self.store(lambda s: s.students())
+        if not me.teacher:
+            names = [n for n in names if name_key(n) == name_key(me.name)]
+        self.write({"students": names})
+
+
+class _Mastery(_Api):
+    async def get(self) -> None:
+        student = self.text(self.get_query_argument("student", ""), "the student")
+        self.own(student)
+        rows = await self.store(lambda s: s.mastery_rows(student))
+        self.write({"rows": rows})
+
+    async def put(self) -> None:
+        body = self.body()
+        student = self.text(body.get("student"), "the student")
+        self.own(student)
+        try:
+            rows: dict[str, dict[str, MasteryValue]] = mastery_from_json(body.get("rows"))
+        except StoreError as err:
+            raise _Refused(400, "invalid", err) from err
+        await self.store(lambda s: s.save_mastery_rows(student, rows))
+        self.write({})
+
+
+class _Merge(_Api):
+    async def post(self) -> None:
+        """Rows from students' files: the teacher's (a student's answers on this server are
+        saved as they play; a file's rows are the teacher's to vouch for)."""
+        if not self.caller.teacher:
+            raise _Refused(403, "access", StoreAccessError(N_(
+                "On this class server your answers are saved as you play; only a teacher "
+                "loads progress files.")))
+        rows = self.body().get("attempts")
+        if not isinstance(rows, list):
+            raise _Refused(400, "invalid", StoreError(N_("The request lacks {what}."),
+                                                      what="attempts"))
+        try:
+            attempts = [attempt_from_json(v) for v in rows]
+        except StoreError as err:
+            raise _Refused(400, "invalid", err) from err
+        added = await self.store(lambda s: s.merge(attempts))
+        self.write({"added": added})
+
+
+class _NameMerges(_Api):
+    async def get(self) -> None:
+        self.own(None)
+        merges = await self.store(lambda s: s.name_merges())
+        self.write({"merges": [list(m) for m in merges]})
+
+
+def make_app(identify: Identify, keeper: Keeper, prefix: str = "/") -> tornado.web.Application:
+    """The service's routes under ``prefix`` (the hub's ``/services/leonard-store/``)."""
+    base = prefix.rstrip("/") + "/" + API
+    routes: list[tuple[str, type[_Api]]] = [
+        ("me", _Me), ("sessions", _Sessions), ("attempts", _Attempts),
+        ("students", _Students), ("mastery", _Mastery), ("merge", _Merge),
+        ("name-merges", _NameMerges)]
+    return tornado.web.Application(
+        [(base + route, handler, {"identify": identify, "keeper": keeper})
+         for route, handler in routes],
+        compress_response=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the service as the hub started it (see the module's docstring)."""
+    logging.basicConfig(level=logging.INFO, format="[%(levelname)s %(asctime)s %(name)s] "
+                        "%(message)s")
+    env = os.environ
+    missing = [k for k in ("LEONARD_TUTOR_DB", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_API_URL",
+                           "JUPYTERHUB_SERVICE_URL") if not env.get(k)]
+    if missing:
+        print("The store service is started by JupyterHub (c.JupyterHub.services), which "
+              f"sets its environment; missing: {', '.join(missing)}.", file=sys.stderr)
+        return 2
+    try:
+        keeper = Keeper(env["LEONARD_TUTOR_DB"])
+    except StoreError as err:
+        print(err, file=sys.stderr)
+        return 2
+    where = urlsplit(env["JUPYTERHUB_SERVICE_URL"])
+    prefix = env.get("JUPYTERHUB_SERVICE_PREFIX", f"/services/{SERVICE_NAME}/")
+    identify = hub_identify(env["JUPYTERHUB_API_URL"], env["JUPYTERHUB_API_TOKEN"],
+                            env.get("JUPYTERHUB_SERVICE_NAME", SERVICE_NAME))
+    app = make_app(identify, keeper, prefix)
+
+    async def serve() -> None:
+        server = HTTPServer(app, max_body_size=MAX_BODY, xheaders=True)
+        server.listen(where.port or 80, where.hostname or "127.0.0.1")
+        try:  # create or migrate the tables now; a database still down is tried later
+            await keeper.run(lambda s: None)
+        except Exception as err:  # noqa: BLE001 - said, and tried again at each request
+            log.warning("the class's database cannot be opened yet: %s", err)
+        log.info("Leonard-Domino store service at %s%s", env["JUPYTERHUB_SERVICE_URL"],
+                 prefix)
+        await asyncio.Event().wait()
+
+    try:
+        IOLoop.current().run_sync(serve)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        keeper.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

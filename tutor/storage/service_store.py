@@ -1,0 +1,406 @@
+"""The class's progress store as a page's kernel on a JupyterHub sees it: the hub's store
+service (:mod:`tutor.hub.store_service`) over HTTP, never the database itself.
+
+On a class server the database's address and password are the service's alone: a student's
+server is given only the service's address (``LEONARD_TUTOR_DB=http://…/services/
+leonard-store/``), which is no secret, and every request carries the hub's token of the
+student's server (``$JUPYTERHUB_API_TOKEN``). The service asks the hub whose token it is, and
+keeps each student to their own rows; only a user the hub gives the teacher role reads the
+class. A kernel that changed its own ``JUPYTERHUB_USER`` changed nothing: the token still
+names the student.
+
+:class:`ServiceStore` is a :class:`~tutor.storage.store.Store` to the code that uses one:
+``Store()`` with a service address (given, or in ``$LEONARD_TUTOR_DB``) makes one, so the
+pages, the session's recorder and the teacher's command line need no change. What the store
+does in SQL, the service does; this class only carries the rows, as JSON
+(:func:`attempt_json`, :func:`attempt_from_json`), and turns the service's answers into the
+store's errors in the reader's language:
+
+* the service out of reach, or its database busy or out of reach: :class:`StoreBusyError`
+  (the session keeps the answers in memory and saves them when it answers again; every
+  write is idempotent, so a write tried again after a lost reply is not stored twice);
+* another student's rows: :class:`StoreAccessError`;
+* a row the service refuses: :class:`StoreError`.
+
+After an answer of "busy", the next :data:`COOLDOWN` seconds say "busy" at once without
+asking (a page whose store is down must still answer the student's clicks at once).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import time as _time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields
+from urllib.parse import urlencode, urlsplit
+
+from tutor.course.paths import SERVICE_SCHEMES, is_service_address
+from tutor.i18n import N_, SOURCE_LANG, Message, normalize_lang
+from tutor.storage.records import (
+    KC_SEPARATOR,
+    Attempt,
+    MasteryValue,
+    Outcome,
+    StoreError,
+)
+from tutor.storage.records import outcome as _outcome
+from tutor.storage.store import (
+    BUSY_RETRIES,
+    BUSY_TIMEOUT,
+    MASTERY_COLUMNS,
+    Store,
+    StoreAccessError,
+    StoreAddressError,
+    StoreBusyError,
+    utc_now,
+)
+from tutor.storage.store_backends import Backend
+
+__all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "ServiceStore", "attempt_from_json",
+           "attempt_json", "error_json", "is_service_address", "mastery_from_json",
+           "message_from_json"]
+
+TOKEN_ENV = "JUPYTERHUB_API_TOKEN"
+"""Where a single-user server (and so its kernels) finds the hub's token of its user."""
+API = "api/v1/"
+"""The service's routes, under its prefix (``/services/leonard-store/``)."""
+COOLDOWN = 3.0
+"""Seconds after a "busy" answer during which the store says "busy" without asking."""
+_GRACE = 3.0
+"""Seconds a request may take beyond ``busy_timeout`` (the service's own wait for a busy
+database, and the hub's check of the token)."""
+_RETRY_PAUSE = 0.1
+
+
+class ServiceBackend(Backend):
+    """What :class:`ServiceStore` shows of a backend: its name (the pages read it to know the
+    store is shared). It runs no SQL."""
+
+    name = "service"
+
+
+def attempt_json(a: Attempt) -> dict[str, object]:
+    """``a`` as a JSON object (the service's wire format)."""
+    return {f.name: (a.outcome.value if f.name == "outcome" else getattr(a, f.name))
+            for f in fields(Attempt)}
+
+
+_TEXT_FIELDS = ("student", "session", "time", "lesson", "problem", "step", "input", "feedback",
+                "kc")
+_INT_FIELDS = ("attempt_at_step", "hints")
+_OPTIONAL_INT_FIELDS = ("expected", "answered")
+
+
+def _wire_error(what: str) -> StoreError:
+    return StoreError(N_("The store service sent or received a row it cannot read: {what}."),
+                      what=what)
+
+
+def attempt_from_json(value: object) -> Attempt:
+    """An :class:`Attempt` from its JSON object; :class:`StoreError` names what is wrong.
+    Only the types are checked here; the store checks the values (:func:`check_attempt`)."""
+    if not isinstance(value, dict):
+        raise _wire_error("an attempt is not an object")
+    missing = [f.name for f in fields(Attempt) if f.name not in value]
+    if missing:
+        raise _wire_error("an attempt lacks " + ", ".join(missing))
+    for name in _TEXT_FIELDS:
+        if not isinstance(value[name], str):
+            raise _wire_error(f"{name} is not a text")
+    for name in _INT_FIELDS + _OPTIONAL_INT_FIELDS:
+        v = value[name]
+        if (v is None and name in _OPTIONAL_INT_FIELDS) or (
+                isinstance(v, int) and not isinstance(v, bool)):
+            continue
+        raise _wire_error(f"{name} is not a whole number")
+    if not isinstance(value["first_attempt"], bool):
+        raise _wire_error("first_attempt is not true or false")
+    duration = value["duration"]
+    if isinstance(duration, bool) or not isinstance(duration, int | float):
+        raise _wire_error("duration is not a number")
+    kind = value["outcome"]
+    if not isinstance(kind, str):
+        raise _wire_error("outcome is not a text")
+    return Attempt(value["student"], value["session"], value["time"], value["lesson"],
+                   value["problem"], value["step"], _outcome(kind), value["input"],
+                   value["feedback"], value["kc"], value["attempt_at_step"],
+                   value["first_attempt"], value["hints"], float(duration),
+                   value["expected"], value["answered"])
+
+
+def mastery_from_json(value: object) -> dict[str, dict[str, MasteryValue]]:
+    """Mastery rows (skill → the columns of :data:`MASTERY_COLUMNS`) from JSON."""
+    if not isinstance(value, dict):
+        raise _wire_error("the mastery rows are not an object")
+    rows: dict[str, dict[str, MasteryValue]] = {}
+    for skill, row in value.items():
+        if not isinstance(skill, str) or not isinstance(row, dict):
+            raise _wire_error("a mastery row is not an object")
+        kept: dict[str, MasteryValue] = {}
+        for column in MASTERY_COLUMNS:
+            v = row.get(column)
+            if isinstance(v, bool):
+                v = int(v)
+            if not isinstance(v, str | int | float):
+                raise _wire_error(f"the mastery column {column} is missing")
+            kept[column] = v
+        if kept["skill"] != skill:
+            raise _wire_error("a mastery row names another skill")
+        rows[skill] = kept
+    return rows
+
+
+def _message_json(message: Message) -> dict[str, object]:
+    params: dict[str, object] = {}
+    for key, value in message.params.items():
+        if isinstance(value, Message):
+            params[key] = {"message": _message_json(value)}
+        elif isinstance(value, list | tuple):
+            params[key] = [({"message": _message_json(v)} if isinstance(v, Message) else str(v))
+                           for v in value]
+        elif isinstance(value, int | float | str) and not isinstance(value, bool):
+            params[key] = value
+        else:
+            params[key] = str(value)
+    return {"msgid": message.msgid, "params": params}
+
+
+def error_json(kind: str, err: StoreError) -> dict[str, object]:
+    """The service's answer for ``err``: its kind (``busy``, ``access``, ``invalid``) and its
+    message, untranslated, for the page to say in the student's language."""
+    return {"error": kind, "message": _message_json(err.msg)}
+
+
+def message_from_json(value: object) -> Message:
+    """A :class:`~tutor.i18n.Message` from :func:`error_json`'s ``message``."""
+    if not isinstance(value, dict) or not isinstance(value.get("msgid"), str):
+        return Message(N_("The store service gave an answer this tutor cannot read."))
+    params: dict[str, object] = {}
+    raw = value.get("params")
+    for key, v in (raw.items() if isinstance(raw, dict) else ()):
+        if isinstance(v, dict) and "message" in v:
+            params[str(key)] = message_from_json(v["message"])
+        elif isinstance(v, list):
+            params[str(key)] = tuple(message_from_json(x["message"])
+                                     if isinstance(x, dict) and "message" in x else str(x)
+                                     for x in v)
+        elif isinstance(v, int | float | str) and not isinstance(v, bool):
+            params[str(key)] = v
+    return Message(str(value["msgid"]), **params)
+
+
+_ERRORS: dict[str, type[StoreError]] = {"busy": StoreBusyError, "access": StoreAccessError,
+                                        "invalid": StoreError}
+
+
+class ServiceStore(Store):
+    """The progress store behind the hub's store service (see the module's docstring).
+
+    Made by ``Store(address)`` for an ``http(s)://`` address; ``token`` defaults to
+    ``$JUPYTERHUB_API_TOKEN``. Nothing is asked of the service until the first read or
+    write, so a page opens at once even while the service is down.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
+                 retries: int = BUSY_RETRIES, owner: str | None = None,
+                 token: str | None = None) -> None:
+        self.lang = normalize_lang(lang)
+        address = str(path) if path is not None else os.environ.get("LEONARD_TUTOR_DB", "")
+        parts = urlsplit(address)
+        if not is_service_address(address) or not parts.hostname:
+            raise StoreAddressError(N_("{address} is not the address of a store service."),
+                                    address=address, lang=self.lang)
+        self.path = address
+        self._location = address
+        self.owner = owner
+        self.backend = ServiceBackend()
+        self.busy_timeout = busy_timeout
+        self.retries = max(0, int(retries))
+        self._tries = 0
+        self._secure = parts.scheme.lower() == "https"
+        self._host = parts.hostname
+        self._port = parts.port
+        self._prefix = (parts.path or "/").rstrip("/") + "/" + API
+        self._token = token if token is not None else os.environ.get(TOKEN_ENV, "")
+        self._connection: http.client.HTTPConnection | None = None
+        self._busy_until = 0.0
+        if not self._token:
+            raise StoreAccessError(N_("The class's store answers only the pages of this class "
+                                      "server: this page has no hub token to show it."),
+                                   lang=self.lang)
+
+    # -- the wire ----------------------------------------------------------------------------
+    def _connect(self) -> http.client.HTTPConnection:
+        if self._connection is None:
+            timeout = max(0.1, self.busy_timeout) + _GRACE
+            kind = http.client.HTTPSConnection if self._secure else http.client.HTTPConnection
+            self._connection = kind(self._host, self._port, timeout=timeout)
+        return self._connection
+
+    def _drop(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def _busy(self, cause: str) -> StoreBusyError:
+        self._busy_until = _time.monotonic() + COOLDOWN
+        return StoreBusyError(N_("The class's store cannot be reached now ({cause}). Nothing "
+                                 "was saved; try again in a moment."), cause=cause,
+                              lang=self.lang)
+
+    def _call(self, method: str, route: str, body: object = None,
+              query: Mapping[str, str] | None = None) -> dict[str, object]:
+        """One request to the service, and its JSON answer. Connection failures are tried
+        again ``retries`` times (a kept-alive connection the service closed is one); an
+        answer of "busy" is not (the service has already waited for its database)."""
+        if _time.monotonic() < self._busy_until:
+            raise StoreBusyError(N_("The class's store did not answer a moment ago. Nothing "
+                                    "was saved; try again in a moment."), lang=self.lang)
+        target = self._prefix + route + (("?" + urlencode(query)) if query else "")
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        headers = {"Authorization": f"token {self._token}", "Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        last = ""
+        for attempt in range(self.retries + 2):  # one more: a stale kept-alive connection
+            self._tries = attempt
+            try:
+                conn = self._connect()
+                conn.request(method, target, body=data, headers=headers)
+                reply = conn.getresponse()
+                status, raw = reply.status, reply.read()
+            except (OSError, http.client.HTTPException) as err:
+                self._drop()
+                last = type(err).__name__
+                if attempt < self.retries + 1:
+                    _time.sleep(_RETRY_PAUSE * attempt)
+                continue
+            return self._answer(status, raw)
+        raise self._busy(last or "no answer")
+
+    def _answer(self, status: int, raw: bytes) -> dict[str, object]:
+        try:
+            answer = json.loads(raw.decode("utf-8")) if raw else {}
+        except (UnicodeDecodeError, ValueError):
+            answer = None
+        if not isinstance(answer, dict):
+            if status >= 500 or status in (404, 429):  # a proxy's page: the service is away
+                self._drop()
+                raise self._busy(f"HTTP {status}")
+            raise StoreError(N_("The store service gave an answer this tutor cannot read "
+                                "(HTTP {status})."), status=status, lang=self.lang)
+        if 200 <= status < 300:
+            self._busy_until = 0.0
+            return answer
+        kind = answer.get("error")
+        if status in (401, 403) and kind not in _ERRORS:
+            kind = "access"
+        error = _ERRORS.get(kind if isinstance(kind, str) else "", StoreError)
+        if error is StoreBusyError:
+            self._busy_until = _time.monotonic() + COOLDOWN
+        raise error(message_from_json(answer.get("message")), lang=self.lang)
+
+    @staticmethod
+    def _list(answer: Mapping[str, object], key: str) -> list[object]:
+        value = answer.get(key)
+        if not isinstance(value, list):
+            raise _wire_error(f"the answer has no list of {key}")
+        return value
+
+    # -- the store's public methods ----------------------------------------------------------
+    def me(self) -> tuple[str, bool]:
+        """Who the hub says this page's user is, and whether the hub gives them the teacher
+        role (the service's word, not the kernel's environment)."""
+        answer = self._call("GET", "me")
+        name, teacher = answer.get("name"), answer.get("teacher")
+        if not isinstance(name, str) or not isinstance(teacher, bool):
+            raise _wire_error("the answer does not say who the user is")
+        return name, teacher
+
+    def start_session(self, student: str, session: str | None = None,
+                      started: str | None = None) -> str:
+        import uuid
+
+        self._allow(student)
+        session = session or uuid.uuid4().hex
+        self._call("POST", "sessions", {"student": student, "session": session,
+                                        "started": started or utc_now()})
+        return session
+
+    def students(self) -> list[str]:
+        return [str(s) for s in self._list(self._call("GET", "students"), "students")]
+
+    def add_attempt(self, attempt: Attempt) -> int:
+        self._allow(attempt.student)
+        self._refuse_bad(attempt)
+        ids = self._list(self._call("POST", "attempts", {"attempts": [attempt_json(attempt)]}),
+                         "ids")
+        return int(ids[0]) if ids and isinstance(ids[0], int) else 0
+
+    def record_attempt(
+        self, student: str, session: str, *, lesson: str, problem: str, step: str,
+        outcome: Outcome | str, input_text: str = "", feedback: str = "",
+        kc: str | Sequence[str] = (), first_attempt: bool | None = None, hints: int = 0,
+        duration: float = 0.0, expected: int | None = None, answered: int | None = None,
+        time: str | None = None,
+    ) -> int:
+        """As :meth:`Store.record_attempt`: the attempt's number at its step counts the
+        student's earlier attempts at that step of this session, read from the service."""
+        self._allow(student)
+        earlier = sum(1 for a in self.attempts(student)
+                      if (a.session, a.problem, a.step) == (session, problem, step))
+        skills = kc if isinstance(kc, str) else KC_SEPARATOR.join(kc)
+        return self.add_attempt(Attempt(
+            student, session, time or utc_now(), lesson, problem, step,
+            _outcome(outcome, self.lang), input_text, feedback, skills, earlier + 1,
+            earlier == 0 if first_attempt is None else first_attempt, hints, float(duration),
+            expected, answered))
+
+    def attempts(self, student: str | None = None) -> list[Attempt]:
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
+        answer = self._call("GET", "attempts", query=None if student is None
+                            else {"student": student})
+        return [attempt_from_json(a) for a in self._list(answer, "attempts")]
+
+    def save_mastery_rows(self, student: str,
+                          rows: Mapping[str, Mapping[str, MasteryValue]]) -> None:
+        self._allow(student)
+        self._call("PUT", "mastery", {"student": student,
+                                      "rows": {k: dict(v) for k, v in rows.items()}})
+
+    def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]:
+        self._allow(student)
+        return mastery_from_json(self._call("GET", "mastery", query={"student": student})
+                                 .get("rows"))
+
+    def merge(self, rows: Iterable[Attempt]) -> int:
+        attempts = list(rows)
+        for a in attempts:
+            self._allow(a.student)
+            self._refuse_bad(a)
+        if not attempts:
+            return 0
+        added = self._call("POST", "merge", {"attempts": [attempt_json(a) for a in attempts]}
+                           ).get("added")
+        return added if isinstance(added, int) else 0
+
+    def name_merges(self) -> list[tuple[str, str, str]]:
+        self._allow(None)
+        merges = []
+        for row in self._list(self._call("GET", "name-merges"), "merges"):
+            if not (isinstance(row, list) and len(row) == 3
+                    and all(isinstance(v, str) for v in row)):
+                raise _wire_error("a name merge is not three texts")
+            merges.append((str(row[0]), str(row[1]), str(row[2])))
+        return merges
+
+    def integrity_ok(self) -> bool:
+        return True  # the service's database checks its own pages
+
+    def close(self) -> None:
+        self._drop()
