@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NoReturn, TypedDict
 
 from engine.events import Event
 from engine.round import Draw, Pass, Play
-from tutor.commands import teacher
+from tutor.commands import fit_bkt, teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translator
 from tutor.play.session import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND, Feedback, Session, SessionError
 from tutor.teaching.questions import plain_math, seat_name
@@ -305,6 +305,7 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
     sub.add_parser("dashboard", help=_(N_("open the dashboard in Voilà (the default)")),
                    lang=lang, description=_(N_("Open the dashboard in Voilà.")))
     teacher.add_commands(sub, lang)
+    fit_bkt.add_fit_command(sub, lang)
     lessons = sub.add_parser(
         "lessons", lang=lang, help=_(N_("check lesson files")),
         description=_(N_("Check lesson files: one line per broken file, naming the file, the "
@@ -465,6 +466,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return dashboard()
     if args.command in teacher.COMMANDS:
         return teacher.run(args, cli_lang)
+    if args.command == "fit-bkt":
+        return fit_bkt.run(args, cli_lang)
     if args.command == "lessons":
         return check_lessons(args, cli_lang)
     if args.command == "simulate-students":

@@ -1,4 +1,5 @@
-"""Teacher commands: ``python -m tutor export``, ``import``, ``report`` and ``fit-bkt``.
+"""Teacher commands: ``python -m tutor export``, ``import`` and ``report`` (``fit-bkt``:
+:mod:`tutor.commands.fit_bkt`).
 
 The report is rebuilt from the attempts themselves (each question's first answer, replayed
 through the lesson's knowledge tracing: :func:`tutor.teaching.replay.rebuild_mastery`), so it reads
@@ -18,7 +19,7 @@ from tutor.classroom.identity import hub_user, is_teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
 from tutor.storage.records import Attempt, StoreError
 from tutor.storage.store import Store, default_location, is_database_address
-from tutor.storage.store_files import read_attempts, read_progress
+from tutor.storage.store_files import read_progress
 from tutor.teaching.mastery import SKILL_NAMES, STREAK_TO_MASTER, default_params
 from tutor.teaching.replay import first_answer_evidence, lesson_params, rebuild_mastery
 
@@ -31,7 +32,7 @@ __all__ = ["COMMANDS", "add_commands", "first_answer_evidence", "lesson_params",
 _P = TypeVar("_P", bound=argparse.ArgumentParser)
 """The parser class of ``python -m tutor``'s subcommands."""
 
-COMMANDS = ("export", "import", "report", "fit-bkt")
+COMMANDS = ("export", "import", "report")
 _DATASHOP_SUFFIXES = (".tsv", ".txt")
 
 
@@ -85,34 +86,23 @@ def add_commands(sub: argparse._SubParsersAction[_P], lang: str) -> None:
         p.add_argument("--db", metavar=_(N_("PATH")), default=None, help=db_help)
         p.add_argument("--lang", default=None, help=lang_help)
 
-    fit = sub.add_parser(
-        "fit-bkt", lang=lang, help=_(N_("fit the knowledge-tracing parameters of each skill")),
-        description=_(N_("Fit p_init, p_learn, p_slip and p_guess of each skill to the first "
-                         "answers in CSV or DataShop exports (by expectation-maximisation), "
-                         "and print them with the log-likelihood and the number of students "
-                         "and attempts. With --json the output can be given to the server "
-                         "as LEONARD_BKT_PARAMS, or its skills pasted into a lesson's "
-                         "mastery setting.")))
-    fit.add_argument("files", nargs="+", metavar=_(N_("FILE")),
-                     help=_(N_("CSV or DataShop exports")))
-    fit.add_argument("--json", action="store_true", help=_(N_("print JSON")))
-    fit.add_argument("--lang", default=None, help=lang_help)
+
+def command_lang(args: argparse.Namespace, default_lang: str) -> str | None:
+    """The language of a command's messages (``--lang``, else ``default_lang``); None, with
+    the reason printed, for a language the tutor does not speak."""
+    try:
+        return normalize_lang(args.lang) if args.lang is not None else default_lang
+    except ValueError as err:
+        _say(str(err), error=True)
+        return None
 
 
 def run(args: argparse.Namespace, default_lang: str) -> int:
     """Run a teacher command; return the exit code (errors are one line on stderr)."""
-    try:
-        lang = normalize_lang(args.lang) if args.lang is not None else default_lang
-    except ValueError as err:
-        _say(str(err), error=True)
+    lang = command_lang(args, default_lang)
+    if lang is None:
         return 2
     _ = translator(lang)
-    if args.command == "fit-bkt":
-        try:
-            return _fit_bkt(args, lang)
-        except StoreError as err:  # ProgressImportError: a file that is not an export
-            _say(translate_error(err, lang), error=True)
-            return 2
     if not is_teacher():
         _say(_(N_("Only a teacher can read or change the class's progress here; {user} is "
                   "not one. (A teacher is a hub admin or someone named in "
@@ -270,42 +260,6 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
                .format(threshold=_decimal(default_params().mastery_threshold, "0.00", lang),
                        streak=STREAK_TO_MASTER))
     return "\n".join(out)
-
-
-def _fit_bkt(args: argparse.Namespace, lang: str) -> int:
-    """``fit-bkt``: the parameters per skill, as a table or (``--json``) as a parameters
-    file (:func:`tutor.teaching.mastery.load_params` reads it)."""
-    import json
-
-    from tutor.teaching.fitting import MIN_OBSERVATIONS, fit_attempts
-
-    _ = translator(lang)
-    rows: list[Attempt] = []
-    for name in args.files:
-        rows.extend(read_attempts(Path(name), lang))
-    fits, skipped = fit_attempts(rows)
-    if not fits:
-        _say(_(N_("No skill has {n} first answers to fit in these files.")).format(
-            n=MIN_OBSERVATIONS), error=True)
-        return 1
-    names = ("p_init", "p_learn", "p_slip", "p_guess")
-    if args.json:
-        print(json.dumps({"skills": {
-            f.skill: {**{k: round(getattr(f.params, k), 4) for k in names},
-                      "log_likelihood": round(f.log_likelihood, 3), "students": f.students,
-                      "attempts": f.attempts} for f in fits.values()},
-            "skipped": skipped}, indent=2))
-        return 0
-    header = [_(N_("Skill")), *names, _(N_("Log-likelihood")), _(N_("Students")),
-              _(N_("Attempts"))]
-    table = [[f.skill, *(_decimal(getattr(f.params, k), "0.000", lang) for k in names),
-              _decimal(f.log_likelihood, "0.0", lang), str(f.students), str(f.attempts)]
-             for f in fits.values()]
-    print("\n".join(_table(header, table)))
-    for skill, n in skipped.items():
-        _say(_(N_("{skill}: not fitted, {n} first answers (at least {min} are needed).")).format(
-            skill=skill, n=n, min=MIN_OBSERVATIONS))
-    return 0
 
 
 def _report(args: argparse.Namespace, store: Store, lang: str) -> int:

@@ -212,6 +212,9 @@ chances (a bool is an int), as the progress store keeps them."""
 Params = BKTParams | BKTTable
 """Shared parameters for every skill, or a table of them per skill."""
 _PARAM_NAMES = ("p_init", "p_learn", "p_slip", "p_guess")
+_FIT_NOTES = ("skipped", "skipped_rows", "not_used", "other_skills", "at_bound")
+"""What a ``fit-bkt`` parameters file holds beside ``skills`` and the tutor does not read:
+skills not fitted, rows left out, fits of no use, skills not the tutor's, bounds reached."""
 
 
 def params_from_dict(data: Mapping[str, object], base: Params | None = None,
@@ -228,8 +231,8 @@ def params_from_dict(data: Mapping[str, object], base: Params | None = None,
                            source=_where(source), value=_short(data))
     base_table = _as_table(base if base is not None else default_params())
     known = {*_PARAM_NAMES, "mastery_threshold", "skills"}
-    extra = sorted(str(k) for k in data if k not in known and k != "skipped")
-    if extra:  # "skipped": the skills a fit-bkt --json file could not fit
+    extra = sorted(str(k) for k in data if k not in known and k not in _FIT_NOTES)
+    if extra:
         raise MasteryError(N_("{source}{name} is not a BKT setting; the settings are: "
                               "{names}."), source=_where(source), name=repr(extra[0]),
                            names=", ".join(sorted(known)))

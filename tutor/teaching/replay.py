@@ -56,17 +56,18 @@ def lesson_params() -> dict[str, Params]:
 _MISTAKES = frozenset(r.id for r in CATALOG)
 
 
-def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Evidence]]:
+def first_answer_evidence(attempts: Iterable[Attempt], *,
+                          any_skill: bool = False) -> list[tuple[Attempt, Evidence]]:
     """Each question's first answer in time order, judged by the same rule as live
     (:func:`tutor.teaching.evidence.judge`): the step name's tags say which scaffolds showed and
     whether the item was trivial, the ``kc`` column which skill the answer was judged
     about, the hint rows before it the hints taken. Skills the tutor does not know are
-    left out."""
+    left out, unless ``any_skill`` (fitting takes any skill a file names)."""
     found: list[tuple[Attempt, Evidence]] = []
     for a, hints in _first_answers(attempts):
         _step, scaffold, trivial = parse_step(a.step)
         for skill in dict.fromkeys(a.kc.split(KC_SEPARATOR)):
-            if skill in SKILLS:
+            if skill and (any_skill or skill in SKILLS):
                 found.append((a, judge(skill, a.outcome is Outcome.CORRECT, scaffold=scaffold,
                                        hints=hints, trivial=trivial,
                                        mistake=a.feedback if a.feedback in _MISTAKES
