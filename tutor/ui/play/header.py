@@ -140,6 +140,7 @@ class SavingNote(widgets.HTML):
         note = view.unsaved_note
         self.value = (f"<div class='ld-msg ld-unsaved' role='status'>{html.escape(note)}</div>"
                       if note else "")
+        self.layout.display = None if note else "none"  # no empty gap above the question
 
 
 class LessonLine(widgets.HTML):
