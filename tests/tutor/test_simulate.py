@@ -316,7 +316,8 @@ def _report(targets: list[str], share: float) -> dict[str, Any]:
     row = {"target": True, "mastered_share": share, "mastered_while_wrong": share,
            "mastered_when_unknown": share}
     return {"skills": {"add": dict(row), "multiply": dict(row)}, "lesson_targets": targets,
-            "rounds": 3, "all_targets_mastered_share": share}
+            "rounds": 3, "all_targets_mastered_share": share,
+            "typos": {"named": round(share * 10), "of": 10}}
 
 
 def test_goals_about_mastery_by_the_lesson_end_are_not_applicable_without_targets() -> None:
