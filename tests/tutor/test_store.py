@@ -95,7 +95,7 @@ def test_wal_busy_timeout_and_schema_version(tmp_path: Path) -> None:
     with Store(tmp_path / "p.sqlite3") as store:
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
-        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == 3
 
 
 def test_refuses_files_it_does_not_own(tmp_path: Path) -> None:
@@ -111,8 +111,8 @@ def test_refuses_files_it_does_not_own(tmp_path: Path) -> None:
     newer = tmp_path / "newer.sqlite3"
     Store(newer).close()
     with sqlite3.connect(newer) as conn:
-        conn.execute("UPDATE schema_version SET version = 3")
-    with pytest.raises(StoreError, match="version 3.*Update the tutor"):
+        conn.execute("UPDATE schema_version SET version = 4")
+    with pytest.raises(StoreError, match="version 4.*Update the tutor"):
         Store(newer)
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"SQLite format 3\x00" + os.urandom(4096))
@@ -570,7 +570,7 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
             conn.execute("ALTER TABLE mastery ADD COLUMN scaffolded_right INTEGER NOT NULL "
                          "DEFAULT 0")
     with Store(old) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
         assert [(a.student, a.input, a.first_attempt) for a in store.attempts()] == [
             ("ana", "12", True)]
         state = load_mastery(store, "ana").states["multiply"]
@@ -579,21 +579,22 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
                              outcome="INCORRECT", input_text="7")
         assert [a.attempt_at_step for a in store.attempts("ana")] == [1, 2]
     with Store(old) as again:  # opened again: nothing more to migrate
-        assert again.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert again.conn.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
 
 
 def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
-    """The migration 1 → 2 on SQLite and on PostgreSQL: a store brought back to version 1
-    (the added mastery columns dropped) opens at version 2 with them."""
+    """The migrations 1 → 2 → 3 on SQLite and on PostgreSQL: a store brought back to version
+    1 (the added mastery columns dropped) opens at version 3 with them."""
     url = db("old")
     Store(url).close()
     with Store(url) as store:
         for statement in ("ALTER TABLE mastery DROP COLUMN streak",
                           "ALTER TABLE mastery DROP COLUMN scaffolded_right",
+                          "ALTER TABLE mastery DROP COLUMN evidence",
                           "UPDATE schema_version SET version = 1"):
             store.conn.execute(statement)
     with Store(url) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
         m = Mastery()
         m.record("multiply", True)
         m.record("multiply", True)
@@ -601,5 +602,5 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
         assert load_mastery(store, "ana").states == m.states
         assert load_mastery(store, "ana").states["multiply"].streak == 2
         store.conn.execute("UPDATE schema_version SET version = 0")
-    with pytest.raises(StoreError, match="version 0; this tutor reads version 2"):
+    with pytest.raises(StoreError, match="version 0; this tutor reads version 3"):
         Store(url)

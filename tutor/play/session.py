@@ -373,7 +373,7 @@ class Session:
                                       students.items()},
                            players=players, rng=rng, recorder=self.recorder,
                            symbol_value=rules.symbol_value, tileset=match.current.tileset,
-                           id_prefix=f"m{self.match_number}-")
+                           id_prefix=f"m{self.match_number}-", rules=rules)
         self.round_events: list[Event] = list(self.round.log)
         self._log(self.round.log)
         self._news(list(self.round.log))

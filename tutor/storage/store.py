@@ -18,7 +18,10 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
 * version 1: the first released tables; files written before the mastery table had
   ``streak`` and ``scaffolded_right`` lack those columns (the tutor added them on open).
 * version 2: ``streak``, ``scaffolded_right`` and ``misconceptions`` are always there (added
-  with their default 0 where missing). A PostgreSQL store is created at version 2.
+  with their default 0 where missing).
+* version 3: the mastery table's ``evidence`` (text: the estimate as log-odds, what the row of
+  right answers ruled out, the misconceptions shown; issue 42), empty in rows saved before.
+  A PostgreSQL store is created at version 3.
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -93,7 +96,7 @@ __all__ = [
 ]
 
 ENV_VAR = PROGRESS_ENV
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
 # lock; a write that still finds it busy is tried again BUSY_RETRIES more times, after
@@ -140,12 +143,19 @@ def _migrate_1_to_2(store: Store) -> None:
             store.conn.execute(store.backend.add_column_sql("mastery", name, kind))
 
 
-MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2}
+def _migrate_2_to_3(store: Store) -> None:
+    # The mastery's evidence (issue 42): the estimate as log-odds, what the row ruled out.
+    if "evidence" not in store.backend.columns(store.conn, "mastery"):
+        store.conn.execute(store.backend.add_column_sql("mastery", "evidence",
+                                                        "TEXT NOT NULL DEFAULT ''"))
+
+
+MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2, 2: _migrate_2_to_3}
 """``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
 opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
 _TABLES = {"schema_version", "students", "sessions", "attempts", "mastery"}
 MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
-                    "total_seconds", "streak", "scaffolded_right", "misconceptions")
+                    "total_seconds", "streak", "scaffolded_right", "misconceptions", "evidence")
 """The mastery table's columns, one row per student and skill (the fields of
 :class:`tutor.teaching.mastery.SkillState`, which the teaching code reads them into)."""
 

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from tutor.classroom.counts import first_answer, hints_before_answer, question_runs
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
 from tutor.teaching.diagnosis import CATALOG
-from tutor.teaching.evidence import Evidence, judge, parse_step
+from tutor.teaching.evidence import Evidence, judge, parse_step, parse_tells, parse_values
 from tutor.teaching.mastery import SKILLS, Mastery, Params, default_params
 
 __all__ = ["Watch", "first_answer_evidence", "lesson_params", "rebuild_mastery"]
@@ -59,18 +59,24 @@ _MISTAKES = frozenset(r.id for r in CATALOG)
 def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Evidence]]:
     """Each question's first answer in time order, judged by the same rule as live
     (:func:`tutor.teaching.evidence.judge`): the step name's tags say which scaffolds showed and
-    whether the item was trivial, the ``kc`` column which skill the answer was judged
-    about, the hint rows before it the hints taken. Skills the tutor does not know are
+    whether the item was trivial and what a right answer to it ruled out of what the lesson
+    required, the ``kc`` column which skill the answer was judged about, the hint rows before
+    it the hints taken. Skills the tutor does not know are
     left out."""
     found: list[tuple[Attempt, Evidence]] = []
     for a, hints in _first_answers(attempts):
         _step, scaffold, trivial = parse_step(a.step)
+        tells, requires = parse_tells(a.step)
+        values = parse_values(a.step)
+        consistent = None if values is None or a.answered is None else frozenset(
+            m for m, v in values.items() if a.answered in v)
         for skill in dict.fromkeys(a.kc.split(KC_SEPARATOR)):
             if skill in SKILLS:
                 found.append((a, judge(skill, a.outcome is Outcome.CORRECT, scaffold=scaffold,
                                        hints=hints, trivial=trivial,
                                        mistake=a.feedback if a.feedback in _MISTAKES
-                                       else None)))
+                                       else None, tells=tells, requires=requires,
+                                       consistent=consistent)))
     return found
 
 
