@@ -152,8 +152,8 @@ def _power_kinds(symbol_value: int, t_first: bool) -> dict[str, frozenset[frozen
     tiles = list(LEONARD.tiles)
     basic = [t for t in tiles if not t.is_power]
     by_total: dict[int, Tile] = {}
-    for t in basic:
-        by_total.setdefault(t.total(symbol_value), t)
+    for tile in basic:
+        by_total.setdefault(tile.total(symbol_value), tile)
     for played in (t for t in tiles if t.is_power):
         rule = effect_rule(played)
         for far in tiles:
@@ -163,7 +163,8 @@ def _power_kinds(symbol_value: int, t_first: bool) -> dict[str, frozenset[frozen
             t = far.total(symbol_value)
             event = PowerEffect(0, 1, played, rule if not far.is_power else "power-vs-power",
                                 gain, loss, t, far, number_half(played))
-            nears = [n for n in (by_total.get(t), by_total.get((t + 1) % 13)) if n is not None]
+            nears: list[Tile | None] = [n for n in (by_total.get(t), by_total.get((t + 1) % 13))
+                                        if n is not None]
             for near in nears or [None]:
                 for perspective in ("player", "victim"):
                     for q in power_questions(event, perspective=perspective, near_tile=near,
@@ -197,14 +198,17 @@ def round_end_pool(game_name: str, players: int,
     engine, each with the round-end questions it calls for: what a lesson of that game can
     ask at a round's end, and where its round-end drills come from
     (:func:`tutor.teaching.practice.pick_round_end`)."""
-    return _pool(game_name, players, _rules_key(rules or HouseRules()))
+    rules = rules or HouseRules()
+    key = (game_name, players, _rules_key(rules))
+    if key not in _POOLS:
+        _POOLS[key] = _pool(game_name, players, rules)
+    return _POOLS[key]
 
 
-@lru_cache(maxsize=32)
-def _pool(game_name: str, players: int,
-          rules_key: tuple[tuple[str, object], ...]) -> tuple[PooledEnd, ...]:
-    rules = HouseRules(**{k: (dict(v) if k == "options" and isinstance(v, tuple) else v)
-                          for k, v in rules_key})
+_POOLS: dict[tuple[str, int, tuple[tuple[str, object], ...]], tuple[PooledEnd, ...]] = {}
+
+
+def _pool(game_name: str, players: int, rules: HouseRules) -> tuple[PooledEnd, ...]:
     rng = random.Random(42)
     v = variant(game_name)
     out = []
