@@ -109,14 +109,18 @@ class ClassRow:
     streak: int = 0
     """Unscaffolded, unhinted right first answers in a row (mastery needs
     :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
+    ruled_out: tuple[str, ...] = ()
+    """The catalogue mistakes the right answers have ruled out (issue 42)."""
 
     @property
     def accuracy(self) -> float | None:
         return self.first_try_right / self.asked if self.asked else None
 
     def evidence(self, lang: str) -> str:
-        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``."""
-        return evidence_text(self.asked, self.first_try_right, self.streak, lang)
+        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, the mistakes ruled
+        out."""
+        return evidence_text(self.asked, self.first_try_right, self.streak, lang,
+                             self.ruled_out)
 
 
 def class_table(attempts: Iterable[Attempt],
@@ -130,7 +134,8 @@ def class_table(attempts: Iterable[Attempt],
     for student, counts in counts_by_student(attempts, params).items():
         for c in counts.skills:
             rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
-                                 c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak))
+                                 c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak,
+                                 c.ruled_out))
     return rows
 
 

@@ -64,7 +64,6 @@ if TYPE_CHECKING:
     from tutor.play.session import Session
     from tutor.storage.store import Store
     from tutor.teaching.asking import Pending
-    from tutor.teaching.coverage import SkillCoverage
 
 __all__ = ["GOALS", "LESSON_MISTAKES", "NAME_PREFIX", "Calculator", "FactsLearner",
            "FeedbackLearner", "Forgetful", "Goal", "GoalResult", "HintTaker", "Learner",
@@ -72,7 +71,7 @@ __all__ = ["GOALS", "LESSON_MISTAKES", "NAME_PREFIX", "Calculator", "FactsLearne
            "ScaffoldMistakeMaker", "Seen", "SimClock", "Typist", "learner",
            "lesson_mistake", "play_lesson", "progress_folder", "simulate", "simulate_days",
            "simulate_one", "student_names", "student_seed", "teaching_goals", "typo", "working",
-           "write_progress", "PAIR_BOUND", "ReviewTrial", "lesson_coverage", "mistake_pairs",
+           "write_progress", "PAIR_BOUND", "ReviewTrial", "mistake_pairs",
            "pair_result", "review_trial"]
 
 MAX_ATTEMPTS = 3
@@ -1123,19 +1122,11 @@ def teaching_goals(lesson_id: str, students: int = 50, seed: int = 1, lang: str 
     return judge(lesson_id, profiles, reports, goals)
 
 
-def lesson_coverage(lesson: Lesson) -> dict[str, SkillCoverage]:
-    """What the questions of ``lesson`` can tell apart, per skill, as its sessions compute it
-    (:func:`tutor.teaching.coverage.plan_coverage`)."""
-    from tutor.teaching.coverage import plan_coverage
-
-    return plan_coverage(lesson.plan, lesson.players, lesson.ask, lesson.rules)
-
-
 def mistake_pairs(lesson: Lesson | str, lang: str = "en") -> list[tuple[str, str]]:
     """Every (skill, mistake) of ``lesson`` a ``mistake:NAME:0.3`` goal judges (issue 42 part
     5): each skill the lesson practises (its targets, else its game's) with each catalogue
     mistake of that skill its questions can show."""
-    from tutor.course.lessons import load_lesson
+    from tutor.course.lessons import lesson_coverage, load_lesson
 
     loaded = load_lesson(lesson, lang) if isinstance(lesson, str) else lesson
     cover = lesson_coverage(loaded)

@@ -1016,7 +1016,8 @@ class Session:
             if not target and not st.asked:
                 continue
             out.append(SkillView(skill, self._t(SKILL_NAMES[skill]), st.p_known, st.mastered,
-                                 st.asked, st.first_try_right, target, st.streak))
+                                 st.asked, st.first_try_right, target, st.streak,
+                                 tuple(mastery.ruled_out(st))))
         return tuple(out)
 
     def export_progress(self, student: str | None = None) -> ProgressFile | None:
