@@ -492,7 +492,7 @@ class Asker:
         seat), queue :data:`~tutor.teaching.review.REVIEW_ITEMS` drill items of that skill alone,
         with
         problem ids starting ``review-``. Returns how many were queued."""
-        from tutor.teaching.review import REVIEW_ITEMS, REVIEW_PREFIX
+        from tutor.teaching.review import REVIEW_ITEMS, review_problem
 
         added = 0
         for seat, skills in due.items():
@@ -505,7 +505,7 @@ class Asker:
                 mastery = self.masteries[seat]
                 told: Counter[str] = Counter()
                 for k in range(REVIEW_ITEMS):
-                    tag = f"{REVIEW_PREFIX}{prefix}{skill}-{k}-"
+                    tag = review_problem(prefix, skill, k)
                     # the items that tell apart the most of what the lesson can show: a
                     # review tests the skill, never a trivial item of another (issue 42)
                     want = wanted(mastery, skill, self._requires(skill), told) or sorted(
@@ -698,7 +698,10 @@ class Asker:
                        m for m, v in p.values.items() if answered in v))
         p.evidence = ev
         mastery = self.masteries[p.seat]
-        was_mastered = mastery.state(ev.skill).mastered  # review (tutor.teaching.review)
+        from tutor.teaching.review import reviewed_skill
+
+        reviewed = reviewed_skill(q.problem) or ev.skill
+        was_mastered = mastery.state(reviewed).mastered  # review (tutor.teaching.review)
         mastery.observe(ev, seconds=seconds)
         self._review_evidence(p, mastery, ev, was_mastered)
         if p.drilled:
@@ -709,12 +712,14 @@ class Asker:
 
     def _review_evidence(self, p: Pending, mastery: Mastery, ev: Evidence,
                          was_mastered: bool) -> None:
-        """A wrong (or hinted) first answer to a review item of a mastered skill takes
-        mastery away (:func:`tutor.teaching.review.missed_review`, the rule the replay uses too)."""
-        from tutor.teaching.review import missed_review, review_missed
+        """A wrong (or hinted) first answer to a review item of a mastered skill takes that
+        skill's mastery away, whatever the wrong answer was blamed on
+        (:func:`tutor.teaching.review.missed_review`, the rule the replay uses too)."""
+        from tutor.teaching.review import missed_review, review_missed, reviewed_skill
 
         if missed_review(p.question.problem, ev):
-            review_missed(mastery, ev.skill, was_mastered)
+            review_missed(mastery, reviewed_skill(p.question.problem) or ev.skill,
+                          was_mastered)
 
     def _record(self, p: Pending, outcome: Outcome, text: str, feedback: str,
                 seconds: float, value: int | None, skill: str | None) -> None:

@@ -87,18 +87,19 @@ def rebuild_mastery(attempts: Iterable[Attempt],
     live tutor (a lesson not in ``params`` uses the default parameters). ``watch`` is called
     after each first answer with it, the hints before it, whether its skill was mastered
     before it, and the mastery (the review schedule watches so)."""
-    from tutor.teaching.review import missed_review, review_missed
+    from tutor.teaching.review import missed_review, review_missed, reviewed_skill
 
     params = lesson_params() if params is None else params
     default = default_params()
     mastery = Mastery(default)
     for a, ev in first_answer_evidence(attempts):
         mastery.params = params.get(a.lesson, default)
-        was = {ev.skill: mastery.state(ev.skill).mastered}  # review (tutor.teaching.review)
+        reviewed = reviewed_skill(a.problem) or ev.skill
+        was = {s: mastery.state(s).mastered  # review (tutor.teaching.review)
+               for s in dict.fromkeys((ev.skill, reviewed))}
         mastery.observe(ev, seconds=a.duration)
         if missed_review(a.problem, ev):
-            for skill, mastered in was.items():
-                review_missed(mastery, skill, mastered)
+            review_missed(mastery, reviewed, was[reviewed])
         if watch is not None:
             watch(a, ev.hints, was, mastery)
     return mastery
