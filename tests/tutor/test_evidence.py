@@ -503,3 +503,27 @@ def test_a_wrong_times_table_fact_counts_against_multiplying() -> None:
     assert st.mastered and st.told["times_table_slip"] == needed
     _answer_power(asker, six, 53)  # one off: no mistake explains it, a slip
     assert st.mastered and st.misconceptions == 0
+
+
+def test_a_wrong_answer_undoes_only_what_it_may_be() -> None:
+    """Issue 42 parts 1 and 4: a wrong answer resets the row of right answers; of what the row
+    ruled out it undoes only the mistakes that give its number there. A typing slip (no
+    mistake gives it) leaves them ruled out; a number one typing slip away that a mistake of
+    the skill gives (2 for 25 in tens: rounded down, or 3 one off) is weighed as that
+    mistake though it is not named to the student; a give-up may be anything."""
+    need = ["rounded_down", "did_not_round"]
+    m = Mastery()
+    st = m.state("round")
+    for _ in range(4):
+        m.record("round", True, tells=need, requires=need)
+    assert st.told == {"rounded_down": 4, "did_not_round": 4}
+    m.record("round", False, consistent=[], typo=True)  # 33 for 3: a slip
+    assert st.streak == 0 and st.told == {"rounded_down": 4, "did_not_round": 4}
+    assert st.misconceptions == 0
+    m.record("round", False, consistent=["rounded_down"], typo=True)  # 2 for 3
+    assert st.told == {"did_not_round": 4} and st.shown == {"rounded_down"}
+    assert st.misconceptions == 1 and m.needed(st, "rounded_down") > STREAK_TO_MASTER
+    m.record("round", False)  # gave up: it may be any mistake
+    assert st.told == {}
+    ev = judge("round", False, consistent=["rounded_down"], typo=False)
+    assert not ev.misconception and ev.consistent == {"rounded_down"}

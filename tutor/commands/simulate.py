@@ -55,7 +55,7 @@ from engine.events import Placed
 from engine.view import view_of
 from tutor.i18n import N_, TranslatableError
 from tutor.play.snapshot import WAIT_ROUND
-from tutor.teaching.diagnosis import CATALOG, diagnose, mistake_value
+from tutor.teaching.diagnosis import CATALOG, diagnose, mistake_value, typos
 from tutor.teaching.mastery import SKILLS
 from tutor.teaching.questions import Question
 
@@ -257,18 +257,12 @@ class ScaffoldMistakeMaker(MistakeMaker):
 
 
 def typo(value: int, rng: random.Random) -> int:
-    """``value`` as a typing slip leaves it: two neighbouring digits swapped, one off, a digit
-    dropped or a digit doubled (one of the kinds that change it, at random)."""
-    sign, digits = ("-" if value < 0 else ""), str(abs(value))
-    kinds: list[list[str]] = [[str(abs(value) + 1), str(abs(value) - 1)] if value else ["1"]]
-    swaps = [digits[:i] + digits[i + 1] + digits[i] + digits[i + 2:]
-             for i in range(len(digits) - 1) if digits[i] != digits[i + 1]]
-    drops = [digits[:i] + digits[i + 1:] for i in range(len(digits))] if len(digits) > 1 else []
-    doubles = [digits[:i + 1] + digits[i:] for i in range(len(digits))]
-    kinds += [k for k in (swaps, drops, doubles) if k]
-    options = [o for o in rng.choice(kinds) if o != digits and o != "-1"]
-    text = rng.choice(options) if options else str(abs(value) + 1)
-    return int(sign + text)
+    """``value`` as a typing slip leaves it (:func:`tutor.teaching.diagnosis.typos`): one of
+    the kinds that change it at random (one off, two neighbouring digits swapped, a digit
+    dropped, a digit doubled), then one of its numbers."""
+    kinds = typos(value)
+    chosen = sorted(kinds[sorted(kinds)[rng.randrange(len(kinds))]])
+    return chosen[rng.randrange(len(chosen))]
 
 
 @dataclass

@@ -29,6 +29,7 @@ from tutor.teaching.diagnosis import (
     Diagnosis,
     candidates,
     diagnose,
+    is_typo,
     mistake_skill,
     tells_apart,
 )
@@ -615,7 +616,9 @@ class Asker:
             return Feedback("working", translator(self.lang)(WORKING), q), False
         value = reading.value
         p.attempts += 1
-        diag = diagnose(q, value, self.lang)
+        mastery = self.masteries[p.seat]
+        diag = diagnose(q, value, self.lang,
+                        frozenset().union(*(st.shown for st in mastery.states.values())))
         seconds = self._seconds(p)
         if not p.first_recorded and not diag.correct:
             self.remediate(p.seat, diag.rule)
@@ -695,7 +698,8 @@ class Asker:
                    blame=blame, mistake=None if diag is None else diag.rule, tells=p.tells,
                    requires=p.requires,
                    consistent=None if answered is None else frozenset(
-                       m for m, v in p.values.items() if answered in v))
+                       m for m, v in p.values.items() if answered in v),
+                   typo=answered is not None and is_typo(q.expected, answered))
         p.evidence = ev
         mastery = self.masteries[p.seat]
         from tutor.teaching.review import reviewed_skill

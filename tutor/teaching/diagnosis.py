@@ -19,9 +19,9 @@ from engine.rules import effect_from_total
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.teaching.questions import Question
 
-__all__ = ["CATALOG", "LIKELIHOOD", "MISTAKE_CODES", "MISTAKE_NAMES", "BuggyRule", "Diagnosis",
-           "candidates", "diagnose", "mistake_skill", "mistake_value", "specific", "tells",
-           "tells_apart"]
+__all__ = ["CATALOG", "LIKELIHOOD", "MISTAKE_CODES", "MISTAKE_NAMES", "TYPO_KINDS", "BuggyRule",
+           "Diagnosis", "candidates", "diagnose", "is_typo", "mistake_skill", "mistake_value",
+           "specific", "tells", "tells_apart", "typos"]
 
 Kind = Literal["correct", "named", "likely", "slip"]
 
@@ -465,6 +465,42 @@ def specific(question: Question) -> dict[str, frozenset[int]]:
     return {rid: values for rid, values in out.items() if values}
 
 
+TYPO_KINDS = ("one off", "swapped", "dropped", "doubled")
+"""The typing slips (issue 42 part 4): a number one off, two neighbouring digits swapped, a
+digit dropped, a digit doubled."""
+
+
+def typos(value: int) -> dict[str, frozenset[int]]:
+    """The numbers one typing slip turns ``value`` into, by kind (:data:`TYPO_KINDS`; a kind
+    that cannot change it is left out), its sign kept.
+
+    >>> sorted(typos(45)["swapped"]), sorted(typos(45)["dropped"]), sorted(typos(7)["one off"])
+    ([54], [4, 5], [6, 8])
+    """
+    sign, digits = (-1 if value < 0 else 1), str(abs(value))
+    found = {
+        "one off": {abs(value) + 1, abs(value) - 1},
+        "swapped": {int(digits[:i] + digits[i + 1] + digits[i] + digits[i + 2:])
+                    for i in range(len(digits) - 1)},
+        "dropped": {int(digits[:i] + digits[i + 1:]) for i in range(len(digits))}
+        if len(digits) > 1 else set(),
+        "doubled": {int(digits[:i + 1] + digits[i:]) for i in range(len(digits))},
+    }
+    out = {k: frozenset(sign * v for v in vs if v >= 0 and v != abs(value))
+           for k, vs in found.items()}
+    return {k: vs for k, vs in out.items() if vs}
+
+
+def is_typo(expected: int, answer: int) -> bool:
+    """Whether ``answer`` is one typing slip away from ``expected`` (:func:`typos`), a sign
+    apart or not (a loss may be written with its minus).
+
+    >>> is_typo(45, 54), is_typo(-3, -4), is_typo(-3, 3), is_typo(45, 14)
+    (True, True, False, False)
+    """
+    return abs(answer) in {abs(v) for vs in typos(abs(expected)).values() for v in vs}
+
+
 def mistake_value(question: Question, rule_id: str) -> int | None:
     """A wrong answer the mistake ``rule_id`` would give to ``question`` (None if it cannot
     happen there): what a simulated student with that mistake writes."""
@@ -529,8 +565,13 @@ def rule_message(rule_id: str, question: Question, lang: str) -> str:
         target=seat_name(ctx.target), value=ctx.symbol_value)
 
 
-def diagnose(question: Question, answer: int, lang: str | None = None) -> Diagnosis:
-    """Classify ``answer`` to ``question``.
+def diagnose(question: Question, answer: int, lang: str | None = None,
+             shown: Iterable[str] = ()) -> Diagnosis:
+    """Classify ``answer`` to ``question``. A wrong number that a mistake gives but that is
+    also one typing slip away from the right answer (:func:`is_typo`) is not named (a
+    ``slip``, with the mistakes in ``candidates``) unless one of those mistakes is among
+    ``shown``, the misconceptions the student has shown already: once is a slip or the
+    mistake, the tutor cannot tell; the same mistake again is named.
 
     >>> from engine import PowerEffect, Tile
     >>> from tutor.teaching.questions import question_for
@@ -545,8 +586,11 @@ def diagnose(question: Question, answer: int, lang: str | None = None) -> Diagno
         return Diagnosis("correct", None, _(MSG_CORRECT), skill=question.skill)
     found = sorted((rid for rid, values in specific(question).items() if answer in values),
                    key=_RANK.__getitem__)
-    if not found:
-        return Diagnosis("slip", None, _(MSG_SLIP), skill=question.skill)
+    if not found or (is_typo(question.expected, answer) and not set(found) & set(shown)):
+        # A number one typing slip away from the right answer is not named the first time:
+        # the tutor cannot tell the mistake from the slip (issue 42 part 4). The evidence
+        # still weighs it (tutor.teaching.evidence.judge, ``typo``).
+        return Diagnosis("slip", None, _(MSG_SLIP), tuple(found), skill=question.skill)
     best = found[0]
     skill = _BY_ID[best].skill or question.skill
     message = rule_message(best, question, lang)

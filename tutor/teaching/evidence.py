@@ -77,7 +77,7 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
           trivial: bool = False, blame: str | None = None, mistake: str | None = None,
           tells: Iterable[str] | None = None,
           requires: Iterable[str] | None = None,
-          consistent: Iterable[str] | None = None) -> Evidence:
+          consistent: Iterable[str] | None = None, typo: bool = False) -> Evidence:
     """The evidence of a question's first answer (RULES.md §4).
 
     ``skill``: the question's skill; ``correct``: the first answer was right (a give-up is
@@ -91,7 +91,11 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
     ``other-end`` on a trivial item), the mistakes the question tells apart and those the
     lesson can show (:attr:`Evidence.tells`, :attr:`Evidence.requires`); ``consistent``: the
     catalogue mistakes that give a wrong answer's number (None: unknown), of which those of
-    the skill judged are kept (:attr:`Evidence.consistent`).
+    the skill judged are kept (:attr:`Evidence.consistent`); ``typo``: the wrong answer is one
+    typing slip away from the right one (:func:`tutor.teaching.diagnosis.is_typo`), so the
+    diagnosis named no mistake, but a mistake of the skill that gives it makes it a
+    misconception all the same (the tutor cannot tell which it was: it does not say, and it
+    does not let it pass).
 
     - A trivial item (×1, +0, T = 0) is no evidence for its operation: its answer is T (or
       the tile's own number when T = 0), so it is evidence for ``other-end`` — right or
@@ -124,11 +128,15 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
         about = blame if blame is not None and blame != own else own
         why = "blamed" if about != own else "wrong"
         own_computation = not trivial and about == skill
-        wrong_rule = _misconception(mistake, about, own_computation)
         fits = None if consistent is None or hints else frozenset(
             m for m in consistent if _misconception(m, about, own_computation))
-        return Evidence(about, "against", why, False, hints, scaffolded, wrong_rule,
-                        mistake if wrong_rule else None, consistent=fits)
+        shown = mistake if _misconception(mistake, about, own_computation) else None
+        if shown is None and typo and fits:
+            from tutor.teaching.diagnosis import LIKELIHOOD
+
+            shown = next(m for m in LIKELIHOOD if m in fits)
+        return Evidence(about, "against", why, False, hints, scaffolded, shown is not None,
+                        shown, consistent=fits)
     if hints:
         return Evidence(own, "against", "hinted", True, hints, scaffolded)
     if scaffolded:

@@ -608,6 +608,7 @@ class Mastery:
         tells: Iterable[str] | None = None,
         requires: Iterable[str] | None = None,
         consistent: Iterable[str] | None = None,
+        typo: bool = False,
     ) -> list[SkillState]:
         """Judge a first attempt (:func:`tutor.teaching.evidence.judge`) for every skill a question
         exercised and apply it; return the states that changed."""
@@ -621,7 +622,7 @@ class Mastery:
             _check_skill(name)
             ev = judge(name, correct, scaffold=scaffold, hints=hints_before_answer,
                        trivial=trivial, blame=blame, mistake=mistake, tells=tells,
-                       requires=requires, consistent=consistent)
+                       requires=requires, consistent=consistent, typo=typo)
             st = self.observe(ev, seconds=seconds)
             if st is not None:
                 changed.append(st)

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 
 from tutor.classroom.counts import first_answer, hints_before_answer, question_runs
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
-from tutor.teaching.diagnosis import CATALOG
+from tutor.teaching.diagnosis import CATALOG, is_typo
 from tutor.teaching.evidence import Evidence, judge, parse_step, parse_tells, parse_values
 from tutor.teaching.mastery import SKILLS, Mastery, Params, default_params
 
@@ -76,7 +76,9 @@ def first_answer_evidence(attempts: Iterable[Attempt]) -> list[tuple[Attempt, Ev
                                        hints=hints, trivial=trivial,
                                        mistake=a.feedback if a.feedback in _MISTAKES
                                        else None, tells=tells, requires=requires,
-                                       consistent=consistent)))
+                                       consistent=consistent,
+                                       typo=a.answered is not None and a.expected is not None
+                                       and is_typo(a.expected, a.answered))))
     return found
 
 
