@@ -130,13 +130,13 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
         own_computation = not trivial and about == skill
         fits = None if consistent is None or hints else frozenset(
             m for m in consistent if _misconception(m, about, own_computation))
-        shown = mistake if _misconception(mistake, about, own_computation) else None
-        if shown is None and typo and fits:
+        rule = mistake if _misconception(mistake, about, own_computation) else None
+        if rule is None and typo and fits:
             from tutor.teaching.diagnosis import LIKELIHOOD
 
-            shown = next(m for m in LIKELIHOOD if m in fits)
-        return Evidence(about, "against", why, False, hints, scaffolded, shown is not None,
-                        shown, consistent=fits)
+            rule = next(m for m in LIKELIHOOD if m in fits)
+        return Evidence(about, "against", why, False, hints, scaffolded, rule is not None,
+                        rule, consistent=fits)
     if hints:
         return Evidence(own, "against", "hinted", True, hints, scaffolded)
     if scaffolded:
