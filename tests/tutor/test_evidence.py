@@ -463,7 +463,7 @@ def test_an_item_that_cannot_show_a_mistake_is_no_proof_against_it() -> None:
     assert not st.mastered  # before issue 42: mastered at the 7th unscaffolded x/+
     assert mastery.ruled_out(st) == ["forgot_to_double"]
     plus_plus = PowerEffect(0, 1, Tile("+", "+"), "+/+", 18, 0, 9, Tile(4, 5), 0)
-    for k in range(STREAK_TO_MASTER):
+    for _ in range(STREAK_TO_MASTER):
         assert not st.mastered
         _answer_power(asker, plus_plus)
     assert st.mastered
