@@ -359,6 +359,9 @@ class MixedMistakes(Learner):
     concerns: set[str] = field(default_factory=set)
     name = "mixed"
 
+    def __post_init__(self) -> None:
+        self.concerns.update(s for s in map(_RULE_SKILL.__getitem__, self.rules) if s)
+
     @property
     def mistake(self) -> str | None:
         return self.rules[0]
