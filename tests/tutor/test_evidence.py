@@ -282,7 +282,8 @@ def test_replay_equals_live_mastery(tmp_path: Path) -> None:
     db = tmp_path / "p.sqlite3"
     rng = random.Random(7)
     mistakes = ("used_near_end", "one_half_only", "added_instead_of_multiplied",
-                "doubled_instead_of_squared", "times_table_slip")
+                "doubled_instead_of_squared", "times_table_slip", "stopped_at_t",
+                "squared_instead_of_doubled", "wrong_factor")
 
     def student(ss: Session) -> None:
         q = ss.pending_question
@@ -298,10 +299,11 @@ def test_replay_equals_live_mastery(tmp_path: Path) -> None:
             if value is not None and roll < 0.9:
                 ss.answer(str(value))
                 return
-        ss.answer(str(q.expected + 1))
+        ss.answer(str(q.expected + 1))  # a typing slip (one off)
 
     seen: list[tuple[str, str, str]] = []
-    for i, lesson in enumerate(("04-times", "05-squares", "01-other-end", "04-times")):
+    for i, lesson in enumerate(("04-times", "05-squares", "01-other-end", "06-doubles",
+                                "04-times")):
         s = Session.from_lesson(lesson, lang="en", student="ana", store=db, seed=20 + i)
         seen += _play(s, student, random.Random(i))
         s.close()
@@ -317,10 +319,14 @@ def test_replay_equals_live_mastery(tmp_path: Path) -> None:
     for skill, st in saved.states.items():
         again = rebuilt.states[skill]
         assert (again.asked, again.first_try_right, again.hints_used, again.mastered,
-                again.streak, again.scaffolded_right) == \
+                again.streak, again.scaffolded_right, again.misconceptions, again.told,
+                again.shown) == \
             (st.asked, st.first_try_right, st.hints_used, st.mastered, st.streak,
-             st.scaffolded_right), skill
-        assert again.p_known == pytest.approx(st.p_known)
+             st.scaffolded_right, st.misconceptions, st.told, st.shown), skill
+        assert again.log_odds == pytest.approx(st.log_odds, rel=1e-9, abs=1e-9)
+    # issue 42: the rows ruled out mistakes, typing slips and wrong facts were judged
+    assert any(st.told for st in saved.states.values())
+    assert any("alt=" in a.step and "need=" in a.step for a in attempts)
 
 
 def test_step_names_carry_the_scaffold_and_trivial_tags() -> None:
