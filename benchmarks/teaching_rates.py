@@ -90,45 +90,24 @@ def _map(fn: Any, tasks: list[Any], jobs: int) -> list[Any]:
     return [fn(t) for t in tasks]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--students", type=int, default=50)
-    ap.add_argument("--seeds", default="2,3", help="comma-separated seeds (default 2,3)")
-    ap.add_argument("--lessons", default="",
-                    help="comma-separated lesson ids (default: every shipped lesson)")
-    ap.add_argument("--jobs", type=int, default=1, help="processes to play in (default 1)")
-    ap.add_argument("--json", default="", help="also write every figure to this file")
-    ap.add_argument("--no-pairs", action="store_true", help="leave out the mistake pairs")
-    ap.add_argument("--no-review", action="store_true", help="leave out the review trial")
-    ap.add_argument("--naming", action="store_true",
-                    help="add the table of each mistake named when made (free play)")
-    args = ap.parse_args()
-    started = time.perf_counter()
-    seeds = [int(s) for s in args.seeds.split(",")]
-    lessons = [lesson.id for lesson in list_lessons()]
-    if args.lessons:
-        wanted = args.lessons.split(",")
-        unknown = sorted(set(wanted) - set(lessons))
-        if unknown:
-            ap.error(f"unknown lessons: {', '.join(unknown)}; the lessons: {', '.join(lessons)}")
-        lessons = [lesson for lesson in lessons if lesson in wanted]
+def goals_and_pairs(lessons: list[str], students: int, seeds: list[int], jobs: int,
+                    with_pairs: bool, out: dict[str, Any]) -> None:
+    """The goals' table, what a perfect student pays, and the catalogue pairs."""
     profiles = {lesson: goal_profiles(lesson) for lesson in lessons}
-    pairs = {} if args.no_pairs else {lesson: mistake_pairs(lesson) for lesson in lessons}
-    tasks = sorted({(lesson, args.students, p, seed) for lesson in lessons for seed in seeds
+    pairs = {} if not with_pairs else {lesson: mistake_pairs(lesson) for lesson in lessons}
+    tasks = sorted({(lesson, students, p, seed) for lesson in lessons for seed in seeds
                     for p in [*profiles[lesson].values(),
                               *(f"mistake:{m}:{PAIR_SHARE}" for _, m in pairs.get(lesson, []))]
                     if p})
     reports: dict[tuple[str, str, int], dict[str, Any]] = {}
-    for lesson, profile, seed, report in _map(_play, tasks, args.jobs):
+    for lesson, profile, seed, report in _map(_play, tasks, jobs):
         reports[(lesson, profile, seed)] = report
     results = {(lesson, seed): judge(lesson, profiles[lesson],
                                      {p: reports[(lesson, p, seed)]
                                       for p in profiles[lesson].values() if p})
                for lesson in lessons for seed in seeds}
-    out: dict[str, Any] = {"students": args.students, "seeds": seeds, "goals": [],
-                           "questions": [], "pairs": [], "review": []}
 
-    print(f"teaching goals: {args.students} students per profile, seeds "
+    print(f"teaching goals: {students} students per profile, seeds "
           f"{'/'.join(map(str, seeds))} (each cell: the seeds' values; ✔ when every seed "
           "meets the goal)")
     print(f"{'lesson':16} " + " ".join(f"{g.key[:11]:>13}" for g in GOALS))
@@ -195,25 +174,59 @@ def main() -> None:
                                      "values": values, "met": not bad})
         print(f"pairs above {PAIR_BOUND:.0%} on some seed: {over} of {count}")
 
-    if not args.no_review:
-        print()
-        print(f"review: forget:5 students, a skill mastered on day 0 and forgotten by day 6.5 "
-              f"loses mastery at its first review (goal ≥ {REVIEW_GOAL:.0%})")
-        trials = _map(_review, [(lesson, args.students, seed) for lesson in lessons
-                                for seed in seeds
-                                if load_lesson(lesson).targets], args.jobs)
-        forgotten = lost = 0
-        for lesson, seed, (f, lo) in trials:
-            forgotten += f
-            lost += lo
-            out["review"].append({"lesson": lesson, "seed": seed, "forgotten": f, "lost": lo})
-            print(f"  {lesson:16} seed {seed}: {lo} of {f} lost mastery"
-                  + (f" ({lo / f:.0%})" if f else ""))
-        share = lost / forgotten if forgotten else 0.0
-        print(f"in all: {lost} of {forgotten} ({share:.1%}) "
-              f"{'✔' if share >= REVIEW_GOAL else '✘'}")
-    print(f"({time.perf_counter() - started:.0f} s)")
 
+
+def review_table(lessons: list[str], students: int, seeds: list[int], jobs: int,
+                 out: dict[str, Any]) -> None:
+    """The review trial (tutor.commands.simulate.review_trial) on every lesson with targets."""
+    print()
+    print(f"review: forget:5 students, a skill mastered on day 0 and forgotten by day 6.5 "
+          f"loses mastery at its first review (goal ≥ {REVIEW_GOAL:.0%} in every lesson)")
+    trials = _map(_review, [(lesson, students, seed) for lesson in lessons for seed in seeds
+                            if load_lesson(lesson).targets], jobs)
+    forgotten = lost = 0
+    for lesson, seed, (f, lo) in trials:
+        forgotten += f
+        lost += lo
+        out["review"].append({"lesson": lesson, "seed": seed, "forgotten": f, "lost": lo})
+        share = lo / f if f else 1.0
+        print(f"  {lesson:16} seed {seed}: {lo} of {f} lost mastery ({share:.0%}) "
+              f"{'✔' if share >= REVIEW_GOAL else '✘'}")
+    share = lost / forgotten if forgotten else 0.0
+    print(f"in all: {lost} of {forgotten} ({share:.1%})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--students", type=int, default=50)
+    ap.add_argument("--seeds", default="2,3", help="comma-separated seeds (default 2,3)")
+    ap.add_argument("--lessons", default="",
+                    help="comma-separated lesson ids (default: every shipped lesson)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes to play in (default 1)")
+    ap.add_argument("--json", default="", help="also write every figure to this file")
+    ap.add_argument("--no-pairs", action="store_true", help="leave out the mistake pairs")
+    ap.add_argument("--no-review", action="store_true", help="leave out the review trial")
+    ap.add_argument("--review-only", action="store_true",
+                    help="only the review trial (no goals, no pairs)")
+    ap.add_argument("--naming", action="store_true",
+                    help="add the table of each mistake named when made (free play)")
+    args = ap.parse_args()
+    started = time.perf_counter()
+    seeds = [int(s) for s in args.seeds.split(",")]
+    lessons = [lesson.id for lesson in list_lessons()]
+    if args.lessons:
+        wanted = args.lessons.split(",")
+        unknown = sorted(set(wanted) - set(lessons))
+        if unknown:
+            ap.error(f"unknown lessons: {', '.join(unknown)}; the lessons: {', '.join(lessons)}")
+        lessons = [lesson for lesson in lessons if lesson in wanted]
+    out: dict[str, Any] = {"students": args.students, "seeds": seeds, "goals": [],
+                           "questions": [], "pairs": [], "review": []}
+    if not args.review_only:
+        goals_and_pairs(lessons, args.students, seeds, args.jobs, not args.no_pairs, out)
+    if not args.no_review:
+        review_table(lessons, args.students, seeds, args.jobs, out)
+    print(f"({time.perf_counter() - started:.0f} s)")
     if args.naming:
         print()
         print(f"mistake named when made (free-play, {args.students} students each, always "

@@ -1157,6 +1157,7 @@ def review_trial(lesson_id: str, students: int = 50, seed: int = 1, days: float 
     whether mastery was gone once its review items were answered."""
     from tutor.play.session import Session
     from tutor.storage.store import Store
+    from tutor.teaching.review import is_review
 
     forgotten = lost = 0
     by_skill: dict[str, list[int]] = {}
@@ -1175,9 +1176,11 @@ def review_trial(lesson_id: str, students: int = 50, seed: int = 1, days: float 
                 was = {skill: s.mastery.state(skill).mastered and not student.knows(skill)
                        for skill in due}
                 rng = random.Random(student_seed(seed, k))
-                for _ in range(50):  # bounded: the review items come first
+                for _ in range(50):  # bounded: the review items come first (an item that
+                    # tells a named mistake apart may come between them)
                     p = s.asker.pending
-                    if p is None or not p.question.problem.startswith("review-"):
+                    if p is None or not any(is_review(r.question.problem)
+                                            for r in s.asker.queue):
                         break
                     _ask(s, student, p.question, Seen.of(p), rng, Run())
                 for skill, counted in was.items():

@@ -361,7 +361,9 @@ class Asker:
         answers it right; the row still has to rule out what the lesson can show, or a slip
         broke it), what it still needs is queued again
         (:func:`~tutor.teaching.practice.right_answers_to_mastery`, leaving out the longer
-        rows of the misconceptions it has shown), at most
+        rows of the misconceptions it has shown), unless the student has shown a
+        misconception of the skill by a number no typing slip gives (it holds a wrong rule:
+        more drill now would only give it more tries at a lucky row), at most
         :data:`~tutor.teaching.practice.DRILL_TOP_UPS` times per skill and drill. A student
         who does not know the skill yet (the estimate below the threshold) gets the drill's
         usual room and no more."""
@@ -371,12 +373,13 @@ class Asker:
         params = mastery.params_for(skill)
         ups = self._top_ups.setdefault(seat, Counter())
         if (not skill or self.plan.targets or st.mastered or ups[skill] >= DRILL_TOP_UPS
-                or st.p_known < params.mastery_threshold
+                or st.p_known < params.mastery_threshold or st.sure
                 or any(q is not p and q.seat == seat and q.drilled == skill and not
                        q.first_recorded for q in self.queue)):
             return
         # A misconception the student has shown is not chased: its longer row is for the
-        # rounds and drills to come, not for a drill that goes on until a lucky row.
+        # rounds and drills to come, not for a drill that goes on until a lucky row; and a
+        # student who has shown one for sure (no slip gives its number) gets no top-up.
         need = right_answers_to_mastery(mastery, skill, self.cover.get(skill), st.shown)
         if not need:
             return

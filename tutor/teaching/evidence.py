@@ -66,6 +66,9 @@ class Evidence:
     """A wrong answer: the catalogue mistakes of ``skill`` that give its number there (what it
     may be evidence of): their proof so far no longer counts. None (a give-up, a hint before
     answering, an attempt stored before issue 42): it may be any of them."""
+    typo: bool = False
+    """A wrong answer one typing slip away from the right one
+    (:func:`tutor.teaching.diagnosis.is_typo`): a misconception it shows may be a slip."""
 
     @property
     def observation(self) -> bool | None:
@@ -136,7 +139,7 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
 
             rule = next(m for m in LIKELIHOOD if m in fits)
         return Evidence(about, "against", why, False, hints, scaffolded, rule is not None,
-                        rule, consistent=fits)
+                        rule, consistent=fits, typo=typo)
     if hints:
         return Evidence(own, "against", "hinted", True, hints, scaffolded)
     if scaffolded:

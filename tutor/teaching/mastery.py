@@ -454,6 +454,9 @@ class SkillState:
     shown: frozenset[str] = frozenset()
     """The misconceptions of the skill shown since it was last mastered: only questions that
     tell each of them apart count toward the longer row they call for."""
+    sure: frozenset[str] = frozenset()
+    """Those of :attr:`shown` shown by a number no typing slip gives (the tutor is sure of
+    them; the others may have been a slip of the hand)."""
 
     @property
     def p_known(self) -> float:
@@ -486,7 +489,8 @@ class SkillState:
             "misconceptions": self.misconceptions,
             "evidence": json.dumps({"log_odds": self.log_odds,
                                     "told": dict(sorted(self.told.items())),
-                                    "shown": sorted(self.shown)}, separators=(",", ":")),
+                                    "shown": sorted(self.shown), "sure": sorted(self.sure)},
+                                   separators=(",", ":")),
         }
 
     @classmethod
@@ -498,6 +502,7 @@ class SkillState:
         log_odds = extra.get("log_odds")
         told = extra.get("told", {})
         shown = extra.get("shown", [])
+        sure = extra.get("sure", [])
         return cls(
             skill=_check_skill(str(data["skill"])),
             log_odds=(float(log_odds) if isinstance(log_odds, (int, float))
@@ -512,6 +517,7 @@ class SkillState:
             misconceptions=int(data.get("misconceptions", 0)),
             told={str(k): int(v) for k, v in told.items()} if isinstance(told, dict) else {},
             shown=frozenset(map(str, shown)) if isinstance(shown, list) else frozenset(),
+            sure=frozenset(map(str, sure)) if isinstance(sure, list) else frozenset(),
         )
 
 
@@ -660,6 +666,8 @@ class Mastery:
                 st.misconceptions += 1
                 if evidence.mistake:
                     st.shown = st.shown | {evidence.mistake}
+                    if not evidence.typo:
+                        st.sure = st.sure | {evidence.mistake}
                 st.mastered = False
             else:
                 # A slip is weighed by the knowledge tracing: mastery stays while the
@@ -685,7 +693,7 @@ class Mastery:
                 st.scaffolded_right = 0  # the scaffolds come back
         if st.mastered and not was:
             st.misconceptions = 0  # shown gone: a new one counts from here
-            st.shown = frozenset()
+            st.shown = st.sure = frozenset()
         st.asked += 1
         st.first_try_right += int(evidence.correct and not evidence.hints)
         st.hints_used += evidence.hints
