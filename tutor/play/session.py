@@ -381,6 +381,12 @@ class Session:
         if self.auto_bots:
             self._news(self.last_events + self.run_bots())
 
+    def warm_up(self) -> None:
+        """Compute ahead what the first question's evidence needs: what the lesson's questions
+        can tell apart (:class:`tutor.teaching.coverage.LazyCoverage`, a tenth of a second
+        once per kernel). A live page calls it once the board is out."""
+        len(self.asker.cover)
+
     def reviews_due(self, seat: int | None = None) -> list[Due]:
         """What ``seat``'s student (default: the first human's) has due for review now, by
         the session's clock (:class:`tutor.teaching.review.Due` items; none without a store)."""

@@ -24,7 +24,14 @@ from tutor.games import game
 from tutor.i18n import N_, format_number, translator
 from tutor.storage.records import Attempt, Outcome
 from tutor.teaching.answers import AnswerError, read_answer
-from tutor.teaching.coverage import drill_sources, item_tells, plan_coverage, round_end_pool
+from tutor.teaching.coverage import (
+    LazyCoverage,
+    SkillCoverage,
+    drill_sources,
+    item_tells,
+    plan_coverage,
+    round_end_pool,
+)
 from tutor.teaching.diagnosis import (
     Diagnosis,
     candidates,
@@ -188,7 +195,8 @@ class Asker:
         self.rules = rules if rules is not None else HouseRules(symbol_value=symbol_value)
         leonard = tileset is LEONARD
         self._game = game(plan.game)
-        self.cover = plan_coverage(plan, players, ask, self.rules)
+        self.cover: Mapping[str, SkillCoverage] = LazyCoverage(
+            lambda: plan_coverage(plan, players, ask, self.rules))
         """What the lesson's items can tell apart, per skill: what each skill's row must rule
         out (issue 42 part 1)."""
         self._sources = {s: sorted(drill_sources(s, self._game, leonard, ask))

@@ -25,7 +25,7 @@ once.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
@@ -39,6 +39,9 @@ from tutor.games import Game, game
 from tutor.teaching.diagnosis import CATALOG, mistake_skill, tells
 from tutor.teaching.evidence import OTHER_END, is_trivial
 from tutor.teaching.questions import (
+    BOTH,
+    TAKES,
+    Perspective,
     Question,
     collect_question,
     power_questions,
@@ -50,7 +53,8 @@ from tutor.teaching.questions import (
 if TYPE_CHECKING:
     from tutor.teaching.practice import Plan
 
-__all__ = ["ROUND_END_DRILLS", "ROUND_ENDS", "Coverage", "PooledEnd", "SkillCoverage",
+__all__ = ["ROUND_END_DRILLS", "ROUND_ENDS", "Coverage", "LazyCoverage", "PooledEnd",
+           "SkillCoverage",
            "coverage", "drill_sources", "item_tells", "plan_coverage", "round_end_pool",
            "skill_mistakes"]
 
@@ -143,36 +147,56 @@ def _add(out: dict[str, set[frozenset[str]]], q: Question) -> None:
     out.setdefault(skill, set()).add(told)
 
 
-@lru_cache(maxsize=8)
 def _power_kinds(symbol_value: int, t_first: bool) -> dict[str, frozenset[frozenset[str]]]:
     """The kinds of power items of the Leonard set: every power tile played with every tile at
     the other end (and a near tile of another total, and of the same), asked of the player
     and of the victim (T first when ``t_first``), and a score below zero."""
+    plays, t_steps = _power_items(symbol_value)
+    if not t_first:
+        return plays
+    return {s: plays.get(s, frozenset()) | t_steps.get(s, frozenset())
+            for s in set(plays) | set(t_steps)}
+
+
+@lru_cache(maxsize=8)
+def _power_items(symbol_value: int) -> tuple[dict[str, frozenset[frozenset[str]]],
+                                             dict[str, frozenset[frozenset[str]]]]:
+    """:func:`_power_kinds` computed once: the plays' questions, and the T questions asked
+    first. Plays whose questions are the same numbers (the same row and number half, the
+    other end's halves in either order) are looked at once."""
     found: dict[str, set[frozenset[str]]] = {}
+    t_found: dict[str, set[frozenset[str]]] = {}
     tiles = list(LEONARD.tiles)
     basic = [t for t in tiles if not t.is_power]
     by_total: dict[int, Tile] = {}
     for tile in basic:
         by_total.setdefault(tile.total(symbol_value), tile)
+    seen: set[tuple[object, ...]] = set()
     for played in (t for t in tiles if t.is_power):
         rule = effect_rule(played)
         for far in tiles:
-            if far == played:
+            key = (rule, number_half(played), far.is_power,
+                   tuple(sorted(str(h) for h in (far.a, far.b))))
+            if far == played or key in seen:
                 continue
+            seen.add(key)
             gain, loss = power_effect(played, far, symbol_value)
             t = far.total(symbol_value)
-            event = PowerEffect(0, 1, played, rule if not far.is_power else "power-vs-power",
-                                gain, loss, t, far, number_half(played))
+            row = rule if not far.is_power else "power-vs-power"
+            event = PowerEffect(0, 1, played, row, gain, loss, t, far, number_half(played))
             nears: list[Tile | None] = [n for n in (by_total.get(t), by_total.get((t + 1) % 13))
                                         if n is not None]
+            perspectives: tuple[Perspective, ...] = (("player", "victim") if row in TAKES | BOTH
+                                                     else ("player",))
             for near in nears or [None]:
-                for perspective in ("player", "victim"):
+                for perspective in perspectives:
                     for q in power_questions(event, perspective=perspective, near_tile=near,
-                                             symbol_value=symbol_value, t_first=t_first):
-                        _add(found, q)
+                                             symbol_value=symbol_value, t_first=True):
+                        _add(t_found if q.step == "T" else found, q)
             if loss:
                 _add(found, score_question(event, 5, 5 - loss))
-    return {s: frozenset(v) for s, v in found.items()}
+    return ({s: frozenset(v) for s, v in found.items()},
+            {s: frozenset(v) for s, v in t_found.items()})
 
 
 def _rules_key(rules: HouseRules) -> tuple[tuple[str, object], ...]:
@@ -281,6 +305,30 @@ def coverage(game_name: str, players: int, ask: Iterable[str], rules: HouseRules
         out[skill] = SkillCoverage(skill, shows, skill_mistakes(skill) - shows,
                                    tuple(sorted(ks, key=lambda k: (-len(k), sorted(k)))))
     return out
+
+
+class LazyCoverage(Mapping[str, SkillCoverage]):
+    """A coverage computed at its first use: a page's kernel computes it once the board is
+    out (:meth:`tutor.play.session.Session.warm_up`), not before the page's first picture. The
+    pieces are kept per game, so a second session pays nothing."""
+
+    def __init__(self, compute: Callable[[], Mapping[str, SkillCoverage]]) -> None:
+        self._compute = compute
+        self._found: Mapping[str, SkillCoverage] | None = None
+
+    def _get(self) -> Mapping[str, SkillCoverage]:
+        if self._found is None:
+            self._found = self._compute()
+        return self._found
+
+    def __getitem__(self, skill: str) -> SkillCoverage:
+        return self._get()[skill]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
 
 
 def plan_coverage(plan: Plan, players: int, ask: Iterable[str],
