@@ -303,17 +303,25 @@ def test_each_lesson_has_a_mistake_its_questions_allow(lesson: str) -> None:
 
 @cache
 def goals(lesson: str) -> dict[str, Any]:
-    return {r.goal.key: r for r in teaching_goals(lesson, students=20, seed=1)}
+    return {r.goal.key: r for r in teaching_goals(lesson, students=20, seed=GOALS_SEED)}
+
+
+GOALS_SEED = 2
+"""The slice's seed: the benchmark's first (issue 42: seed 1 is the seed the rules before it
+were tuned on, so the benchmark plays seeds 2 and 3). On seed 1, 02-plus's slow learner
+(``bkt``) masters adding 55% of the time with 20 students (62% with 50; 76–80% on seeds 2
+and 3): the goal (≥ 70%) sits at its bound there, as docs/teaching.md says."""
 
 
 @pytest.mark.parametrize("lesson, key", [(lesson, g.key) for lesson in
                                          ("04-times", "02-plus", "03-minus") for g in GOALS])
 def test_teaching_goal(lesson: str, key: str) -> None:
-    """Issue 32, part 8: the simulated students' goals (RULES.md §4: the answer is a number,
-    evidence without crutches, mastered), 20 students, seed 1, on three lessons with the
-    formula-with-blanks scaffold, 03-minus with two targets (its mistake was mastered by
-    40–50% before mastery needed 5 in a row). The full table, 50 students on every lesson,
-    is benchmarks/teaching_rates.py."""
+    """Issue 32, part 8 and issue 42: the simulated students' goals (RULES.md §4: the answer
+    is a number, evidence without crutches, mastered), 20 students, seed 2
+    (:data:`GOALS_SEED`), on three lessons with the formula-with-blanks scaffold, 03-minus
+    with two targets (its mistake was mastered by 40–50% before mastery needed 5 in a row).
+    The full table, 50 students on two seeds and every lesson, is
+    benchmarks/teaching_rates.py."""
     result = goals(lesson)[key]
     assert result.profile, key
     assert result.met, (result.goal.text, result.profile, result.value)
