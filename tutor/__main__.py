@@ -327,7 +327,8 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
                      help=_(N_("how many simulated students (default: 50)")))
     sim.add_argument("--profile", default="perfect",
                      help=_(N_("perfect, random, calculator, hints, bkt:L0,T,S,G, "
-                               "mistake:NAME:p, scaffold:NAME:p or forget:DAYS")))
+                               "mistake:NAME:p, scaffold:NAME:p, forget:DAYS, slips:p, "
+                               "facts:N, learner:p or mixed:NAME,NAME:p")))
     sim.add_argument("--seed", type=int, default=1,
                      help=_(N_("number that fixes the deals and the learners' choices")))
     sim.add_argument("--json", action="store_true", help=_(N_("print the report as JSON")))
@@ -360,10 +361,48 @@ def check_lessons(args: argparse.Namespace, lang: str) -> int:
         broken += problems
     for line in broken:
         print(line)
+    for folder in folders:
+        for line in coverage_lines(folder, lang):
+            print(line)
     if not broken:
         print(ngettext("{n} lesson file, all good.", "{n} lesson files, all good.", total,
                        lang).format(n=total))
     return 2 if broken else 0
+
+
+def coverage_lines(folder: Path, lang: str) -> list[str]:
+    """For each good lesson file of ``folder`` and each skill it practises, the catalogue
+    mistakes of the skill that none of its questions can show (issue 42: mastery rules out
+    what they can show, and nothing else), or that they can show every one."""
+    from tutor.course.lessons import LessonError, lesson_coverage, load_lesson
+    from tutor.teaching.coverage import skill_mistakes
+    from tutor.teaching.diagnosis import MISTAKE_NAMES
+    from tutor.teaching.mastery import SKILL_NAMES, SKILLS
+
+    _ = translator(lang)
+    lines = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            lesson = load_lesson(path, lang)
+        except LessonError:
+            continue  # named above
+        cover = lesson_coverage(lesson)
+        for skill in SKILLS:
+            if skill not in lesson.plan.focus:
+                continue
+            shows = cover[skill].shows if skill in cover else frozenset()
+            never = sorted(skill_mistakes(skill) - shows)
+            name = _(SKILL_NAMES[skill])
+            if not never:
+                lines.append(_(N_("{lesson}: {skill}: its questions can show every mistake of "
+                                  "the skill the tutor knows ({count}).")).format(
+                    lesson=lesson.id, skill=name, count=len(shows)))
+            else:
+                lines.append(_(N_("{lesson}: {skill}: its questions never show: {mistakes} "
+                                  "(mastery cannot rule them out here).")).format(
+                    lesson=lesson.id, skill=name,
+                    mistakes=", ".join(_(MISTAKE_NAMES[m]) for m in never)))
+    return lines
 
 
 def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

@@ -39,6 +39,15 @@ from tutor.play.words import half_words, spoken, tile_words
 
 SEED = 11
 QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=keyboard-test"
+
+
+def query(student: str) -> str:
+    """The page of free play with :data:`SEED` for a student of its own: each test's page must
+    start where its mirror (a fresh session, no progress) starts. A student who played a round
+    before has skills mastered (issue 42: free play's drills go on for a skill answered
+    right), which are then asked less often, and the page's questions are no longer the
+    mirror's."""
+    return QUERY.replace("keyboard-test", student)
 NOTATION = re.compile(r"(?<![\w/])(\d|[-+x])/(\d|[-+x])(?![\w/])")
 
 ACTIVE = """(sel) => { const e = document.activeElement; return !!e && e.matches(sel); }"""
@@ -239,7 +248,7 @@ def test_a_screen_reader_hears_the_board_every_play_and_question(page: Any, voil
                                                                 artifacts: Path) -> None:
     """The board has a role, a name and a text alternative; a polite live region in the
     page's language announces plays (tiles in words) and questions; buttons have names."""
-    _open(page, voila_url, QUERY)
+    _open(page, voila_url, query("screen-reader-test"))
     page.wait_for_function(IDLE, timeout=30_000)
     mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
     board = page.locator("canvas.ld-board")
@@ -298,7 +307,7 @@ def test_the_axe_audit_of_the_play_page_is_clean(page: Any, voila_url: str,
     """axe-core on the play page: at the student's turn, with the keyboard help open, with
     a question and the feedback to a wrong answer (power-tile and feedback colours), and
     with the card a shown answer leaves. No serious or critical violation."""
-    _open(page, voila_url, QUERY)
+    _open(page, voila_url, query("axe-test"))
     page.wait_for_function(IDLE, timeout=30_000)
     mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
     _mirror_forced(mirror)
@@ -345,7 +354,7 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
     try:
-        _open(page, voila_url, QUERY)
+        _open(page, voila_url, query("chromebook-test"))
         page.wait_for_function(IDLE, timeout=30_000)
         mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
         _mirror_forced(mirror)
@@ -379,7 +388,7 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
     context = browser.new_context(viewport={"width": 768, "height": 1024})
     page = context.new_page()
     try:
-        board = _open(page, voila_url, QUERY)
+        board = _open(page, voila_url, query("chromebook-test"))
         page.wait_for_function(IDLE, timeout=30_000)
         mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
         _mirror_forced(mirror)
@@ -470,7 +479,7 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     try:
-        board = _open(page, voila_url, QUERY)
+        board = _open(page, voila_url, query("phone-test"))
         page.wait_for_function(IDLE, timeout=30_000)
         page.wait_for_function(PAINTED_AT, arg=PHONE_BOARD[0], timeout=30_000)
         mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)

@@ -155,6 +155,8 @@ def test_the_teacher_guide_pictures(page: Any, pages: dict[str, Any], tmp_path: 
                      "Mastered", "Hints", "Shown the answer", "Mean seconds to answer"]
     evidence = table.locator("td .ld-evidence").all_inner_texts()
     assert evidence and all(re.search(r"\d+ of \d+ right", e) for e in evidence), evidence
+    # Issue 42: the evidence says which mistakes the right answers ruled out.
+    assert any(re.search(r"; ruled out: [a-z]", e) for e in evidence), evidence
     # "Who needs help with multiplying" is one click: by skill, weakest first.
     page.get_by_role("button", name="Skill", exact=True).click()
     table.locator("caption").filter(has_text="sorted by Skill (ascending)").wait_for(

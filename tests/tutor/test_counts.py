@@ -247,3 +247,44 @@ def test_evidence_beside_mastery_in_both_languages() -> None:
     assert evidence_text(18, 0, 0, "es") == "0 de 18 bien"
     assert evidence_text(7, 5, 3, "es") == "5 de 7 bien, 3 seguidas"
     assert evidence_text(0, 0, 0, "en") == "not asked yet"
+
+
+def test_the_evidence_says_what_the_row_ruled_out(tmp_path: Path) -> None:
+    """Issue 42 part 1: the mastery evidence shown to the student (the play page's skills
+    panel), on the lessons page and to the teacher (the class table, from the handed-in
+    file) says which mistakes the right answers ruled out, in the page's language: the
+    same words everywhere, from the live mastery and from the stored attempts."""
+    from tutor.teaching.diagnosis import MISTAKE_NAMES
+    from tutor.teaching.mastery import STREAK_TO_MASTER
+
+    store = Store(tmp_path / "ana.sqlite3", lang="en")
+    s = Session.from_lesson(LESSON, lang="en", student=STUDENT, store=store, seed=5)
+    for _ in range(10_000):  # a perfect student, to the lesson's end (mastery)
+        q = s.pending_question
+        if q is not None:
+            s.answer(str(q.expected))
+        elif s.human_to_move is not None:
+            s.play(0)
+        elif s.lesson_over:
+            break
+        elif s.round.over:
+            s.new_round()
+    assert s.flush() and s.mastery.state("multiply").mastered
+    (sv,) = [v for v in s.snapshot().skills if v.skill == "multiply"]
+    assert set(sv.ruled_out) == set(s.asker.cover["multiply"].shows)
+    line = sv.evidence("en")
+    assert f", {sv.streak} in a row; ruled out: " in line and sv.streak >= STREAK_TO_MASTER
+    assert MISTAKE_NAMES["added_instead_of_multiplied"] in line
+    assert "; descartado: sumó en lugar de multiplicar" in sv.evidence("es")
+    assert line in mastery_html(s.snapshot(), "en")
+    counts = student_counts(store.attempts(STUDENT))
+    c = counts.skill("multiply")
+    assert c is not None and c.evidence("en") == line
+    progress = {p.lesson.id: p for p in lesson_progress(store.attempts(STUDENT),
+                                                        list_lessons("en"))}
+    assert line in lesson_list_html(list(progress.values()), "en", STUDENT)
+    rows = class_table(store.attempts(STUDENT))
+    table = class_table_html(rows, "en", "student", False)
+    assert line in table
+    s.close()
+    store.close()

@@ -4,6 +4,7 @@ agreement."""
 from __future__ import annotations
 
 import doctest
+import math
 
 import pytest
 
@@ -16,7 +17,10 @@ from tutor.teaching.mastery import (
     BKTParams,
     Mastery,
     MasteryError,
+    logit,
+    observe_log_odds,
     p_correct,
+    probability,
     update,
 )
 
@@ -192,3 +196,38 @@ def test_states_saved_before_the_streak_still_load() -> None:
     assert st.streak == 1 and st.mastered
     m.record("add", False, mistake="forgot_own_number")
     assert st.streak == 0 and not st.mastered and st.misconceptions == 1
+
+
+def test_eleven_right_then_thirty_wrong_is_not_mastered() -> None:
+    """Issue 42 cause 3: kept as P(known) alone, the estimate of multiplying reached exactly 1.0
+    after 11 right answers, and 30 wrong answers in a row then left it at 1.0 and the skill
+    mastered. Kept as log-odds it never saturates: the wrong answers bring it below 0.5 and
+    mastery goes."""
+    m = Mastery()
+    st = m.state("multiply")
+    for _ in range(11):
+        m.record("multiply", True)
+    assert st.mastered and st.p_known > 0.999
+    for _ in range(30):
+        m.record("multiply", False)
+    assert not st.mastered
+    assert st.p_known < 0.5
+    again = Mastery.from_dict(m.to_dict())  # saved and loaded: the same state
+    assert again.states["multiply"].log_odds == st.log_odds
+
+
+def test_the_estimate_never_reaches_zero_or_one_and_agrees_with_update() -> None:
+    """Log-odds BKT (:func:`observe_log_odds`) is the probability update
+    (:func:`update`) where that one is exact, and goes on where it rounds to 1."""
+    params = BKTParams(p_init=0.2, p_learn=0.15, p_slip=0.1, p_guess=0.03)
+    p, x = params.p_init, logit(params.p_init)
+    for answer in [True, False, True, True, True, False, True]:
+        p, x = update(p, answer, params), observe_log_odds(x, answer, params)
+        assert probability(x) == pytest.approx(p, rel=1e-12)
+    for _ in range(300):
+        x = observe_log_odds(x, True, params)
+    assert math.isfinite(x) and x > 100
+    ups = x
+    for _ in range(5):
+        x = observe_log_odds(x, False, params)
+    assert x < ups  # a wrong answer still counts

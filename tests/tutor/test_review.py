@@ -275,3 +275,64 @@ def test_a_forgetful_student_who_practises_in_time_remembers(tmp_path: Path) -> 
             clock=SimClock(T0), name="bo")
         assert all(ok for q, ok in day1 + day4 if is_review(q.problem))
         assert load_mastery(store, "bo").state("multiply").mastered
+
+
+def test_a_review_item_tests_the_skill_never_a_times_one_item() -> None:
+    """Issue 42 cause 4: a multiply review item could be a ×1 position (about 1 in 6 of the
+    drill positions), which counts for the other end: a student who had forgotten multiplying
+    missed it and kept the mastery. Every review item (and every drill item) of a skill now
+    tests that skill: its right answer is evidence for it, and its first wrong answer takes a
+    mastered skill's mastery away."""
+    import random
+
+    from tutor.teaching.asking import Asker
+    from tutor.teaching.coverage import item_tells
+    from tutor.teaching.practice import Plan
+
+    for seed in range(40):
+        m = Mastery()
+        for _ in range(STREAK_TO_MASTER):
+            m.record("multiply", True)
+        assert m.state("multiply").mastered
+        asker = Asker(lang="en", plan=Plan(targets=frozenset({"add"})),
+                      ask=frozenset({"power"}), students={0: "ana"}, masteries={0: m},
+                      players=2, rng=random.Random(seed))
+        assert asker.review({0: ["multiply"]}, "m1-") == REVIEW_ITEMS
+        assert all(not p.trivial and item_tells(p.question)[0] == "multiply"
+                   for p in asker.queue), seed
+        first = asker.pending
+        assert first is not None and is_review(first.question.problem)
+        asker.answer(str(first.question.expected + 1))
+        assert not m.state("multiply").mastered, seed
+
+
+def test_a_review_miss_blamed_on_the_other_end_still_misses_the_review() -> None:
+    """A review item reviews its skill: answered with the near end's total (a wrong answer
+    the diagnosis blames on finding the other end), the multiply review is missed all the
+    same, live and on replay."""
+    import random
+
+    from tutor.teaching.asking import Asker
+    from tutor.teaching.diagnosis import diagnose, mistake_value
+    from tutor.teaching.practice import Plan
+    from tutor.teaching.review import reviewed_skill
+
+    tried = 0
+    for seed in range(40):
+        m = Mastery()
+        for _ in range(STREAK_TO_MASTER):
+            m.record("multiply", True)
+        asker = Asker(lang="en", plan=Plan(targets=frozenset({"add"})),
+                      ask=frozenset({"power"}), students={0: "ana"}, masteries={0: m},
+                      players=2, rng=random.Random(seed))
+        asker.review({0: ["multiply"]}, "m1-")
+        first = asker.pending
+        assert first is not None and reviewed_skill(first.question.problem) == "multiply"
+        near = mistake_value(first.question, "used_near_end")
+        if near is None or diagnose(first.question, near).kind != "named":
+            continue
+        tried += 1
+        asker.answer(str(near))
+        assert first.evidence is not None and first.evidence.skill == "other-end"
+        assert not m.state("multiply").mastered, seed
+    assert tried >= 5

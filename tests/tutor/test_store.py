@@ -594,6 +594,7 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
     with Store(url) as store:
         for statement in ("ALTER TABLE mastery DROP COLUMN streak",
                           "ALTER TABLE mastery DROP COLUMN scaffolded_right",
+                          "ALTER TABLE mastery DROP COLUMN evidence",
                           "UPDATE schema_version SET version = 1"):
             store.conn.execute(statement)
     with Store(url) as store:

@@ -81,9 +81,10 @@ class _Raw:
         self.conn.execute(sql.replace("?", self.mark), args)
 
     def back_to_version_2(self) -> None:
-        """The store as version 2 left it: no name keys, no merges table."""
+        """The store as version 2 left it: no name keys, no merges table, no evidence."""
         for statement in ("DROP INDEX students_key", "DROP TABLE name_merges",
                           "ALTER TABLE students DROP COLUMN name_key",
+                          "ALTER TABLE mastery DROP COLUMN evidence",
                           "UPDATE schema_version SET version = 2"):
             self.run(statement)
 

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from tutor.i18n import ngettext, translator
+from tutor.i18n import N_, ngettext, translator
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
 from tutor.teaching.mastery import SKILLS, Mastery, Params
 
@@ -147,6 +147,9 @@ class SkillCounts:
     """Unscaffolded, unhinted right first answers in a row (mastery needs
     :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
     mean_seconds: float
+    ruled_out: tuple[str, ...] = ()
+    """The catalogue mistakes the right answers have ruled out
+    (:meth:`tutor.teaching.mastery.Mastery.ruled_out`)."""
 
     @property
     def accuracy(self) -> float | None:
@@ -154,8 +157,10 @@ class SkillCounts:
         return self.first_try_right / self.asked if self.asked else None
 
     def evidence(self, lang: str) -> str:
-        """What the mastery rests on, in words: ``0 of 18 right``, ``3 in a row``."""
-        return evidence_text(self.asked, self.first_try_right, self.streak, lang)
+        """What the mastery rests on, in words: ``0 of 18 right``, ``3 in a row``, and the
+        mistakes ruled out."""
+        return evidence_text(self.asked, self.first_try_right, self.streak, lang,
+                             self.ruled_out)
 
 
 @dataclass(frozen=True)
@@ -235,7 +240,8 @@ def _counts(student: str, questions: Sequence[QuestionCount], mastery: Mastery) 
             revealed=sum(q.revealed for q in mine), p_known=p_known,
             mastered=st.mastered if st is not None else False,
             streak=st.streak if st is not None else 0,
-            mean_seconds=st.mean_seconds if st is not None else 0.0))
+            mean_seconds=st.mean_seconds if st is not None else 0.0,
+            ruled_out=tuple(mastery.ruled_out(st)) if st is not None else ()))
     return Counts(student, tuple(questions), tuple(skills), mastery)
 
 
@@ -279,16 +285,23 @@ def counts_by_student(attempts: Iterable[Attempt],
             for name in sorted(by_student)}
 
 
-def evidence_text(asked: int, right: int, streak: int, lang: str) -> str:
+def evidence_text(asked: int, right: int, streak: int, lang: str,
+                  ruled_out: Sequence[str] = ()) -> str:
     """The evidence beside a mastery, in ``lang``: ``0 of 18 right``, and ``3 in a row``
-    while a streak of unscaffolded, unhinted right first answers goes on; ``not asked yet``
-    before any question. So 0 right of 18 never reads like 0 of 1.
+    while a streak of unscaffolded, unhinted right first answers goes on, and the catalogue
+    mistakes its right answers have ruled out (issue 42: ``ruled out: added instead of
+    multiplying, …``); ``not asked yet`` before any question. So 0 right of 18 never reads
+    like 0 of 1.
 
     >>> evidence_text(18, 0, 0, "en"), evidence_text(5, 4, 3, "en")
     ('0 of 18 right', '4 of 5 right, 3 in a row')
+    >>> evidence_text(9, 9, 7, "en", ["added_instead_of_multiplied", "stopped_at_t"])
+    '9 of 9 right, 7 in a row; ruled out: added instead of multiplying, stopped at T'
     >>> evidence_text(0, 0, 0, "es")
     'sin preguntas aún'
     """
+    from tutor.teaching.diagnosis import MISTAKE_NAMES
+
     _ = translator(lang)
     if not asked:
         return _("not asked yet")
@@ -296,4 +309,7 @@ def evidence_text(asked: int, right: int, streak: int, lang: str) -> str:
                     lang).format(right=right, asked=asked)
     if streak:
         text += ", " + ngettext("{n} in a row", "{n} in a row", streak, lang).format(n=streak)
+    if ruled_out:
+        names = ", ".join(_(MISTAKE_NAMES[m]) for m in ruled_out if m in MISTAKE_NAMES)
+        text += "; " + _(N_("ruled out: {mistakes}")).format(mistakes=names)
     return text

@@ -24,6 +24,7 @@ from tutor.classroom.link import ANONYMOUS, unnamed
 from tutor.i18n import N_, Message, ngettext, visible
 from tutor.storage.names import name_key
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome, StoreError
+from tutor.teaching.diagnosis import MISTAKE_NAMES
 from tutor.teaching.mastery import SKILLS, Mastery, Params
 from tutor.teaching.review import Due, ReviewSchedule, due_reviews
 
@@ -37,37 +38,8 @@ __all__ = ["MISTAKE_NAMES", "ClassFiles", "ClassRow", "LessonProgress", "MergeRe
            "loaded_answers", "merge_files", "merge_student_files", "refresh_mastery",
            "reviews_due", "shown_name"]
 
-MISTAKE_NAMES: dict[str, str] = {
-    "added_instead_of_multiplied": N_("added instead of multiplying"),
-    "multiplied_instead_of_added": N_("multiplied instead of adding"),
-    "order_of_operations": N_("left out the brackets: multiplied one half, not the total"),
-    "doubled_instead_of_squared": N_("doubled T instead of squaring it"),
-    "squared_instead_of_doubled": N_("squared T instead of doubling it"),
-    "sum_of_squares": N_("squared each half and added them (a² + b²)"),
-    "forgot_own_number": N_("left out the tile's own number"),
-    "subtracted_own_number": N_("subtracted the tile's own number"),
-    "plus_minus_as_double": N_("counted T twice on a +/- play"),
-    "used_near_end": N_("used the near end instead of the other end"),
-    "one_half_only": N_("counted only one half of the other end"),
-    "forgot_symbol_value": N_("left out the value of a symbol half"),
-    "times_table_slip": N_("a slip in the times table"),
-    "wrong_factor": N_("multiplied by the wrong number"),
-    "forgot_to_double": N_("counted T once instead of twice"),
-    "stopped_at_t": N_("stopped at T"),
-    "ignored_power_vs_power": N_("missed the power tile at the other end"),
-    "counted_own_hand": N_("counted the winner's own hand"),
-    "missed_a_hand": N_("left out one of the hands"),
-    "dropped_the_minus": N_("dropped the minus sign"),
-    "stopped_at_zero": N_("stopped at zero"),
-    "added_the_loss": N_("added the points lost"),
-    "wrong_player_loses": N_("took the points from the wrong player"),
-    "added_the_hands": N_("added the hands instead of taking the differences"),
-    "rounded_down": N_("rounded a half ten down instead of up"),
-    "did_not_round": N_("gave the points without rounding them to tens"),
-}
-"""A short name of each catalogue mistake (:data:`tutor.teaching.diagnosis.CATALOG`) for the
-teacher;
-translate with ``tutor.i18n.gettext(MISTAKE_NAMES[id], lang)``."""
+# MISTAKE_NAMES, a short name of each catalogue mistake, lives with the catalogue
+# (tutor.teaching.diagnosis); the pages import it from here too.
 
 
 @dataclass(frozen=True)
@@ -140,14 +112,18 @@ class ClassRow:
     streak: int = 0
     """Unscaffolded, unhinted right first answers in a row (mastery needs
     :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
+    ruled_out: tuple[str, ...] = ()
+    """The catalogue mistakes the right answers have ruled out (issue 42)."""
 
     @property
     def accuracy(self) -> float | None:
         return self.first_try_right / self.asked if self.asked else None
 
     def evidence(self, lang: str) -> str:
-        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``."""
-        return evidence_text(self.asked, self.first_try_right, self.streak, lang)
+        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, the mistakes ruled
+        out."""
+        return evidence_text(self.asked, self.first_try_right, self.streak, lang,
+                             self.ruled_out)
 
 
 def class_table(attempts: Iterable[Attempt],
@@ -161,7 +137,8 @@ def class_table(attempts: Iterable[Attempt],
     for student, counts in counts_by_student(attempts, params).items():
         for c in counts.skills:
             rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
-                                 c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak))
+                                 c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak,
+                                 c.ruled_out))
     return rows
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from fastjsonschema import JsonSchemaValueException
 
     from engine.tiles import Tile
+    from tutor.teaching.coverage import SkillCoverage
 
 LESSON_DIR = shipped_dir("lessons")
 """The lessons shipped with the project; ``LEONARD_LESSONS`` names more folders."""
@@ -608,6 +609,15 @@ def check_folder(folder: Path, lang: str = "en") -> tuple[int, list[str]]:
         except LessonError as err:
             problems.append(str(err))
     return len(files), problems
+
+
+def lesson_coverage(lesson: Lesson) -> dict[str, SkillCoverage]:
+    """What the questions of ``lesson`` can tell apart, per skill, as its sessions compute it
+    (:func:`tutor.teaching.coverage.plan_coverage`): what mastery requires each skill's row
+    to rule out there, and what no question of the lesson can show."""
+    from tutor.teaching.coverage import plan_coverage
+
+    return plan_coverage(lesson.plan, lesson.players, lesson.ask, lesson.rules)
 
 
 def shadowed_lessons() -> list[str]:

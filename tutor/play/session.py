@@ -373,13 +373,19 @@ class Session:
                                       students.items()},
                            players=players, rng=rng, recorder=self.recorder,
                            symbol_value=rules.symbol_value, tileset=match.current.tileset,
-                           id_prefix=f"m{self.match_number}-")
+                           id_prefix=f"m{self.match_number}-", rules=rules)
         self.round_events: list[Event] = list(self.round.log)
         self._log(self.round.log)
         self._news(list(self.round.log))
         self._mix_in_reviews()
         if self.auto_bots:
             self._news(self.last_events + self.run_bots())
+
+    def warm_up(self) -> None:
+        """Compute ahead what the first question's evidence needs: what the lesson's questions
+        can tell apart (:class:`tutor.teaching.coverage.LazyCoverage`, a tenth of a second
+        once per kernel). A live page calls it once the board is out."""
+        len(self.asker.cover)
 
     def reviews_due(self, seat: int | None = None) -> list[Due]:
         """What ``seat``'s student (default: the first human's) has due for review now, by
@@ -1017,7 +1023,8 @@ class Session:
             if not target and not st.asked:
                 continue
             out.append(SkillView(skill, self._t(SKILL_NAMES[skill]), st.p_known, st.mastered,
-                                 st.asked, st.first_try_right, target, st.streak))
+                                 st.asked, st.first_try_right, target, st.streak,
+                                 tuple(mastery.ruled_out(st))))
         return tuple(out)
 
     def export_progress(self, student: str | None = None) -> ProgressFile | None:

@@ -168,18 +168,23 @@ class SkillView:
     target: bool
     """A skill the lesson practises."""
     streak: int = 0
-    """Unscaffolded, unhinted right first answers in a row (mastery needs 3)."""
+    """Unscaffolded, unhinted right first answers in a row (mastery needs
+    :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
+    ruled_out: tuple[str, ...] = ()
+    """The catalogue mistakes the right answers have ruled out (issue 42)."""
 
     @property
     def accuracy(self) -> float | None:
         return self.first_try_right / self.asked if self.asked else None
 
     def evidence(self, lang: str) -> str:
-        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``
-        (:func:`tutor.classroom.counts.evidence_text`, as on the lessons and teacher pages)."""
+        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, the mistakes ruled
+        out (:func:`tutor.classroom.counts.evidence_text`, as on the lessons and teacher
+        pages)."""
         from tutor.classroom.counts import evidence_text
 
-        return evidence_text(self.asked, self.first_try_right, self.streak, lang)
+        return evidence_text(self.asked, self.first_try_right, self.streak, lang,
+                             self.ruled_out)
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,13 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
   with their default 0 where missing).
 * version 3: a student is found by the key of their name (:func:`tutor.storage.names.name_key`:
   NFC, case-folded), so "José" typed with a combining accent, or "ana" for "Ana", is the
-  same student. The migration gives every student their key and merges the students whose
-  names differ only so into the first of them (their attempts and sessions; the merged
-  mastery rows are dropped, to be rebuilt from the attempts), and lists each merge in the
-  ``name_merges`` table, which the teacher page shows (:meth:`Store.name_merges`).
+  same student (issue 41). The migration gives every student their key and merges the
+  students whose names differ only so into the first of them (their attempts and sessions;
+  the merged mastery rows are dropped, to be rebuilt from the attempts), and lists each merge
+  in the ``name_merges`` table, which the teacher page shows (:meth:`Store.name_merges`).
+  The mastery table gains ``evidence`` (text: the estimate as log-odds, what the row of right
+  answers ruled out, the misconceptions shown; issue 42), empty in rows saved before. A
+  PostgreSQL store is created at version 3.
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -148,9 +151,13 @@ def _migrate_1_to_2(store: Store) -> None:
 
 
 def _migrate_2_to_3(store: Store) -> None:
-    """Name keys for every student; students whose names share a key become the first of
-    them (lowest id), and each merge is listed in ``name_merges``."""
+    """The mastery's evidence column (issue 42); name keys for every student, students
+    whose names share a key become the first of them (lowest id), and each merge is listed
+    in ``name_merges`` (issue 41)."""
     conn, sql = store.conn, store._sql
+    if "evidence" not in store.backend.columns(conn, "mastery"):
+        conn.execute(store.backend.add_column_sql("mastery", "evidence",
+                                                  "TEXT NOT NULL DEFAULT ''"))
     if "name_key" not in store.backend.columns(conn, "students"):
         conn.execute(store.backend.add_column_sql("students", "name_key", "TEXT"))
     conn.execute(store.backend.merges_table)
@@ -192,7 +199,7 @@ MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2, 2: _migrat
 opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
 _TABLES = {"schema_version", "students", "sessions", "attempts", "mastery", "name_merges"}
 MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
-                    "total_seconds", "streak", "scaffolded_right", "misconceptions")
+                    "total_seconds", "streak", "scaffolded_right", "misconceptions", "evidence")
 """The mastery table's columns, one row per student and skill (the fields of
 :class:`tutor.teaching.mastery.SkillState`, which the teaching code reads them into)."""
 

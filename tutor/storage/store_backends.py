@@ -168,7 +168,8 @@ class SQLiteBackend(Backend):
     first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
     total_seconds REAL NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
     scaffolded_right INTEGER NOT NULL DEFAULT 0,
-    misconceptions INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
+    misconceptions INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (student_id, skill))""",
         )
 
     def connect(self, location: str | Path, timeout: float) -> sqlite3.Connection:
@@ -250,7 +251,8 @@ class PostgresBackend(Backend):
     first_try_right INTEGER NOT NULL, hints_used INTEGER NOT NULL,
     total_seconds DOUBLE PRECISION NOT NULL, streak INTEGER NOT NULL DEFAULT 0,
     scaffolded_right INTEGER NOT NULL DEFAULT 0,
-    misconceptions INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (student_id, skill))""",
+    misconceptions INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (student_id, skill))""",
         )
 
 

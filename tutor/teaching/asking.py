@@ -11,29 +11,50 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
 from engine.round import Round
+from engine.rules import HouseRules
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.games import game
 from tutor.i18n import N_, format_number, translator
 from tutor.storage.records import Attempt, Outcome
 from tutor.teaching.answers import AnswerError, read_answer
-from tutor.teaching.diagnosis import Diagnosis, diagnose, mistake_skill, tells_apart
+from tutor.teaching.coverage import (
+    LazyCoverage,
+    SkillCoverage,
+    drill_sources,
+    item_tells,
+    plan_coverage,
+    round_end_pool,
+)
+from tutor.teaching.diagnosis import (
+    Diagnosis,
+    candidates,
+    diagnose,
+    is_typo,
+    mistake_skill,
+    tells_apart,
+)
 from tutor.teaching.evidence import Evidence, blame_of, is_trivial, judge, step_name
 from tutor.teaching.hints import ANSWER, Hint, hint_ladder
 from tutor.teaching.mastery import Mastery
 from tutor.teaching.practice import (
     DRILL_SKILLS,
-    POWER_DRILLS,
+    DRILL_TOP_UPS,
+    DRILL_TRIES,
     REMEDIATION_TRIES,
     Plan,
     Practice,
     drill_position,
     drill_round_end,
+    pick_round_end,
+    right_answers_to_mastery,
+    wanted,
 )
 from tutor.teaching.questions import (
     RULE_SKILL,
@@ -128,13 +149,26 @@ class Pending:
     ``T`` (T was asked first, before the points): its right first answer is practice."""
     trivial: bool = False
     """The operation does nothing here (×1, +0, T = 0): no evidence for it (RULES.md §4)."""
+    tells: frozenset[str] = frozenset()
+    """The catalogue mistakes a right answer here is proof against, of the skill it is proof
+    of (:func:`tutor.teaching.coverage.item_tells`)."""
+    requires: frozenset[str] = frozenset()
+    """The catalogue mistakes of that skill the lesson can show: what its row must rule out
+    (:func:`tutor.teaching.coverage.coverage`)."""
+    values: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    """Each catalogue mistake's wrong numbers here (:func:`tutor.teaching.diagnosis.candidates`):
+    which mistakes a wrong answer may be."""
+    drilled: str = ""
+    """The skill a drill between rounds queued this item for (empty: not a drill item)."""
     evidence: Evidence | None = None
     """What the first answer (or giving up) was judged to be evidence of."""
 
     @property
     def step_name(self) -> str:
-        """The step name stored with each attempt (the scaffolds and ``trivial`` as tags)."""
-        return step_name(self.question.step, self.shown, self.trivial)
+        """The step name stored with each attempt (the scaffolds, ``trivial``, and what a
+        right answer rules out of what the lesson requires, as tags)."""
+        return step_name(self.question.step, self.shown, self.trivial, self.tells,
+                         self.requires, self.values)
 
 
 class Asker:
@@ -143,7 +177,8 @@ class Asker:
     def __init__(self, *, lang: str, plan: Plan, ask: frozenset[str], students: dict[int, str],
                  masteries: dict[int, Mastery], players: int, rng: random.Random,
                  recorder: AnswerRecorder | None = None, symbol_value: int = 0,
-                 tileset: TileSet = LEONARD, id_prefix: str = "") -> None:
+                 tileset: TileSet = LEONARD, id_prefix: str = "",
+                 rules: HouseRules | None = None) -> None:
         self.lang = lang
         self.id_prefix = id_prefix
         """Starts the problem ids of the questions this asker makes on its own (remediation
@@ -157,11 +192,22 @@ class Asker:
         self.recorder = recorder
         self.symbol_value = symbol_value
         self.tileset = tileset
-        self.practice = {seat: Practice(plan, random.Random(rng.random())) for seat in students}
+        self.rules = rules if rules is not None else HouseRules(symbol_value=symbol_value)
+        leonard = tileset is LEONARD
+        self._game = game(plan.game)
+        self.cover: Mapping[str, SkillCoverage] = LazyCoverage(
+            lambda: plan_coverage(plan, players, ask, self.rules))
+        """What the lesson's items can tell apart, per skill: what each skill's row must rule
+        out (issue 42 part 1)."""
+        self._sources = {s: sorted(drill_sources(s, self._game, leonard, ask))
+                         for s in DRILL_SKILLS}
+        self.practice = {seat: Practice(plan, random.Random(rng.random()), cover=self.cover)
+                         for seat in students}
         self.queue: list[Pending] = []
-        self._sources: list[Event] = []  # events questions were made from (kept alive for id)
+        self._events: list[Event] = []  # events questions were made from (kept alive for id)
         self._drills = 0
         self._remediations = 0
+        self._top_ups: dict[int, Counter[str]] = {}
         self._rows: dict[tuple[str, str, str], int] = {}  # rows recorded per question step
 
     # --- reading the game -------------------------------------------------------------------
@@ -291,24 +337,108 @@ class Asker:
 
     def drill(self, prefix: str) -> int:
         """Between rounds: 2–4 questions on real positions for each student's target skills
-        the round left short of practice. Returns how many were queued."""
+        the round left short of practice, each position chosen to tell apart what the skill's
+        row has not ruled out yet (:func:`tutor.teaching.practice.wanted`). Returns how many
+        were queued."""
         added = 0
         for seat in self.students:
             practice, mastery = self.practice[seat], self.masteries[seat]
+            coming: dict[str, Counter[str]] = {}
             for k, skill in enumerate(practice.drill_skills(mastery)):
                 if skill not in DRILL_SKILLS:
                     continue
                 self._drills += 1
                 tag = f"{prefix}drill{self._drills}-{k}-"
-                qs = self._drill_questions(skill, seat, tag)
-                self._enqueue(qs, seat, None, (), ())
+                told = coming.setdefault(skill, Counter())
+                want = wanted(mastery, skill, self._requires(skill), told)
+                qs = self._drill_questions(skill, seat, tag, want)
+                for q in qs:
+                    of, tells = item_tells(q)
+                    if of == skill:
+                        told.update(tells)
+                self._enqueue(qs, seat, None, (), (), drilled=skill)
                 added += len(qs)
+            self._top_ups[seat] = Counter()
         return added
 
-    def _drill_questions(self, skill: str, seat: int, tag: str) -> list[Question]:
+    def _top_up(self, p: Pending) -> None:
+        """In a lesson without targets (it ends with its match, and its drills are its only
+        room to practise what the deal brings too seldom: a tranque's count, a −/n play):
+        when the last queued drill item of a skill is answered and the skill is still short
+        of mastery while its knowledge-tracing estimate is at the threshold (the student
+        answers it right; the row still has to rule out what the lesson can show, or a slip
+        broke it), what it still needs is queued again
+        (:func:`~tutor.teaching.practice.right_answers_to_mastery`, leaving out the longer
+        rows of the misconceptions it has shown), unless the student has shown a
+        misconception of the skill by a number no typing slip gives (it holds a wrong rule:
+        more drill now would only give it more tries at a lucky row), at most
+        :data:`~tutor.teaching.practice.DRILL_TOP_UPS` times per skill and drill. A student
+        who does not know the skill yet (the estimate below the threshold) gets the drill's
+        usual room and no more."""
+        skill, seat = p.drilled, p.seat
+        mastery = self.masteries[seat]
+        st = mastery.state(skill)
+        params = mastery.params_for(skill)
+        ups = self._top_ups.setdefault(seat, Counter())
+        if (not skill or self.plan.targets or st.mastered or ups[skill] >= DRILL_TOP_UPS
+                or st.p_known < params.mastery_threshold or st.sure
+                or any(q is not p and q.seat == seat and q.drilled == skill and not
+                       q.first_recorded for q in self.queue)):
+            return
+        # A misconception the student has shown is not chased: its longer row is for the
+        # rounds and drills to come, not for a drill that goes on until a lucky row; and a
+        # student who has shown one for sure (no slip gives its number) gets no top-up.
+        need = right_answers_to_mastery(mastery, skill, self.cover.get(skill), st.shown)
+        if not need:
+            return
+        ups[skill] += 1
+        told: Counter[str] = Counter()
+        for k in range(need):
+            self._drills += 1
+            want = wanted(mastery, skill, self._requires(skill), told)
+            qs = self._drill_questions(skill, seat, f"{self.id_prefix}more{self._drills}-{k}-",
+                                       want)
+            for q in qs:
+                of, tells = item_tells(q)
+                if of == skill:
+                    told.update(tells)
+            self._enqueue(qs, seat, None, (), (), drilled=skill)
+
+    def _requires(self, skill: str) -> frozenset[str]:
+        cover = self.cover.get(skill)
+        return cover.shows if cover is not None else frozenset()
+
+    def _drill_questions(self, skill: str, seat: int, tag: str,
+                         want: Sequence[str] = ()) -> list[Question]:
+        """A drill item of ``skill`` (its questions: the points, with T first where asked):
+        of the positions tried (at most :data:`~tutor.teaching.practice.DRILL_TRIES`), the
+        one telling apart the most of ``want`` in its order (the first counts most), never a
+        trivial item of a skill it does not test (×1, +0, T = 0: issue 42 part 1). Empty
+        when no position tried is an item of the skill."""
+        sources = self._sources.get(skill) or ["round_end"]
+        best: list[Question] = []
+        score = -1
+        for k in range(DRILL_TRIES):  # bounded
+            qs = self._drill_item(skill, seat, tag, sources[k % len(sources)], want)
+            told = _told(qs, skill)
+            if told is None:
+                continue  # no question of the skill (a trivial item): not a drill of it
+            value = sum(1 << (len(want) - i) for i, m in enumerate(want) if m in told)
+            if value > score:
+                best, score = qs, value
+            if all(m in told for m in want):
+                break
+        return best
+
+    def _drill_item(self, skill: str, seat: int, tag: str, source: str,
+                    want: Sequence[str]) -> list[Question]:
         practice, mastery = self.practice[seat], self.masteries[seat]
-        if skill not in POWER_DRILLS or self.tileset is not LEONARD:
-            drill = drill_round_end(skill, practice.rng, self.tileset, seat, self.players)
+        if source == "round_end":
+            kind = "tens" if skill == "round" else "collect"
+            pool = round_end_pool(self.plan.game, self.players, self.rules) \
+                if kind in self._game.round_end else ()
+            drill = pick_round_end(pool, kind, skill, practice.rng, seat, want) or \
+                drill_round_end(skill, practice.rng, self.tileset, seat, self.players)
             hands = {s: tuple(map(str, h)) for s, h in drill.hands.items()}
             pips = {s: tuple(v for t in h for v in (t.a, t.b) if isinstance(v, int))
                     for s, h in drill.hands.items()}
@@ -344,8 +474,7 @@ class Asker:
         skill = mistake_skill(rule) if rule else None
         practice = self.practice.get(seat)
         if (rule is None or skill is None or skill not in DRILL_SKILLS or practice is None
-                or not practice.may_remediate(rule)
-                or (skill in POWER_DRILLS and self.tileset is not LEONARD)):
+                or not practice.may_remediate(rule) or not self._sources.get(skill)):
             return 0
         head = self.pending
         if head is not None and head.remediation:
@@ -358,7 +487,7 @@ class Asker:
         for _ in range(REMEDIATION_TRIES):  # bounded
             self._remediations += 1
             qs = self._drill_questions(skill, seat,
-                                      f"{self.id_prefix}fix{self._remediations}-")
+                                       f"{self.id_prefix}fix{self._remediations}-", [rule])
             found = max((tells_apart(q, rule) for q in qs), default=0)
             if found > score:
                 best, score = qs, found
@@ -375,7 +504,7 @@ class Asker:
         seat), queue :data:`~tutor.teaching.review.REVIEW_ITEMS` drill items of that skill alone,
         with
         problem ids starting ``review-``. Returns how many were queued."""
-        from tutor.teaching.review import REVIEW_ITEMS, REVIEW_PREFIX
+        from tutor.teaching.review import REVIEW_ITEMS, review_problem
 
         added = 0
         for seat, skills in due.items():
@@ -385,10 +514,19 @@ class Asker:
                 if skill not in DRILL_SKILLS:
                     continue
                 qs: list[Question] = []
+                mastery = self.masteries[seat]
+                told: Counter[str] = Counter()
                 for k in range(REVIEW_ITEMS):
-                    tag = f"{REVIEW_PREFIX}{prefix}{skill}-{k}-"
-                    qs += [q for q in self._drill_questions(skill, seat, tag)
-                           if q.skill == skill][:1]
+                    tag = review_problem(prefix, skill, k)
+                    # the items that tell apart the most of what the lesson can show: a
+                    # review tests the skill, never a trivial item of another (issue 42)
+                    want = wanted(mastery, skill, self._requires(skill), told) or sorted(
+                        self._requires(skill), key=lambda m: (told[m], m))
+                    item = [q for q in self._drill_questions(skill, seat, tag, want)
+                            if q.skill == skill][:1]
+                    for q in item:
+                        told.update(item_tells(q)[1])
+                    qs += item
                 self._enqueue(qs, seat, None, (), ())
                 added += len(qs)
         return added
@@ -399,12 +537,12 @@ class Asker:
 
     def _enqueue(self, questions: Sequence[Question], seat: int, source: Event | None,
                  gains: tuple[int, ...], losses: tuple[int, ...], at: int | None = None,
-                 remediation: str = "") -> None:
+                 remediation: str = "", drilled: str = "") -> None:
         """Queue ``questions`` at the end, or from position ``at`` on."""
         if not questions:
             return
         if source is not None:
-            self._sources.append(source)
+            self._events.append(source)
         was_empty = not self.queue
         practice, mastery = self.practice[seat], self.masteries[seat]
         where = len(self.queue) if at is None else at
@@ -417,9 +555,12 @@ class Asker:
             t_asked = q.step != "T" and any(e.step == "T" and e.problem == q.problem
                                             for e in questions[:k])
             ctx = q.context
+            of, tells = item_tells(q)
             self.queue.insert(where + k, Pending(
                 q, seat, source, gains, losses, shown=frozenset({"T"} if t_asked else ()),
-                trivial=is_trivial(q.step, ctx.rule, ctx.n, ctx.t), remediation=remediation))
+                trivial=is_trivial(q.step, ctx.rule, ctx.n, ctx.t), remediation=remediation,
+                tells=tells, requires=self._requires(of), values=candidates(q),
+                drilled=drilled if of == drilled else ""))
         if was_empty:
             self._show(self.queue[0])
 
@@ -442,7 +583,7 @@ class Asker:
         return self.queue[0] if self.queue else None
 
     def asked_about(self, event: Event) -> bool:
-        return any(e is event for e in self._sources)
+        return any(e is event for e in self._events)
 
     def is_hidden(self, event: Event) -> bool:
         """True while ``event`` holds points a pending question asks for."""
@@ -486,12 +627,14 @@ class Asker:
             return Feedback("working", translator(self.lang)(WORKING), q), False
         value = reading.value
         p.attempts += 1
-        diag = diagnose(q, value, self.lang)
+        mastery = self.masteries[p.seat]
+        diag = diagnose(q, value, self.lang,
+                        frozenset().union(*(st.shown for st in mastery.states.values())))
         seconds = self._seconds(p)
         if not p.first_recorded and not diag.correct:
             self.remediate(p.seat, diag.rule)
         if not p.first_recorded:
-            kc = self._evidence(p, diag.correct, seconds, diag).skill
+            kc = self._evidence(p, diag.correct, seconds, diag, value).skill
         else:
             kc = q.skill if diag.correct else (diag.skill or q.skill)
         self._record(p, Outcome.CORRECT if diag.correct else Outcome.INCORRECT, text,
@@ -552,7 +695,7 @@ class Asker:
         return p.given[-1]
 
     def _evidence(self, p: Pending, correct: bool, seconds: float,
-                  diag: Diagnosis | None = None) -> Evidence:
+                  diag: Diagnosis | None = None, value: int | None = None) -> Evidence:
         """The first answer (or giving up) is one piece of evidence for one skill, as
         :func:`tutor.teaching.evidence.judge` decides (RULES.md §4): proof only unscaffolded and
         unhinted; against the question's skill, or against another skill alone when a
@@ -561,25 +704,37 @@ class Asker:
         q = p.question
         blame = None if diag is None or diag.correct else blame_of(diag.kind, diag.skill,
                                                                     q.skill)
+        answered = None if diag is None or correct else value
         ev = judge(q.skill, correct, scaffold=p.shown, hints=p.hints, trivial=p.trivial,
-                   blame=blame, mistake=None if diag is None else diag.rule)
+                   blame=blame, mistake=None if diag is None else diag.rule, tells=p.tells,
+                   requires=p.requires,
+                   consistent=None if answered is None else frozenset(
+                       m for m, v in p.values.items() if answered in v),
+                   typo=answered is not None and is_typo(q.expected, answered))
         p.evidence = ev
         mastery = self.masteries[p.seat]
-        was_mastered = mastery.state(ev.skill).mastered  # review (tutor.teaching.review)
+        from tutor.teaching.review import reviewed_skill
+
+        reviewed = reviewed_skill(q.problem) or ev.skill
+        was_mastered = mastery.state(reviewed).mastered  # review (tutor.teaching.review)
         mastery.observe(ev, seconds=seconds)
         self._review_evidence(p, mastery, ev, was_mastered)
+        if p.drilled:
+            self._top_up(p)
         if self.recorder is not None:
             self.recorder.save_mastery(self.students[p.seat], mastery)
         return ev
 
     def _review_evidence(self, p: Pending, mastery: Mastery, ev: Evidence,
                          was_mastered: bool) -> None:
-        """A wrong (or hinted) first answer to a review item of a mastered skill takes
-        mastery away (:func:`tutor.teaching.review.missed_review`, the rule the replay uses too)."""
-        from tutor.teaching.review import missed_review, review_missed
+        """A wrong (or hinted) first answer to a review item of a mastered skill takes that
+        skill's mastery away, whatever the wrong answer was blamed on
+        (:func:`tutor.teaching.review.missed_review`, the rule the replay uses too)."""
+        from tutor.teaching.review import missed_review, review_missed, reviewed_skill
 
         if missed_review(p.question.problem, ev):
-            review_missed(mastery, ev.skill, was_mastered)
+            review_missed(mastery, reviewed_skill(p.question.problem) or ev.skill,
+                          was_mastered)
 
     def _record(self, p: Pending, outcome: Outcome, text: str, feedback: str,
                 seconds: float, value: int | None, skill: str | None) -> None:
@@ -598,6 +753,13 @@ class Asker:
             outcome=outcome, input=text, feedback=feedback, kc=skill or q.skill,
             attempt_at_step=at_step, first_attempt=at_step == 1, hints=len(p.given),
             duration=float(seconds), expected=q.expected, answered=value))
+
+
+def _told(questions: Sequence[Question], skill: str) -> frozenset[str] | None:
+    """What the questions of a drill item rule out of ``skill``'s mistakes (None: none of
+    them is evidence for ``skill``, as a trivial item is not for its operation)."""
+    found = [tells for of, tells in map(item_tells, questions) if of == skill]
+    return frozenset().union(*found) if found else None
 
 
 def _near_tile(rnd: Round, placed: Placed | None) -> Tile | None:

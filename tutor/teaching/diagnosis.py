@@ -19,8 +19,9 @@ from engine.rules import effect_from_total
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.teaching.questions import Question
 
-__all__ = ["CATALOG", "LIKELIHOOD", "BuggyRule", "Diagnosis", "candidates", "diagnose",
-           "mistake_skill", "mistake_value", "specific", "tells_apart"]
+__all__ = ["CATALOG", "LIKELIHOOD", "MISTAKE_CODES", "MISTAKE_NAMES", "TYPO_KINDS", "BuggyRule",
+           "Diagnosis", "candidates", "diagnose", "is_typo", "mistake_skill", "mistake_value",
+           "specific", "tells", "tells_apart", "typos"]
 
 Kind = Literal["correct", "named", "likely", "slip"]
 
@@ -322,6 +323,54 @@ CATALOG: tuple[BuggyRule, ...] = (
               "rules"),
 )
 
+MISTAKE_NAMES: dict[str, str] = {
+    "added_instead_of_multiplied": N_("added instead of multiplying"),
+    "multiplied_instead_of_added": N_("multiplied instead of adding"),
+    "order_of_operations": N_("left out the brackets (multiplied one half, not the total)"),
+    "doubled_instead_of_squared": N_("doubled T instead of squaring it"),
+    "squared_instead_of_doubled": N_("squared T instead of doubling it"),
+    "sum_of_squares": N_("squared each half and added them (a² + b²)"),
+    "forgot_own_number": N_("left out the tile's own number"),
+    "subtracted_own_number": N_("subtracted the tile's own number"),
+    "plus_minus_as_double": N_("counted T twice on a +/- play"),
+    "used_near_end": N_("used the near end instead of the other end"),
+    "one_half_only": N_("counted only one half of the other end"),
+    "forgot_symbol_value": N_("left out the value of a symbol half"),
+    "times_table_slip": N_("a slip in the times table"),
+    "wrong_factor": N_("multiplied by the wrong number"),
+    "forgot_to_double": N_("counted T once instead of twice"),
+    "stopped_at_t": N_("stopped at T"),
+    "ignored_power_vs_power": N_("missed the power tile at the other end"),
+    "counted_own_hand": N_("counted the winner's own hand"),
+    "missed_a_hand": N_("left out one of the hands"),
+    "dropped_the_minus": N_("dropped the minus sign"),
+    "stopped_at_zero": N_("stopped at zero"),
+    "added_the_loss": N_("added the points lost"),
+    "wrong_player_loses": N_("took the points from the wrong player"),
+    "added_the_hands": N_("added the hands instead of taking the differences"),
+    "rounded_down": N_("rounded a half ten down instead of up"),
+    "did_not_round": N_("gave the points without rounding them to tens"),
+}
+"""A short name of each catalogue mistake, for the student and the teacher (the mastery
+evidence's "ruled out: …", the teacher's tables); translate with
+``tutor.i18n.gettext(MISTAKE_NAMES[id], lang)``."""
+
+MISTAKE_CODES: dict[str, str] = {
+    "added_instead_of_multiplied": "am", "order_of_operations": "oo",
+    "multiplied_instead_of_added": "ma", "doubled_instead_of_squared": "ds",
+    "squared_instead_of_doubled": "sd", "sum_of_squares": "ss", "forgot_own_number": "fn",
+    "subtracted_own_number": "sn", "plus_minus_as_double": "pd", "used_near_end": "ne",
+    "one_half_only": "oh", "forgot_symbol_value": "sv", "times_table_slip": "tt",
+    "wrong_factor": "wf", "forgot_to_double": "fd", "stopped_at_t": "st",
+    "ignored_power_vs_power": "pp", "counted_own_hand": "ch", "missed_a_hand": "mh",
+    "added_the_hands": "ah", "rounded_down": "rd", "did_not_round": "nr",
+    "dropped_the_minus": "dm", "stopped_at_zero": "sz", "added_the_loss": "al",
+    "wrong_player_loses": "wp",
+}
+"""A short, fixed code for each catalogue mistake: how a stored attempt's step name lists the
+mistakes its question told apart (:func:`tutor.teaching.evidence.step_name`). A code, once
+given, never changes nor is given to another mistake: stored attempts keep it."""
+
 LIKELIHOOD: tuple[str, ...] = (
     # Mixing up what an operation sign means is the commonest mistake on these plays, then
     # the misconceptions of sign and of squares, then mistakes about where T comes from (a
@@ -341,6 +390,8 @@ LIKELIHOOD: tuple[str, ...] = (
 _BY_ID = {r.id: r for r in CATALOG}
 _RANK = {rid: i for i, rid in enumerate(LIKELIHOOD)}
 assert set(_RANK) == set(_BY_ID), "every catalog mistake has a place in LIKELIHOOD"
+assert set(MISTAKE_NAMES) == set(_BY_ID) == set(MISTAKE_CODES), "a name and a code each"
+assert len(set(MISTAKE_CODES.values())) == len(MISTAKE_CODES), "codes are one a mistake"
 
 MSG_CORRECT = N_("Right!")
 MSG_SLIP = N_("Not yet. Check your arithmetic and try again.")
@@ -414,6 +465,42 @@ def specific(question: Question) -> dict[str, frozenset[int]]:
     return {rid: values for rid, values in out.items() if values}
 
 
+TYPO_KINDS = ("one off", "swapped", "dropped", "doubled")
+"""The typing slips (issue 42 part 4): a number one off, two neighbouring digits swapped, a
+digit dropped, a digit doubled."""
+
+
+def typos(value: int) -> dict[str, frozenset[int]]:
+    """The numbers one typing slip turns ``value`` into, by kind (:data:`TYPO_KINDS`; a kind
+    that cannot change it is left out), its sign kept.
+
+    >>> sorted(typos(45)["swapped"]), sorted(typos(45)["dropped"]), sorted(typos(7)["one off"])
+    ([54], [4, 5], [6, 8])
+    """
+    sign, digits = (-1 if value < 0 else 1), str(abs(value))
+    found = {
+        "one off": {abs(value) + 1, abs(value) - 1},
+        "swapped": {int(digits[:i] + digits[i + 1] + digits[i] + digits[i + 2:])
+                    for i in range(len(digits) - 1)},
+        "dropped": {int(digits[:i] + digits[i + 1:]) for i in range(len(digits))}
+        if len(digits) > 1 else set(),
+        "doubled": {int(digits[:i + 1] + digits[i:]) for i in range(len(digits))},
+    }
+    out = {k: frozenset(sign * v for v in vs if v >= 0 and v != abs(value))
+           for k, vs in found.items()}
+    return {k: vs for k, vs in out.items() if vs}
+
+
+def is_typo(expected: int, answer: int) -> bool:
+    """Whether ``answer`` is one typing slip away from ``expected`` (:func:`typos`), a sign
+    apart or not (a loss may be written with its minus).
+
+    >>> is_typo(45, 54), is_typo(-3, -4), is_typo(-3, 3), is_typo(45, 14)
+    (True, True, False, False)
+    """
+    return abs(answer) in {abs(v) for vs in typos(abs(expected)).values() for v in vs}
+
+
 def mistake_value(question: Question, rule_id: str) -> int | None:
     """A wrong answer the mistake ``rule_id`` would give to ``question`` (None if it cannot
     happen there): what a simulated student with that mistake writes."""
@@ -425,6 +512,26 @@ def mistake_skill(rule_id: str) -> str | None:
     """The skill the catalogue mistake ``rule_id`` is specific to (None: the question's own,
     as for an arithmetic slip)."""
     return _BY_ID[rule_id].skill
+
+
+def tells(question: Question) -> frozenset[str]:
+    """The catalogue mistakes ``question`` tells apart: those that give a number the question
+    does not accept, whichever of their values the student reached. A right answer is proof
+    against exactly these (issue 42 part 1); a mistake with no value here, or with one value
+    that happens to be right (one half of 0/5 is T itself), is not ruled out by it.
+
+    >>> from engine import PowerEffect, Tile
+    >>> from tutor.teaching.questions import question_for
+    >>> double = PowerEffect(0, 1, Tile("x", "+"), "x/+", 18, 0, 9, Tile(4, 5), 1)
+    >>> sorted(tells(question_for(double)[0]))  # x/+ cannot show T squared
+    ['added_instead_of_multiplied', 'forgot_to_double', 'one_half_only']
+    """
+    found = []
+    for rule in CATALOG:
+        values = list(rule.values(question))
+        if values and not any(question.is_right(v) for v in values):
+            found.append(rule.id)
+    return frozenset(found)
 
 
 def tells_apart(question: Question, rule_id: str) -> int:
@@ -458,8 +565,13 @@ def rule_message(rule_id: str, question: Question, lang: str) -> str:
         target=seat_name(ctx.target), value=ctx.symbol_value)
 
 
-def diagnose(question: Question, answer: int, lang: str | None = None) -> Diagnosis:
-    """Classify ``answer`` to ``question``.
+def diagnose(question: Question, answer: int, lang: str | None = None,
+             shown: Iterable[str] = ()) -> Diagnosis:
+    """Classify ``answer`` to ``question``. A wrong number that a mistake gives but that is
+    also one typing slip away from the right answer (:func:`is_typo`) is not named (a
+    ``slip``, with the mistakes in ``candidates``) unless one of those mistakes is among
+    ``shown``, the misconceptions the student has shown already: once is a slip or the
+    mistake, the tutor cannot tell; the same mistake again is named.
 
     >>> from engine import PowerEffect, Tile
     >>> from tutor.teaching.questions import question_for
@@ -474,8 +586,11 @@ def diagnose(question: Question, answer: int, lang: str | None = None) -> Diagno
         return Diagnosis("correct", None, _(MSG_CORRECT), skill=question.skill)
     found = sorted((rid for rid, values in specific(question).items() if answer in values),
                    key=_RANK.__getitem__)
-    if not found:
-        return Diagnosis("slip", None, _(MSG_SLIP), skill=question.skill)
+    if not found or (is_typo(question.expected, answer) and not set(found) & set(shown)):
+        # A number one typing slip away from the right answer is not named the first time:
+        # the tutor cannot tell the mistake from the slip (issue 42 part 4). The evidence
+        # still weighs it (tutor.teaching.evidence.judge, ``typo``).
+        return Diagnosis("slip", None, _(MSG_SLIP), tuple(found), skill=question.skill)
     best = found[0]
     skill = _BY_ID[best].skill or question.skill
     message = rule_message(best, question, lang)

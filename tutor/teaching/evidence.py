@@ -18,12 +18,12 @@ own output), so a report rebuilt from a progress file or an export equals live m
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 __all__ = ["SCAFFOLD_TAGS", "TRIVIAL", "Evidence", "blame_of", "is_trivial", "judge",
-           "parse_step", "step_name"]
+           "parse_step", "parse_tells", "parse_values", "step_name"]
 
 Kind = Literal["proof", "practice", "against", "none"]
 SCAFFOLD_TAGS = ("T", "blanks")
@@ -48,9 +48,27 @@ class Evidence:
     scaffolded: bool = False
     misconception: bool = False
     """A wrong first answer that a catalogue mistake of ``skill`` itself explains (the
-    diagnosis's mistake, :func:`tutor.teaching.diagnosis.mistake_skill` of it is ``skill``):
-    stronger
-    evidence than a slip (:class:`tutor.teaching.mastery.Mastery`)."""
+    diagnosis's mistake, :func:`tutor.teaching.diagnosis.mistake_skill` of it is ``skill``), or
+    a mistake of the question's own computation (a times-table fact, a wrong factor, stopping
+    at T: of no one skill, so of the question's): stronger evidence than a slip
+    (:class:`tutor.teaching.mastery.Mastery`)."""
+    mistake: str | None = None
+    """The misconception's catalogue mistake (None when the answer is no misconception)."""
+    tells: frozenset[str] | None = None
+    """A right answer: the catalogue mistakes of ``skill`` its question told apart, which it is
+    proof against (:func:`tutor.teaching.coverage.item_tells`). None: an attempt stored before
+    issue 42, judged to rule out every mistake."""
+    requires: frozenset[str] | None = None
+    """The catalogue mistakes of ``skill`` the lesson can show, which mastery needs the row to
+    rule out (:func:`tutor.teaching.coverage.coverage`). None: stored before issue 42, the row
+    alone."""
+    consistent: frozenset[str] | None = None
+    """A wrong answer: the catalogue mistakes of ``skill`` that give its number there (what it
+    may be evidence of): their proof so far no longer counts. None (a give-up, a hint before
+    answering, an attempt stored before issue 42): it may be any of them."""
+    typo: bool = False
+    """A wrong answer one typing slip away from the right one
+    (:func:`tutor.teaching.diagnosis.is_typo`): a misconception it shows may be a slip."""
 
     @property
     def observation(self) -> bool | None:
@@ -59,8 +77,10 @@ class Evidence:
 
 
 def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int = 0,
-          trivial: bool = False, blame: str | None = None,
-          mistake: str | None = None) -> Evidence:
+          trivial: bool = False, blame: str | None = None, mistake: str | None = None,
+          tells: Iterable[str] | None = None,
+          requires: Iterable[str] | None = None,
+          consistent: Iterable[str] | None = None, typo: bool = False) -> Evidence:
     """The evidence of a question's first answer (RULES.md §4).
 
     ``skill``: the question's skill; ``correct``: the first answer was right (a give-up is
@@ -69,7 +89,16 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
     ``blame``: another skill a uniquely named mistake puts the wrong answer on
     (:func:`blame_of`); ``mistake``: the catalogue mistake the diagnosis gave (named or
     likeliest), which makes a wrong answer a *misconception* when it is a mistake of the
-    skill judged (:attr:`Evidence.misconception`).
+    skill judged, or one of the question's own computation (:attr:`Evidence.misconception`);
+    ``tells`` and ``requires``: for the skill a right answer is proof of (the question's, or
+    ``other-end`` on a trivial item), the mistakes the question tells apart and those the
+    lesson can show (:attr:`Evidence.tells`, :attr:`Evidence.requires`); ``consistent``: the
+    catalogue mistakes that give a wrong answer's number (None: unknown), of which those of
+    the skill judged are kept (:attr:`Evidence.consistent`); ``typo``: the wrong answer is one
+    typing slip away from the right one (:func:`tutor.teaching.diagnosis.is_typo`), so the
+    diagnosis named no mistake, but a mistake of the skill that gives it makes it a
+    misconception all the same (the tutor cannot tell which it was: it does not say, and it
+    does not let it pass).
 
     - A trivial item (×1, +0, T = 0) is no evidence for its operation: its answer is T (or
       the tile's own number when T = 0), so it is evidence for ``other-end`` — right or
@@ -89,6 +118,8 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
     """
     shown = frozenset(scaffold)
     scaffolded = bool(shown)
+    told = None if tells is None else frozenset(tells)
+    needs = None if requires is None else frozenset(requires)
     if trivial:
         own = OTHER_END
         if "T" in shown and skill != OTHER_END:
@@ -99,26 +130,38 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
     if not correct:
         about = blame if blame is not None and blame != own else own
         why = "blamed" if about != own else "wrong"
-        return Evidence(about, "against", why, False, hints, scaffolded,
-                        _misconception(mistake, about))
+        own_computation = not trivial and about == skill
+        fits = None if consistent is None or hints else frozenset(
+            m for m in consistent if _misconception(m, about, own_computation))
+        rule = mistake if _misconception(mistake, about, own_computation) else None
+        if rule is None and typo and fits:
+            from tutor.teaching.diagnosis import LIKELIHOOD
+
+            rule = next(m for m in LIKELIHOOD if m in fits)
+        return Evidence(about, "against", why, False, hints, scaffolded, rule is not None,
+                        rule, consistent=fits, typo=typo)
     if hints:
         return Evidence(own, "against", "hinted", True, hints, scaffolded)
     if scaffolded:
-        return Evidence(own, "practice", "scaffolded", True, hints, scaffolded)
-    return Evidence(own, "proof", "proof", True, hints, scaffolded)
+        return Evidence(own, "practice", "scaffolded", True, hints, scaffolded,
+                        tells=told, requires=needs)
+    return Evidence(own, "proof", "proof", True, hints, scaffolded, tells=told, requires=needs)
 
 
-def _misconception(mistake: str | None, skill: str) -> bool:
-    """Whether catalogue mistake ``mistake`` is a misconception of ``skill`` (an arithmetic
-    slip's mistakes, of no one skill, are not)."""
+def _misconception(mistake: str | None, skill: str, own_computation: bool) -> bool:
+    """Whether catalogue mistake ``mistake`` is a misconception of ``skill``: a mistake of that
+    skill, or (``own_computation``: the answer is judged about the question's own skill, not a
+    trivial item's other end) a mistake of no one skill: a wrong times-table fact, a wrong
+    factor, stopping at T are evidence against the question's own skill (issue 42 part 2)."""
     if not mistake:
         return False
     from tutor.teaching.diagnosis import mistake_skill
 
     try:
-        return mistake_skill(mistake) == skill
+        of = mistake_skill(mistake)
     except (KeyError, ValueError):
         return False
+    return of == skill or (of is None and own_computation)
 
 
 def blame_of(kind: str, rule_skill: str | None, skill: str) -> str | None:
@@ -153,15 +196,49 @@ def is_trivial(step: str, rule: str, n: int, t: int | None) -> bool:
     return t == 0 or rule in _MULTIPLY_ONE or _BY_N.get(rule) == n
 
 
-def step_name(step: str, scaffold: Iterable[str] = (), trivial: bool = False) -> str:
+TELLS_TAG = "out="
+"""Step tag of the mistakes a question tells apart (their codes,
+:data:`tutor.teaching.diagnosis.MISTAKE_CODES`, joined by ``.``)."""
+REQUIRES_TAG = "need="
+"""Step tag of the mistakes the lesson requires the row to rule out (the same codes)."""
+VALUES_TAG = "alt="
+"""Step tag of the wrong numbers each catalogue mistake gives on the question (``am14.tt40/50``:
+a code, then its values joined by ``/``; mistakes joined by ``.``), so that the replay knows
+which mistakes a stored wrong answer may be."""
+
+
+def _codes(mistakes: Iterable[str]) -> str:
+    from tutor.teaching.diagnosis import MISTAKE_CODES
+
+    return ".".join(sorted(MISTAKE_CODES[m] for m in mistakes))
+
+
+def step_name(step: str, scaffold: Iterable[str] = (), trivial: bool = False,
+              tells: Iterable[str] | None = None,
+              requires: Iterable[str] | None = None,
+              values: Mapping[str, Iterable[int]] | None = None) -> str:
     """The step name to store: the question's step with its scaffolds and ``trivial`` as
-    tags (``gain``, ``gain[blanks]``, ``gain[T,trivial]``); DataShop's Step Name is free
-    text, and each question keeps one name for all its attempts.
+    tags (``gain``, ``gain[blanks]``, ``gain[T,trivial]``), and what a right answer to it
+    rules out (``out=``) of what the lesson requires (``need=``), as mistake codes, and the
+    wrong numbers of each mistake there (``alt=``); DataShop's Step Name is free text, and
+    each question keeps one name for all its attempts.
 
     >>> step_name("gain", ["blanks", "T"], True)
     'gain[T,blanks,trivial]'
+    >>> step_name("gain", (), False, ["forgot_to_double"], ["forgot_to_double",
+    ...                                                    "squared_instead_of_doubled"])
+    'gain[out=fd,need=fd.sd]'
     """
     tags = [t for t in SCAFFOLD_TAGS if t in set(scaffold)] + ([TRIVIAL] if trivial else [])
+    if tells is not None:
+        tags.append(TELLS_TAG + _codes(tells))
+    if requires is not None:
+        tags.append(REQUIRES_TAG + _codes(requires))
+    if values is not None:
+        from tutor.teaching.diagnosis import MISTAKE_CODES
+
+        tags.append(VALUES_TAG + ".".join(sorted(
+            MISTAKE_CODES[m] + "/".join(map(str, sorted(v))) for m, v in values.items() if v)))
     return f"{step}[{','.join(tags)}]" if tags else step
 
 
@@ -177,3 +254,54 @@ def parse_step(name: str) -> tuple[str, frozenset[str], bool]:
     step, _, rest = name[:-1].partition("[")
     tags = {t.strip() for t in rest.split(",")}
     return step, frozenset(t for t in SCAFFOLD_TAGS if t in tags), TRIVIAL in tags
+
+
+def parse_values(name: str) -> dict[str, frozenset[int]] | None:
+    """A stored step name's wrong numbers of each mistake (:data:`VALUES_TAG`; None: the name
+    does not say, an attempt stored before issue 42).
+
+    >>> parse_values("gain[alt=am14.tt40/50]") == {
+    ...     "added_instead_of_multiplied": {14}, "times_table_slip": {40, 50}}
+    True
+    """
+    from tutor.teaching.diagnosis import MISTAKE_CODES
+
+    if not name.endswith("]") or "[" not in name:
+        return None
+    by_code = {c: m for m, c in MISTAKE_CODES.items()}
+    for tag in name[:-1].partition("[")[2].split(","):
+        if tag.strip().startswith(VALUES_TAG):
+            out: dict[str, frozenset[int]] = {}
+            for part in filter(None, tag.strip()[len(VALUES_TAG):].split(".")):
+                code, numbers = part[:2], part[2:]
+                try:
+                    values = frozenset(int(v) for v in numbers.split("/"))
+                except ValueError:
+                    continue
+                if code in by_code:
+                    out[by_code[code]] = values
+            return out
+    return None
+
+
+def parse_tells(name: str) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+    """A stored step name's mistakes told apart and mistakes required (:func:`step_name`);
+    None for what the name does not say (attempts stored before issue 42). Unknown codes are
+    left out.
+
+    >>> parse_tells("gain[blanks,out=fd,need=fd.sd]") == (
+    ...     {"forgot_to_double"}, {"forgot_to_double", "squared_instead_of_doubled"})
+    True
+    """
+    from tutor.teaching.diagnosis import MISTAKE_CODES
+
+    if not name.endswith("]") or "[" not in name:
+        return None, None
+    by_code = {c: m for m, c in MISTAKE_CODES.items()}
+    found: dict[str, frozenset[str]] = {}
+    for tag in name[:-1].partition("[")[2].split(","):
+        for prefix in (TELLS_TAG, REQUIRES_TAG):
+            if tag.strip().startswith(prefix):
+                codes = tag.strip()[len(prefix):].split(".")
+                found[prefix] = frozenset(by_code[c] for c in codes if c in by_code)
+    return found.get(TELLS_TAG), found.get(REQUIRES_TAG)

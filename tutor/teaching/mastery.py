@@ -15,7 +15,7 @@ import json
 import math
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -27,6 +27,7 @@ from tutor.i18n import N_, TranslatableError
 __all__ = [
     "DEFAULT_SKILL_PARAMS",
     "FADE_AFTER",
+    "LOG_ODDS_LIMIT",
     "MISCONCEPTION_SLIP",
     "MOST_STREAK",
     "STREAK_AFTER_MISCONCEPTION",
@@ -45,6 +46,10 @@ __all__ = [
     "learn",
     "p_correct",
     "params_from_dict",
+    "learn_log_odds",
+    "logit",
+    "observe_log_odds",
+    "probability",
     "update",
 ]
 
@@ -345,6 +350,73 @@ def learn(p_known: float, params: BKTParams) -> float:
     return p_known + (1.0 - p_known) * params.p_learn
 
 
+LOG_ODDS_LIMIT = 700.0
+"""The largest log-odds the estimate takes: only parameters that call an observation or a
+non-learner impossible (``p_guess`` 0, ``p_learn`` 1, ``p_init`` 0 or 1) would go further.
+exp(700) is still a float, so the estimate is never exactly 0 or 1 as a state."""
+
+
+def logit(p: float) -> float:
+    """The log-odds of ``p`` (±:data:`LOG_ODDS_LIMIT` at 0 and 1)."""
+    if p <= 0.0:
+        return -LOG_ODDS_LIMIT
+    if p >= 1.0:
+        return LOG_ODDS_LIMIT
+    return max(-LOG_ODDS_LIMIT, min(LOG_ODDS_LIMIT, math.log(p) - math.log1p(-p)))
+
+
+def probability(log_odds: float) -> float:
+    """P(known) of a log-odds (which may round to 1.0 in floating point: the state does not)."""
+    if log_odds >= 0:
+        return 1.0 / (1.0 + math.exp(-log_odds))
+    e = math.exp(log_odds)
+    return e / (1.0 + e)
+
+
+def _log_sigmoid(x: float) -> float:
+    """log(1 / (1 + e^-x)), without rounding to 0 for large x nor overflowing for small x."""
+    return -math.log1p(math.exp(-x)) if x >= 0 else x - math.log1p(math.exp(x))
+
+
+def _clamp(x: float) -> float:
+    return max(-LOG_ODDS_LIMIT, min(LOG_ODDS_LIMIT, x))
+
+
+def observe_log_odds(log_odds: float, correct: bool, params: BKTParams,
+                     p_slip: float | None = None) -> float:
+    """:func:`update` on the log-odds of P(known): condition on the answer (add the log of its
+    likelihood ratio), then learn. Kept as log-odds, the estimate never reaches 0 or 1 in
+    floating point: after any run of right answers, wrong answers bring it down (issue 42
+    part 3). ``p_slip`` replaces the skill's slip (a misconception's:
+    :data:`MISCONCEPTION_SLIP`).
+
+    >>> x = observe_log_odds(logit(0.25), True, BKTParams())
+    >>> round(probability(x), 6)
+    0.68
+    """
+    slip = params.p_slip if p_slip is None else p_slip
+    known, unknown = ((1.0 - slip, params.p_guess) if correct
+                      else (slip, 1.0 - params.p_guess))
+    if known > 0.0 and unknown > 0.0:
+        log_odds = _clamp(log_odds + math.log(known) - math.log(unknown))
+    elif known > 0.0:
+        log_odds = LOG_ODDS_LIMIT  # only a knower answers so
+    elif unknown > 0.0:
+        log_odds = -LOG_ODDS_LIMIT
+    # both 0: an observation the parameters call impossible; learn nothing from it
+    return learn_log_odds(log_odds, params)
+
+
+def learn_log_odds(log_odds: float, params: BKTParams) -> float:
+    """:func:`learn` on the log-odds: P(not known) shrinks by (1 − p_learn), computed from
+    its logarithm so that a tiny P(not known) is kept, not rounded to 0."""
+    if params.p_learn >= 1.0:
+        return LOG_ODDS_LIMIT
+    log_unknown = _log_sigmoid(-log_odds) + math.log1p(-params.p_learn)
+    unknown = math.exp(log_unknown)
+    return _clamp(math.log1p(-unknown) - log_unknown)
+
+
 def _check_skill(skill: str) -> str:
     if skill not in SKILLS:
         raise MasteryError(N_("Unknown skill {skill}; the skills are: {skills}."),
@@ -357,7 +429,9 @@ class SkillState:
     """What the tutor believes about one skill, and the counts behind it."""
 
     skill: str
-    p_known: float
+    log_odds: float
+    """The knowledge-tracing estimate as the log-odds of P(known) (:attr:`p_known`): a form
+    that never reaches 0 or 1 in floating point (issue 42 part 3)."""
     mastered: bool = False
     asked: int = 0
     first_try_right: int = 0
@@ -375,6 +449,26 @@ class SkillState:
     mastered, less one for each wrong first answer that no mistake of the skill explains
     (never below 0): each adds :data:`STREAK_PER_MISCONCEPTION` to the right answers in a row
     mastery needs (:meth:`Mastery.streak_needed`)."""
+    told: dict[str, int] = field(default_factory=dict)
+    """Per catalogue mistake, the right answers whose question told it apart (a student making
+    it would have answered wrong there) since the last answer that mistake could have given
+    (or a give-up, or a hint before answering): what has ruled it out
+    (:meth:`Mastery.ruled_out`)."""
+    shown: frozenset[str] = frozenset()
+    """The misconceptions of the skill shown since it was last mastered: only questions that
+    tell each of them apart count toward the longer row they call for."""
+    sure: frozenset[str] = frozenset()
+    """Those of :attr:`shown` shown by a number no typing slip gives (the tutor is sure of
+    them; the others may have been a slip of the hand)."""
+
+    @property
+    def p_known(self) -> float:
+        """P(known), from :attr:`log_odds` (it may round to 1.0; the state does not)."""
+        return probability(self.log_odds)
+
+    @p_known.setter
+    def p_known(self, value: float) -> None:
+        self.log_odds = logit(value)
 
     @property
     def mean_seconds(self) -> float:
@@ -387,15 +481,35 @@ class SkillState:
         return self.scaffolded_right >= FADE_AFTER
 
     def to_dict(self) -> dict[str, StateValue]:
-        return asdict(self)
+        """The state as the progress store keeps it: the counts, ``p_known`` (for readers of
+        the table), and in ``evidence`` (text) the log-odds, the row's mistakes ruled out and
+        the misconceptions shown."""
+        return {
+            "skill": self.skill, "p_known": self.p_known, "mastered": self.mastered,
+            "asked": self.asked, "first_try_right": self.first_try_right,
+            "hints_used": self.hints_used, "total_seconds": self.total_seconds,
+            "streak": self.streak, "scaffolded_right": self.scaffolded_right,
+            "misconceptions": self.misconceptions,
+            "evidence": json.dumps({"log_odds": self.log_odds,
+                                    "told": dict(sorted(self.told.items())),
+                                    "shown": sorted(self.shown), "sure": sorted(self.sure)},
+                                   separators=(",", ":")),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, StateValue]) -> SkillState:
-        """A saved state; the fields added later (``streak``, ``scaffolded_right``) default
-        (and ``misconceptions``) to 0 so older saves still load."""
+        """A saved state; the fields added later default so older saves still load:
+        ``streak``, ``scaffolded_right`` and ``misconceptions`` to 0, and a state saved
+        before ``evidence`` takes its log-odds from ``p_known`` with nothing ruled out."""
+        extra = _evidence(data.get("evidence", ""))
+        log_odds = extra.get("log_odds")
+        told = extra.get("told", {})
+        shown = extra.get("shown", [])
+        sure = extra.get("sure", [])
         return cls(
             skill=_check_skill(str(data["skill"])),
-            p_known=float(data["p_known"]),
+            log_odds=(float(log_odds) if isinstance(log_odds, (int, float))
+                      else logit(float(data["p_known"]))),
             mastered=bool(data["mastered"]),
             asked=int(data["asked"]),
             first_try_right=int(data["first_try_right"]),
@@ -404,7 +518,21 @@ class SkillState:
             streak=int(data.get("streak", 0)),
             scaffolded_right=int(data.get("scaffolded_right", 0)),
             misconceptions=int(data.get("misconceptions", 0)),
+            told={str(k): int(v) for k, v in told.items()} if isinstance(told, dict) else {},
+            shown=frozenset(map(str, shown)) if isinstance(shown, list) else frozenset(),
+            sure=frozenset(map(str, sure)) if isinstance(sure, list) else frozenset(),
         )
+
+
+def _evidence(text: StateValue) -> dict[str, object]:
+    """A saved state's ``evidence`` text as a dict (empty if absent or unreadable)."""
+    if not isinstance(text, str) or not text:
+        return {}
+    try:
+        found = json.loads(text)
+    except json.JSONDecodeError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 @dataclass
@@ -432,15 +560,28 @@ class Mastery:
         before a streak of right answers)."""
         _check_skill(skill)
         if skill not in self.states:
-            self.states[skill] = SkillState(skill, self.params_for(skill).p_init)
+            self.states[skill] = SkillState(skill, logit(self.params_for(skill).p_init))
         return self.states[skill]
 
-    def is_mastered(self, st: SkillState) -> bool:
+    def is_mastered(self, st: SkillState, requires: Iterable[str] | None = None) -> bool:
         """The BKT estimate at the threshold and enough right first answers in a row:
         :data:`STREAK_TO_MASTER`, more once a misconception of the skill has shown
-        (:meth:`streak_needed`)."""
+        (:meth:`streak_needed`). ``requires``: the skill's catalogue mistakes the lesson can
+        show (:mod:`tutor.teaching.coverage`); the row must then have ruled out each of them
+        (:meth:`ruled_out`), and a misconception shown counts only the questions that tell it
+        apart toward its longer row. None (attempts stored before issue 42): the row alone."""
         params = self.params_for(st.skill)
-        return st.p_known >= params.mastery_threshold and st.streak >= self.streak_needed(st)
+        if st.log_odds < logit(params.mastery_threshold):
+            return False
+        need = self.streak_needed(st)
+        if requires is None:
+            return st.streak >= need
+        required = frozenset(requires)
+        if st.streak < STREAK_TO_MASTER or any(st.streak < need for m in st.shown
+                                               if m not in required):
+            return False
+        return all(st.told.get(m, 0) >= (need if m in st.shown else STREAK_TO_MASTER)
+                   for m in required)
 
     @staticmethod
     def streak_needed(st: SkillState) -> int:
@@ -448,6 +589,19 @@ class Mastery:
         :data:`STREAK_TO_MASTER`, and :data:`STREAK_PER_MISCONCEPTION` more for each
         misconception shown since it was last mastered, at most :data:`MOST_STREAK`."""
         return min(MOST_STREAK, STREAK_TO_MASTER + STREAK_PER_MISCONCEPTION * st.misconceptions)
+
+    def needed(self, st: SkillState, mistake: str) -> int:
+        """Right answers telling ``mistake`` apart that the row needs to rule it out:
+        :data:`STREAK_TO_MASTER`, or the longer row when it was shown since the skill was
+        last mastered."""
+        return self.streak_needed(st) if mistake in st.shown else STREAK_TO_MASTER
+
+    def ruled_out(self, st: SkillState) -> list[str]:
+        """The catalogue mistakes the current row of right answers has ruled out: told apart
+        by as many of its questions as mastery needs (:meth:`needed`), in catalogue order."""
+        from tutor.teaching.diagnosis import LIKELIHOOD
+
+        return [m for m in LIKELIHOOD if st.told.get(m, 0) >= self.needed(st, m)]
 
     def record(
         self,
@@ -460,6 +614,10 @@ class Mastery:
         trivial: bool = False,
         blame: str | None = None,
         mistake: str | None = None,
+        tells: Iterable[str] | None = None,
+        requires: Iterable[str] | None = None,
+        consistent: Iterable[str] | None = None,
+        typo: bool = False,
     ) -> list[SkillState]:
         """Judge a first attempt (:func:`tutor.teaching.evidence.judge`) for every skill a question
         exercised and apply it; return the states that changed."""
@@ -472,7 +630,8 @@ class Mastery:
         for name in names:
             _check_skill(name)
             ev = judge(name, correct, scaffold=scaffold, hints=hints_before_answer,
-                       trivial=trivial, blame=blame, mistake=mistake)
+                       trivial=trivial, blame=blame, mistake=mistake, tells=tells,
+                       requires=requires, consistent=consistent, typo=typo)
             st = self.observe(ev, seconds=seconds)
             if st is not None:
                 changed.append(st)
@@ -486,39 +645,58 @@ class Mastery:
         params = self.params_for(st.skill)
         was = st.mastered
         if evidence.kind == "proof":
-            st.p_known = update(st.p_known, True, params)
+            st.log_odds = observe_log_odds(st.log_odds, True, params)
             st.streak += 1
-            st.mastered = was or self.is_mastered(st)  # a right answer takes nothing away
+            tells = evidence.tells
+            if tells is None:  # stored before issue 42: it was judged to rule out all
+                from tutor.teaching.coverage import skill_mistakes
+
+                tells = skill_mistakes(st.skill)
+            for m in tells:
+                st.told[m] = st.told.get(m, 0) + 1
+            st.mastered = was or self.is_mastered(st, evidence.requires)  # nothing taken
         elif evidence.kind == "practice":
-            st.p_known = learn(st.p_known, params)
+            st.log_odds = learn_log_odds(st.log_odds, params)
             st.scaffolded_right += 1
-            st.mastered = was or self.is_mastered(st)
+            st.mastered = was or self.is_mastered(st, evidence.requires)
         else:  # against: a wrong first answer, a give-up, or a hint before answering
             if evidence.misconception:
                 # The skill's own typical mistake: a knower seldom makes it, so BKT weighs it
                 # with a small slip; mastery goes at once and must be re-earned by a longer
                 # streak (docs/teaching.md).
-                st.p_known = update(st.p_known, False,
-                                    replace(params, p_slip=min(params.p_slip,
-                                                               MISCONCEPTION_SLIP)))
+                st.log_odds = observe_log_odds(st.log_odds, False, params,
+                                               min(params.p_slip, MISCONCEPTION_SLIP))
                 st.misconceptions += 1
+                if evidence.mistake:
+                    st.shown = st.shown | {evidence.mistake}
+                    if not evidence.typo:
+                        st.sure = st.sure | {evidence.mistake}
                 st.mastered = False
             else:
                 # A slip is weighed by the knowledge tracing: mastery stays while the
                 # estimate does (a review miss takes it away: review_missed).
-                st.p_known = update(st.p_known, False, params)
-                st.mastered = was and st.p_known >= params.mastery_threshold
-                if not evidence.correct:
+                st.log_odds = observe_log_odds(st.log_odds, False, params)
+                st.mastered = was and st.log_odds >= logit(params.mastery_threshold)
+                if not evidence.correct and not evidence.consistent:
                     # A wrong answer that no mistake of the skill explains: the student's
                     # wrong answers are no longer one wrong rule at work (still learning, or
                     # a slip, which the estimate weighs), so one misconception comes off
-                    # the count (docs/teaching.md).
+                    # the count (docs/teaching.md). A number a mistake of the skill gives,
+                    # though the diagnosis did not name it (as near as a slip), is no sign
+                    # that the rule is gone: the count stays.
                     st.misconceptions = max(0, st.misconceptions - 1)
             st.streak = 0
+            if evidence.consistent is None:
+                st.told = {}  # it may be any mistake: nothing stays ruled out
+            else:
+                # Only the mistakes that give this number are no longer ruled out: a typing
+                # slip, or another mistake's number, is no evidence of them (issue 42 part 4).
+                st.told = {m: n for m, n in st.told.items() if m not in evidence.consistent}
             if not evidence.scaffolded:
                 st.scaffolded_right = 0  # the scaffolds come back
         if st.mastered and not was:
             st.misconceptions = 0  # shown gone: a new one counts from here
+            st.shown = st.sure = frozenset()
         st.asked += 1
         st.first_try_right += int(evidence.correct and not evidence.hints)
         st.hints_used += evidence.hints
@@ -531,8 +709,9 @@ class Mastery:
         is no longer mastered, its streak starts again and its estimate goes back to at most
         ``p_init``, so mastery must be shown again by right answers in a row."""
         st = self.state(skill)
-        st.p_known = min(st.p_known, self.params_for(skill).p_init)
+        st.log_odds = min(st.log_odds, logit(self.params_for(skill).p_init))
         st.streak = 0
+        st.told = {}
         st.mastered = False
         return st
 

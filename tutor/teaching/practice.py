@@ -9,19 +9,25 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from engine.events import PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half, power_effect
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.games import DEFAULT_GAME, GAMES, game
-from tutor.teaching.mastery import SKILLS, Mastery
+from tutor.teaching.mastery import SKILLS, STREAK_TO_MASTER, Mastery
 
-__all__ = ["DRILL_LIMIT", "DRILL_PER_SKILL", "DRILL_SKILLS", "GAME_SKILLS",
+if TYPE_CHECKING:
+    from tutor.teaching.coverage import PooledEnd, SkillCoverage
+
+__all__ = ["DRILL_LIMIT", "DRILL_PER_SKILL", "DRILL_SKILLS", "DRILL_TOP_UPS", "DRILL_TRIES",
+           "GAME_SKILLS",
            "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES", "DrillPosition", "EndDrill", "Plan",
-           "Practice", "drill_position", "drill_round_end"]
+           "Practice", "drill_position", "drill_round_end", "items_to_rule_out",
+           "pick_round_end", "right_answers_to_mastery", "wanted"]
 
 GAME_SKILLS: Mapping[str, frozenset[str]] = MappingProxyType(
     {name: g.skills for name, g in GAMES.items()})
@@ -44,6 +50,14 @@ REMEDIATIONS_PER_ROUND = 2
 most this often per mistake and round."""
 REMEDIATION_TRIES = 12
 """Drill positions tried for an item that tells a mistake apart (bounded)."""
+DRILL_TOP_UPS = 3
+"""Times a drill of a lesson without targets queues again what a skill still needs, once its
+queued items are answered, for a student whose estimate of it is at the threshold
+(:meth:`tutor.teaching.asking.Asker.drill`)."""
+DRILL_TRIES = 12
+"""Drill (and review) positions tried at most for one item, to find one that tells apart the
+mistakes its skill's row has not ruled out yet (:func:`wanted`), or that is no trivial item
+(×1, +0, T = 0) of a skill it does not test (bounded)."""
 SCAFFOLDS = frozenset({"T", "blanks"})
 """``T``: ask T, the other end's total, before the points; ``blanks``: show the formula with
 blanks for the other end's halves (``5 × (□ + □)``)."""
@@ -90,6 +104,9 @@ class Practice:
     target): the chances to recheck it."""
     phase: dict[str, int] = field(default_factory=dict)
     """Per skill, which of every ``1 / recheck`` such chances is asked (drawn once)."""
+    cover: Mapping[str, SkillCoverage] = field(default_factory=dict)
+    """What the lesson's items can tell apart, per skill (:func:`tutor.teaching.coverage.coverage`):
+    the mistakes each skill's row must rule out, and the kinds of items that do."""
 
     def new_round(self) -> None:
         self.asked.clear()
@@ -173,10 +190,10 @@ class Practice:
             return []
         short = sorted((s for s in SKILLS if s in self.plan.focus and s in DRILL_SKILLS
                         and self.below(s, mastery)), key=lambda s: self.asked[s])
+        needs = {s: right_answers_to_mastery(mastery, s, self.cover.get(s)) for s in short}
         if limit is None:
             limit = max(DRILL_LIMIT, DRILL_PER_SKILL * len(short))
         picked: list[str] = []
-        needs = {s: right_answers_to_mastery(mastery, s) for s in short}
         while short and len(picked) < limit and any(needs.values()):
             for s in short:
                 if needs[s] and len(picked) < limit:
@@ -187,20 +204,62 @@ class Practice:
         return picked
 
 
-def right_answers_to_mastery(mastery: Mastery, skill: str) -> int:
+def wanted(mastery: Mastery, skill: str, requires: Iterable[str] = (),
+           coming: Mapping[str, int] | None = None) -> list[str]:
+    """The mistakes of ``skill`` its current row has still to rule out, in the order a drill
+    looks for items telling them apart: the misconceptions the student has shown first, then
+    those of ``requires`` (what the lesson can show), the most short first. ``coming``: the
+    items already queued for it, by mistake they tell apart (counted as if answered right)."""
+    st = mastery.state(skill)
+    coming = coming or {}
+    short = {m: mastery.needed(st, m) - st.told.get(m, 0) - coming.get(m, 0)
+             for m in set(requires) | st.shown}
+    return sorted((m for m, n in short.items() if n > 0),
+                  key=lambda m: (m not in st.shown, -short[m], m))
+
+
+def items_to_rule_out(mastery: Mastery, skill: str, cover: SkillCoverage,
+                      leave_out: Iterable[str] = ()) -> int:
+    """How many right answers the row of ``skill`` still needs to rule out every mistake the
+    lesson can show (``cover``; but ``leave_out``): each item of one of the lesson's kinds
+    rules out its kind's mistakes, so this is the count of items, the best kind each time
+    (greedy, bounded by the mistakes' needs)."""
+    st = mastery.state(skill)
+    left = frozenset(leave_out)
+    short = {m: mastery.needed(st, m) - st.told.get(m, 0) for m in cover.shows if m not in left}
+    n = 0
+    while any(v > 0 for v in short.values()) and cover.kinds:
+        best = max(cover.kinds, key=lambda k: sum(short.get(m, 0) > 0 for m in k))
+        if not any(short.get(m, 0) > 0 for m in best):
+            break
+        for m in best:
+            if m in short:
+                short[m] -= 1
+        n += 1
+    return n
+
+
+def right_answers_to_mastery(mastery: Mastery, skill: str,
+                             cover: SkillCoverage | None = None,
+                             leave_out: Iterable[str] = ()) -> int:
     """How many right first answers in a row would take ``skill`` to mastery: the BKT
-    estimate at the threshold and the streak mastery needs now (:meth:`Mastery.streak_needed`,
-    longer after a misconception)."""
-    from tutor.teaching.mastery import MOST_STREAK, update
+    estimate at the threshold, the streak mastery needs now (:meth:`Mastery.streak_needed`,
+    longer after a misconception) and, with the lesson's ``cover``, the items that still have
+    to rule out each mistake it can show (:func:`items_to_rule_out`; ``leave_out``: but
+    these)."""
+    from tutor.teaching.mastery import MOST_STREAK, logit, observe_log_odds
 
     st = mastery.state(skill)
     params = mastery.params_for(skill)
     needed = mastery.streak_needed(st)
-    p, n = st.p_known, 0
-    while (p < params.mastery_threshold or st.streak + n < needed) and n < MOST_STREAK:
-        p = update(p, True, params)
+    if cover is not None and st.shown <= cover.shows:
+        needed = STREAK_TO_MASTER  # the longer rows are counted per mistake (below)
+    threshold = logit(params.mastery_threshold)
+    x, n = st.log_odds, 0
+    while (x < threshold or st.streak + n < needed) and n < MOST_STREAK:
+        x = observe_log_odds(x, True, params)
         n += 1
-    return n
+    return max(n, 0 if cover is None else items_to_rule_out(mastery, skill, cover, leave_out))
 
 
 # --- drill positions: real tiles of the Leonard set, scored by the engine -----------------------
@@ -317,6 +376,46 @@ def drill_position(skill: str, rng: random.Random, seat: int = 0, players: int =
         gains[seat], losses[seat] = rng.randrange(1, max(2, loss)), loss
         end = RoundEnded("domino", None, tuple(gains), tuple(losses), (0,) * players)
     return DrillPosition(tuple(line), event, end, played_end)
+
+
+def _rotated(end: RoundEnded, seat: int) -> tuple[RoundEnded, int]:
+    """``end`` with the seats turned so that its winner sits at ``seat`` (and how far they
+    turned): a drill's student is the one who collects."""
+    assert end.winner is not None
+    n = len(end.hand_totals)
+    k = (seat - end.winner) % n
+
+    def by_seat(values: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(values[(s - k) % n] for s in range(n)) if values else values
+
+    return RoundEnded(
+        reason=end.reason, winner=seat, gains=by_seat(end.gains), losses=by_seat(end.losses),
+        hand_totals=by_seat(end.hand_totals), capicua=end.capicua, count=end.count,
+        points=end.points, differences=by_seat(end.differences),
+        teams=tuple(tuple((s + k) % n for s in team) for team in end.teams),
+        team_totals=end.team_totals, team=end.team,
+        blocker=None if end.blocker is None else (end.blocker + k) % n), k
+
+
+def pick_round_end(pool: Sequence[PooledEnd], kind: str, skill: str, rng: random.Random,
+                   seat: int, want: Sequence[str] = ()) -> EndDrill | None:
+    """A round end of the lesson's own game to drill ``skill`` with its ``kind`` of question
+    (``collect``, ``tens``): one of ``pool`` (:func:`tutor.teaching.coverage.round_end_pool`,
+    real round ends the engine played out, so the count is the game's own, a domino's or a
+    tranque's), among those telling apart the first mistake of ``want`` that some of them
+    tell, turned so that the student (``seat``) collects. None if the pool has no such end."""
+    fits = [e for e in pool if e.items.get(kind, ("", frozenset()))[0] == skill]
+    for m in want:
+        telling = [e for e in fits if m in e.items[kind][1]]
+        if telling:
+            fits = telling
+            break
+    if not fits:
+        return None
+    chosen = fits[rng.randrange(len(fits))]
+    turned, k = _rotated(chosen.end, seat)
+    players = len(chosen.end.hand_totals)
+    return EndDrill({(s + k) % players: h for s, h in chosen.hands.items()}, turned)
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from datetime import datetime, timezone
 
 from tutor.classroom.counts import first_answer, hints_before_answer, question_runs
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
-from tutor.teaching.diagnosis import CATALOG
-from tutor.teaching.evidence import Evidence, judge, parse_step
+from tutor.teaching.diagnosis import CATALOG, is_typo
+from tutor.teaching.evidence import Evidence, judge, parse_step, parse_tells, parse_values
 from tutor.teaching.mastery import SKILLS, Mastery, Params, default_params
 
 __all__ = ["Watch", "first_answer_evidence", "lesson_params", "rebuild_mastery"]
@@ -60,18 +60,26 @@ def first_answer_evidence(attempts: Iterable[Attempt], *,
                           any_skill: bool = False) -> list[tuple[Attempt, Evidence]]:
     """Each question's first answer in time order, judged by the same rule as live
     (:func:`tutor.teaching.evidence.judge`): the step name's tags say which scaffolds showed and
-    whether the item was trivial, the ``kc`` column which skill the answer was judged
-    about, the hint rows before it the hints taken. Skills the tutor does not know are
-    left out, unless ``any_skill`` (fitting takes any skill a file names)."""
+    whether the item was trivial and what a right answer to it ruled out of what the lesson
+    required, the ``kc`` column which skill the answer was judged about, the hint rows before
+    it the hints taken. Skills the tutor does not know are left out, unless ``any_skill``
+    (fitting takes any skill a file names)."""
     found: list[tuple[Attempt, Evidence]] = []
     for a, hints in _first_answers(attempts):
         _step, scaffold, trivial = parse_step(a.step)
+        tells, requires = parse_tells(a.step)
+        values = parse_values(a.step)
+        consistent = None if values is None or a.answered is None else frozenset(
+            m for m, v in values.items() if a.answered in v)
         for skill in dict.fromkeys(a.kc.split(KC_SEPARATOR)):
             if skill and (any_skill or skill in SKILLS):
                 found.append((a, judge(skill, a.outcome is Outcome.CORRECT, scaffold=scaffold,
                                        hints=hints, trivial=trivial,
                                        mistake=a.feedback if a.feedback in _MISTAKES
-                                       else None)))
+                                       else None, tells=tells, requires=requires,
+                                       consistent=consistent,
+                                       typo=a.answered is not None and a.expected is not None
+                                       and is_typo(a.expected, a.answered))))
     return found
 
 
@@ -82,18 +90,19 @@ def rebuild_mastery(attempts: Iterable[Attempt],
     live tutor (a lesson not in ``params`` uses the default parameters). ``watch`` is called
     after each first answer with it, the hints before it, whether its skill was mastered
     before it, and the mastery (the review schedule watches so)."""
-    from tutor.teaching.review import missed_review, review_missed
+    from tutor.teaching.review import missed_review, review_missed, reviewed_skill
 
     params = lesson_params() if params is None else params
     default = default_params()
     mastery = Mastery(default)
     for a, ev in first_answer_evidence(attempts):
         mastery.params = params.get(a.lesson, default)
-        was = {ev.skill: mastery.state(ev.skill).mastered}  # review (tutor.teaching.review)
+        reviewed = reviewed_skill(a.problem) or ev.skill
+        was = {s: mastery.state(s).mastered  # review (tutor.teaching.review)
+               for s in dict.fromkeys((ev.skill, reviewed))}
         mastery.observe(ev, seconds=a.duration)
         if missed_review(a.problem, ev):
-            for skill, mastered in was.items():
-                review_missed(mastery, skill, mastered)
+            review_missed(mastery, reviewed, was[reviewed])
         if watch is not None:
             watch(a, ev.hints, was, mastery)
     return mastery

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from tutor.teaching.evidence import Evidence
 
 __all__ = ["INTERVALS", "REVIEW_ITEMS", "REVIEW_PREFIX", "Due", "ReviewSchedule", "Slot",
-           "attempt_time", "due_reviews", "is_review", "missed_review", "review_missed"]
+           "attempt_time", "due_reviews", "is_review", "missed_review", "review_missed",
+           "review_problem", "reviewed_skill"]
 
 INTERVALS: tuple[int, ...] = (1, 3, 7, 21)
 """Days from mastery (or from the last review passed) to the next review: the n-th review
@@ -51,6 +52,26 @@ def attempt_time(a: Attempt) -> datetime:
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
     return when.astimezone(timezone.utc)
+
+
+def review_problem(prefix: str, skill: str, k: int) -> str:
+    """The start of the problem id of the ``k``-th review item of ``skill`` (``prefix``: the
+    match's, ``m1-``): :func:`reviewed_skill` reads the skill back."""
+    return f"{REVIEW_PREFIX}{prefix}{skill}-{k}-"
+
+
+def reviewed_skill(problem: str) -> str | None:
+    """The skill a review item reviews, read from its problem id (:func:`review_problem`);
+    None for a question that is no review item.
+
+    >>> reviewed_skill("review-m1-other-end-0-5/x"), reviewed_skill("m1r1t3-5/x")
+    ('other-end', None)
+    """
+    if not is_review(problem):
+        return None
+    rest = problem[len(REVIEW_PREFIX):].partition("-")[2]  # after the match's prefix
+    return next((s for s in sorted(SKILLS, key=len, reverse=True)
+                 if rest.startswith(f"{s}-")), None)
 
 
 def missed_review(problem: str, evidence: Evidence) -> bool:

@@ -108,6 +108,7 @@ class TutorApp(widgets.VBox):
         loop = running_loop()
         if loop is not None:  # once the board is out: MathML and number formats, ready
             loop.call_soon(warm_up, self.lang)
+            loop.call_soon(self.session.warm_up)  # what the lesson's questions tell apart
             loop.call_soon(freeze_heap)  # then the heap, out of full collections
 
     # --- building -----------------------------------------------------------------------------
