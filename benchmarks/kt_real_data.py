@@ -180,11 +180,22 @@ def rule_streak(n: int = 3) -> Callable[[bytes], int | None]:
     return first
 
 
-def mastery_stats(seqs: Seqs, rule_of: Callable[[str], Callable[[bytes], int | None]]
-                  ) -> dict[str, float]:
+def below_4_of_5(slip: float) -> float:
+    """The chance that a student who knows the skill gets fewer than 4 of 5 answers right,
+    each wrong with probability ``slip``."""
+    right = 1 - slip
+    return 1 - right**5 - 5 * slip * right**4
+
+
+def mastery_stats(seqs: Seqs, rule_of: Callable[[str], Callable[[bytes], int | None]],
+                  slip_of: Callable[[str], float] | None = None) -> dict[str, float]:
+    """The rule's figures; with ``slip_of`` (each skill's fitted slip) also ``slip_floor``:
+    the share "mastered then < 4 of the next 5 right" to expect from slips alone, if every
+    student the rule calls mastered knew the skill."""
     total = mastered = 0
     to_mastery: list[int] = []
     next5: list[int] = []
+    floor: list[float] = []
     ending_well = missed = 0
     for skill, group in seqs.items():
         rule = rule_of(skill)
@@ -197,6 +208,8 @@ def mastery_stats(seqs: Seqs, rule_of: Callable[[str], Callable[[bytes], int | N
                 after = seq[at + 1:at + 6]
                 if len(after) == 5:
                     next5.append(sum(after))
+                    if slip_of is not None:
+                        floor.append(below_4_of_5(slip_of(skill)))
             if len(seq) >= 10 and sum(seq[-10:]) >= 9:
                 ending_well += 1
                 missed += at is None
@@ -205,7 +218,8 @@ def mastery_stats(seqs: Seqs, rule_of: Callable[[str], Callable[[bytes], int | N
             "median_to_mastery": float(np.median(to_mastery)) if to_mastery else math.nan,
             "with_next5": len(next5), "next5_accuracy": float(n5.mean() / 5),
             "next5_below_4": float((n5 < 4).mean()), "ending_9_of_10": ending_well,
-            "missed": missed / ending_well if ending_well else math.nan}
+            "missed": missed / ending_well if ending_well else math.nan,
+            "slip_floor": float(np.mean(floor)) if floor else math.nan}
 
 
 # -- the run --------------------------------------------------------------------------------
@@ -413,8 +427,9 @@ def main() -> None:
     print("\n## Mastery rules replayed on every student and skill (each answer an "
           "unscaffolded first answer)\n")
     print("| rule | mastered | median answers to mastery | next 5 right | mastered then "
-          "< 4 of the next 5 right | missed (never mastered, ≥ 9 of the last 10 right) |")
-    print("|---|---|---|---|---|---|")
+          "< 4 of the next 5 right | from slips alone (our slips) | missed (never mastered, "
+          "≥ 9 of the last 10 right) |")
+    print("|---|---|---|---|---|---|---|")
     rules: list[tuple[str, Callable[[str], Callable[[bytes], int | None]]]] = [
         ("the tutor's rule, our parameters", lambda s: rule_ours(ours_fits[s].params)),
     ]
@@ -429,12 +444,13 @@ def main() -> None:
     rules.append(("3 right in a row (ASSISTments)", lambda s: rule_streak(3)))
     mastery: dict[str, dict[str, float]] = {}
     for label, rule in rules:
-        st, _w, c = _timed(lambda r=rule: mastery_stats(seqs, r))
+        st, _w, c = _timed(lambda r=rule: mastery_stats(
+            seqs, r, lambda s: ours_fits[s].fit.p_slip))
         assert isinstance(st, dict)
         mastery[label] = st
         print(f"| {label} | {st['mastered']:.1%} | {st['median_to_mastery']:.0f} | "
               f"{st['next5_accuracy']:.1%} | {st['next5_below_4']:.1%} "
-              f"(of {st['with_next5']:,}) | {st['missed']:.1%} "
+              f"(of {st['with_next5']:,}) | {st['slip_floor']:.1%} | {st['missed']:.1%} "
               f"(of {st['ending_9_of_10']:,}) |")
 
     if args.json:
