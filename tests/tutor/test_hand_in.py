@@ -35,6 +35,7 @@ from tutor.storage.store_files import (
     write_csv,
     write_datashop,
 )
+from tutor.teaching.evidence import parse_step
 from tutor.teaching.replay import rebuild_mastery
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -302,9 +303,23 @@ def test_every_row_the_tutor_writes_fits_its_replay(played: dict[str, Any]) -> N
         assert misfits(played[name]) == []
 
 
+def _retag(name: str, add: str = "", drop: str = "") -> str:
+    """A stored step name with the scaffold tag ``add`` put in or ``drop`` taken out, every
+    other tag kept (as a forger editing the file would)."""
+    step, _, rest = name[:-1].partition("[") if name.endswith("]") else (name, "", "")
+    tags = [t for t in rest.split(",") if t and t != drop] + ([add] if add else [])
+    return f"{step}[{','.join(tags)}]" if tags else step
+
+
+def _is(a: Attempt, step: str, lesson: str | None = None, tagged: bool | None = None) -> bool:
+    name, scaffolds, _ = parse_step(a.step)
+    return (name == step and (lesson is None or a.lesson == lesson)
+            and (tagged is None or ("T" in scaffolds) == tagged))
+
+
 def _forge_points(rows: list[Attempt]) -> list[Attempt]:
     """A play whose T is in the file gets other points, right by its own (forged) numbers."""
-    k = _at(rows, lambda a: a.step == "gain[T]")
+    k = _at(rows, lambda a: _is(a, "gain", tagged=True))
     points = (rows[k].expected or 0) + 7
     rows[k] = replace(rows[k], expected=points, answered=points, input=str(points),
                       outcome=Outcome.CORRECT, feedback="correct")
@@ -332,18 +347,19 @@ def _typed_right(rows: list[Attempt]) -> list[Attempt]:
 
 
 def _untagged(rows: list[Attempt]) -> list[Attempt]:
-    return [replace(a, step="gain") if a.step == "gain[T]" else a for a in rows]
+    return [replace(a, step=_retag(a.step, drop="T")) if _is(a, "gain", tagged=True) else a
+            for a in rows]
 
 
 def _tagged(rows: list[Attempt]) -> list[Attempt]:
-    k = _at(rows, lambda a: a.step == "gain" and a.lesson == "04-times")
-    rows[k] = replace(rows[k], step="gain[T]")
+    k = _at(rows, lambda a: _is(a, "gain", "04-times", tagged=False))
+    rows[k] = replace(rows[k], step=_retag(rows[k].step, add="T"))
     return rows
 
 
 def _blanks_in_01(rows: list[Attempt]) -> list[Attempt]:
-    k = _at(rows, lambda a: a.lesson == "01-other-end" and a.step == "T")
-    rows[k] = replace(rows[k], step="T[blanks]")
+    k = _at(rows, lambda a: _is(a, "T", "01-other-end"))
+    rows[k] = replace(rows[k], step=_retag(rows[k].step, add="blanks"))
     return rows
 
 
