@@ -78,3 +78,15 @@ def test_teachers_get_a_full_server_only_if_the_school_says_so(tmp_path: Path) -
     assert spawn("ms.ruiz")["LEONARD_FULL_SERVER"] == "1"
     assert spawn("mr.gil", ("teachers",))["LEONARD_FULL_SERVER"] == "1"
     assert "LEONARD_FULL_SERVER" not in spawn("ana", ("6B",))
+
+
+def test_every_test_the_docs_cite_exists() -> None:
+    """A test named in the README, docs/ or deploy/ is where the text says (issue 43: the hub
+    test was cited as ``tests/test_hub.py``; it is ``tests/browser/test_hub.py``)."""
+    import re
+
+    texts = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "deploy").rglob("*")]
+    cited = {(t.relative_to(ROOT), m) for t in texts if t.is_file()
+             for m in re.findall(r"\btests/[\w/]+\.py\b", t.read_text(encoding="utf-8"))}
+    assert cited, "the docs cite no test"
+    assert not {c for c in cited if not (ROOT / c[1]).is_file()}

@@ -124,18 +124,10 @@ class Hub:
         self.children: dict[int, str] = {}
         """The processes under the hub when it was stopped, with their command lines."""
 
-    def write_config(self, proxy: Path) -> Path:
-        from tutor.classroom.serve import write_server_config
-
-        # deploy/tljh/README.md step 1, into a folder of the test's (the users' environment).
-        write_server_config(self.config_path / "jupyter_server_config.json")
-        # Step 2: the store's folder, root's alone, with the PostgreSQL address in it.
-        self.home.mkdir(mode=0o700)
-        if self.database.startswith("postgresql"):
-            address = self.home / "store-address"
-            address.write_text(self.database + "\n", encoding="utf-8")
-            address.chmod(0o600)
-        before = [
+    def overlay(self, proxy: Path) -> list[str]:
+        """What TLJH itself gives a hub (its addresses, authenticator, spawner and state
+        files), as config lines for a plain JupyterHub on loopback ports."""
+        return [
             f"c.JupyterHub.ip = '127.0.0.1'; c.JupyterHub.port = {self.port}",
             f"c.JupyterHub.hub_ip = '127.0.0.1'; c.JupyterHub.hub_port = {free_port()}",
             f"c.ConfigurableHTTPProxy.api_url = 'http://127.0.0.1:{free_port()}'",
@@ -151,6 +143,28 @@ class Hub:
             f"c.JupyterHub.pid_file = '{self.folder}/hub.pid'",
             "c.JupyterHub.cleanup_servers = True; c.JupyterHub.cleanup_proxy = True",
         ]
+
+    def admin_overlay(self) -> str:
+        """The test's own admin service and its token (config lines)."""
+        return f"""
+c.JupyterHub.services.append({{"name": "test-admin", "api_token": {self.admin_token!r}}})
+c.JupyterHub.load_roles.append({{"name": "test-admin", "services": ["test-admin"],
+    "scopes": ["admin:users", "admin:groups", "admin:servers", "list:users", "read:users",
+               "tokens"]}})
+"""
+
+    def write_config(self, proxy: Path) -> Path:
+        from tutor.classroom.serve import write_server_config
+
+        # deploy/tljh/README.md step 1, into a folder of the test's (the users' environment).
+        write_server_config(self.config_path / "jupyter_server_config.json")
+        # Step 2: the store's folder, root's alone, with the PostgreSQL address in it.
+        self.home.mkdir(mode=0o700)
+        if self.database.startswith("postgresql"):
+            address = self.home / "store-address"
+            address.write_text(self.database + "\n", encoding="utf-8")
+            address.chmod(0o600)
+        before = self.overlay(proxy)
         after = f"""
 load_subconfig({str(DEPLOY)!r})  # noqa: F821 - deploy/tljh/leonard.py, as it is
 if {os.geteuid() == 0!r}:
@@ -158,10 +172,7 @@ if {os.geteuid() == 0!r}:
 c.Spawner.default_url = "/voila/render/Lessons.ipynb"
 c.Spawner.environment.update({{"JUPYTER_CONFIG_PATH": {str(self.config_path)!r},
                               "PYTHONPATH": {str(ROOT)!r}}})
-c.JupyterHub.services.append({{"name": "test-admin", "api_token": {self.admin_token!r}}})
-c.JupyterHub.load_roles.append({{"name": "test-admin", "services": ["test-admin"],
-    "scopes": ["admin:users", "admin:groups", "admin:servers", "list:users", "read:users",
-               "tokens"]}})
+{self.admin_overlay()}
 _deploy_hook = c.Spawner.pre_spawn_hook
 
 
@@ -182,13 +193,7 @@ c.Spawner.pre_spawn_hook = _idle_student
         import requests
 
         config = self.write_config(proxy)
-        env = dict(os.environ)
-        env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
-        env["PYTHONPATH"] = str(ROOT)
-        env.update(LEONARD_HOME=str(self.home), LEONARD_PYTHON=sys.executable,
-                   LEONARD_SERVICE_PORT=str(self.service_port))
-        for key in ("LEONARD_TUTOR_DB", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_USER"):
-            env.pop(key, None)
+        env = self.environment()
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "jupyterhub", "-f", str(config)], cwd=self.folder,
@@ -205,6 +210,18 @@ c.Spawner.pre_spawn_hook = _idle_student
                 pass
             time.sleep(0.1)
         raise AssertionError(f"the hub did not answer in 90 s: {self.tail()}")
+
+    def environment(self) -> dict[str, str]:
+        """The hub's environment: the test's Python and checkout, and leonard.py's
+        LEONARD_HOME, LEONARD_PYTHON and LEONARD_SERVICE_PORT."""
+        env = dict(os.environ)
+        env["PATH"] = f"{Path(sys.executable).parent}:{env.get('PATH', '')}"
+        env["PYTHONPATH"] = str(ROOT)
+        env.update(LEONARD_HOME=str(self.home), LEONARD_PYTHON=sys.executable,
+                   LEONARD_SERVICE_PORT=str(self.service_port))
+        for key in ("LEONARD_TUTOR_DB", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_USER"):
+            env.pop(key, None)
+        return env
 
     def tail(self, chars: int = 4000) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
