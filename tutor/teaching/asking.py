@@ -445,15 +445,18 @@ class Asker:
             found = [collect_question(drill.end, lang=self.lang, you=seat, hands=hands,
                                       pips=pips, id_prefix=tag)]
             if skill == "round":
-                found = [tens_question(drill.end, lang=self.lang, you=seat, id_prefix=tag)]
+                found = [tens_question(drill.end, lang=self.lang, you=seat, id_prefix=tag,
+                                       supposed=True)]
             return [replace(q, situation=replace(q.situation, drill=True))
                     for q in found if q is not None]
         pos = drill_position(skill, practice.rng, seat, self.players, self.symbol_value)
         situation = Situation(played=str(pos.event.tile), line=tuple(str(t) for t in pos.line),
                               played_end=pos.played_end, drill=True)
         if pos.round_end is not None:
+            # A practice round, labelled as one: the play shown is its loss, its gains are
+            # supposed (and the prompt says so), never the game's score table.
             return [round_total_question(pos.round_end, seat, lang=self.lang, you=seat,
-                                         id_prefix=tag)]
+                                         id_prefix=tag, situation=situation, supposed=True)]
         qs = power_questions(pos.event, lang=self.lang, you=seat, id_prefix=tag,
                              t_first=skill == "other-end" or practice.t_first(skill, mastery),
                              near_tile=pos.near_tile, symbol_value=self.symbol_value,
