@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.teaching.questions import math_html
+from tutor.teaching.questions import Question, math_html
 from tutor.ui.play.question import question_html
 
 
@@ -74,7 +74,7 @@ SUPPOSE = {"en": "Practice: suppose that ", "es": "Práctica: supón que "}
 """How a practice item whose numbers are not on the screen starts its prompt."""
 
 
-def _practice_items() -> list[tuple[str, str, object]]:
+def _practice_items() -> list[tuple[str, str, Question]]:
     """Every kind of practice item the tutor makes between rounds (its drills; reviews and
     remediations are drill items too): for each game, each skill a drill can practise and
     each place its items come from (a power play, a round's end), several seeded items."""
@@ -84,7 +84,7 @@ def _practice_items() -> list[tuple[str, str, object]]:
     from tutor.play.session import Session
     from tutor.teaching.practice import DRILL_SKILLS
 
-    items = []
+    items: list[tuple[str, str, Question]] = []
     for name in GAMES:
         for players in (2, 4):  # the games of 4 refuse 2 players; those of 2 play with 4 too
             try:
@@ -115,13 +115,13 @@ def test_every_practice_item_is_labelled_and_its_numbers_are_on_screen_or_suppos
     from tutor.ui.play.question import situation_html
 
     items = _practice_items()
-    kinds = {(q.step, q.skill) for _game, _source, q in items}  # type: ignore[attr-defined]
+    kinds = {(q.step, q.skill) for _game, _source, q in items}
     assert {("total", "negative"), ("tens", "round"), ("collect", "add"),
             ("collect", "subtract"), ("gain", "multiply"), ("T", "other-end"),
             ("loss", "add")} <= kinds, kinds
     for game_name, source, item in items:
         for lang in ("en", "es"):
-            q = item.in_lang(lang)  # type: ignore[attr-defined]
+            q = item.in_lang(lang)
             view = QuestionView(id=q.id, prompt=q.prompt, step=q.step, skill=q.skill,
                                 situation=q.situation, attempts=0, hints=(), scaffold="",
                                 queued=0, student="ana")

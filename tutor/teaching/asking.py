@@ -68,12 +68,33 @@ from tutor.teaching.questions import (
     tens_question,
 )
 
-__all__ = ["ASK_KINDS", "AnswerRecorder", "Asker", "Feedback", "Pending"]
+__all__ = ["ASK_KINDS", "NOTES", "POWER_ON_POWER", "AnswerRecorder", "Asker", "Feedback",
+           "Pending", "note_text"]
 
 ASK_KINDS = frozenset({"power", "round_end"})
 FeedbackKind = Literal["invalid", "working", "correct", "wrong", "revealed"]
 UNCOUNTED = frozenset({"invalid", "working"})
 """Replies that are not attempts: unreadable text, and working instead of a number."""
+POWER_ON_POWER = "power-on-power"
+"""The note a student gets the first time a power tile meets a power tile and nothing is
+asked (issue 43: three such plays in a row asked nothing, and nothing said why)."""
+NOTES: Mapping[str, str] = {
+    POWER_ON_POWER: N_("Power on power: {points} points, nothing to work out. When the tile at "
+                       "the other end of the line is a power tile too, the player gains "
+                       "{points} and the next player (on the right) loses {points}, whatever "
+                       "tile was placed, so the tutor asks nothing about it."),
+}
+"""What the tutor explains once per student (:meth:`tutor.teaching.mastery.Mastery.say_once`),
+by note."""
+
+
+def note_text(note: str, lang: str) -> str:
+    """A note of :data:`NOTES` in ``lang``, with the engine's numbers."""
+    from engine.rules import POWER_VS_POWER
+
+    return translator(lang)(NOTES[note]).format(points=POWER_VS_POWER)
+
+
 WORKING = N_("That is the working. Now work it out: what number is it?")
 """The reply to working (``4*8``): RULES.md §4, the student computes (docs/teaching.md)."""
 LONGEST_WAIT = 86_400.0
@@ -209,6 +230,9 @@ class Asker:
         self._remediations = 0
         self._top_ups: dict[int, Counter[str]] = {}
         self._rows: dict[tuple[str, str, str], int] = {}  # rows recorded per question step
+        self.notes: list[tuple[int, str]] = []
+        """The notes of :data:`NOTES` said since the session last took them
+        (:meth:`take_notes`): (seat, note)."""
 
     # --- reading the game -------------------------------------------------------------------
 
@@ -260,6 +284,7 @@ class Asker:
             if not (self.plan.ask_bot_plays
                     or self.practice[seat].short_of_practice(skill,
                                                              self.masteries[seat])):
+                self._nothing_asked(ev, seat)
                 return
             perspective = "victim" if ev.target == seat and ev.loss else "observer"
         practice, mastery = self.practice[seat], self.masteries[seat]
@@ -289,7 +314,29 @@ class Asker:
         losses = [0] * self.players
         gains[ev.seat] += ev.gain
         losses[ev.target] += ev.loss
+        if not any(q.skill == skill for q in new):
+            self._nothing_asked(ev, seat)
         self._enqueue(new, seat, ev, tuple(gains), tuple(losses))
+
+    def _nothing_asked(self, ev: PowerEffect, seat: int) -> None:
+        """A power play of the student's, or against them (``seat``), that the tutor asks
+        nothing about: the first power tile against a power tile (a flat
+        :data:`~engine.rules.POWER_VS_POWER`, nothing to work out) gets the note that says
+        why, once per student (:meth:`Mastery.say_once`; saved with their mastery, so a page
+        reloaded does not say it again)."""
+        if ev.rule != "power-vs-power" or seat not in (ev.seat, ev.target):
+            return
+        mastery = self.masteries[seat]
+        if not mastery.say_once("rules", POWER_ON_POWER):
+            return
+        self.notes.append((seat, POWER_ON_POWER))
+        if self.recorder is not None:
+            self.recorder.save_mastery(self.students[seat], mastery)
+
+    def take_notes(self) -> list[tuple[int, str]]:
+        """The notes said since the last call (:attr:`notes`), which it empties."""
+        notes, self.notes = self.notes, []
+        return notes
 
     def _round_end(self, end: RoundEnded, source: Bonus | None, rnd: Round,
                    prefix: str) -> None:

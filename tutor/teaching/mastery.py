@@ -460,6 +460,10 @@ class SkillState:
     sure: frozenset[str] = frozenset()
     """Those of :attr:`shown` shown by a number no typing slip gives (the tutor is sure of
     them; the others may have been a slip of the hand)."""
+    said: frozenset[str] = frozenset()
+    """What the tutor has explained to the student once, about this skill, and does not say
+    again (``power-on-power``, of ``rules``: why a power tile against a power tile asks
+    nothing; :meth:`Mastery.say_once`)."""
 
     @property
     def p_known(self) -> float:
@@ -492,7 +496,8 @@ class SkillState:
             "misconceptions": self.misconceptions,
             "evidence": json.dumps({"log_odds": self.log_odds,
                                     "told": dict(sorted(self.told.items())),
-                                    "shown": sorted(self.shown), "sure": sorted(self.sure)},
+                                    "shown": sorted(self.shown), "sure": sorted(self.sure),
+                                    **({"said": sorted(self.said)} if self.said else {})},
                                    separators=(",", ":")),
         }
 
@@ -506,6 +511,7 @@ class SkillState:
         told = extra.get("told", {})
         shown = extra.get("shown", [])
         sure = extra.get("sure", [])
+        said = extra.get("said", [])
         return cls(
             skill=_check_skill(str(data["skill"])),
             log_odds=(float(log_odds) if isinstance(log_odds, (int, float))
@@ -521,6 +527,7 @@ class SkillState:
             told={str(k): int(v) for k, v in told.items()} if isinstance(told, dict) else {},
             shown=frozenset(map(str, shown)) if isinstance(shown, list) else frozenset(),
             sure=frozenset(map(str, sure)) if isinstance(sure, list) else frozenset(),
+            said=frozenset(map(str, said)) if isinstance(said, list) else frozenset(),
         )
 
 
@@ -562,6 +569,16 @@ class Mastery:
         if skill not in self.states:
             self.states[skill] = SkillState(skill, logit(self.params_for(skill).p_init))
         return self.states[skill]
+
+    def say_once(self, skill: str, note: str) -> bool:
+        """Whether the tutor is to explain ``note`` about ``skill`` now: True the first time
+        (it is then marked said, and saved with the mastery: :attr:`SkillState.said`), False
+        ever after."""
+        st = self.state(skill)
+        if note in st.said:
+            return False
+        st.said = st.said | {note}
+        return True
 
     def is_mastered(self, st: SkillState, requires: Iterable[str] | None = None) -> bool:
         """The BKT estimate at the threshold and enough right first answers in a row:
