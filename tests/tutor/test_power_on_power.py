@@ -82,11 +82,20 @@ def test_without_a_store_it_is_said_once_per_session() -> None:
         assert s.notes_said == ["power-on-power"]
 
 
-def test_the_play_page_shows_the_note_in_its_status_line() -> None:
+def test_the_play_page_shows_the_note_in_its_status_line(tmp_path: Path) -> None:
     """On the page, the note is the status line's message after the move (and announced)."""
     from tutor.ui import dashboard
 
-    app = dashboard("04-times", lang="en", seed=SEED)
+    app = dashboard("04-times", lang="en", seed=SEED, student="carla",
+                    store=str(tmp_path / "p.sqlite3"))
+    heard: list[str] = []
+    announce = app.access.announce
+
+    def hear(text: str) -> None:  # every announcement, before the next one replaces it
+        heard.append(text)
+        announce(text)
+
+    app.access.announce = hear  # type: ignore[method-assign]
     rng = random.Random(SEED)
     for _ in range(200):
         s = app.session
@@ -102,6 +111,25 @@ def test_the_play_page_shows_the_note_in_its_status_line() -> None:
         app.play(moves[rng.randrange(len(moves))])
         if len(s.notes_said) > before:
             assert SAID["en"] in app.status.value
+            assert sum(SAID["en"] in text for text in heard) == 1  # read out too, once
             return
         app.run_steps()
     raise AssertionError("no power tile against a power tile in 200 moves")
+
+
+def test_what_was_said_once_is_saved_with_the_mastery_and_adds_no_skill() -> None:
+    """The note said is kept in the mastery's saved rows: loaded again it is not said again,
+    and a student asked nothing of the rules gets no ``rules`` skill from it (a replay of
+    their answers has none); a rules skill that was asked keeps its state."""
+    from tutor.teaching.mastery import Mastery
+
+    m = Mastery()
+    assert m.say_once("power-on-power") and not m.say_once("power-on-power")
+    m.state("multiply").asked = 2
+    loaded = Mastery.from_dict(m.to_dict())
+    assert loaded.said == {"power-on-power"} and set(loaded.states) == {"multiply"}
+    assert not loaded.say_once("power-on-power")
+    m.state("rules").asked = 1
+    loaded = Mastery.from_dict(m.to_dict())
+    assert loaded.said == {"power-on-power"} and loaded.states["rules"].asked == 1
+    assert Mastery.from_dict(Mastery().to_dict()).said == frozenset()

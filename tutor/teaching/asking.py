@@ -327,7 +327,7 @@ class Asker:
         if ev.rule != "power-vs-power" or seat not in (ev.seat, ev.target):
             return
         mastery = self.masteries[seat]
-        if not mastery.say_once("rules", POWER_ON_POWER):
+        if not mastery.say_once(POWER_ON_POWER):
             return
         self.notes.append((seat, POWER_ON_POWER))
         if self.recorder is not None:

@@ -211,6 +211,9 @@ class BKTTable:
                            for s, p in self.skills.items()}}
 
 
+SAID_SKILL = "rules"
+"""The skill whose saved row carries what the tutor has said once (:attr:`Mastery.said`):
+the notes it has are about the rules of play."""
 StateValue = str | int | float
 """A value of a saved skill state (:meth:`SkillState.to_dict`): the skill's name, counts and
 chances (a bool is an int), as the progress store keeps them."""
@@ -460,10 +463,6 @@ class SkillState:
     sure: frozenset[str] = frozenset()
     """Those of :attr:`shown` shown by a number no typing slip gives (the tutor is sure of
     them; the others may have been a slip of the hand)."""
-    said: frozenset[str] = frozenset()
-    """What the tutor has explained to the student once, about this skill, and does not say
-    again (``power-on-power``, of ``rules``: why a power tile against a power tile asks
-    nothing; :meth:`Mastery.say_once`)."""
 
     @property
     def p_known(self) -> float:
@@ -496,8 +495,7 @@ class SkillState:
             "misconceptions": self.misconceptions,
             "evidence": json.dumps({"log_odds": self.log_odds,
                                     "told": dict(sorted(self.told.items())),
-                                    "shown": sorted(self.shown), "sure": sorted(self.sure),
-                                    **({"said": sorted(self.said)} if self.said else {})},
+                                    "shown": sorted(self.shown), "sure": sorted(self.sure)},
                                    separators=(",", ":")),
         }
 
@@ -511,7 +509,6 @@ class SkillState:
         told = extra.get("told", {})
         shown = extra.get("shown", [])
         sure = extra.get("sure", [])
-        said = extra.get("said", [])
         return cls(
             skill=_check_skill(str(data["skill"])),
             log_odds=(float(log_odds) if isinstance(log_odds, (int, float))
@@ -527,8 +524,14 @@ class SkillState:
             told={str(k): int(v) for k, v in told.items()} if isinstance(told, dict) else {},
             shown=frozenset(map(str, shown)) if isinstance(shown, list) else frozenset(),
             sure=frozenset(map(str, sure)) if isinstance(sure, list) else frozenset(),
-            said=frozenset(map(str, said)) if isinstance(said, list) else frozenset(),
         )
+
+    @property
+    def fresh(self) -> bool:
+        """Nothing answered, nothing ruled out: the state a skill never asked starts in."""
+        return not (self.mastered or self.asked or self.first_try_right or self.hints_used
+                    or self.total_seconds or self.streak or self.scaffolded_right
+                    or self.misconceptions or self.told or self.shown or self.sure)
 
 
 def _evidence(text: StateValue) -> dict[str, object]:
@@ -557,6 +560,10 @@ class Mastery:
 
     params: Params = field(default_factory=lambda: default_params())
     states: dict[str, SkillState] = field(default_factory=dict)
+    said: frozenset[str] = frozenset()
+    """What the tutor has explained to the student once and does not say again
+    (``power-on-power``: why a power tile against a power tile asks nothing;
+    :meth:`say_once`). Saved in the :data:`SAID_SKILL` row's evidence."""
 
     def params_for(self, skill: str) -> BKTParams:
         """The BKT parameters of ``skill``."""
@@ -570,14 +577,13 @@ class Mastery:
             self.states[skill] = SkillState(skill, logit(self.params_for(skill).p_init))
         return self.states[skill]
 
-    def say_once(self, skill: str, note: str) -> bool:
-        """Whether the tutor is to explain ``note`` about ``skill`` now: True the first time
-        (it is then marked said, and saved with the mastery: :attr:`SkillState.said`), False
-        ever after."""
-        st = self.state(skill)
-        if note in st.said:
+    def say_once(self, note: str) -> bool:
+        """Whether the tutor is to explain ``note`` to the student now: True the first time
+        (it is then marked said, and saved with the mastery: :attr:`said`), False ever
+        after."""
+        if note in self.said:
             return False
-        st.said = st.said | {note}
+        self.said = self.said | {note}
         return True
 
     def is_mastered(self, st: SkillState, requires: Iterable[str] | None = None) -> bool:
@@ -744,13 +750,30 @@ class Mastery:
         return min(candidates, key=lambda s: self.state(s).p_known)
 
     def to_dict(self) -> dict[str, dict[str, StateValue]]:
-        return {name: st.to_dict() for name, st in self.states.items()}
+        """The states as the progress store keeps them, one row per skill; :attr:`said` in
+        the evidence of the :data:`SAID_SKILL` row (a fresh one if it was never asked)."""
+        rows = {name: st.to_dict() for name, st in self.states.items()}
+        if self.said:
+            row = rows.get(SAID_SKILL) or SkillState(
+                SAID_SKILL, logit(self.params_for(SAID_SKILL).p_init)).to_dict()
+            extra = _evidence(row["evidence"])
+            extra["said"] = sorted(self.said)
+            rows[SAID_SKILL] = {**row, "evidence": json.dumps(extra, separators=(",", ":"))}
+        return rows
 
     @classmethod
     def from_dict(
         cls, data: Mapping[str, Mapping[str, StateValue]], params: Params | None = None
     ) -> Mastery:
-        return cls(
-            params=params or default_params(),
-            states={name: SkillState.from_dict(st) for name, st in data.items()},
-        )
+        """A saved mastery (:meth:`to_dict`); a fresh row that only carried :attr:`said`
+        adds no state (nothing was asked of that skill)."""
+        states, said = {}, frozenset[str]()
+        for name, row in data.items():
+            st = SkillState.from_dict(row)
+            notes = _evidence(row.get("evidence", "")).get("said")
+            if isinstance(notes, list) and notes:
+                said |= frozenset(map(str, notes))
+                if st.fresh:
+                    continue
+            states[name] = st
+        return cls(params=params or default_params(), states=states, said=said)
