@@ -76,8 +76,9 @@ SUPPOSE = {"en": "Practice: suppose that ", "es": "Práctica: supón que "}
 
 def _practice_items() -> list[tuple[str, str, Question]]:
     """Every kind of practice item the tutor makes between rounds (its drills; reviews and
-    remediations are drill items too): for each game, each skill a drill can practise and
-    each place its items come from (a power play, a round's end), several seeded items."""
+    remediations are drill items too): for each game and number of players, each skill a
+    drill can practise and each place its items come from (a power play, a round's end),
+    several seeded items."""
     import random
 
     from tutor.games import GAMES
@@ -85,13 +86,10 @@ def _practice_items() -> list[tuple[str, str, Question]]:
     from tutor.teaching.practice import DRILL_SKILLS
 
     items: list[tuple[str, str, Question]] = []
-    for name in GAMES:
-        for players in (2, 4):  # the games of 4 refuse 2 players; those of 2 play with 4 too
-            try:
-                asker = Session(variant=name, players=players, seed=43, lang="en",
-                                auto_bots=False).asker
-            except Exception:  # noqa: BLE001 - a game not played by this many
-                continue
+    for name, entry in GAMES.items():
+        for players in entry.player_counts:  # every table the game is played at
+            asker = Session(variant=name, players=players, seed=43, lang="en",
+                            auto_bots=False).asker
             for skill in sorted(DRILL_SKILLS):
                 for source in asker._sources[skill]:
                     for k in range(6):
