@@ -15,6 +15,7 @@ from engine.round import Draw, Pass, Play
 from tutor.commands import fit_bkt, teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translator
 from tutor.play.session import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND, Feedback, Session, SessionError
+from tutor.teaching.asking import note_text
 from tutor.teaching.questions import plain_math, seat_name
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Terminal:
         self.s = session
         self.read = read
         self.write = write
+        self._notes_said = 0
 
     @property
     def _(self) -> Callable[[str], str]:
@@ -69,6 +71,10 @@ class Terminal:
     def narrate(self, events: Sequence[Event]) -> None:
         for ev in events:
             self.write("  " + self.s.describe(ev))
+        notes = self.s.notes_said
+        for note in notes[self._notes_said:]:  # said once (the first power on power)
+            self.write("ℹ " + note_text(note, self.s.lang))
+        self._notes_said = len(notes)
 
     def scores(self, v: Snapshot | None = None) -> str:
         v = self.s.snapshot() if v is None else v

@@ -240,3 +240,22 @@ def test_3_4_the_terminal_numbers_the_games_own_move_after_the_moves_D21() -> No
     assert s.match.rounds[0].result is not None
     assert s.match.rounds[0].result.reason == "annulled"
     assert any("asks for a new deal" in line for line in lines)
+
+
+def test_the_terminal_says_once_why_power_on_power_asks_nothing() -> None:
+    """Issue 43, finding 9: the terminal, like the page, says once why a power tile against a
+    power tile asks nothing (lesson 04-times brings many)."""
+    from engine import PowerEffect
+
+    s = Session.from_lesson("04-times", lang="en", seed=5)
+    lines: list[str] = []
+
+    def read(prompt: str) -> str:
+        q = s.pending_question
+        return "1" if q is None else str(q.expected)
+
+    assert cli.Terminal(s, read=read, write=lines.append).run() == 0
+    said = [line for line in lines if "Power on power: 30 points, nothing to work out" in line]
+    assert len(said) == 1 and said[0].startswith("ℹ ")
+    assert sum(isinstance(e, PowerEffect) and e.rule == "power-vs-power"
+               for e in s.round_events) >= 1

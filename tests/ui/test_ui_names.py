@@ -332,3 +332,51 @@ def test_after_a_move_button_the_focus_goes_to_the_moves_group() -> None:
     # The student's turn is back (no pace: the bots played at once); the focus request was
     # not replaced by the first move's.
     assert s.human_to_move is not None and app.access.focus_request["selector"] != CHOICE
+
+
+# --- the class code in every download (issue 43, finding 7) -----------------------------------
+
+
+def _download_names(widget: Any) -> list[str]:
+    """The file names of every download link the page's widgets show (``download='…'``)."""
+    names, stack = [], [widget]
+    while stack:
+        w = stack.pop()
+        value = getattr(w, "value", None)
+        if isinstance(value, str):
+            names += re.findall(r"download='([^']*)'", value)
+        stack.extend(getattr(w, "children", ()) or ())
+    return sorted(names)
+
+
+def test_every_page_names_its_downloads_with_the_class_code(link: Any, tmp_path: Path) -> None:
+    """A link with ``class=6B`` (``Lessons.ipynb?student=Mateo&class=6B``, a reload of the
+    play page, the teacher's ``Teacher.ipynb?class=6B``): every file its page offers to
+    download is named with the class code (issue 43: the lessons page's progress file was
+    ``leonard-progress-Mateo.csv``)."""
+    from tutor.ui import teacher_page
+
+    with Store(tmp_path / "p.sqlite3") as store:
+        link("lesson=free-play&lang=en&seed=3&student=Mateo&class=6B")
+        app = play_page(store=store)
+        q = play_to_question(app)
+        assert q is not None
+        app._submit(str(q.expected))
+        app.session.flush()
+        app.sheet.selected_index = 1
+        played = _download_names(app)
+        app.sheet.selected_index = 0
+        played += _download_names(app)
+        assert sorted(set(played)) == ["leonard-progress-Mateo-6B.csv",
+                                       "leonard-round-1-Mateo-6B.csv",
+                                       "leonard-round-1-Mateo-6B.html"]
+
+        link("lang=en&student=Mateo&class=6B")
+        assert _download_names(lessons_page(store=store)) == ["leonard-progress-Mateo-6B.csv"]
+        link("lang=en&student=Mateo")  # no class code: none in the name
+        assert _download_names(lessons_page(store=store)) == ["leonard-progress-Mateo.csv"]
+
+        link("lang=en&class=6B")
+        assert _download_names(teacher_page(store=store)) == ["class-table-6B.csv"]
+        link("lang=en")
+        assert _download_names(teacher_page(store=store)) == ["class-table.csv"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.teaching.questions import math_html
+from tutor.teaching.questions import Question, math_html
 from tutor.ui.play.question import question_html
 
 
@@ -68,3 +68,67 @@ def test_working_is_shown_like_an_unreadable_answer() -> None:
         assert out == f"<span class='ld-warn'>{said}</span>"
         assert out.replace(said, invalid.message) == feedback_html(invalid)
         assert "✘" not in out and s.pending_question == q
+
+
+SUPPOSE = {"en": "Practice: suppose that ", "es": "Práctica: supón que "}
+"""How a practice item whose numbers are not on the screen starts its prompt."""
+
+
+def _practice_items() -> list[tuple[str, str, Question]]:
+    """Every kind of practice item the tutor makes between rounds (its drills; reviews and
+    remediations are drill items too): for each game and number of players, each skill a
+    drill can practise and each place its items come from (a power play, a round's end),
+    several seeded items."""
+    import random
+
+    from tutor.games import GAMES
+    from tutor.play.session import Session
+    from tutor.teaching.practice import DRILL_SKILLS
+
+    items: list[tuple[str, str, Question]] = []
+    for name, entry in GAMES.items():
+        for players in entry.player_counts:  # every table the game is played at
+            asker = Session(variant=name, players=players, seed=43, lang="en",
+                            auto_bots=False).asker
+            for skill in sorted(DRILL_SKILLS):
+                for source in asker._sources[skill]:
+                    for k in range(6):
+                        asker.practice[0].rng = random.Random(k)
+                        for q in asker._drill_item(skill, 0, f"p{k}-", source, []):
+                            items.append((name, source, q))
+    return items
+
+
+def test_every_practice_item_is_labelled_and_its_numbers_are_on_screen_or_supposed() -> None:
+    """Issue 43, finding 8: a practice item between rounds is labelled "Practice position"
+    on the page, and each number its question names is one the screen shows (the tiles of
+    the practice line, the hands) or the question says it is supposed ("Practice: suppose
+    that this round you gained 15 points and lost 16 …"), never a number that seems to be the
+    game's while the score table says something else. Every kind of item: each game, skill
+    and source, in both languages."""
+    import re
+
+    from tutor.i18n import translator
+    from tutor.play.snapshot import QuestionView
+    from tutor.ui.play.question import situation_html
+
+    items = _practice_items()
+    kinds = {(q.step, q.skill) for _game, _source, q in items}
+    assert {("total", "negative"), ("tens", "round"), ("collect", "add"),
+            ("collect", "subtract"), ("gain", "multiply"), ("T", "other-end"),
+            ("loss", "add")} <= kinds, kinds
+    for game_name, source, item in items:
+        for lang in ("en", "es"):
+            q = item.in_lang(lang)
+            view = QuestionView(id=q.id, prompt=q.prompt, step=q.step, skill=q.skill,
+                                situation=q.situation, attempts=0, hints=(), scaffold="",
+                                queued=0, student="ana")
+            shown = situation_html(view, lang)
+            label = translator(lang)("Practice position (not from your game):")
+            assert q.situation.drill and label in shown, (game_name, source, q.prompt)
+            sit = q.situation
+            on_screen = " ".join([sit.played, *sit.line,
+                                  *(t for _seat, hand in sit.hands for t in hand)])
+            said = set(re.findall(r"\d+", q.prompt))
+            if not said <= set(re.findall(r"\d+", on_screen)):
+                assert q.prompt.startswith(SUPPOSE[lang]), (game_name, source, q.prompt)

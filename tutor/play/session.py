@@ -54,7 +54,7 @@ from tutor.play.snapshot import (
     export_progress,
 )
 from tutor.storage.recorder import NOT_SAVED_YET, Recorder
-from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending
+from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending, note_text
 from tutor.teaching.hints import Hint
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params, default_params
 from tutor.teaching.practice import SCAFFOLDS, Plan
@@ -272,6 +272,9 @@ class Session:
         """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
         self._next_lessons: dict[str, tuple[str, str] | None] = {}
         """:meth:`next_lesson` by language."""
+        self.notes_said: list[str] = []
+        """The notes the tutor said in this session, in order (:data:`tutor.teaching.asking.NOTES`:
+        each once per student, e.g. why a power tile against a power tile asks nothing)."""
         self._start_lesson()
         self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
@@ -651,6 +654,11 @@ class Session:
         self._log(events)
         prefix = f"m{self.match_number}r{rnd.number}t{rnd.placements}-"
         self.asker.consider(events, rnd, before, prefix)
+        notes = self.asker.take_notes()
+        if notes:
+            self.notes_said += [note for _seat, note in notes]
+            if self.recorder is not None:
+                self.recorder.flush()  # said once: a page opened again does not say it again
         if rnd.over and not (self.plan.targets and self._end_reason()):
             self.asker.drill(f"m{self.match_number}r{rnd.number}-")
         return events
@@ -963,6 +971,7 @@ class Session:
             match_end=match_end, next_lesson=None if following is None else following[0],
             next_lesson_title="" if following is None else following[1],
             step=self.steps, news=tuple(self.describe(e) for e in self.last_events),
+            notes=tuple(note_text(n, self.lang) for n in self.notes_said),
             waiting=self.waiting(), seat_kinds=self._seat_kinds(),
             round_summary=None if end is None
             else RoundSummary.of(end, self.round_events, self.players),

@@ -309,6 +309,10 @@ class Snapshot:
     announces :attr:`news` does so once per step."""
     news: tuple[str, ...] = ()
     """The last step's events, told."""
+    notes: tuple[str, ...] = ()
+    """What the tutor explained once in this session, in order, in the snapshot's language
+    (:attr:`tutor.play.session.Session.notes_said`: the first power tile against a power
+    tile, why nothing is asked). A screen says each new one once."""
     waiting: str | None = None
     """What the game waits for (:meth:`tutor.play.session.Session.waiting`): ``question``,
     ``move`` (a human's), ``round`` (its end), or None (a bot is to move). A move may be

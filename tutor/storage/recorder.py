@@ -106,6 +106,7 @@ class Recorder:
 
         rebuilt = rebuild_mastery(attempts)
         rebuilt.params = params
+        rebuilt.said = mastery.said  # what the tutor said once is not in the answers
         return rebuilt
 
     def attempt(self, attempt: Attempt) -> None:

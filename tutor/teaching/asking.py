@@ -68,12 +68,33 @@ from tutor.teaching.questions import (
     tens_question,
 )
 
-__all__ = ["ASK_KINDS", "AnswerRecorder", "Asker", "Feedback", "Pending"]
+__all__ = ["ASK_KINDS", "NOTES", "POWER_ON_POWER", "AnswerRecorder", "Asker", "Feedback",
+           "Pending", "note_text"]
 
 ASK_KINDS = frozenset({"power", "round_end"})
 FeedbackKind = Literal["invalid", "working", "correct", "wrong", "revealed"]
 UNCOUNTED = frozenset({"invalid", "working"})
 """Replies that are not attempts: unreadable text, and working instead of a number."""
+POWER_ON_POWER = "power-on-power"
+"""The note a student gets the first time a power tile meets a power tile and nothing is
+asked (issue 43: three such plays in a row asked nothing, and nothing said why)."""
+NOTES: Mapping[str, str] = {
+    POWER_ON_POWER: N_("Power on power: {points} points, nothing to work out. When the tile at "
+                       "the other end of the line is a power tile too, the player gains "
+                       "{points} and the next player (on the right) loses {points}, whatever "
+                       "tile was placed, so the tutor asks nothing about it."),
+}
+"""What the tutor explains once per student (:meth:`tutor.teaching.mastery.Mastery.say_once`),
+by note."""
+
+
+def note_text(note: str, lang: str) -> str:
+    """A note of :data:`NOTES` in ``lang``, with the engine's numbers."""
+    from engine.rules import POWER_VS_POWER
+
+    return translator(lang)(NOTES[note]).format(points=POWER_VS_POWER)
+
+
 WORKING = N_("That is the working. Now work it out: what number is it?")
 """The reply to working (``4*8``): RULES.md §4, the student computes (docs/teaching.md)."""
 LONGEST_WAIT = 86_400.0
@@ -209,6 +230,9 @@ class Asker:
         self._remediations = 0
         self._top_ups: dict[int, Counter[str]] = {}
         self._rows: dict[tuple[str, str, str], int] = {}  # rows recorded per question step
+        self.notes: list[tuple[int, str]] = []
+        """The notes of :data:`NOTES` said since the session last took them
+        (:meth:`take_notes`): (seat, note)."""
 
     # --- reading the game -------------------------------------------------------------------
 
@@ -260,6 +284,7 @@ class Asker:
             if not (self.plan.ask_bot_plays
                     or self.practice[seat].short_of_practice(skill,
                                                              self.masteries[seat])):
+                self._nothing_asked(ev, seat)
                 return
             perspective = "victim" if ev.target == seat and ev.loss else "observer"
         practice, mastery = self.practice[seat], self.masteries[seat]
@@ -289,7 +314,29 @@ class Asker:
         losses = [0] * self.players
         gains[ev.seat] += ev.gain
         losses[ev.target] += ev.loss
+        if not any(q.skill == skill for q in new):
+            self._nothing_asked(ev, seat)
         self._enqueue(new, seat, ev, tuple(gains), tuple(losses))
+
+    def _nothing_asked(self, ev: PowerEffect, seat: int) -> None:
+        """A power play of the student's, or against them (``seat``), that the tutor asks
+        nothing about: the first power tile against a power tile (a flat
+        :data:`~engine.rules.POWER_VS_POWER`, nothing to work out) gets the note that says
+        why, once per student (:meth:`Mastery.say_once`; saved with their mastery, so a page
+        reloaded does not say it again)."""
+        if ev.rule != "power-vs-power" or seat not in (ev.seat, ev.target):
+            return
+        mastery = self.masteries[seat]
+        if not mastery.say_once(POWER_ON_POWER):
+            return
+        self.notes.append((seat, POWER_ON_POWER))
+        if self.recorder is not None:
+            self.recorder.save_mastery(self.students[seat], mastery)
+
+    def take_notes(self) -> list[tuple[int, str]]:
+        """The notes said since the last call (:attr:`notes`), which it empties."""
+        notes, self.notes = self.notes, []
+        return notes
 
     def _round_end(self, end: RoundEnded, source: Bonus | None, rnd: Round,
                    prefix: str) -> None:
@@ -445,15 +492,18 @@ class Asker:
             found = [collect_question(drill.end, lang=self.lang, you=seat, hands=hands,
                                       pips=pips, id_prefix=tag)]
             if skill == "round":
-                found = [tens_question(drill.end, lang=self.lang, you=seat, id_prefix=tag)]
+                found = [tens_question(drill.end, lang=self.lang, you=seat, id_prefix=tag,
+                                       supposed=True)]
             return [replace(q, situation=replace(q.situation, drill=True))
                     for q in found if q is not None]
         pos = drill_position(skill, practice.rng, seat, self.players, self.symbol_value)
         situation = Situation(played=str(pos.event.tile), line=tuple(str(t) for t in pos.line),
                               played_end=pos.played_end, drill=True)
         if pos.round_end is not None:
+            # A practice round, labelled as one: the play shown is its loss, its gains are
+            # supposed (and the prompt says so), never the game's score table.
             return [round_total_question(pos.round_end, seat, lang=self.lang, you=seat,
-                                         id_prefix=tag)]
+                                         id_prefix=tag, situation=situation, supposed=True)]
         qs = power_questions(pos.event, lang=self.lang, you=seat, id_prefix=tag,
                              t_first=skill == "other-end" or practice.t_first(skill, mastery),
                              near_tile=pos.near_tile, symbol_value=self.symbol_value,

@@ -211,6 +211,9 @@ class BKTTable:
                            for s, p in self.skills.items()}}
 
 
+SAID_SKILL = "rules"
+"""The skill whose saved row carries what the tutor has said once (:attr:`Mastery.said`):
+the notes it has are about the rules of play."""
 StateValue = str | int | float
 """A value of a saved skill state (:meth:`SkillState.to_dict`): the skill's name, counts and
 chances (a bool is an int), as the progress store keeps them."""
@@ -523,6 +526,13 @@ class SkillState:
             sure=frozenset(map(str, sure)) if isinstance(sure, list) else frozenset(),
         )
 
+    @property
+    def fresh(self) -> bool:
+        """Nothing answered, nothing ruled out: the state a skill never asked starts in."""
+        return not (self.mastered or self.asked or self.first_try_right or self.hints_used
+                    or self.total_seconds or self.streak or self.scaffolded_right
+                    or self.misconceptions or self.told or self.shown or self.sure)
+
 
 def _evidence(text: StateValue) -> dict[str, object]:
     """A saved state's ``evidence`` text as a dict (empty if absent or unreadable)."""
@@ -550,6 +560,10 @@ class Mastery:
 
     params: Params = field(default_factory=lambda: default_params())
     states: dict[str, SkillState] = field(default_factory=dict)
+    said: frozenset[str] = frozenset()
+    """What the tutor has explained to the student once and does not say again
+    (``power-on-power``: why a power tile against a power tile asks nothing;
+    :meth:`say_once`). Saved in the :data:`SAID_SKILL` row's evidence."""
 
     def params_for(self, skill: str) -> BKTParams:
         """The BKT parameters of ``skill``."""
@@ -562,6 +576,15 @@ class Mastery:
         if skill not in self.states:
             self.states[skill] = SkillState(skill, logit(self.params_for(skill).p_init))
         return self.states[skill]
+
+    def say_once(self, note: str) -> bool:
+        """Whether the tutor is to explain ``note`` to the student now: True the first time
+        (it is then marked said, and saved with the mastery: :attr:`said`), False ever
+        after."""
+        if note in self.said:
+            return False
+        self.said = self.said | {note}
+        return True
 
     def is_mastered(self, st: SkillState, requires: Iterable[str] | None = None) -> bool:
         """The BKT estimate at the threshold and enough right first answers in a row:
@@ -727,13 +750,30 @@ class Mastery:
         return min(candidates, key=lambda s: self.state(s).p_known)
 
     def to_dict(self) -> dict[str, dict[str, StateValue]]:
-        return {name: st.to_dict() for name, st in self.states.items()}
+        """The states as the progress store keeps them, one row per skill; :attr:`said` in
+        the evidence of the :data:`SAID_SKILL` row (a fresh one if it was never asked)."""
+        rows = {name: st.to_dict() for name, st in self.states.items()}
+        if self.said:
+            row = rows.get(SAID_SKILL) or SkillState(
+                SAID_SKILL, logit(self.params_for(SAID_SKILL).p_init)).to_dict()
+            extra = _evidence(row["evidence"])
+            extra["said"] = sorted(self.said)
+            rows[SAID_SKILL] = {**row, "evidence": json.dumps(extra, separators=(",", ":"))}
+        return rows
 
     @classmethod
     def from_dict(
         cls, data: Mapping[str, Mapping[str, StateValue]], params: Params | None = None
     ) -> Mastery:
-        return cls(
-            params=params or default_params(),
-            states={name: SkillState.from_dict(st) for name, st in data.items()},
-        )
+        """A saved mastery (:meth:`to_dict`); a fresh row that only carried :attr:`said`
+        adds no state (nothing was asked of that skill)."""
+        states, said = {}, frozenset[str]()
+        for name, row in data.items():
+            st = SkillState.from_dict(row)
+            notes = _evidence(row.get("evidence", "")).get("said")
+            if isinstance(notes, list) and notes:
+                said |= frozenset(map(str, notes))
+                if st.fresh:
+                    continue
+            states[name] = st
+        return cls(params=params or default_params(), states=states, said=said)

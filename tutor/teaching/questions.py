@@ -89,7 +89,16 @@ PROMPTS: dict[tuple[str, str], str] = {
                            "What is player {seat}'s score for the round?"),
     ("tens", "any"): N_("The hands hold {count} points. Counted in tens, half up, how many "
                         "points is that?"),
+    # A practice item between rounds whose numbers are not on the screen says they are
+    # supposed (issue 43: "you won 15 and lost 16" matched nothing the student could see).
+    ("total", "supposed"): N_("Practice: suppose that this round you gained {gains} points "
+                              "and lost {losses}. What would your score for the round be?"),
+    ("tens", "supposed"): N_("Practice: suppose that the hands hold {count} points. Counted "
+                             "in tens, half up, how many points is that?"),
 }
+SUPPOSED_STEPS = frozenset(step for step, who in PROMPTS if who == "supposed")
+"""The steps whose practice items carry numbers of their own, not the screen's: their prompt
+says the numbers are supposed (:attr:`Context.supposed`)."""
 
 
 # A round-end question is an opening (how the round ended) and what to count.
@@ -176,6 +185,10 @@ class Context:
     """A score question: the score before the loss (or the round's gains)."""
     taken: int = 0
     """A score question: the points lost (or the round's losses)."""
+    supposed: bool = False
+    """A practice item's numbers that neither the game nor the practice position on the
+    screen shows (a round's gains, the points of hands not shown): the prompt says they are
+    supposed ("Practice: suppose that …")."""
 
 
 @dataclass(frozen=True)
@@ -278,9 +291,11 @@ def _prompt(step: str, ctx: Context, you: int | None, lang: str) -> str:
         count = COUNTS.get((ctx.counted, who)) or COUNTS[(ctx.counted, "any")]
         return (_(INTROS[(reason, who)]) + " " + _(count)).format(seat=seat_name(ctx.seat))
     if step == "tens":
-        return _(PROMPTS[("tens", "any")]).format(count=ctx.count)
+        return _(PROMPTS[("tens", "supposed" if ctx.supposed else "any")]).format(
+            count=ctx.count)
     key = "neutral" if ctx.rule == "neutralized" else step
-    template = PROMPTS[(key, _who(step, ctx, you))]
+    template = PROMPTS[(key, "supposed" if ctx.supposed and step in SUPPOSED_STEPS
+                        else _who(step, ctx, you))]
     return _(template).format(tile=ctx.tile, seat=seat_name(ctx.seat),
                               target=seat_name(ctx.target), before=ctx.before,
                               loss=ctx.taken, gains=ctx.before, losses=ctx.taken)
@@ -497,14 +512,17 @@ def score_question(event: PowerEffect, before: int, after: int, *, lang: str = "
 
 
 def round_total_question(end: RoundEnded, seat: int, *, lang: str = "en",
-                         you: int | None = None, id_prefix: str = "") -> Question:
+                         you: int | None = None, id_prefix: str = "",
+                         situation: Situation | None = None,
+                         supposed: bool = False) -> Question:
     """A round whose losses outweigh its gains: the round's score (``negative``), from the
-    engine's round result."""
+    engine's round result. ``supposed``: a practice item's round, not the game's (its prompt
+    says the numbers are supposed)."""
     ctx = Context(rule="round-total", seat=seat, target=seat, before=end.gains[seat],
-                  taken=end.losses[seat])
+                  taken=end.losses[seat], supposed=supposed)
     return _make(f"{id_prefix}round:total", "total", "negative", end.scores[seat], ctx,
                  "player" if you == seat else "observer", you, normalize_lang(lang),
-                 Situation())
+                 situation or Situation())
 
 
 def counted_seats(end: RoundEnded) -> tuple[str, tuple[int, ...]] | None:
@@ -557,12 +575,14 @@ def collect_question(end: RoundEnded, *, lang: str = "en", you: int | None = Non
 
 
 def tens_question(end: RoundEnded, *, lang: str = "en", you: int | None = None,
-                  id_prefix: str = "") -> Question | None:
+                  id_prefix: str = "", supposed: bool = False) -> Question | None:
     """Ponce (§3.3): the count in tens, half up (``round``): the engine's ``points`` for its
-    ``count``. None where the game does not round."""
+    ``count``. None where the game does not round. ``supposed``: a practice item's count,
+    not the game's (its prompt says so)."""
     if not end.count or end.points == end.count or end.winner is None:
         return None
-    ctx = Context(rule="tens", seat=end.winner, target=end.winner, count=end.count)
+    ctx = Context(rule="tens", seat=end.winner, target=end.winner, count=end.count,
+                  supposed=supposed)
     return _make(f"{id_prefix}{end.reason}:tens", "tens", "round", end.points, ctx,
                  "player" if you == end.winner else "observer", you, normalize_lang(lang),
                  Situation())

@@ -128,7 +128,7 @@ class LessonsPage(LanguagePage):
         self.reviews.render(self._due(attempts), self.lang)
         self.lesson_list.render(lesson_progress(attempts, self.lessons), self.lang,
                                 self.student, self.class_code)
-        self.files.render(self.store, self.student, self.lang)
+        self.files.render(self.store, self.student, self.lang, self.class_code)
         titles = {lesson.id: lesson.text("title", self.lang) for lesson in self.lessons}
         self.answers.render(student_answers(attempts), self.lang, titles)
 

@@ -49,8 +49,11 @@ class ProgressFilesPanel(widgets.VBox):
         self.help.value = load_help_html(lang)
         self.result.relabel(lang)
 
-    def render(self, store: ProgressStore | None, student: str, lang: str) -> None:
-        self.download.value = progress_html(store, student, lang)
+    def render(self, store: ProgressStore | None, student: str, lang: str,
+               class_code: str = "") -> None:
+        """The download link of ``student``'s progress; its file is named after the student
+        and their class code (``leonard-progress-Mateo-6B.csv``)."""
+        self.download.value = progress_html(store, student, lang, class_code)
 
     def show_result(self, result: MergeResult | None, lang: str, error: str = "") -> None:
         """What the last load did (``error``: one line why nothing was loaded)."""

@@ -96,6 +96,8 @@ class TutorApp(widgets.VBox):
         """What happened since the last refresh, to announce with it."""
         self._told_step = self.session.steps
         """The last step whose news was announced (the page starts with nothing to say)."""
+        self._notes_said = 0
+        """The session's notes (:attr:`Snapshot.notes`) the status line has said so far."""
         self._board_size = board_size
         self._build(board_size)
         self.setup.show_settings(self.session.settings)
@@ -202,6 +204,7 @@ class TutorApp(widgets.VBox):
             return
         self.session = start(student, self.lang)
         self.session.auto_bots = False
+        self._notes_said = 0
         self.lang = self.session.lang
         self.class_code = class_code
         with self.access.hold_sync():
@@ -520,6 +523,9 @@ class TutorApp(widgets.VBox):
         legal = self.board_slot.legal(view)
         self.moves.render(legal, view.lang, self._extra(view))
         self.lesson_line.render(view)
+        for note in view.notes[self._notes_said:]:  # said once (the first power on power)
+            self._say(note)
+        self._notes_said = len(view.notes)
         self.status.render(view, pending=view.question is not None)
         self.saving_note.render(view)
         if self.asking:  # no game yet: only what the page has to say about its link

@@ -137,8 +137,9 @@ def name_merge_notes(store: Store, lang: str, now: datetime | None = None) -> li
 
 def teacher_page(*, lang: str = "es", student: str = "anon", store: Store | None = None,
                  **settings: Unpack[TeacherPageOptions]) -> TeacherPage:
-    """The teacher page (the notebook's one call): ``…/Teacher.ipynb?lang=en``. The class is
-    every student in the progress store, with what their uploaded files add.
+    """The teacher page (the notebook's one call): ``…/Teacher.ipynb?lang=en`` (``&class=6B``:
+    its downloads carry the class code). The class is every student in the progress store,
+    with what their uploaded files add.
 
     Under a JupyterHub only a teacher (:func:`tutor.classroom.identity.is_teacher`) gets the class:
     anyone else gets the page's header and a sentence saying why, and no store is opened.
@@ -160,4 +161,5 @@ def teacher_page(*, lang: str = "es", student: str = "anon", store: Store | None
     shared = hub_user() is not None or getattr(getattr(store, "backend", None), "name",
                                                "") == "postgresql"
     settings.setdefault("live_seconds", LIVE_SECONDS if shared and store is not None else 0.0)
-    return TeacherPage(store=store, lang=link.lang, notes=notes, **settings)
+    return TeacherPage(store=store, lang=link.lang, notes=notes, class_code=link.class_code,
+                       **settings)

@@ -14,9 +14,11 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
+from tutor.classroom.link import ANONYMOUS
 from tutor.classroom.overview import ClassRow, class_csv
 from tutor.i18n import N_, format_number, gettext, translator
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS
+from tutor.ui.play.sheet import file_stem
 from tutor.ui.shared.panel import Guard, classed
 
 __all__ = ["COLUMNS", "ClassTablePanel", "class_csv_link_html", "class_table_html", "sort_rows"]
@@ -110,14 +112,16 @@ def class_table_html(rows: Sequence[ClassRow], lang: str, sort: str | None = Non
     return "".join(out)
 
 
-def class_csv_link_html(rows: Sequence[ClassRow], lang: str) -> str:
-    """A link that downloads the class table as CSV (a spreadsheet opens it)."""
+def class_csv_link_html(rows: Sequence[ClassRow], lang: str, class_code: str = "") -> str:
+    """A link that downloads the class table as CSV (a spreadsheet opens it), named after
+    the class code the page's link gives (``class-table-6B.csv``), if any."""
     _ = translator(lang)
     if not rows:
         return ""
     data = base64.b64encode(class_csv(rows).encode("utf-8")).decode("ascii")
     word = _("Download the class table (CSV)")
-    return (f"<a class='ld-download ld-class-csv' download='class-table.csv' "
+    name = html.escape(file_stem("class-table", ANONYMOUS, class_code) + ".csv")
+    return (f"<a class='ld-download ld-class-csv' download='{name}' "
             f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>")
 
 
@@ -146,12 +150,13 @@ class ClassTablePanel(widgets.VBox):
         super().__init__([self.heading, self.csv_link, self.sort_bar, self.table])
         classed(self, "ld-class-table-panel")
 
-    def render(self, rows: Sequence[ClassRow], lang: str) -> None:
-        """Show ``rows`` (the CSV keeps their order; the table the chosen sort)."""
+    def render(self, rows: Sequence[ClassRow], lang: str, class_code: str = "") -> None:
+        """Show ``rows`` (the CSV keeps their order; the table the chosen sort);
+        ``class_code``: the class the page was opened for, in the CSV's file name."""
         _ = translator(lang)
         self.rows, self.lang = list(rows), lang
         self.heading.value = "<h3>" + html.escape(_("Class table")) + "</h3>"
-        self.csv_link.value = class_csv_link_html(rows, lang)
+        self.csv_link.value = class_csv_link_html(rows, lang, class_code)
         self._show()
 
     def _pressed(self, key: str, _button: object) -> None:

@@ -41,13 +41,15 @@ class TeacherPage(LanguagePage):
     """The teacher page as one widget. ``store`` None: nothing can be read or merged (the
     lesson builder still works). ``live_seconds`` > 0: the live view reads the store again
     that often (a shared store, where the class plays as the teacher watches); ``clock``
-    gives the live view's now (an aware datetime)."""
+    gives the live view's now (an aware datetime). ``class_code``: the class the page's link
+    names (``Teacher.ipynb?class=6B``), in the names of the files it downloads."""
 
     def __init__(self, *, store: Store | None, lang: str = "es", notes: Sequence[str] = (),
                  lessons_folder: Path | None = None, live_seconds: float = 0.0,
-                 clock: Callable[[], datetime] = now_utc) -> None:
+                 clock: Callable[[], datetime] = now_utc, class_code: str = "") -> None:
         super().__init__()
         self.store = store
+        self.class_code = class_code
         self.lang = normalize_lang(lang)
         self.rows: list[ClassRow] = []
         self.clock = clock
@@ -85,7 +87,7 @@ class TeacherPage(LanguagePage):
         self._render_live(attempts)
         self.rows = class_table(attempts)
         self.heat_map.render(self.rows, self.lang)
-        self.table.render(self.rows, self.lang)
+        self.table.render(self.rows, self.lang, self.class_code)
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
 
