@@ -33,12 +33,18 @@ from datetime import datetime, timezone
 
 from tutor.i18n import N_, ngettext, translator
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
-from tutor.teaching.mastery import SKILLS, Mastery, Params
+from tutor.teaching.mastery import SKILLS, Mastery, Params, SkillState, logit
 
-__all__ = ["Counts", "QuestionCount", "SkillCounts", "counts_by_student", "evidence_text",
-           "first_answer", "hints_before_answer", "question_runs", "right_first_try",
-           "rungs_seen",
-           "student_counts"]
+__all__ = ["MASTERY_LEGEND", "Counts", "QuestionCount", "SkillCounts", "counts_by_student",
+           "evidence_text", "first_answer", "hints_before_answer", "question_runs",
+           "right_first_try", "rungs_seen", "student_counts"]
+
+MASTERY_LEGEND = N_("Mastery counts only first answers given with no hint and no help: "
+                    "hints and shown answers never raise it. Each skill has its own chances of "
+                    "a lucky guess, a slip and learning, so the same answers give different "
+                    "percentages for different skills.")
+"""What a page says once under its percentages (issue 43: "1 of 1 right" shows 52 % for
+adding and 87 % for finding T; 100 % beside many hints)."""
 
 _ENDS = (Outcome.CORRECT, Outcome.GIVEUP)
 _ANSWERS = (Outcome.CORRECT, Outcome.INCORRECT)
@@ -150,6 +156,9 @@ class SkillCounts:
     ruled_out: tuple[str, ...] = ()
     """The catalogue mistakes the right answers have ruled out
     (:meth:`tutor.teaching.mastery.Mastery.ruled_out`)."""
+    to_master: int | None = None
+    """Right answers in a row still missing for mastery (0: mastered;
+    :meth:`tutor.teaching.mastery.Mastery.answers_to_master`)."""
 
     @property
     def accuracy(self) -> float | None:
@@ -157,10 +166,10 @@ class SkillCounts:
         return self.first_try_right / self.asked if self.asked else None
 
     def evidence(self, lang: str) -> str:
-        """What the mastery rests on, in words: ``0 of 18 right``, ``3 in a row``, and the
-        mistakes ruled out."""
+        """What the mastery rests on, in words: ``0 of 18 right``, ``3 in a row``, what is
+        still missing and the mistakes ruled out."""
         return evidence_text(self.asked, self.first_try_right, self.streak, lang,
-                             self.ruled_out)
+                             self.ruled_out, self.to_master)
 
 
 @dataclass(frozen=True)
@@ -233,6 +242,7 @@ def _counts(student: str, questions: Sequence[QuestionCount], mastery: Mastery) 
             continue
         st = mastery.states.get(skill)
         p_known = st.p_known if st is not None else mastery.params_for(skill).p_init
+        fresh = SkillState(skill, logit(mastery.params_for(skill).p_init))
         skills.append(SkillCounts(
             skill=skill, asked=sum(q.counted for q in mine),
             first_try_right=sum(q.right_first for q in mine),
@@ -241,7 +251,8 @@ def _counts(student: str, questions: Sequence[QuestionCount], mastery: Mastery) 
             mastered=st.mastered if st is not None else False,
             streak=st.streak if st is not None else 0,
             mean_seconds=st.mean_seconds if st is not None else 0.0,
-            ruled_out=tuple(mastery.ruled_out(st)) if st is not None else ()))
+            ruled_out=tuple(mastery.ruled_out(st)) if st is not None else (),
+            to_master=mastery.answers_to_master(st if st is not None else fresh)))
     return Counts(student, tuple(questions), tuple(skills), mastery)
 
 
@@ -286,12 +297,14 @@ def counts_by_student(attempts: Iterable[Attempt],
 
 
 def evidence_text(asked: int, right: int, streak: int, lang: str,
-                  ruled_out: Sequence[str] = ()) -> str:
+                  ruled_out: Sequence[str] = (), to_master: int | None = None) -> str:
     """The evidence beside a mastery, in ``lang``: ``0 of 18 right``, and ``3 in a row``
-    while a streak of unscaffolded, unhinted right first answers goes on, and the catalogue
-    mistakes its right answers have ruled out (issue 42: ``ruled out: added instead of
-    multiplying, …``); ``not asked yet`` before any question. So 0 right of 18 never reads
-    like 0 of 1.
+    while a streak of unscaffolded, unhinted right first answers goes on, what is still
+    missing (``to_master``, :meth:`tutor.teaching.mastery.Mastery.answers_to_master`: ``needs
+    4 more right in a row``; 0: mastered, and on what), after the catalogue mistakes its
+    right answers have ruled out (issue 42: ``ruled out: added instead of multiplying, …``);
+    ``not asked yet`` before any question. So 0 right of 18 never reads like 0 of 1, and 100 %
+    beside many hints says it rests on first answers given with no help (issue 43).
 
     >>> evidence_text(18, 0, 0, "en"), evidence_text(5, 4, 3, "en")
     ('0 of 18 right', '4 of 5 right, 3 in a row')
@@ -299,12 +312,18 @@ def evidence_text(asked: int, right: int, streak: int, lang: str,
     '9 of 9 right, 7 in a row; ruled out: added instead of multiplying, stopped at T'
     >>> evidence_text(0, 0, 0, "es")
     'sin preguntas aún'
+    >>> evidence_text(3, 3, 3, "en", to_master=4)
+    '3 of 3 right, 3 in a row; needs 4 more right in a row'
     """
     from tutor.teaching.diagnosis import MISTAKE_NAMES
 
     _ = translator(lang)
     if not asked:
-        return _("not asked yet")
+        text = _("not asked yet")
+        if to_master:
+            text += "; " + ngettext("needs {n} right in a row", "needs {n} right in a row",
+                                    to_master, lang).format(n=to_master)
+        return text
     text = ngettext("{right} of {asked} right", "{right} of {asked} right", asked,
                     lang).format(right=right, asked=asked)
     if streak:
@@ -312,4 +331,9 @@ def evidence_text(asked: int, right: int, streak: int, lang: str,
     if ruled_out:
         names = ", ".join(_(MISTAKE_NAMES[m]) for m in ruled_out if m in MISTAKE_NAMES)
         text += "; " + _(N_("ruled out: {mistakes}")).format(mistakes=names)
+    if to_master:
+        text += "; " + ngettext("needs {n} more right in a row", "needs {n} more right in a row",
+                                to_master, lang).format(n=to_master)
+    elif to_master == 0:
+        text += "; " + _("mastered on first answers right with no help")
     return text

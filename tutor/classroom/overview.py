@@ -114,16 +114,18 @@ class ClassRow:
     :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
     ruled_out: tuple[str, ...] = ()
     """The catalogue mistakes the right answers have ruled out (issue 42)."""
+    to_master: int | None = None
+    """Right answers in a row still missing for mastery (0: mastered; issue 43)."""
 
     @property
     def accuracy(self) -> float | None:
         return self.first_try_right / self.asked if self.asked else None
 
     def evidence(self, lang: str) -> str:
-        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, the mistakes ruled
-        out."""
+        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, what is still
+        missing, the mistakes ruled out."""
         return evidence_text(self.asked, self.first_try_right, self.streak, lang,
-                             self.ruled_out)
+                             self.ruled_out, self.to_master)
 
 
 def class_table(attempts: Iterable[Attempt],
@@ -138,7 +140,7 @@ def class_table(attempts: Iterable[Attempt],
         for c in counts.skills:
             rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
                                  c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak,
-                                 c.ruled_out))
+                                 c.ruled_out, c.to_master))
     return rows
 
 

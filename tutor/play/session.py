@@ -1033,7 +1033,7 @@ class Session:
                 continue
             out.append(SkillView(skill, self._t(SKILL_NAMES[skill]), st.p_known, st.mastered,
                                  st.asked, st.first_try_right, target, st.streak,
-                                 tuple(mastery.ruled_out(st))))
+                                 tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
         return tuple(out)
 
     def export_progress(self, student: str | None = None) -> ProgressFile | None:

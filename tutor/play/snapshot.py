@@ -172,19 +172,22 @@ class SkillView:
     :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
     ruled_out: tuple[str, ...] = ()
     """The catalogue mistakes the right answers have ruled out (issue 42)."""
+    to_master: int | None = None
+    """Right answers in a row still missing for mastery (0: mastered;
+    :meth:`tutor.teaching.mastery.Mastery.answers_to_master`)."""
 
     @property
     def accuracy(self) -> float | None:
         return self.first_try_right / self.asked if self.asked else None
 
     def evidence(self, lang: str) -> str:
-        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, the mistakes ruled
-        out (:func:`tutor.classroom.counts.evidence_text`, as on the lessons and teacher
-        pages)."""
+        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, what is still
+        missing, the mistakes ruled out (:func:`tutor.classroom.counts.evidence_text`, as on
+        the lessons and teacher pages)."""
         from tutor.classroom.counts import evidence_text
 
         return evidence_text(self.asked, self.first_try_right, self.streak, lang,
-                             self.ruled_out)
+                             self.ruled_out, self.to_master)
 
 
 @dataclass(frozen=True)

@@ -463,6 +463,11 @@ class SkillState:
     sure: frozenset[str] = frozenset()
     """Those of :attr:`shown` shown by a number no typing slip gives (the tutor is sure of
     them; the others may have been a slip of the hand)."""
+    requires: frozenset[str] | None = None
+    """What the lesson of the skill's latest right first answer requires the row to rule out
+    (:attr:`tutor.teaching.evidence.Evidence.requires`; None: no such answer yet, or one stored
+    before issue 42): what the next answers of that lesson will be judged against, and so
+    what :meth:`Mastery.answers_to_master` counts with."""
 
     @property
     def p_known(self) -> float:
@@ -495,7 +500,9 @@ class SkillState:
             "misconceptions": self.misconceptions,
             "evidence": json.dumps({"log_odds": self.log_odds,
                                     "told": dict(sorted(self.told.items())),
-                                    "shown": sorted(self.shown), "sure": sorted(self.sure)},
+                                    "shown": sorted(self.shown), "sure": sorted(self.sure),
+                                    "requires": (None if self.requires is None
+                                                 else sorted(self.requires))},
                                    separators=(",", ":")),
         }
 
@@ -509,6 +516,7 @@ class SkillState:
         told = extra.get("told", {})
         shown = extra.get("shown", [])
         sure = extra.get("sure", [])
+        requires = extra.get("requires")
         return cls(
             skill=_check_skill(str(data["skill"])),
             log_odds=(float(log_odds) if isinstance(log_odds, (int, float))
@@ -524,6 +532,7 @@ class SkillState:
             told={str(k): int(v) for k, v in told.items()} if isinstance(told, dict) else {},
             shown=frozenset(map(str, shown)) if isinstance(shown, list) else frozenset(),
             sure=frozenset(map(str, sure)) if isinstance(sure, list) else frozenset(),
+            requires=frozenset(map(str, requires)) if isinstance(requires, list) else None,
         )
 
     @property
@@ -543,6 +552,13 @@ def _evidence(text: StateValue) -> dict[str, object]:
     except json.JSONDecodeError:
         return {}
     return found if isinstance(found, dict) else {}
+
+
+class _Latest:
+    """The default of :meth:`Mastery.answers_to_master`'s ``requires``: the state's own."""
+
+
+LATEST = _Latest()
 
 
 @dataclass
@@ -613,6 +629,44 @@ class Mastery:
         misconception shown since it was last mastered, at most :data:`MOST_STREAK`."""
         return min(MOST_STREAK, STREAK_TO_MASTER + STREAK_PER_MISCONCEPTION * st.misconceptions)
 
+    def answers_to_master(self, st: SkillState,
+                          requires: Iterable[str] | None | _Latest = LATEST) -> int:
+        """How many more right first answers in a row, unscaffolded and with no hint, on
+        items that tell apart every mistake the lesson requires, would make ``st``'s skill
+        mastered: 0 when it is. After exactly that many (:meth:`observe`) it is mastered,
+        after one fewer it is not: each of :meth:`is_mastered`'s conditions is counted —
+        the estimate reaching the threshold (right answers raise it), the row mastery needs
+        now (:meth:`streak_needed`: longer after a misconception) and, for each mistake
+        ``requires`` (default: :attr:`SkillState.requires`, the lesson of the latest right
+        answer), the answers still needed to rule it out (:meth:`needed` less
+        :attr:`SkillState.told`). What a teacher or student reads beside a mastery: "needs 4
+        more in a row" (:func:`tutor.classroom.counts.evidence_text`). The drills count
+        with the lesson's own kinds of items instead
+        (:func:`tutor.teaching.practice.right_answers_to_mastery`)."""
+        if st.mastered:
+            return 0
+        need = self.streak_needed(st)
+        required = st.requires if isinstance(requires, _Latest) else requires
+        if required is None:
+            row = need - st.streak
+        else:
+            required = frozenset(required)
+            row = STREAK_TO_MASTER - st.streak
+            if any(m not in required for m in st.shown):
+                row = max(row, need - st.streak)
+            for m in required:
+                row = max(row, self.needed(st, m) - st.told.get(m, 0))
+        params = self.params_for(st.skill)
+        threshold = logit(params.mastery_threshold)
+        x, estimate = st.log_odds, 0
+        # Each right answer raises the log-odds by at least log((1 - slip) / guess) > 0
+        # (p_slip + p_guess < 1), and it stops at LOG_ODDS_LIMIT: the loop ends.
+        while x < threshold:
+            x = observe_log_odds(x, True, params)
+            estimate += 1
+        # Mastery is judged at an answer: one that is not yet mastered needs one at least.
+        return max(1, row, estimate)
+
     def needed(self, st: SkillState, mistake: str) -> int:
         """Right answers telling ``mistake`` apart that the row needs to rule it out:
         :data:`STREAK_TO_MASTER`, or the longer row when it was shown since the skill was
@@ -667,6 +721,8 @@ class Mastery:
         st = self.state(evidence.skill)
         params = self.params_for(st.skill)
         was = st.mastered
+        if evidence.kind in ("proof", "practice"):
+            st.requires = evidence.requires
         if evidence.kind == "proof":
             st.log_odds = observe_log_odds(st.log_odds, True, params)
             st.streak += 1

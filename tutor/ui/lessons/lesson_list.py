@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from tutor.classroom.counts import evidence_text
+from tutor.classroom.counts import MASTERY_LEGEND, evidence_text
 from tutor.classroom.link import page_link, unnamed
 from tutor.classroom.overview import LessonProgress
 from tutor.i18n import gettext, translator
-from tutor.teaching.mastery import SKILL_NAMES
+from tutor.teaching.mastery import SKILL_NAMES, Mastery
 from tutor.ui.shared.panel import classed
 
 __all__ = ["PLAY_PAGE", "LessonListPanel", "lesson_list_html"]
@@ -29,8 +29,12 @@ def _skills_html(row: LessonProgress, lang: str) -> str:
         pct = int(round(100 * p_known))
         mark = " ✔" if mastered else ""
         counts = row.evidence_of(skill)
-        evidence = (counts.evidence(lang) if counts is not None
-                    else evidence_text(0, 0, 0, lang))
+        if counts is not None:
+            evidence = counts.evidence(lang)
+        else:  # not asked yet: what it needs from the lesson's own starting estimate
+            fresh = Mastery(row.lesson.mastery)
+            evidence = evidence_text(0, 0, 0, lang,
+                                     to_master=fresh.answers_to_master(fresh.state(skill)))
         parts.append(f"<span class='ld-skill' data-skill='{html.escape(skill)}'>"
                      f"{html.escape(name)}: {pct}%{mark} "
                      f"<span class='ld-evidence'>({html.escape(evidence)})</span></span>")
@@ -73,7 +77,8 @@ def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str,
     out.append("</tbody></table>")
     legend = _("The percentage is the chance you know the skill; ✔: mastered. A lesson is "
                "done when all its skills are mastered.")
-    return "".join(out) + f"<div class='ld-legend'>{html.escape(legend)}</div>"
+    return ("".join(out) + f"<div class='ld-legend'>{html.escape(legend)}</div>"
+            f"<div class='ld-legend ld-mastery-legend'>{html.escape(_(MASTERY_LEGEND))}</div>")
 
 
 class LessonListPanel(widgets.HTML):

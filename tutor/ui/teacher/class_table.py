@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
+from tutor.classroom.counts import MASTERY_LEGEND
 from tutor.classroom.link import ANONYMOUS
 from tutor.classroom.overview import ClassRow, class_csv
 from tutor.i18n import N_, format_number, gettext, translator
@@ -109,6 +110,7 @@ def class_table_html(rows: Sequence[ClassRow], lang: str, sort: str | None = Non
             f"<td class='ld-num'>{r.revealed}</td>"
             f"<td class='ld-num'>{format_number(round(r.mean_seconds, 1), lang)}</td></tr>")
     out.append("</tbody></table>")
+    out.append(f"<div class='ld-legend ld-mastery-legend'>{html.escape(_(MASTERY_LEGEND))}</div>")
     return "".join(out)
 
 

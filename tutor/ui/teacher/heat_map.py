@@ -29,12 +29,12 @@ def _cell(row: ClassRow | None, student: str, skill: str, lang: str) -> str:
     pct = format_number(round(100 * row.p_known), lang)
     mark = " ✔" if row.mastered else ""
     acc = "–" if row.accuracy is None else f"{format_number(round(100 * row.accuracy), lang)} %"
-    title = ngettext("{student}, {skill}: mastery {mastery} %, right at the first try "
-                     "{accuracy}, {asked} question",
-                     "{student}, {skill}: mastery {mastery} %, right at the first try "
-                     "{accuracy}, {asked} questions", row.asked, lang).format(
-        student=student, skill=gettext(SKILL_NAMES[skill], lang), mastery=pct, accuracy=acc,
-        asked=row.asked)
+    title = ngettext("{student}, {skill}: mastery {mastery} % ({evidence}), right at the "
+                     "first try {accuracy}, {asked} question",
+                     "{student}, {skill}: mastery {mastery} % ({evidence}), right at the "
+                     "first try {accuracy}, {asked} questions", row.asked, lang).format(
+        student=student, skill=gettext(SKILL_NAMES[skill], lang), mastery=pct,
+        evidence=row.evidence(lang), accuracy=acc, asked=row.asked)
     return (f"<td class='ld-cell' style='{style}' data-skill='{skill}' "
             f"data-p='{row.p_known:.3f}' title='{html.escape(title)}'>{pct} %{mark}</td>")
 
