@@ -9,12 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from tutor.classroom.counts import (
+    Counts,
     SkillCounts,
     counts_by_student,
     evidence_text,
@@ -129,14 +130,17 @@ class ClassRow:
 
 
 def class_table(attempts: Iterable[Attempt],
-                params: dict[str, Params] | None = None) -> list[ClassRow]:
+                params: dict[str, Params] | None = None,
+                by_student: Mapping[str, Counts] | None = None) -> list[ClassRow]:
     """Student × skill, sorted by student then skill: questions asked, right at the first try,
     mastery, hints, answers shown and mean seconds to answer, as :mod:`tutor.classroom.counts`
     counts
     them (rebuilt from the attempts, as ``python -m tutor report`` does). A skill appears
-    once it has a question."""
+    once it has a question. ``by_student``: the counts of ``attempts``, if already made."""
     rows = []
-    for student, counts in counts_by_student(attempts, params).items():
+    if by_student is None:
+        by_student = counts_by_student(attempts, params)
+    for student, counts in by_student.items():
         for c in counts.skills:
             rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
                                  c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak,

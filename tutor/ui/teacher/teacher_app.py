@@ -1,7 +1,9 @@
 """The teacher page: the panels put together around the class's progress store. The page only
-wires them: the header (title, language), the upload of students' files, the heat map, the
-class table with its CSV (sorted by any column), each student's answers (their name opens
-them), the frequent mistakes (with the students who made them), and the lesson builder. Above them
+wires them: the header (title, language), the upload of students' files, the heat map, what
+to do next for each student who has not mastered a skill
+(:mod:`tutor.ui.teacher.next_steps_panel`), the class table with its CSV (sorted by any
+column), each student's answers (their name opens them), the frequent mistakes (with the
+students who made them), and the lesson builder. Above them
 the live view (:mod:`tutor.ui.teacher.live_panel`): who plays which lesson and who is stuck, read
 again by its "Refresh" button and, on a shared store, every few seconds by itself."""
 
@@ -12,7 +14,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tutor.classroom.counts import counts_by_student
 from tutor.classroom.live import live_rows
+from tutor.classroom.next_steps import next_steps
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
 from tutor.i18n import N_, normalize_lang, translate_error, translator
@@ -28,8 +32,10 @@ from tutor.ui.teacher.heat_map import HeatMapPanel
 from tutor.ui.teacher.lesson_builder import BuilderPanel
 from tutor.ui.teacher.live_panel import LivePanel, now_utc
 from tutor.ui.teacher.mistakes import MistakesPanel
+from tutor.ui.teacher.next_steps_panel import NextStepsPanel
 
 if TYPE_CHECKING:
+    from tutor.course.lessons import Lesson
     from tutor.storage.store import Store
 
 __all__ = ["TeacherPage"]
@@ -63,11 +69,12 @@ class TeacherPage(LanguagePage):
         self.upload = ClassUploadPanel(on_files=self._guarded(self.merge))
         self.heat_map = HeatMapPanel()
         self.table = ClassTablePanel(guard=self._guarded)
+        self.next_steps = NextStepsPanel()
         self.answers = StudentAnswersPanel()
         self.mistakes = MistakesPanel()
         self.builder = BuilderPanel(lessons_folder)
         self.children = [page_stylesheet(), self.header, self.access, self.live, self.upload,
-                         self.heat_map,
+                         self.heat_map, self.next_steps,
                          self.table, self.answers, self.mistakes, self.builder]
         classed(self, "ld-page", "ld-teacher-page")
         self.header.say(list(notes))
@@ -85,9 +92,13 @@ class TeacherPage(LanguagePage):
         self._titles.clear()  # a lesson built since has its title
         attempts = self.store.attempts() if self.store is not None else []
         self._render_live(attempts)
-        self.rows = class_table(attempts)
+        by_student = counts_by_student(attempts)  # counted once for the panels below
+        self.rows = class_table(attempts, by_student=by_student)
         self.heat_map.render(self.rows, self.lang)
         self.table.render(self.rows, self.lang, self.class_code)
+        self.next_steps.render(next_steps(attempts, self._lessons(), self.clock(),
+                                          by_student=by_student),
+                               self.lang, self._lesson_titles())
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
 
@@ -98,6 +109,12 @@ class TeacherPage(LanguagePage):
 
     def _render_live(self, attempts: Sequence[Attempt]) -> None:
         self.live.render(live_rows(attempts, self.clock()), self.lang, self._lesson_titles())
+
+    def _lessons(self) -> list[Lesson]:
+        """The installed lessons, the ones a next step may send."""
+        from tutor.course.lessons import list_lessons
+
+        return list_lessons(self.lang)
 
     def _lesson_titles(self) -> dict[str, str]:
         """Each lesson's title, by id, in the page's language (a lesson's answers show it);
