@@ -199,3 +199,29 @@ def test_the_play_page_says_what_the_other_pages_say(tmp_path: Path) -> None:
         if sv.asked:
             assert sv.evidence("en") in panel and sv.evidence("en") in page
     assert "right in a row" in page  # the lessons not asked yet say what they need too
+
+
+def test_the_guides_give_the_percentages_the_code_gives() -> None:
+    """The teacher guides' example of two skills with the same answers: "1 of 1 right" is
+    90 % for multiplying and 69 % for rounding, from the default parameters, in both
+    languages; and the evidence they quote is the pages' own."""
+    from tutor.teaching.mastery import SKILLS
+
+    root = Path(__file__).resolve().parents[2]
+    shown = {}
+    for skill in SKILLS:
+        m = Mastery()
+        st = m.observe(judge(skill, True))
+        assert st is not None
+        shown[skill] = round(100 * st.p_known)
+    en, es = (" ".join((root / "docs" / name).read_text(encoding="utf-8").split())
+              for name in ("teacher-guide.md", "guia-docente.md"))
+    assert f'"1 of 1 right" shows {shown["multiply"]} % for multiplying' in en
+    assert f'and {shown["round"]} % for rounding to tens' in en
+    assert f"«1 de 1 bien» muestra {shown['multiply']} % al multiplicar" in es
+    assert f"y {shown['round']} % al redondear a decenas" in es
+    assert shown["multiply"] != shown["round"]
+    assert evidence_text(3, 3, 3, "en", to_master=4).endswith("needs 4 more right in a row")
+    assert '"needs 4 more right in a row"' in en
+    assert evidence_text(3, 3, 3, "es", to_master=4).endswith("faltan 4 aciertos seguidos más")
+    assert "«faltan 4 aciertos seguidos más»" in es
