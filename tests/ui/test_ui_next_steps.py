@@ -68,3 +68,17 @@ def test_the_teacher_page_says_what_to_do_next(no_hub: None, tmp_path: Path) -> 
         page.header.lang_toggle.value = "es"
         assert "sumó en lugar de multiplicar" in page.next_steps.table.value
         assert "Qué hacer ahora" in page.next_steps.heading.value
+
+
+def test_the_links_carry_the_class_the_page_was_opened_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Teacher.ipynb?class=6B``: each link to send names the class too, so the student's
+    downloads carry it."""
+    monkeypatch.setenv("QUERY_STRING", "lang=en&class=6B")
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    with Store(tmp_path / "p.sqlite3") as store:
+        answer(store, "beto", 1, 0, right=True)
+        page = teacher_page(store=store, clock=lambda: T0 + timedelta(seconds=40))
+        assert ("href='Play.ipynb?lesson=04-times&amp;lang=en&amp;student=beto&amp;class=6B'"
+                in page.next_steps.table.value)

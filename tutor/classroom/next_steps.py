@@ -68,11 +68,14 @@ class NextStep:
     stuck: str | None
     """The live view's stuck reason now (``"wrong"``, ``"idle"``), or None."""
 
-    def link(self, lang: str) -> str | None:
-        """The play page's link to send (relative: beside this page), or None."""
+    def link(self, lang: str, class_code: str = "") -> str | None:
+        """The play page's link to send (relative: beside this page), with the student's
+        name and ``class_code`` (the class the teacher page was opened for, so the
+        student's downloads carry it), or None."""
         if self.lesson is None:
             return None
-        return page_link(PLAY_PAGE, lesson=self.lesson, lang=lang, student=self.student)
+        return page_link(PLAY_PAGE, lesson=self.lesson, lang=lang, student=self.student,
+                         class_code=class_code)
 
     def shows(self, lang: str) -> str:
         """What the answers show, in words."""

@@ -26,8 +26,8 @@ def _student_html(step: NextStep, lang: str) -> str:
     return f"{name}<br><span class='ld-stuck'>{html.escape(why)}</span>"
 
 
-def _link_html(step: NextStep, lang: str, titles: Mapping[str, str]) -> str:
-    href = step.link(lang)
+def _link_html(step: NextStep, lang: str, titles: Mapping[str, str], class_code: str) -> str:
+    href = step.link(lang, class_code)
     if href is None or step.lesson is None:
         return "–"
     title = titles.get(step.lesson, step.lesson)
@@ -37,9 +37,9 @@ def _link_html(step: NextStep, lang: str, titles: Mapping[str, str]) -> str:
 
 
 def next_steps_html(steps: Sequence[NextStep], lang: str,
-                    titles: Mapping[str, str] | None = None) -> str:
+                    titles: Mapping[str, str] | None = None, class_code: str = "") -> str:
     """The next steps as a table (caption, column headers), one row per student and skill,
-    in the order given (stuck students first)."""
+    in the order given (stuck students first); each link carries ``class_code``."""
     _ = translator(lang)
     titles = titles or {}
     if not steps:
@@ -58,7 +58,7 @@ def next_steps_html(steps: Sequence[NextStep], lang: str,
             f"<td>{html.escape(gettext(SKILL_NAMES[s.skill], lang))}</td>"
             f"<td>{html.escape(s.shows(lang))}</td>"
             f"<td>{html.escape(s.advice(lang, titles))}</td>"
-            f"<td>{_link_html(s, lang, titles)}</td></tr>")
+            f"<td>{_link_html(s, lang, titles, class_code)}</td></tr>")
     caption = _("Next steps, student by student (stuck students first)")
     legend = _("The link opens the lesson on the play page under the student's name: send it "
                "to them, or open it on their computer.")
@@ -77,7 +77,7 @@ class NextStepsPanel(widgets.VBox):
         classed(self, "ld-next-steps-panel")
 
     def render(self, steps: Sequence[NextStep], lang: str,
-               titles: Mapping[str, str] | None = None) -> None:
+               titles: Mapping[str, str] | None = None, class_code: str = "") -> None:
         _ = translator(lang)
         self.heading.value = "<h3>" + html.escape(_("What to do next")) + "</h3>"
-        self.table.value = next_steps_html(steps, lang, titles)
+        self.table.value = next_steps_html(steps, lang, titles, class_code)

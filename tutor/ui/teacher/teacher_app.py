@@ -98,7 +98,7 @@ class TeacherPage(LanguagePage):
         self.table.render(self.rows, self.lang, self.class_code)
         self.next_steps.render(next_steps(attempts, self._lessons(), self.clock(),
                                           by_student=by_student),
-                               self.lang, self._lesson_titles())
+                               self.lang, self._lesson_titles(), self.class_code)
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
 
