@@ -225,7 +225,7 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
     params = lesson_params()
     header = [_(N_("Skill")), _(N_("Asked")), _(N_("First try right")), _(N_("Hints")),
               _(N_("Shown the answer")), _(N_("Mean seconds")), _(N_("P(known)")),
-              _(N_("Mastered"))]
+              _(N_("Mastered")), _(N_("Still needed"))]
     out: list[str] = []
     for name in names:
         attempts = store.attempts(name)
@@ -244,6 +244,7 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
                 _(SKILL_NAMES[c.skill]), str(c.asked), f"{c.first_try_right}{right}",
                 str(c.hints), str(c.revealed), _decimal(c.mean_seconds, "0.0", lang),
                 _decimal(c.p_known, "0.00", lang), "✔" if c.mastered else "",
+                "–" if c.mastered or c.to_master is None else str(c.to_master),
             ])
         if rows:
             out.extend("  " + line for line in _table(header, rows))
@@ -259,6 +260,8 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
                     "hints."))
                .format(threshold=_decimal(default_params().mastery_threshold, "0.00", lang),
                        streak=STREAK_TO_MASTER))
+    out.append(_(N_("Still needed: the right first answers in a row, with no scaffold and no "
+                    "hint, that mastery still needs.")))
     return "\n".join(out)
 
 
