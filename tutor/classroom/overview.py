@@ -186,14 +186,17 @@ class Mistake:
 def frequent_mistakes(attempts: Iterable[Attempt], top: int = 3) -> dict[str, list[Mistake]]:
     """Per skill, the ``top`` named mistakes of wrong answers (most frequent first), each
     with how many times and students it was seen, those students' names and one example
-    answer."""
-    from tutor.teaching.diagnosis import CATALOG
+    answer. A mistake is listed under the skill it belongs to
+    (:func:`tutor.teaching.diagnosis.mistake_skill`), whichever question showed it: "added
+    instead of multiplying" on a ×1 play (counted for finding T) is a multiplying mistake
+    (issue 43); a mistake of no one skill (a slip) stays under the row's skill."""
+    from tutor.teaching.diagnosis import CATALOG, mistake_skill
 
     known = {r.id for r in CATALOG}
     seen: dict[tuple[str, str], list[Attempt]] = {}
     for a in attempts:
         if a.outcome is Outcome.INCORRECT and a.feedback in known:
-            skill = a.kc.split(KC_SEPARATOR)[0]
+            skill = mistake_skill(a.feedback) or a.kc.split(KC_SEPARATOR)[0]
             seen.setdefault((skill, a.feedback), []).append(a)
     out: dict[str, list[Mistake]] = {}
     for (skill, rule), rows in sorted(seen.items(), key=lambda kv: -len(kv[1])):

@@ -106,7 +106,12 @@ class LessonTally:
         self.asked[skill] += 1
         self.right[skill] += int(right)
         if mistake is not None and not right:
-            self.mistakes.setdefault(skill, Counter())[mistake] += 1
+            # under the skill the mistake belongs to, whichever skill the question counted
+            # for (a ×1 play counts for T; "added instead of multiplying" is multiplying's)
+            from tutor.teaching.diagnosis import MISTAKE_NAMES, mistake_skill
+
+            home = (mistake_skill(mistake) if mistake in MISTAKE_NAMES else None) or skill
+            self.mistakes.setdefault(home, Counter())[mistake] += 1
 
     def questions(self, skills: frozenset[str]) -> int:
         return sum(self.asked[s] for s in skills)
