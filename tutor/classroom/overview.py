@@ -215,6 +215,8 @@ class MergeResult:
     refused: list[str] = field(default_factory=list)
     """One line per file that was not a progress export (nothing of it was merged)."""
     students: set[str] = field(default_factory=set)
+    sessions: set[str] = field(default_factory=set)
+    """The sessions of the files merged (the live view shows their students as from files)."""
 
 
 CLOCK_SKEW = timedelta(days=1)
@@ -382,6 +384,7 @@ def _merge(store: Store, files: Sequence[tuple[str, bytes]], lang: str,
             result.added += added
             result.known += len(rows) - added
             result.students |= {a.student for a in rows}
+            result.sessions |= {a.session for a in rows}
         if on_progress is not None:
             on_progress(i + 1, len(files))
     for name in sorted(result.students):

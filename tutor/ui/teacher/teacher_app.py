@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tutor.classroom.live import live_rows
+from tutor.classroom.live import CountsMemo, live_rows
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
 from tutor.i18n import N_, normalize_lang, translate_error, translator
@@ -30,6 +30,7 @@ from tutor.ui.teacher.live_panel import LivePanel, now_utc
 from tutor.ui.teacher.mistakes import MistakesPanel
 
 if TYPE_CHECKING:
+    from tutor.course.lessons import Lesson
     from tutor.storage.store import Store
 
 __all__ = ["TeacherPage"]
@@ -55,6 +56,12 @@ class TeacherPage(LanguagePage):
         self.clock = clock
         self.live_seconds = max(0.0, live_seconds)
         self._titles: dict[str, dict[str, str]] = {}
+        self._lessons: dict[str, Lesson] = {}
+        self._counts: CountsMemo = {}
+        """The live view's counts of each student, replayed again only on a new row."""
+        self.from_files: set[str] = set()
+        """The sessions merged from uploaded files on this page: the live view shows their
+        students as from files, never stuck (issue 43)."""
         self.header = PageHeader(TITLE, self.lang)
         self.header.on_lang(self._guarded(self._on_lang))
         self.access = PageAccess(lang=self.lang, tick_seconds=self.live_seconds)
@@ -82,7 +89,8 @@ class TeacherPage(LanguagePage):
 
     def refresh(self) -> None:
         """Every class panel from the store's attempts, read once (the "Refresh" button)."""
-        self._titles.clear()  # a lesson built since has its title
+        self._titles.clear()  # a lesson built since has its title (and its caps)
+        self._counts.clear()
         attempts = self.store.attempts() if self.store is not None else []
         self._render_live(attempts)
         self.rows = class_table(attempts)
@@ -97,16 +105,22 @@ class TeacherPage(LanguagePage):
         self._render_live(self.store.attempts() if self.store is not None else [])
 
     def _render_live(self, attempts: Sequence[Attempt]) -> None:
-        self.live.render(live_rows(attempts, self.clock()), self.lang, self._lesson_titles())
+        titles = self._lesson_titles()
+        self.live.render(live_rows(attempts, self.clock(), lessons=self._lessons,
+                                   from_files=self.from_files, memo=self._counts),
+                         self.lang, titles)
 
     def _lesson_titles(self) -> dict[str, str]:
         """Each lesson's title, by id, in the page's language (a lesson's answers show it);
-        read once per language."""
+        read once per language (with the lessons: their targets and caps say when a
+        student's lesson is over)."""
         if self.lang not in self._titles:
             from tutor.course.lessons import list_lessons
 
+            lessons = list_lessons(self.lang)
+            self._lessons = {lesson.id: lesson for lesson in lessons}
             self._titles[self.lang] = {lesson.id: lesson.text("title", self.lang)
-                                       for lesson in list_lessons(self.lang)}
+                                       for lesson in lessons}
         return self._titles[self.lang]
 
     def merge(self, files: Sequence[tuple[str, bytes]]) -> None:
@@ -123,6 +137,7 @@ class TeacherPage(LanguagePage):
             self.refresh()
             self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
             return
+        self.from_files |= result.sessions
         # The class first, then the line that says it is done: a page that shows the line
         # shows the merged class.
         self.refresh()
