@@ -15,7 +15,7 @@ is refreshed ``--repeat`` times:
 - the "Refresh" button (:meth:`~tutor.ui.teacher.teacher_app.TeacherPage.refresh`: every panel).
 
 It prints wall and CPU milliseconds per refresh (median and 95th percentile), and the rows.
-The clock is the page's own (the simulated rows were just written, so the class is playing).
+The clock is the page's own (the simulated rows were just written, so the class is in the view).
 """
 
 from __future__ import annotations
@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                 view = page.live.view
                 assert view is not None
                 print(f"store: {store.backend.name}; {len(files)} students, {len(rows)} rows; "
-                      f"live view: {len(view.rows)} playing, {len(view.stuck)} stuck")
+                      f"live view: {view.count('playing')} playing, {len(view.stuck)} stuck, "
+                      f"{view.count('finished')} finished, {view.count('files')} from files")
                 results = {
                     "tick (refresh_live)": timed(page.refresh_live, args.repeat),
                     "  store read (attempts)": timed(store.attempts, args.repeat),

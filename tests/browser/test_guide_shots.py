@@ -143,8 +143,10 @@ def test_the_teacher_guide_pictures(page: Any, pages: dict[str, Any], tmp_path: 
     assert live.get_by_role("button", name="Refresh").is_visible()
     live.locator("tr.ld-live-row[data-student='sim-04']").wait_for(timeout=30_000)
     assert live.locator("thead th").all_inner_texts() == [
-        "Student", "Lesson", "Answers", "Right at the first try", "Last answer", "Now"]
+        "Student", "Lesson", "Questions", "Right at the first try", "Last answer", "Now"]
     assert live.locator("tbody tr.ld-live-row").count() == 4
+    # Issue 43: the students of uploaded files are never stuck (finished, or from files).
+    assert live.locator("tr.ld-live-row[data-state='stuck']").count() == 0
     assert set(live.locator("tbody tr td:nth-child(2)").all_inner_texts()) == {
         "x/n tiles: multiplying"}
     shot(live, "teacher-live")

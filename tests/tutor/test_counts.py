@@ -42,7 +42,7 @@ class Done:
     skill: str | None  # the live evidence's skill (None: no evidence, a repeated number)
     right_first: bool
     attempts: int
-    hints: int
+    hints: int  # presses of "Hint" that showed a rung (issue 43: no feedback rung)
     revealed: bool
     presses: int  # "Hint" pressed
 
@@ -73,13 +73,13 @@ def _script(s: Session) -> tuple[list[Done], int]:
             if k == QUESTIONS:  # the last question: one hint, then the student leaves
                 s.hint()
                 return done, named
-            attempts, revealed, presses = 0, False, 0
+            attempts, revealed, presses, pressed = 0, False, 0, 0
             if k % 5 == 0:
                 fb = s.answer(str(q.expected))
                 attempts = 1
             elif k % 5 == 1:
                 s.hint()
-                presses = 1
+                presses = pressed = 1
                 fb = s.answer(str(q.expected))
                 attempts = 1
             elif k % 5 == 2:
@@ -90,7 +90,9 @@ def _script(s: Session) -> tuple[list[Done], int]:
                     named += 1
                 presses = len(hint_ladder(q)) + 2  # past the last rung
                 for _press in range(presses):
+                    before = len(s.hints_given())
                     s.hint()
+                    pressed += len(s.hints_given()) > before
                 rungs = len(s.hints_given())
                 assert rungs == len(hint_ladder(q))
                 fb = s.reveal()
@@ -106,7 +108,7 @@ def _script(s: Session) -> tuple[list[Done], int]:
             ev = p.evidence
             counted = ev is not None and ev.kind != "none"
             done.append(Done(ev.skill if counted else None,  # type: ignore[union-attr]
-                             k % 5 == 0 and counted, attempts, len(p.given), revealed,
+                             k % 5 == 0 and counted, attempts, pressed, revealed,
                              presses))
         elif s.human_to_move is not None:
             s.play(rng.randrange(len(s.legal_moves())))
@@ -141,9 +143,9 @@ def test_the_scripted_session_counts_the_same_everywhere(tmp_path: Path) -> None
     assert counts.revealed == sum(d.revealed for d in done) == 6  # k % 5 in (2, 3)
     assert counts.hints == sum(d.hints for d in done) + open_hints
     # pressing "Hint" past the last rung stores no row and counts nothing more (issue 33,
-    # part 6); a rung given after a wrong answer is seen without a hint row
+    # part 6); a rung given after a wrong answer is feedback, no hint (issue 43)
     hint_rows = sum(a.outcome is Outcome.HINT for a in attempts)
-    assert hint_rows <= counts.hints < sum(d.presses for d in done) + open_hints
+    assert hint_rows == counts.hints < sum(d.presses for d in done) + open_hints
     assert len(counts.questions) == QUESTIONS + 1
     assert sum(not q.finished for q in counts.questions) == 1
     for skill in {d.skill for d in counted}:
@@ -226,8 +228,8 @@ def _row(outcome: Outcome, n: int, hints: int, feedback: str = "",
 
 
 def test_hints_count_each_rung_once_and_a_datashop_file_counts_hint_rows() -> None:
-    """The last rung asked for three times is one rung; a file without the hints column
-    (DataShop) counts its distinct hint rows."""
+    """The last rung asked for three times (an older file) is one press; a file without the
+    hints column (DataShop) counts its distinct hint rows."""
     rows = [_row(Outcome.HINT, 1, 1, "hint-1"), _row(Outcome.HINT, 2, 2, "hint-2"),
             _row(Outcome.HINT, 3, 2, "hint-2"), _row(Outcome.HINT, 4, 2, "hint-2"),
             _row(Outcome.GIVEUP, 5, 2, "revealed")]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from tutor.classroom.live import IDLE_SECONDS, WRONG_IN_A_ROW, live_rows, live_view
+from tutor.classroom.live import IDLE_SECONDS, WRONG_IN_A_ROW, CountsMemo, live_rows, live_view
 from tutor.storage.store import Store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -117,3 +117,23 @@ def test_a_student_not_playing_now_is_counted_not_listed(tmp_path: Path) -> None
     # Only the window's rows count: beto's answers are the ones of this hour.
     assert view.rows[0].answers == 2
     assert live_rows([], T0).rows == () and live_rows([], T0).away == 0
+
+
+def test_the_pages_memo_replays_a_student_again_on_a_new_row(tmp_path: Path) -> None:
+    """The page reads the class every few seconds and keeps each student's counts
+    (issue 43): a student with no new row keeps them, a new row is counted at once."""
+    with Store(tmp_path / "p.sqlite3") as store:
+        c = Class(store)
+        c.question("ana", "04-times", 0, "right")
+        c.question("beto", "04-times", 5, "wrong", "right")
+        memo: CountsMemo = {}
+        now = T0 + timedelta(seconds=30)
+        first = live_rows(store.attempts(), now, memo=memo)
+        kept = dict(memo)
+        assert first == live_rows(store.attempts(), now)
+        c.question("ana", "04-times", 20, "wrong", "right")
+        again = live_rows(store.attempts(), now, memo=memo)
+        assert again == live_rows(store.attempts(), now)  # never a stale count
+        ana = next(r for r in again.rows if r.student == "ana")
+        assert (ana.questions, ana.right_first) == (2, 1)
+        assert memo["beto"] is kept["beto"] and memo["ana"] is not kept["ana"]

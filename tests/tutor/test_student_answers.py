@@ -110,13 +110,15 @@ def test_the_answer_list_of_a_scripted_session(scripted: dict[str, Any]) -> None
     # first try (RULES.md §4: a hint before the first attempt counts as wrong).
     assert q1.hints == q1.hints_before_answer == script[0]["ladder"]
     assert not q1.right_first and not q1.revealed and q1.mistakes == ()
-    # Q2: the wrong try is named; its feedback showed the first rung.
+    # Q2: the wrong try is named; its feedback showed the first rung, which is no hint: no
+    # "Hint" was pressed (issue 43).
     assert [t.correct for t in q2.tries] == [False, True]
     assert [t.mistake for t in q2.tries] == ["added_instead_of_multiplied", None]
     assert q2.mistakes == ("added_instead_of_multiplied",)
-    assert (q2.hints, q2.hints_before_answer, q2.right_first) == (1, 0, False)
-    # Q3: wrong, a second rung, then the answer shown.
-    assert q3.revealed and q3.hints == 2 and q3.hints_before_answer == 0
+    assert (q2.hints, q2.hints_before_answer, q2.right_first) == (0, 0, False)
+    # Q3: wrong (the first rung as feedback), one press (the second rung), then the answer
+    # shown: one hint.
+    assert q3.revealed and q3.hints == 1 and q3.hints_before_answer == 0
     assert q3.mistakes == ("added_instead_of_multiplied",) and len(q3.tries) == 1
     assert all(a.right_first and a.hints == 0 and not a.revealed for a in rest)
     assert "added_instead_of_multiplied" in MISTAKE_NAMES

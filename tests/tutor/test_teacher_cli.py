@@ -143,11 +143,13 @@ def test_report_in_english(db: Path) -> None:
     multiply = next(line for line in ana if line.strip().startswith("multiplying")).split()
     m = expected_p(True, False)
     p = m.state("multiply").p_known
-    # Hints (tutor.classroom.counts): the rung shown after p2's wrong answer counts; no answer
-    # shown. Still needed (issue 43): what the mastery rule lacks, right answers in a row.
+    # Hints (tutor.classroom.counts): the rung shown after p2's wrong answer is feedback, not
+    # a press of "Hint", though the row (written as files were before issue 43) says 1 in its
+    # hints column; no answer shown. Still needed (issue 43): what the mastery rule lacks,
+    # right answers in a row.
     needed = m.answers_to_master(m.state("multiply"))
     assert needed == STREAK_TO_MASTER
-    assert multiply[1:] == ["2", "1", "(50%)", "1", "0", "3.0", f"{p:.2f}", str(needed)]
+    assert multiply[1:] == ["2", "1", "(50%)", "0", "0", "3.0", f"{p:.2f}", str(needed)]
     adding = next(line for line in ana if line.strip().startswith("adding")).split()
     assert adding[1:6] == ["1", "0", "(0%)", "1", "0"] and adding[6] == "6.0"
     assert "scores below zero" not in "\n".join(ana)  # ana was never asked about it

@@ -47,8 +47,9 @@ def test_a_students_name_opens_their_answers_and_the_lessons_page_shows_the_same
         opened = details["student-01"]
         summary = re.search(r"<summary>(.*?)</summary>", opened, re.S)
         assert summary and re.sub(r"<[^>]+>", "", summary.group(1)) == (
-            f"student-01 — {len(mine)} questions; right at the first try: "
-            f"{sum(q.right_first for q in mine)}; hints: {sum(q.hints for q in mine)}; "
+            f"student-01 — {sum(q.counted for q in mine)} questions; right at the first try: "
+            f"{sum(q.right_first and q.counted for q in mine)}; "
+            f"hints: {sum(q.hints for q in mine)}; "
             f"shown the answer: {sum(q.revealed for q in mine)}")
         assert "<caption>The answers of student-01</caption>" in opened
         shown = cells(opened)

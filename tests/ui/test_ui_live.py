@@ -36,7 +36,7 @@ def answer(store: Store, student: str, n: int, seconds: float, right: bool) -> N
 
 
 def live_rows(page: Any) -> dict[str, tuple[str, ...]]:
-    """Student → (lesson, answers, right, last answer, state) as the live table shows them."""
+    """Student → (lesson, questions, right, last answer, state) as the live table shows them."""
     out = {}
     for m in re.finditer(r"<tr class='ld-live-row' data-student='([^']*)'[^>]*>(.*?)</tr>",
                          page.live.table.value):
@@ -63,9 +63,10 @@ def test_the_live_panel_shows_who_plays_what_and_who_is_stuck(no_hub: None,
         page = teacher_page(store=store, clock=clock)
         shown = live_rows(page)
         assert list(shown) == ["ana", "beto"]  # the stuck first
-        assert shown["ana"] == ("x/n tiles: multiplying", "3", "0 of 3", "20 s ago",
+        assert shown["ana"] == ("x/n tiles: multiplying", "3", "0 of 3", "under a minute ago",
                                 "stuck: 3 wrong first answers in a row")
-        assert shown["beto"] == ("x/n tiles: multiplying", "1", "1 of 1", "25 s ago", "playing")
+        assert shown["beto"] == ("x/n tiles: multiplying", "1", "1 of 1", "under a minute ago",
+                                "playing")
         assert page.live.button.description == "Refresh"
 
         # The page's tick reads the store again: beto's new answer, two minutes of quiet.
@@ -74,7 +75,7 @@ def test_the_live_panel_shows_who_plays_what_and_who_is_stuck(no_hub: None,
         before = page.table.children  # the class table waits for the button
         page.access._message(page.access, {"event": "tick"}, [])
         shown = live_rows(page)
-        assert shown["beto"][1:] == ("2", "2 of 2", "120 s ago", "stuck: no answer for 2 min")
+        assert shown["beto"][1:] == ("2", "2 of 2", "2 min ago", "stuck: no answer for 2 min")
         assert page.table.children is before
 
         # The button reads every panel again.

@@ -14,9 +14,10 @@ evidence rule keeps equal to the replayed one: tests/tutor/test_counts.py).
   answer was judged about (:func:`tutor.teaching.evidence.judge`: a named mistake of another skill,
   or a trivial item, moves it).
 - **Attempts**: the answers handed in (right or wrong; working, a hint or "Show me" is none).
-- **Hints**: the rungs of the hint ladder seen before the question ended, each rung once —
-  pressing "Hint" again at the last rung shows nothing new and adds nothing
-  (:func:`rungs_seen`). A rung given after a wrong answer counts too.
+- **Hints**: the student's presses of "Hint" at the question, each showing a rung of the hint
+  ladder — pressing "Hint" again at the last rung shows nothing new and adds nothing
+  (:func:`hints_pressed`). The rung a wrong answer gets as feedback is no hint: wrong, then
+  right, with no press, is 0 hints (issue 43).
 - **Shown the answer**: the student pressed "Show me" (a GIVEUP row).
 - **Right at the first try**: the first answer right with no hint before it (RULES.md §4;
   a scaffolded right answer is right at the first try, though it is practice, not proof).
@@ -36,7 +37,7 @@ from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
 from tutor.teaching.mastery import SKILLS, Mastery, Params, SkillState, logit
 
 __all__ = ["MASTERY_LEGEND", "Counts", "QuestionCount", "SkillCounts", "counts_by_student",
-           "evidence_text", "first_answer", "hints_before_answer", "question_runs",
+           "evidence_text", "first_answer", "hints_before_answer", "hints_pressed", "question_runs",
            "right_first_try", "rungs_seen", "student_counts"]
 
 MASTERY_LEGEND = N_("Mastery counts only first answers given with no hint and no help: "
@@ -75,13 +76,13 @@ def question_runs(attempts: Iterable[Attempt]) -> list[list[Attempt]]:
     return [rows for _, _, rows in sorted(found, key=lambda f: (f[0], f[1]))]
 
 
-def _rungs(rows: Sequence[Attempt]) -> int:
-    """Rungs the rows show: the largest ``hints`` column (the rungs given so far when each row
-    was stored), or the distinct rungs of its hint rows (a DataShop file has no ``hints``
-    column), whichever is more. The same rung asked for again counts once."""
-    column = max((a.hints for a in rows), default=0)
-    levels = {a.feedback for a in rows if a.outcome is Outcome.HINT}
-    return max(column, len(levels))
+def _presses(rows: Sequence[Attempt]) -> int:
+    """Hint presses the rows show: their hint rows, each rung once (each press that showed a
+    rung saved one row, named by its rung: ``hint-2``; pressing again at the last rung saves
+    none, and an older file's repeated row of the same rung counts once). The ``hints``
+    column is not read: files written before issue 43 counted in it the rung a wrong answer
+    gets as feedback, which is no press (a DataShop file has no such column at all)."""
+    return len({a.feedback for a in rows if a.outcome is Outcome.HINT})
 
 
 def first_answer(rows: Sequence[Attempt]) -> Attempt | None:
@@ -91,11 +92,12 @@ def first_answer(rows: Sequence[Attempt]) -> Attempt | None:
 
 
 def hints_before_answer(rows: Sequence[Attempt]) -> int:
-    """Hint rungs seen before the question's first answer (or reveal), each once."""
+    """Hint presses before the question's first answer (or reveal): what the evidence rule
+    reads (a hint before the first answer makes it no proof, RULES.md §4)."""
     first = first_answer(rows)
     if first is None:
-        return _rungs(rows)
-    return _rungs(rows[:rows.index(first) + 1])
+        return _presses(rows)
+    return _presses(rows[:rows.index(first) + 1])
 
 
 def right_first_try(rows: Sequence[Attempt]) -> bool:
@@ -109,10 +111,15 @@ def right_first_try(rows: Sequence[Attempt]) -> bool:
             and hints_before_answer(rows) == 0)
 
 
-def rungs_seen(rows: Sequence[Attempt]) -> int:
-    """Hint rungs seen before the question ended, each once (pressing "Hint" at the last rung
-    again adds nothing)."""
-    return _rungs(rows)
+def hints_pressed(rows: Sequence[Attempt]) -> int:
+    """Hint presses at a question, before or after its first answer (pressing "Hint" at the
+    last rung again shows nothing new and adds nothing). The rung a wrong answer gets as
+    feedback is no press: a student who answered wrong, then right, took no hint."""
+    return _presses(rows)
+
+
+rungs_seen = hints_pressed
+"""The name this count had before issue 43 (it then counted the feedback rungs too)."""
 
 
 @dataclass(frozen=True)
@@ -278,7 +285,7 @@ def student_counts(attempts: Sequence[Attempt], params: dict[str, Params] | None
             problem=run[0].problem, step=run[0].step,
             skill=skills[0] if counted else _own_skill(run), counted=counted,
             right_first=counted and right_first_try(run),
-            attempts=sum(a.outcome in _ANSWERS for a in run), hints=rungs_seen(run),
+            attempts=sum(a.outcome in _ANSWERS for a in run), hints=hints_pressed(run),
             hints_before_answer=hints_before_answer(run),
             revealed=any(a.outcome is Outcome.GIVEUP for a in run),
             finished=run[-1].outcome in _ENDS))

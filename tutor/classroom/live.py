@@ -1,37 +1,52 @@
-"""The class as it plays: the teacher page's live view on a shared store (issue 35, part 3).
+"""The class as it plays: the teacher page's live view on a shared store (issue 35, part 3;
+issue 43, part 1).
 
 From the stored attempts and a clock (injected, so the rules are tested without waiting),
 for each student who answered, asked for a hint or gave up within the last
 :data:`PLAYING_WINDOW` (a class period):
 
 - the lesson they are on (the lesson of their latest row);
-- their answers so far on that lesson in the window (answers handed in, and questions right
-  at the first try, as :mod:`tutor.classroom.counts` counts them);
-- whether they are stuck, and why:
+- their questions so far on that lesson in the window, and of those the ones right at the
+  first try, as :mod:`tutor.classroom.counts` counts them (a question counts once, when its
+  first answer is evidence: the class table's "Questions"), so the two columns share one
+  unit ("4 of 6" right at the first try of the 6 questions);
+- what they are doing now (:attr:`LiveRow.state`):
 
-  * ``"wrong"``: their last :data:`WRONG_IN_A_ROW` questions' first answers were all wrong
-    (a wrong answer, or "Show me" before any answer; a question left after hints only is
-    skipped, and a right first answer ends the run);
-  * ``"idle"``: no answer, hint or "Show me" for :data:`IDLE_SECONDS` (time from the store's
-    timestamps, against the clock).
+  * ``"finished"``: their lesson is over, as the play page ends it
+    (:func:`tutor.course.lesson_end.end_reason`: every target mastered — the lessons page's
+    "✔ done" — or the lesson's question cap or minutes reached). Never stuck;
+  * ``"files"``: their latest answers came in an uploaded progress file, not from a game on
+    this server (the page says which sessions it merged): no one to help now, never stuck;
+  * ``"stuck"``, and why (:attr:`LiveRow.stuck`):
 
-A student whose latest row is older than the window is not playing now: the view counts them
-only. Rows are read once per refresh (:func:`live_rows` takes them); nothing here reads the
-wall clock, the store or the widgets.
+    - ``"wrong"``: their last :data:`WRONG_IN_A_ROW` questions' first answers were all wrong
+      (a wrong answer, or "Show me" before any answer; a question left after hints only is
+      skipped, and a right first answer ends the run);
+    - ``"idle"``: no answer, hint or "Show me" for :data:`IDLE_SECONDS` (time from the
+      store's timestamps, against the clock);
+  * ``"playing"``: otherwise.
+
+A student whose latest row is older than the window is away (not playing now): the view
+counts them only. Rows are read once per refresh (:func:`live_rows` takes them); nothing here
+reads the wall clock, the store or the widgets.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from tutor.classroom.counts import first_answer, question_runs, right_first_try
+from tutor.classroom.counts import Counts, first_answer, question_runs, student_counts
+from tutor.course.lesson_end import EndReason, end_reason
 from tutor.storage.records import Attempt, Outcome
 
-__all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "LiveRow", "LiveView",
-           "live_rows", "live_view", "parse_time"]
+if TYPE_CHECKING:
+    from tutor.course.lessons import Lesson
+
+__all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "CountsMemo", "LiveRow", "LiveState",
+           "LiveView", "live_rows", "live_view", "parse_time"]
 
 WRONG_IN_A_ROW = 3
 """Wrong first answers in a row that mark a student stuck."""
@@ -42,6 +57,10 @@ PLAYING_WINDOW = timedelta(minutes=45)
 
 _ANSWERS = (Outcome.CORRECT, Outcome.INCORRECT)
 
+LiveState = Literal["stuck", "playing", "finished", "files"]
+"""What a student in the live view is doing now; the view lists them in this order."""
+_ORDER: dict[str, int] = {"stuck": 0, "playing": 1, "finished": 2, "files": 3}
+
 
 def parse_time(text: str) -> datetime:
     """A stored timestamp (ISO 8601, UTC; a ``Z`` or no zone read as UTC)."""
@@ -51,17 +70,18 @@ def parse_time(text: str) -> datetime:
 
 @dataclass(frozen=True)
 class LiveRow:
-    """One student playing now."""
+    """One student seen in the window."""
 
     student: str
     lesson: str
     """The lesson of their latest row."""
     answers: int
-    """Answers handed in (right or wrong) on that lesson within the window."""
+    """Answers handed in (right or wrong: tries) on that lesson within the window."""
     questions: int
-    """Questions they met on that lesson within the window."""
+    """Questions on that lesson within the window, each counted once (as the class table's
+    "Questions" counts them: its first answer is evidence)."""
     right_first: int
-    """Of those, right at the first answer with no hint before it."""
+    """Of those questions, right at the first answer with no hint before it."""
     wrong_in_a_row: int
     """Their latest questions' wrong first answers in a row (any lesson, within the window)."""
     last: datetime
@@ -69,13 +89,18 @@ class LiveRow:
     idle_seconds: float
     """Seconds from :attr:`last` to the clock's now (0 if the clock is behind)."""
     stuck: str | None
-    """``"wrong"``, ``"idle"`` or None (both true: ``"wrong"``, the surer sign)."""
+    """``"wrong"``, ``"idle"`` or None (both true: ``"wrong"``, the surer sign); always None
+    for a finished student and one from files."""
+    state: LiveState = "playing"
+    finished: EndReason | None = None
+    """Why their lesson is over (:func:`tutor.course.lesson_end.end_reason`), or None."""
 
 
 @dataclass(frozen=True)
 class LiveView:
-    """The live view at one moment: the students playing (stuck first, then by name) and how
-    many students in the rows are not playing now."""
+    """The live view at one moment: the students seen in the window (stuck first, then
+    playing, finished and from files, each by name) and how many students in the rows are
+    away (no row in the window)."""
 
     now: datetime
     rows: tuple[LiveRow, ...]
@@ -84,6 +109,9 @@ class LiveView:
     @property
     def stuck(self) -> tuple[LiveRow, ...]:
         return tuple(r for r in self.rows if r.stuck is not None)
+
+    def count(self, state: LiveState) -> int:
+        return sum(r.state == state for r in self.rows)
 
 
 def _wrong_run(runs: Sequence[Sequence[Attempt]]) -> int:
@@ -98,41 +126,104 @@ def _wrong_run(runs: Sequence[Sequence[Attempt]]) -> int:
     return count
 
 
+def _finished(counts: Counts, lesson: Lesson | None, session: str,
+              times: Sequence[datetime]) -> EndReason | None:
+    """Why ``lesson`` is over for the student (their ``counts``, all their rows), as the play
+    page ends it, or None: every target mastered, or in their latest ``session`` of it the
+    questions on its targets at its cap, or the minutes from its first row to its last
+    (``times``) at its cap. Free play (no targets) and a lesson not installed: None."""
+    if lesson is None or not lesson.plan.targets:
+        return None
+    targets = lesson.plan.targets
+    mastered = all(counts.p_known(t, lesson.mastery)[1] for t in targets)
+    asked = sum(q.counted and q.skill in targets for q in counts.questions
+                if q.lesson == lesson.id and q.session == session)
+    minutes = (max(times) - min(times)).total_seconds() / 60 if times else 0.0
+    return end_reason([(mastered, asked)], len(targets), minutes=minutes, rounds=0,
+                      max_questions=lesson.max_questions, max_minutes=lesson.max_minutes)
+
+
+CountsMemo = dict[str, tuple[tuple[int, Attempt], Counts]]
+"""Each student's counts with the rows they were made from (how many, the last): a page that
+reads the class every few seconds replays a student again only when they have a new row."""
+
+
+def _counts(student: str, rows: Sequence[Attempt], lessons: Mapping[str, Lesson],
+            memo: CountsMemo | None) -> Counts:
+    params = {ls.id: ls.mastery for ls in lessons.values()}
+    if memo is None or not rows:
+        return student_counts(rows, params, student)
+    key = (len(rows), rows[-1])
+    found = memo.get(student)
+    if found is None or found[0] != key:
+        found = memo[student] = (key, student_counts(rows, params, student))
+    return found[1]
+
+
 def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
-              now: datetime) -> LiveRow:
+              now: datetime, counts: Counts, lessons: Mapping[str, Lesson],
+              from_files: Collection[str]) -> LiveRow:
     latest = max(range(len(rows)), key=lambda i: (times[i], i))
     lesson = rows[latest].lesson
+    session = rows[latest].session
     last = times[latest]
+    window = {(a.session, a.problem, a.step) for a in rows}
+    on_lesson = [q for q in counts.questions
+                 if q.lesson == lesson and (q.session, q.problem, q.step) in window]
     runs = question_runs(rows)
-    on_lesson = [run for run in runs if run[0].lesson == lesson]
-    right_first = sum(right_first_try(run) for run in on_lesson)
     wrong = _wrong_run(runs)
     idle = max(0.0, (now - last).total_seconds())
-    stuck = "wrong" if wrong >= WRONG_IN_A_ROW else "idle" if idle >= IDLE_SECONDS else None
+    this_lesson = [t for a, t in zip(rows, times, strict=True)
+                   if a.session == session and a.lesson == lesson]
+    finished = _finished(counts, lessons.get(lesson), session, this_lesson)
+    state: LiveState
+    if finished is not None:
+        state, stuck = "finished", None
+    elif session in from_files:
+        state, stuck = "files", None
+    else:
+        stuck = "wrong" if wrong >= WRONG_IN_A_ROW else "idle" if idle >= IDLE_SECONDS else None
+        state = "stuck" if stuck is not None else "playing"
     return LiveRow(student=student, lesson=lesson,
-                   answers=sum(a.outcome in _ANSWERS for run in on_lesson for a in run),
-                   questions=len(on_lesson), right_first=right_first, wrong_in_a_row=wrong,
-                   last=last, idle_seconds=idle, stuck=stuck)
+                   answers=sum(q.attempts for q in on_lesson),
+                   questions=sum(q.counted for q in on_lesson),
+                   right_first=sum(q.right_first for q in on_lesson), wrong_in_a_row=wrong,
+                   last=last, idle_seconds=idle, stuck=stuck, state=state, finished=finished)
+
+
+def _installed_lessons() -> dict[str, Lesson]:
+    from tutor.course.lessons import list_lessons
+
+    return {lesson.id: lesson for lesson in list_lessons()}
 
 
 def live_rows(attempts: Iterable[Attempt], now: datetime,
-              window: timedelta = PLAYING_WINDOW) -> LiveView:
+              window: timedelta = PLAYING_WINDOW, *,
+              lessons: Mapping[str, Lesson] | None = None,
+              from_files: Collection[str] = (), memo: CountsMemo | None = None) -> LiveView:
     """The live view of ``attempts`` (the store's rows, any students) at ``now`` (an aware
-    datetime: the injected clock's reading)."""
+    datetime: the injected clock's reading). ``lessons``: the lessons by id (default: the
+    installed ones), whose targets and caps say when a student's lesson is over;
+    ``from_files``: the sessions whose rows came in uploaded progress files; ``memo``: the
+    counts of the last reading (kept by the caller, with the same ``lessons``), of which a
+    student with no new row is not replayed again."""
+    lessons = _installed_lessons() if lessons is None else lessons
     since = now - window
     by_student: dict[str, tuple[list[Attempt], list[datetime]]] = {}
-    everyone: set[str] = set()
+    everything: dict[str, list[Attempt]] = {}
     for a in attempts:
-        everyone.add(a.student)
+        everything.setdefault(a.student, []).append(a)
         when = parse_time(a.time)
         if when < since:
             continue
         rows, times = by_student.setdefault(a.student, ([], []))
         rows.append(a)
         times.append(when)
-    live = [_live_row(name, rows, times, now) for name, (rows, times) in by_student.items()]
-    live.sort(key=lambda r: (r.stuck is None, r.student.casefold(), r.student))
-    return LiveView(now=now, rows=tuple(live), away=len(everyone) - len(live))
+    live = [_live_row(name, rows, times, now, _counts(name, everything[name], lessons, memo),
+                      lessons, from_files)
+            for name, (rows, times) in by_student.items()]
+    live.sort(key=lambda r: (_ORDER[r.state], r.student.casefold(), r.student))
+    return LiveView(now=now, rows=tuple(live), away=len(everything) - len(live))
 
 
 class AttemptSource(Protocol):
@@ -141,6 +232,8 @@ class AttemptSource(Protocol):
     def attempts(self) -> Iterable[Attempt]: ...
 
 
-def live_view(store: AttemptSource, now: datetime, window: timedelta = PLAYING_WINDOW) -> LiveView:
+def live_view(store: AttemptSource, now: datetime, window: timedelta = PLAYING_WINDOW, *,
+              lessons: Mapping[str, Lesson] | None = None,
+              from_files: Collection[str] = ()) -> LiveView:
     """:func:`live_rows` of the store's attempts (one read)."""
-    return live_rows(store.attempts(), now, window)
+    return live_rows(store.attempts(), now, window, lessons=lessons, from_files=from_files)

@@ -192,14 +192,17 @@ class Mistake:
 def frequent_mistakes(attempts: Iterable[Attempt], top: int = 3) -> dict[str, list[Mistake]]:
     """Per skill, the ``top`` named mistakes of wrong answers (most frequent first), each
     with how many times and students it was seen, those students' names and one example
-    answer."""
-    from tutor.teaching.diagnosis import CATALOG
+    answer. A mistake is listed under the skill it belongs to
+    (:func:`tutor.teaching.diagnosis.mistake_skill`), whichever question showed it: "added
+    instead of multiplying" on a ×1 play (counted for finding T) is a multiplying mistake
+    (issue 43); a mistake of no one skill (a slip) stays under the row's skill."""
+    from tutor.teaching.diagnosis import CATALOG, mistake_skill
 
     known = {r.id for r in CATALOG}
     seen: dict[tuple[str, str], list[Attempt]] = {}
     for a in attempts:
         if a.outcome is Outcome.INCORRECT and a.feedback in known:
-            skill = a.kc.split(KC_SEPARATOR)[0]
+            skill = mistake_skill(a.feedback) or a.kc.split(KC_SEPARATOR)[0]
             seen.setdefault((skill, a.feedback), []).append(a)
     out: dict[str, list[Mistake]] = {}
     for (skill, rule), rows in sorted(seen.items(), key=lambda kv: -len(kv[1])):
@@ -218,6 +221,8 @@ class MergeResult:
     refused: list[str] = field(default_factory=list)
     """One line per file that was not a progress export (nothing of it was merged)."""
     students: set[str] = field(default_factory=set)
+    sessions: set[str] = field(default_factory=set)
+    """The sessions of the files merged (the live view shows their students as from files)."""
 
 
 CLOCK_SKEW = timedelta(days=1)
@@ -385,6 +390,7 @@ def _merge(store: Store, files: Sequence[tuple[str, bytes]], lang: str,
             result.added += added
             result.known += len(rows) - added
             result.students |= {a.student for a in rows}
+            result.sessions |= {a.session for a in rows}
         if on_progress is not None:
             on_progress(i + 1, len(files))
     for name in sorted(result.students):

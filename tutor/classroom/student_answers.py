@@ -10,7 +10,7 @@ A question is a run of attempts at one step of one problem of one session (in at
 that ends with a right answer or with the answer shown; hint rows are part of it, and a run
 that has not ended (the session was left) is a question not finished. The runs and their hints
 are :mod:`tutor.classroom.counts`' (:func:`~tutor.classroom.counts.question_runs`,
-:func:`~tutor.classroom.counts.rungs_seen`, :func:`~tutor.classroom.counts.hints_before_answer`),
+:func:`~tutor.classroom.counts.hints_pressed`, :func:`~tutor.classroom.counts.hints_before_answer`),
 so a student's
 answers list the questions the class table counts.
 """
@@ -21,7 +21,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tutor.classroom.counts import hints_before_answer, question_runs, right_first_try, rungs_seen
+from tutor.classroom.counts import (
+    first_answer,
+    hints_before_answer,
+    hints_pressed,
+    question_runs,
+    right_first_try,
+)
 from tutor.i18n import N_
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
 
@@ -75,9 +81,10 @@ class AnsweredQuestion:
     expected: int | None
     tries: tuple[Try, ...]
     hints: int
-    """Hint rungs the student saw (the same last rung asked for again counts once)."""
+    """Times the student pressed "Hint" and saw a rung (the rung a wrong answer gets as
+    feedback is no hint; the last rung asked for again counts once)."""
     hints_before_answer: int
-    """Of them, the rungs seen before the first answer (or before the answer was shown)."""
+    """Of them, the presses before the first answer (or before the answer was shown)."""
     revealed: bool
     """The student pressed "Show me": the answer was shown."""
     finished: bool
@@ -89,6 +96,9 @@ class AnsweredQuestion:
     right_first: bool = False
     """Right at the first try: the first answer right, without a hint before it
     (:func:`tutor.classroom.counts.right_first_try`, as the class table counts it)."""
+    counted: bool = True
+    """Its first answer is evidence, so the class table counts it as a question (False: the
+    same number asked twice in one play, or left after hints only: RULES.md §4)."""
 
     @property
     def tile(self) -> str | None:
@@ -109,7 +119,8 @@ class AnsweredQuestion:
         return tuple(dict.fromkeys(t.mistake for t in self.tries if t.mistake is not None))
 
 
-def _question(rows: list[Attempt], named: frozenset[str]) -> AnsweredQuestion:
+def _question(rows: list[Attempt], named: frozenset[str],
+              judged: frozenset[Attempt]) -> AnsweredQuestion:
     first = rows[0]
     # A wrong answer's row carries the skill of its mistake: the question's own skill is on
     # its hint, right and reveal rows; a question with wrong answers only keeps the first's.
@@ -122,20 +133,24 @@ def _question(rows: list[Attempt], named: frozenset[str]) -> AnsweredQuestion:
     return AnsweredQuestion(
         student=first.student, session=first.session, lesson=first.lesson,
         problem=first.problem, step=first.step, skill=kc.split(KC_SEPARATOR)[0],
-        expected=expected, tries=tries, hints=rungs_seen(rows),
+        expected=expected, tries=tries, hints=hints_pressed(rows),
         hints_before_answer=hints_before_answer(rows),
         revealed=any(a.outcome is Outcome.GIVEUP for a in rows),
         finished=rows[-1].outcome in _ENDS, seconds=max(a.duration for a in rows),
-        time=first.time, right_first=right_first_try(rows))
+        time=first.time, right_first=right_first_try(rows),
+        counted=first_answer(rows) in judged)
 
 
 def student_answers(attempts: Iterable[Attempt]) -> list[AnsweredQuestion]:
     """Every question in ``attempts`` (one student's, or a class's), in the order they were
     asked (by the time of their first attempt; stored order on a tie)."""
     from tutor.teaching.diagnosis import CATALOG
+    from tutor.teaching.replay import first_answer_evidence
 
+    rows = list(attempts)
     named = frozenset(r.id for r in CATALOG)
-    return [_question(rows, named) for rows in question_runs(attempts)]
+    judged = frozenset(a for a, ev in first_answer_evidence(rows) if ev.kind != "none")
+    return [_question(run, named, judged) for run in question_runs(rows)]
 
 
 def answers_by_student(attempts: Iterable[Attempt]) -> dict[str, list[AnsweredQuestion]]:

@@ -11,13 +11,14 @@ or not, and what to practise next.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from tutor.i18n import N_, gettext
 
 __all__ = ["DEFAULT_MAX_MINUTES", "DEFAULT_MAX_QUESTIONS", "LESSON_ROUND_LIMIT", "EndReason",
-           "LessonSummary", "LessonTally", "SkillSummary"]
+           "LessonSummary", "LessonTally", "SkillSummary", "end_reason"]
 
 DEFAULT_MAX_QUESTIONS = 60
 """A lesson's default cap: the questions on its target skills one student answers, per target
@@ -39,6 +40,36 @@ asks (``subtract`` in Leonard) still ends."""
 EndReason = Literal["mastered", "questions", "minutes", "rounds", "match"]
 """Why a lesson ended: every target mastered; a cap (questions, minutes, the round limit); or
 free play's match over."""
+
+def end_reason(students: Sequence[tuple[bool, int]], targets: int, *, minutes: float,
+               rounds: int, max_questions: int | None,
+               max_minutes: float | None) -> EndReason | None:
+    """Why a lesson with ``targets`` target skills is over, or None (it goes on), once its
+    first match's rounds are played: ``students`` gives each student's (every target
+    mastered, questions on the targets in this lesson). Every student has mastered every
+    target; or each student still learning has reached the question cap (``max_questions``
+    per target); or ``max_minutes`` have passed; or :data:`LESSON_ROUND_LIMIT` rounds. The
+    one rule the play page ends a lesson by (:meth:`tutor.play.session.Session.lesson_over`)
+    and the teacher's live view reads a student's lesson as finished by
+    (:mod:`tutor.classroom.live`).
+
+    >>> end_reason([(True, 9)], 1, minutes=3, rounds=2, max_questions=60, max_minutes=40)
+    'mastered'
+    >>> end_reason([(False, 60)], 1, minutes=3, rounds=2, max_questions=60, max_minutes=40)
+    'questions'
+    >>> end_reason([(False, 59)], 1, minutes=3, rounds=2, max_questions=60, max_minutes=40)
+    """
+    learning = [questions for mastered, questions in students if not mastered]
+    if not learning:
+        return "mastered"
+    if max_questions is not None and all(q >= max_questions * targets for q in learning):
+        return "questions"
+    if max_minutes is not None and minutes >= max_minutes:
+        return "minutes"
+    if rounds >= LESSON_ROUND_LIMIT:
+        return "rounds"
+    return None
+
 
 NEXT_STEPS: dict[str, str] = {
     "mastered": N_("Mastered: go on to the next lesson."),
@@ -106,7 +137,12 @@ class LessonTally:
         self.asked[skill] += 1
         self.right[skill] += int(right)
         if mistake is not None and not right:
-            self.mistakes.setdefault(skill, Counter())[mistake] += 1
+            # under the skill the mistake belongs to, whichever skill the question counted
+            # for (a ×1 play counts for T; "added instead of multiplying" is multiplying's)
+            from tutor.teaching.diagnosis import MISTAKE_NAMES, mistake_skill
+
+            home = (mistake_skill(mistake) if mistake in MISTAKE_NAMES else None) or skill
+            self.mistakes.setdefault(home, Counter())[mistake] += 1
 
     def questions(self, skills: frozenset[str]) -> int:
         return sum(self.asked[s] for s in skills)

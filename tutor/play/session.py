@@ -27,11 +27,11 @@ from engine.view import view_of
 from tutor.course.lesson_end import (
     DEFAULT_MAX_MINUTES,
     DEFAULT_MAX_QUESTIONS,
-    LESSON_ROUND_LIMIT,
     EndReason,
     LessonSummary,
     LessonTally,
     SkillSummary,
+    end_reason,
     next_step,
 )
 from tutor.games import game
@@ -714,18 +714,11 @@ class Session:
         if self.match_number == self._lesson_first and not self.match.over:
             return None
         names = list(self.students.values()) or [self.student]
-        learning = [n for n in names if not self._all_mastered(n)]
-        if not learning:
-            return "mastered"
-        if self.max_questions is not None and all(
-                n in self._tallies and self._tallies[n].questions(self.plan.targets)
-                >= self.max_questions * len(self.plan.targets) for n in learning):
-            return "questions"
-        if self.max_minutes is not None and self.lesson_minutes >= self.max_minutes:
-            return "minutes"
-        if self.lesson_rounds >= LESSON_ROUND_LIMIT:
-            return "rounds"
-        return None
+        return end_reason(
+            [(self._all_mastered(n), self._tallies[n].questions(self.plan.targets)
+              if n in self._tallies else 0) for n in names],
+            len(self.plan.targets), minutes=self.lesson_minutes, rounds=self.lesson_rounds,
+            max_questions=self.max_questions, max_minutes=self.max_minutes)
 
     @property
     def lesson_over(self) -> bool:

@@ -161,6 +161,9 @@ class Pending:
     attempts: int = 0
     hints: int = 0
     """Hints taken before the first answer."""
+    pressed: int = 0
+    """Hint presses that showed a rung so far (a rung given after a wrong answer is
+    feedback, not a press): the ``hints`` column of each row stored (issue 43)."""
     first_recorded: bool = False
     given: list[Hint] = field(default_factory=list)
     remediation: str = ""
@@ -703,6 +706,7 @@ class Asker:
         if not self.more_hints():
             return p.given[-1]
         hint = self._next_hint(p)
+        p.pressed += 1
         self._record(p, Outcome.HINT, "", f"hint-{hint.level}", self._seconds(p), None,
                      p.question.skill)
         return hint
@@ -801,7 +805,7 @@ class Asker:
             student=student, session=self.recorder.session_id, time=self.recorder.now(),
             lesson=self.recorder.lesson, problem=q.problem, step=p.step_name,
             outcome=outcome, input=text, feedback=feedback, kc=skill or q.skill,
-            attempt_at_step=at_step, first_attempt=at_step == 1, hints=len(p.given),
+            attempt_at_step=at_step, first_attempt=at_step == 1, hints=p.pressed,
             duration=float(seconds), expected=q.expected, answered=value))
 
 

@@ -30,7 +30,15 @@ def _short(text: str) -> str:
 
 
 def result_text(q: AnsweredQuestion, lang: str) -> str:
-    """How the question ended, in a few words."""
+    """How the question ended, in a few words (and, for a question the counts leave out,
+    that it is not counted)."""
+    _ = translator(lang)
+    if q.finished and not q.counted:
+        return _ended(q, lang) + "; " + _("not counted (the same number was just asked)")
+    return _ended(q, lang)
+
+
+def _ended(q: AnsweredQuestion, lang: str) -> str:
     _ = translator(lang)
     if q.revealed:
         return _("shown the answer")
@@ -108,13 +116,14 @@ def answer_table_html(questions: Sequence[AnsweredQuestion], lang: str, caption:
 
 
 def answers_summary(questions: Sequence[AnsweredQuestion], lang: str) -> str:
-    """One line: questions, right at the first try, hints, answers shown."""
+    """One line: questions, right at the first try, hints, answers shown, as the class table
+    counts them (the questions it counts; hints and answers shown at every question)."""
     _ = translator(lang)
-    asked = ngettext("{n} question", "{n} questions", len(questions), lang).format(
-        n=len(questions))
+    n = sum(q.counted for q in questions)
+    asked = ngettext("{n} question", "{n} questions", n, lang).format(n=n)
     return _("{questions}; right at the first try: {right}; hints: {hints}; shown the "
              "answer: {shown}").format(
-        questions=asked, right=sum(q.right_first for q in questions),
+        questions=asked, right=sum(q.right_first and q.counted for q in questions),
         hints=sum(q.hints for q in questions), shown=sum(q.revealed for q in questions))
 
 

@@ -1,6 +1,7 @@
 """The teacher page's live view (:mod:`tutor.classroom.live`): who is playing which lesson, their
-answers
-so far, who is stuck and why, and a "Refresh" button. On a shared store the page asks for it
+questions so far and how many were right at the first try (one unit: questions), when they last
+answered (in minutes), whether they are playing, stuck (and why), finished or from uploaded
+files, and a "Refresh" button. On a shared store the page asks for it
 again every few seconds (:attr:`tutor.ui.shared.access.PageAccess.tick_seconds`); each refresh reads
 the store once and redraws one HTML table, so it costs the server little
 (``benchmarks/teacher_refresh.py`` measures it)."""
@@ -13,15 +14,23 @@ from datetime import datetime
 
 import ipywidgets as widgets
 
-from tutor.classroom.live import IDLE_SECONDS, WRONG_IN_A_ROW, LiveRow, LiveView
+from tutor.classroom.live import IDLE_SECONDS, PLAYING_WINDOW, WRONG_IN_A_ROW, LiveRow, LiveView
 from tutor.i18n import N_, format_number, ngettext, translator
 from tutor.ui.shared.panel import classed
 
-__all__ = ["LivePanel", "live_html"]
+__all__ = ["LivePanel", "ago_text", "live_html", "state_text"]
 
 STUCK_WHY = {
     "wrong": N_("stuck: {n} wrong first answers in a row"),
     "idle": N_("stuck: no answer for {minutes} min"),
+}
+
+FINISHED_WHY = {
+    "mastered": N_("finished: every skill mastered"),
+    "questions": N_("finished: the lesson's questions are done"),
+    "minutes": N_("finished: the lesson's time is up"),
+    "rounds": N_("finished: the lesson's rounds are done"),
+    "match": N_("finished: the match is over"),
 }
 
 
@@ -29,8 +38,23 @@ def _minutes(seconds: float) -> int:
     return int(seconds // 60)
 
 
-def _stuck_text(row: LiveRow, lang: str) -> str:
+def ago_text(seconds: float, lang: str) -> str:
+    """How long ago, in whole minutes (the unit of "no answer for 2 min"): ``under a
+    minute ago``, ``11 min ago``."""
+    minutes = _minutes(seconds)
+    if minutes < 1:
+        return translator(lang)(N_("under a minute ago"))
+    return ngettext("{n} min ago", "{n} min ago", minutes, lang).format(
+        n=format_number(minutes, lang))
+
+
+def state_text(row: LiveRow, lang: str) -> str:
+    """What the student is doing now, in words."""
     _ = translator(lang)
+    if row.state == "finished" and row.finished is not None:
+        return _(FINISHED_WHY[row.finished])
+    if row.state == "files":
+        return _("from uploaded files")
     if row.stuck == "wrong":
         return _(STUCK_WHY["wrong"]).format(n=row.wrong_in_a_row)
     if row.stuck == "idle":
@@ -38,39 +62,50 @@ def _stuck_text(row: LiveRow, lang: str) -> str:
     return _("playing")
 
 
+
 def live_html(view: LiveView, lang: str, titles: Mapping[str, str] | None = None) -> str:
-    """The live view as a table (stuck students first), with a line of when it was read."""
+    """The live view as a table (stuck students first, then playing, finished and from
+    files), with a line of when it was read and how many are in each state."""
     _ = translator(lang)
     titles = titles or {}
     when = view.now.astimezone().strftime("%H:%M:%S")
     read_at = _("Read at {time}.").format(time=when)
     parts = [f"<div class='ld-live-when'>{html.escape(read_at)}"]
+    window = _minutes(PLAYING_WINDOW.total_seconds())
+    tally = [(ngettext("{n} playing", "{n} playing", n, lang) if state == "playing" else
+              ngettext("{n} stuck", "{n} stuck", n, lang) if state == "stuck" else
+              ngettext("{n} finished", "{n} finished", n, lang) if state == "finished" else
+              ngettext("{n} from uploaded files", "{n} from uploaded files", n, lang)
+              ).format(n=n)
+             for state, n in ((s, view.count(s)) for s in ("playing", "stuck", "finished",
+                                                            "files")) if n]
     if view.away:
-        parts.append(" " + html.escape(ngettext(
-            "{n} student is not playing now.", "{n} students are not playing now.",
-            view.away, lang).format(n=view.away)))
+        tally.append(ngettext("{n} away (no answer in the last {minutes} min)",
+                              "{n} away (no answer in the last {minutes} min)", view.away,
+                              lang).format(n=view.away, minutes=window))
+    if tally:
+        parts.append(" " + html.escape(", ".join(tally) + "."))
     parts.append("</div>")
     if not view.rows:
         parts.append("<div class='ld-legend ld-empty'>"
                      + html.escape(_("Nobody is playing now.")) + "</div>")
         return "".join(parts)
     head = "".join(f"<th scope='col' class='{c}'>{html.escape(h)}</th>" for h, c in [
-        (_("Student"), ""), (_("Lesson"), ""), (_("Answers"), "ld-num"),
+        (_("Student"), ""), (_("Lesson"), ""), (_("Questions"), "ld-num"),
         (_("Right at the first try"), "ld-num"), (_("Last answer"), "ld-num"),
         (_("Now"), "")])
     rows = []
     for r in view.rows:
-        ago = ngettext("{n} s ago", "{n} s ago", int(r.idle_seconds), lang).format(
-            n=format_number(int(r.idle_seconds), lang))
         right = _("{right} of {asked}").format(right=r.right_first, asked=r.questions)
         stuck = f" data-stuck='{r.stuck}'" if r.stuck else ""
         rows.append(
-            f"<tr class='ld-live-row' data-student='{html.escape(r.student)}'{stuck}>"
+            f"<tr class='ld-live-row' data-student='{html.escape(r.student)}' "
+            f"data-state='{r.state}'{stuck}>"
             f"<th scope='row'>{html.escape(r.student)}</th>"
             f"<td>{html.escape(titles.get(r.lesson, r.lesson))}</td>"
-            f"<td class='ld-num'>{r.answers}</td><td class='ld-num'>{html.escape(right)}</td>"
-            f"<td class='ld-num'>{html.escape(ago)}</td>"
-            f"<td class='ld-live-state'>{html.escape(_stuck_text(r, lang))}</td></tr>")
+            f"<td class='ld-num'>{r.questions}</td><td class='ld-num'>{html.escape(right)}</td>"
+            f"<td class='ld-num'>{html.escape(ago_text(r.idle_seconds, lang))}</td>"
+            f"<td class='ld-live-state'>{html.escape(state_text(r, lang))}</td></tr>")
     parts.append(f"<table class='ld-live-table'><thead><tr>{head}</tr></thead>"
                  f"<tbody>{''.join(rows)}</tbody></table>")
     return "".join(parts)
@@ -94,7 +129,10 @@ class LivePanel(widgets.VBox):
         self.heading.value = "<h3>" + html.escape(_("The class now")) + "</h3>"
         self.button.description = _("Refresh")
         legend = _("Stuck: {n} wrong first answers in a row, or no answer for {minutes} "
-                   "minutes.").format(n=WRONG_IN_A_ROW, minutes=_minutes(IDLE_SECONDS))
+                   "minutes. Finished: the lesson is over (every skill mastered, or its "
+                   "questions or time used up); never stuck. From uploaded files: answers "
+                   "handed in as files, not played here.").format(
+            n=WRONG_IN_A_ROW, minutes=_minutes(IDLE_SECONDS))
         if every > 0:
             legend += " " + _("This view reads the class again every {n} seconds.").format(
                 n=format_number(every, lang))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.classroom.counts import counts_by_student
-from tutor.classroom.live import live_rows
+from tutor.classroom.live import CountsMemo, live_rows
 from tutor.classroom.next_steps import next_steps
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
@@ -61,6 +61,12 @@ class TeacherPage(LanguagePage):
         self.clock = clock
         self.live_seconds = max(0.0, live_seconds)
         self._titles: dict[str, dict[str, str]] = {}
+        self._lessons: dict[str, Lesson] = {}
+        self._counts: CountsMemo = {}
+        """The live view's counts of each student, replayed again only on a new row."""
+        self.from_files: set[str] = set()
+        """The sessions merged from uploaded files on this page: the live view shows their
+        students as from files, never stuck (issue 43)."""
         self.header = PageHeader(TITLE, self.lang)
         self.header.on_lang(self._guarded(self._on_lang))
         self.access = PageAccess(lang=self.lang, tick_seconds=self.live_seconds)
@@ -89,14 +95,15 @@ class TeacherPage(LanguagePage):
 
     def refresh(self) -> None:
         """Every class panel from the store's attempts, read once (the "Refresh" button)."""
-        self._titles.clear()  # a lesson built since has its title
+        self._titles.clear()  # a lesson built since has its title (and its caps)
+        self._counts.clear()
         attempts = self.store.attempts() if self.store is not None else []
         self._render_live(attempts)
         by_student = counts_by_student(attempts)  # counted once for the panels below
         self.rows = class_table(attempts, by_student=by_student)
         self.heat_map.render(self.rows, self.lang)
         self.table.render(self.rows, self.lang, self.class_code)
-        self.next_steps.render(next_steps(attempts, self._lessons(), self.clock(),
+        self.next_steps.render(next_steps(attempts, self._installed(), self.clock(),
                                           by_student=by_student),
                                self.lang, self._lesson_titles(), self.class_code)
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
@@ -108,22 +115,27 @@ class TeacherPage(LanguagePage):
         self._render_live(self.store.attempts() if self.store is not None else [])
 
     def _render_live(self, attempts: Sequence[Attempt]) -> None:
-        self.live.render(live_rows(attempts, self.clock()), self.lang, self._lesson_titles())
+        titles = self._lesson_titles()
+        self.live.render(live_rows(attempts, self.clock(), lessons=self._lessons,
+                                   from_files=self.from_files, memo=self._counts),
+                         self.lang, titles)
 
-    def _lessons(self) -> list[Lesson]:
-        """The installed lessons, the ones a next step may send."""
-        from tutor.course.lessons import list_lessons
-
-        return list_lessons(self.lang)
+    def _installed(self) -> list[Lesson]:
+        """The installed lessons, the ones a next step may send (read with their titles)."""
+        self._lesson_titles()
+        return list(self._lessons.values())
 
     def _lesson_titles(self) -> dict[str, str]:
         """Each lesson's title, by id, in the page's language (a lesson's answers show it);
-        read once per language."""
+        read once per language (with the lessons: their targets and caps say when a
+        student's lesson is over)."""
         if self.lang not in self._titles:
             from tutor.course.lessons import list_lessons
 
+            lessons = list_lessons(self.lang)
+            self._lessons = {lesson.id: lesson for lesson in lessons}
             self._titles[self.lang] = {lesson.id: lesson.text("title", self.lang)
-                                       for lesson in list_lessons(self.lang)}
+                                       for lesson in lessons}
         return self._titles[self.lang]
 
     def merge(self, files: Sequence[tuple[str, bytes]]) -> None:
@@ -140,6 +152,7 @@ class TeacherPage(LanguagePage):
             self.refresh()
             self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
             return
+        self.from_files |= result.sessions
         # The class first, then the line that says it is done: a page that shows the line
         # shows the merged class.
         self.refresh()
