@@ -40,8 +40,15 @@ cell's output after the kernel's reply at most ``iopub_timeout`` seconds (nbclie
 4) and then renders the page without it: a blank page. A class opening the page at once on
 2 cores made the output that late (9 of 10 pages blank in ``benchmarks/classroom.py``)."""
 
-SETTINGS: dict[str, dict[str, int | bool]] = {"MappingKernelManager": {**CULLING},
-                                              "VoilaExecutor": {**EXECUTION}}
+TEMPLATE: dict[str, str] = {"template": "leonard"}
+"""``VoilaConfiguration``: the project's page template (``share/jupyter/voila/templates/leonard``,
+installed with the package), Voila's lab page without its links to Font Awesome on a CDN: the
+icons come from Voila's own bundle on the same server, and no page asks another host for
+anything (a school behind a filter, or offline, gets the same page)."""
+
+SETTINGS: dict[str, dict[str, int | bool | str]] = {"MappingKernelManager": {**CULLING},
+                                                    "VoilaExecutor": {**EXECUTION},
+                                                    "VoilaConfiguration": {**TEMPLATE}}
 """Every server setting the project ships, by configurable class: ``voila.json``, the Jupyter
 Server config that Binder's ``postBuild`` writes and ``python -m tutor dashboard``'s flags."""
 
