@@ -19,5 +19,8 @@ def test_every_server_config_names_the_template(tmp_path: Path) -> None:
     assert shipped["VoilaConfiguration"]["template"] == "leonard"
     written = json.loads(serve.write_server_config(tmp_path / "server.json").read_text())
     assert written["VoilaConfiguration"]["template"] == "leonard"
+    # Nor MathJax from a CDN, which Voila's pages under Jupyter Server load by default.
+    tornado = written["ServerApp"]["tornado_settings"]
+    assert tornado["mathjax_url"] is None and tornado["mathjax_config"] is None
     assert "--VoilaConfiguration.template=leonard" in serve.command_flags()
 
