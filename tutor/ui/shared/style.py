@@ -115,7 +115,9 @@ CSS = """
   .ld-app .ld-answer { width: 100% !important; max-width: 240px; }
   .ld-app table.ld-score-table th, .ld-app table.ld-score-table td,
   .ld-app table.ld-lesson-summary th, .ld-app table.ld-lesson-summary td { padding: 3px 4px; }
-  .ld-app .widget-html-content { max-width: 100%; overflow-x: auto; }
+  .ld-app .ld-scores .widget-html-content, .ld-app .ld-match .widget-html-content,
+  .ld-app .ld-match-end .widget-html-content, .ld-app .ld-lesson-end .widget-html-content,
+  .ld-app .ld-sheet-table .widget-html-content { max-width: 100%; overflow-x: auto; }
   .ld-app .ld-bar-row { grid-template-columns: minmax(0, 120px) 1fr 38px; }
 }
 
