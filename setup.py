@@ -9,6 +9,9 @@
    ``LEONARD_PURE`` is set or no C compiler is found, and a compile that fails leaves the pure
    modules with a warning instead of failing the install. The sources are installed either way
    (``engine._build`` chooses between the two builds at run time).
+3. The page template (``share/jupyter/voila/templates/leonard``: Voila's lab page without its
+   links to a CDN) goes where Voila looks for templates, ``{sys.prefix}/share/jupyter``, as
+   data files (an editable install copies them there too).
 
    Where the compiled files land: a regular install (``pip install .``, a wheel) puts them in
    site-packages beside the sources; an editable install (``pip install -e .``) builds them in
@@ -34,6 +37,8 @@ from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError
 
 ROOT = Path(__file__).resolve().parent
 SHIPPED = {"lessons": "*.json", "notebooks": "*.ipynb"}
+TEMPLATE = "share/jupyter/voila/templates/leonard"
+"""The page template, installed as data files under the same path in the environment."""
 
 # The one list of what is compiled, and the LEONARD_PURE switch, are the engine's own.
 BUILD = runpy.run_path(str(ROOT / "engine" / "_build.py"))
@@ -138,6 +143,8 @@ def engine_extensions() -> list[Extension]:
 
 
 setup(
+    data_files=[(TEMPLATE, sorted(str(p.relative_to(ROOT)) for p in (ROOT / TEMPLATE).iterdir()
+                                  if p.is_file()))],
     cmdclass={"build_py": BuildWithShippedFiles, "build_ext": OptionalCompiledEngine},
     ext_modules=engine_extensions(),
 )

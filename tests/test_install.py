@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -45,6 +46,11 @@ def test_a_regular_install_finds_lessons_notebooks_and_translations(
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels),
                     str(repo)], check=True, cwd=tmp_path)
     (wheel,) = wheels.glob("leonard_domino_tutor-*.whl")
+    # The page template (no CDN links) goes where Voila looks: {prefix}/share/jupyter/voila/…
+    with zipfile.ZipFile(wheel) as whl:
+        data = {n.split(".data/data/", 1)[1] for n in whl.namelist() if ".data/data/" in n}
+    template = "share/jupyter/voila/templates/leonard"
+    assert {f"{template}/conf.json", f"{template}/index.html.j2"} <= data, data
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
                     str(site), str(wheel)], check=True, cwd=tmp_path)
     env = {**os.environ, "PYTHONPATH": str(site)}

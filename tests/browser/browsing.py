@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = ROOT / "notebooks" / "Play.ipynb"
+NOTEBOOKS = ROOT / "notebooks"
+NOTEBOOK = NOTEBOOKS / "Play.ipynb"
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -39,6 +40,18 @@ CANVAS_STATS = """(el) => {
   return {width: c.width, height: c.height, painted, colours: colours.size,
           seen: [...colours]};
 }"""
+
+
+def serve(folder: Path) -> tuple[Any, str]:
+    """Serve every page of ``notebooks/`` as a class would (``voila notebooks/``), with the
+    progress file and the lessons folder in ``folder``: the server and its pages' base URL."""
+    from tutor.classroom.serve import start_voila
+
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {"LEONARD_TUTOR_DB": str(folder / "class.sqlite3"),
+           "LEONARD_LESSONS": str(folder / "lessons")}
+    proc, base = start_voila(NOTEBOOKS, folder / "voila.log", env, cwd=ROOT)
+    return proc, base + "voila/render/"
 
 
 def need_chromium() -> None:

@@ -21,6 +21,7 @@ from browsing import (
     ROOT,
     WINDOW,
     need_chromium,
+    serve,
 )
 
 from tutor.classroom.serve import start_voila, stop_server
@@ -44,6 +45,18 @@ def voila_url(voila_log: Path, progress_db: Path) -> Iterator[str]:
     proc, base = start_voila(NOTEBOOK, voila_log, {"LEONARD_TUTOR_DB": str(progress_db)},
                              cwd=ROOT)
     yield base
+    stop_server(proc)
+
+
+@pytest.fixture(scope="session")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The play, lessons and teacher pages served as a class serves them (``voila
+    notebooks/``), one server for the session's tests of those pages."""
+    need_chromium()
+    folder = tmp_path_factory.mktemp("pages")
+    proc, url = serve(folder)
+    yield {"url": url, "db": folder / "class.sqlite3", "lessons": folder / "lessons",
+           "folder": folder}
     stop_server(proc)
 
 

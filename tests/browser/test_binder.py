@@ -137,3 +137,29 @@ def test_binder_launch_reaches_a_question_in_english(binder: dict[str, Any], pag
 
 def test_binder_server_culls_closed_tabs_kernels(binder: dict[str, Any], browser: Any) -> None:
     check_culling(browser, binder["base"] + readme_launch_path(), binder["proc"].pid)
+
+
+def test_binder_pages_ask_no_other_host(binder: dict[str, Any], page: Any) -> None:
+    """Issue 43 (finding 11): Binder's regular install ships the page template and its
+    server config selects it, so the page asks its own server only (Voilà's lab template
+    asked a CDN for Font Awesome); the icons come from the same server."""
+    from test_offline import _icons_drawn
+
+    own = urlsplit(binder["base"]).netloc
+    elsewhere: list[str] = []
+
+    def only_own_server(route: Any) -> None:
+        url = route.request.url
+        if urlsplit(url).scheme in ("data", "blob") or urlsplit(url).netloc == own:
+            route.continue_()
+        else:
+            elsewhere.append(url)
+            route.abort()
+
+    page.route("**/*", only_own_server)
+    page.goto(binder["base"] + readme_launch_path(), timeout=180_000)
+    give_a_name(page, "Offline", timeout=180_000)
+    page.locator("canvas.ld-board").wait_for(timeout=180_000)
+    _icons_drawn(page, "Binder's play page", {"fa-refresh"})
+    assert elsewhere == []
+    assert page.page_errors == []

@@ -1,6 +1,6 @@
 """The lessons page and the teacher page in a real browser, served as a class would serve
 them: ``voila notebooks/`` (every page of the folder, linked relatively), one progress file
-and one lessons folder for the class.
+and one lessons folder for the class (conftest's ``pages``, one server for the session).
 
 The lessons page opens a lesson in the play page; "Download my progress" then "Load my
 progress" on a new server loses and duplicates nothing; the teacher page shows the class
@@ -11,37 +11,24 @@ plays (a mirror Session with the same lesson and seed knows the answers).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import ROOT, audit, cut_in_each_language, need_chromium, past_the_edge_on_a_phone
+from browsing import (
+    NOTEBOOKS,
+    ROOT,
+    audit,
+    cut_in_each_language,
+    need_chromium,
+    past_the_edge_on_a_phone,
+    serve,
+)
 from test_dashboard import IDLE, _answer_and_move_on, _open, _play_to_a_question, _ready
 
 from tutor.classroom.serve import PREHEAT, start_voila, stop_server, wait_for_pool
 from tutor.play.session import Session
 from tutor.storage.store import Store
-
-NOTEBOOKS = ROOT / "notebooks"
-
-
-def serve(folder: Path) -> tuple[Any, str]:
-    folder.mkdir(parents=True, exist_ok=True)
-    env = {"LEONARD_TUTOR_DB": str(folder / "class.sqlite3"),
-           "LEONARD_LESSONS": str(folder / "lessons")}
-    proc, base = start_voila(NOTEBOOKS, folder / "voila.log", env, cwd=ROOT)
-    return proc, base + "voila/render/"
-
-
-@pytest.fixture(scope="module")
-def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    need_chromium()
-    folder = tmp_path_factory.mktemp("pages")
-    proc, url = serve(folder)
-    yield {"url": url, "db": folder / "class.sqlite3", "lessons": folder / "lessons",
-           "folder": folder}
-    stop_server(proc)
 
 
 def open_page(page: Any, url: str, ready: str) -> None:

@@ -79,6 +79,7 @@ def test_dashboard_launches_voila(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
                 "--MappingKernelManager.cull_connected=False",
                 "--MappingKernelManager.cull_busy=False",
                 "--VoilaExecutor.iopub_timeout=60",
+                "--VoilaConfiguration.template=leonard",
                 '--Voila.tornado_settings={"websocket_max_message_size": 218103808}']
     assert calls == [[sys.executable, "-m", "voila", str(nb), *settings]] * 2
 

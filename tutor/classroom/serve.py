@@ -40,8 +40,15 @@ cell's output after the kernel's reply at most ``iopub_timeout`` seconds (nbclie
 4) and then renders the page without it: a blank page. A class opening the page at once on
 2 cores made the output that late (9 of 10 pages blank in ``benchmarks/classroom.py``)."""
 
-SETTINGS: dict[str, dict[str, int | bool]] = {"MappingKernelManager": {**CULLING},
-                                              "VoilaExecutor": {**EXECUTION}}
+TEMPLATE: dict[str, str] = {"template": "leonard"}
+"""``VoilaConfiguration``: the project's page template (``share/jupyter/voila/templates/leonard``,
+installed with the package), Voila's lab page without its links to Font Awesome on a CDN: the
+icons come from Voila's own bundle on the same server, and no page asks another host for
+anything (a school behind a filter, or offline, gets the same page)."""
+
+SETTINGS: dict[str, dict[str, int | bool | str]] = {"MappingKernelManager": {**CULLING},
+                                                    "VoilaExecutor": {**EXECUTION},
+                                                    "VoilaConfiguration": {**TEMPLATE}}
 """Every server setting the project ships, by configurable class: ``voila.json``, the Jupyter
 Server config that Binder's ``postBuild`` writes and ``python -m tutor dashboard``'s flags."""
 
@@ -55,7 +62,14 @@ TORNADO: dict[str, int] = {"websocket_max_message_size": MAX_MESSAGE_BYTES}
 """Tornado application settings, as each server takes them: ``ServerApp.tornado_settings``
 (Jupyter Server, Binder) and ``Voila.tornado_settings`` (standalone Voilà, ``voila.json``)."""
 
-SERVER_TORNADO = {"ServerApp": {"tornado_settings": TORNADO}}
+NO_MATHJAX: dict[str, None] = {"mathjax_url": None, "mathjax_config": None}
+"""Jupyter Server's Tornado settings for Voilà's pages: no MathJax. Unless a server sets both
+to None, Voilà's page fills in its default, MathJax on cdnjs.cloudflare.com, and fetches it
+to typeset its HTML (issue 43: no page may ask another host; seen in the Binder emulation).
+The tutor writes its formulas as MathML and needs none; standalone Voilà already passes
+none."""
+
+SERVER_TORNADO = {"ServerApp": {"tornado_settings": {**TORNADO, **NO_MATHJAX}}}
 VOILA_TORNADO = {"Voila": {"tornado_settings": TORNADO}}
 
 QUIET_LOG: dict[str, dict[str, dict[str, str]]] = {"loggers": {"Voila": {"level": "INFO"}}}
@@ -169,7 +183,8 @@ def write_server_config(path: Path | None = None) -> Path:
         config.setdefault(section, {}).update(values)
     config.setdefault("ServerApp", {}).setdefault("jpserver_extensions", {}).update(
         SERVER_EXTENSIONS)
-    config["ServerApp"].setdefault("tornado_settings", {}).update(TORNADO)
+    config["ServerApp"].setdefault("tornado_settings", {}).update(
+        SERVER_TORNADO["ServerApp"]["tornado_settings"])
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
     return path

@@ -43,10 +43,16 @@ def situation_html(question: QuestionView, lang: str, tileset: TileSet | None = 
     for seat, hand in sit.hands:
         parts.append(_("Hand of {seat}: {tiles}").format(
             seat=seat_name(seat), tiles=" ".join(f"[{t}]" for t in hand) or "—"))
+    # The game's own line is on the board: a phone, short of room, shows the board instead
+    # (the class lets the page's CSS drop it there). A practice position is not on the board.
+    classes = ["ld-situation"] * len(parts)
+    if sit.line and not sit.drill:
+        classes[0] += " ld-situation-line"
     if sit.drill:
         parts.insert(0, _("Practice position (not from your game):"))
-    return "".join(f"<div class='ld-situation'>{text_html(p, lang, tileset)}</div>"
-                   for p in parts)
+        classes.insert(0, "ld-situation")
+    return "".join(f"<div class='{c}'>{text_html(p, lang, tileset)}</div>"
+                   for c, p in zip(classes, parts, strict=True))
 
 
 def question_html(question: QuestionView, lang: str, tileset: TileSet | None = None) -> str:

@@ -91,6 +91,15 @@ function initialize({ model }) {
       if (around && around.getBoundingClientRect().height <= height) { row = around; break; }
     }
     const box = row.getBoundingClientRect();
+    // On a phone the question sits right under the board: when both fit the window, both
+    // are shown, so the student answers with the board in view.
+    const board = firstShown("canvas.ld-board");
+    const b = board && board.getBoundingClientRect();
+    if (b && b.bottom <= box.top && box.bottom - b.top <= height) {
+      if (b.top < 0) board.scrollIntoView({ block: "start", inline: "nearest" });
+      else if (box.bottom > height) row.scrollIntoView({ block: "end", inline: "nearest" });
+      return;
+    }
     if (box.top >= 0 && box.bottom <= height) return;
     row.scrollIntoView({ block: "center", inline: "nearest" });
   }

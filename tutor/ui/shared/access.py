@@ -29,7 +29,8 @@ cannot do from Python.
   the class again on each tick (a hidden tab sends none);
 - the element a focus request reaches is scrolled into view with the panel around it (the
   first of :attr:`PageAccess.scroll_into_view` that fits the window): on a phone the
-  question's buttons stayed below the fold after a power play;
+  question's buttons stayed below the fold after a power play; when the board is above that
+  panel and both fit the window, the scroll shows both (the student answers looking at it);
 - on a class hub (:attr:`PageAccess.page_status`, :mod:`tutor.hub.lockdown`) the page asks its
   server, when the student comes back to its tab (and every minute while it is shown),
   whether its kernel still runs; a tab closed for being idle, or a server the hub stopped,

@@ -97,6 +97,30 @@ CSS = """
 .ld-app .ld-legend { font-size: 12px; color: #52606d; }
 .ld-app .ld-setup, .ld-app .ld-sheet { margin-top: 8px; }
 
+/* A phone (at most 480 px wide): one column, in the order the student needs it. The board,
+   the question right under it (so both are on screen while the student answers), then the
+   moves, the round's end, the scores and the rest. The two columns' boxes step aside
+   (display: contents) so that their panels can be ordered as one list. The question does not
+   repeat the line of play the board above it shows. Tables fit the width: narrower cells, and
+   a table still too wide scrolls in its own box instead of being cut off. */
+@media (max-width: 480px) {
+  .ld-app .ld-main { flex-direction: column; flex-wrap: nowrap; align-items: stretch; gap: 8px; }
+  .ld-app .ld-main > .ld-play, .ld-app .ld-main > .ld-side { display: contents; }
+  .ld-app .ld-main > .ld-play > *, .ld-app .ld-main > .ld-side > * { order: 3; min-width: 0;
+                                                                       max-width: 100%; }
+  .ld-app .ld-main > .ld-play > .ld-board-slot { order: 1; }
+  .ld-app .ld-main > .ld-side > .ld-saving, .ld-app .ld-main > .ld-side > .ld-tutor { order: 2; }
+  .ld-app .ld-tutor .ld-situation-line { display: none; }
+  .ld-app .ld-tutor { padding: 8px 10px; }
+  .ld-app .ld-answer { width: 100% !important; max-width: 240px; }
+  .ld-app table.ld-score-table th, .ld-app table.ld-score-table td,
+  .ld-app table.ld-lesson-summary th, .ld-app table.ld-lesson-summary td { padding: 3px 4px; }
+  .ld-app .ld-scores .widget-html-content, .ld-app .ld-match .widget-html-content,
+  .ld-app .ld-match-end .widget-html-content, .ld-app .ld-lesson-end .widget-html-content,
+  .ld-app .ld-sheet-table .widget-html-content { max-width: 100%; overflow-x: auto; }
+  .ld-app .ld-bar-row { grid-template-columns: minmax(0, 120px) 1fr 38px; }
+}
+
 /* Contrast: the stock ipywidgets button colours give white text 2.2-4.1:1. */
 .ld-app .jupyter-button.mod-success { background-color: #2e7d32; color: #fff; }
 .ld-app .jupyter-button.mod-primary { background-color: #1565c0; color: #fff; }

@@ -1,0 +1,153 @@
+"""The pages on a phone (issue 43, finding 10): a 390 × 844 window, the size of a common phone.
+
+On the play page the question comes right under the board, and when it is asked the page
+shows both: the student answers looking at the board. The question does not repeat the line
+of play the board shows. Nothing on the play, lessons or teacher page scrolls sideways, and
+the round's summary tables fit the width.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from test_dashboard import (
+    IDLE,
+    _answer_and_move_on,
+    _click_first_move,
+    _mirror_forced,
+    _open,
+    _play_to_a_question,
+)
+
+from tutor.play.session import Session
+
+PHONE_390 = {"width": 390, "height": 844}
+SEED = 11
+
+# Where an element is drawn, against the window: its top and bottom, and the window's height.
+RECT = """(el) => { const r = el.getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+          height: window.innerHeight, width: document.documentElement.clientWidth}; }"""
+
+# Whether the page scrolls sideways: the document is wider than the window.
+SIDEWAYS = """() => { const s = document.scrollingElement;
+  return {scroll: s.scrollWidth, client: s.clientWidth}; }"""
+
+# Every table on the page that does not fit its box: the nearest box around it with a border
+# or that clips (a card, a panel), less its border and padding, or the window. A table wider
+# than that runs over the card's edge or is cut off. [class, its right edge, the room's].
+WIDE_TABLES = """() => {
+  const wide = [];
+  for (const t of document.querySelectorAll('table')) {
+    if (t.offsetParent === null) continue;
+    let box = t.parentElement;
+    while (box && box !== document.body) {
+      const s = getComputedStyle(box);
+      if (s.overflowX !== 'visible' || parseFloat(s.borderRightWidth) > 0) break;
+      box = box.parentElement;
+    }
+    const s = getComputedStyle(box);
+    const room = Math.min(document.documentElement.clientWidth, box.getBoundingClientRect().right
+        - parseFloat(s.borderRightWidth) - parseFloat(s.paddingRight));
+    const right = t.getBoundingClientRect().right;
+    if (right > room + 1) wide.push([t.className, right, room]);
+  }
+  return wide;
+}"""
+
+
+def _fits(page: Any, name: str) -> None:
+    """The page does not scroll sideways."""
+    width = page.evaluate(SIDEWAYS)
+    assert width["scroll"] <= width["client"], f"{name} scrolls sideways: {width}"
+
+
+def test_the_question_comes_under_the_board_and_both_show(page: Any, pages: dict[str, Any],
+                                                         artifacts: Path) -> None:
+    page.set_viewport_size(PHONE_390)
+    query = f"?lesson=free-play&lang=en&seed={SEED}&student=phone-390"
+    board = _open(page, pages["url"] + "Play.ipynb", query)
+    _fits(page, "the play page")
+    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    q = _play_to_a_question(page, mirror)
+    box = page.locator(".ld-answer input")
+    box.wait_for(state="visible", timeout=10_000)
+    # The page gives the answer box the focus, and scrolls (once it is drawn).
+    page.wait_for_function("() => document.activeElement && "
+                           "document.activeElement.matches('.ld-answer input')", timeout=10_000)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    shown, answer = board.evaluate(RECT), box.evaluate(RECT)
+    page.screenshot(path=str(artifacts / "phone-question.png"))
+    # The question comes right under the board, and the page shows both whole.
+    assert shown["bottom"] <= answer["top"], (shown, answer)
+    assert answer["top"] - shown["bottom"] < 0.4 * shown["height"], (shown, answer)
+    assert 0 <= shown["top"] and answer["bottom"] <= answer["height"], (shown, answer)
+    assert shown["right"] <= shown["width"] + 1 and answer["right"] <= answer["width"] + 1
+    # The line of play is on the board: the question does not spell it out.
+    assert q.situation.line and not q.situation.drill
+    assert page.locator(".ld-question .ld-situation-line").count() == 1
+    assert not page.locator(".ld-question .ld-situation-line").is_visible()
+    assert "Line:" not in page.locator(".ld-question").inner_text()
+    _fits(page, "the play page with a question")
+    assert page.evaluate(WIDE_TABLES) == []
+
+    # On to the round's end (every question answered right): its summary tables fit.
+    for _step in range(400):
+        page.wait_for_function(IDLE, timeout=30_000)
+        _mirror_forced(mirror)
+        if mirror.pending_question is not None:
+            page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
+            _answer_and_move_on(page, mirror, str(mirror.pending_question.expected))
+            continue
+        if mirror.round.over:
+            break
+        _click_first_move(page, mirror)
+    else:
+        raise AssertionError("the round did not end in 400 steps")
+    page.locator(".ld-round-end .ld-match table").wait_for(state="visible", timeout=30_000)
+    page.locator(".ld-round-end").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "phone-round-end.png"))
+    assert page.evaluate(WIDE_TABLES) == []
+    _fits(page, "the play page at the round's end")
+    assert page.page_errors == []
+
+
+def test_the_lessons_and_teacher_pages_do_not_scroll_sideways(page: Any,
+                                                              pages: dict[str, Any]) -> None:
+    page.set_viewport_size(PHONE_390)
+    for name, ready in (("Lessons.ipynb?lang=en&student=phone-390", ".ld-lesson-link"),
+                        ("Teacher.ipynb?lang=en", ".ld-class-upload")):
+        page.goto(pages["url"] + name, timeout=120_000)
+        page.locator(ready).first.wait_for(timeout=120_000)
+        _fits(page, name)
+    assert page.page_errors == []
+
+
+def test_a_four_player_round_summary_fits(page: Any, pages: dict[str, Any],
+                                          artifacts: Path) -> None:
+    """The widest summary: four players' columns and their pairs' totals (Ponce). Each
+    question is revealed ("Show me"); the round's end then shows its tables whole."""
+    page.set_viewport_size(PHONE_390)
+    _open(page, pages["url"] + "Play.ipynb", "?lesson=11-ponce&lang=en&seed=4&student=phone-4")
+    for _step in range(300):
+        page.wait_for_function(IDLE, timeout=30_000)
+        if page.locator(".ld-answer input").is_visible():
+            before = page.locator(".ld-question").inner_text()
+            page.get_by_role("button", name="Show me").click()
+            page.wait_for_function(
+                "(old) => { const q = document.querySelector('.ld-question');"
+                " return q.offsetParent === null || q.innerText !== old; }",
+                arg=before, timeout=10_000)
+            continue
+        if page.locator(".ld-round-end .ld-summary").is_visible():
+            break
+        _click_first_move(page)
+    else:
+        raise AssertionError("the round did not end in 300 steps")
+    page.locator(".ld-round-end .ld-match table").wait_for(state="visible", timeout=30_000)
+    page.locator(".ld-round-end").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "phone-round-end-4.png"))
+    assert page.evaluate(WIDE_TABLES) == []
+    _fits(page, "the play page at a four-player round's end")
+    assert page.page_errors == []
