@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from tutor.classroom.counts import Counts, counts_by_student
 from tutor.classroom.link import page_link
-from tutor.classroom.live import live_rows
+from tutor.classroom.live import LiveView, live_rows
 from tutor.i18n import N_, gettext, ngettext, translator
 from tutor.storage.records import Attempt, Outcome
 from tutor.teaching.diagnosis import LIKELIHOOD, MISTAKE_NAMES
@@ -179,16 +179,21 @@ def _steps_of(counts: Counts, lessons: Sequence[Lesson], times: Mapping[tuple[st
 
 def next_steps(attempts: Sequence[Attempt], lessons: Sequence[Lesson], now: datetime,
                params: dict[str, Params] | None = None,
-               by_student: Mapping[str, Counts] | None = None) -> list[NextStep]:
+               by_student: Mapping[str, Counts] | None = None,
+               live: LiveView | None = None) -> list[NextStep]:
     """The next step of each student (``attempts``: the class's) for each skill asked and not
     mastered that the lessons they played practise or whose misconception they showed:
     stuck students (by the live view at ``now``) first, then by name; ``lessons``: the
     lessons that may be sent (the installed ones); ``params``: each lesson's knowledge
     tracing by id (default: the installed lessons'); ``by_student``: the counts of
-    ``attempts`` if already made (:func:`tutor.classroom.counts.counts_by_student`)."""
+    ``attempts`` if already made (:func:`tutor.classroom.counts.counts_by_student`);
+    ``live``: the live view the page shows (default: made here from ``attempts``), so that
+    the stuck students are the ones it lists."""
     if by_student is None:
         by_student = counts_by_student(attempts, params)
-    stuck = {r.student: r.stuck for r in live_rows(attempts, now).stuck}
+    if live is None:
+        live = live_rows(attempts, now)
+    stuck = {r.student: r.stuck for r in live.stuck}
     times = _shown_times(attempts)
     names = sorted(by_student, key=lambda s: (s not in stuck, s.casefold(), s))
     return [step for name in names

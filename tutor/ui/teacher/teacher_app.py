@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.classroom.counts import counts_by_student
-from tutor.classroom.live import CountsMemo, live_rows
+from tutor.classroom.live import CountsMemo, LiveView, live_rows
 from tutor.classroom.next_steps import next_steps
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
@@ -98,13 +98,13 @@ class TeacherPage(LanguagePage):
         self._titles.clear()  # a lesson built since has its title (and its caps)
         self._counts.clear()
         attempts = self.store.attempts() if self.store is not None else []
-        self._render_live(attempts)
+        live = self._render_live(attempts)
         by_student = counts_by_student(attempts)  # counted once for the panels below
         self.rows = class_table(attempts, by_student=by_student)
         self.heat_map.render(self.rows, self.lang)
         self.table.render(self.rows, self.lang, self.class_code)
         self.next_steps.render(next_steps(attempts, self._installed(), self.clock(),
-                                          by_student=by_student),
+                                          by_student=by_student, live=live),
                                self.lang, self._lesson_titles(), self.class_code)
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
@@ -114,11 +114,12 @@ class TeacherPage(LanguagePage):
         table and the other panels wait for the "Refresh" button."""
         self._render_live(self.store.attempts() if self.store is not None else [])
 
-    def _render_live(self, attempts: Sequence[Attempt]) -> None:
+    def _render_live(self, attempts: Sequence[Attempt]) -> LiveView:
         titles = self._lesson_titles()
-        self.live.render(live_rows(attempts, self.clock(), lessons=self._lessons,
-                                   from_files=self.from_files, memo=self._counts),
-                         self.lang, titles)
+        view = live_rows(attempts, self.clock(), lessons=self._lessons,
+                         from_files=self.from_files, memo=self._counts)
+        self.live.render(view, self.lang, titles)
+        return view
 
     def _installed(self) -> list[Lesson]:
         """The installed lessons, the ones a next step may send (read with their titles)."""
