@@ -33,6 +33,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+from setuptools.dist import Distribution
 from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError, PlatformError
 
 ROOT = Path(__file__).resolve().parent
@@ -142,7 +143,17 @@ def engine_extensions() -> list[Extension]:
     return compiled_engine()
 
 
+class WithDataWhenEditable(Distribution):  # type: ignore[misc]
+    """setuptools' editable install asks the distribution ``has_data()``, which it does not
+    have (it has ``has_data_files``), so ``pip install -e .`` silently skipped the data files
+    and Voila found no page template (setuptools 84, ``editable_wheel._run_install``)."""
+
+    def has_data(self) -> bool:
+        return bool(self.has_data_files())
+
+
 setup(
+    distclass=WithDataWhenEditable,
     data_files=[(TEMPLATE, sorted(str(p.relative_to(ROOT)) for p in (ROOT / TEMPLATE).iterdir()
                                   if p.is_file()))],
     cmdclass={"build_py": BuildWithShippedFiles, "build_ext": OptionalCompiledEngine},

@@ -24,3 +24,14 @@ def test_every_server_config_names_the_template(tmp_path: Path) -> None:
     assert tornado["mathjax_url"] is None and tornado["mathjax_config"] is None
     assert "--VoilaConfiguration.template=leonard" in serve.command_flags()
 
+
+
+def test_this_install_puts_the_template_where_voila_looks() -> None:
+    """The environment the tests run in was installed by the README's command
+    (``pip install -e ".[test]"``): its Voila finds the template, as a newcomer's ``voila
+    notebooks/Play.ipynb`` must. setuptools' editable install skipped data files (it asks the
+    distribution ``has_data()``; setup.py's distribution class answers it)."""
+    from voila.paths import collect_template_paths
+
+    paths = collect_template_paths(["voila", "nbconvert"], "leonard", prune=True)
+    assert any(Path(p, "index.html.j2").is_file() and Path(p).name == "leonard" for p in paths)
