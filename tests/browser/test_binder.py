@@ -143,20 +143,9 @@ def test_binder_pages_ask_no_other_host(binder: dict[str, Any], page: Any) -> No
     """Issue 43 (finding 11): Binder's regular install ships the page template and its
     server config selects it, so the page asks its own server only (Voilà's lab template
     asked a CDN for Font Awesome); the icons come from the same server."""
-    from test_offline import _icons_drawn
+    from test_offline import _icons_drawn, only_own_server
 
-    own = urlsplit(binder["base"]).netloc
-    elsewhere: list[str] = []
-
-    def only_own_server(route: Any) -> None:
-        url = route.request.url
-        if urlsplit(url).scheme in ("data", "blob") or urlsplit(url).netloc == own:
-            route.continue_()
-        else:
-            elsewhere.append(url)
-            route.abort()
-
-    page.route("**/*", only_own_server)
+    elsewhere = only_own_server(page, binder["base"])
     page.goto(binder["base"] + readme_launch_path(), timeout=180_000)
     give_a_name(page, "Offline", timeout=180_000)
     page.locator("canvas.ld-board").wait_for(timeout=180_000)

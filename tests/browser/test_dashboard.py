@@ -131,6 +131,16 @@ def taken(page: Any, handle: Any, move: str) -> None:
                              f"{page.evaluate(PAGE_STATE)}") from err
 
 
+def _show_me(page: Any) -> None:
+    """Press "Show me" on the open question and wait until the question changes or goes."""
+    before = page.locator(".ld-question").inner_text()
+    page.get_by_role("button", name="Show me").click()
+    page.wait_for_function(
+        "(old) => { const q = document.querySelector('.ld-question');"
+        " return q.offsetParent === null || q.innerText !== old; }",
+        arg=before, timeout=10_000)
+
+
 def _click_first_move(page: Any, mirror: Session | None = None) -> str:
     """Click the page's first move that waits for the student and wait until the kernel took
     it; the mirror (if any) checks the engine allows it and plays it too. Returns the move."""
@@ -308,12 +318,7 @@ def test_a_variant_round_through_the_page(page: Any, voila_url: str, game: str) 
     for _step in range(300):
         page.wait_for_function(IDLE, timeout=30_000)
         if _visible(page, ".ld-answer input"):
-            before = page.locator(".ld-question").inner_text()
-            page.get_by_role("button", name="Show me").click()
-            page.wait_for_function(
-                "(old) => { const q = document.querySelector('.ld-question');"
-                " return q.offsetParent === null || q.innerText !== old; }",
-                arg=before, timeout=10_000)
+            _show_me(page)
             continue
         if _visible(page, ".ld-round-end .ld-summary"):
             break

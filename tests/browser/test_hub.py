@@ -29,6 +29,7 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -309,10 +310,14 @@ def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
         with pytest.raises(StoreAccessError):
             store.attempts("ana")
         assert store.me() == ("beto", False)
+        # beto's own answer goes in (so the teacher below reads him, whatever ran before).
+        store.add_attempt(replace(forged, student="beto", session="beto-own-session"))
     finally:
         store.close()
     with Store(hub.database) as direct:
         assert not [a for a in direct.attempts() if a.session == "forged-session"]
+        assert [a.student for a in direct.attempts() if a.session == "beto-own-session"] == [
+            "beto"]
     # The kernel sets JUPYTERHUB_USER (and the old LEONARD_TEACHERS) to be the teacher.
     forged_env = {**kernel_env, "JUPYTERHUB_USER": TEACHER, "LEONARD_TEACHERS": "beto"}
     assert not is_teacher(forged_env)

@@ -52,12 +52,13 @@ def _icons_drawn(page: Any, name: str, want: set[str]) -> None:
         assert any("Font Awesome" in f for f in icon["loaded"]), (name, icon)
 
 
-def test_no_page_asks_another_host_and_the_icons_show(page: Any,
-                                                     pages: dict[str, Any]) -> None:
-    own = urlsplit(pages["url"]).netloc
+def only_own_server(page: Any, base: str) -> list[str]:
+    """Every request ``page`` makes to a host other than ``base``'s aborted, as a school's
+    filter or no internet would; returns the list the aborted addresses go into."""
+    own = urlsplit(base).netloc
     elsewhere: list[str] = []
 
-    def only_own_server(route: Any) -> None:
+    def route(route: Any) -> None:
         url = route.request.url
         if urlsplit(url).scheme in ("data", "blob") or urlsplit(url).netloc == own:
             route.continue_()
@@ -65,7 +66,14 @@ def test_no_page_asks_another_host_and_the_icons_show(page: Any,
             elsewhere.append(url)
             route.abort()
 
-    page.route("**/*", only_own_server)
+    page.route("**/*", route)
+    return elsewhere
+
+
+def test_no_page_asks_another_host_and_the_icons_show(page: Any,
+                                                     pages: dict[str, Any]) -> None:
+    own = urlsplit(pages["url"]).netloc
+    elsewhere = only_own_server(page, pages["url"])
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
 

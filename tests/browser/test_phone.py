@@ -18,6 +18,7 @@ from test_dashboard import (
     _mirror_forced,
     _open,
     _play_to_a_question,
+    _show_me,
 )
 
 from tutor.play.session import Session
@@ -133,12 +134,7 @@ def test_a_four_player_round_summary_fits(page: Any, pages: dict[str, Any],
     for _step in range(300):
         page.wait_for_function(IDLE, timeout=30_000)
         if page.locator(".ld-answer input").is_visible():
-            before = page.locator(".ld-question").inner_text()
-            page.get_by_role("button", name="Show me").click()
-            page.wait_for_function(
-                "(old) => { const q = document.querySelector('.ld-question');"
-                " return q.offsetParent === null || q.innerText !== old; }",
-                arg=before, timeout=10_000)
+            _show_me(page)
             continue
         if page.locator(".ld-round-end .ld-summary").is_visible():
             break
