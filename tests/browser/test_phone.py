@@ -64,6 +64,16 @@ def _fits(page: Any, name: str) -> None:
     assert width["scroll"] <= width["client"], f"{name} scrolls sideways: {width}"
 
 
+def _round_end_fits(page: Any, shot: Path, name: str) -> None:
+    """The round's end shown: its summary tables fit and the page does not scroll sideways."""
+    page.locator(".ld-round-end .ld-match table").wait_for(state="visible", timeout=30_000)
+    page.locator(".ld-round-end").scroll_into_view_if_needed()
+    page.screenshot(path=str(shot))
+    assert page.evaluate(WIDE_TABLES) == []
+    _fits(page, name)
+    assert page.page_errors == []
+
+
 def test_the_question_comes_under_the_board_and_both_show(page: Any, pages: dict[str, Any],
                                                          artifacts: Path) -> None:
     page.set_viewport_size(PHONE_390)
@@ -106,12 +116,7 @@ def test_the_question_comes_under_the_board_and_both_show(page: Any, pages: dict
         _click_first_move(page, mirror)
     else:
         raise AssertionError("the round did not end in 400 steps")
-    page.locator(".ld-round-end .ld-match table").wait_for(state="visible", timeout=30_000)
-    page.locator(".ld-round-end").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts / "phone-round-end.png"))
-    assert page.evaluate(WIDE_TABLES) == []
-    _fits(page, "the play page at the round's end")
-    assert page.page_errors == []
+    _round_end_fits(page, artifacts / "phone-round-end.png", "the play page at the round's end")
 
 
 def test_the_lessons_and_teacher_pages_do_not_scroll_sideways(page: Any,
@@ -141,9 +146,5 @@ def test_a_four_player_round_summary_fits(page: Any, pages: dict[str, Any],
         _click_first_move(page)
     else:
         raise AssertionError("the round did not end in 300 steps")
-    page.locator(".ld-round-end .ld-match table").wait_for(state="visible", timeout=30_000)
-    page.locator(".ld-round-end").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts / "phone-round-end-4.png"))
-    assert page.evaluate(WIDE_TABLES) == []
-    _fits(page, "the play page at a four-player round's end")
-    assert page.page_errors == []
+    _round_end_fits(page, artifacts / "phone-round-end-4.png",
+                    "the play page at a four-player round's end")

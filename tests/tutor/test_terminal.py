@@ -199,9 +199,9 @@ def test_working_is_sent_back_to_be_worked_out() -> None:
                                     for st in s.mastery.states.values())
 
 
-def test_a_lesson_in_the_terminal_goes_on_to_mastery_and_says_how_it_went() -> None:
-    """RULES.md §4: a lesson plays until its targets are mastered (here at its rounds, a
-    perfect student), then the terminal prints how it went per target skill."""
+def _perfect_lesson_in_the_terminal() -> tuple[Session, list[str]]:
+    """Lesson 04-times (seed 5) played to its end in the terminal by a student who answers
+    every question right and takes the first move: the session and what the terminal wrote."""
     s = Session.from_lesson("04-times", lang="en", seed=5)
     lines: list[str] = []
 
@@ -210,6 +210,13 @@ def test_a_lesson_in_the_terminal_goes_on_to_mastery_and_says_how_it_went() -> N
         return "1" if q is None else str(q.expected)
 
     assert cli.Terminal(s, read=read, write=lines.append).run() == 0
+    return s, lines
+
+
+def test_a_lesson_in_the_terminal_goes_on_to_mastery_and_says_how_it_went() -> None:
+    """RULES.md §4: a lesson plays until its targets are mastered (here at its rounds, a
+    perfect student), then the terminal prints how it went per target skill."""
+    s, lines = _perfect_lesson_in_the_terminal()
     text = "\n".join(lines)
     assert s.lesson_over and s.lesson_summary().reason == "mastered"
     assert "How the lesson went" in text
@@ -248,14 +255,7 @@ def test_the_terminal_says_once_why_power_on_power_asks_nothing() -> None:
     power tile asks nothing (lesson 04-times brings many)."""
     from engine import PowerEffect
 
-    s = Session.from_lesson("04-times", lang="en", seed=5)
-    lines: list[str] = []
-
-    def read(prompt: str) -> str:
-        q = s.pending_question
-        return "1" if q is None else str(q.expected)
-
-    assert cli.Terminal(s, read=read, write=lines.append).run() == 0
+    s, lines = _perfect_lesson_in_the_terminal()
     said = [line for line in lines if "Power on power: 30 points, nothing to work out" in line]
     assert len(said) == 1 and said[0].startswith("ℹ ")
     assert sum(isinstance(e, PowerEffect) and e.rule == "power-vs-power"

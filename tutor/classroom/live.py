@@ -45,8 +45,8 @@ from tutor.storage.records import Attempt, Outcome
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
 
-__all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "CountsMemo", "LiveRow", "LiveState",
-           "LiveView", "live_rows", "live_view", "parse_time"]
+__all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "CountsMemo", "LiveRow",
+           "LiveState", "LiveView", "class_counts", "live_rows", "live_view", "parse_time"]
 
 WRONG_IN_A_ROW = 3
 """Wrong first answers in a row that mark a student stuck."""
@@ -158,6 +158,19 @@ def _counts(student: str, rows: Sequence[Attempt], lessons: Mapping[str, Lesson]
     if found is None or found[0] != key:
         found = memo[student] = (key, student_counts(rows, params, student))
     return found[1]
+
+
+def class_counts(attempts: Iterable[Attempt], lessons: Mapping[str, Lesson] | None = None,
+                 memo: CountsMemo | None = None) -> dict[str, Counts]:
+    """Each student's counts by name (names sorted), as
+    :func:`tutor.classroom.counts.counts_by_student` makes them, taking from ``memo`` (and
+    adding to it) those of a student with no new row: the teacher page's "Refresh" replays
+    each student once for the live view and the panels under it."""
+    lessons = _installed_lessons() if lessons is None else lessons
+    rows: dict[str, list[Attempt]] = {}
+    for a in attempts:
+        rows.setdefault(a.student, []).append(a)
+    return {name: _counts(name, rows[name], lessons, memo) for name in sorted(rows)}
 
 
 def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],

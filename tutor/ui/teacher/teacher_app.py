@@ -14,8 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tutor.classroom.counts import counts_by_student
-from tutor.classroom.live import CountsMemo, LiveView, live_rows
+from tutor.classroom.live import CountsMemo, LiveView, class_counts, live_rows
 from tutor.classroom.next_steps import next_steps
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
@@ -99,7 +98,7 @@ class TeacherPage(LanguagePage):
         self._counts.clear()
         attempts = self.store.attempts() if self.store is not None else []
         live = self._render_live(attempts)
-        by_student = counts_by_student(attempts)  # counted once for the panels below
+        by_student = class_counts(attempts, self._lessons, self._counts)  # the live view's too
         self.rows = class_table(attempts, by_student=by_student)
         self.heat_map.render(self.rows, self.lang)
         self.table.render(self.rows, self.lang, self.class_code)
