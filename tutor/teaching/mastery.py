@@ -656,16 +656,21 @@ class Mastery:
                 row = max(row, need - st.streak)
             for m in required:
                 row = max(row, self.needed(st, m) - st.told.get(m, 0))
+        # Mastery is judged at an answer: one that is not yet mastered needs one at least.
+        return max(1, row, self.right_answers_to_threshold(st))
+
+    def right_answers_to_threshold(self, st: SkillState) -> int:
+        """How many right answers would raise ``st``'s estimate to its skill's mastery
+        threshold (0 when it is there)."""
         params = self.params_for(st.skill)
         threshold = logit(params.mastery_threshold)
-        x, estimate = st.log_odds, 0
+        x, n = st.log_odds, 0
         # Each right answer raises the log-odds by at least log((1 - slip) / guess) > 0
         # (p_slip + p_guess < 1), and it stops at LOG_ODDS_LIMIT: the loop ends.
         while x < threshold:
             x = observe_log_odds(x, True, params)
-            estimate += 1
-        # Mastery is judged at an answer: one that is not yet mastered needs one at least.
-        return max(1, row, estimate)
+            n += 1
+        return n
 
     def needed(self, st: SkillState, mistake: str) -> int:
         """Right answers telling ``mistake`` apart that the row needs to rule it out:

@@ -247,18 +247,13 @@ def right_answers_to_mastery(mastery: Mastery, skill: str,
     longer after a misconception) and, with the lesson's ``cover``, the items that still have
     to rule out each mistake it can show (:func:`items_to_rule_out`; ``leave_out``: but
     these)."""
-    from tutor.teaching.mastery import MOST_STREAK, logit, observe_log_odds
+    from tutor.teaching.mastery import MOST_STREAK
 
     st = mastery.state(skill)
-    params = mastery.params_for(skill)
     needed = mastery.streak_needed(st)
     if cover is not None and st.shown <= cover.shows:
         needed = STREAK_TO_MASTER  # the longer rows are counted per mistake (below)
-    threshold = logit(params.mastery_threshold)
-    x, n = st.log_odds, 0
-    while (x < threshold or st.streak + n < needed) and n < MOST_STREAK:
-        x = observe_log_odds(x, True, params)
-        n += 1
+    n = min(MOST_STREAK, max(0, needed - st.streak, mastery.right_answers_to_threshold(st)))
     return max(n, 0 if cover is None else items_to_rule_out(mastery, skill, cover, leave_out))
 
 
