@@ -21,19 +21,17 @@ from tutor.storage.store_backends import SCHEMA_LOCK
 ROOT = Path(__file__).resolve().parents[2]
 CLASS = 30
 
-# One student's kernel: says it is ready, waits for the start file (so all of them open the
-# store together), says it is opening the store, then records COUNT attempts and prints the
-# number of each one once record_attempt has returned (so it is committed).
+# One student's kernel: says it is ready, waits for "go" on its stdin (so all of them open
+# the store together; blocked on a read, not polling, so 30 waiting kernels leave the CPU to
+# the database server), says it is opening the store, then records COUNT attempts and prints
+# the number of each one once record_attempt has returned (so it is committed).
 WRITER = textwrap.dedent(
     """
-    import os, sys, time
+    import sys
     from tutor.storage.store import Store
-    db, name, count, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    db, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     print("ready", flush=True)
-    for _ in range(1_000_000):
-        if os.path.exists(start):
-            break
-        time.sleep(0.0005)
+    assert sys.stdin.readline() == "go\\n"
     print("opening", flush=True)
     store = Store(db)
     session = store.start_session(name)
@@ -82,7 +80,7 @@ class _Creator:
         self.conn.close()
 
 
-def start_class(kids: Kids, db: str, counts: list[int], tmp_path: Path, names: list[str],
+def start_class(kids: Kids, db: str, counts: list[int], names: list[str],
                 creating: bool = False) -> Kids:
     """One writer per name (writing as many attempts as its count), all let go at the same
     moment (once every one is ready).
@@ -91,17 +89,19 @@ def start_class(kids: Kids, db: str, counts: list[int], tmp_path: Path, names: l
     write lock until every writer has started opening the store, so they all find a file
     with no tables yet, and must wait for it rather than create it too.
     """
-    start = tmp_path / "start"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    kids.extend(subprocess.Popen([sys.executable, "-c", WRITER, db, name, str(count),
-                                  str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True, env=env)
+    kids.extend(subprocess.Popen([sys.executable, "-c", WRITER, db, name, str(count)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=env)
                 for name, count in zip(names, counts, strict=True))
     for kid in kids:
         assert kid.stdout is not None
         assert kid.stdout.readline() == "ready\n"
     creator = _Creator(db) if creating else None
-    start.touch()
+    for kid in kids:
+        assert kid.stdin is not None
+        kid.stdin.write("go\n")
+        kid.stdin.close()
     for kid in kids:
         assert kid.stdout is not None
         assert kid.stdout.readline() == "opening\n"
@@ -126,7 +126,7 @@ def test_thirty_kernels_create_the_store_at_once(tmp_path: Path, kids: Kids, sto
                                                  ) -> None:
     db = store_url
     names = [f"student{i:02d}" for i in range(CLASS)]
-    results = finish(start_class(kids, db, [3] * CLASS, tmp_path, names, creating=True))
+    results = finish(start_class(kids, db, [3] * CLASS, names, creating=True))
     failures = [stderr.strip().splitlines()[-1] for code, _, stderr in results if code != 0]
     assert failures == []
     with Store(db) as store:
@@ -143,7 +143,7 @@ def _lose_nothing(kids: Kids, db: str, tmp_path: Path, restart: Callable[[], Non
     """30 writers of 200 attempts each; ``restart`` (if any) while all are writing (once
     every writer has committed some): every attempt stored once, in order."""
     names = [f"student{i:02d}" for i in range(CLASS)]
-    start_class(kids, db, [200] * CLASS, tmp_path, names, creating=True)
+    start_class(kids, db, [200] * CLASS, names, creating=True)
     if restart is not None:
         for kid in kids:
             assert kid.stdout is not None
@@ -186,8 +186,7 @@ def test_killed_kernels_lose_nothing_they_committed(tmp_path: Path, kids: Kids,
     names = [f"student{i:02d}" for i in range(CLASS)]
     victims = set(names[::3])
     # The victims would write for ever: they are still writing when they are killed.
-    start_class(kids, db, [10**9 if name in victims else 200 for name in names], tmp_path,
-                names)
+    start_class(kids, db, [10**9 if name in victims else 200 for name in names], names)
     reported: dict[str, list[int]] = {}
     for n, (name, kid) in enumerate((name, kid) for name, kid in zip(names, kids, strict=True)
                                     if name in victims):
