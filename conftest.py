@@ -83,17 +83,18 @@ def copy_checkout() -> Callable[[Path], Path]:
 
 
 def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong_every: int = 0,
-                rounds: int | None = None) -> None:
+                rounds: int | None = None, assignment: str | None = None) -> None:
     """A student plays ``lesson`` (a shipped lesson's name, or a lesson): ``rounds`` of it, or
     the whole match, answering right, except that every ``wrong_every``-th question is first
-    answered by adding where the tile multiplies (or just wrong). Random moves from ``seed``."""
+    answered by adding where the tile multiplies (or just wrong). Random moves from ``seed``.
+    ``assignment``: the id of the assignment whose link opened the game."""
     import random
 
     from tutor.play.session import Session
 
     extra = {} if rounds is None else {"rounds": rounds}
     s = Session.from_lesson(lesson, lang="en", student=student, store=str(db), seed=seed,
-                            **extra)
+                            assignment=assignment, **extra)
     rng = random.Random(seed)
     asked = 0
     for _ in range(10_000):

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tutor.classroom.link import ANONYMOUS, MAX_NAME, clean_name, read_link
+from tutor.classroom.link import ANONYMOUS, MAX_NAME, MAX_QUERY, clean_name, read_link
 
 
 def q(**values: str) -> str:
@@ -63,7 +63,7 @@ def test_an_unknown_language_is_a_note_in_the_default_language():
 
 
 def test_a_huge_or_crowded_query_is_ignored_whole():
-    huge = read_link(q(student="a" * 5000, seed="3"), env={})
+    huge = read_link(q(student="a" * MAX_QUERY, seed="3"), env={})
     assert huge.seed is None and huge.student == ANONYMOUS and len(huge.notes) == 1
     crowded = read_link("&".join(f"k{i}=v" for i in range(100)) + "&seed=4", env={})
     assert crowded.seed is None and len(crowded.notes) == 1

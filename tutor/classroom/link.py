@@ -26,8 +26,10 @@ MAX_NAME = 60
 """Characters kept of a student's name."""
 MAX_CLASS = 30
 """Characters kept of a class code (``class=``: what a teacher gives the class to type)."""
-MAX_QUERY = 2000
-"""A longer query string is not a link anyone typed: it is ignored whole."""
+MAX_QUERY = 20_000
+"""A longer query string is not a link anyone made: it is ignored whole. (An assignment's
+link carries its title; one edited to 10,000 characters is still read, and the title cut,
+saying so: :func:`tutor.classroom.assignments.read_assignment`.)"""
 _MAX_FIELDS = 20
 _SEED = re.compile(r"[+-]?\d{1,18}")
 HUB_USER_ENV = "JUPYTERHUB_USER"
@@ -44,6 +46,9 @@ class Link:
     notes: tuple[Message, ...] = field(default=())
     class_code: str = ""
     """The class code the student typed with their name (``class=``; ``""``: none)."""
+    values: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """Every value the link gave, as text (an assignment's are read from them:
+    :func:`tutor.classroom.assignments.read_assignment`)."""
 
     def note_texts(self) -> list[str]:
         return [n.translate(self.lang) for n in self.notes]
@@ -125,7 +130,7 @@ def read_link(query: str, env: Mapping[str, str] | None = None, *, lang: str = "
                                     "{limit} characters."), limit=MAX_NAME))
     code, _cut = clean_name(values.get("class", ""), MAX_CLASS)
     return Link(lang=lang, lesson=chosen, seed=seed, student=name, notes=tuple(notes),
-                class_code="" if code == ANONYMOUS else code)
+                class_code="" if code == ANONYMOUS else code, values=values)
 
 
 def page_link(page: str, *, lesson: str | None = None, lang: str | None = None,

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
 
 __all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "CountsMemo", "LiveRow",
-           "LiveState", "LiveView", "class_counts", "live_rows", "live_view", "parse_time"]
+           "LiveState", "LiveView", "class_counts", "lesson_over", "live_rows", "live_view",
+           "parse_time"]
 
 WRONG_IN_A_ROW = 3
 """Wrong first answers in a row that mark a student stuck."""
@@ -126,7 +127,7 @@ def _wrong_run(runs: Sequence[Sequence[Attempt]]) -> int:
     return count
 
 
-def _finished(counts: Counts, lesson: Lesson | None, session: str,
+def lesson_over(counts: Counts, lesson: Lesson | None, session: str,
               times: Sequence[datetime]) -> EndReason | None:
     """Why ``lesson`` is over for the student (their ``counts``, all their rows), as the play
     page ends it, or None: every target mastered, or in their latest ``session`` of it the
@@ -188,7 +189,7 @@ def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
     idle = max(0.0, (now - last).total_seconds())
     this_lesson = [t for a, t in zip(rows, times, strict=True)
                    if a.session == session and a.lesson == lesson]
-    finished = _finished(counts, lessons.get(lesson), session, this_lesson)
+    finished = lesson_over(counts, lessons.get(lesson), session, this_lesson)
     state: LiveState
     if finished is not None:
         state, stuck = "finished", None

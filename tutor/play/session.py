@@ -241,6 +241,7 @@ class Session:
         max_questions: int | None = DEFAULT_MAX_QUESTIONS,
         max_minutes: float | None = DEFAULT_MAX_MINUTES,
         clock: Callable[[], datetime] | None = None,
+        assignment: str | None = None,
     ) -> None:
         self.lang = normalize_lang(lang)
         self.student = student
@@ -248,8 +249,8 @@ class Session:
         self.params = bkt or default_params()
         self.clock = _checked_clock(clock, self.lang)
         self.store, self._owns_store = _open_store(store, self.lang)
-        self.recorder = (Recorder(self.store, lesson, self.clock) if self.store is not None
-                         else None)
+        self.recorder = (Recorder(self.store, lesson, self.clock, assignment)
+                         if self.store is not None else None)
         self.session_id = self.recorder.session_id if self.recorder else ""
         self.masteries: dict[str, Mastery] = {}
         self.counted_from: dict[str, tuple[int, int]] = {}
@@ -284,9 +285,11 @@ class Session:
     @classmethod
     def from_lesson(cls, lesson: Lesson | str, *, lang: str = "es", student: str = "anon",
                     store: Store | str | PathLike[str] | None = None, seed: int | None = None,
+                    assignment: str | None = None,
                     **overrides: Unpack[LessonOverrides]) -> Session:
         """A session with a lesson's settings (a :class:`tutor.course.lessons.Lesson` or its id);
-        ``overrides`` change single settings (e.g. ``players=3``)."""
+        ``overrides`` change single settings (e.g. ``players=3``); ``assignment``: the id of
+        the assignment whose link opened it (its rows carry it)."""
         from tutor.course.lessons import Lesson, load_lesson
 
         if not isinstance(lesson, Lesson):
@@ -306,7 +309,8 @@ class Session:
         seats = settings["players"] - len(settings["humans"])
         if not isinstance(bots, str) and bots and len(bots) not in (seats, settings["players"]):
             settings["bots"] = [bots[i % len(bots)] for i in range(seats)]  # lesson's bots cycle
-        session = cls(lang=lang, student=student, store=store, lesson=lesson.id, **settings)
+        session = cls(lang=lang, student=student, store=store, lesson=lesson.id,
+                      assignment=assignment, **settings)
         session.lesson_info = lesson
         return session
 

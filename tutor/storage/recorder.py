@@ -10,13 +10,12 @@ rows; :func:`load_mastery` and :func:`save_mastery` turn them into a
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Protocol
 
 from tutor.i18n import N_
-from tutor.storage.records import Attempt, MasteryValue
+from tutor.storage.records import Attempt, MasteryValue, tagged_session
 from tutor.teaching.mastery import Mastery, Params
 
 __all__ = ["NOT_SAVED_YET", "ProgressStore", "Recorder", "load_mastery", "save_mastery"]
@@ -59,12 +58,15 @@ class Recorder:
     """The progress of one session (``session_id``) of one lesson, written to ``store``."""
 
     def __init__(self, store: ProgressStore, lesson: str,
-                 clock: Callable[[], datetime] | None = None) -> None:
+                 clock: Callable[[], datetime] | None = None,
+                 assignment: str | None = None) -> None:
         from tutor.storage.store import utc_now
 
         self.store = store
         self.lesson = lesson
-        self.session_id = uuid.uuid4().hex
+        self.session_id = tagged_session(assignment)
+        """A new id; a game opened from an assignment's link carries the assignment's id in
+        it (issue 45)."""
         self._unsaved: list[Callable[[], object]] = []
         self._started: set[str] = set()
         self._now: Callable[[], str] = utc_now

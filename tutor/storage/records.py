@@ -5,6 +5,8 @@ outcome, the columns of the CSV and DataShop exports, and the checks every attem
 from __future__ import annotations
 
 import math
+import re
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from datetime import datetime, timezone
@@ -16,6 +18,7 @@ __all__ = [
     "CSV_COLUMNS",
     "DATASHOP_COLUMNS",
     "DURATION_NOT_SECONDS",
+    "ID",
     "KC_SEPARATOR",
     "LIMITS",
     "MAX_TEXT",
@@ -27,6 +30,8 @@ __all__ = [
     "check_attempt",
     "out_of_range",
     "outcome",
+    "session_assignment",
+    "tagged_session",
 ]
 
 MasteryValue = str | int | float
@@ -167,3 +172,23 @@ def _check_time(text: str) -> Iterator[Message]:
     except OverflowError:
         yield Message(N_("the time {value} is not a date and time like "
                          "2024-05-01T12:00:00+00:00"), value=repr(text))
+
+
+# -- the assignment a session was opened from (issue 45) -------------------------------------
+
+ID = re.compile(r"[A-Za-z0-9_-]{4,32}")
+"""An assignment's id: what :func:`tutor.classroom.assignments.new_id` makes, and all a link
+may carry as one."""
+
+
+def tagged_session(assignment_id: str | None) -> str:
+    """A new session id; a game opened from an assignment carries its id in it
+    (``<uuid>@<id>``), so every row it stores and exports says so."""
+    base = uuid.uuid4().hex
+    return f"{base}@{assignment_id}" if assignment_id and ID.fullmatch(assignment_id) else base
+
+
+def session_assignment(session: str) -> str | None:
+    """The assignment a session was opened from (:func:`tagged_session`), or None."""
+    base, at, found = session.rpartition("@")
+    return found if at and base and ID.fullmatch(found) else None

@@ -28,6 +28,9 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
   The mastery table gains ``evidence`` (text: the estimate as log-odds, what the row of right
   answers ruled out, the misconceptions shown; issue 42), empty in rows saved before. A
   PostgreSQL store is created at version 3.
+* version 4: the class's rows beside the progress (issue 45): ``classes``, ``roster`` and
+  ``assignments`` (:mod:`tutor.storage.class_rows`). The migration creates them; no other
+  row changes.
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -46,8 +49,10 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+import tutor.storage.class_rows as class_rows
 from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
+from tutor.storage.class_rows import CLASS_TABLES, Assignment
 from tutor.storage.names import name_key, same_name
 from tutor.storage.records import (
     CSV_COLUMNS,
@@ -103,7 +108,7 @@ __all__ = [
 ]
 
 ENV_VAR = PROGRESS_ENV
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
 # lock; a write that still finds it busy is tried again BUSY_RETRIES more times, after
@@ -194,10 +199,18 @@ def _merge_student(store: Store, merged: int, into: int) -> None:
     conn.execute(sql("DELETE FROM students WHERE id = ?"), (merged,))
 
 
-MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2, 2: _migrate_2_to_3}
+def _migrate_3_to_4(store: Store) -> None:
+    """The class's tables (issue 45): classes, rosters and assignments."""
+    for statement in CLASS_TABLES:
+        store.conn.execute(statement)
+
+
+MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2, 2: _migrate_2_to_3,
+                                                  3: _migrate_3_to_4}
 """``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
 opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
-_TABLES = {"schema_version", "students", "sessions", "attempts", "mastery", "name_merges"}
+_TABLES = {"schema_version", "students", "sessions", "attempts", "mastery", "name_merges",
+           "classes", "roster", "assignments"}
 MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
                     "total_seconds", "streak", "scaffolded_right", "misconceptions", "evidence")
 """The mastery table's columns, one row per student and skill (the fields of
@@ -729,6 +742,58 @@ class Store:
         self._allow(None)
         return self._retry(lambda: [(r[0], r[1], r[2]) for r in self.conn.execute(
             "SELECT kept, merged, time FROM name_merges ORDER BY time, kept")])
+
+    # -- classes, rosters and assignments (issue 45) ------------------------------------------
+    def _teacher_only(self) -> None:
+        if self.owner is not None:
+            raise StoreAccessError(N_("Only a teacher can make or change classes and "
+                                      "assignments; {owner} sees their own."),
+                                   owner=self.owner, lang=self.lang)
+
+    def save_roster(self, class_code: str, names: list[str]) -> None:
+        """The class's roster becomes ``names`` (checked before: no two with one key)."""
+        self._teacher_only()
+        class_rows.save_roster(self, class_code, names, utc_now())
+
+    def roster(self, class_code: str) -> list[str]:
+        """The class's roster in the teacher's order (a teacher's: a student's store refuses
+        it, since it names the other students)."""
+        self._teacher_only()
+        return class_rows.roster(self, class_code)
+
+    def class_codes(self) -> list[str]:
+        """Every class with a roster or an assignment (a teacher's)."""
+        self._teacher_only()
+        return class_rows.class_codes(self)
+
+    def classes_of(self, student: str) -> list[str]:
+        """The classes whose roster holds ``student``."""
+        self._allow(student)
+        return class_rows.classes_of(self, student)
+
+    def save_assignment(self, assignment: Assignment) -> None:
+        """A new assignment, or an edit of the one with its id (checked before)."""
+        self._teacher_only()
+        class_rows.save_assignment(self, assignment, utc_now())
+
+    def assignments(self, class_code: str | None = None) -> list[Assignment]:
+        """The assignments of ``class_code`` (None: every class), oldest first. A store
+        opened for one student gives only those of the classes whose roster holds them."""
+        found = class_rows.assignments(self, class_code)
+        if self.owner is None:
+            return found
+        mine = set(class_rows.classes_of(self, self.owner))
+        return [a for a in found if a.class_code in mine]
+
+    def assignment(self, assignment_id: str) -> Assignment | None:
+        """The assignment with this id, or None. A store opened for one student refuses one
+        of a class whose roster does not hold them (a link passed from another class)."""
+        found = class_rows.assignment(self, assignment_id)
+        if found is not None and self.owner is not None and found.class_code not in set(
+                class_rows.classes_of(self, self.owner)):
+            raise StoreAccessError(N_("This assignment is for another class; {owner} is not "
+                                      "on its list."), owner=self.owner, lang=self.lang)
+        return found
 
     def integrity_ok(self) -> bool:
         if self.backend.name != "sqlite":

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from tutor.course.paths import scheme_of
+from tutor.storage.class_rows import CLASS_TABLES
 
 if TYPE_CHECKING:
     import psycopg
@@ -170,6 +171,7 @@ class SQLiteBackend(Backend):
     scaffolded_right INTEGER NOT NULL DEFAULT 0,
     misconceptions INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (student_id, skill))""",
+            *CLASS_TABLES,
         )
 
     def connect(self, location: str | Path, timeout: float) -> sqlite3.Connection:
@@ -253,6 +255,7 @@ class PostgresBackend(Backend):
     scaffolded_right INTEGER NOT NULL DEFAULT 0,
     misconceptions INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (student_id, skill))""",
+            *CLASS_TABLES,
         )
 
 
