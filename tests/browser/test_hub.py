@@ -1,4 +1,4 @@
-"""A real JupyterHub, set up as ``deploy/tljh/`` says (issues 35 and 41): JupyterHub from
+"""A real JupyterHub, set up as ``deploy/tljh/`` says (issues 35, 41 and 45): JupyterHub from
 PyPI, its proxy from npm, ``deploy/tljh/leonard.py`` loaded as it is (see
 ``tests/browser/hub_server.py`` for the overlay that stands in for TLJH), the store service
 in front of the session's PostgreSQL cluster (or an SQLite file).
@@ -7,9 +7,6 @@ Issue 35: two students and a teacher log in through the hub's form in headless C
 play; the answers are stored under each student's hub name, whatever the link says; the
 teacher sees both, a student is refused the teacher's page.
 
-Issue 45: a class's roster made from a hub group, and its assignment seen by its students
-only, through each one's own server's token.
-
 Issue 41: a student tries what the issue's probe tried, and each is refused: a kernel of
 their own, code on their page's kernel, a terminal, JupyterLab, files; the store's password
 is nowhere a student's server can read; a write forged with the student's own token for
@@ -17,6 +14,9 @@ another student is refused, and so is a teacher's view for a student who says th
 teacher; "José" typed two ways is one student; the fourth tab gets the page that says which
 to close; an idle tab is closed and says so when the student comes back; PostgreSQL stopped
 mid-class, then back, loses and doubles nothing, and the page says the truth meanwhile.
+
+Issue 45: a class's roster made from a hub group, and its assignment seen by its students
+only, through each one's own server's token.
 
 One hub for the test session; slow (a few minutes). Needs npm (the proxy is installed into
 ``~/.cache/leonard-domino-tutor/chp`` when missing) and Debian's Chromium.
