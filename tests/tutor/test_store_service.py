@@ -298,7 +298,9 @@ def test_a_teacher_assigns_and_only_the_classs_students_see_it(service: Service)
     """The teacher makes 6B's roster and assignment and 6C's; ana (6B) sees 6B's, carla
     (6C) sees 6C's, and 6B's asked for by its id (a link passed on) is refused to carla
     with the sentence why, its content unsent; beto, on no roster, sees none."""
-    six_b, six_c = _assignment(), _assignment("6C", id="wk12-6c", title="Other class")
+    six_b = _assignment()
+    six_c = _assignment("6C", id="wk12-6c",  # a title as typed: accents either way, emoji
+                        title="Multiplicacio\u0301n y más 👩\u200d🏫")
     with service.client("tok-ruiz") as ruiz:
         ruiz.save_roster("6B", ["Ana", "José"])
         ruiz.save_roster("6C", ["Carla"])
@@ -374,7 +376,8 @@ def test_a_forged_assignment_or_roster_is_refused_with_a_sentence(service: Servi
     good = assignment_json(_assignment())
     forged = {
         "its id is not 4 to 32": {**good, "id": "../../x"},
-        "its title is empty or longer than 120": {**good, "title": "x" * 10_000},
+        "its title is empty, longer than 120": {**good, "title": "x" * 10_000},
+        "or has control characters": {**good, "title": "Week\x0012"},
         "its lessons are not each a lesson id": {**good, "lessons": ["04-times", "../etc"]},
         "it does not have 1 to 12 lessons": {**good, "lessons": []},
         "its due date is not a date and time": {**good, "due": "next friday"},
@@ -396,7 +399,7 @@ def test_a_forged_assignment_or_roster_is_refused_with_a_sentence(service: Servi
         with pytest.raises(StoreError, match="its due date is not a date and time"):
             ruiz.save_assignment(_assignment(due="2026-13-45T99:00"))
     with Store(service.database, lang="es") as direct:  # and the store itself, in any language
-        with pytest.raises(StoreError, match="su título está vacío o tiene más de 120"):
+        with pytest.raises(StoreError, match="su título está vacío, tiene más de 120"):
             direct.save_assignment(_assignment(title="x" * 200))
         with pytest.raises(StoreError, match="un estudiante aparece dos veces"):
             direct.save_roster("6B", ["José", "JOSÉ"])

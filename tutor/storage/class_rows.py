@@ -118,6 +118,15 @@ def _plain(text: object, limit: int) -> bool:
             and not any(unicodedata.category(c).startswith("C") for c in text))
 
 
+def _title(text: object) -> bool:
+    """Whether ``text`` is a title as the teacher page keeps one (its spaces collapsed, any
+    letters, emoji or accents as typed): not empty, at most :data:`MAX_TITLE` characters, no
+    control characters."""
+    return (isinstance(text, str) and 0 < len(text) <= MAX_TITLE
+            and " ".join(text.split()) == text
+            and not any(unicodedata.category(c) == "Cc" for c in text))
+
+
 def _known_zone(name: object) -> bool:
     try:
         ZoneInfo(str(name))
@@ -157,9 +166,9 @@ def _check_row(a: Assignment) -> None:
     if not _plain(a.class_code, MAX_CODE):
         raise _Refusal(N_("its class code is not a name of at most {limit} characters"),
                        limit=MAX_CODE)
-    if not _plain(a.title, MAX_TITLE):
-        raise _Refusal(N_("its title is empty or longer than {limit} characters"),
-                       limit=MAX_TITLE)
+    if not _title(a.title):
+        raise _Refusal(N_("its title is empty, longer than {limit} characters or has control "
+                          "characters"), limit=MAX_TITLE)
     if not isinstance(lessons, tuple) or not 0 < len(lessons) <= MAX_LESSONS:
         raise _Refusal(N_("it does not have 1 to {limit} lessons"), limit=MAX_LESSONS)
     if len(set(lessons)) != len(lessons) or not all(
