@@ -67,7 +67,7 @@ def test_the_scan_finds_the_codes_citations() -> None:
     """The scan reads every way the code cites a rule (so an empty scan cannot pass)."""
     found = cited()
     assert {"§1.6", "§1.8", "§3.4", "§4", "D-1", "D-9", "D-21", "D-28", "H-1"} <= set(found)
-    assert citations_in("RULES §4 and RULES.md §1.6, docs/rules.md §3.1–§3.4 (D-1…D-16)") == {
+    assert citations_in("RULES §4 and docs/rules.md §1.6, docs/rules.md §3.1–§3.4 (D-1…D-16)") == {
         "§4", "§1.6", "§3.1", "§3.4", "D-1", "D-16"}
     assert citations_in("only for the layer reset (recipe §2)") == set()
 
