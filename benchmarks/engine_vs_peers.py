@@ -19,7 +19,7 @@ every turn and, for a ratio, the median over the turns of each turn's ratio, wit
 interquartile range. Then, per build: Leonard rounds per second (2 and 4 players, random play)
 and the search and expert bots' time per move.
 
-With ``--variants``, last, rounds per second of every variant (RULES.md §3) in each build,
+With ``--variants``, last, rounds per second of every variant (docs/rules.md §3) in each build,
 random play, two ways side by side: ``Round.playout`` (the bots' rollouts: the inline kernel
 for two-ended lines; Doble 15's hub has no inline kernel and plays through the same
 _place/_draw/_pass as apply) and a plain ``legal_moves()`` + ``apply()`` loop without an event

@@ -1,4 +1,4 @@
-"""How often the diagnosis blames a mistake that was not made (RULES.md §4, issue 32 part 6):
+"""How often the diagnosis blames a mistake that was not made (docs/rules.md §4, issue 32 part 6):
 
     python benchmarks/false_naming.py [--seed 1] [--games 4] [--drills 30] [--guesses 3]
 
@@ -53,7 +53,7 @@ def game_questions(seed: int = 1, games: int = 4) -> list[Question]:
 
 
 def drill_questions(seed: int = 1, per_skill: int = 30) -> list[Question]:
-    """About ``per_skill`` drill questions of each drill skill (RULES.md §4), as the tutor
+    """About ``per_skill`` drill questions of each drill skill (docs/rules.md §4), as the tutor
     makes them between rounds for a student who has mastered nothing."""
     from tutor.teaching.asking import Asker
     from tutor.teaching.mastery import Mastery

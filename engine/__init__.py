@@ -81,7 +81,7 @@ __all__ = [
     "PowerEffect", "RecordError", "Round", "RoundEnded", "RoundStarted", "RulesError", "Tile",
     "TileError", "TileSet", "Variant", "double_n", "load_record", "parse_tile", "power_effect",
     "replay", "variant", "ScoreSheet",
-    # the classic variants (RULES.md §3) and the line shapes
+    # the classic variants (docs/rules.md §3) and the line shapes
     "ANNUL", "Annul", "Annulled", "CUBAN", "DOBLE15", "End", "Line", "LineShape", "PONCE",
     "RoundContext", "Special", "TRADITIONAL", "TWO_ENDED", "VARIANTS", "VENEZUELA", "hub",
     "HubLine", "TwoEndedLine",

@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play a match between bots")
     sim.add_argument("--variant", default="leonard", choices=list(VARIANTS),
-                     help="the game (RULES.md §1, §3)")
+                     help="the game (docs/rules.md §1, §3)")
     sim.add_argument("--players", type=int, default=None,
                      help="players (default: the fewest the game allows: 2, or 4 for the "
                           "pair games)")

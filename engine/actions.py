@@ -60,7 +60,7 @@ def _tile(text: str, tileset: TileSet | None) -> Tile:
             raise ActionError(str(e)) from None
     out: list[Half] = []
     for h in re.split(r"[/|]", text):
-        half = _half(h.strip())  # the spellings RULES.md §1.1 accepts (×, X, −)
+        half = _half(h.strip())  # the spellings docs/rules.md §1.1 accepts (×, X, −)
         if isinstance(half, int) or half in SYMBOLS:
             out.append(half)
         else:

@@ -1,5 +1,5 @@
 """Which moves are legal now: the plays a hand may make, and the checks that refuse an illegal
-play, draw or pass with a message that says why (RULES.md §1.5). Plain functions over a round,
+play, draw or pass with a message that says why (docs/rules.md §1.5). Plain functions over a round,
 which :class:`~engine.round.Round`'s ``legal_moves``, ``apply`` and its hooks ``_plays`` and
 ``_check_play`` call; a variant's round type overrides the hooks (Doble 15's 13s and arms)."""
 

@@ -37,7 +37,7 @@ def _texts(value: object, where: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Deal:
     """One round's deal. ``table``: the 4-player Leonard table tile (None: none);
-    ``starter``: the seat that opens (None: the rule finds it, RULES.md §1.4)."""
+    ``starter``: the seat that opens (None: the rule finds it, docs/rules.md §1.4)."""
 
     hands: tuple[tuple[str, ...], ...]
     pile: tuple[str, ...] = ()

@@ -1,4 +1,4 @@
-"""The end of a round (RULES.md §1.8, D-9): how Leonard and the block game count a hand that
+"""The end of a round (docs/rules.md §1.8, D-9): how Leonard and the block game count a hand that
 is dominoed or blocked, and the :class:`~engine.events.RoundEnded` that says how it ended.
 Plain functions over a round, which :class:`~engine.round.Round`'s hooks of the same names
 call (a variant's round type overrides those hooks, and calls :func:`finish` through

@@ -40,7 +40,7 @@ class Placed:
     end: End | None
     """``None`` for the round's first tile."""
     opening: bool
-    """The round's first tile placed by a player (RULES.md §1.7)."""
+    """The round's first tile placed by a player (docs/rules.md §1.7)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,8 @@ class Passed:
 
 @dataclass(frozen=True)
 class PowerEffect:
-    """A power tile's effect (RULES.md §1.6). ``gain`` goes to ``seat``, ``loss`` to ``target``."""
+    """A power tile's effect (docs/rules.md §1.6). ``gain`` goes to ``seat``, ``loss`` to
+    ``target``."""
 
     seat: int
     target: int
@@ -94,7 +95,7 @@ class Bonus:
 
 @dataclass(frozen=True)
 class Special:
-    """A Doble 15 special number (RULES.md §3.5, D-14): the number ``number`` left open by
+    """A Doble 15 special number (docs/rules.md §3.5, D-14): the number ``number`` left open by
     ``seat``'s play. ``target`` is the seat it hits: the hexed player (13), the player who
     plays again (14), the player who draws (15); for a reversal (3) the next player."""
 

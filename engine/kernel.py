@@ -59,11 +59,11 @@ class Tables:
         self.numeric_double = tuple(
             a == b and not ts.is_symbol[a] for a, b in zip(ts.half_a, ts.half_b, strict=True))
         self.double_mask = sum(1 << i for i in range(self.n) if ts.half_a[i] == ts.half_b[i])
-        # Opening priority (RULES.md §1.4, D-2): numeric doubles first, then by weight.
+        # Opening priority (docs/rules.md §1.4, D-2): numeric doubles first, then by weight.
         self.open_order = tuple(sorted(
             ((1 if self.numeric_double[i] else 0, self.weight[i]), i) for i in range(self.n)
         )[::-1])
-        # RULES.md §1.6 for power tile i placed with tile j at the other end of the line, at
+        # docs/rules.md §1.6 for power tile i placed with tile j at the other end of the line, at
         # [i * n + j]: the gain and the loss it inflicts (0 for a basic tile i). Both
         # :func:`engine.scoring.effect` and the playout kernel read them.
         n = self.n

@@ -1,7 +1,7 @@
 """Line shapes: where tiles go on the table and what their open ends are called.
 
 Two shapes, one idea. A *two-ended line* (Leonard and the block games) has the ends ``"L"``
-and ``"R"``. A *hub* (Doble 15, RULES.md §3.5) is a double with N arms, each an end of its own,
+and ``"R"``. A *hub* (Doble 15, docs/rules.md §3.5) is a double with N arms, each an end of its own,
 named ``"1"`` … ``"N"`` clockwise. Either way an end is a small index (0, 1, …) in the engine's
 hot paths and a name in moves, events and records; :class:`LineShape` converts between them.
 

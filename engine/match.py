@@ -14,7 +14,7 @@ from .rules import variant as variant_named
 
 
 class Match:
-    """Rounds of one variant for a fixed number of players (RULES.md §1.9, §3).
+    """Rounds of one variant for a fixed number of players (docs/rules.md §1.9, §3).
 
     A match of Leonard, the block game or Doble 15 is ``rules.rounds`` rounds (D-10); the
     other classic variants play until a player or pair reaches the target score

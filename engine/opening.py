@@ -1,4 +1,4 @@
-"""How a round opens (RULES.md §1.4, D-2, D-3): the shuffled deal, who opens and with which
+"""How a round opens (docs/rules.md §1.4, D-2, D-3): the shuffled deal, who opens and with which
 tile, and who opens the next round. Plain functions over the kernel's tables and hands as bit
 masks, which :class:`~engine.round.Round`'s construction and its ``next_starter`` hook call
 (a variant's round type overrides those hooks, not these)."""

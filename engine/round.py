@@ -126,7 +126,7 @@ class Round:
     def deal(cls, variant: Variant, rules: HouseRules, players: int, rng: random.Random, *,
              number: int = 1, starter: int | None = None, record: bool = True,
              context: object = None) -> Round:
-        """A shuffled deal (RULES.md §1.4). ``starter`` given means the D-3 "rotate" opening:
+        """A shuffled deal (docs/rules.md §1.4). ``starter`` given means the D-3 "rotate" opening:
         that seat opens with any tile (with a table tile, it plays first onto it)."""
         rt = variant.round_type
         if rt is not None and cls is not rt:
@@ -184,7 +184,7 @@ class Round:
     @classmethod
     def next_starter(cls, previous: list[Round], rules: HouseRules) -> int | None:
         """Who opens the round after ``previous`` (the match's rounds so far), with any tile;
-        None: the round opens by rule (RULES.md §1.4). Leonard and the block game: D-3
+        None: the round opens by rule (docs/rules.md §1.4). Leonard and the block game: D-3
         (:func:`engine.opening.rotated_starter`)."""
         return rotated_starter(previous, rules)
 
@@ -250,7 +250,7 @@ class Round:
         return reading.end_tile(self, end)
 
     def right_of(self, seat: int) -> int:
-        """The right-hand player: the one who plays after ``seat`` (RULES.md §1.3)."""
+        """The right-hand player: the one who plays after ``seat`` (docs/rules.md §1.3)."""
         return (seat + 1) % self.players
 
     @property
@@ -407,7 +407,7 @@ class Round:
             self.log.append(Bonus(seat, kind, points, detail))
 
     def _blocked(self) -> bool:
-        """RULES.md §1.8: nobody can place a tile and there is nothing to draw."""
+        """docs/rules.md §1.8: nobody can place a tile and there is nothing to draw."""
         if self.pile_pos < len(self.pile) - self.keep or not self.line.started:
             return False
         m = self._ends_mask()

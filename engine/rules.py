@@ -1,4 +1,4 @@
-"""Rule sets as data: the house rules D-1…D-16 of RULES.md (and the ones this engine settles,
+"""Rule sets as data: the house rules D-1…D-16 of docs/rules.md (and the ones this engine settles,
 D-17…) and the variants built on them."""
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ NO_OPTIONS: Mapping[str, str] = cast("Mapping[str, str]", VariantOptions())
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class HouseRules:
-    """Every choice RULES.md leaves open, named after its D-number, with its default.
+    """Every choice docs/rules.md leaves open, named after its D-number, with its default.
 
     A plain Python class in the compiled build too: a compiled (native) class stores an ``int``
     field as a number, so ``rounds=True`` (a lesson file's typo) would arrive as 1 and pass the
@@ -253,13 +253,13 @@ class Variant:
     pile: bool
     """Undealt tiles form a pile to draw from (False: they stay aside unseen)."""
     power: bool
-    """Power tiles score (RULES.md §1.6)."""
+    """Power tiles score (docs/rules.md §1.6)."""
     table_tile_players: tuple[int, ...] = ()
     """Player counts that play the 4-player opening: a starter by pre-draw and a table tile."""
     pass_bonus: int = 0
-    """Paso a la salida / paso corrido bonus (RULES.md §1.7)."""
+    """Paso a la salida / paso corrido bonus (docs/rules.md §1.7)."""
     capicua_bonus: int = 0
-    """Bonus for a last tile that fits both ends (RULES.md §1.8)."""
+    """Bonus for a last tile that fits both ends (docs/rules.md §1.8)."""
     extra: dict[str, Any] = field(default_factory=dict)
     title: str = ""
     """The game's name for people."""
@@ -374,7 +374,7 @@ def variant(name: str) -> Variant:
         raise RulesError(f"unknown variant {name!r}: choose one of {', '.join(VARIANTS)}") from None
 
 
-# --- power effects (RULES.md §1.6) -------------------------------------------------------
+# --- power effects (docs/rules.md §1.6) -------------------------------------------------------
 
 POWER_VS_POWER = 30
 """Seed item 10: a power tile played against a power tile at the other end."""
@@ -391,8 +391,8 @@ _EFFECTS: dict[tuple[Any, Any], str] = {
 
 
 def effect_rule(tile: Tile) -> str:
-    """The row of the RULES.md §1.6 table that applies to a power tile (``"x/n"``, ``"+/n"`` …),
-    or ``""`` for a basic tile."""
+    """The row of the docs/rules.md §1.6 table that applies to a power tile (``"x/n"``,
+    ``"+/n"`` …), or ``""`` for a basic tile."""
     if not tile.is_power:
         return ""
     key = tile.key
@@ -437,7 +437,7 @@ def power_effect(
     played: Tile | str, other_end: Tile | str | None, symbol_value: int = 0
 ) -> tuple[int, int]:
     """``(gain, loss)`` of placing ``played`` when ``other_end`` is the tile at the other end
-    of the line (RULES.md §1.6). ``other_end=None`` (an opening) gives ``(0, 0)``.
+    of the line (docs/rules.md §1.6). ``other_end=None`` (an opening) gives ``(0, 0)``.
 
     >>> power_effect("5/x", "6/6"), power_effect("x/x", "3/4"), power_effect("-/6", "4/5")
     ((60, 0), (49, 0), (0, 15))

@@ -1,4 +1,4 @@
-"""What a placement scores at once: a power tile's effect (RULES.md §1.6) and the kind of a
+"""What a placement scores at once: a power tile's effect (docs/rules.md §1.6) and the kind of a
 capicúa (§1.8). Plain functions over a round, which :class:`~engine.round.Round`'s placement,
 its ``play_points`` and the playout kernel call. (§1.7's pass bonuses are paid with the
 pass, :mod:`engine.turns`.)"""

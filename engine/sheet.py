@@ -1,4 +1,4 @@
-"""The Leonard score sheet (RULES.md §2): one table per round, read from the round's event log.
+"""The Leonard score sheet (docs/rules.md §2): one table per round, read from the round's event log.
 
 Layout
     Rows are numbered 1, 2, 3 … ; row *k* holds every player's *k*-th turn. A turn is the draws
@@ -38,7 +38,7 @@ Play quality (``!!`` ``!`` ``X`` ``XX``)
     The round is replayed from its deal (:attr:`Round.initial_hands`, pile, table, starter);
     before each placement every legal play — each (tile, end) the player could have placed —
     is valued by the points it changes at once: its power effect, own gain plus loss
-    inflicted (RULES.md §1.6, with T the total of the tile at the opposite end; an opening is
+    inflicted (docs/rules.md §1.6, with T the total of the tile at the opposite end; an opening is
     neutralized and worth 0; a basic tile is worth 0). With *lo* and *hi* the lowest and
     highest value on offer:
 
@@ -50,7 +50,7 @@ Play quality (``!!`` ``!`` ``X`` ``XX``)
     Bonuses (domino, capicúa, tranque, pass bonuses) do not enter the value: they either do
     not depend on the choice of tile or are not known at the moment of the play.
 
-The classic variants (RULES.md §3)
+The classic variants (docs/rules.md §3)
     A game without power tiles drops the ``-a`` columns (:attr:`Variant.sheet_losses`); a
     pair game adds the pairs' cumulative scores after the players' (``Σac``, ``Σbd``) and
     writes ``$`` for both partners of the winning pair. A play that made another seat draw

@@ -11,7 +11,7 @@ Half = int | str
 
 SYMBOLS: tuple[str, ...] = ("+", "-", "x")
 
-# RULES.md §1.1: on input accept these spellings; on output always + - x and /.
+# docs/rules.md §1.1: on input accept these spellings; on output always + - x and /.
 _ALIASES = {"×": "x", "*": "x", "X": "x", "−": "-", "–": "-"}
 
 
@@ -67,7 +67,7 @@ class Tile:
 
     @property
     def is_power(self) -> bool:
-        """A Leonard power tile has at least one symbol half (RULES.md §1.1)."""
+        """A Leonard power tile has at least one symbol half (docs/rules.md §1.1)."""
         return isinstance(self.a, str) or isinstance(self.b, str)
 
     def total(self, symbol_value: int = 0) -> int:
@@ -184,7 +184,7 @@ def _half(text: str) -> Half:
 
 
 LEONARD = TileSet("Leonard", (1, 2, 3, 4, 5, 6, "+", "-", "x"), "halves are 1–6, +, -, x")
-"""The 45 Leonard-Domino tiles (RULES.md §1.1): 21 basic, 24 power."""
+"""The 45 Leonard-Domino tiles (docs/rules.md §1.1): 21 basic, 24 power."""
 
 
 def double_n(n: int) -> TileSet:
@@ -199,7 +199,7 @@ DOUBLE_FIFTEEN = double_n(15)
 
 
 def parse_tile(text: str | Tile, tileset: TileSet = LEONARD) -> Tile:
-    """Parse a tile in text form, Leonard set by default (RULES.md §1.1 aliases accepted).
+    """Parse a tile in text form, Leonard set by default (docs/rules.md §1.1 aliases accepted).
 
     >>> parse_tile("X|5")
     Tile('x', 5)

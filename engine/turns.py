@@ -1,5 +1,5 @@
 """A turn that places no tile: drawing from the pile (D-4) and passing, with the pass bonuses
-of RULES.md §1.7 (paso a la salida, paso corrido; D-7). Plain functions over a round, which
+of docs/rules.md §1.7 (paso a la salida, paso corrido; D-7). Plain functions over a round, which
 :class:`~engine.round.Round`'s ``_draw`` and ``_pass`` call (Doble 15 extends ``_draw``, Ponce
 scores a pass through the ``_on_pass`` hook)."""
 

@@ -7,7 +7,7 @@ from engine.tiles import DOUBLE_NINE
 
 
 def cuban_hands(extra: dict[int, list[str]]) -> list[list[str]]:
-    """Four Cuban hands of 10 (RULES.md §3.4): the tiles ``extra`` names for a seat, then
+    """Four Cuban hands of 10 (docs/rules.md §3.4): the tiles ``extra`` names for a seat, then
     non-doubles in set order (0/1, 0/2 …). Name the 9/9 where it is wanted: the seat holding
     it opens the first hand."""
     named = {str(DOUBLE_NINE.parse(t)) for h in extra.values() for t in h}

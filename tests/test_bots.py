@@ -184,7 +184,7 @@ def test_search_bot_refuses_an_empty_budget():
         SearchBot(1, rollouts=0)
 
 
-# --- every variant (RULES.md §3) ------------------------------------------------------------
+# --- every variant (docs/rules.md §3) ------------------------------------------------------------
 
 def _variant_match(name: str, seed: int) -> Match:
     from engine import VARIANTS

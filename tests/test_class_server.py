@@ -1,7 +1,7 @@
 """A small class measured at the server (benchmarks/class_server.py): three simulated students,
 websocket clients speaking Voilà's own protocol (no browser), play a lesson against one
 standalone Voilà server and leave as a closed tab does. Every answer they sent is stored once
-under their own name (RULES.md §4: the tutor's questions and the answers recorded), no student
+under their own name (docs/rules.md §4: the tutor's questions and the answers recorded), no student
 fails, and no kernel is left once they left; on the progress file the kernels write, and
 through the class hub's store service (issue 41: a real JupyterHub from deploy/, each kernel
 with its own student's hub token). Timings are reported, never asserted."""

@@ -85,12 +85,32 @@ def test_teachers_get_a_full_server_only_if_the_school_says_so(tmp_path: Path) -
 
 
 def test_every_test_the_docs_cite_exists() -> None:
-    """A test named in the README, docs/ or deploy/ is where the text says (issue 43: the hub
-    test was cited as ``tests/test_hub.py``; it is ``tests/browser/test_hub.py``)."""
+    """A test named in the README, CONTRIBUTING.md, docs/ or deploy/ is where the text says
+    (issue 43: the hub test was cited as ``tests/test_hub.py``; it is
+    ``tests/browser/test_hub.py``)."""
     import re
 
-    texts = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "deploy").rglob("*")]
+    texts = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md"),
+             *(ROOT / "deploy").rglob("*")]
     cited = {(t.relative_to(ROOT), m) for t in texts if t.is_file()
              for m in re.findall(r"\btests/[\w/]+\.py\b", t.read_text(encoding="utf-8"))}
     assert cited, "the docs cite no test"
     assert not {c for c in cited if not (ROOT / c[1]).is_file()}
+
+
+def test_contributing_gives_a_command_for_every_benchmark() -> None:
+    """CONTRIBUTING.md's benchmark table (issue 46, part 5) has a row with the command that
+    runs it for every script of benchmarks/ that runs alone; the modules the benchmarks share
+    and the worker another one starts are named in the text; every script named exists."""
+    import re
+
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `(\w+\.py)` \|.*\| `python benchmarks/\1 ?[^`]*` \|$", text,
+                          re.MULTILINE))
+    named = set(re.findall(r"`(\w+\.py)`", text))
+    scripts = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "benchmarks").glob("*.py")}
+    worker = {"kt_pybkt_worker.py"}  # kt_real_data.py runs it in pyBKT's interpreter
+    alone = {name for name, code in scripts.items() if 'if __name__ == "__main__"' in code}
+    assert set(scripts) - named == set(), "benchmarks CONTRIBUTING.md does not name"
+    assert alone - worker - rows == set(), "benchmarks without a command in the table"
+    assert rows <= set(scripts), "commands for benchmarks that are not there"

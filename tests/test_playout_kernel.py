@@ -70,7 +70,7 @@ def test_playout_with_record_emits_events():
     assert sum(1 for t in rnd.turns if t["play"]) == len(rnd.line)
 
 
-# --- every variant (RULES.md §3): the same check with end names from the line's shape ------
+# --- every variant (docs/rules.md §3): the same check with end names from the line's shape ------
 
 VARIANT_CASES = [(v, p) for name, v in sorted(VARIANTS.items())
                  if name not in ("leonard", "block")
@@ -111,7 +111,8 @@ def test_every_variant_playout_matches_apply(variant, players):
 @pytest.mark.parametrize("symbol_value", [0, 5])
 def test_power_effect_tables_match_the_rules_table(symbol_value):
     """The playout kernel and apply() both read a power play's points from Tables; every pair
-    (power tile, tile at the other end) gives what RULES.md §1.6's table (power_effect) says."""
+    (power tile, tile at the other end) gives what docs/rules.md §1.6's table (power_effect)
+    says."""
     from engine.round import tables
     from engine.rules import power_effect
     from engine.scoring import effect

@@ -187,7 +187,7 @@ class Terminal:
             self.write("")
             self.write(_(N_("Game stopped.")))
         self.write(_(N_("Final score: {scores}")).format(scores=self.scores()))
-        if s.plan.targets and s.lesson_over:  # RULES.md §4: how the lesson went
+        if s.plan.targets and s.lesson_over:  # docs/rules.md §4: how the lesson went
             self.write(_(N_("How the lesson went")))
             for sk in s.lesson_summary().skills:
                 self.write(f"  {'✔' if sk.mastered else '✘'} {sk.name}: {sk.right}/{sk.asked}"

@@ -1,7 +1,7 @@
 """The tutor's facts about each game, one entry per game (python-chess's ``variant.py`` idea,
 on the tutor's side): what the setup calls it, how it scores in a line for the round's
 summary, which skills free play practises, the round-end questions it asks and the words of
-its own score-sheet marks (RULES.md §3 and §4).
+its own score-sheet marks (docs/rules.md §3 and §4).
 
 The engine's registry (:data:`engine.rules.VARIANTS`, completed by :mod:`engine.variants`)
 says how a game is played; this module says how the tutor teaches it. Every variant there
@@ -25,7 +25,7 @@ from tutor.i18n import N_, TranslatableError
 __all__ = ["DEFAULT_GAME", "GAMES", "Game", "RoundEndQuestion", "UnknownGameError", "game"]
 
 RoundEndQuestion = Literal["collect", "tens", "total"]
-"""A round-end question (RULES.md §4): ``collect`` the winner's count of the hands (``add``,
+"""A round-end question (docs/rules.md §4): ``collect`` the winner's count of the hands (``add``,
 or ``subtract`` for the traditional block's differences), ``tens`` that count in tens, half
 up (``round``), ``total`` a round whose losses outweigh its gains (``negative``)."""
 
@@ -39,7 +39,7 @@ class Game:
     label: str
     """The game's name for people, in the setup and the score sheet's title (N_-marked)."""
     skills: frozenset[str]
-    """What free play practises: what the game's scoring asks to compute (RULES.md §4;
+    """What free play practises: what the game's scoring asks to compute (docs/rules.md §4;
     :attr:`tutor.teaching.practice.Plan.focus` when a lesson names no targets)."""
     round_end: frozenset[RoundEndQuestion]
     """The round-end questions the game asks (:meth:`tutor.teaching.asking.Asker` asks no other)."""
@@ -63,7 +63,7 @@ class Game:
 
     @property
     def player_counts(self) -> tuple[int, ...]:
-        """How many may play it (RULES.md §1.3, §3: the engine's variant says)."""
+        """How many may play it (docs/rules.md §1.3, §3: the engine's variant says)."""
         rules = variant(self.name)
         return tuple(range(rules.min_players, rules.max_players + 1))
 

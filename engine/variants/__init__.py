@@ -1,5 +1,5 @@
 """The variants beside Leonard and the block game (:mod:`engine.rules`): the classic variants
-of RULES.md §3 and the house variants, each a :class:`~engine.rules.Variant` whose
+of docs/rules.md §3 and the house variants, each a :class:`~engine.rules.Variant` whose
 ``round_type`` overrides a few hooks of :class:`~engine.round.Round` (python-chess's
 ``variant.py`` style), one module each.
 

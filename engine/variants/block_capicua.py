@@ -7,9 +7,9 @@ H-1, *the block game with capicúa* ("dominó de bloqueo con capicúa"), as hous
   unseen), a player who cannot place a tile passes; the first round is opened by the highest
   double (else the heaviest tile, D-2), later rounds as the house rule D-3 says;
 * **domino**: the player who places their last tile gains the totals of every tile left in
-  the other hands (RULES.md §1.8);
+  the other hands (docs/rules.md §1.8);
 * **capicúa**: when that last tile could have been placed at either open end, the player
-  gains **20** more, as in Leonard (RULES.md §1.8): a basic capicúa, ``K`` on the score
+  gains **20** more, as in Leonard (docs/rules.md §1.8): a basic capicúa, ``K`` on the score
   sheet (the game has no power tiles, so never ``KP``);
 * **tranque**: nobody can place a tile: the lowest hand gains the other hands' totals; equal
   lowest hands gain nothing (D-9, or share it with ``tranque_tie="split"``);
@@ -27,7 +27,7 @@ from dataclasses import replace
 from ..rules import BLOCK_VARIANT
 
 CAPICUA_BONUS = 20
-"""RULES.md §1.8: what a capicúa adds to the domino."""
+"""docs/rules.md §1.8: what a capicúa adds to the domino."""
 
 BLOCK_CAPICUA = replace(
     BLOCK_VARIANT,

@@ -1,4 +1,4 @@
-"""Cuban double-nine (RULES.md §3.4): 55 tiles, two pairs, 10 tiles each and 15 set aside
+"""Cuban double-nine (docs/rules.md §3.4): 55 tiles, two pairs, 10 tiles each and 15 set aside
 unseen; a player who cannot play passes. A player with five or more doubles may ask for a
 redeal on their first turn. The winner's pair scores the opposing pair's hands (D-12).
 Played to 200 (settable up to 500)."""

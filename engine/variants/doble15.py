@@ -1,4 +1,4 @@
-"""Doble 15 (RULES.md §3.5): 136 tiles, a hub of six arms, and special numbers.
+"""Doble 15 (docs/rules.md §3.5): 136 tiles, a hub of six arms, and special numbers.
 
 The first player with a double lays it as the hub: six arms, each open on its number (when
 nobody holds a double, players draw in turn until one draws a double, and open with it).

@@ -1,4 +1,4 @@
-"""Ponce (RULES.md §3.3): Venezuela's table, scored by passes and by counts rounded to tens.
+"""Ponce (docs/rules.md §3.3): Venezuela's table, scored by passes and by counts rounded to tens.
 
 Pass points go to the pair of the player who played last, pass by pass: 1 a pass, 2 for the
 first pass of the match, nothing for a partner's pass (so a play all three others pass on

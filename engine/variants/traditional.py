@@ -1,4 +1,4 @@
-"""The traditional draw game (RULES.md §3.1): double-six, 2–5 players with 8 − players tiles
+"""The traditional draw game (docs/rules.md §3.1): double-six, 2–5 players with 8 − players tiles
 each, a pile that always keeps 1 tile (2 with two players), the block counted by differences,
 and the highest hand opening the next round. Played to 100 (or 50)."""
 

@@ -1,4 +1,4 @@
-"""Venezuela (RULES.md §3.2): double-six, two pairs, 7 tiles each, no pile; a pair scores the
+"""Venezuela (docs/rules.md §3.2): double-six, two pairs, 7 tiles each, no pile; a pair scores the
 opposing pair's hands. Played to 100."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Issue 33 in a real browser: the play page opened without a student asks for a name before
 the game starts, the name survives a reload (the address bar's link says it), and the
 progress file downloaded carries it; on a phone (412 px wide) the question scrolls into view
-with its buttons after a power play (RULES.md §4: a power play's points are asked before
+with its buttons after a power play (docs/rules.md §4: a power play's points are asked before
 they are shown, so the question must be on screen to be answered); after a move pressed
 with Enter the focus is on no button, so a second Enter plays nothing.
 

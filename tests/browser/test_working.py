@@ -1,4 +1,4 @@
-"""RULES.md §4 "The answer is a number", on the play page: working typed in the answer box
+"""docs/rules.md §4 "The answer is a number", on the play page: working typed in the answer box
 (``4*8``) is sent back to be worked out, the question stays open with its points hidden, and
 the number then answers it and shows the points.
 

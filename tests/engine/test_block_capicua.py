@@ -1,5 +1,5 @@
 """The block game with the capicúa bonus (house rule H-1, engine/variants/block_capicua.py):
-the block game's deal and play (RULES.md §1.4, §1.5), Leonard's capicúa bonus of 20 (§1.8),
+the block game's deal and play (docs/rules.md §1.4, §1.5), Leonard's capicúa bonus of 20 (§1.8),
 a match of rounds (§1.9, D-10).
 
 Rounds come from seeds; what they score is worked out here from the tiles, independently of

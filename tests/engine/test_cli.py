@@ -78,7 +78,7 @@ def test_replay_names_the_first_illegal_turn(tmp_path):
     assert f"round 1, turn {turn + 1}" in rep.stderr and "Traceback" not in rep.stderr
 
 
-# --- the classic variants (RULES.md §3) --------------------------------------------------
+# --- the classic variants (docs/rules.md §3) --------------------------------------------------
 
 VARIANT_RUNS = [("traditional", "3"), ("venezuela", "4"), ("ponce", "4"), ("cuban", "4"),
                 ("doble15", "3")]

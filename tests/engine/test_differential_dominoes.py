@@ -3,7 +3,7 @@
 
 ``dominoes`` plays one game: 4 players, 7 tiles each, no pile, partners opposite (0 & 2
 against 1 & 3), the 6/6 opens, play to seat + 1, a player who cannot play passes. That is the
-table of our block game (4 players), Venezuela and Ponce (RULES.md §3.2, §3.3), so on each
+table of our block game (4 players), Venezuela and Ponce (docs/rules.md §3.2, §3.3), so on each
 deal every move list, every board and the moment the game ends must agree. The results agree
 where the rules are the same and differ, by the amounts asserted below, where they are not:
 

@@ -2,7 +2,7 @@
 context live in its module (issue 34, parts 4 and 5).
 
 * ``Play.parse(str(p)) == p`` (and the same text again) for every legal move of seeded random
-  rounds of every variant (RULES.md §1.5 moves, §3 the variants' lines: L/R ends, Doble 15's
+  rounds of every variant (docs/rules.md §1.5 moves, §3 the variants' lines: L/R ends, Doble 15's
   arms); ``draw``, ``pass`` and Cuban's ``annul`` (§3.4) by their words;
 * text that is not a move raises ``ActionError`` (a ValueError) saying what a move looks like;
 * a round's deal (§1.4) is a ``Deal`` whose saved form is the game record's, unchanged, and
@@ -255,7 +255,7 @@ def test_ponce_context_comes_from_its_own_match_context():
 
 
 def test_a_variants_own_house_rules_are_declared_and_checked_by_it():
-    """D-11…D-16 (RULES.md §3.4, §3.5) and D-19: Cuban's, Doble 15's and the traditional
+    """D-11…D-16 (docs/rules.md §3.4, §3.5) and D-19: Cuban's, Doble 15's and the traditional
     game's own options are declared in their modules (``Variant.options``, default first),
     checked when HouseRules is made and read through ``HouseRules.option``; HouseRules has no
     field of its own for any of them."""

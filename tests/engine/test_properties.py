@@ -1,4 +1,4 @@
-"""Property tests over thousands of seeded random games (RULES.md §1, the block variant).
+"""Property tests over thousands of seeded random games (docs/rules.md §1, the block variant).
 
 Each example is a seed (and a player count and house rules); the game it deals is played with
 random moves, some of them deliberately illegal, and checked after every step.
@@ -152,7 +152,7 @@ def hand_total(rnd: Round, seat: int) -> int:
 
 
 class Oracle:
-    """RULES.md §1.6–1.8 written out again, independently of the engine, and checked
+    """docs/rules.md §1.6–1.8 written out again, independently of the engine, and checked
     against the events of every move."""
 
     def __init__(self, rnd: Round) -> None:

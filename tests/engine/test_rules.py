@@ -1,4 +1,4 @@
-"""One test (or a small group) per rule of RULES.md §1, named after its section or D-number.
+"""One test (or a small group) per rule of docs/rules.md §1, named after its section or D-number.
 
 Deals are prepared with ``Round.from_deal`` through the ``kit`` fixture (tests/engine/
 conftest.py), which completes short hands and the pile from the tiles a test does not name.
@@ -47,7 +47,7 @@ SYMBOLS = ("+", "-", "x")
 
 
 def total(tile: Tile, symbol_value: int = 0) -> int:
-    """A tile's total, computed here (not by the engine): RULES.md §1.1, D-1."""
+    """A tile's total, computed here (not by the engine): docs/rules.md §1.1, D-1."""
     return sum(h if isinstance(h, int) else symbol_value for h in (tile.a, tile.b))
 
 

@@ -1,4 +1,4 @@
-"""Tests for engine.sheet: the Leonard score sheet of RULES.md §2, built from a round's log."""
+"""Tests for engine.sheet: the Leonard score sheet of docs/rules.md §2, built from a round's log."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property tests over every variant (RULES.md §1, §3): random seeded games, some moves
+"""Property tests over every variant (docs/rules.md §1, §3): random seeded games, some moves
 deliberately illegal, checked after every step.
 
 * legality: every move applied was listed by ``legal_moves()`` (and placed a tile whose half

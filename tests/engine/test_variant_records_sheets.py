@@ -1,4 +1,4 @@
-"""Records and score sheets of the classic variants (RULES.md §2, §3; README "Game records").
+"""Records and score sheets of the classic variants (docs/rules.md §2, §3; README "Game records").
 
 * records written before the variants existed (two-ended L/R ends, house rules D-1…D-10 only)
   still replay to the same scores and turns;

@@ -1,4 +1,4 @@
-"""One test (or a small group) per rule of RULES.md §3, the classic variants, named after its
+"""One test (or a small group) per rule of docs/rules.md §3, the classic variants, named after its
 section or D-number (D-17 … D-28 are the house rules this engine settles; see the README).
 
 Deals are prepared by hand through the ``kit`` fixture, or are frozen game records in

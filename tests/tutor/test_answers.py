@@ -1,7 +1,7 @@
 """Tests for tutor.teaching.answers: what a student may type, what is refused, and that nothing
 hangs.
 
-RULES.md §4, "The answer is a number": a final answer is an integer as a person writes it;
+docs/rules.md §4, "The answer is a number": a final answer is an integer as a person writes it;
 text with an operation in it is the working, not the answer (docs/teaching.md)."""
 
 from __future__ import annotations
@@ -95,10 +95,10 @@ def test_every_error_code_has_a_message_in_both_languages() -> None:
 def test_is_correct() -> None:
     assert is_correct("45", 45) and is_correct("5x9=45", 45) and is_correct("-3", -3)
     assert not is_correct("44", 45)
-    assert not is_correct("5x9", 45)  # RULES.md §4: the working is not the answer
+    assert not is_correct("5x9", 45)  # docs/rules.md §4: the working is not the answer
 
 
-# RULES.md §4 "The answer is a number": (reply, language, what it is: the number written, or
+# docs/rules.md §4 "The answer is a number": (reply, language, what it is: the number written, or
 # ("working", what the working comes to), or the AnswerError code).
 READINGS: list[tuple[str, str, object]] = [
     # final answers: a number as a person writes it

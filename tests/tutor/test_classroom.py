@@ -52,7 +52,7 @@ def test_lesson_progress_shows_targets_and_done(tmp_path: Path, student_plays: A
 
 def test_lesson_progress_of_free_play_lists_the_lessons_own_games_skills(
         tmp_path: Path, student_plays: Any) -> None:
-    """RULES.md §4: a lesson without targets practises what its game's scoring asks
+    """docs/rules.md §4: a lesson without targets practises what its game's scoring asks
     (tutor.games), and the lessons page lists those skills, not Leonard-Domino's: the same
     plan a session of the lesson plays by. No shipped lesson is like this one."""
     from tutor.course.lessons import Lesson

@@ -5,7 +5,7 @@ snapshot,
 the skills panel, the lesson's summary), on the lessons page, on the teacher page's class
 table after its exported file is uploaded into a fresh store, and in the class CSV.
 
-RULES.md §4 ("Evidence"): a question counts once, by its first answer; right at the first try
+docs/rules.md §4 ("Evidence"): a question counts once, by its first answer; right at the first try
 means right with no hint before it; a reveal before any answer counts as wrong.
 """
 

@@ -1,4 +1,4 @@
-"""The buggy-rule catalog (RULES.md §4): each mistake named on a constructed question, blame on
+"""The buggy-rule catalog (docs/rules.md §4): each mistake named on a constructed question, blame on
 the skill the mistake concerns, the likeliest of several named with "it might be", slips."""
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def test_each_catalog_rule_is_named_and_blames_its_skill(rule: str, question: Qu
     shown = [rule] if is_typo(question.expected, answer) else []
     d = diagnose(question, answer, shown=shown)
     assert d.rule == rule and d.kind in ("named", "likely")
-    assert d.skill == skill  # RULES.md §4: blame follows the diagnosis
+    assert d.skill == skill  # docs/rules.md §4: blame follows the diagnosis
     assert d.message and "{" not in d.message
     es = diagnose(question, answer, "es", shown)
     assert es.rule == rule and es.message != d.message
@@ -130,7 +130,7 @@ def test_rules_giving_the_right_value_are_left_out() -> None:
 
 
 def test_a_loss_may_be_written_with_or_without_the_minus_sign() -> None:
-    """RULES.md §4 / issue: a loss may be written as 15 or −15, as the wording allows."""
+    """docs/rules.md §4 / issue: a loss may be written as 15 or −15, as the wording allows."""
     assert diagnose(MINUS6, 15).correct and diagnose(MINUS6, -15).correct
     assert not diagnose(SCORE, 3).correct  # a score below zero needs its sign
 
@@ -192,7 +192,7 @@ def test_order_of_operations_is_named() -> None:
 
 
 def test_random_wrong_answers_are_rarely_named(sample: list[Question]) -> None:
-    """RULES.md §4 / issue 32: a student with no misconception whose answer is wrong (a guess
+    """docs/rules.md §4 / issue 32: a student with no misconception whose answer is wrong (a guess
     of about the right size) is told of a named mistake at most 10% of the time."""
     result = _false_naming_module().false_naming(sample, seed=1, guesses=3)
     assert result["wrong"] > 1000

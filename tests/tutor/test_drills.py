@@ -1,4 +1,4 @@
-"""Drill positions (RULES.md §4, issue 32 part 6): real positions of the Leonard set, the T
+"""Drill positions (docs/rules.md §4, issue 32 part 6): real positions of the Leonard set, the T
 tile at either end of a random legal line, the points from the engine; the questions a drill
 makes show the line, the end where the tile went and the tile it went next to; and a named
 mistake is followed by an item that tells it apart (remediation)."""
@@ -120,7 +120,7 @@ def one_question(skill: str, seed: int) -> Asker:
 
 
 def test_a_named_mistake_makes_the_next_question_one_that_tells_it_apart() -> None:
-    """RULES.md §4, issue 32 part 6: after x/n answered n + T, the next question is an x/n
+    """docs/rules.md §4, issue 32 part 6: after x/n answered n + T, the next question is an x/n
     item where n + T is a wrong answer no other mistake gives (so n + T ≠ n × T)."""
     for seed in range(6):
         asker = one_question("multiply", seed)
@@ -200,7 +200,7 @@ def test_a_mistake_on_the_remediation_item_does_not_chain() -> None:
 
 
 def test_the_drill_gives_each_short_skill_its_room() -> None:
-    """RULES.md §4 (issue 32 part 4: drills between rounds until every skill is mastered):
+    """docs/rules.md §4 (issue 32 part 4: drills between rounds until every skill is mastered):
     the drill after a round asks the skills still below mastery, each as often as it still
     needs (up to 7 right in a row), at most DRILL_LIMIT (4) questions when one or two skills
     are short and DRILL_PER_SKILL (3) per skill when more are — a free match practises six

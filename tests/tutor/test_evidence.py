@@ -1,4 +1,4 @@
-"""What a first answer is evidence of (RULES.md §4 "Evidence"): the one rule
+"""What a first answer is evidence of (docs/rules.md §4 "Evidence"): the one rule
 (:func:`tutor.teaching.evidence.judge`) live and on replay, the streak, the fading scaffolds and the
 per-skill parameters."""
 

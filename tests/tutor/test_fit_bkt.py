@@ -1,4 +1,4 @@
-"""``python -m tutor fit-bkt``: BKT parameters per skill fitted from exports (RULES.md §4
+"""``python -m tutor fit-bkt``: BKT parameters per skill fitted from exports (docs/rules.md §4
 "Evidence": the same rule decides which first answers are observations)."""
 
 from __future__ import annotations

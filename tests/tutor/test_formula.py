@@ -1,5 +1,5 @@
 """The tutor's formulas without sympy (tutor.teaching.formula, issue 35 part 5) are the ones sympy
-wrote: every stage, worked solution and blanks scaffold of every question kind (RULES.md §1.6
+wrote: every stage, worked solution and blanks scaffold of every question kind (docs/rules.md §1.6
 rows, §3 round ends, §4 "What the tutor asks": formula, worked steps, blanks) is compared with
 the sympy construction the tutor used before, and each expression shape with sympy's printer.
 """

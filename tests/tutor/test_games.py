@@ -1,4 +1,4 @@
-"""A game is one tutor entry (issue 34 part 4; RULES.md §3 the games, §4 what the tutor asks):
+"""A game is one tutor entry (issue 34 part 4; docs/rules.md §3 the games, §4 what the tutor asks):
 every engine variant has exactly one entry in :mod:`tutor.games` and the entry has one per
 variant; an entry's round-end questions and skills are those its game's rounds give; and no
 other tutor module switches on a game's name (a static scan of the source, shown to catch

@@ -1,4 +1,4 @@
-"""Lessons that end at mastery (RULES.md §4: a lesson practises its targets until they are
+"""Lessons that end at mastery (docs/rules.md §4: a lesson practises its targets until they are
 mastered; issue 32 parts 4 and 7): a lesson goes on after its match's rounds until every
 target is mastered or it reaches its cap (questions or minutes, from the lesson file), then
 says how it went; free play ends with its match; a mastered skill is asked at most 1 time
@@ -66,7 +66,7 @@ def play_lesson(s: Session, answer: Answer, move_seed: int = 0,
 
 
 def test_a_lesson_ends_once_every_target_is_mastered() -> None:
-    """RULES.md §4: a perfect student masters multiply in the first match; the lesson ends
+    """docs/rules.md §4: a perfect student masters multiply in the first match; the lesson ends
     with its match (the lesson's rounds are the least it plays) and says how it went."""
     s = Session.from_lesson("04-times", lang="en", seed=5)
     play_lesson(s, perfect)
@@ -87,7 +87,7 @@ def test_a_lesson_ends_once_every_target_is_mastered() -> None:
 
 
 def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
-    """RULES.md §4: a student who needs longer gets more rounds: after the match a new one
+    """docs/rules.md §4: a student who needs longer gets more rounds: after the match a new one
     starts (new deal, scores from zero, the same mastery), and the lesson ends at mastery."""
     wrong_first = 14
     seen: Counter[str] = Counter()
@@ -132,7 +132,7 @@ def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
 
 
 def test_a_lesson_ends_at_its_question_cap_and_says_what_to_practise() -> None:
-    """RULES.md §4: a student who is always wrong never masters multiply; the lesson ends at
+    """docs/rules.md §4: a student who is always wrong never masters multiply; the lesson ends at
     the first round's end once its target questions reach the cap (no drill after it), and
     the summary says not mastered and which mistake to watch."""
     cap = 12
@@ -162,7 +162,7 @@ def test_a_lesson_ends_at_its_question_cap_and_says_what_to_practise() -> None:
 
 
 def test_a_lesson_ends_at_its_minutes_cap_by_the_given_clock() -> None:
-    """RULES.md §4: the minutes cap reads the session's clock (here a fake one: a minute a
+    """docs/rules.md §4: the minutes cap reads the session's clock (here a fake one: a minute a
     question), never the wall clock; the lesson's rounds come first even so."""
     now = [T0]
 
@@ -184,7 +184,7 @@ def test_a_lesson_ends_at_its_minutes_cap_by_the_given_clock() -> None:
 
 
 def test_free_play_ends_after_its_rounds() -> None:
-    """RULES.md §4 asks nothing of free play's length: its match's rounds, as before."""
+    """docs/rules.md §4 asks nothing of free play's length: its match's rounds, as before."""
     s = Session(rounds=2, seed=9, lang="en")
     play_lesson(s, never_right)
     assert s.lesson_over and s.match.over and s.lesson_rounds == 2
@@ -204,7 +204,7 @@ def _mastered(*skills: str) -> Mastery:
 
 
 def test_practice_asks_a_mastered_skill_at_most_one_time_in_four() -> None:
-    """RULES.md §4 (issue 32 part 4): after mastery a skill is asked at most 1 time in 4 it
+    """docs/rules.md §4 (issue 32 part 4): after mastery a skill is asked at most 1 time in 4 it
     comes up, in every stretch of 4, and about that often (seeded)."""
     for seed in range(20):
         practice = Practice(Plan(targets=frozenset({"multiply"})), random.Random(seed))
@@ -219,7 +219,7 @@ def test_practice_asks_a_mastered_skill_at_most_one_time_in_four() -> None:
 
 
 def test_a_mastered_target_is_asked_at_most_one_play_in_four_in_a_lesson() -> None:
-    """RULES.md §4: in a whole lesson (seeded), the student's x/n plays after multiply is
+    """docs/rules.md §4: in a whole lesson (seeded), the student's x/n plays after multiply is
     mastered become questions at most one time in 4 (a quarter of each match's plays,
     rounded up)."""
     plays: Counter[int] = Counter()
@@ -276,7 +276,7 @@ def _power_plays_and_t_questions(answer: Answer, seed: int) -> tuple[list, list,
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_lesson_1_asks_t_at_every_power_play_until_mastered(seed: int) -> None:
-    """RULES.md §4 and lesson 1's promise ("before each power play the tutor first asks for
+    """docs/rules.md §4 and lesson 1's promise ("before each power play the tutor first asks for
     T"): every power play of the student asks T while other-end is not mastered, even where
     the play's own skill (multiply, add, …) is not the lesson's; alone when it is not
     wanted. Before, most of them asked nothing."""
@@ -288,7 +288,7 @@ def test_lesson_1_asks_t_at_every_power_play_until_mastered(seed: int) -> None:
 
 
 def test_lesson_1_stops_asking_t_at_every_play_once_mastered() -> None:
-    """RULES.md §4: once other-end is mastered T is asked at most 1 play in 4 (the
+    """docs/rules.md §4: once other-end is mastered T is asked at most 1 play in 4 (the
     recheck), and the lesson ends at mastery."""
     before = after = after_asked = 0
     for seed in range(1, 7):
@@ -307,7 +307,7 @@ def test_lesson_1_stops_asking_t_at_every_play_once_mastered() -> None:
 
 
 def test_a_new_match_the_student_chooses_starts_the_lesson_again() -> None:
-    """RULES.md §4: "New match" starts the lesson again: its tally, its clock and its
+    """docs/rules.md §4: "New match" starts the lesson again: its tally, its clock and its
     minimum of rounds; mastery carries over."""
     now = [T0]
     s = Session.from_lesson("04-times", lang="en", seed=5, clock=lambda: now[0])

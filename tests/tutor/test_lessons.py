@@ -81,7 +81,7 @@ OK = {"id": "x", "title": {"es": "a", "en": "b"}}
      "bad.json: game.deals.0: seat 0's hand: '7/x' is not a Leonard tile", "game.deals.0"),
     ({**OK, "game": {"deals": [{"hands": [["1/1"]]}]}},
      "bad.json: game.deals.0.hands: gives 1 hands for 2 players", "game.deals.0.hands:"),
-    # RULES.md §4: a lesson goes on until mastery or its cap (questions and/or minutes).
+    # docs/rules.md §4: a lesson goes on until mastery or its cap (questions and/or minutes).
     ({**OK, "tutor": {"max_questions": 0}}, "bad.json: tutor.max_questions: must be 1 to 500, "
      "got 0", "tutor.max_questions: debe ser de 1 a 500, no 0"),
     ({**OK, "tutor": {"max_questions": "many"}},
@@ -270,7 +270,7 @@ def test_lessons_check_command(tmp_path):
 
 
 def test_lesson_caps_default_and_reach_the_session():
-    """RULES.md §4: a lesson ends at mastery or at its cap; the file may set either cap
+    """docs/rules.md §4: a lesson ends at mastery or at its cap; the file may set either cap
     (null: none) and the session takes them."""
     from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 
@@ -290,7 +290,7 @@ def test_every_hostile_lesson_file_costs_only_itself(hostile_lessons, monkeypatc
     """Issue 36 (failures 6, 7, the BOM): a 5,000-digit number, a FIFO, a symlink to
     /dev/zero, other encodings, NaN … in a lessons folder: each file gets one line naming
     its problem, a good file saved with a UTF-8 BOM loads, and the other lessons still list.
-    RULES.md §4 (a lesson is a file the teacher sets)."""
+    docs/rules.md §4 (a lesson is a file the teacher sets)."""
     folder, expected = hostile_lessons
     count, problems = check_folder(folder, "en")
     assert count == len(expected)

@@ -75,7 +75,7 @@ def test_impossible_observation_learns_nothing_but_transition() -> None:
 
 
 def test_repeated_right_answers_reach_mastery() -> None:
-    """RULES.md §4: at least 3 unscaffolded right first answers in a row
+    """docs/rules.md §4: at least 3 unscaffolded right first answers in a row
     (STREAK_TO_MASTER); with the old shared parameters BKT crosses .95 at the third, so from
     then on the streak is what mastery waits for."""
     assert STREAK_TO_MASTER >= 3

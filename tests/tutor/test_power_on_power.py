@@ -1,4 +1,4 @@
-"""Issue 43, finding 9: a power tile against a power tile scores a flat 30 (RULES.md §1.6)
+"""Issue 43, finding 9: a power tile against a power tile scores a flat 30 (docs/rules.md §1.6)
 and the tutor asks nothing about it. The first such play of a student's says why, once per
 student ("Power on power: 30 points, nothing to work out …"): not again in the lesson, nor
 on a page opened again when the student's progress is stored; with no store, once per

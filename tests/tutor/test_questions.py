@@ -1,4 +1,4 @@
-"""Questions from real engine events (RULES.md §1.6 rows, §4) and their hint ladders."""
+"""Questions from real engine events (docs/rules.md §1.6 rows, §4) and their hint ladders."""
 
 from __future__ import annotations
 
@@ -230,7 +230,7 @@ def test_round_end_questions_show_the_tiles_not_the_totals(kind: str) -> None:
 
 
 def test_the_traditional_block_is_a_subtraction() -> None:
-    """RULES.md §3.1: 15, 19, 22 → 4 + 7 = 11, the engine's count; asked as ``subtract``."""
+    """docs/rules.md §3.1: 15, 19, 22 → 4 + 7 = 11, the engine's count; asked as ``subtract``."""
     end = RoundEnded("tranque", 0, (11, 0, 0), (0, 0, 0), (15, 19, 22), count=11, points=11,
                      differences=(0, 4, 7))
     (q,) = question_for(end, lang="en")

@@ -1,4 +1,4 @@
-"""Review that spaces (issue 32 part 5; RULES.md §4: "A review miss after mastery can take it
+"""Review that spaces (issue 32 part 5; docs/rules.md §4: "A review miss after mastery can take it
 away"): the schedule of mastered skills (1, 3, 7, 21 days, stretched by a review passed,
 reset by a miss), review items mixed into any lesson opened when one is due, a miss taking
 mastery away, the lessons page's list of what is due, and the ``forget:DAYS`` simulated
@@ -103,7 +103,7 @@ def test_an_ordinary_question_is_not_a_review() -> None:
 
 @pytest.mark.parametrize("hints", [0, 1])
 def test_a_review_missed_takes_mastery_away_and_resets_the_schedule(hints: int) -> None:
-    """RULES.md §4: a review miss after mastery can take it away (a hint before the first
+    """docs/rules.md §4: a review miss after mastery can take it away (a hint before the first
     answer counts as a wrong answer)."""
     a = Answers()
     a.master(T0)

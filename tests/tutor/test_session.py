@@ -134,7 +134,7 @@ def test_invalid_answers_do_not_count() -> None:
 
 
 def workings(q: object) -> list[str]:
-    """Working a student might type for ``q`` instead of the number: RULES.md §4."""
+    """Working a student might type for ``q`` instead of the number: docs/rules.md §4."""
     e = q.expected  # type: ignore[attr-defined]
     ctx = q.context  # type: ignore[attr-defined]
     forms = [f"0+{e}", f"{e}+0", f"({e})*1", f"{e}x1=", f"{e + 15}-15", f"({e})^1", f"-(-{e})"]
@@ -147,7 +147,7 @@ def workings(q: object) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_working_is_not_an_answer(lang: str) -> None:
-    """RULES.md §4 "The answer is a number": working (even working that comes to the right
+    """docs/rules.md §4 "The answer is a number": working (even working that comes to the right
     number) is no attempt and no evidence, gets no verdict, and the question stays open;
     the number typed next is the first attempt."""
     s = first_question(lang=lang)
@@ -282,7 +282,7 @@ def test_store_records_attempts_and_mastery(tmp_path: Path) -> None:
 
 
 def test_an_attempt_is_one_value_from_the_answer_to_the_store(tmp_path: Path) -> None:
-    """Issue 34 part 3; RULES.md §4 "Evidence" (only first attempts count, so each row must
+    """Issue 34 part 3; docs/rules.md §4 "Evidence" (only first attempts count, so each row must
     say which try it was): the asker builds each attempt once, whole, and the recorder hands
     the very value to the store, which keeps it as it is. Its number at the step and its
     first-attempt mark are the ones the store counts for attempts given by their parts."""
@@ -478,7 +478,7 @@ def test_session_errors_speak_the_session_language() -> None:
         s.play(0)
 
 
-# --- teaching: evidence, adaptive practice, hot seat (RULES.md §4) -------------------------------
+# --- teaching: evidence, adaptive practice, hot seat (docs/rules.md §4) --------------------------
 
 def test_blame_follows_the_diagnosis() -> None:
     """A wrong answer a named mistake explains counts against the mistake's skill only."""
@@ -736,7 +736,7 @@ def _match_to_its_end(s: Session, move_seed: int) -> None:
 
 def test_the_match_end_names_the_final_scores_not_the_last_rounds_hands() -> None:
     """Issue 33: at the match's end the page showed "A: 0, B: 0" while A still held x/x.
-    Those were the last round's hand points (a symbol half is worth 0, RULES.md §1.1 D-1:
+    Those were the last round's hand points (a symbol half is worth 0, docs/rules.md §1.1 D-1:
     A held +/+ and x/x after B's domino), printed as "Tiles left in each hand" where the final
     scores (§1.9: gains minus losses over the rounds) were never named. The snapshot now
     carries both: the tiles and points left in each hand, and the match's final scores."""
@@ -756,7 +756,7 @@ def test_the_match_end_names_the_final_scores_not_the_last_rounds_hands() -> Non
 
 
 def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers() -> None:
-    """RULES.md §4: the match end holds the student's answers of the match, each question
+    """docs/rules.md §4: the match end holds the student's answers of the match, each question
     counted once at its first answer (a reveal before any answer is wrong); its final scores
     wait while a question hides points; a new match counts its own answers."""
     s = Session.from_lesson("04-times", lang="en", seed=5, student="ana")
@@ -817,7 +817,7 @@ def _first_moves_game(s: Session, step: Callable[[Session], list[Any]]) -> list[
 
 
 def test_advance_plays_the_same_games_as_the_bots_running_by_themselves() -> None:
-    """RULES.md §1.5: the loop the dashboard paces (advance()) and the one the terminal and
+    """docs/rules.md §1.5: the loop the dashboard paces (advance()) and the one the terminal and
     the simulated students ran (auto_bots) make the same moves from the same seed."""
     for seed in (2, 5, 11):
         auto = _first_moves_game(Session(seed=seed, lang="en", players=3), lambda s: [])
@@ -827,7 +827,7 @@ def test_advance_plays_the_same_games_as_the_bots_running_by_themselves() -> Non
 
 
 def test_advance_makes_a_humans_forced_draws_as_one_step() -> None:
-    """RULES.md §1.5: a player who cannot place a tile draws, one tile at a time, until one
+    """docs/rules.md §1.5: a player who cannot place a tile draws, one tile at a time, until one
     fits: advance() makes that run of draws for a human as one step (the dashboard shows it
     as one), and only when asked to (``forced``; the terminal lets the student choose)."""
     from engine.events import Drew
@@ -879,7 +879,7 @@ def test_waiting_is_the_one_move_check() -> None:
 
 def test_the_snapshot_tells_the_log_and_the_news_once() -> None:
     """The log is the game's last events, told by the session (hidden points left out until
-    answered, RULES.md §4); the news are the last step's."""
+    answered, docs/rules.md §4); the news are the last step's."""
     from tutor.play.snapshot import LOG_KEEP
 
     s = Session(seed=3, lang="en", auto_bots=False)

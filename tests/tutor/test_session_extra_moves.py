@@ -1,4 +1,4 @@
-"""A game's own moves in the tutor (RULES.md §3.4, house rule D-21: in Cuban double-nine a
+"""A game's own moves in the tutor (docs/rules.md §3.4, house rule D-21: in Cuban double-nine a
 player with five or more doubles may ask, on their first turn, to annul the hand; it is
 redealt and the same player opens again): the session offers them to the student to move,
 with their words from the game's tutor entry, plays one as it plays a move, and the tutor's

@@ -99,7 +99,7 @@ def test_a_bkt_learner_sits_between_random_and_perfect() -> None:
 
 @pytest.mark.parametrize("lesson", ["01-other-end", "04-times"])
 def test_students_play_until_the_lesson_is_over_and_its_length_is_reported(lesson: str) -> None:
-    """RULES.md §4 (issue 32 part 4): simulated students play until the lesson is over. A
+    """docs/rules.md §4 (issue 32 part 4): simulated students play until the lesson is over. A
     perfect student stops at the lesson's rounds; a slow learner (bkt:0.1,0.05,0.1,0.2)
     plays on and masters the lesson within the default cap ≥ 70% of the time (before:
     24–54%), in more questions and tiles."""
@@ -169,7 +169,7 @@ def test_every_profile_is_accepted_with_a_hidden_state(profile: str) -> None:
 
 
 def test_the_calculator_types_the_working_never_the_number() -> None:
-    """RULES.md §4 ("The answer is a number"): a calculator copies the numbers it sees with the
+    """docs/rules.md §4 ("The answer is a number"): a calculator copies the numbers it sees with the
     operation between them (``5*(4+2)``, ``4+2``, ``6^2``, ``12-15``): every reply has an
     operator, none is a plain number, and (read by the tutor's own whitelist parser) the
     working is the question's computation: the number the engine expects."""
@@ -203,7 +203,7 @@ def test_the_calculators_working_follows_the_play() -> None:
 
 
 def test_a_refused_reply_is_tried_again_then_the_answer_is_asked_for() -> None:
-    """RULES.md §4: a reply the tutor does not count keeps the question open. A count in tens
+    """docs/rules.md §4: a reply the tutor does not count keeps the question open. A count in tens
     is ``28/10`` to a calculator, which the answer box refuses (no division): it tries again up
     to the attempt limit, never counted, then asks to see the answer."""
     tens = [r for run in runs("11-ponce", "calculator", students=6)
@@ -215,7 +215,7 @@ def test_a_refused_reply_is_tried_again_then_the_answer_is_asked_for() -> None:
 
 
 def test_the_hints_learner_takes_every_hint_before_answering() -> None:
-    """RULES.md §4: hints come before the first attempt; this learner climbs the whole ladder
+    """docs/rules.md §4: hints come before the first attempt; this learner climbs the whole ladder
     to the answer, then types it."""
     replies = [r for run in runs("04-times", "hints", students=3) for r in run.replies]
     assert replies
@@ -225,7 +225,7 @@ def test_the_hints_learner_takes_every_hint_before_answering() -> None:
 
 
 def test_the_scaffold_learner_errs_only_without_a_scaffold() -> None:
-    """RULES.md §4 (scaffolds): the mistake shows only where no formula with blanks shows and
+    """docs/rules.md §4 (scaffolds): the mistake shows only where no formula with blanks shows and
     the points are not the second step after T; everywhere else the answer is right."""
     rule = "added_instead_of_multiplied"
     shown = hidden = 0
@@ -244,7 +244,7 @@ def test_the_scaffold_learner_errs_only_without_a_scaffold() -> None:
 
 
 def test_after_t_the_points_are_scaffolded() -> None:
-    """RULES.md §4: asking T first is a scaffold of the points that follow it."""
+    """docs/rules.md §4: asking T first is a scaffold of the points that follow it."""
     after = [r for run in runs("01-other-end", "scaffold:one_half_only:1", students=4)
              for r in run.replies if r.seen.after_t]
     assert after and all(r.question.step in ("gain", "loss") for r in after)
@@ -316,7 +316,7 @@ and 3): the goal (≥ 70%) sits at its bound there, as docs/teaching.md says."""
 @pytest.mark.parametrize("lesson, key", [(lesson, g.key) for lesson in
                                          ("04-times", "02-plus", "03-minus") for g in GOALS])
 def test_teaching_goal(lesson: str, key: str) -> None:
-    """Issue 32, part 8 and issue 42: the simulated students' goals (RULES.md §4: the answer
+    """Issue 32, part 8 and issue 42: the simulated students' goals (docs/rules.md §4: the answer
     is a number, evidence without crutches, mastered), 20 students, seed 2
     (:data:`GOALS_SEED`), on three lessons with the formula-with-blanks scaffold, 03-minus
     with two targets (its mistake was mastered by 40–50% before mastery needed 5 in a row).
@@ -336,7 +336,7 @@ def _report(targets: list[str], share: float) -> dict[str, Any]:
 
 
 def test_goals_about_mastery_by_the_lesson_end_are_not_applicable_without_targets() -> None:
-    """RULES.md §4 (issue 32 part 4): a lesson with targets goes on until they are mastered or
+    """docs/rules.md §4 (issue 32 part 4): a lesson with targets goes on until they are mastered or
     its cap; free play (no targets) ends with its match. "Masters every target by the
     lesson's end" is judged where there are targets, and is n/a without them — with the
     reason and the value measured all the same, never silently dropped. The other goals are

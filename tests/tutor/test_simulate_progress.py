@@ -45,7 +45,7 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 def test_the_table_has_a_header_row(lang: str, header: list[str],
                                     capsys: pytest.CaptureFixture[str]) -> None:
     """The header names each column above the skills' rows, in the command's language; the
-    columns line up under it; the rows are the report's (RULES.md §4, the skills)."""
+    columns line up under it; the rows are the report's (docs/rules.md §4, the skills)."""
     code, out, err = run_cli(["--students", "3", "--seed", "2", "--lang", lang], capsys)
     assert code == 0, err
     lines = out.splitlines()
@@ -72,7 +72,7 @@ def test_write_progress_writes_one_file_per_student_that_the_teacher_page_merges
         profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """N files, each one student's, named as "Download my progress" names them; merged into a
     fresh store with the teacher page's merge, they give N students in the class table, each
-    with the answers, hints and shown answers the simulated student gave (RULES.md §4: only
+    with the answers, hints and shown answers the simulated student gave (docs/rules.md §4: only
     counted replies are attempts; working typed is not)."""
     folder = tmp_path / "class"
     code, out, err = run_cli(["--students", "4", "--seed", "3", "--profile", profile,

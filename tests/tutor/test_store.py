@@ -474,7 +474,7 @@ def test_record_types_live_apart_from_the_store_and_its_files() -> None:
     assert out.stdout.strip() == "False"
 
 
-# -- where the store is, and its versions (RULES.md §4: the tutor keeps every answer) --------
+# -- where the store is, and its versions (docs/rules.md §4: the tutor keeps every answer) --------
 def test_a_database_address_is_not_taken_for_a_file_name(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``LEONARD_TUTOR_DB=mysql://…`` once became a folder named ``mysql:``; now an address

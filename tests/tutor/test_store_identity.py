@@ -1,4 +1,4 @@
-"""Who may see what on a shared store (RULES.md §4: each student's answers are their own; the
+"""Who may see what on a shared store (docs/rules.md §4: each student's answers are their own; the
 teacher sees the class): two students and a teacher, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Each student's answers as data (tutor.classroom.student_answers), from a scripted session whose
 answers, hints, reveal and clock are known: every question with its skill, what was typed,
 the named mistake, the hints seen and the seconds; and the same counts as the class table
-(RULES.md §4: only first attempts count, a hint before the first answer makes it not right)."""
+(docs/rules.md §4: only first attempts count, a hint before the first answer makes it not right)."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def test_the_answer_list_of_a_scripted_session(scripted: dict[str, Any]) -> None
     assert all(a.finished and a.student == "ana" and a.lesson == "04-times" for a in got)
     q1, q2, q3, *rest = got
     # Q1: hints pressed past the last rung count once per rung; hinted, so not right at the
-    # first try (RULES.md §4: a hint before the first attempt counts as wrong).
+    # first try (docs/rules.md §4: a hint before the first attempt counts as wrong).
     assert q1.hints == q1.hints_before_answer == script[0]["ladder"]
     assert not q1.right_first and not q1.revealed and q1.mistakes == ()
     # Q2: the wrong try is named; its feedback showed the first rung, which is no hint: no
@@ -187,7 +187,7 @@ def test_questions_are_runs_ordered_by_time_and_an_open_one_is_not_finished() ->
 
 
 def test_a_wrong_answer_under_another_skill_keeps_the_questions_skill() -> None:
-    """A wrong answer is stored under the skill its mistake concerns (RULES.md §4); the list
+    """A wrong answer is stored under the skill its mistake concerns (docs/rules.md §4); the list
     shows the skill the question asked, from its other rows."""
     rows = [_row(1, kc="other-end", feedback="used_near_end"),
             _row(2, outcome=Outcome.CORRECT, feedback="correct", input="36", answered=36,

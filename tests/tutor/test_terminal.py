@@ -173,7 +173,7 @@ def test_terminal_shows_the_situation_not_the_working_and_the_hands_at_a_round_e
 
 
 def test_working_is_sent_back_to_be_worked_out() -> None:
-    """RULES.md §4 "The answer is a number": working typed in the terminal (``0+45``) is
+    """docs/rules.md §4 "The answer is a number": working typed in the terminal (``0+45``) is
     answered "now work it out" like an unreadable answer (✎, not ✘), and the same question
     waits for the number."""
     s = Session(seed=9, rounds=1, lang="en")
@@ -214,7 +214,7 @@ def _perfect_lesson_in_the_terminal() -> tuple[Session, list[str]]:
 
 
 def test_a_lesson_in_the_terminal_goes_on_to_mastery_and_says_how_it_went() -> None:
-    """RULES.md §4: a lesson plays until its targets are mastered (here at its rounds, a
+    """docs/rules.md §4: a lesson plays until its targets are mastered (here at its rounds, a
     perfect student), then the terminal prints how it went per target skill."""
     s, lines = _perfect_lesson_in_the_terminal()
     text = "\n".join(lines)
@@ -224,7 +224,7 @@ def test_a_lesson_in_the_terminal_goes_on_to_mastery_and_says_how_it_went() -> N
 
 
 def test_3_4_the_terminal_numbers_the_games_own_move_after_the_moves_D21() -> None:
-    """RULES.md §3.4 (D-21): with five doubles on their first turn the student is offered
+    """docs/rules.md §3.4 (D-21): with five doubles on their first turn the student is offered
     the redeal after the numbered moves, and its number asks for it."""
     from engine.tiles import DOUBLE_NINE
 

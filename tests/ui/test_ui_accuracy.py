@@ -3,7 +3,7 @@ arithmetic this lesson, right at the first try / asked, in the scores panel, the
 and the score sheet (HTML and CSV); the lesson's title and goal on the play page.
 
 The counts are of questions, not tries, by their first answer; a hint before the first
-answer counts as wrong (RULES.md §4, "Evidence")."""
+answer counts as wrong (docs/rules.md §4, "Evidence")."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def _answer(s: Session, kind: str) -> None:
 def scripted(s: Session, seed: int = 1) -> tuple[int, int, set[str]]:
     """Play ``s``'s match to its end, answering the questions by :data:`KINDS` in turn;
     return (right at the first try, asked, the kinds used) over the questions that were
-    evidence (RULES.md §4: an item whose operation does nothing is none)."""
+    evidence (docs/rules.md §4: an item whose operation does nothing is none)."""
     rng = random.Random(seed)
     right = asked = k = 0
     used = set()

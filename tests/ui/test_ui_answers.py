@@ -1,7 +1,7 @@
 """Each student's answers on the pages (issue 33 part 4), as widgets: on the teacher page a
 student's name opens their answers, the mistakes table names its students and the class
 table sorts by any column; the lessons page shows a student the same list of their own
-answers. Student text (names, typed answers) is escaped. RULES.md §4: what a question is
+answers. Student text (names, typed answers) is escaped. docs/rules.md §4: what a question is
 and which answer counts."""
 
 from __future__ import annotations

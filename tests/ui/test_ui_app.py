@@ -790,7 +790,7 @@ def test_hot_seat_players_without_names_each_read_your_skills() -> None:
 
 
 def test_a_lesson_plays_to_its_end_and_shows_the_summary_and_the_link() -> None:
-    """RULES.md §4 (issue 32 part 4): the play page goes on past the lesson's match until
+    """docs/rules.md §4 (issue 32 part 4): the play page goes on past the lesson's match until
     the lesson is over (here its cap of 25 questions, answered wrong: past the first match,
     whose end offers the next match), then shows each target skill with right / asked,
     mastered or not, what to practise next, and the link back to the lessons page; no next

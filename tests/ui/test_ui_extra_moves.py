@@ -1,4 +1,4 @@
-"""A game's own move on the play page (RULES.md §3.4, house rule D-21: in Cuban double-nine a
+"""A game's own move on the play page (docs/rules.md §3.4, house rule D-21: in Cuban double-nine a
 player with five or more doubles may ask, on their first turn, to annul the hand): a button
 among the moves, drawn from the snapshot only while the session offers the move, keyboard
 reachable like the other moves, and a click on it goes through the page to the session."""

@@ -1,5 +1,5 @@
 """The teacher page's live view as widgets (issue 35, part 3): the panel lists who plays
-which lesson with their answers and who is stuck (RULES.md §4's first answers; the clock is
+which lesson with their answers and who is stuck (docs/rules.md §4's first answers; the clock is
 the test's), the page's tick reads the store again for the live view alone, the "Refresh"
 button reads every panel again, and the tick runs only on a shared store."""
 

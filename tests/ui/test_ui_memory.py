@@ -1,7 +1,7 @@
 """Memory per student (issue 35 part 5): the play page loads sympy for nothing a student sees.
 
 A lesson's page, up to its first question and through it (the hint ladder's formulas, a wrong
-answer, the worked solution after the right one, RULES.md §4), writes its formulas with
+answer, the worked solution after the right one, docs/rules.md §4), writes its formulas with
 :mod:`tutor.teaching.formula`, so sympy (about 33 MiB of a kernel) is never imported; the formulas
 themselves are compared with sympy's in tests/tutor/test_formula.py.
 """

@@ -1,8 +1,8 @@
 """Issue 33 part 1, "every student has a name", and its small fixes, as widgets (no browser):
 the name form of a page opened without a student, the name in the page's state, its link and
 every file downloaded, the teacher's refusals of nameless and same-named files; the hint
-button after the last rung (RULES.md §4: a hint is evidence, so it is saved once), the score
-sheet's columns in words (RULES.md §2), the upload's count, and the focus after a move."""
+button after the last rung (docs/rules.md §4: a hint is evidence, so it is saved once), the score
+sheet's columns in words (docs/rules.md §2), the upload's count, and the focus after a move."""
 
 from __future__ import annotations
 
@@ -243,7 +243,7 @@ def test_the_teacher_refuses_nameless_files_and_two_students_under_one_name(
 
 def test_the_hint_button_stops_at_the_last_rung_and_saves_each_rung_once(
         tmp_path: Path) -> None:
-    """RULES.md §4: hints are evidence (a hint before the first answer counts as wrong), so
+    """docs/rules.md §4: hints are evidence (a hint before the first answer counts as wrong), so
     each rung is saved once; after the answer's rung the button is disabled."""
     with Store(tmp_path / "p.sqlite3") as store:
         app = TutorApp(session=Session(seed=3, lang="en", student="ana", store=store,
@@ -271,7 +271,7 @@ def test_the_hint_button_stops_at_the_last_rung_and_saves_each_rung_once(
 
 
 def test_the_score_sheet_names_its_columns_and_explains_its_marks() -> None:
-    """RULES.md §2: the seed's abbreviations stay, in brackets, after words a child reads."""
+    """docs/rules.md §2: the seed's abbreviations stay, in brackets, after words a child reads."""
     assert column_name("#", "en") == "Turn"
     assert column_name("A", "en") == "A: play"
     assert column_name("+a", "en") == "A: points won (+a)"

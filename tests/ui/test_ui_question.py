@@ -46,7 +46,7 @@ def test_question_panel_counts_the_questions_to_come_in_words() -> None:
 
 
 def test_working_is_shown_like_an_unreadable_answer() -> None:
-    """RULES.md §4 "The answer is a number": the page answers working (``4*8``) with "now
+    """docs/rules.md §4 "The answer is a number": the page answers working (``4*8``) with "now
     work it out" as a note, not as a wrong answer, and with no hint; in both languages."""
     from tutor.play.session import Session
     from tutor.ui.play.question import feedback_html

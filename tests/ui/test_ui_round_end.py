@@ -71,7 +71,7 @@ def _summary(lang: str, student: str = "ana") -> LessonSummary:
 
 
 def test_lesson_end_shows_each_skill_and_links_back_to_the_lessons() -> None:
-    """RULES.md §4 (issue 32 part 4): at the lesson's end, each target skill with right /
+    """docs/rules.md §4 (issue 32 part 4): at the lesson's end, each target skill with right /
     asked, mastered ✔ or not, what to practise next, and a relative link to the lessons page
     with the page's language and student, in both languages."""
     out = lesson_end_html(_summary("en"), "en")
@@ -121,7 +121,7 @@ def _right(s: Session) -> object:
     ("es", "ficha", "fichas", "punto", "puntos", "Fichas que quedan en cada mano")])
 def test_a_round_end_says_the_tiles_left_in_each_hand_and_their_points(
         lang: str, tile: str, tiles: str, point: str, points: str, left: str) -> None:
-    """RULES.md §1.8: at a tranque every player totals their hand (a symbol half is worth 0,
+    """docs/rules.md §1.8: at a tranque every player totals their hand (a symbol half is worth 0,
     §1.1 D-1). The round end says each hand's tiles and points in those words, numbers
     counted here from the tiles themselves; while the round-end question waits, neither."""
     s = Session(seed=2, lang=lang, ask=("round_end",), drill=False)
@@ -163,7 +163,8 @@ def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
         done[0] += 1
         right = done[0] % 3 != 0
         result = _right(ss) if right else ss.reveal()
-        ev = p.evidence  # counted as the evidence counts it (tutor.classroom.counts, RULES.md §4)
+        # counted as the evidence counts it (tutor.classroom.counts, docs/rules.md §4)
+        ev = p.evidence
         if ev is not None and ev.kind != "none":
             seen = asked.setdefault(ev.skill, [0, 0])
             seen[0] += 1
@@ -185,7 +186,7 @@ def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
 def test_a_match_end_shows_the_final_scores_the_answers_and_the_next_lesson(
         lang: str, final: str, point: str, points: str, caption: str, next_words: str,
         title: str) -> None:
-    """RULES.md §1.9 and §4: the match end names the final scores (gains minus losses over
+    """docs/rules.md §1.9 and §4: the match end names the final scores (gains minus losses over
     its rounds, added up here), the student's answers of the match with right at the first
     answer / asked per skill (counted here as they were given), and links back to the lessons
     page and on to the next lesson in the lessons page's order, with the language and the
@@ -222,7 +223,7 @@ def test_a_match_end_shows_the_final_scores_the_answers_and_the_next_lesson(
 def test_a_free_play_match_end_links_back_and_has_no_next_lesson() -> None:
     """Free play (no targets: no lesson summary) ends with its match: the match end itself
     links back to the lessons page; free play is the last lesson, so nothing comes next. The
-    last hand held only symbol tiles (0 points, RULES.md D-1), said as tiles and points."""
+    last hand held only symbol tiles (0 points, docs/rules.md D-1), said as tiles and points."""
     s = Session(seed=72, lang="en", ask=(), drill=False, student="ana")
     rng = random.Random(72)
     while not s.match.over:

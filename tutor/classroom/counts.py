@@ -9,7 +9,7 @@ evidence rule keeps equal to the replayed one: tests/tutor/test_counts.py).
 - A **question** is a run of attempts at one step of one problem of one session (in attempt
   order), ended by a right answer or by the answer shown (:func:`question_runs`). It
   *counts* (is asked) when its first answer — or showing the answer before any — is evidence
-  for a skill (RULES.md §4: the same number asked twice is asked once, so a repeated T is
+  for a skill (docs/rules.md §4: the same number asked twice is asked once, so a repeated T is
   no question of its own). Each counted question counts once, under the skill its first
   answer was judged about (:func:`tutor.teaching.evidence.judge`: a named mistake of another skill,
   or a trivial item, moves it).
@@ -19,7 +19,7 @@ evidence rule keeps equal to the replayed one: tests/tutor/test_counts.py).
   (:func:`hints_pressed`). The rung a wrong answer gets as feedback is no hint: wrong, then
   right, with no press, is 0 hints (issue 43).
 - **Shown the answer**: the student pressed "Show me" (a GIVEUP row).
-- **Right at the first try**: the first answer right with no hint before it (RULES.md §4;
+- **Right at the first try**: the first answer right with no hint before it (docs/rules.md §4;
   a scaffolded right answer is right at the first try, though it is practice, not proof).
 - **Mastery**: the knowledge-tracing estimate and the mastered mark of the mastery replayed
   from the same attempts (:func:`tutor.teaching.replay.rebuild_mastery`), with the evidence it
@@ -93,7 +93,7 @@ def first_answer(rows: Sequence[Attempt]) -> Attempt | None:
 
 def hints_before_answer(rows: Sequence[Attempt]) -> int:
     """Hint presses before the question's first answer (or reveal): what the evidence rule
-    reads (a hint before the first answer makes it no proof, RULES.md §4)."""
+    reads (a hint before the first answer makes it no proof, docs/rules.md §4)."""
     first = first_answer(rows)
     if first is None:
         return _presses(rows)

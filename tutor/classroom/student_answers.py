@@ -98,7 +98,7 @@ class AnsweredQuestion:
     (:func:`tutor.classroom.counts.right_first_try`, as the class table counts it)."""
     counted: bool = True
     """Its first answer is evidence, so the class table counts it as a question (False: the
-    same number asked twice in one play, or left after hints only: RULES.md §4)."""
+    same number asked twice in one play, or left after hints only: docs/rules.md §4)."""
 
     @property
     def tile(self) -> str | None:

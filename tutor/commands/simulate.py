@@ -186,7 +186,7 @@ def exercised(q: Question) -> str:
 
 @dataclass
 class BKTLearner(Learner):
-    """Knows each skill or not, following BKT's own story (RULES.md §4's tracing)."""
+    """Knows each skill or not, following BKT's own story (docs/rules.md §4's tracing)."""
 
     p_init: float
     p_learn: float

@@ -1,4 +1,4 @@
-"""When a lesson ends and what the student is told then (RULES.md §4: a lesson practises its
+"""When a lesson ends and what the student is told then (docs/rules.md §4: a lesson practises its
 target skills until they are mastered).
 
 A lesson with target skills goes on after its match's rounds until every target is mastered,

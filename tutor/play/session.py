@@ -712,7 +712,7 @@ class Session:
     def _end_reason(self) -> EndReason | None:
         """Why the lesson ends once the round is over, or None (it goes on). Free play ends
         with its match; a lesson plays its first match's rounds at least, then ends when
-        every student has mastered every target, or at a cap (RULES.md §4)."""
+        every student has mastered every target, or at a cap (docs/rules.md §4)."""
         if not self.plan.targets:
             return "match" if self.match.over else None
         if self.match_number == self._lesson_first and not self.match.over:
@@ -763,7 +763,7 @@ class Session:
 
     def match_answers(self, seat: int | None = None) -> StudentAnswers:
         """``seat``'s student's answers in this match (default: the first human's): each skill
-        asked, with the questions asked and right at the first answer (RULES.md §4: a
+        asked, with the questions asked and right at the first answer (docs/rules.md §4: a
         question counts once, at its first answer; a reveal before any answer is wrong)."""
         name = self._student_of(seat)
         mastery = self._mastery(name)

@@ -192,7 +192,7 @@ class SkillView:
 
 @dataclass(frozen=True)
 class StudentAnswers:
-    """One student's answers in the match that just ended, per skill (RULES.md §4)."""
+    """One student's answers in the match that just ended, per skill (docs/rules.md §4)."""
 
     student: str
     skills: tuple[SkillSummary, ...]
@@ -291,14 +291,14 @@ class Snapshot:
     question counts once however many tries it takes; 0 for a bot seat)."""
     first_try_right: tuple[int, ...] = ()
     """Each seat's questions of this session answered right at the first try, with no hint
-    before (RULES.md §4); 0 for a bot seat."""
+    before (docs/rules.md §4); 0 for a bot seat."""
     lesson_title: str = ""
     """The open lesson's title, in the snapshot's language ("" without a lesson file)."""
     lesson_goal: str = ""
     """The open lesson's one-line goal, in the snapshot's language."""
     hand_points: tuple[int, ...] = ()
     """The round is over and no question waits: the points of the tiles left in each hand
-    (the round's count; a symbol half is worth ``symbol_value``, RULES.md D-1). Empty
+    (the round's count; a symbol half is worth ``symbol_value``, docs/rules.md D-1). Empty
     otherwise. The tiles left are :attr:`hand_sizes`."""
     match_end: MatchEndView | None = None
     """The match is over and no question waits: its final scores and the answers."""

@@ -1,6 +1,6 @@
 """Safe reading of a student's typed reply: a final answer ("45", "-15") or working ("5x9").
 
-RULES.md §4, "The answer is a number": a final answer is an integer as a person writes it;
+docs/rules.md §4, "The answer is a number": a final answer is an integer as a person writes it;
 text with an operation in it (``4*8``, ``7^2``, ``12-15``) is the student's working, which
 the tutor never computes for them. :func:`read_answer` says which of the two a reply is (and
 what the working would come to, for diagnosis); :func:`parse_answer` is the older reading that
@@ -268,7 +268,7 @@ class _Parser:
 
 @dataclass(frozen=True)
 class Reading:
-    """What a student's reply is: a final answer, or working (RULES.md §4)."""
+    """What a student's reply is: a final answer, or working (docs/rules.md §4)."""
 
     value: int
     """The number written; for working, the number the working comes to (for diagnosis
@@ -363,6 +363,6 @@ def parse_answer(text: str, lang: str = "en") -> int:
 
 def is_correct(text: str, expected: int, lang: str = "en") -> bool:
     """Whether ``text`` is the final answer ``expected``: working (``5x9``) is not an answer,
-    whatever it comes to (RULES.md §4). Unreadable text raises :class:`AnswerError`."""
+    whatever it comes to (docs/rules.md §4). Unreadable text raises :class:`AnswerError`."""
     reading = read_answer(text, lang)
     return not reading.working and reading.value == expected

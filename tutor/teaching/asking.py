@@ -96,7 +96,7 @@ def note_text(note: str, lang: str) -> str:
 
 
 WORKING = N_("That is the working. Now work it out: what number is it?")
-"""The reply to working (``4*8``): RULES.md §4, the student computes (docs/teaching.md)."""
+"""The reply to working (``4*8``): docs/rules.md §4, the student computes (docs/teaching.md)."""
 LONGEST_WAIT = 86_400.0
 """A question left open longer than this counts as this long (a day)."""
 
@@ -172,7 +172,7 @@ class Pending:
     """The scaffolds this question comes with: ``blanks`` (the formula with blanks) and/or
     ``T`` (T was asked first, before the points): its right first answer is practice."""
     trivial: bool = False
-    """The operation does nothing here (×1, +0, T = 0): no evidence for it (RULES.md §4)."""
+    """The operation does nothing here (×1, +0, T = 0): no evidence for it (docs/rules.md §4)."""
     tells: frozenset[str] = frozenset()
     """The catalogue mistakes a right answer here is proof against, of the skill it is proof
     of (:func:`tutor.teaching.coverage.item_tells`)."""
@@ -254,7 +254,7 @@ class Asker:
     def consider(self, events: Sequence[Event], rnd: Round, scores_before: Sequence[int],
                  prefix: str) -> None:
         """Turn the computations of one move's ``events`` into questions, as the lesson's plan
-        and each student's mastery decide (RULES.md §4)."""
+        and each student's mastery decide (docs/rules.md §4)."""
         placed: Placed | None = None
         for ev in events:
             if isinstance(ev, Placed):
@@ -294,7 +294,7 @@ class Asker:
         situation = self._situation(rnd, placed)
         new: list[Question] = []
         # A lesson practising the other end asks T at every power play of the student, alone
-        # when the play's own skill is not wanted (RULES.md §4; lesson 01 promises it).
+        # when the play's own skill is not wanted (docs/rules.md §4; lesson 01 promises it).
         t_alone = perspective == "player" and practice.wants_other_end(mastery)
         wanted = practice.wants(skill, mastery)
         if wanted or t_alone:
@@ -516,7 +516,7 @@ class Asker:
     def remediate(self, seat: int, rule: str | None) -> int:
         """After ``seat``'s first answer to the pending question showed the named mistake
         ``rule``, specific to one skill: make the student's next question one that tells that
-        mistake apart (RULES.md §4, issue 32) — an item where the mistake gives a wrong
+        mistake apart (docs/rules.md §4, issue 32) — an item where the mistake gives a wrong
         answer, if possible one no other catalogue mistake gives. If the student's next
         question in the queue already is such an item, nothing is added; otherwise a drill
         of the mistake's skill, the best of at most :data:`REMEDIATION_TRIES` positions, goes
@@ -620,7 +620,7 @@ class Asker:
     def _show(self, p: Pending) -> None:
         """``p`` comes to the front: the blanks scaffold shows if the student's mastery asks
         for it now (decided here, not when queued, so that it fades as soon as two right
-        scaffolded answers are in, RULES.md §4)."""
+        scaffolded answers are in, docs/rules.md §4)."""
         p.shown_at = time.monotonic()
         if p.attempts or p.first_recorded:
             return
@@ -751,8 +751,8 @@ class Asker:
     def _evidence(self, p: Pending, correct: bool, seconds: float,
                   diag: Diagnosis | None = None, value: int | None = None) -> Evidence:
         """The first answer (or giving up) is one piece of evidence for one skill, as
-        :func:`tutor.teaching.evidence.judge` decides (RULES.md §4): proof only unscaffolded and
-        unhinted; against the question's skill, or against another skill alone when a
+        :func:`tutor.teaching.evidence.judge` decides (docs/rules.md §4): proof only unscaffolded
+        and unhinted; against the question's skill, or against another skill alone when a
         uniquely named mistake of that skill explains the answer."""
         p.first_recorded = True
         q = p.question

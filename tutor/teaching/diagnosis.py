@@ -1,5 +1,5 @@
 """Buggy rules: the wrong answers students typically give, which mistake an answer shows, and
-which skill that mistake is evidence against (RULES.md §4: blame follows the diagnosis).
+which skill that mistake is evidence against (docs/rules.md §4: blame follows the diagnosis).
 
 Every rule is a function of the question's numbers (the tile's rule, n, T, the halves of the
 T tile, the near-end tile's total, the hands, the score before a loss) returning the wrong
@@ -431,7 +431,7 @@ def candidates(question: Question) -> dict[str, frozenset[int]]:
 SLIP_SHARE = 0.1
 """The most of an answer's slip range (:func:`slip_spread`) that named mistakes may cover: a
 student with no misconception whose answer is a slip is told of a mistake they did not make
-at most about this often (issue 32, RULES.md §4)."""
+at most about this often (issue 32, docs/rules.md §4)."""
 
 
 def slip_spread(question: Question) -> int:

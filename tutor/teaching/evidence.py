@@ -1,4 +1,4 @@
-"""What a question's first answer is evidence of (RULES.md §4 "Evidence"), in one function
+"""What a question's first answer is evidence of (docs/rules.md §4 "Evidence"), in one function
 used both live (:class:`tutor.teaching.asking.Asker`) and when mastery is replayed from stored
 attempts
 (:func:`tutor.commands.teacher.rebuild_mastery`) or fitted (``python -m tutor fit-bkt``).
@@ -81,7 +81,7 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
           tells: Iterable[str] | None = None,
           requires: Iterable[str] | None = None,
           consistent: Iterable[str] | None = None, typo: bool = False) -> Evidence:
-    """The evidence of a question's first answer (RULES.md §4).
+    """The evidence of a question's first answer (docs/rules.md §4).
 
     ``skill``: the question's skill; ``correct``: the first answer was right (a give-up is
     not); ``scaffold``: the scaffolds shown (:data:`SCAFFOLD_TAGS`); ``hints``: hints taken
@@ -174,7 +174,7 @@ def blame_of(kind: str, rule_skill: str | None, skill: str) -> str | None:
     return None
 
 
-# Rows (RULES.md §1.6) whose points are n × T, n + T, T × T, 2 × T or 1 × T: with n = 1 (×),
+# Rows (docs/rules.md §1.6) whose points are n × T, n + T, T × T, 2 × T or 1 × T: with n = 1 (×),
 # n = 0 (+), T = 0, or the x/- row's 1 × T, the answer is just T (or n).
 _MULTIPLY_ONE = frozenset({"x/-"})
 _BY_N = {"x/n": 1, "+/n": 0, "-/n": 0}

@@ -1,7 +1,7 @@
 """The tutor's formulas without sympy (issue 35 part 5: memory per student).
 
 A question's computation is small: whole numbers, ``+`` and ``−``, ``×``, brackets, squares
-and blanks (RULES.md §1.6, §4). This module writes them as unevaluated expression trees and
+and blanks (docs/rules.md §1.6, §4). This module writes them as unevaluated expression trees and
 prints them as LaTeX exactly as ``sympy.latex(expr, mul_symbol="times", order="none")`` prints
 the same unevaluated sympy expression (``5 \\times \\left(4 + 5\\right)``, ``\\left(3 +
 4\\right)^{2}``, ``10 - 4``), so that a student kernel need not load sympy (about 33 MiB) to

@@ -1,5 +1,5 @@
 """The hint ladder of a question: the rule in words, where the numbers are, the computation
-with the numbers filled in, and last the answer (RULES.md §4: the formula, T's tile and value
+with the numbers filled in, and last the answer (docs/rules.md §4: the formula, T's tile and value
 and the hand totals reach the student only through here, or after the question is over)."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ for each row); a lesson file or the server setting ``LEONARD_BKT_PARAMS`` (a ``f
 What a first answer is evidence of is decided by :mod:`tutor.teaching.evidence`; "mastered" needs
 the
 estimate at the threshold *and* :data:`STREAK_TO_MASTER` unscaffolded, unhinted right first
-answers in a row (RULES.md §4).
+answers in a row (docs/rules.md §4).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ __all__ = [
 
 STREAK_TO_MASTER = 7
 """Unscaffolded, unhinted right first answers in a row that mastery needs besides the BKT
-estimate (ASSISTments' skill-builder rule, beside Cognitive Tutor's 0.95; RULES.md §4: "at
+estimate (ASSISTments' skill-builder rule, beside Cognitive Tutor's 0.95; docs/rules.md §4: "at
 least 3"). The row is long enough that a student who still applies a wrong rule 3 times in
 10 shows it in the row 9 times in 10: 0.7^N <= 0.1 gives N = 7 (0.7⁷ = 8%; 5 in a row let
 such a student through 17% of the time, 6: 12%, and nothing in a lucky row at the start tells
@@ -88,7 +88,7 @@ defaults (a lesson's own ``mastery`` settings still win)."""
 
 SKILLS: tuple[str, ...] = ("other-end", "add", "multiply", "square", "double", "negative",
                            "subtract", "round", "rules")
-"""RULES.md §4, in teaching order; ``rules`` (what a play does, no arithmetic) comes last."""
+"""docs/rules.md §4, in teaching order; ``rules`` (what a play does, no arithmetic) comes last."""
 
 # Names to show a student or teacher; translate with tutor.i18n.gettext(SKILL_NAMES[s], lang).
 SKILL_NAMES: dict[str, str] = {
@@ -347,7 +347,7 @@ def update(p_known: float, correct: bool, params: BKTParams) -> float:
 
 def learn(p_known: float, params: BKTParams) -> float:
     """BKT's learning transition alone, with no observation: what a scaffolded right answer
-    (practice, not proof) does to the estimate (RULES.md §4)."""
+    (practice, not proof) does to the estimate (docs/rules.md §4)."""
     if not 0.0 <= p_known <= 1.0:
         raise MasteryError(_NOT_A_PROBABILITY, name="p_known", value=repr(p_known))
     return p_known + (1.0 - p_known) * params.p_learn
@@ -569,8 +569,8 @@ class Mastery:
     :class:`~tutor.teaching.evidence.Evidence`)
     once per question, with the student's *first* attempt; later attempts at the same
     question teach the tracer nothing. What the first answer is evidence of is decided by
-    :func:`tutor.teaching.evidence.judge` (RULES.md §4): an unscaffolded, unhinted right answer is
-    proof; a scaffolded right one is practice (learning only); a hint before the first
+    :func:`tutor.teaching.evidence.judge` (docs/rules.md §4): an unscaffolded, unhinted right
+    answer is proof; a scaffolded right one is practice (learning only); a hint before the first
     answer counts as wrong.
     """
 

@@ -1,4 +1,4 @@
-"""Adaptive practice (RULES.md §4): which plays become questions, when the scaffolds show, and
+"""Adaptive practice (docs/rules.md §4): which plays become questions, when the scaffolds show, and
 the short drill between rounds that covers a target skill the round left unpractised.
 
 Every choice is a pure function of the lesson's plan, the student's mastery and a seeded
@@ -31,7 +31,7 @@ __all__ = ["DRILL_LIMIT", "DRILL_PER_SKILL", "DRILL_SKILLS", "DRILL_TOP_UPS", "D
 
 GAME_SKILLS: Mapping[str, frozenset[str]] = MappingProxyType(
     {name: g.skills for name, g in GAMES.items()})
-"""What each game's scoring asks to compute (RULES.md §4), read from each game's entry in
+"""What each game's scoring asks to compute (docs/rules.md §4), read from each game's entry in
 :mod:`tutor.games` (kept for callers; the entries are the one place to change)."""
 DRILL_LIMIT = 4
 """Questions a drill between rounds asks at most, when one or two skills are short."""
@@ -142,7 +142,7 @@ class Practice:
     def _recheck(self, skill: str) -> bool:
         """A skill not being practised (mastered, or not a target) is asked one time in
         ``1 / recheck`` (4) that it comes up, at a seeded random place among each 4: about
-        as often as a draw would ask it, and never more (RULES.md §4: after mastery a skill
+        as often as a draw would ask it, and never more (docs/rules.md §4: after mastery a skill
         is asked at most 1 time in 4 in the lesson, to catch forgetting)."""
         if self.plan.recheck <= 0:
             return False
@@ -154,7 +154,7 @@ class Practice:
 
     def wants_other_end(self, mastery: Mastery) -> bool:
         """A lesson practising the other end, below its mastery: every power play of the
-        student asks for T, alone if the play's own skill is not wanted (RULES.md §4)."""
+        student asks for T, alone if the play's own skill is not wanted (docs/rules.md §4)."""
         return "other-end" in self.plan.targets and self.below("other-end", mastery)
 
     def short_of_practice(self, skill: str, mastery: Mastery) -> bool:
@@ -167,7 +167,7 @@ class Practice:
         """Whether scaffold ``kind`` shows for a question of ``skill``: the lesson turned it on,
         the skill is below mastery, and the scaffolds have not faded yet. They fade after
         :data:`~tutor.teaching.mastery.FADE_AFTER` right scaffolded answers, before mastery can be
-        reached (a scaffolded right answer is practice, not proof: RULES.md §4); an
+        reached (a scaffolded right answer is practice, not proof: docs/rules.md §4); an
         unscaffolded first answer counted wrong brings them back until they fade again."""
         return (kind in self.plan.scaffolds and self.below(skill, mastery)
                 and not mastery.state(skill).scaffold_faded)

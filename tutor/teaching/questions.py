@@ -1,4 +1,4 @@
-"""Questions about the engine's events (RULES.md §4): what the student is asked, what they
+"""Questions about the engine's events (docs/rules.md §4): what the student is asked, what they
 may see before answering, the one skill an answer is evidence for, and the engine's answer.
 
 A question never carries its own working into the prompt: the formula, the other end's tile
@@ -46,7 +46,7 @@ __all__ = [
 Perspective = Literal["player", "victim", "observer"]
 Step = Literal["T", "gain", "loss", "score", "total", "collect", "tens"]
 
-# RULES.md §4: the one skill each §1.6 row's computation is evidence for.
+# docs/rules.md §4: the one skill each §1.6 row's computation is evidence for.
 RULE_SKILL: dict[str, str] = {
     "x/n": "multiply",
     "+/n": "add",
@@ -124,7 +124,7 @@ class QuestionError(ValueError):
 
 
 def seat_name(seat: int) -> str:
-    """The score-sheet letter of a seat (RULES.md §2): 0 → A, 1 → B …"""
+    """The score-sheet letter of a seat (docs/rules.md §2): 0 → A, 1 → B …"""
     return chr(ord("A") + seat)
 
 
@@ -217,7 +217,7 @@ class Question:
 
     @property
     def skills(self) -> tuple[str, ...]:
-        """The skills this question is evidence for: exactly one (RULES.md §4)."""
+        """The skills this question is evidence for: exactly one (docs/rules.md §4)."""
         return (self.skill,)
 
     @property
@@ -599,7 +599,7 @@ def question_for(
     symbol_value: int = 0,
     id_prefix: str = "",
 ) -> list[Question]:
-    """The questions an engine event calls for (RULES.md §4), in the order to ask them:
+    """The questions an engine event calls for (docs/rules.md §4), in the order to ask them:
     a :class:`~engine.PowerEffect` (see :func:`power_questions`), or a round's end
     (:class:`~engine.RoundEnded`: the count the winner collects, and Ponce's tens).
 

@@ -1,4 +1,4 @@
-"""Review that spaces (RULES.md §4, issue 32 part 5): when a mastered skill comes back.
+"""Review that spaces (docs/rules.md §4, issue 32 part 5): when a mastered skill comes back.
 
 A skill that becomes mastered is due for review :data:`INTERVALS` days later: 1 day, then
 3, 7 and 21. A review passed stretches the wait to the next interval (the last one stays);

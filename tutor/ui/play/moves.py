@@ -1,6 +1,6 @@
 """The move buttons: one per legal move of the student to move (the same moves the board
 takes by clicks), power plays marked, then one per move of the game's own on offer (the
-snapshot's ``extra``, e.g. Cuban's redeal, RULES.md §3.4) with its label and, under the
+snapshot's ``extra``, e.g. Cuban's redeal, docs/rules.md §3.4) with its label and, under the
 buttons, why it is on offer."""
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ def _answers_html(answers: StudentAnswers, lang: str, *, named: bool) -> str:
 
 
 def match_end_html(end: MatchEndView, view: Snapshot, lang: str, *, links: bool = True) -> str:
-    """The match's end (RULES.md §1.9, §4): the final scores, every point counted (pair
+    """The match's end (docs/rules.md §1.9, §4): the final scores, every point counted (pair
     games: each pair's too); each student's answers of the match, right at the first answer /
     asked per skill; and (``links``) the links back to the lessons page and on to the next
     lesson (``view.next_lesson``)."""
@@ -234,7 +234,7 @@ def match_end_html(end: MatchEndView, view: Snapshot, lang: str, *, links: bool 
 
 def lesson_end_html(summary: LessonSummary, lang: str, *, next_lesson: str | None = None,
                     next_title: str = "") -> str:
-    """The lesson's end (RULES.md §4): why it ended, a table of its target skills (right at
+    """The lesson's end (docs/rules.md §4): why it ended, a table of its target skills (right at
     the first answer of those asked, mastered ✔ or not, what to practise next), and the link
     back to the lessons page (relative, like the lessons page's links here) and, given
     ``next_lesson`` (its id and ``next_title``), the link on to it."""

@@ -41,7 +41,7 @@ def student_label(view: Snapshot, seat: int, lang: str) -> str:
 
 def arithmetic_text(right: int, asked: int, lang: str) -> str:
     """This lesson's arithmetic as a number: "arithmetic this lesson: 7/9 right at the first
-    try" (questions, not tries; RULES.md §4)."""
+    try" (questions, not tries; docs/rules.md §4)."""
     _ = translator(lang)
     if not asked:
         return _("arithmetic this lesson: no questions yet")

@@ -79,7 +79,7 @@ def sheet_caption(sheet: ScoreSheetView, variant: str, lang: str) -> str:
 
 def accuracy_rows(view: Snapshot, lang: str) -> list[list[str]]:
     """The match points and this lesson's arithmetic of each human seat, under a header
-    row: player, student, match points, right at the first try, asked (RULES.md §4)."""
+    row: player, student, match points, right at the first try, asked (docs/rules.md §4)."""
     from tutor.ui.play.scores import student_label
 
     _ = translator(lang)
