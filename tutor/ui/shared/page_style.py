@@ -63,6 +63,9 @@ PAGE_CSS = """
 .ld-page .ld-assign-counts { font-weight: 600; margin: 4px 0; }
 .ld-page .ld-assign-order { margin: 0 0 4px 150px; padding-left: 20px; }
 .ld-page .ld-assign-link input { font-family: ui-monospace, monospace; }
+.ld-page .ld-assign-settings .jupyter-widget-Collapse-header,
+.ld-page .ld-assign-settings .jupyter-widget-Collapse-header > span {
+  color: #1f2933; background: #eef2f5; }
 @media (max-width: 480px) {
   .ld-page .ld-assignments .widget-inline-hbox { flex-wrap: wrap; }
   .ld-page .ld-assignments .widget-inline-hbox > .widget-label {

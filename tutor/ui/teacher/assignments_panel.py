@@ -88,6 +88,7 @@ NOT_TEXT = N_("{file} is not a text file (CSV in UTF-8): save it from the spread
 _WIDE = widgets.Layout(width="520px", max_width="100%")
 _LABEL = {"description_width": "150px"}
 _SHORT = widgets.Layout(width="290px", max_width="100%")
+_AUTO = widgets.Layout(width="auto")
 
 
 def sort_states(rows: Sequence[StudentState], key: str = "student",
@@ -286,10 +287,10 @@ class AssignmentsPanel(widgets.VBox):
                                                layout=_SHORT), "ld-assign-scaffolds")
         self.settings = classed(W.Accordion([W.VBox([self.lang_dd, self.scaffolds_dd])],
                                             selected_index=None), "ld-assign-settings")
-        self.save_btn = classed(W.Button(button_style="primary", icon="save"),
+        self.save_btn = classed(W.Button(button_style="primary", icon="save", layout=_AUTO),
                                 "ld-assign-save")
         self.save_btn.on_click(guard(self._clicked(self.save)))
-        self.new_btn = classed(W.Button(icon="plus"), "ld-assign-new")
+        self.new_btn = classed(W.Button(icon="plus", layout=_AUTO), "ld-assign-new")
         self.new_btn.on_click(guard(lambda _b: self.new()))
         self.result = classed(W.HTML(), "ld-assign-result")
         self.link_out = classed(W.Text(layout=W.Layout(width="100%", display="none"),
@@ -304,9 +305,9 @@ class AssignmentsPanel(widgets.VBox):
         self.pick_dd = classed(W.Dropdown(options=[("", "")], value="", layout=_WIDE,
                                           style=_LABEL), "ld-assign-pick")
         self.pick_dd.observe(guard(self._picked), names="value")
-        self.edit_btn = classed(W.Button(icon="pencil"), "ld-assign-edit")
+        self.edit_btn = classed(W.Button(icon="pencil", layout=_AUTO), "ld-assign-edit")
         self.edit_btn.on_click(guard(lambda _b: self.edit()))
-        self.close_btn = classed(W.Button(icon="lock"), "ld-assign-close")
+        self.close_btn = classed(W.Button(icon="lock", layout=_AUTO), "ld-assign-close")
         self.close_btn.on_click(guard(lambda _b: self.toggle_closed()))
         self.summary = classed(W.HTML(), "ld-assign-summary")
         self.csv_link = classed(W.HTML(), "ld-assign-csv-link")
@@ -326,7 +327,7 @@ class AssignmentsPanel(widgets.VBox):
             self.csv_link, self.sort_bar, self.table]), "ld-assign-view")
         # -- a pasted link (Binder)
         self.paste_in = classed(W.Text(layout=_WIDE, style=_LABEL), "ld-assign-paste")
-        self.open_btn = classed(W.Button(icon="folder-open"), "ld-assign-open")
+        self.open_btn = classed(W.Button(icon="folder-open", layout=_AUTO), "ld-assign-open")
         self.open_btn.on_click(guard(self._clicked(self.open_link)))
         self.paste_result = classed(W.HTML(), "ld-assign-paste-result")
         # -- the roster
@@ -337,7 +338,7 @@ class AssignmentsPanel(widgets.VBox):
         self.roster_in = classed(W.Textarea(layout=W.Layout(width="520px", max_width="100%",
                                                             height="120px"), style=_LABEL),
                                  "ld-roster-names")
-        self.roster_btn = classed(W.Button(icon="save"), "ld-roster-save")
+        self.roster_btn = classed(W.Button(icon="save", layout=_AUTO), "ld-roster-save")
         self.roster_btn.on_click(guard(self._clicked(self.save_roster)))
         self.roster_upload = classed(ProgressUpload(multiple=False), "ld-roster-upload")
         self.roster_upload.on_files(guard(self._roster_file))
@@ -626,27 +627,24 @@ class AssignmentsPanel(widgets.VBox):
         self.sort_key = key
         self._show_table()
 
-    def table_now(self) -> AssignmentTable | None:
-        """The shown assignment's table, from the page's last read (files that are not the
-        assignment's left out)."""
+    def table_now(self, roster: Sequence[str] | None = None) -> AssignmentTable | None:
+        """The shown assignment's table, from the page's last read (``roster``: its class's,
+        read here if not given). An uploaded file that is not the assignment's
+        (:func:`files_for_assignment`) has no row in it: its student is neither on the roster
+        nor played from the assignment's link."""
         a = self.shown
         if a is None:
             return None
-        roster = self.book.roster(a.class_code)
-        attempts = self._attempts
-        if self._files:
-            _belong, others = files_for_assignment(self._files, a, roster)
-            if others:
-                out = {r.session for name, rows in self._files if name in dict(others)
-                       for r in rows}
-                attempts = [r for r in attempts if r.session not in out]
-        return assignment_table(a, roster, attempts, self.lessons, self.clock(),
+        if roster is None:
+            roster = self.book.roster(a.class_code)
+        return assignment_table(a, roster, self._attempts, self.lessons, self.clock(),
                                 counts=self._counts, live=self._live)
 
     def _show_table(self) -> None:
         _ = translator(self.lang)
         try:
-            table = self.table_now()
+            roster = self.book.roster(self.shown.class_code) if self.shown else []
+            table = self.table_now(roster)
         except StoreError as err:
             self._refuse("summary", err)
             return
@@ -675,14 +673,13 @@ class AssignmentsPanel(widgets.VBox):
             out.append("<div class='ld-warn ld-assign-missing'>" + html.escape(_(
                 "These lessons of the assignment are no longer here and are left out of its "
                 "table: {lessons}.").format(lessons=", ".join(table.missing))) + "</div>")
-        if not self.book.roster(a.class_code):
+        if not roster:
             out.append("<div class='ld-legend'>" + html.escape(_(
                 "{code} has no roster: the table shows only the students who opened the "
                 "assignment's link. Save the roster below to see who has not started.").format(
                     code=a.class_code)) + "</div>")
         if self._files:
-            _belong, others = files_for_assignment(self._files, a,
-                                                   self.book.roster(a.class_code))
+            _belong, others = files_for_assignment(self._files, a, roster)
             if others:
                 out.append("<div class='ld-warn ld-assign-others'>" + html.escape(_(
                     "Uploaded files that are not of this assignment (left out of its "

@@ -111,8 +111,9 @@ class TeacherPage(LanguagePage):
                                self.lang, self._lesson_titles(), self.class_code)
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
-        self.assignments.render(attempts, self._lessons, self._lesson_titles(), self.lang,
-                                counts=by_student, live=live)
+        # Guarded on its own: a store that cannot hold assignments leaves the rest shown.
+        self._guarded(self.assignments.render)(attempts, self._lessons, self._lesson_titles(),
+                                               self.lang, counts=by_student, live=live)
 
     def refresh_live(self) -> None:
         """The live view alone, from one read of the store (the page's tick): the class
