@@ -288,3 +288,24 @@ def test_uploaded_files_not_of_the_assignment_are_named_not_mixed_in(
                 "from this assignment's link.") in others
         assert "Ana.csv" not in others and "Eli.csv" not in others
         assert {r.student for r in page.rows} == {"Ana", "Eli", "Dora"}  # the class table
+
+
+def test_a_store_that_refuses_says_why_and_keeps_the_form(link: Any, tmp_path: Path) -> None:
+    """A store that is not the teacher's (one opened for a student) refuses to save an
+    assignment or a roster: the page says the store's sentence, and the form keeps what was
+    typed."""
+    db = tmp_path / "class.sqlite3"
+    Store(db).close()
+    with Store(db, owner="ana") as store:
+        panel = _page(link, store).assignments
+        _fill(panel)
+        typed = _form(panel)
+        panel.save_btn.click()
+        assert "Only a teacher can make or change" in _text(panel.result.value)
+        assert _form(panel) == typed
+        panel.roster_in.value = "Ana\nBeto"
+        panel.roster_btn.click()
+        assert "Only a teacher can make or change" in _text(panel.roster_result.value)
+        assert panel.roster_in.value == "Ana\nBeto"
+    with Store(db) as store:
+        assert store.assignments() == [] and store.roster("6B") == []
