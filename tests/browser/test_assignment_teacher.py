@@ -1,7 +1,8 @@
 """The teacher makes an assignment and sends it, in a real browser (issue 45): the teacher
 page opened for class 6B, every click and field counted until the link to send is in the
 clipboard-ready box (the issue asks for under a minute: a handful of actions), the link
-opens the lessons page, and the panel fits a phone. Served as a class serves it (``voila
+opens the lessons page, and the panel fits a phone; and on the Binder path, the same table
+from the pasted link and the students' uploaded files. Served as a class serves it (``voila
 notebooks/``), on the session's one server."""
 
 from __future__ import annotations
@@ -73,3 +74,47 @@ def test_the_teacher_makes_and_sends_an_assignment_in_a_few_actions(
     student.locator(".ld-lessons-page").wait_for(timeout=120_000)
     assert "Leonard" in student.locator(".ld-lessons-page h2").inner_text()
     student.close()
+
+
+def test_on_binder_a_pasted_link_and_uploaded_files_give_the_table(
+        page: Any, pages: dict[str, Any], student_plays: Any, tmp_path: Path) -> None:
+    """Binder (no server between the students and the teacher): Alma finishes the assignment
+    from its link, Bruno starts it, Celia never opens it, and Dario (another class) plays the
+    same lesson from the plain lessons page. The teacher pastes the link, saves the roster
+    and uploads the files: the table says done, in progress, not started, and names Dario's
+    file as not of this assignment."""
+    link = ("Lessons.ipynb?assignment=binder12&class=6D&title=Week+12&lessons=04-times"
+            "&due=2099-12-11T15%3A00")
+    files = []
+    for name, seed, rounds, tag in [("Alma", 1, None, "binder12"), ("Bruno", 2, 1, "binder12"),
+                                    ("Dario", 3, 1, None)]:
+        db = tmp_path / f"{name}.sqlite3"
+        student_plays("04-times", name, db, seed=seed, rounds=rounds, assignment=tag)
+        with Store(db) as own:
+            own.export_csv(tmp_path / f"{name}.csv", name)
+        files.append(str(tmp_path / f"{name}.csv"))
+    open_page(page, pages["url"] + "Teacher.ipynb?lang=en&class=6D", ".ld-assign-paste input")
+    page.locator(".ld-assign-paste input").fill(link)
+    page.locator("button.ld-assign-open").click()
+    page.locator(".ld-assign-paste-result", has_text="Opened “Week 12” (6D).").wait_for(
+        timeout=60_000)
+    page.locator(".ld-roster-names textarea").fill("Alma\nBruno\nCelia")
+    page.locator("button.ld-roster-save").click()
+    page.locator(".ld-roster-result", has_text="Saved the roster of 6D: 3 students.").wait_for(
+        timeout=60_000)
+    with page.expect_file_chooser() as chooser:
+        page.locator(".ld-class-upload").click()
+    chooser.value.set_files(files)
+    page.locator(".ld-merge-result", has_text="Students in the files: 3.").wait_for(
+        timeout=60_000)
+    table = page.locator("table.ld-assign-table[data-assignment='binder12']")
+    table.locator("tr[data-student='Celia']").wait_for(timeout=60_000)
+    states = {row.get_attribute("data-student"): row.get_attribute("data-state")
+              for row in table.locator("tbody tr").all()}
+    assert states == {"Alma": "done", "Bruno": "in progress", "Celia": "not started"}
+    assert "Done: 1 · In progress: 1 · Not started: 1" in page.locator(
+        ".ld-assign-counts").inner_text()
+    assert "Dario.csv: its student is not on this class's list" in page.locator(
+        ".ld-assign-others").inner_text()
+    assert page.locator("table.ld-class-table tr[data-student='Dario']").count() >= 1
+    no_errors(page)
