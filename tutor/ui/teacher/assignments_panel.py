@@ -551,6 +551,7 @@ class AssignmentsPanel(widgets.VBox):
         self.scaffolds_dd.value = a.scaffolds
         self.link_out.value = assignment_link(a)
         self.link_out.layout.display = ""
+
         def said(lang: str) -> str:
             _ = translator(lang)
             return "<div class='ld-legend'>" + html.escape(_(
