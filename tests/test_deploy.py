@@ -34,6 +34,9 @@ def test_z2jh_gives_what_tljh_gives(tmp_path: Path) -> None:
     assert hub["loadRoles"]["user"]["scopes"] == roles["user"]["scopes"]
     assert hub["loadRoles"]["server"]["scopes"] == roles["server"]["scopes"]
     assert hub["loadRoles"]["leonard-teacher"] == roles["leonard-teacher"]
+    # issue 45: the service reads a hub group's members for a roster, and nothing more
+    assert hub["loadRoles"]["leonard-store"] == roles["leonard-store"] == {
+        "scopes": ["read:groups"], "services": ["leonard-store"]}
     assert hub["config"]["JupyterHub"]["custom_scopes"] == dict(tljh.JupyterHub.custom_scopes)
     spawner = hub["config"]["KubeSpawner"]
     assert spawner["args"] == list(tljh.Spawner.args)
@@ -44,6 +47,7 @@ def test_z2jh_gives_what_tljh_gives(tmp_path: Path) -> None:
     tljh_env = tljh.Spawner.environment.get_value({})
     assert set(z2jh_env) == set(tljh_env)
     assert z2jh_env["LEONARD_TUTOR_DB"].endswith("/services/leonard-store/")
+    assert z2jh_env["LEONARD_TIMEZONE"] == tljh_env["LEONARD_TIMEZONE"] == "UTC"
     assert not any("postgresql" in v for v in [*z2jh_env.values(), *tljh_env.values()])
     assert service["environment"]["LEONARD_TUTOR_DB"].endswith("progress.sqlite3")
     assert "leonard-store" in hub["services"]

@@ -7,6 +7,8 @@
 #   student's server, and the service keeps each student to their own rows;
 # - the teacher role: a hub role with the scope custom:leonard:teach, given to TEACHERS and to
 #   the members of TEACHER_GROUPS. The service reads it from the token, never from a kernel;
+# - the service's own role: read:groups, so that a teacher can make a class's roster from a
+#   hub group (issue 45: the group's members, read by the service from the hub's API);
 # - students' servers that serve the tutor's pages and nothing else (tutor.hub.lockdown: no
 #   kernels, terminals, JupyterLab or files; a kernel takes only the page's widget messages),
 #   with at most KERNEL_CAP pages open at once and idle tabs closed after IDLE_TAB_MINUTES;
@@ -27,6 +29,7 @@ TEACHER_GROUPS = ["teachers"]  # and the members of these hub groups (made if mi
 FULL_SERVER_FOR_TEACHERS = False  # True: teachers' servers are full Jupyter servers
 KERNEL_CAP = 3  # tutor pages a student may have open at once
 IDLE_TAB_MINUTES = 30  # an open page with nothing done for this long is closed
+TIMEZONE = "UTC"  # the school's time zone (like "Europe/Madrid"): assignments are due on it
 # The folder of the class's store, root's alone (sudo install -d -m 700 /srv/leonard). The
 # store is the SQLite file progress.sqlite3 there, unless the file store-address there
 # (mode 600) holds a PostgreSQL address: postgresql://tutor:PASSWORD@db.school:5432/tutor.
@@ -63,6 +66,8 @@ c.JupyterHub.load_roles = [
                                   TEACH]},
     {"name": "leonard-teacher", "scopes": [TEACH, USE_STORE], "users": TEACHERS,
      "groups": TEACHER_GROUPS},
+    # The service reads a hub group's members when a teacher makes a roster from it.
+    {"name": "leonard-store", "scopes": ["read:groups"], "services": [SERVICE]},
 ]
 
 # --- Students' servers: the pages, nothing else ---------------------------------------------------
@@ -76,6 +81,7 @@ c.Spawner.environment.update({
     "LEONARD_TUTOR_DB": f"http://127.0.0.1:{SERVICE_PORT}/services/{SERVICE}/",
     "LEONARD_KERNEL_CAP": str(KERNEL_CAP),
     "LEONARD_IDLE_TAB_MINUTES": str(IDLE_TAB_MINUTES),
+    "LEONARD_TIMEZONE": TIMEZONE,  # tutor.classroom.assignments.SCHOOL_TZ_ENV
 })
 # A student lands on the lessons page (the clone nbgitpuller put in every home).
 c.Spawner.default_url = "/voila/render/leonard-domino-tutor/notebooks/Lessons.ipynb"

@@ -1,4 +1,4 @@
-"""A real JupyterHub, set up as ``deploy/tljh/`` says (issues 35 and 41): JupyterHub from
+"""A real JupyterHub, set up as ``deploy/tljh/`` says (issues 35, 41 and 45): JupyterHub from
 PyPI, its proxy from npm, ``deploy/tljh/leonard.py`` loaded as it is (see
 ``tests/browser/hub_server.py`` for the overlay that stands in for TLJH), the store service
 in front of the session's PostgreSQL cluster (or an SQLite file).
@@ -14,6 +14,9 @@ another student is refused, and so is a teacher's view for a student who says th
 teacher; "José" typed two ways is one student; the fourth tab gets the page that says which
 to close; an idle tab is closed and says so when the student comes back; PostgreSQL stopped
 mid-class, then back, loses and doubles nothing, and the page says the truth meanwhile.
+
+Issue 45: a class's roster made from a hub group, and its assignment seen by its students
+only, through each one's own server's token.
 
 One hub for the test session; slow (a few minutes). Needs npm (the proxy is installed into
 ``~/.cache/leonard-domino-tutor/chp`` when missing) and Debian's Chromium.
@@ -341,6 +344,56 @@ def test_a_member_of_the_teachers_group_is_a_teacher(hub: Hub) -> None:
     hub.api("POST", "groups/teachers/users", json={"users": [user]})
     hub.spawn(user)
     assert is_teacher(environ(hub.server_pid(user)))
+
+
+def test_a_class_from_a_hub_group_and_its_assignment_no_other_class_sees(hub: Hub) -> None:
+    """Issue 45 part 5, on the real hub: the teacher makes class 6a's roster from the hub
+    group ``6a`` (the service reads it from the hub's API with its own token and the scope
+    ``read:groups`` that ``leonard.py`` gives it) and an assignment for 6a. Through each
+    one's own server's token, as a page's kernel sends it: beto (in 6a) reads it, by list and
+    by id; eve (in 6b) gets neither, is refused it by its id with the sentence why, and
+    cannot make, edit or read a roster."""
+    from tutor.storage.class_rows import Assignment
+    from tutor.storage.records import StoreError
+    from tutor.storage.service_store import ServiceStore
+    from tutor.storage.store import Store, StoreAccessError
+
+    def page_store(user: str) -> ServiceStore:
+        hub.spawn(user)
+        env = environ(hub.server_pid(user))  # what the user's kernels are given
+        return ServiceStore(env["LEONARD_TUTOR_DB"], token=env["JUPYTERHUB_API_TOKEN"])
+
+    for group, members in (("6a", ["beto"]), ("6b", ["eve"])):
+        for user in members:
+            if not hub.api("GET", "users?name_filter=" + user):
+                hub.api("POST", f"users/{user}")
+        hub.api("POST", f"groups/{group}", json={"users": members})
+    teacher, beto, eve = page_store(TEACHER), page_store("beto"), page_store("eve")
+    week = Assignment(id="hub-6a-week1", class_code="6a", title="Week 1: times",
+                      lessons=(LESSON,), due="2026-12-11T15:00", tz="Europe/Madrid")
+    try:
+        assert teacher.roster_from_group("6a") == ["beto"]
+        assert teacher.roster_from_group("6b") == ["eve"]
+        with pytest.raises(StoreError, match="The hub has no group named \"7z\""):
+            teacher.roster_from_group("7z")
+        teacher.save_assignment(week)
+        assert teacher.assignments("6a") == [week]
+        assert beto.assignments() == [week] and beto.assignment(week.id) == week
+        assert beto.classes_of("beto") == ["6a"]
+        assert eve.assignments() == [] and eve.assignments("6a") == []
+        with pytest.raises(StoreAccessError, match="for another class; eve is not on its"):
+            eve.assignment(week.id)
+        for refused in (lambda: eve.save_assignment(Assignment(
+                            id="eve-made", class_code="6b", title="Mine", lessons=(LESSON,))),
+                        lambda: eve.save_assignment(replace(week, class_code="6b")),
+                        lambda: eve.roster("6a"), lambda: eve.roster_from_group("6b")):
+            with pytest.raises(StoreAccessError, match="Only a teacher"):
+                refused()
+    finally:
+        for store in (teacher, beto, eve):
+            store.close()
+    with Store(hub.database) as direct:
+        assert direct.roster("6a") == ["beto"] and direct.assignments() == [week]
 
 
 def test_nfc_and_nfd_jose_are_one_student(hub: Hub, browser: Any) -> None:

@@ -4,7 +4,11 @@ service's routes run in a thread of their own with a stand-in for the hub's toke
 PostgreSQL). The real hub's check of a token is in ``tests/browser/test_hub.py``.
 
 What a student's kernel can do with the store is what its token allows: its own rows, under
-its own name; the class's rows and students' files are a teacher's."""
+its own name; the class's rows and students' files are a teacher's. Issue 45: the
+assignments of its own classes only (another class's refused by id); classes, rosters and
+assignments made by a teacher only, each row checked again by the service; a roster from a
+hub group, read from a stand-in for the hub's API (the real hub: ``tests/browser/
+test_hub.py``)."""
 
 from __future__ import annotations
 
@@ -15,15 +19,24 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import pytest
+import tornado.web
 
-from tutor.hub.store_service import Caller, Keeper, make_app
+from tutor.hub.store_service import Caller, Keeper, hub_group_members, make_app
+from tutor.storage.class_rows import Assignment
 from tutor.storage.records import Attempt, Outcome, StoreError
 from tutor.storage.service_store import ServiceStore
 from tutor.storage.store import Store, StoreAccessError, StoreBusyError
 from tutor.teaching.mastery import Mastery
 
 TOKENS = {"tok-ana": Caller("ana", False), "tok-beto": Caller("beto", False),
-          "tok-ruiz": Caller("ms.ruiz", True)}
+          "tok-ruiz": Caller("ms.ruiz", True), "tok-carla": Caller("carla", False)}
+HUB_GROUPS = {"6b": ["ana", "josé"], "6c": ["carla"], "empty": [],
+              "a-group-whose-name-is-far-too-long-for-a-class": ["ana"]}
+"""The fake hub's groups (its REST API: ``GET /hub/api/groups/{name}``)."""
+SERVICE_TOKEN = "tok-service"
+"""The store service's own token; the fake hub gives it ``read:groups`` unless a test takes
+the scope away (:data:`HUB_SCOPES`)."""
+HUB_SCOPES = {SERVICE_TOKEN: {"read:groups"}}
 
 
 @dataclass
@@ -36,6 +49,26 @@ class Service:
     def client(self, token: str, **options: object) -> Store:
         return Store(self.url, token=token, lang="en", busy_timeout=0.5, retries=1,
                      **options)  # type: ignore[arg-type]
+
+
+class _FakeHubGroup(tornado.web.RequestHandler):
+    """The hub's ``GET /hub/api/groups/{name}`` as JupyterHub answers it: 403 to a token
+    without ``read:groups``, 404 for a group it does not have."""
+
+    def get(self, name: str) -> None:
+        from urllib.parse import unquote
+
+        token = self.request.headers.get("Authorization", "").partition(" ")[2]
+        if "read:groups" not in HUB_SCOPES.get(token, set()):
+            self.set_status(403)
+            self.finish({"status": 403, "message": "Action is not authorized"})
+            return
+        group = unquote(name)
+        if group not in HUB_GROUPS:
+            self.set_status(404)
+            self.finish({"status": 404, "message": f"No such group: {group}"})
+            return
+        self.finish({"kind": "group", "name": group, "users": HUB_GROUPS[group]})
 
 
 def _free_port() -> int:
@@ -53,16 +86,22 @@ def start_service(database: str, port: int | None = None) -> Service:
     async def identify(token: str) -> Caller | None:
         return TOKENS.get(token)
 
+    hub_port = _free_port()
+
     def run() -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         keeper = Keeper(database)
-        app = make_app(identify, keeper, "/services/leonard-store/")
+        hub = tornado.web.Application([(r"/hub/api/groups/([^/]+)", _FakeHubGroup)])
+        hub_server = hub.listen(hub_port, "127.0.0.1")
+        app = make_app(identify, keeper, "/services/leonard-store/", hub_group_members(
+            f"http://127.0.0.1:{hub_port}/hub/api/", SERVICE_TOKEN))
         server = app.listen(port, "127.0.0.1")
         state.update(loop=loop, server=server, keeper=keeper)
         ready.set()
         loop.run_forever()
         server.stop()
+        hub_server.stop()
         keeper.close()
         loop.close()
 
@@ -243,3 +282,153 @@ def test_a_database_out_of_reach_answers_busy(pg_cluster: object) -> None:
             assert len(ana.attempts("ana")) == 1
     finally:
         service.stop()
+
+
+# -- classes, rosters and assignments (issue 45 part 5) ------------------------------------------
+
+def _assignment(class_code: str = "6B", **given: object) -> Assignment:
+    values: dict[str, object] = dict(id="wk12-6b", class_code=class_code,
+                                     title="Week 12: times", lessons=("04-times", "06-doubles"),
+                                     due="2026-12-11T15:00", tz="Europe/Madrid")
+    values.update(given)
+    return Assignment(**values)  # type: ignore[arg-type]
+
+
+def test_a_teacher_assigns_and_only_the_classs_students_see_it(service: Service) -> None:
+    """The teacher makes 6B's roster and assignment and 6C's; ana (6B) sees 6B's, carla
+    (6C) sees 6C's, and 6B's asked for by its id (a link passed on) is refused to carla
+    with the sentence why, its content unsent; beto, on no roster, sees none."""
+    six_b = _assignment()
+    six_c = _assignment("6C", id="wk12-6c",  # a title as typed: accents either way, emoji
+                        title="Multiplicacio\u0301n y más 👩\u200d🏫")
+    with service.client("tok-ruiz") as ruiz:
+        ruiz.save_roster("6B", ["Ana", "José"])
+        ruiz.save_roster("6C", ["Carla"])
+        ruiz.save_assignment(six_b)
+        ruiz.save_assignment(six_c)
+        assert ruiz.class_codes() == ["6B", "6C"] and ruiz.roster("6B") == ["Ana", "José"]
+        assert ruiz.assignments() == [six_b, six_c] and ruiz.assignments("6C") == [six_c]
+        assert ruiz.assignment(six_c.id) == six_c and ruiz.assignment("no-such") is None
+        assert ruiz.classes_of("JOSE\u0301") == ["6B"]
+        assert ruiz.student_assignments("carla") == [six_c]  # what carla's page shows
+        closed = replace(six_b, closed=True)
+        ruiz.save_assignment(closed)  # an edit: closed, the same row
+        assert ruiz.assignments("6B") == [closed]
+    for token, owner, mine in (("tok-ana", "ana", closed), ("tok-carla", None, six_c)):
+        with service.client(token, owner=owner) as student:
+            assert student.assignments() == [mine]
+            assert student.assignment(mine.id) == mine
+            other = six_c if mine is closed else six_b
+            assert student.assignments(other.class_code) == []
+            with pytest.raises(StoreAccessError, match="This assignment is for another "
+                                                       "class; .* is not on its list"):
+                student.assignment(other.id)
+    with service.client("tok-beto") as beto:
+        assert beto.assignments() == [] and beto.classes_of("beto") == []
+        with pytest.raises(StoreAccessError):
+            beto.assignment(six_b.id)
+        with pytest.raises(StoreAccessError):  # another student's classes
+            beto.classes_of("ana")
+        with pytest.raises(StoreAccessError):  # what ana sees
+            beto.student_assignments("ana")
+
+
+def test_a_student_cannot_make_edit_close_or_read_a_roster(service: Service) -> None:
+    """What only a teacher does, asked with a student's token (the page of a student who
+    ran code): each refused by the service with the sentence, nothing changed."""
+    with service.client("tok-ruiz") as ruiz:
+        ruiz.save_roster("6B", ["ana"])
+        ruiz.save_assignment(_assignment())
+    with service.client("tok-ana") as ana:  # no owner: the kernel's side checks nothing
+        for refused in (lambda: ana.save_assignment(_assignment(id="ana-made")),
+                        lambda: ana.save_assignment(_assignment(title="Mine now")),
+                        lambda: ana.save_assignment(_assignment(closed=True)),
+                        lambda: ana.save_roster("6B", ["ana", "mallory"]),
+                        lambda: ana.roster("6B"), ana.class_codes,
+                        lambda: ana.roster_from_group("6c")):
+            with pytest.raises(StoreAccessError, match="Only a teacher can make or change "
+                                                       "classes and assignments; ana sees"):
+                refused()
+    with Store(service.database) as direct:
+        assert direct.assignments() == [_assignment()] and direct.roster("6B") == ["ana"]
+
+
+def test_a_forged_assignment_or_roster_is_refused_with_a_sentence(service: Service) -> None:
+    """A teacher's request written by hand (not through the page's checks): the service
+    checks every field again and says which is wrong; nothing is stored."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from tutor.storage.service_store import assignment_json, message_from_json
+
+    def put(route: str, body: object) -> tuple[int, str]:
+        """The service's status and its sentence, in English."""
+        request = urllib.request.Request(
+            service.url + "api/v1/" + route, data=json.dumps(body).encode(), method="PUT",
+            headers={"Authorization": "token tok-ruiz", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                return reply.status, ""
+        except urllib.error.HTTPError as err:
+            return err.code, str(message_from_json(json.loads(err.read())["message"]))
+
+    good = assignment_json(_assignment())
+    forged = {
+        "its id is not 4 to 32": {**good, "id": "../../x"},
+        "its title is empty, longer than 120": {**good, "title": "x" * 10_000},
+        "or has control characters": {**good, "title": "Week\x0012"},
+        "its lessons are not each a lesson id": {**good, "lessons": ["04-times", "../etc"]},
+        "it does not have 1 to 12 lessons": {**good, "lessons": []},
+        "its due date is not a date and time": {**good, "due": "next friday"},
+        "its time zone is not one": {**good, "tz": "Narnia/Cair"},
+        "its class code is not a name": {**good, "class_code": "6B\n<script>"},
+        "its scaffolds are not on, off": {**good, "scaffolds": "maybe"},
+        "closed is not true or false": {**good, "closed": "yes"},
+        "an assignment lacks title": {k: v for k, v in good.items() if k != "title"},
+    }
+    for sentence, row in forged.items():
+        status, text = put("assignments", {"assignment": row})
+        assert status == 400 and sentence in text, (sentence, text)
+    for sentence, roster in {"a student is on it twice": ["Ana", "ANA"],
+                             "The roster is empty": [],
+                             "a name on it is empty or longer": ["Ana", "x" * 61]}.items():
+        status, text = put("roster", {"class": "6B", "names": roster})
+        assert status == 400 and sentence in text, (sentence, text)
+    with service.client("tok-ruiz") as ruiz:  # the client says the same before sending
+        with pytest.raises(StoreError, match="its due date is not a date and time"):
+            ruiz.save_assignment(_assignment(due="2026-13-45T99:00"))
+    with Store(service.database, lang="es") as direct:  # and the store itself, in any language
+        with pytest.raises(StoreError, match="su título está vacío, tiene más de 120"):
+            direct.save_assignment(_assignment(title="x" * 200))
+        with pytest.raises(StoreError, match="un estudiante aparece dos veces"):
+            direct.save_roster("6B", ["José", "JOSÉ"])
+        assert direct.assignments() == [] and direct.class_codes() == []
+
+
+def test_a_roster_from_a_hub_group(service: Service) -> None:
+    """The teacher makes a class's roster from a hub group's members, read from the hub's
+    API with the service's token; an unknown group, an empty one, a service the hub does not
+    let read groups, each get the sentence that says what to do."""
+    with service.client("tok-ruiz") as ruiz:
+        assert ruiz.roster_from_group("6b") == ["ana", "josé"]
+        assert ruiz.roster("6b") == ["ana", "josé"]
+        assert ruiz.roster_from_group("6c", "6C mañana") == ["carla"]
+        assert ruiz.classes_of("carla") == ["6C mañana"]
+        with pytest.raises(StoreError, match="The hub has no group named \"7a\""):
+            ruiz.roster_from_group("7a")
+        with pytest.raises(StoreError, match="\"empty\" has no members"):
+            ruiz.roster_from_group("empty")
+        with pytest.raises(StoreError, match="longer than a class code can be"):
+            ruiz.roster_from_group("a-group-whose-name-is-far-too-long-for-a-class")
+        HUB_SCOPES[SERVICE_TOKEN] = set()
+        try:
+            with pytest.raises(StoreError, match="give the service's role the scope "
+                                                 "read:groups"):
+                ruiz.roster_from_group("6b")
+        finally:
+            HUB_SCOPES[SERVICE_TOKEN] = {"read:groups"}
+    with Store(service.database) as direct:
+        assert direct.class_codes() == ["6C mañana", "6b"]
+        with pytest.raises(StoreError, match="needs the class server's hub"):
+            direct.roster_from_group("6b")

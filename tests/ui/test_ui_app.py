@@ -448,7 +448,7 @@ def _status_text(app: TutorApp) -> str:
     ("lesson=" + "x" * 300 + "&lang=en", "is not the name of a lesson"),
     ("lesson=no-such-lesson&lang=en", "There is no lesson “no-such-lesson”"),
     ("student=%20%20%20&lang=en", ""),
-    ("seed=" + "9" * 5000 + "&lang=en", "demasiado largo"),  # ignored whole, lang too
+    ("seed=" + "9" * 25_000 + "&lang=en", "demasiado largo"),  # ignored whole, lang too
     ("seed=12abc&lang=en", "seed must be a whole number"),
     ("lang=xx", "idioma del enlace"),
     ("lesson=01-other-end&lang=en&student=" + "%1b%5B2J" * 10, ""),

@@ -43,7 +43,7 @@ from tutor.classroom.link import MAX_CLASS, clean_name, read_link
 from tutor.classroom.live import CountsMemo, LiveView, class_counts, lesson_over, parse_time
 from tutor.course.lesson_end import EndReason
 from tutor.i18n import N_, LanguageError, Message, TranslatableError, normalize_lang
-from tutor.storage.class_rows import Assignment
+from tutor.storage.class_rows import MAX_LESSONS, MAX_ROSTER, MAX_TITLE, Assignment
 from tutor.storage.names import name_key
 from tutor.storage.records import ID, session_assignment, tagged_session
 
@@ -61,12 +61,6 @@ __all__ = ["ID", "MAX_LESSONS", "MAX_ROSTER", "MAX_TITLE", "SCHOOL_TZ_ENV", "STA
            "read_roster", "school_zone", "session_assignment", "tagged_session",
            "with_closed"]
 
-MAX_TITLE = 120
-"""Characters of an assignment's title."""
-MAX_LESSONS = 12
-"""Lessons in one assignment."""
-MAX_ROSTER = 200
-"""Students on one roster."""
 SCHOOL_TZ_ENV = "LEONARD_TIMEZONE"
 """The school's time zone (an IANA name, like ``Europe/Madrid``): due dates are on its
 clock. Unset or unknown: UTC."""

@@ -18,6 +18,8 @@ from engine.bots import BOTS
 from engine.rules import VARIANTS
 from tutor.course.deals import POWER_ROWS
 from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
+from tutor.course.paths import LESSON_ID as LESSON_ID  # where the builders read it
+from tutor.course.paths import MAX_ID_LENGTH as MAX_ID_LENGTH
 from tutor.course.paths import lesson_dirs, shipped_dir
 from tutor.i18n import N_, translate_error, translator
 from tutor.teaching.mastery import SKILLS, Params, default_params, params_from_dict
@@ -33,9 +35,6 @@ if TYPE_CHECKING:
 
 LESSON_DIR = shipped_dir("lessons")
 """The lessons shipped with the project; ``LEONARD_LESSONS`` names more folders."""
-MAX_ID_LENGTH = 64
-"""The longest lesson id: what a link's ``?lesson=`` takes (:data:`LESSON_ID`), and so what
-the schema allows (a longer id would be saved, then never found)."""
 
 
 class DealFile(TypedDict, total=False):
@@ -440,8 +439,6 @@ def _check_deals(source: str, variant_name: str, players: int, rules: HouseRules
 
 MAX_LESSON_BYTES = 1_000_000
 """A lesson file is a few hundred bytes; anything this large is not one."""
-LESSON_ID = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID_LENGTH - 1}}}")
-"""A lesson id (what a link's ``?lesson=`` gives): small letters, digits and dashes."""
 FALLBACK_ID = "free-play"
 
 

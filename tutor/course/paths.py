@@ -13,11 +13,12 @@ lesson builder saves beside it, and loading a lesson must not load the store.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
-__all__ = ["LESSONS_ENV", "PROGRESS_ENV", "SERVICE_SCHEMES", "default_path",
-           "is_service_address", "lesson_dirs", "notebook", "own_lessons_dir", "scheme_of",
-           "shipped_dir"]
+__all__ = ["LESSONS_ENV", "LESSON_ID", "MAX_ID_LENGTH", "PROGRESS_ENV", "SERVICE_SCHEMES",
+           "default_path", "is_service_address", "lesson_dirs", "notebook", "own_lessons_dir",
+           "scheme_of", "shipped_dir"]
 
 LESSONS_ENV = "LEONARD_LESSONS"
 PROGRESS_ENV = "LEONARD_TUTOR_DB"
@@ -27,6 +28,13 @@ or on a class hub the store service's ``http://`` address
 SERVICE_SCHEMES = ("http", "https")
 """A store address with one of these schemes is the hub's store service."""
 _PACKAGE = Path(__file__).resolve().parents[1]  # the tutor package
+MAX_ID_LENGTH = 64
+"""The longest lesson id: what a link's ``?lesson=`` takes (:data:`LESSON_ID`), and so what
+the schema allows (a longer id would be saved, then never found)."""
+LESSON_ID = re.compile(rf"[a-z0-9][a-z0-9-]{{0,{MAX_ID_LENGTH - 1}}}")
+"""A lesson id (what a link's ``?lesson=`` gives, and the file's name in a lessons folder):
+small letters, digits and dashes. Here, not in :mod:`tutor.course.lessons`, so that the store
+can check the lessons of an assignment it is sent without loading any lesson."""
 
 
 def shipped_dir(kind: str) -> Path:

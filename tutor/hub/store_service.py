@@ -21,6 +21,16 @@ and:
   twice), and a database that is busy or out of reach is answered "busy" (HTTP 503), which
   the page takes as "keep the answers and try again".
 
+Classes, rosters and assignments (issue 45): only a teacher makes, edits or closes an
+assignment, and saves or reads a roster or the list of classes; every row a teacher sends is
+checked again here (:func:`tutor.storage.class_rows.check_row`: a request written by hand is
+refused with a sentence). A student gets the assignments of the classes whose roster holds
+the hub's name of them, as a store opened for them gives them
+(:meth:`~tutor.storage.store.Store.student_assignments`); another class's, asked for by its
+id (a link passed on), is refused (HTTP 403), its content unsent. A roster can be a hub
+group's members: the service reads the group from the hub's API with its own token, which
+the hub's config gives the scope ``read:groups`` (``deploy/tljh/leonard.py``).
+
 Run by the hub (``c.JupyterHub.services``), which gives it ``JUPYTERHUB_API_TOKEN``,
 ``JUPYTERHUB_API_URL``, ``JUPYTERHUB_SERVICE_URL`` (where to listen) and
 ``JUPYTERHUB_SERVICE_PREFIX``; ``LEONARD_TUTOR_DB`` is the database (a file path or a
@@ -40,33 +50,42 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import tornado.web
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 
 from tutor.i18n import N_
+from tutor.storage.class_rows import MAX_CODE, Assignment
 from tutor.storage.names import name_key, same_name
-from tutor.storage.records import Attempt, MasteryValue, StoreError
+from tutor.storage.records import ID, Attempt, MasteryValue, StoreError
 from tutor.storage.service_store import (
     API,
+    assignment_from_json,
+    assignment_json,
     attempt_from_json,
     attempt_json,
     error_json,
     is_service_address,
     mastery_from_json,
+    names_from_json,
 )
 from tutor.storage.store import Store, StoreAccessError, StoreBusyError
 
-__all__ = ["SERVICE_NAME", "TEACH_SCOPE", "Caller", "Keeper", "hub_identify", "main",
-           "make_app"]
+__all__ = ["GROUPS_SCOPE", "SERVICE_NAME", "TEACH_SCOPE", "Caller", "GroupMembers", "Keeper",
+           "hub_group_members", "hub_identify", "main", "make_app"]
 
 SERVICE_NAME = "leonard-store"
 """The service's name in the hub (its prefix is ``/services/leonard-store/``)."""
 TEACH_SCOPE = "custom:leonard:teach"
 """The hub scope of a teacher: read the class's progress, merge files, rebuild mastery. The
 hub's config declares it (``c.JupyterHub.custom_scopes``) and gives it by role."""
+GROUPS_SCOPE = "read:groups"
+"""The hub scope the service's own token needs to read a group's members (a roster from a
+hub group); the hub's config gives it to the service by role."""
+HUB_TIMEOUT = 10.0
+"""Seconds the service waits for the hub's answer about a group."""
 BUSY_TIMEOUT = 1.0
 """Seconds the service waits for a busy or restarting database per try (two tries); then it
 answers "busy" and the page keeps the answers for later."""
@@ -112,6 +131,48 @@ def hub_identify(api_url: str, api_token: str, service: str = SERVICE_NAME) -> I
         return Caller(name, TEACH_SCOPE in scopes)
 
     return identify
+
+
+GroupMembers = Callable[[str], Awaitable[list[str] | None]]
+"""A hub group's name → its members' names, or None when the hub has no such group."""
+
+
+def hub_group_members(api_url: str, api_token: str) -> GroupMembers:
+    """Read a group's members from the hub's REST API (``GET {api_url}/groups/{name}``) with
+    the service's token, which needs :data:`GROUPS_SCOPE`."""
+    from tornado.httpclient import AsyncHTTPClient, HTTPClientError
+
+    async def members(group: str) -> list[str] | None:
+        url = f"{api_url.rstrip('/')}/groups/{quote(group, safe='')}"
+        try:
+            reply = await AsyncHTTPClient().fetch(
+                url, headers={"Authorization": f"token {api_token}"},
+                request_timeout=HUB_TIMEOUT)
+        except HTTPClientError as err:
+            if err.code == 404:
+                return None
+            if err.code in (401, 403):
+                raise StoreError(N_("The hub does not let the store service read its groups: "
+                                    "give the service's role the scope {scope} in the hub's "
+                                    "config (deploy/tljh/leonard.py)."),
+                                 scope=GROUPS_SCOPE) from err
+            raise _hub_away(f"HTTP {err.code}") from err
+        except OSError as err:
+            raise _hub_away(type(err).__name__) from err
+        try:
+            model = json.loads(reply.body)
+            names = names_from_json(model.get("users") if isinstance(model, dict) else None)
+        except (ValueError, StoreError) as err:
+            raise StoreError(N_("The hub's answer about the group {group} cannot be read."),
+                             group=group) from err
+        return names
+
+    return members
+
+
+def _hub_away(cause: str) -> StoreBusyError:
+    return StoreBusyError(N_("The hub did not answer about its groups ({cause}); try again in "
+                             "a moment."), cause=cause)
 
 
 class Keeper:
@@ -169,9 +230,11 @@ class _Api(tornado.web.RequestHandler):
 
     caller: Caller
 
-    def initialize(self, identify: Identify, keeper: Keeper) -> None:
+    def initialize(self, identify: Identify, keeper: Keeper,
+                   group_members: GroupMembers | None = None) -> None:
         self.identify = identify
         self.keeper = keeper
+        self.group_members = group_members
 
     def check_xsrf_cookie(self) -> None:
         """Requests carry a token, never a cookie: nothing for a browser to forge."""
@@ -211,6 +274,30 @@ class _Api(tornado.web.RequestHandler):
         refused = _access(caller, student)
         if refused is not None:
             raise _Refused(403, "access", refused)
+
+    def teacher_only(self) -> None:
+        """Refuse a student what only a teacher does: classes, rosters, assignments made."""
+        if not self.caller.teacher:
+            raise _Refused(403, "access", StoreAccessError(N_(
+                "Only a teacher can make or change classes and assignments; {owner} sees "
+                "their own."), owner=self.caller.name))
+
+    def reader(self) -> str | None:
+        """Whose assignments a request reads: a student's own (whatever the request says,
+        its ``student`` is theirs or refused); a teacher's request, the class's (None), or
+        the ``student`` it names."""
+        student = self.get_query_argument("student", None)
+        if student is not None:
+            self.own(student)
+            return student
+        return None if self.caller.teacher else self.caller.name
+
+    def checked(self, read: Callable[[], _T]) -> _T:
+        """``read()``, its :class:`StoreError` the request's refusal (HTTP 400)."""
+        try:
+            return read()
+        except StoreError as err:
+            raise _Refused(400, "invalid", err) from err
 
     async def store(self, work: Callable[[Store], _T]) -> _T:
         try:
@@ -342,16 +429,113 @@ class _NameMerges(_Api):
         self.write({"merges": [list(m) for m in merges]})
 
 
-def make_app(identify: Identify, keeper: Keeper, prefix: str = "/") -> tornado.web.Application:
-    """The service's routes under ``prefix`` (the hub's ``/services/leonard-store/``)."""
+class _Classes(_Api):
+    async def get(self) -> None:
+        self.teacher_only()
+        self.write({"classes": await self.store(lambda s: s.class_codes())})
+
+
+class _ClassesOf(_Api):
+    async def get(self) -> None:
+        student = self.text(self.get_query_argument("student", ""), "the student")
+        self.own(student)
+        self.write({"classes": await self.store(lambda s: s.classes_of(student))})
+
+
+class _Roster(_Api):
+    async def get(self) -> None:
+        self.teacher_only()
+        code = self.text(self.get_query_argument("class", ""), "the class")
+        self.write({"names": await self.store(lambda s: s.roster(code))})
+
+    async def put(self) -> None:
+        self.teacher_only()
+        body = self.body()
+        code = self.text(body.get("class"), "the class")
+        names = self.checked(lambda: names_from_json(body.get("names")))
+        await self.store(lambda s: s.save_roster(code, names))
+        self.write({})
+
+
+class _RosterFromGroup(_Api):
+    async def post(self) -> None:
+        """The class's roster from a hub group's members (the class: the group's name,
+        unless the request names one)."""
+        self.teacher_only()
+        body = self.body()
+        group = self.text(body.get("group"), "the group")
+        code = self.text(body.get("class") or group, "the class")
+        if self.group_members is None:
+            raise _Refused(400, "invalid", StoreError(N_(
+                "This store service was started without the hub's address, so it cannot "
+                "read the hub's groups.")))
+        try:
+            names = await self.group_members(group)
+        except StoreBusyError as err:
+            raise _Refused(503, "busy", err) from err
+        except StoreError as err:
+            raise _Refused(400, "invalid", err) from err
+        if names is None:
+            raise _Refused(400, "invalid", StoreError(N_(
+                "The hub has no group named \"{group}\"; the hub's admin page lists its "
+                "groups."), group=group))
+        if not names:
+            raise _Refused(400, "invalid", StoreError(N_(
+                "The hub's group \"{group}\" has no members: add the students to it in the "
+                "hub's admin page, then make the roster again."), group=group))
+        if len(code) > MAX_CODE and "class" not in body:
+            raise _Refused(400, "invalid", StoreError(N_(
+                "The group's name \"{group}\" is longer than a class code can be ({limit} "
+                "characters); give the class a code of its own."), group=group,
+                limit=MAX_CODE))
+        await self.store(lambda s: s.save_roster(code, names))
+        self.write({"class": code, "names": names})
+
+
+class _Assignments(_Api):
+    async def get(self) -> None:
+        student, code = self.reader(), self.get_query_argument("class", None)
+        found = await self.store(lambda s: s.assignments(code) if student is None
+                                 else s.student_assignments(student, code))
+        self.write({"assignments": [assignment_json(a) for a in found]})
+
+    async def put(self) -> None:
+        """A new assignment, an edit, or one closed or opened again: the teacher's, checked
+        again here whatever the page checked."""
+        self.teacher_only()
+        body = self.body()
+        a: Assignment = self.checked(lambda: assignment_from_json(body.get("assignment")))
+        await self.store(lambda s: s.save_assignment(a))
+        self.write({})
+
+
+class _OneAssignment(_Api):
+    async def get(self) -> None:
+        """One assignment by its id (a link's); another class's is refused to a student."""
+        student = self.reader()
+        found_id = self.text(self.get_query_argument("id", ""), "the assignment's id")
+        if not ID.fullmatch(found_id):
+            raise _Refused(400, "invalid", StoreError(N_(
+                "\"{id}\" is not an assignment's id."), id=found_id[:40]))
+        found = await self.store(lambda s: s.assignment(found_id) if student is None
+                                 else s.student_assignment(student, found_id))
+        self.write({"assignment": None if found is None else assignment_json(found)})
+
+
+def make_app(identify: Identify, keeper: Keeper, prefix: str = "/",
+             group_members: GroupMembers | None = None) -> tornado.web.Application:
+    """The service's routes under ``prefix`` (the hub's ``/services/leonard-store/``);
+    ``group_members`` reads a hub group (:func:`hub_group_members`)."""
     base = prefix.rstrip("/") + "/" + API
     routes: list[tuple[str, type[_Api]]] = [
         ("me", _Me), ("sessions", _Sessions), ("attempts", _Attempts),
         ("students", _Students), ("mastery", _Mastery), ("merge", _Merge),
-        ("name-merges", _NameMerges)]
+        ("name-merges", _NameMerges), ("classes", _Classes), ("classes-of", _ClassesOf),
+        ("roster", _Roster), ("roster-from-group", _RosterFromGroup),
+        ("assignments", _Assignments), ("assignment", _OneAssignment)]
+    settings = {"identify": identify, "keeper": keeper, "group_members": group_members}
     return tornado.web.Application(
-        [(base + route, handler, {"identify": identify, "keeper": keeper})
-         for route, handler in routes],
+        [(base + route, handler, settings) for route, handler in routes],
         compress_response=True)
 
 
@@ -375,7 +559,8 @@ def main(argv: list[str] | None = None) -> int:
     prefix = env.get("JUPYTERHUB_SERVICE_PREFIX", f"/services/{SERVICE_NAME}/")
     identify = hub_identify(env["JUPYTERHUB_API_URL"], env["JUPYTERHUB_API_TOKEN"],
                             env.get("JUPYTERHUB_SERVICE_NAME", SERVICE_NAME))
-    app = make_app(identify, keeper, prefix)
+    app = make_app(identify, keeper, prefix,
+                   hub_group_members(env["JUPYTERHUB_API_URL"], env["JUPYTERHUB_API_TOKEN"]))
 
     async def serve() -> None:
         server = HTTPServer(app, max_body_size=MAX_BODY, xheaders=True)

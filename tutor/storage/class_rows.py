@@ -15,22 +15,50 @@ both): what they mean (when an assignment is done, who is overdue) is
 
 Added to the store's schema at version 4 (the migration from 3 creates the three tables and
 changes no other row).
+
+Every row is checked before it is stored (:func:`check_row`, :func:`check_roster_row`),
+whoever sends it: the teacher page checks what a teacher types first and says it in their
+words (:func:`tutor.classroom.assignments.check_assignment`), but on a class server a
+request to the store service can be written by hand, so the store refuses a row no page
+would make (an id that is not an id, a 10,000-character title, a due date that is not a
+date), with a sentence naming the field.
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from tutor.course.paths import LESSON_ID
+from tutor.i18n import N_, SOURCE_LANG, LanguageError, Message, normalize_lang
 from tutor.storage.names import name_key
-from tutor.storage.records import ID, session_assignment, tagged_session
+from tutor.storage.records import ID, StoreError, session_assignment, tagged_session
 
 if TYPE_CHECKING:
     from tutor.storage.store import Store
 
-__all__ = ["CLASS_TABLES", "ID", "Assignment", "assignment", "assignments", "class_codes",
-           "classes_of", "roster", "save_assignment", "save_roster", "session_assignment",
-           "tagged_session"]
+__all__ = ["CLASS_TABLES", "DUE_FORMAT", "ID", "MAX_CODE", "MAX_LESSONS", "MAX_NAME",
+           "MAX_ROSTER", "MAX_TITLE", "Assignment", "assignment", "assignments",
+           "check_roster_row", "check_row", "class_codes", "classes_of", "roster",
+           "save_assignment", "save_roster", "session_assignment", "tagged_session"]
+
+MAX_TITLE = 120
+"""Characters of an assignment's title."""
+MAX_LESSONS = 12
+"""Lessons in one assignment."""
+MAX_ROSTER = 200
+"""Students on one roster."""
+MAX_CODE = 30
+"""Characters of a class code (what :func:`tutor.classroom.link.clean_name` keeps of one:
+``tutor.classroom.link.MAX_CLASS``, the same number)."""
+MAX_NAME = 60
+"""Characters of a student's name on a roster (``tutor.classroom.link.MAX_NAME``)."""
+DUE_FORMAT = "%Y-%m-%dT%H:%M"
+"""An assignment's due date and time on the school's clock."""
 
 
 CLASS_TABLES = (
@@ -68,6 +96,119 @@ class Assignment:
     """``"on"``, ``"off"`` or ``""`` (each lesson's own setting)."""
     closed: bool = False
     created: str = field(default="", compare=False)
+
+
+class _Refusal(Exception):
+    """Why a row is refused (the checks' own; said as a :class:`StoreError`)."""
+
+    def __init__(self, reason: str, **params: object) -> None:
+        super().__init__(reason)
+        self.reason = Message(reason, **params)
+
+    def said(self, lang: str) -> StoreError:
+        return StoreError(N_("This assignment or roster cannot be stored: {reason}."),
+                          reason=self.reason, lang=lang)
+
+
+def _plain(text: object, limit: int) -> bool:
+    """Whether ``text`` is a text as a page cleans one: not empty, at most ``limit``
+    characters, in Unicode NFC, no control or format characters, single spaces, trimmed."""
+    return (isinstance(text, str) and 0 < len(text) <= limit
+            and unicodedata.is_normalized("NFC", text) and " ".join(text.split()) == text
+            and not any(unicodedata.category(c).startswith("C") for c in text))
+
+
+def _title(text: object) -> bool:
+    """Whether ``text`` is a title as the teacher page keeps one (its spaces collapsed, any
+    letters, emoji or accents as typed): not empty, at most :data:`MAX_TITLE` characters, no
+    control characters."""
+    return (isinstance(text, str) and 0 < len(text) <= MAX_TITLE
+            and " ".join(text.split()) == text
+            and not any(unicodedata.category(c) == "Cc" for c in text))
+
+
+def _known_zone(name: object) -> bool:
+    try:
+        ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return isinstance(name, str)
+
+
+def _known_lang(lang: object) -> bool:
+    try:
+        return isinstance(lang, str) and normalize_lang(lang) == lang
+    except LanguageError:
+        return False
+
+
+def _is_due(text: object) -> bool:
+    try:
+        datetime.strptime(str(text), DUE_FORMAT)
+    except ValueError:
+        return False
+    return isinstance(text, str)
+
+
+def check_row(a: Assignment, lang: str = SOURCE_LANG) -> None:
+    """Refuse (:class:`StoreError` in ``lang``, naming the field) an assignment no page would
+    make."""
+    try:
+        _check_row(a)
+    except _Refusal as err:
+        raise err.said(lang) from None
+
+
+def _check_row(a: Assignment) -> None:
+    lessons = a.lessons
+    if not isinstance(a.id, str) or not ID.fullmatch(a.id):
+        raise _Refusal(N_("its id is not 4 to 32 letters, digits, dashes or underscores"))
+    if not _plain(a.class_code, MAX_CODE):
+        raise _Refusal(N_("its class code is not a name of at most {limit} characters"),
+                       limit=MAX_CODE)
+    if not _title(a.title):
+        raise _Refusal(N_("its title is empty, longer than {limit} characters or has control "
+                          "characters"), limit=MAX_TITLE)
+    if not isinstance(lessons, tuple) or not 0 < len(lessons) <= MAX_LESSONS:
+        raise _Refusal(N_("it does not have 1 to {limit} lessons"), limit=MAX_LESSONS)
+    if len(set(lessons)) != len(lessons) or not all(
+            isinstance(x, str) and LESSON_ID.fullmatch(x) for x in lessons):
+        raise _Refusal(N_("its lessons are not each a lesson id, once"))
+    if a.due and not _is_due(a.due):
+        raise _Refusal(N_("its due date is not a date and time like 2026-12-11T15:00"))
+    if not _known_zone(a.tz):
+        raise _Refusal(N_("its time zone is not one (write one like Europe/Madrid)"))
+    if a.lang and not _known_lang(a.lang):
+        raise _Refusal(N_("its language is not one of the tutor's"))
+    if a.scaffolds not in ("", "on", "off"):
+        raise _Refusal(N_("its scaffolds are not on, off or each lesson's own"))
+    if not isinstance(a.closed, bool):
+        raise _Refusal(N_("whether it is closed is not true or false"))
+
+
+def check_roster_row(code: str, names: Sequence[str], lang: str = SOURCE_LANG) -> None:
+    """Refuse (:class:`StoreError` in ``lang``) a roster no page would save: a class code or
+    a name that is not one, no name, too many, or one student twice (by :func:`name_key`)."""
+    if not names:
+        raise StoreError(N_("The roster is empty: paste one student's name per line, or "
+                            "upload a CSV file with the names in its first column."), lang=lang)
+    try:
+        _check_roster_row(code, names)
+    except _Refusal as err:
+        raise err.said(lang) from None
+
+
+def _check_roster_row(code: str, names: Sequence[str]) -> None:
+    if not _plain(code, MAX_CODE):
+        raise _Refusal(N_("its class code is not a name of at most {limit} characters"),
+                       limit=MAX_CODE)
+    if len(names) > MAX_ROSTER:
+        raise _Refusal(N_("it has more than {limit} students"), limit=MAX_ROSTER)
+    if not all(_plain(n, MAX_NAME) for n in names):
+        raise _Refusal(N_("a name on it is empty or longer than {limit} characters"),
+                       limit=MAX_NAME)
+    if len({name_key(n) for n in names}) != len(names):
+        raise _Refusal(N_("a student is on it twice"))
 
 
 _COLUMNS = ("id", "class_code", "title", "lessons", "due", "tz", "lang", "scaffolds",

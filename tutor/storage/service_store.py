@@ -38,6 +38,7 @@ from urllib.parse import urlencode, urlsplit
 
 from tutor.course.paths import SERVICE_SCHEMES, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, Message, normalize_lang
+from tutor.storage.class_rows import Assignment, check_roster_row, check_row
 from tutor.storage.records import (
     KC_SEPARATOR,
     Attempt,
@@ -58,9 +59,10 @@ from tutor.storage.store import (
 )
 from tutor.storage.store_backends import Backend
 
-__all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "ServiceStore", "attempt_from_json",
-           "attempt_json", "error_json", "is_service_address", "mastery_from_json",
-           "message_from_json"]
+__all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "ServiceStore",
+           "assignment_from_json", "assignment_json", "attempt_from_json", "attempt_json",
+           "error_json", "is_service_address", "mastery_from_json", "message_from_json",
+           "names_from_json"]
 
 TOKEN_ENV = "JUPYTERHUB_API_TOKEN"
 """Where a single-user server (and so its kernels) finds the hub's token of its user."""
@@ -128,6 +130,46 @@ def attempt_from_json(value: object) -> Attempt:
                    value["feedback"], value["kc"], value["attempt_at_step"],
                    value["first_attempt"], value["hints"], float(duration),
                    value["expected"], value["answered"])
+
+
+def assignment_json(a: Assignment) -> dict[str, object]:
+    """``a`` as a JSON object (its lessons a list)."""
+    return {f.name: (list(a.lessons) if f.name == "lessons" else getattr(a, f.name))
+            for f in fields(Assignment)}
+
+
+_ASSIGNMENT_TEXTS = ("id", "class_code", "title", "due", "tz", "lang", "scaffolds")
+
+
+def assignment_from_json(value: object) -> Assignment:
+    """An :class:`Assignment` from its JSON object, checked as the store checks one before
+    storing it (:func:`~tutor.storage.class_rows.check_row`): a request written by hand
+    (a forged id, a 10,000-character title, a due date that is not a date) is a
+    :class:`StoreError` naming the field, whichever side reads it."""
+    if not isinstance(value, dict):
+        raise _wire_error("an assignment is not an object")
+    missing = [f.name for f in fields(Assignment) if f.name not in value]
+    if missing:
+        raise _wire_error("an assignment lacks " + ", ".join(missing))
+    for name in (*_ASSIGNMENT_TEXTS, "created"):
+        if not isinstance(value[name], str):
+            raise _wire_error(f"{name} is not a text")
+    lessons = value["lessons"]
+    if not isinstance(lessons, list) or not all(isinstance(x, str) for x in lessons):
+        raise _wire_error("lessons is not a list of texts")
+    if not isinstance(value["closed"], bool):
+        raise _wire_error("closed is not true or false")
+    a = Assignment(**{name: value[name] for name in _ASSIGNMENT_TEXTS},
+                   lessons=tuple(lessons), closed=value["closed"], created=value["created"])
+    check_row(a)
+    return a
+
+
+def names_from_json(value: object) -> list[str]:
+    """A list of names (a roster, classes) from JSON."""
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise _wire_error("a list of names is not a list of texts")
+    return list(value)
 
 
 def mastery_from_json(value: object) -> dict[str, dict[str, MasteryValue]]:
@@ -398,6 +440,66 @@ class ServiceStore(Store):
                 raise _wire_error("a name merge is not three texts")
             merges.append((str(row[0]), str(row[1]), str(row[2])))
         return merges
+
+    # -- classes, rosters and assignments (issue 45): the service keeps a student to the
+    # classes whose roster holds them, whatever this page asks -------------------------------
+    def save_roster(self, class_code: str, names: list[str]) -> None:
+        self._teacher_only()
+        check_roster_row(class_code, names, self.lang)
+        self._call("PUT", "roster", {"class": class_code, "names": list(names)})
+
+    def roster_from_group(self, group: str, class_code: str | None = None) -> list[str]:
+        """The roster of ``class_code`` (None: the group's name) made of the members of the
+        hub's group ``group``, as the service reads them from the hub; the names saved."""
+        self._teacher_only()
+        body: dict[str, object] = {"group": group}
+        if class_code is not None:
+            body["class"] = class_code
+        return names_from_json(self._call("POST", "roster-from-group", body).get("names"))
+
+    def roster(self, class_code: str) -> list[str]:
+        self._teacher_only()
+        return names_from_json(self._call("GET", "roster", query={"class": class_code})
+                               .get("names"))
+
+    def class_codes(self) -> list[str]:
+        self._teacher_only()
+        return names_from_json(self._call("GET", "classes").get("classes"))
+
+    def classes_of(self, student: str) -> list[str]:
+        self._allow(student)
+        return names_from_json(self._call("GET", "classes-of", query={"student": student})
+                               .get("classes"))
+
+    def save_assignment(self, assignment: Assignment) -> None:
+        self._teacher_only()
+        check_row(assignment, self.lang)
+        self._call("PUT", "assignments", {"assignment": assignment_json(assignment)})
+
+    def assignments(self, class_code: str | None = None) -> list[Assignment]:
+        return self._assignments(self.owner, class_code)
+
+    def assignment(self, assignment_id: str) -> Assignment | None:
+        return self._assignment(self.owner, assignment_id)
+
+    def student_assignments(self, student: str, class_code: str | None = None
+                            ) -> list[Assignment]:
+        self._allow(student)
+        return self._assignments(student, class_code)
+
+    def student_assignment(self, student: str, assignment_id: str) -> Assignment | None:
+        self._allow(student)
+        return self._assignment(student, assignment_id)
+
+    def _assignments(self, student: str | None, class_code: str | None) -> list[Assignment]:
+        query = {k: v for k, v in (("student", student), ("class", class_code)) if v is not None}
+        answer = self._call("GET", "assignments", query=query)
+        return [assignment_from_json(a) for a in self._list(answer, "assignments")]
+
+    def _assignment(self, student: str | None, assignment_id: str) -> Assignment | None:
+        query = {"id": assignment_id, **({} if student is None else {"student": student})}
+        found = self._call("GET", "assignment", query=query).get("assignment")
+        return None if found is None else assignment_from_json(found)
 
     def integrity_ok(self) -> bool:
         return True  # the service's database checks its own pages

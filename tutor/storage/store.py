@@ -751,9 +751,21 @@ class Store:
                                    owner=self.owner, lang=self.lang)
 
     def save_roster(self, class_code: str, names: list[str]) -> None:
-        """The class's roster becomes ``names`` (checked before: no two with one key)."""
+        """The class's roster becomes ``names`` (checked before: no two with one key; a
+        roster no page would save is refused: :func:`class_rows.check_roster_row`)."""
         self._teacher_only()
+        class_rows.check_roster_row(class_code, names, self.lang)
         class_rows.save_roster(self, class_code, names, utc_now())
+
+    def roster_from_group(self, group: str, class_code: str | None = None) -> list[str]:
+        """The roster of ``class_code`` (None: the group's name) from the members of a
+        JupyterHub group, and the names saved. Only the hub's store service knows the hub's
+        groups (:class:`~tutor.storage.service_store.ServiceStore`); a store opened on the
+        database itself has no hub to ask."""
+        self._teacher_only()
+        raise StoreError(N_("A roster from a JupyterHub group needs the class server's hub; "
+                            "this store has none (paste the names, or upload a CSV file)."),
+                         lang=self.lang)
 
     def roster(self, class_code: str) -> list[str]:
         """The class's roster in the teacher's order (a teacher's: a student's store refuses
@@ -772,27 +784,44 @@ class Store:
         return class_rows.classes_of(self, student)
 
     def save_assignment(self, assignment: Assignment) -> None:
-        """A new assignment, or an edit of the one with its id (checked before)."""
+        """A new assignment, or an edit of the one with its id (checked before; one no page
+        would make is refused: :func:`class_rows.check_row`)."""
         self._teacher_only()
+        class_rows.check_row(assignment, self.lang)
         class_rows.save_assignment(self, assignment, utc_now())
 
     def assignments(self, class_code: str | None = None) -> list[Assignment]:
         """The assignments of ``class_code`` (None: every class), oldest first. A store
         opened for one student gives only those of the classes whose roster holds them."""
-        found = class_rows.assignments(self, class_code)
         if self.owner is None:
-            return found
-        mine = set(class_rows.classes_of(self, self.owner))
-        return [a for a in found if a.class_code in mine]
+            return class_rows.assignments(self, class_code)
+        return self.student_assignments(self.owner, class_code)
 
     def assignment(self, assignment_id: str) -> Assignment | None:
         """The assignment with this id, or None. A store opened for one student refuses one
         of a class whose roster does not hold them (a link passed from another class)."""
+        if self.owner is None:
+            return class_rows.assignment(self, assignment_id)
+        return self.student_assignment(self.owner, assignment_id)
+
+    def student_assignments(self, student: str, class_code: str | None = None
+                            ) -> list[Assignment]:
+        """The assignments ``student`` may see (of ``class_code``, or of every class): those
+        of the classes whose roster holds them. What a store opened for ``student`` gives,
+        for a teacher's store serving students (the hub's store service)."""
+        self._allow(student)
+        mine = set(class_rows.classes_of(self, student))
+        return [a for a in class_rows.assignments(self, class_code) if a.class_code in mine]
+
+    def student_assignment(self, student: str, assignment_id: str) -> Assignment | None:
+        """The assignment with this id as ``student`` may see it: None if there is none, and
+        :class:`StoreAccessError` if it is another class's."""
+        self._allow(student)
         found = class_rows.assignment(self, assignment_id)
-        if found is not None and self.owner is not None and found.class_code not in set(
-                class_rows.classes_of(self, self.owner)):
+        if found is not None and found.class_code not in set(
+                class_rows.classes_of(self, student)):
             raise StoreAccessError(N_("This assignment is for another class; {owner} is not "
-                                      "on its list."), owner=self.owner, lang=self.lang)
+                                      "on its list."), owner=student, lang=self.lang)
         return found
 
     def integrity_ok(self) -> bool:
