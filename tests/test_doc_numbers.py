@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tutor.classroom import assignments
 from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 from tutor.hub import lockdown
 from tutor.teaching import mastery, review
@@ -135,6 +136,23 @@ def _claims() -> list[Claim]:
               r"(\d+), (\d+) and (\d+) days", days, "the review days"),
         Claim("docs/guia-docente.md", r"vuelve para repasarse (\d+) día después del dominio, y "
               r"luego (\d+), (\d+) y (\d+) días", days, "the review days"),
+        # An assignment's limits, and when a due date without a time is due (issue 45).
+        Claim("docs/teacher-guide.md", r"from \*Add a lesson\* \(at most (\d+)\)",
+              lambda: (str(assignments.MAX_LESSONS),), "the lessons of one assignment"),
+        Claim("docs/guia-docente.md", r"\*Añadir una lección\* \((\d+) como mucho\)",
+              lambda: (str(assignments.MAX_LESSONS),), "the lessons of one assignment"),
+        Claim("docs/teacher-guide.md", r"A title has at most (\d+) characters",
+              lambda: (str(assignments.MAX_TITLE),), "an assignment's title"),
+        Claim("docs/guia-docente.md", r"Un título tiene (\d+) caracteres como mucho",
+              lambda: (str(assignments.MAX_TITLE),), "an assignment's title"),
+        Claim("docs/teacher-guide.md", r"first column \(at most (\d+) students\)",
+              lambda: (str(assignments.MAX_ROSTER),), "the students of a roster"),
+        Claim("docs/guia-docente.md", r"primera columna \((\d+) estudiantes como mucho\)",
+              lambda: (str(assignments.MAX_ROSTER),), "the students of a roster"),
+        Claim("docs/teacher-guide.md", r"a date without a time is due at (\d+):(\d+)",
+              lambda: tuple(assignments.DEFAULT_TIME.split(":")), "a due date's time"),
+        Claim("docs/guia-docente.md", r"una fecha sin hora vence a las (\d+):(\d+)",
+              lambda: tuple(assignments.DEFAULT_TIME.split(":")), "a due date's time"),
         # A hub's pages per student and idle tabs.
         Claim("README.md", r"at most (\d+) pages open at once, and a tab idle (\d+) minutes",
               pages, "a hub's pages per student and idle minutes"),

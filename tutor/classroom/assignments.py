@@ -36,9 +36,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Literal
+from urllib.parse import urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tutor.classroom.link import MAX_CLASS, clean_name
+from tutor.classroom.link import MAX_CLASS, clean_name, read_link
 from tutor.classroom.live import CountsMemo, LiveView, class_counts, lesson_over, parse_time
 from tutor.course.lesson_end import EndReason
 from tutor.i18n import N_, LanguageError, Message, TranslatableError, normalize_lang
@@ -53,8 +54,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ID", "MAX_LESSONS", "MAX_ROSTER", "MAX_TITLE", "SCHOOL_TZ_ENV", "STATES",
            "Assignment", "AssignmentError", "AssignmentTable", "LessonState", "RosterCheck",
-           "RosterError", "StudentState", "assignment_csv", "assignment_query",
-           "assignment_table", "check_assignment", "check_roster", "due_at", "due_text",
+           "RosterError", "StudentState", "assignment_csv", "assignment_from_link",
+           "assignment_link", "assignment_query", "assignment_table", "check_assignment",
+           "check_roster", "due_at", "due_text",
            "files_for_assignment", "new_id", "open_for", "read_assignment",
            "read_roster", "school_zone", "session_assignment", "tagged_session",
            "with_closed"]
@@ -211,6 +213,30 @@ def assignment_query(a: Assignment) -> dict[str, str]:
               "lessons": ",".join(a.lessons), "due": a.due,
               "tz": a.tz if a.due else "", "lang": a.lang, "scaffolds": a.scaffolds}
     return {k: v for k, v in values.items() if v}
+
+
+LESSONS_PAGE = "Lessons.ipynb"
+
+
+def assignment_link(a: Assignment) -> str:
+    """The link to send the class: the lessons page carrying ``a`` whole, relative (as
+    :func:`tutor.classroom.link.page_link`: it works wherever the pages' folder is served).
+    """
+    return f"{LESSONS_PAGE}?{urlencode(assignment_query(a))}"
+
+
+def assignment_from_link(text: str, installed: Collection[str]
+                         ) -> tuple[Assignment | None, list[Message]]:
+    """The assignment a link pasted by the teacher carries (the whole address, or only what
+    follows its ``?``), read as the lessons page reads it (:func:`read_assignment`), with the
+    notes about what was left out; None and a sentence if it carries none."""
+    query = text.strip().split("?", 1)[1] if "?" in text else text.strip()
+    link = read_link(query.split("#", 1)[0], env={})
+    found, notes = read_assignment(link.values, installed)
+    if found is None and not notes:
+        notes.append(Message(N_("This link carries no assignment: paste the link that "
+                                "saving an assignment showed.")))
+    return found, notes
 
 
 def read_assignment(values: Mapping[str, str], installed: Collection[str]

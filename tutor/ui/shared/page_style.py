@@ -54,6 +54,24 @@ PAGE_CSS = """
 .ld-page .ld-form .widget-label { color: #1f2933; }
 .ld-page .ld-checks { flex-wrap: wrap; gap: 0 12px; }
 .ld-page .ld-upload-box { align-items: center; gap: 10px; flex-wrap: wrap; }
+/* The assignments (issue 45): each student's state in words and colour, the counts line,
+   the lessons chosen in order; on a phone each field's label goes above its box. */
+.ld-page .ld-warn { color: #5c4a00; font-weight: 600; }
+.ld-page table.ld-assign-table td.ld-state-done { color: #0b7a35; font-weight: 700; }
+.ld-page table.ld-assign-table td.ld-state-overdue { color: #b42318; font-weight: 700; }
+.ld-page table.ld-assign-table th.ld-sorted { text-decoration: underline; }
+.ld-page .ld-assign-counts { font-weight: 600; margin: 4px 0; }
+.ld-page .ld-assign-order { margin: 0 0 4px 150px; padding-left: 20px; }
+.ld-page .ld-assign-link input { font-family: ui-monospace, monospace; }
+.ld-page .ld-assign-settings .jupyter-widget-Collapse-header,
+.ld-page .ld-assign-settings .jupyter-widget-Collapse-header > span {
+  color: #1f2933; background: #eef2f5; }
+@media (max-width: 480px) {
+  .ld-page .ld-assignments .widget-inline-hbox { flex-wrap: wrap; }
+  .ld-page .ld-assignments .widget-inline-hbox > .widget-label {
+    width: 100% !important; max-width: 100%; text-align: left; }
+  .ld-page .ld-assign-order { margin-left: 0; }
+}
 /* A table wider than a phone's screen scrolls sideways instead of being cut off. */
 .ld-page .widget-html-content { max-width: 100%; overflow-x: auto; }
 </style>

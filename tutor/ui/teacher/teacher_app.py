@@ -3,7 +3,8 @@ wires them: the header (title, language), the upload of students' files, the hea
 to do next for each student who has not mastered a skill
 (:mod:`tutor.ui.teacher.next_steps_panel`), the class table with its CSV (sorted by any
 column), each student's answers (their name opens them), the frequent mistakes (with the
-students who made them), and the lesson builder. Above them
+students who made them), the assignments (:mod:`tutor.ui.teacher.assignments_panel`: made,
+sent and followed student by student) and the lesson builder. Above them
 the live view (:mod:`tutor.ui.teacher.live_panel`): who plays which lesson and who is stuck, read
 again by its "Refresh" button and, on a shared store, every few seconds by itself."""
 
@@ -25,6 +26,7 @@ from tutor.ui.shared.page_header import LanguagePage, PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
 from tutor.ui.shared.panel import classed
 from tutor.ui.teacher.answer_list import StudentAnswersPanel
+from tutor.ui.teacher.assignments_panel import AssignmentsPanel
 from tutor.ui.teacher.class_table import ClassTablePanel
 from tutor.ui.teacher.class_upload import ClassUploadPanel
 from tutor.ui.teacher.heat_map import HeatMapPanel
@@ -78,8 +80,10 @@ class TeacherPage(LanguagePage):
         self.answers = StudentAnswersPanel()
         self.mistakes = MistakesPanel()
         self.builder = BuilderPanel(lessons_folder)
+        self.assignments = AssignmentsPanel(store, class_code=class_code, clock=self.clock,
+                                            guard=self._guarded)
         self.children = [page_stylesheet(), self.header, self.access, self.live, self.upload,
-                         self.heat_map, self.next_steps,
+                         self.assignments, self.heat_map, self.next_steps,
                          self.table, self.answers, self.mistakes, self.builder]
         classed(self, "ld-page", "ld-teacher-page")
         self.header.say(list(notes))
@@ -87,7 +91,7 @@ class TeacherPage(LanguagePage):
         self.refresh()
 
     def relabel(self) -> None:
-        for panel in (self.header, self.upload, self.builder):
+        for panel in (self.header, self.upload, self.builder, self.assignments):
             panel.relabel(self.lang)
         self.access.lang = self.lang
         self.live.relabel(self.lang, self.live_seconds)
@@ -107,6 +111,9 @@ class TeacherPage(LanguagePage):
                                self.lang, self._lesson_titles(), self.class_code)
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
+        # Guarded on its own: a store that cannot hold assignments leaves the rest shown.
+        self._guarded(self.assignments.render)(attempts, self._lessons, self._lesson_titles(),
+                                               self.lang, counts=by_student, live=live)
 
     def refresh_live(self) -> None:
         """The live view alone, from one read of the store (the page's tick): the class
@@ -153,6 +160,7 @@ class TeacherPage(LanguagePage):
             self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
             return
         self.from_files |= result.sessions
+        self.assignments.files_merged(files, result.sessions)
         # The class first, then the line that says it is done: a page that shows the line
         # shows the merged class.
         self.refresh()

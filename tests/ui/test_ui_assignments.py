@@ -1,0 +1,311 @@
+"""The teacher page's assignments as widgets (issue 45): a teacher makes one with a few fields
+and gets the link to send, edits it, closes it and opens it again; every bad input (a past
+due date, a date that is not one, an empty roster, names given twice, a lesson removed after
+it was assigned, a link edited by hand) is said in a sentence and nothing typed is lost; the
+table says who is done, in progress or not started, from games really played, and agrees
+with the class table; files that are not the assignment's are named, not mixed in."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from test_ui_pages import downloaded, upload
+
+from tutor.classroom.assignments import (
+    assignment_csv,
+    assignment_query,
+    assignment_table,
+    read_assignment,
+)
+from tutor.classroom.link import read_link
+from tutor.classroom.overview import class_table
+from tutor.storage.class_rows import Assignment
+from tutor.storage.store import Store
+from tutor.ui import teacher_page
+
+NOW = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
+
+
+def _page(link: Any, store: Store | None, query: str = "lang=en&class=6B") -> Any:
+    link(query)
+    return teacher_page(store=store, clock=lambda: NOW)
+
+
+def _fill(panel: Any, *, title: str = "Week 12: times", lessons: tuple[str, ...] = ("04-times",),
+          due: str = "2026-12-11", time: str = "15:00") -> None:
+    panel.title_in.value = title
+    for lesson in lessons:
+        panel.lesson_dd.value = lesson  # choosing a lesson adds it, in order
+    panel.due_date.value, panel.due_time.value = due, time
+
+
+def _form(panel: Any) -> tuple[str, ...]:
+    return (panel.class_in.value, panel.title_in.value, panel.lessons_in.value,
+            panel.due_date.value, panel.due_time.value)
+
+
+def _text(html_text: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html_text).replace("&#x27;", "'")
+
+
+def test_a_teacher_makes_an_assignment_gets_its_link_edits_and_closes_it(
+        link: Any, tmp_path: Path) -> None:
+    with Store(tmp_path / "class.sqlite3") as store:
+        page = _page(link, store)
+        panel = page.assignments
+        assert panel.class_in.value == "6B"  # the page's class code, prefilled
+        assert not panel.settings.selected_index  # the settings are folded away
+        _fill(panel, lessons=("04-times", "06-doubles"))
+        assert panel.lessons_in.value == "04-times, 06-doubles"
+        panel.save_btn.click()
+        (a,) = store.assignments()
+        assert (a.class_code, a.title, a.lessons, a.due) == (
+            "6B", "Week 12: times", ("04-times", "06-doubles"), "2026-12-11T15:00")
+        # The link to send: the lessons page, carrying the assignment whole.
+        assert panel.link_out.value == "Lessons.ipynb?" + urlencode(assignment_query(a))
+        assert "Send your class this link" in panel.result.value
+        query = panel.link_out.value.split("?", 1)[1]
+        carried, notes = read_assignment(read_link(query, env={}).values, ["04-times",
+                                                                           "06-doubles"])
+        assert carried == a and notes == []
+        # Edit: the same form, the same id and link; one row.
+        panel.new_btn.click()
+        assert _form(panel) == ("6B", "", "", "", "")
+        panel.edit_btn.click()
+        assert _form(panel) == ("6B", "Week 12: times", "04-times, 06-doubles", "2026-12-11",
+                                "15:00")
+        panel.title_in.value = "Week 12: times and doubles"
+        assert panel.save_btn.description == "Save the changes"
+        panel.save_btn.click()
+        (edited,) = store.assignments()
+        assert (edited.id, edited.title) == (a.id, "Week 12: times and doubles")
+        # Close it (students no longer see it), then open it again.
+        panel.close_btn.click()
+        assert store.assignments()[0].closed and panel.close_btn.description == "Reopen"
+        assert "closed" in panel.pick_dd.options[0][0]
+        panel.close_btn.click()
+        assert not store.assignments()[0].closed and panel.close_btn.description == "Close"
+
+
+def test_bad_assignments_are_said_in_a_sentence_and_the_form_keeps_what_was_typed(
+        link: Any, tmp_path: Path) -> None:
+    with Store(tmp_path / "class.sqlite3") as store:
+        page = _page(link, store)
+        panel = page.assignments
+        for due, time, said in [
+                ("2026-12-01", "15:00", "The due date 2026-12-01 15:00 (UTC) has already "
+                                        "passed; choose a later one."),
+                ("2026-02-30", "", 'The due date "2026-02-30" and time "" are not a date and '
+                                   "time; write them as 2026-12-11 and 15:00."),
+                ("next friday", "15:00", 'The due date "next friday" and time "15:00" are not '
+                                         "a date and time")]:
+            _fill(panel, due=due, time=time)
+            typed = _form(panel)
+            panel.save_btn.click()
+            assert said in _text(panel.result.value).replace("&quot;", '"')
+            assert _form(panel) == typed  # nothing typed is lost
+            assert store.assignments() == []
+            panel.lessons_in.value = ""
+        panel.lessons_in.value = "04-times, 99-nowhere"
+        panel.title_in.value = "x" * 10_000
+        panel.save_btn.click()
+        assert "A title can have at most 120 characters; this one has 10000." in \
+            _text(panel.result.value)
+        assert panel.title_in.value == "x" * 10_000
+        panel.title_in.value = "Week 12"
+        panel.save_btn.click()
+        assert 'There is no lesson "99-nowhere" here.' in _text(
+            panel.result.value).replace("&quot;", '"')
+        # The sentence follows the page's language, and the form stays as typed.
+        typed = _form(panel)
+        page.header.lang_toggle.value = "es"
+        assert "Aquí no hay ninguna lección «99-nowhere»." in _text(panel.result.value)
+        assert _form(panel) == typed and store.assignments() == []
+
+
+def test_a_lesson_removed_after_it_was_assigned_is_named(link: Any, tmp_path: Path) -> None:
+    with Store(tmp_path / "class.sqlite3") as store:
+        store.save_assignment(Assignment(id="wk12abcd", class_code="6B", title="Week 12",
+                                         lessons=("04-times", "77-removed")))
+        page = _page(link, store)
+        panel = page.assignments
+        assert ("These lessons of the assignment are no longer here and are left out of its "
+                "table: 77-removed.") in _text(panel.summary.value)
+        panel.edit_btn.click()
+        panel.save_btn.click()  # saving it again asks to leave the removed lesson out
+        assert 'There is no lesson "77-removed" here.' in _text(
+            panel.result.value).replace("&quot;", '"')
+        assert panel.lessons_in.value == "04-times, 77-removed"
+        assert store.assignment("wk12abcd") is not None
+
+
+def test_a_roster_is_pasted_or_uploaded_and_bad_ones_are_refused_keeping_the_names(
+        link: Any, tmp_path: Path) -> None:
+    with Store(tmp_path / "class.sqlite3") as store:
+        panel = _page(link, store).assignments
+        assert panel.roster_class.value == "6B"
+        panel.roster_in.value = "nombre\n\n   \n"
+        panel.roster_btn.click()
+        assert "The roster is empty" in _text(panel.roster_result.value)
+        twice = "Ana\nana \nBeto\n"
+        panel.roster_in.value = twice
+        panel.roster_btn.click()
+        assert ('These names are on the roster twice: "Ana" / "ana". Keep each student once; '
+                'nothing was saved.') in _text(panel.roster_result.value).replace("&quot;", '"')
+        assert panel.roster_in.value == twice and store.roster("6B") == []
+        # Names that only look alike are shown, never merged.
+        panel.roster_in.value = "Ana\nBeto\nCarla\nCarlo\n"
+        panel.roster_btn.click()
+        assert store.roster("6B") == ["Ana", "Beto", "Carla", "Carlo"]
+        said = _text(panel.roster_result.value)
+        assert "Saved the roster of 6B: 4 students." in said
+        assert "look alike: check they are two students" in said and "“Carla” / “Carlo”" in said
+        # Another class's roster: its names replace the box's; a CSV file gives its first
+        # column, its title line skipped.
+        panel.roster_class.value = "6C"
+        assert panel.roster_in.value == ""
+        upload(panel.roster_upload, [("6C.csv", b'"nombre","grupo"\n"Dora","6C"\n"Eli","6C"\n')])
+        assert store.roster("6C") == ["Dora", "Eli"]
+        assert store.roster("6B") == ["Ana", "Beto", "Carla", "Carlo"]
+        panel.roster_class.value = "6B"
+        assert panel.roster_in.value == "Ana\nBeto\nCarla\nCarlo"
+
+
+def test_a_link_edited_by_hand_opens_saying_what_it_left_out(link: Any, tmp_path: Path) -> None:
+    with Store(tmp_path / "class.sqlite3") as store:
+        panel = _page(link, store).assignments
+        damaged = "Lessons.ipynb?assignment=no%20good!&class=6B&lessons=04-times"
+        panel.paste_in.value = damaged
+        panel.open_btn.click()
+        assert "The assignment in this link is damaged" in _text(panel.paste_result.value)
+        assert panel.paste_in.value == damaged and store.assignments() == []
+        edited = ("https://school.example/voila/render/Lessons.ipynb?assignment=wk12abcd"
+                  f"&class=6B&title={'t' * 10_000}&lessons=04-times,99-nowhere"
+                  "&due=2026-13-45T15:00")
+        panel.paste_in.value = edited
+        panel.open_btn.click()
+        said = _text(panel.paste_result.value).replace("&quot;", '"')
+        assert "Opened" in said
+        for note in ("keeping its first 120 characters",
+                     'The lesson "99-nowhere" of this assignment is not here; it is left out.',
+                     "The due date in the link is not a date"):
+            assert note in said
+        (a,) = store.assignments()  # saved to the page's store
+        assert (a.id, a.lessons, a.due, len(a.title)) == ("wk12abcd", ("04-times",), "", 120)
+        assert panel.shown == a and "wk12abcd" in panel.table.value + panel.summary.value
+
+
+def _rows(table_html: str) -> list[list[str]]:
+    body = table_html.split("<tbody>", 1)[1]
+    return [[re.sub(r"<[^>]+>", "", c).strip() for c in
+             re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body)]
+
+
+def test_the_table_says_who_is_done_in_progress_or_not_started_and_agrees_with_the_class(
+        link: Any, tmp_path: Path, student_plays: Callable[..., None]) -> None:
+    db = tmp_path / "class.sqlite3"
+    with Store(db) as store:
+        panel = _page(link, store).assignments
+        _fill(panel)
+        panel.save_btn.click()
+        (a,) = store.assignments()
+        panel.roster_in.value = "Ana\nBeto\nCarla"
+        panel.roster_btn.click()
+    student_plays("04-times", "Ana", db, seed=1, assignment=a.id)
+    student_plays("04-times", "Beto", db, seed=2, rounds=1, wrong_every=2, assignment=a.id)
+    student_plays("04-times", "Dora", db, seed=3, rounds=1)  # not of this assignment
+    with Store(db) as store:
+        page = _page(link, store)
+        panel = page.assignments
+        attempts = store.attempts()
+        rows = _rows(panel.table.value)
+        assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
+            ("Ana", "yes", "done", "1 / 1"), ("Beto", "yes", "in progress", "0 / 1"),
+            ("Carla", "yes", "not started", "0 / 1")]
+        assert rows[0][5] == "every target mastered" and rows[0][6] != "–"
+        assert [r[5:7] for r in rows[1:]] == [["–", "–"], ["–", "–"]]
+        assert "Done: 1 · In progress: 1 · Not started: 1 · Overdue: 0 · Stuck now: 0" in \
+            _text(panel.summary.value)
+        # The same as the class table: the targets mastered are its "Mastered: yes" rows.
+        mastered = {(r.student, r.skill) for r in class_table(attempts) if r.mastered}
+        table = panel.table_now()
+        for row in table.rows:
+            assert row.targets_mastered == sum((row.student, t) in mastered
+                                               for t in page._lessons["04-times"].plan.targets)
+        assert table.rows == assignment_table(a, ["Ana", "Beto", "Carla"], attempts,
+                                              page._lessons, NOW).rows
+        # Sorted by any column: by state, the other way on a second click.
+        panel.sort_buttons["state"].click()
+        assert [r[2] for r in _rows(panel.table.value)] == ["not started", "in progress",
+                                                           "done"]
+        panel.sort_buttons["state"].click()
+        assert [r[2] for r in _rows(panel.table.value)] == ["done", "in progress",
+                                                           "not started"]
+        # The CSV download: the same table, named with the class code.
+        got = downloaded(panel.csv_link.value, "ld-assign-csv").decode("utf-8")
+        assert got == assignment_csv(table, "en")
+        assert [r[0] for r in csv.reader(io.StringIO(got))][1:] == ["Ana", "Beto", "Carla"]
+        assert f"download='assignment-{a.id}-6B.csv'" in panel.csv_link.value
+        # In Spanish, the states in Spanish.
+        page.header.lang_toggle.value = "es"
+        assert [r[2] for r in _rows(panel.table.value)] == ["terminada", "en curso",
+                                                           "sin empezar"]
+
+
+def test_uploaded_files_not_of_the_assignment_are_named_not_mixed_in(
+        link: Any, tmp_path: Path, student_plays: Callable[..., None]) -> None:
+    """Binder: the teacher opens the assignment from its link, then uploads the class's
+    files; Dora's file (not on the roster, not from the link) is named and left out of the
+    assignment's table, and the class table still has her."""
+    a_link = "Lessons.ipynb?assignment=wk12abcd&class=6B&title=Week+12&lessons=04-times"
+    files = []
+    for name, seed, tag in [("Ana", 1, "wk12abcd"), ("Eli", 4, "wk12abcd"), ("Dora", 3, None)]:
+        db = tmp_path / f"{name}.sqlite3"
+        student_plays("04-times", name, db, seed=seed, rounds=1, assignment=tag)
+        with Store(db) as own:
+            own.export_csv(tmp_path / f"{name}.csv", name)
+        files.append((f"{name}.csv", (tmp_path / f"{name}.csv").read_bytes()))
+    with Store(tmp_path / "teacher.sqlite3") as store:
+        page = _page(link, store)
+        panel = page.assignments
+        panel.roster_in.value = "Ana\nBeto"
+        panel.roster_btn.click()
+        panel.paste_in.value = a_link
+        panel.open_btn.click()
+        upload(page.upload.upload, files)
+        assert "Students in the files: 3." in page.upload.result.value
+        assert [r[0] for r in _rows(panel.table.value)] == ["Ana", "Beto", "Eli"]
+        others = _text(panel.summary.value)
+        assert ("Dora.csv: its student is not on this class's list and played no lesson "
+                "from this assignment's link.") in others
+        assert "Ana.csv" not in others and "Eli.csv" not in others
+        assert {r.student for r in page.rows} == {"Ana", "Eli", "Dora"}  # the class table
+
+
+def test_a_store_that_refuses_says_why_and_keeps_the_form(link: Any, tmp_path: Path) -> None:
+    """A store that is not the teacher's (one opened for a student) refuses to save an
+    assignment or a roster: the page says the store's sentence, and the form keeps what was
+    typed."""
+    db = tmp_path / "class.sqlite3"
+    Store(db).close()
+    with Store(db, owner="ana") as store:
+        panel = _page(link, store).assignments
+        _fill(panel)
+        typed = _form(panel)
+        panel.save_btn.click()
+        assert "Only a teacher can make or change" in _text(panel.result.value)
+        assert _form(panel) == typed
+        panel.roster_in.value = "Ana\nBeto"
+        panel.roster_btn.click()
+        assert "Only a teacher can make or change" in _text(panel.roster_result.value)
+        assert panel.roster_in.value == "Ana\nBeto"
+    with Store(db) as store:
+        assert store.assignments() == [] and store.roster("6B") == []

@@ -1,0 +1,794 @@
+"""The teacher page's assignments (issue 45): a short form that makes one (class code, title,
+lessons in order, an optional due date on the school's clock, the settings folded away) and
+shows the link to send; the assignments made, each with its table of who is done, in
+progress, not started, overdue or stuck (sortable, with a CSV), and its edit and close
+buttons; a pasted link that opens an assignment (Binder: no server); and the class's roster,
+pasted or uploaded as a CSV. What an assignment is and who has done it is
+:mod:`tutor.classroom.assignments`; this panel only asks and shows.
+
+Nothing the teacher typed is lost to a mistake: a refused form, roster or link stays as it
+was typed, with the sentence saying what is wrong next to it."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import html
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+import ipywidgets as widgets
+
+from tutor.classroom.assignments import (
+    HOW_WORDS,
+    STATE_WORDS,
+    STATES,
+    Assignment,
+    AssignmentError,
+    AssignmentTable,
+    RosterError,
+    StudentState,
+    assignment_csv,
+    assignment_from_link,
+    assignment_link,
+    assignment_table,
+    check_assignment,
+    check_roster,
+    due_text,
+    files_for_assignment,
+    read_roster,
+    school_zone,
+    with_closed,
+)
+from tutor.classroom.link import ANONYMOUS
+from tutor.classroom.overview import shown_name
+from tutor.i18n import N_, TranslatableError, gettext, translator
+from tutor.storage.records import StoreError
+from tutor.ui.play.sheet import file_stem
+from tutor.ui.shared.panel import Guard, classed
+from tutor.ui.shared.uploads import ProgressUpload
+
+if TYPE_CHECKING:
+    from tutor.classroom.counts import Counts
+    from tutor.classroom.live import LiveView
+    from tutor.course.lessons import Lesson
+    from tutor.storage.records import Attempt
+    from tutor.storage.store import Store
+
+__all__ = ["COLUMNS", "AssignmentsPanel", "assignment_table_html", "counts_line",
+           "sort_states", "uploaded_rows"]
+
+COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("student", N_("Student"), ""),
+    ("on_roster", N_("On the roster"), ""),
+    ("state", N_("State"), ""),
+    ("lessons", N_("Lessons done"), "ld-num"),
+    ("targets", N_("Targets mastered"), "ld-num"),
+    ("how", N_("How it ended"), ""),
+    ("finished", N_("Finished"), ""),
+    ("stuck", N_("Stuck now"), ""),
+)
+"""The assignment table's columns: (sort key, header, CSS class), in order."""
+
+_SORT_KEYS: dict[str, Callable[[StudentState], tuple[int | str, ...]]] = {
+    "student": lambda r: (r.student.casefold(), r.student),
+    "on_roster": lambda r: (int(not r.on_roster),),
+    "state": lambda r: (STATES.index(r.state),),
+    "lessons": lambda r: (r.done_lessons,),
+    "targets": lambda r: (r.targets_mastered,),
+    "how": lambda r: (r.how,),
+    "finished": lambda r: (int(r.finished is None),
+                           r.finished.isoformat() if r.finished else ""),
+    "stuck": lambda r: (int(not r.stuck),),
+}
+NOT_TEXT = N_("{file} is not a text file (CSV in UTF-8): save it from the spreadsheet as "
+              "CSV UTF-8 and upload it again.")
+_WIDE = widgets.Layout(width="520px", max_width="100%")
+_LABEL = {"description_width": "150px"}
+_SHORT = widgets.Layout(width="290px", max_width="100%")
+_AUTO = widgets.Layout(width="auto")
+
+
+def sort_states(rows: Sequence[StudentState], key: str = "student",
+                descending: bool = False) -> list[StudentState]:
+    """``rows`` sorted by the column ``key`` (:data:`COLUMNS`); ties keep the table's order
+    (the roster's, then the others by name)."""
+    if key not in _SORT_KEYS:
+        raise KeyError(key)
+    return sorted(rows, key=_SORT_KEYS[key], reverse=descending)
+
+
+def _when(moment: datetime | None, tz: str, lang: str) -> str:
+    """``moment`` on the school's clock, in ``lang`` ("vie, 11 dic 2026 15:02"), or "–"."""
+    from babel.dates import format_skeleton
+
+    if moment is None:
+        return "–"
+    local = moment.astimezone(ZoneInfo(tz)) if tz != "UTC" else moment
+    return (f"{format_skeleton('yMMMEd', local, locale=lang)} "
+            f"{format_skeleton('Hm', local, locale=lang)}")
+
+
+def counts_line(table: AssignmentTable, lang: str) -> str:
+    """How many students are done, in progress, not started, overdue and stuck now."""
+    _ = translator(lang)
+    return _("Done: {done} · In progress: {progress} · Not started: {not_started} · "
+             "Overdue: {overdue} · Stuck now: {stuck}").format(
+        done=table.count("done"), progress=table.count("in progress"),
+        not_started=table.count("not started"), overdue=table.count("overdue"),
+        stuck=len(table.stuck))
+
+
+def assignment_table_html(table: AssignmentTable, lang: str, titles: Mapping[str, str],
+                          sort: str = "student", descending: bool = False) -> str:
+    """The assignment's table (one row per student, sorted by ``sort``), with its caption;
+    or a sentence when no one is on it yet."""
+    _ = translator(lang)
+    a = table.assignment
+    if not table.rows:
+        return ("<div class='ld-legend ld-empty'>" + html.escape(_(
+            "No students yet: save the class's roster below, or wait for students to open "
+            "the assignment's link.")) + "</div>")
+    caption = _("Who has done “{title}”, sorted by {column} ({order})").format(
+        title=a.title, column=_(dict((k, n) for k, n, _c in COLUMNS)[sort]),
+        order=_("descending") if descending else _("ascending"))
+    heads = []
+    for key, name, cls in COLUMNS:
+        sorted_here = key == sort
+        aria = (f" aria-sort='{'descending' if descending else 'ascending'}'"
+                if sorted_here else "")
+        heads.append(f"<th scope='col' class='{cls}{' ld-sorted' if sorted_here else ''}'"
+                     f"{aria} data-sort='{key}'>{html.escape(gettext(name, lang))}</th>")
+    out = [f"<table class='ld-assign-table' data-assignment='{html.escape(a.id)}'><caption>"
+           + html.escape(caption) + "</caption><thead><tr>" + "".join(heads)
+           + "</tr></thead><tbody>"]
+    yes, no, stuck = _("yes"), _("no"), _("stuck")
+    for r in sort_states(table.rows, sort, descending):
+        how = gettext(HOW_WORDS[r.how], lang) if r.how else "–"
+        lessons = ", ".join(
+            f"{titles.get(s.lesson, s.lesson)}: "
+            + (_(HOW_WORDS["mastered" if s.over == "mastered" else "cap"]) if s.over
+               else _("in progress") if s.started else _("not started"))
+            for s in r.lessons)
+        out.append(
+            f"<tr data-student='{html.escape(r.student)}' data-state='{r.state}'>"
+            f"<th scope='row'>{html.escape(r.student)}</th>"
+            f"<td>{html.escape(yes if r.on_roster else no)}</td>"
+            f"<td class='ld-state ld-state-{r.state.replace(' ', '-')}'>"
+            f"{html.escape(gettext(STATE_WORDS[r.state], lang))}</td>"
+            f"<td class='ld-num' title='{html.escape(lessons)}'>{r.done_lessons} / "
+            f"{len(r.lessons)}</td>"
+            f"<td class='ld-num'>{r.targets_mastered} / {r.targets}</td>"
+            f"<td>{html.escape(how)}</td>"
+            f"<td class='ld-when'>{html.escape(_when(r.finished, a.tz, lang))}</td>"
+            f"<td>{html.escape(stuck if r.stuck else '–')}</td></tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def csv_link_html(table: AssignmentTable, lang: str) -> str:
+    """A link that downloads the table as CSV, named after the class and the assignment
+    (``assignment-6B-<id>.csv``)."""
+    _ = translator(lang)
+    if not table.rows:
+        return ""
+    data = base64.b64encode(assignment_csv(table, lang).encode("utf-8")).decode("ascii")
+    a = table.assignment
+    name = html.escape(file_stem(f"assignment-{a.id}", ANONYMOUS, a.class_code) + ".csv")
+    word = _("Download this table (CSV)")
+    return (f"<a class='ld-download ld-assign-csv' download='{name}' "
+            f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>")
+
+
+def uploaded_rows(files: Sequence[tuple[str, bytes]], lang: str, merged: set[str]
+                  ) -> list[tuple[str, list[Attempt]]]:
+    """The uploaded files a merge took (``merged``: its sessions), as (shown name, rows): a
+    file it refused is said by the merge already, and is not an assignment's."""
+    from tutor.storage.store_files import parse_progress
+
+    out = []
+    for name, content in files:
+        try:
+            rows = parse_progress(content, shown_name(name), lang).attempts
+        except StoreError:
+            continue
+        if all(r.session in merged for r in rows):
+            out.append((shown_name(name), list(rows)))
+    return out
+
+
+def _error_html(text: str) -> str:
+    return f"<div class='ld-msg' role='alert'>{html.escape(text)}</div>"
+
+
+class _Book:
+    """Where the assignments and rosters are kept: the page's store, or (no store: nothing
+    can be saved on this server) this page's memory until it closes."""
+
+    def __init__(self, store: Store | None) -> None:
+        self.store = store
+        self._assignments: dict[str, Assignment] = {}
+        self._rosters: dict[str, list[str]] = {}
+
+    def assignments(self) -> list[Assignment]:
+        if self.store is not None:
+            return self.store.assignments()
+        return list(self._assignments.values())
+
+    def save_assignment(self, a: Assignment) -> None:
+        if self.store is not None:
+            self.store.save_assignment(a)
+        else:
+            self._assignments[a.id] = a
+
+    def roster(self, code: str) -> list[str]:
+        if not code:
+            return []
+        return self.store.roster(code) if self.store is not None else self._rosters.get(code,
+                                                                                        [])
+
+    def save_roster(self, code: str, names: list[str]) -> None:
+        if self.store is not None:
+            self.store.save_roster(code, names)
+        else:
+            self._rosters[code] = names
+
+
+class AssignmentsPanel(widgets.VBox):
+    """The assignments of the teacher page (see the module). ``class_code``: the page's
+    (prefilled); ``clock``: now, an aware datetime; ``guard`` wraps the buttons' actions (the
+    page's: an unforeseen error is said on the page)."""
+
+    def __init__(self, store: Store | None, *, class_code: str = "",
+                 clock: Callable[[], datetime], guard: Guard) -> None:
+        W = widgets
+        self.book = _Book(store)
+        self.clock = clock
+        self.lang = "es"
+        self.zone = school_zone()
+        self.editing: Assignment | None = None
+        self.shown: Assignment | None = None
+        self.sort_key, self.descending = "student", False
+        self.lessons: Mapping[str, Lesson] = {}
+        self.titles: Mapping[str, str] = {}
+        self._attempts: Sequence[Attempt] = ()
+        self._counts: Mapping[str, Counts] | None = None
+        self._live: LiveView | None = None
+        self._files: list[tuple[str, list[Attempt]]] = []
+        self._quiet = False
+        self._loaded = ""
+        """The roster last shown or saved in the names box."""
+        self._said: dict[str, Callable[[str], str]] = {}
+        """What each message box last said, as a function of the language (said again in a
+        new language)."""
+
+        self.heading = W.HTML()
+        self.help = W.HTML()
+        # -- the form
+        self.class_in = classed(W.Text(value=class_code, layout=_SHORT, style=_LABEL),
+                                "ld-assign-class")
+        self.title_in = classed(W.Text(layout=_WIDE, style=_LABEL), "ld-assign-title")
+        self.lesson_dd = classed(W.Dropdown(options=[("", "")], value="", layout=_WIDE,
+                                            style=_LABEL), "ld-assign-add-lesson")
+        self.lesson_dd.observe(guard(self._add_lesson), names="value")
+        self.lessons_in = classed(W.Text(layout=_WIDE, style=_LABEL), "ld-assign-lessons")
+        self.lessons_in.observe(guard(lambda _c: self._show_chosen()), names="value")
+        self.chosen = classed(W.HTML(), "ld-assign-chosen")
+        self.due_date = classed(W.Text(layout=_SHORT, style=_LABEL), "ld-assign-due-date")
+        self.due_time = classed(W.Text(layout=W.Layout(width="200px", max_width="100%"),
+                                       style={"description_width": "60px"}),
+                                "ld-assign-due-time")
+        self.zone_note = classed(W.HTML(), "ld-assign-zone")
+        self.lang_dd = classed(W.Dropdown(options=[("", "")], value="", style=_LABEL,
+                                          layout=_SHORT), "ld-assign-lang")
+        self.scaffolds_dd = classed(W.Dropdown(options=[("", "")], value="", style=_LABEL,
+                                               layout=_SHORT), "ld-assign-scaffolds")
+        self.settings = classed(W.Accordion([W.VBox([self.lang_dd, self.scaffolds_dd])],
+                                            selected_index=None), "ld-assign-settings")
+        self.save_btn = classed(W.Button(button_style="primary", icon="save", layout=_AUTO),
+                                "ld-assign-save")
+        self.save_btn.on_click(guard(self._clicked(self.save)))
+        self.new_btn = classed(W.Button(icon="plus", layout=_AUTO), "ld-assign-new")
+        self.new_btn.on_click(guard(lambda _b: self.new()))
+        self.result = classed(W.HTML(), "ld-assign-result")
+        self.link_out = classed(W.Text(layout=W.Layout(width="100%", display="none"),
+                                       style=_LABEL), "ld-assign-link")
+        self.form = classed(W.VBox([
+            self.class_in, self.title_in, self.lesson_dd, self.lessons_in, self.chosen,
+            classed(W.HBox([self.due_date, self.due_time]), "ld-checks"), self.zone_note,
+            self.settings, classed(W.HBox([self.save_btn, self.new_btn]), "ld-checks"),
+            self.result, self.link_out]), "ld-form", "ld-assign-form")
+        # -- the assignments made, and the one shown
+        self.list_heading = W.HTML()
+        self.pick_dd = classed(W.Dropdown(options=[("", "")], value="", layout=_WIDE,
+                                          style=_LABEL), "ld-assign-pick")
+        self.pick_dd.observe(guard(self._picked), names="value")
+        self.edit_btn = classed(W.Button(icon="pencil", layout=_AUTO), "ld-assign-edit")
+        self.edit_btn.on_click(guard(lambda _b: self.edit()))
+        self.close_btn = classed(W.Button(icon="lock", layout=_AUTO), "ld-assign-close")
+        self.close_btn.on_click(guard(lambda _b: self.toggle_closed()))
+        self.summary = classed(W.HTML(), "ld-assign-summary")
+        self.csv_link = classed(W.HTML(), "ld-assign-csv-link")
+        self.sort_label = classed(W.HTML(), "ld-sort-label")
+        self.sort_buttons: dict[str, widgets.Button] = {}
+        for key, _name, _cls in COLUMNS:
+            button = classed(W.Button(layout=W.Layout(width="auto")), "ld-sort-button",
+                             f"ld-assign-sort-{key}")
+            button.on_click(guard(functools.partial(self._pressed, key)))
+            self.sort_buttons[key] = button
+        self.sort_bar = classed(W.HBox([self.sort_label, *self.sort_buttons.values()]),
+                                "ld-sort-buttons")
+        self.table = classed(W.HTML(), "ld-assign-table-box")
+        self.view = classed(W.VBox([
+            self.list_heading, self.pick_dd,
+            classed(W.HBox([self.edit_btn, self.close_btn]), "ld-checks"), self.summary,
+            self.csv_link, self.sort_bar, self.table]), "ld-assign-view")
+        # -- a pasted link (Binder)
+        self.paste_in = classed(W.Text(layout=_WIDE, style=_LABEL), "ld-assign-paste")
+        self.open_btn = classed(W.Button(icon="folder-open", layout=_AUTO), "ld-assign-open")
+        self.open_btn.on_click(guard(self._clicked(self.open_link)))
+        self.paste_result = classed(W.HTML(), "ld-assign-paste-result")
+        # -- the roster
+        self.roster_heading = W.HTML()
+        self.roster_class = classed(W.Text(value=class_code, layout=_SHORT, style=_LABEL),
+                                    "ld-roster-class")
+        self.roster_class.observe(guard(lambda _c: self._show_roster()), names="value")
+        self.roster_in = classed(W.Textarea(layout=W.Layout(width="520px", max_width="100%",
+                                                            height="120px"), style=_LABEL),
+                                 "ld-roster-names")
+        self.roster_btn = classed(W.Button(icon="save", layout=_AUTO), "ld-roster-save")
+        self.roster_btn.on_click(guard(self._clicked(self.save_roster)))
+        self.roster_upload = classed(ProgressUpload(multiple=False), "ld-roster-upload")
+        self.roster_upload.on_files(guard(self._roster_file))
+        self.roster_result = classed(W.HTML(), "ld-roster-result")
+        super().__init__([
+            self.heading, self.help, self.form, self.view,
+            classed(W.HBox([self.paste_in, self.open_btn]), "ld-checks"), self.paste_result,
+            self.roster_heading, self.roster_class, self.roster_in,
+            classed(W.HBox([self.roster_btn, self.roster_upload]), "ld-upload-box"),
+            self.roster_result])
+        classed(self, "ld-assignments")
+        self._show_roster()
+
+    @staticmethod
+    def _clicked(action: Callable[[], object]) -> Callable[[object], None]:
+        """A button's callback that does ``action`` (what it returns is for tests)."""
+        def run(_button: object) -> None:
+            action()
+        return run
+
+    # -- words -------------------------------------------------------------------------------
+
+    def relabel(self, lang: str) -> None:
+        _ = translator(lang)
+        self.lang = lang
+        self.heading.value = "<h3>" + html.escape(_("Assignments")) + "</h3>"
+        self.help.value = "<div class='ld-legend'>" + html.escape(_(
+            "Give your class lessons to do, with a due date if you like: save the assignment "
+            "and send its link. The table below says who is done, in progress, not started, "
+            "overdue or stuck.")) + "</div>"
+        self.class_in.description = _("Class code")
+        self.class_in.placeholder = _("like 6B")
+        self.title_in.description = _("Title")
+        self.title_in.placeholder = _("like Week 12: times")
+        self.lesson_dd.description = _("Add a lesson")
+        self.lessons_in.description = _("Lessons, in order")
+        self.lessons_in.placeholder = _("choose them above, or write their names")
+        self.lessons_in.tooltip = _("The lessons' names, separated by commas, in the order "
+                                    "the students do them")
+        self.due_date.description = _("Due date (optional)")
+        self.due_date.placeholder = "2026-12-11"
+        self.due_time.description = _("Time")
+        self.due_time.placeholder = "23:59"
+        self.zone_note.value = "<div class='ld-legend'>" + html.escape(_(
+            "Due dates are on the school's clock: {zone}. A date without a time is due at "
+            "the end of that day.").format(zone=self.zone)) + "</div>"
+        kept = (self.lang_dd.value, self.scaffolds_dd.value)
+        self.lang_dd.description = _("Language")
+        self.lang_dd.options = [(_("the student's"), ""), (_("Spanish"), "es"),
+                                (_("English"), "en")]
+        self.scaffolds_dd.description = _("Scaffolds")
+        self.scaffolds_dd.options = [(_("each lesson's own"), ""), (_("on"), "on"),
+                                     (_("off"), "off")]
+        self.lang_dd.value, self.scaffolds_dd.value = kept
+        self.settings.set_title(0, _("More settings (language, scaffolds)"))
+        self.save_btn.tooltip = _("Check the assignment and save it")
+        self.new_btn.description = _("New assignment")
+        self.new_btn.tooltip = _("Empty the form to make another assignment")
+        self.link_out.description = _("Link to send")
+        self.list_heading.value = "<h4>" + html.escape(_("Assignments made")) + "</h4>"
+        self.pick_dd.description = _("Show")
+        self.edit_btn.description = _("Edit")
+        self.edit_btn.tooltip = _("Change this assignment in the form above")
+        self.close_btn.description = _("Close")
+        for key, name, _cls in COLUMNS:
+            self.sort_buttons[key].description = _(name)
+        self.paste_in.description = _("Assignment link")
+        self.paste_in.placeholder = _("paste an assignment's link to open it here")
+        self.open_btn.description = _("Open the link")
+        self.open_btn.tooltip = _("Open the assignment this link carries")
+        self.roster_heading.value = ("<h4>" + html.escape(_("The class's roster")) + "</h4>"
+                                     + "<div class='ld-legend'>" + html.escape(_(
+                                         "One student's name per line, or upload a CSV file "
+                                         "with the names in its first column. With a roster, "
+                                         "the table shows who has not started.")) + "</div>")
+        self.roster_class.description = _("Class code")
+        self.roster_in.description = _("Names")
+        self.roster_btn.description = _("Save the roster")
+        self.roster_btn.tooltip = _("Check the names and save them as the class's roster")
+        self.roster_upload.description = _("Upload a roster (CSV)")
+        self.roster_upload.tooltip = _("Upload a CSV file with one student's name per line")
+        self._relabel_form()
+        self._show_chosen()
+        for box, said in self._said.items():
+            getattr(self, box).value = said(lang)
+
+    def _relabel_form(self) -> None:
+        _ = translator(self.lang)
+        self.save_btn.description = (_("Save the changes") if self.editing is not None
+                                     else _("Save the assignment"))
+
+    def _say(self, box: str, said: Callable[[str], str]) -> None:
+        self._said[box] = said
+        getattr(self, box).value = said(self.lang)
+
+    def _refuse(self, box: str, err: TranslatableError) -> None:
+        self._say(box, lambda lang: _error_html(err.message(lang)))
+
+    # -- the page's data ---------------------------------------------------------------------
+
+    def render(self, attempts: Sequence[Attempt], lessons: Mapping[str, Lesson],
+               titles: Mapping[str, str], lang: str, *,
+               counts: Mapping[str, Counts] | None = None, live: LiveView | None = None
+               ) -> None:
+        """Show the assignments from the page's one read of the store: ``counts`` and
+        ``live`` are the class table's and the live view's, so the three agree."""
+        self.lang = lang
+        self._attempts, self._counts, self._live = attempts, counts, live
+        self.lessons, self.titles = lessons, titles
+        _ = translator(lang)
+        chosen = self.lesson_dd.value
+        self.lesson_dd.options = [(_("choose a lesson to add it"), "")] + [
+            (f"{titles.get(x, x)} ({x})", x) for x, lesson in lessons.items()
+            if lesson.plan.targets]
+        self.lesson_dd.value = chosen if chosen in lessons else ""
+        self._show_chosen()
+        self._show_list()
+
+    def files_merged(self, files: Sequence[tuple[str, bytes]], sessions: set[str]) -> None:
+        """The files the page merged (the teacher's upload): the shown assignment names those
+        that are not its."""
+        self._files = uploaded_rows(files, self.lang, sessions)
+        self._show_table()
+
+    # -- the form ----------------------------------------------------------------------------
+
+    def _add_lesson(self, change: Mapping[str, object]) -> None:
+        lesson_id = str(change["new"] or "")
+        if not lesson_id:
+            return
+        typed = [x.strip() for x in str(self.lessons_in.value).split(",") if x.strip()]
+        if lesson_id not in typed:
+            self.lessons_in.value = ", ".join([*typed, lesson_id])
+        self.lesson_dd.value = ""
+
+    def _show_chosen(self) -> None:
+        _ = translator(self.lang)
+        typed = [x.strip() for x in str(self.lessons_in.value).split(",") if x.strip()]
+        if not typed:
+            self.chosen.value = ""
+            return
+        items = "".join(f"<li>{html.escape(self.titles.get(x, x))}</li>" for x in typed)
+        label = html.escape(_("Lessons, in order"))
+        self.chosen.value = (f"<ol class='ld-legend ld-assign-order' aria-label='{label}'>"
+                             f"{items}</ol>")
+
+    def save(self) -> Assignment | None:
+        """Check the form and save the assignment (new, or the one being edited); show its
+        link, or the sentence that says what is wrong (the form keeps what was typed)."""
+        try:
+            a = check_assignment(
+                class_code=str(self.class_in.value), title=str(self.title_in.value),
+                lessons=str(self.lessons_in.value).split(","), installed=self.lessons,
+                now=self.clock(), due_date=str(self.due_date.value),
+                due_time=str(self.due_time.value), tz=self.zone,
+                lang=str(self.lang_dd.value), scaffolds=str(self.scaffolds_dd.value),
+                previous=self.editing)
+            self.book.save_assignment(a)
+        except (AssignmentError, StoreError) as err:
+            self._refuse("result", err)
+            return None
+        edited = self.editing is not None
+        self.editing = a
+        self.shown = a
+        self._relabel_form()
+        link = assignment_link(a)
+        self.link_out.value = link
+        self.link_out.layout.display = ""
+
+        def said(lang: str) -> str:
+            _ = translator(lang)
+            head = (_("Saved the changes to “{title}”. Its link is the same:") if edited
+                    else _("Saved “{title}” for {code}. Send your class this link:"))
+            due = due_text(a, lang)
+            when = (" " + _("Due {due}.").format(due=due)) if due else ""
+            head = head.format(title=a.title, code=a.class_code)
+            open_it = _("Open it")
+            return (f"<div class='ld-ok'>{html.escape(head)}</div>"
+                    f"<div class='ld-legend'><a class='ld-assign-link-a' target='_blank' "
+                    f"href='{html.escape(link)}'>{html.escape(open_it)}</a>"
+                    f"{html.escape(when)}</div>")
+
+        self._say("result", said)
+        self._show_list()
+        return a
+
+    def new(self) -> None:
+        """An empty form for another assignment (the class code stays)."""
+        self.editing = None
+        for field in (self.title_in, self.lessons_in, self.due_date, self.due_time):
+            field.value = ""
+        self.lang_dd.value = self.scaffolds_dd.value = ""
+        self.link_out.value = ""
+        self.link_out.layout.display = "none"
+        self._say("result", lambda _lang: "")
+        self._relabel_form()
+
+    def edit(self) -> None:
+        """The shown assignment in the form, to change it (its id and link stay)."""
+        a = self.shown
+        if a is None:
+            return
+        self.editing = a
+        self.class_in.value = a.class_code
+        self.title_in.value = a.title
+        self.lessons_in.value = ", ".join(a.lessons)
+        day, _t, clock = a.due.partition("T")
+        self.due_date.value, self.due_time.value = day, clock
+        self.lang_dd.value = a.lang
+        self.scaffolds_dd.value = a.scaffolds
+        self.link_out.value = assignment_link(a)
+        self.link_out.layout.display = ""
+
+        def said(lang: str) -> str:
+            _ = translator(lang)
+            return "<div class='ld-legend'>" + html.escape(_(
+                "Editing “{title}”: change it and save the changes.").format(
+                    title=a.title)) + "</div>"
+
+        self._say("result", said)
+        self._relabel_form()
+
+    def toggle_closed(self) -> None:
+        """Close the shown assignment (students no longer see it), or open it again."""
+        a = self.shown
+        if a is None:
+            return
+        changed = with_closed(a, not a.closed)
+        try:
+            self.book.save_assignment(changed)
+        except StoreError as err:
+            self._refuse("summary", err)
+            return
+        self.shown = changed
+        if self.editing is not None and self.editing.id == a.id:
+            self.editing = changed
+        self._show_list()
+
+    # -- the list and the table --------------------------------------------------------------
+
+    def _known(self) -> list[Assignment]:
+        try:
+            return self.book.assignments()
+        except StoreError as err:
+            self._refuse("summary", err)
+            return []
+
+    def _show_list(self) -> None:
+        _ = translator(self.lang)
+        made = self._known()
+        if self.shown is not None and all(a.id != self.shown.id for a in made):
+            made.append(self.shown)  # opened from a link on a page that cannot save it
+        if self.shown is None and made:
+            code = " ".join(str(self.class_in.value).split())
+            mine = [a for a in made if a.class_code == code] or made
+            self.shown = mine[-1]
+        if self.shown is not None:
+            self.shown = next(a for a in made if a.id == self.shown.id)
+        closed = _("closed")
+        self._quiet = True
+        try:
+            self.pick_dd.options = [(_("no assignment yet"), "")] if not made else [
+                (f"{a.title} · {a.class_code}" + (f" · {closed}" if a.closed else ""),
+                 a.id) for a in reversed(made)]
+            self.pick_dd.value = self.shown.id if self.shown is not None else ""
+        finally:
+            self._quiet = False
+        self.view.layout.display = "" if made else "none"
+        self._show_table()
+
+    def _picked(self, change: Mapping[str, object]) -> None:
+        wanted = str(change["new"] or "")
+        if self._quiet or not wanted or (self.shown is not None and self.shown.id == wanted):
+            return
+        self.shown = next((a for a in self._known() if a.id == wanted), self.shown)
+        self._show_table()
+
+    def _pressed(self, key: str, _button: object) -> None:
+        self.sort(key)
+
+    def sort(self, key: str) -> None:
+        """Sort the table by the column ``key``; the column already sorted by: the other
+        way."""
+        if key not in _SORT_KEYS:
+            raise KeyError(key)
+        self.descending = not self.descending if key == self.sort_key else False
+        self.sort_key = key
+        self._show_table()
+
+    def table_now(self, roster: Sequence[str] | None = None) -> AssignmentTable | None:
+        """The shown assignment's table, from the page's last read (``roster``: its class's,
+        read here if not given). An uploaded file that is not the assignment's
+        (:func:`files_for_assignment`) has no row in it: its student is neither on the roster
+        nor played from the assignment's link."""
+        a = self.shown
+        if a is None:
+            return None
+        if roster is None:
+            roster = self.book.roster(a.class_code)
+        return assignment_table(a, roster, self._attempts, self.lessons, self.clock(),
+                                counts=self._counts, live=self._live)
+
+    def _show_table(self) -> None:
+        _ = translator(self.lang)
+        try:
+            roster = self.book.roster(self.shown.class_code) if self.shown else []
+            table = self.table_now(roster)
+        except StoreError as err:
+            self._refuse("summary", err)
+            return
+        if table is None:
+            self.summary.value = self.csv_link.value = self.table.value = ""
+            return
+        a = table.assignment
+        self.close_btn.description = _("Reopen") if a.closed else _("Close")
+        self.close_btn.tooltip = (_("Open this assignment again: students see it again")
+                                  if a.closed else
+                                  _("Close this assignment: students no longer see it"))
+        due = due_text(a, self.lang)
+        lines = [_("For {code}; lessons: {lessons}.").format(
+            code=a.class_code, lessons=", ".join(self.titles.get(x, x) for x in a.lessons))]
+        lines.append(_("Due {due}.").format(due=due) if due else _("No due date."))
+        if a.closed:
+            lines.append(_("Closed: students no longer see it."))
+        its_link = _("Its link:")
+        out = [f"<div class='ld-legend'>{html.escape(' '.join(lines))}</div>",
+               f"<div class='ld-assign-counts'>{html.escape(counts_line(table, self.lang))}"
+               "</div>",
+               f"<div class='ld-legend'>{html.escape(its_link)} "
+               f"<code class='ld-assign-shown-link'>{html.escape(assignment_link(a))}</code>"
+               "</div>"]
+        if table.missing:
+            out.append("<div class='ld-warn ld-assign-missing'>" + html.escape(_(
+                "These lessons of the assignment are no longer here and are left out of its "
+                "table: {lessons}.").format(lessons=", ".join(table.missing))) + "</div>")
+        if not roster:
+            out.append("<div class='ld-legend'>" + html.escape(_(
+                "{code} has no roster: the table shows only the students who opened the "
+                "assignment's link. Save the roster below to see who has not started.").format(
+                    code=a.class_code)) + "</div>")
+        if self._files:
+            _belong, others = files_for_assignment(self._files, a, roster)
+            if others:
+                out.append("<div class='ld-warn ld-assign-others'>" + html.escape(_(
+                    "Uploaded files that are not of this assignment (left out of its "
+                    "table):")) + "<ul>" + "".join(
+                        f"<li>{html.escape(why.translate(self.lang))}</li>"
+                        for _name, why in others) + "</ul></div>")
+        self._said.pop("summary", None)
+        self.summary.value = "".join(out)
+        self.csv_link.value = csv_link_html(table, self.lang)
+        label = html.escape(_("Sort the table by:"))
+        self.sort_label.value = f"<span class='ld-sort-label'>{label}</span>"
+        for key, name, _cls in COLUMNS:
+            button = self.sort_buttons[key]
+            here = key == self.sort_key
+            button.description = _(name) + ((" ▼" if self.descending else " ▲") if here
+                                            else "")
+            button.tooltip = _("Sort the assignment's table by {column}").format(
+                column=_(name))
+            if here:
+                button.add_class("ld-sorted")
+            else:
+                button.remove_class("ld-sorted")
+        self.table.value = assignment_table_html(table, self.lang, self.titles,
+                                                 self.sort_key, self.descending)
+
+    # -- a pasted link -----------------------------------------------------------------------
+
+    def open_link(self) -> Assignment | None:
+        """Open the assignment a pasted link carries: show it (and its table), and save it
+        to the page's store if it is not there; the notes say what the link left out."""
+        found, notes = assignment_from_link(str(self.paste_in.value), self.lessons)
+        if found is None or not found.lessons:
+            self._say("paste_result", lambda lang: "".join(
+                _error_html(n.translate(lang)) for n in notes))
+            return None
+        try:
+            if all(a.id != found.id for a in self._known()):
+                self.book.save_assignment(found)
+        except StoreError as err:
+            self._refuse("paste_result", err)
+            return None
+        self.shown = found
+
+        def said(lang: str) -> str:
+            _ = translator(lang)
+            head = _("Opened “{title}” ({code}).").format(
+                title=found.title, code=found.class_code or "–")
+            return (f"<div class='ld-ok'>{html.escape(head)}</div>" + "".join(
+                f"<div class='ld-warn'>{html.escape(n.translate(lang))}</div>" for n in notes))
+
+        self._say("paste_result", said)
+        self._show_list()
+        return found
+
+    # -- the roster --------------------------------------------------------------------------
+
+    def _show_roster(self) -> None:
+        """The roster of the class code typed, into the names box, unless the box holds
+        names the teacher typed and has not saved (they stay)."""
+        code = " ".join(str(self.roster_class.value).split())
+        try:
+            names = "\n".join(self.book.roster(code))
+        except StoreError as err:
+            self._refuse("roster_result", err)
+            return
+        if str(self.roster_in.value).strip() in ("", self._loaded):
+            self.roster_in.value = names
+            self._loaded = names
+
+    def _roster_file(self, files: Sequence[tuple[str, bytes]]) -> None:
+        name, content = files[0]
+        try:
+            text = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            self._say("roster_result", lambda lang: _error_html(gettext(
+                NOT_TEXT, lang).format(file=shown_name(name))))
+            return
+        self.roster_in.value = text
+        self.save_roster()
+
+    def save_roster(self) -> list[str] | None:
+        """Check the names and save them as the class's roster; say how many, and which
+        names only look alike (never merged), or why nothing was saved."""
+        code = " ".join(str(self.roster_class.value).split())
+        try:
+            if not code:
+                raise RosterError(N_("A roster needs a class code: the one the students "
+                                     "type with their name, like 6B."))
+            check = read_roster(str(self.roster_in.value))
+            names = check_roster(check)
+            self.book.save_roster(code, names)
+        except (RosterError, StoreError) as err:
+            self._refuse("roster_result", err)
+            return None
+        self._loaded = str(self.roster_in.value).strip()
+        alike = "; ".join(f"“{a}” / “{b}”" for a, b in check.alike)
+
+        def said(lang: str) -> str:
+            _ = translator(lang)
+            out = "<div class='ld-ok'>" + html.escape(_(
+                "Saved the roster of {code}: {count} students.").format(
+                    code=code, count=len(names))) + "</div>"
+            if alike:
+                out += "<div class='ld-warn ld-roster-alike'>" + html.escape(_(
+                    "These names look alike: check they are two students (they are kept as "
+                    "two): {names}.").format(names=alike)) + "</div>"
+            return out
+
+        self._say("roster_result", said)
+        self._show_table()
+        return names
