@@ -309,3 +309,37 @@ def test_a_store_that_refuses_says_why_and_keeps_the_form(link: Any, tmp_path: P
         assert panel.roster_in.value == "Ana\nBeto"
     with Store(db) as store:
         assert store.assignments() == [] and store.roster("6B") == []
+
+
+def test_on_a_hub_the_roster_is_taken_from_a_group(link: Any, tmp_path: Path) -> None:
+    """The hub's store (its service asks the hub for a group's members) offers the group
+    box; a plain store hides it. The members become the roster, shown in the names box; a
+    group the hub does not know is said, and the names typed stay."""
+    from tutor.storage.records import StoreError
+
+    class HubStore(Store):
+        hub_groups = True
+
+        def roster_from_group(self, group: str, class_code: str | None = None) -> list[str]:
+            if group != "6b-hub":
+                raise StoreError("The hub has no group {group}.", group=group)
+            names = ["ana", "beto", "carla"]
+            self.save_roster(class_code or group, names)
+            return names
+
+    with Store(tmp_path / "plain.sqlite3") as plain:
+        assert _page(link, plain).assignments.group_box.layout.display == "none"
+    with HubStore(tmp_path / "hub.sqlite3") as store:
+        panel = _page(link, store).assignments
+        assert panel.group_box.layout.display != "none"
+        panel.roster_in.value = "typed by hand"
+        panel.group_in.value = "6c-nope"
+        panel.group_btn.click()
+        assert "The hub has no group 6c-nope." in _text(panel.roster_result.value)
+        assert panel.roster_in.value == "typed by hand" and store.roster("6B") == []
+        panel.group_in.value = "6b-hub"
+        panel.group_btn.click()
+        assert store.roster("6B") == ["ana", "beto", "carla"]
+        assert panel.roster_in.value == "ana\nbeto\ncarla"
+        assert ("Saved the roster of 6B from the hub group 6b-hub: 3 students."
+                in _text(panel.roster_result.value))

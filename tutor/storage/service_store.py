@@ -245,6 +245,9 @@ class ServiceStore(Store):
     write, so a page opens at once even while the service is down.
     """
 
+    hub_groups = True
+    """A hub's store: a roster can be taken from one of its groups."""
+
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
                  retries: int = BUSY_RETRIES, owner: str | None = None,

@@ -757,6 +757,9 @@ class Store:
         class_rows.check_roster_row(class_code, names, self.lang)
         class_rows.save_roster(self, class_code, names, utc_now())
 
+    hub_groups = False
+    """Whether :meth:`roster_from_group` can work (a hub's store service: yes)."""
+
     def roster_from_group(self, group: str, class_code: str | None = None) -> list[str]:
         """The roster of ``class_code`` (None: the group's name) from the members of a
         JupyterHub group, and the names saved. Only the hub's store service knows the hub's

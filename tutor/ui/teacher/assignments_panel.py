@@ -343,12 +343,19 @@ class AssignmentsPanel(widgets.VBox):
         self.roster_upload = classed(ProgressUpload(multiple=False), "ld-roster-upload")
         self.roster_upload.on_files(guard(self._roster_file))
         self.roster_result = classed(W.HTML(), "ld-roster-result")
+        # On a hub, a roster from one of its groups (the store service asks the hub).
+        self.group_in = classed(W.Text(layout=_SHORT, style=_LABEL), "ld-roster-group")
+        self.group_btn = classed(W.Button(icon="users", layout=_AUTO), "ld-roster-group-take")
+        self.group_btn.on_click(guard(self._clicked(self.roster_from_group)))
+        self.group_box = classed(W.HBox([self.group_in, self.group_btn]), "ld-checks")
+        if not getattr(store, "hub_groups", False):
+            self.group_box.layout.display = "none"
         super().__init__([
             self.heading, self.help, self.form, self.view,
             classed(W.HBox([self.paste_in, self.open_btn]), "ld-checks"), self.paste_result,
             self.roster_heading, self.roster_class, self.roster_in,
             classed(W.HBox([self.roster_btn, self.roster_upload]), "ld-upload-box"),
-            self.roster_result])
+            self.group_box, self.roster_result])
         classed(self, "ld-assignments")
         self._show_roster()
 
@@ -420,6 +427,11 @@ class AssignmentsPanel(widgets.VBox):
         self.roster_btn.tooltip = _("Check the names and save them as the class's roster")
         self.roster_upload.description = _("Upload a roster (CSV)")
         self.roster_upload.tooltip = _("Upload a CSV file with one student's name per line")
+        self.group_in.description = _("Hub group")
+        self.group_in.placeholder = _("the group's name on the hub")
+        self.group_btn.description = _("Take the group's members")
+        self.group_btn.tooltip = _("Save the members of this JupyterHub group as the roster "
+                                   "of the class code above (empty: the group's name)")
         self._relabel_form()
         self._show_chosen()
         for box, said in self._said.items():
@@ -760,6 +772,36 @@ class AssignmentsPanel(widgets.VBox):
             return
         self.roster_in.value = text
         self.save_roster()
+
+    def roster_from_group(self) -> list[str] | None:
+        """The members of the hub's group (typed in the group box) saved as the roster of
+        the class code typed (empty: the group's name), and shown in the names box."""
+        group = " ".join(str(self.group_in.value).split())
+        code = " ".join(str(self.roster_class.value).split())
+        try:
+            if not group:
+                raise RosterError(N_("Type the name of the hub's group first."))
+            if self.book.store is None:
+                raise RosterError(N_("Progress cannot be saved here, so a roster cannot be "
+                                     "taken from a group."))
+            names = self.book.store.roster_from_group(group, code or None)
+        except (RosterError, StoreError) as err:
+            self._refuse("roster_result", err)
+            return None
+        code = code or group
+        self._loaded = "\n".join(names)
+        self.roster_class.value = code  # shows the saved roster in the names box
+        self.roster_in.value = self._loaded
+
+        def said(lang: str) -> str:
+            _ = translator(lang)
+            return "<div class='ld-ok'>" + html.escape(_(
+                "Saved the roster of {code} from the hub group {group}: {count} "
+                "students.").format(code=code, group=group, count=len(names))) + "</div>"
+
+        self._say("roster_result", said)
+        self._show_table()
+        return names
 
     def save_roster(self) -> list[str] | None:
         """Check the names and save them as the class's roster; say how many, and which
