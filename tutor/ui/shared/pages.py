@@ -94,7 +94,7 @@ def lessons_page(*, lang: str = "es", student: str = "anon", store: Store | None
                        owner=link.student if hub_user() else None)
     settings.setdefault("ask_name", True)
     return LessonsPage(store=store, student=link.student, lang=link.lang, notes=notes,
-                       class_code=link.class_code, **settings)
+                       class_code=link.class_code, link_values=link.values, **settings)
 
 
 NOT_A_TEACHER = N_("This page shows the whole class's progress, so only a teacher can open it. "
