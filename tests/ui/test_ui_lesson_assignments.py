@@ -224,6 +224,7 @@ def test_an_edited_binder_link_opens_and_says_what_it_left_out(link: Any,
     assert lesson[0] == "04-times" and query_of(lesson[1]) == {
         "lesson": "04-times", "lang": "en", "assignment": a.id, "scaffolds": "on"}
     assert len(re.findall(r"class='ld-lesson-link'", page.lesson_list.value)) == len(LESSONS)
+    assert page.asking and page.name_form.class_in.value == "6B"  # the link's class, kept
     link("lang=en&assignment=%3Cscript%3E&title=x")
     page = lessons_page(store=None, clock=lambda: NOW)
     assert page_notes(page) == ["The assignment in this link is damaged (its id); ask your "

@@ -91,6 +91,8 @@ class LessonsPage(LanguagePage):
                             for lesson_id in shadowed_lessons()]
         self.header.say(self._notes)
         self._show_name_form(ask_name and unnamed(student))
+        if self.asking and class_code:  # an assignment's link names the class: kept
+            self.name_form.class_in.value = class_code
         self.relabel()
         self.refresh()
         if self.asking:
