@@ -346,3 +346,34 @@ def test_the_play_page_tags_only_what_the_store_allows(
     assert seen["damaged"][:2] == (None, False)
     assert "damaged (its id), so this game does not count for it" in seen["damaged"][2]
     assert seen["plain"][:2] == (None, True)  # 04-times's own blanks
+
+
+def test_the_hubs_store_client_never_breaks_either_page(
+        link: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hub student's pages talk to the class's store service (``ServiceStore``; here its
+    progress rows answer, none yet, and anything else finds no service): the lessons page
+    still lists every lesson, and shows the link's assignment or says in a sentence why it
+    cannot; the play page opens; neither fails in a way nobody foresaw (which the server's
+    log would show)."""
+    import io
+    import sys
+
+    from tutor.storage.service_store import ServiceStore
+    from tutor.ui.shared.panel import LOGGED
+
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "__stderr__", log)
+    monkeypatch.setattr(ServiceStore, "attempts", lambda self, student=None: [])
+    a = make(["04-times"], "Week 12")
+    link("lang=en&" + urlencode(assignment_query(a)))
+    store = Store("http://127.0.0.1:9/services/leonard-store/", token="t", owner="Ana",
+                  busy_timeout=0.1, retries=0)
+    page = lessons_page(store=store, student="Ana", clock=lambda: NOW)
+    assert len(re.findall(r"class='ld-lesson-link'", page.lesson_list.value)) == len(LESSONS)
+    notes = page_notes(page)
+    assert [g["id"] for g in shown(page)] == ([a.id] if not notes else [])
+    assert all(n.startswith("Your assignments cannot be shown right now") for n in notes)
+    link(f"lesson=04-times&lang=en&assignment={a.id}")
+    app = play_page(store=store, student="Ana")
+    assert "Something went wrong" not in app.status.value
+    assert LOGGED not in log.getvalue()
