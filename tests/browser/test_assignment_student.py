@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from browsing import give_a_name, past_the_edge
+from browsing import audit, give_a_name, past_the_edge
 from test_dashboard import IDLE, _answer, _click_first_move, _ready
 from test_pages import no_errors, open_page
 
@@ -73,6 +73,7 @@ def test_a_student_opens_an_assignment_link_on_a_phone(page: Any, pages: dict[st
     assert past_the_edge(page, ".ld-assignments") == []  # readable at 390 px: nothing cut
     assert card.bounding_box()["width"] <= PHONE_390["width"]
     page.screenshot(path=str(artifacts / "assignment-student-phone.png"), full_page=True)
+    assert audit(page, "assignment-student", artifacts) == []  # axe finds nothing serious
 
     # The class the link names is in the name form's class box already.
     assert page.locator(".ld-class-in input").input_value() == "6B"
