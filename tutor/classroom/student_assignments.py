@@ -34,6 +34,7 @@ from urllib.parse import urlencode
 
 from tutor.classroom.assignments import assignment_table, open_for, read_assignment
 from tutor.classroom.link import page_link, unnamed
+from tutor.classroom.live import class_counts
 from tutor.i18n import N_, Message
 from tutor.storage.class_rows import Assignment
 from tutor.storage.records import ID, StoreError
@@ -158,8 +159,9 @@ def my_assignments(store: object, student: str, class_code: str, values: Mapping
     if linked is not None:
         by_id.setdefault(linked.id, linked)
     shown = []
+    counts = class_counts(attempts, lessons) if by_id else {}  # replayed once for them all
     for a in open_for(by_id.values()):
-        table = assignment_table(a, [student], attempts, lessons, now)
+        table = assignment_table(a, [student], attempts, lessons, now, counts=counts)
         own_notes = tuple(link_notes) if linked is not None and a.id == linked.id \
             and not known else ()
         shown.append(MyAssignment(assignment=a, state=table.rows[0], missing=table.missing,
