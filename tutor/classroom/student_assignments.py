@@ -14,9 +14,7 @@ Where they come from:
 
 Each with the student's state (:func:`~tutor.classroom.assignments.assignment_table` for a
 roster of one: their own answers). A store that cannot answer (busy, unreachable, older)
-gives a sentence; the lessons are listed all the same. A store whose methods say
-:class:`NotImplementedError` (the hub's store client before its service serves assignments)
-is one that does not know assignments.
+gives a sentence; the lessons are listed all the same.
 
 The play page reads the same link (:func:`play_assignment`): the game is tagged with the
 assignment (:func:`~tutor.storage.records.tagged_session`) unless the id is damaged or the
@@ -140,8 +138,6 @@ def my_assignments(store: object, student: str, class_code: str, values: Mapping
         try:
             listed, linked, refused = _from_store(reader, student, class_code,
                                                   link_id if ID.fullmatch(link_id) else "")
-        except NotImplementedError:
-            pass  # a store that does not serve assignments (yet): the link's alone
         except StoreError as err:
             notes.append(Message(UNREADABLE, error=err.msg))
             if reader.owner is not None:  # a hub's: a link cannot stand in for its row
@@ -214,8 +210,8 @@ def play_assignment(values: Mapping[str, str], store: object) -> PlayAssignment:
             row = reader.assignment(raw)
         except StoreAccessError:
             return PlayAssignment(note=Message(NOT_COUNTED_OTHER_CLASS))
-        except (StoreError, NotImplementedError):
-            row = None  # busy, out of reach, or no assignments served: the link's
+        except StoreError:
+            row = None  # busy or out of reach: the link's
         if row is not None:
             scaffolds = row.scaffolds
     return PlayAssignment(tag=raw, scaffold={"on": True, "off": False}.get(scaffolds))
