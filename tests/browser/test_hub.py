@@ -433,11 +433,13 @@ def test_each_students_pages_show_and_count_only_their_classs_assignment(
 
     page = _login(browser, hub, "hana")
     _open(page, hub, "hana", "Lessons.ipynb", "?lang=en&" + urlencode(assignment_query(week)))
-    page.get_by_text("This link's assignment is for another class").wait_for(timeout=180_000)
+    page.locator(".ld-assignments-note", has_text="This link's assignment is for another "
+                 "class").wait_for(timeout=180_000)
     assert page.locator("article.ld-assignment").count() == 0
     assert "Week 7" not in page.locator(".ld-assignments-panel").inner_text()
     _open(page, hub, "hana", "Play.ipynb", f"?lesson={LESSON}&lang=en&assignment={week.id}")
-    page.get_by_text("so this game does not count for it").wait_for(timeout=180_000)
+    page.locator(".ld-msg", has_text="so this game does not count for it").wait_for(
+        timeout=180_000)
     assert _answer_a_question(page)
     page.context.close()
 
