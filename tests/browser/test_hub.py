@@ -16,7 +16,9 @@ to close; an idle tab is closed and says so when the student comes back; Postgre
 mid-class, then back, loses and doubles nothing, and the page says the truth meanwhile.
 
 Issue 45: a class's roster made from a hub group, and its assignment seen by its students
-only, through each one's own server's token.
+only, through each one's own server's token; and through the pages: a student's lessons
+page lists their class's assignment and their game from it is tagged, another class's
+student given its link sees a sentence and their game is not tagged.
 
 One hub for the test session; slow (a few minutes). Needs npm (the proxy is installed into
 ``~/.cache/leonard-domino-tutor/chp`` when missing) and Debian's Chromium.
@@ -394,6 +396,56 @@ def test_a_class_from_a_hub_group_and_its_assignment_no_other_class_sees(hub: Hu
             store.close()
     with Store(hub.database) as direct:
         assert direct.roster("6a") == ["beto"] and direct.assignments() == [week]
+
+
+def test_each_students_pages_show_and_count_only_their_classs_assignment(
+        hub: Hub, browser: Any) -> None:
+    """Issue 45 part 5 through the pages: gil (class 7a) sees 7a's assignment first on the
+    lessons page, with its due date and state, and plays its lesson from there: his answers
+    are tagged with it. hana (7b), given 7a's whole link, sees one sentence and nothing of
+    it; the play page opened with its id says her game does not count for it, and her
+    answers are not tagged."""
+    from datetime import datetime, timedelta, timezone
+    from urllib.parse import urlencode
+
+    from tutor.classroom.assignments import assignment_query, due_text, session_assignment
+    from tutor.storage.class_rows import Assignment
+    from tutor.storage.store import Store
+
+    due = (datetime.now(timezone.utc) + timedelta(days=7)).strftime("%Y-%m-%dT15:00")
+    week = Assignment(id="hub-7a-week", class_code="7a", title="Week 7: times",
+                      lessons=(LESSON,), due=due, tz="Europe/Madrid")
+    with Store(hub.database) as store:
+        store.save_roster("7a", ["gil"])
+        store.save_roster("7b", ["hana"])
+        store.save_assignment(week)
+
+    page = _login(browser, hub, "gil")
+    _open(page, hub, "gil", "Lessons.ipynb", "?lang=en")
+    card = page.locator(f"article.ld-assignment[data-assignment='{week.id}']")
+    card.wait_for(timeout=180_000)
+    assert card.locator(".ld-assignment-due").inner_text() == f"Due: {due_text(week, 'en')}"
+    assert card.locator(".ld-assignment-state").inner_text() == "Not started"
+    card.locator("a.ld-assignment-link").click()
+    page.wait_for_url(lambda url: f"assignment={week.id}" in url, timeout=60_000)
+    assert _answer_a_question(page)
+    page.context.close()
+
+    page = _login(browser, hub, "hana")
+    _open(page, hub, "hana", "Lessons.ipynb", "?lang=en&" + urlencode(assignment_query(week)))
+    page.locator(".ld-assignments-note", has_text="This link's assignment is for another "
+                 "class").wait_for(timeout=180_000)
+    assert page.locator("article.ld-assignment").count() == 0
+    assert "Week 7" not in page.locator(".ld-assignments-panel").inner_text()
+    _open(page, hub, "hana", "Play.ipynb", f"?lesson={LESSON}&lang=en&assignment={week.id}")
+    page.locator(".ld-msg", has_text="so this game does not count for it").wait_for(
+        timeout=180_000)
+    assert _answer_a_question(page)
+    page.context.close()
+
+    with Store(hub.database) as store:
+        assert {session_assignment(a.session) for a in store.attempts("gil")} == {week.id}
+        assert {session_assignment(a.session) for a in store.attempts("hana")} == {None}
 
 
 def test_nfc_and_nfd_jose_are_one_student(hub: Hub, browser: Any) -> None:

@@ -25,8 +25,9 @@ and one line names the file, the first lines at fault and what is wrong with the
      and end with the first right answer (or the answer shown), and where the file holds T
      for a power play, the points of the play are the engine's for that tile and T
      (:func:`engine.rules.effect_from_total`);
-   * a scaffold tag fits the lesson: ``blanks`` only in a lesson with that scaffold, and
-     ``T`` exactly on the steps of a play whose T was asked first in that session;
+   * a scaffold tag fits the lesson: ``blanks`` only in a lesson with that scaffold (or
+     in a game opened from an assignment, which may turn scaffolds on), and ``T`` exactly
+     on the steps of a play whose T was asked first in that session;
    * a session plays one lesson and asks one question at a time: a question shown before
      the one before it was over overlaps it (two sessions of one student may overlap:
      two tabs open at once);
@@ -53,7 +54,7 @@ from engine.rules import effect_from_total, effect_rule, number_half
 from engine.tiles import Tile, TileError, parse_tile
 from tutor.i18n import N_, Message, ngettext, translator
 from tutor.storage.names import name_key
-from tutor.storage.records import Attempt, Outcome
+from tutor.storage.records import Attempt, Outcome, session_assignment
 from tutor.storage.seal import Break
 from tutor.storage.store_files import ProgressRows
 from tutor.teaching.answers import AnswerError, read_answer
@@ -290,7 +291,10 @@ def _tag_misfits(rows: Sequence[_Row], scaffolds: Callable[[str], frozenset[str]
         for line, a in play:
             step, tags, _trivial = parse_step(a.step)
             lesson = scaffolds(a.lesson)
-            if "blanks" in tags and lesson is not None and "blanks" not in lesson:
+            # An assignment may turn a lesson's scaffolds on (issue 45): its games' sessions
+            # carry its id, and the blanks its lesson alone would not use are the tutor's.
+            if "blanks" in tags and lesson is not None and "blanks" not in lesson \
+                    and session_assignment(a.session) is None:
                 note(line, Message(N_("the step {step} shows the formula with blanks, which "
                                       "lesson {lesson} does not use"),
                                    step=repr(a.step), lesson=a.lesson))

@@ -1,11 +1,11 @@
 """The lessons page for students: the panels put together around the student's progress
-store. The page only wires them: the header (title, language), the lesson list, the
-progress files (download, load), and the student's own answers, question by question (the
-list the teacher sees)."""
+store. The page only wires them: the header (title, language), the student's open
+assignments first (issue 45), the lesson list, the progress files (download, load), and the
+student's own answers, question by question (the list the teacher sees)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -17,9 +17,11 @@ from tutor.classroom.overview import (
     reviews_due,
 )
 from tutor.classroom.student_answers import student_answers
-from tutor.i18n import N_, normalize_lang, translate_error
+from tutor.classroom.student_assignments import UNREADABLE, MyAssignments, my_assignments
+from tutor.i18n import N_, Message, normalize_lang, translate_error
 from tutor.storage.records import StoreError
 from tutor.teaching.review import Due
+from tutor.ui.lessons.assignments_panel import AssignmentsPanel
 from tutor.ui.lessons.lesson_list import LessonListPanel
 from tutor.ui.lessons.progress_files import ProgressFilesPanel
 from tutor.ui.lessons.reviews import ReviewsPanel
@@ -27,7 +29,7 @@ from tutor.ui.shared.access import PageAccess
 from tutor.ui.shared.name_form import NAME_INPUT, NameForm
 from tutor.ui.shared.page_header import LanguagePage, PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
-from tutor.ui.shared.panel import classed
+from tutor.ui.shared.panel import classed, logged
 from tutor.ui.teacher.answer_list import OwnAnswersPanel
 
 if TYPE_CHECKING:
@@ -45,14 +47,17 @@ class LessonsPage(LanguagePage):
     page still lists the lessons and links them). ``clock``: the time the reviews due are
     reckoned at (an aware UTC datetime; default the real time). ``ask_name``: a page without
     a student asks for the name (and class code) first; the links to the lessons then carry
-    them, and the address bar's link too (a reload keeps them)."""
+    them, and the address bar's link too (a reload keeps them). ``link_values``: every value
+    of the page's link (:attr:`tutor.classroom.link.Link.values`): an assignment's link
+    carries the assignment (issue 45)."""
 
     def __init__(self, *, store: Store | None, student: str = ANONYMOUS, lang: str = "es",
                  lessons: Sequence[Lesson] | None = None, notes: Sequence[str] = (),
                  clock: Callable[[], datetime] | None = None, ask_name: bool = False,
-                 class_code: str = "") -> None:
+                 class_code: str = "", link_values: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.class_code = class_code
+        self.link_values: Mapping[str, str] = dict(link_values or {})
         from tutor.course.lessons import list_lessons, shadowed_lessons
 
         self.clock = clock or (lambda: datetime.now(timezone.utc))
@@ -66,6 +71,7 @@ class LessonsPage(LanguagePage):
                               key=lambda lesson: lesson.id)
         self.header = PageHeader(TITLE, self.lang)
         self.header.on_lang(self._guarded(self._on_lang))
+        self.assignments = AssignmentsPanel()
         self.lesson_list = LessonListPanel()
         self.reviews = ReviewsPanel()
         self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
@@ -75,7 +81,8 @@ class LessonsPage(LanguagePage):
         self.name_form.on_name(self._guarded(self.name))
         self.access.on_name(self._guarded(self.name_form.hand_in))
         self.children = [page_stylesheet(), self.access, self.header, self.name_form,
-                         self.reviews, self.lesson_list, self.files, self.answers]
+                         self.assignments, self.reviews, self.lesson_list, self.files,
+                         self.answers]
         classed(self, "ld-page", "ld-lessons-page")
         self._notes = list(notes)
         if lessons is None:  # a teacher's lesson played in place of a shipped one: said
@@ -84,6 +91,8 @@ class LessonsPage(LanguagePage):
                             for lesson_id in shadowed_lessons()]
         self.header.say(self._notes)
         self._show_name_form(ask_name and unnamed(student))
+        if self.asking and class_code:  # an assignment's link names the class: kept
+            self.name_form.class_in.value = class_code
         self.relabel()
         self.refresh()
         if self.asking:
@@ -123,13 +132,30 @@ class LessonsPage(LanguagePage):
         params = {lesson.id: lesson.mastery for lesson in self.lessons}
         return reviews_due(attempts, self.clock(), params)
 
+    def my_assignments(self, attempts: Sequence[Attempt] | None = None) -> MyAssignments:
+        """The student's open assignments with their state now, and what could not be shown
+        (a store that cannot answer, or answers in a way nobody foresaw, is a sentence: the
+        lessons are listed all the same)."""
+        if attempts is None:
+            attempts = self._attempts()
+        installed = {lesson.id: lesson for lesson in self.lessons}
+        try:
+            return my_assignments(self.store, self.student, self.class_code, self.link_values,
+                                  installed, attempts, self.clock())
+        except Exception as err:  # the lessons below must still be listed
+            logged(err)
+            return MyAssignments(notes=(Message(UNREADABLE, error=str(err) or
+                                                type(err).__name__),))
+
     def refresh(self) -> None:
         attempts = self._attempts()
+        titles = {lesson.id: lesson.text("title", self.lang) for lesson in self.lessons}
+        self.assignments.render(self.my_assignments(attempts), self.lang, titles, self.student,
+                                self.class_code)
         self.reviews.render(self._due(attempts), self.lang)
         self.lesson_list.render(lesson_progress(attempts, self.lessons), self.lang,
                                 self.student, self.class_code)
         self.files.render(self.store, self.student, self.lang, self.class_code)
-        titles = {lesson.id: lesson.text("title", self.lang) for lesson in self.lessons}
         self.answers.render(student_answers(attempts), self.lang, titles)
 
     def relabel(self) -> None:

@@ -3,14 +3,17 @@ progress store, and returns a ready :class:`~tutor.ui.play.app.TutorApp`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from os import PathLike
 from typing import TYPE_CHECKING
 
 from tutor.classroom.link import read_link, unnamed
 from tutor.classroom.request import page_query
-from tutor.i18n import N_, translate_error, translator
+from tutor.classroom.student_assignments import PlayAssignment, play_assignment
+from tutor.i18n import N_, Message, translate_error, translator
 from tutor.play.session import LessonSettings, Session
 from tutor.ui.play.app import TutorApp
+from tutor.ui.shared.panel import UNFORESEEN, logged
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -49,6 +52,12 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
     ``ask_name`` (the play page's, :func:`play_page`): a page without a student, and not on a
     JupyterHub, asks for the student's name (and a class code) before the game starts; the
     game then starts for that student (see :mod:`tutor.ui.shared.name_form`).
+
+    A link from an assignment (issue 45) carries ``assignment=<id>`` and maybe
+    ``scaffolds=on|off``: the game's rows are tagged with the assignment
+    (:func:`tutor.classroom.student_assignments.play_assignment`: not when its id is damaged
+    or the store says it is another class's, which the page says), and scaffolds are on or
+    off as the assignment sets them (absent: the lesson's own).
     """
     from tutor.classroom.identity import hub_user
     from tutor.course.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
@@ -84,13 +93,18 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
                 error=translate_error(err, lang)))
 
     options: LessonSettings = {**settings, "auto_bots": False}
+    given = _assignment(link.values, store, lang)
+    if given.note is not None:
+        notes.append(given.note.translate(lang))
+    if given.scaffold is not None and "scaffold" not in settings:
+        options["scaffold"] = given.scaffold
 
     def start(student: str, lang: str, store: Store | str | PathLike[str] | None = store,
               notes: list[str] = notes) -> Session:
         """The game of ``student`` (the lesson's, else free play)."""
         try:
             return Session.from_lesson(chosen, lang=lang, student=student, store=store,
-                                       **options)
+                                       assignment=given.tag, **options)
         except ValueError as err:  # a lesson the schema accepts but the game cannot start
             notes.append(translate_error(err, lang))
             notes.append(translator(lang)(N_("Playing free play instead.")))
@@ -112,6 +126,17 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
         app._say(" ".join(notes), "msg")
         app.refresh()
     return app
+
+
+def _assignment(values: Mapping[str, str], store: object,
+                lang: str) -> PlayAssignment:
+    """The link's assignment (:func:`play_assignment`); a store that answers in a way nobody
+    foresaw leaves the game untagged, saying why, and the page opens all the same."""
+    try:
+        return play_assignment(values, store)
+    except Exception as err:
+        logged(err)
+        return PlayAssignment(note=Message(UNFORESEEN, error=str(err) or type(err).__name__))
 
 
 def play_page(lesson: str | None = None, **settings: Unpack[PageSettings]) -> TutorApp:

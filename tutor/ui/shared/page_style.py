@@ -27,6 +27,20 @@ PAGE_CSS = """
 .ld-page .ld-done-cell { white-space: nowrap; }
 .ld-page .ld-done { color: #0b7a35; font-weight: 700; }
 .ld-page .ld-todo { color: #52606d; }
+/* The student's assignments, first on the lessons page: one card each, narrow enough for a
+   phone (no table to scroll sideways); long titles and names wrap. */
+.ld-page .ld-assignments { margin: 4px 0 12px; }
+.ld-page .ld-assignment { border: 1px solid #d6dde4; border-left: 4px solid #17412f;
+                          border-radius: 6px; padding: 6px 10px; margin: 6px 0;
+                          overflow-wrap: anywhere; }
+.ld-page .ld-assignment h4 { margin: 2px 0; }
+.ld-page .ld-assignment p { margin: 2px 0; }
+.ld-page .ld-assignment-state { font-weight: 600; }
+.ld-page .ld-state-overdue { color: #b42318; }
+.ld-page .ld-state-done { color: #0b7a35; }
+.ld-page .ld-assignment-lessons { margin: 4px 0; padding-left: 22px; }
+.ld-page .ld-assignment-lessons li { margin: 4px 0; }
+.ld-page .ld-assignment-notes { margin: 4px 0; padding-left: 18px; }
 .ld-page .ld-skill { white-space: nowrap; margin-right: 10px; }
 .ld-page .ld-ok { color: #0b7a35; font-weight: 700; }
 .ld-page .ld-msg { color: #b42318; font-weight: 600; }

@@ -84,7 +84,9 @@ def lessons_page(*, lang: str = "es", student: str = "anon", store: Store | None
     ``settings``; otherwise the progress store (``LEONARD_TUTOR_DB`` or the default path).
     A page without a student (and not on a JupyterHub) asks for the student's name first
     (see :mod:`tutor.ui.shared.name_form`; ``ask_name=False``: it does not); a progress file loaded
-    names it too.
+    names it too. The student's open assignments come first (issue 45: their class's, from
+    the store; or the one an assignment's link carries, on Binder), each lesson a link that
+    plays it for the assignment.
     """
     link = _link(lang, student)
     notes = link.note_texts()
@@ -94,7 +96,7 @@ def lessons_page(*, lang: str = "es", student: str = "anon", store: Store | None
                        owner=link.student if hub_user() else None)
     settings.setdefault("ask_name", True)
     return LessonsPage(store=store, student=link.student, lang=link.lang, notes=notes,
-                       class_code=link.class_code, **settings)
+                       class_code=link.class_code, link_values=link.values, **settings)
 
 
 NOT_A_TEACHER = N_("This page shows the whole class's progress, so only a teacher can open it. "

@@ -1,0 +1,100 @@
+"""A student opens an assignment's link in a real browser (issue 45), on the Binder path:
+the link carries the whole assignment (class, title, lessons, due date, id; no server knows
+it), the student has not said their name yet, the page speaks Spanish, and the window is a
+phone's (390 px). The lessons page shows the assignment first with its due date and state,
+fitting the phone; its lesson opens the play page with the assignment carried, and the
+answers the student then gives are stored tagged with it.
+
+Served as conftest's ``pages`` (one server for the session): its progress file holds no
+assignment rows, as a Binder's does not.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from browsing import audit, give_a_name, past_the_edge
+from test_dashboard import IDLE, _answer, _click_first_move, _ready
+from test_pages import no_errors, open_page
+
+from tutor.classroom.assignments import (
+    assignment_query,
+    check_assignment,
+    due_text,
+    session_assignment,
+)
+from tutor.course.lessons import list_lessons
+from tutor.storage.store import Store
+
+PHONE_390 = {"width": 390, "height": 844}
+
+
+def _first_answer(page: Any, steps: int = 300) -> None:
+    """Play the page's first offered move until a question waits, then answer it (any
+    number: right or wrong, the answer is stored)."""
+    for _step in range(steps):
+        page.wait_for_function(IDLE, timeout=30_000)
+        box = page.locator(".ld-answer input")
+        if box.is_visible():
+            _answer(page, "12")
+            return
+        summary = page.locator(".ld-round-end .ld-summary")
+        assert not summary.is_visible(), "the round ended before a question"
+        _click_first_move(page)
+    raise AssertionError(f"no question in {steps} steps")
+
+
+def test_a_student_opens_an_assignment_link_on_a_phone(page: Any, pages: dict[str, Any],
+                                                       artifacts: Path) -> None:
+    now = datetime.now(timezone.utc)
+    due = (now + timedelta(days=9)).strftime("%Y-%m-%d")
+    lessons = {lesson.id: lesson for lesson in list_lessons("es")}
+    a = check_assignment(class_code="6B", title="Semana 12: multiplicar", lessons=["04-times"],
+                         installed=lessons, now=now, due_date=due, due_time="15:00",
+                         tz="Europe/Madrid", lang="es")
+    page.set_viewport_size(PHONE_390)
+    open_page(page, pages["url"] + "Lessons.ipynb?" + urlencode(assignment_query(a)),
+              ".ld-assignment")
+    # The name form asks first; the assignment is right under it, above the lessons.
+    page.locator(".ld-name-in input").wait_for(timeout=30_000)
+    card = page.locator(f"article.ld-assignment[data-assignment='{a.id}']")
+    assert card.locator("h4").inner_text() == "Semana 12: multiplicar"
+    assert card.locator(".ld-assignment-due").inner_text() == \
+        f"Fecha de entrega: {due_text(a, 'es')}"
+    assert card.locator(".ld-assignment-state").inner_text() == "Sin empezar"
+    tops = page.evaluate("""() => [".ld-assignments-panel", ".ld-reviews", ".ld-lesson-list",
+        ".ld-progress"].map(s => { const e = document.querySelector(s);
+          return e && e.offsetParent !== null ? e.getBoundingClientRect().top : null; })""")
+    assert tops[0] is not None and all(t is None or t >= tops[0] for t in tops[1:]), tops
+    assert past_the_edge(page, ".ld-assignments") == []  # readable at 390 px: nothing cut
+    assert card.bounding_box()["width"] <= PHONE_390["width"]
+    page.screenshot(path=str(artifacts / "assignment-student-phone.png"), full_page=True)
+    assert audit(page, "assignment-student", artifacts) == []  # axe finds nothing serious
+
+    # The class the link names is in the name form's class box already.
+    assert page.locator(".ld-class-in input").input_value() == "6B"
+    link = card.locator("a.ld-assignment-link")
+    assert link.inner_text() == lessons["04-times"].text("title", "es")
+    link.click()
+    page.wait_for_url(re.compile(r"/Play\.ipynb\?"), timeout=60_000)
+    carried = {k: v[0] for k, v in parse_qs(urlsplit(page.url).query).items()}
+    # (No name yet, so no class either, as every lesson link: the play page asks for both.)
+    assert carried == {"lesson": "04-times", "lang": "es", "assignment": a.id}
+    give_a_name(page, "Inés")  # the play page asks the name the link did not give
+    _ready(page)
+    page.wait_for_url(re.compile(r"[?&]student=In%C3%A9s"), timeout=20_000)
+    assert f"assignment={a.id}" in page.url  # a reload keeps the assignment too
+    assert "no cuenta" not in page.locator(".ld-status").inner_text()
+    _first_answer(page)
+    # The page answers once the kernel has the answer, which it stored first, in a session
+    # tagged with the assignment.
+    page.locator(".ld-feedback").filter(has_text=re.compile(r"\S")).first.wait_for(
+        timeout=30_000)
+    with Store(pages["db"]) as store:
+        rows = store.attempts("Inés")
+    assert rows and {session_assignment(r.session) for r in rows} == {a.id}
+    no_errors(page)
