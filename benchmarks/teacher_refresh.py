@@ -12,7 +12,10 @@ is refreshed ``--repeat`` times:
 - the page's tick (:meth:`tutor.ui.teacher.teacher_app.TeacherPage.refresh_live`: one read of the
   store, the live view, one HTML table), which runs every few seconds on a shared store;
 - its parts: the store's read alone, and the live view from rows in memory;
-- the "Refresh" button (:meth:`~tutor.ui.teacher.teacher_app.TeacherPage.refresh`: every panel).
+- the "Refresh" button (:meth:`~tutor.ui.teacher.teacher_app.TeacherPage.refresh`: every panel);
+- the same button once the class has an assignment of the lesson with the whole class on its
+  roster (issue 45: the assignments panel's table is made from the counts the class table
+  already has), and that table alone.
 
 It prints wall and CPU milliseconds per refresh (median and 95th percentile), and the rows.
 The clock is the page's own (the simulated rows were just written, so the class is in the view).
@@ -65,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from tutor.classroom.live import live_rows
     from tutor.classroom.overview import merge_files
+    from tutor.course.lessons import list_lessons
     from tutor.storage.store import Store
     from tutor.ui.teacher.teacher_app import TeacherPage
 
@@ -103,6 +107,23 @@ def main(argv: list[str] | None = None) -> int:
                     "button (refresh: every panel)": timed(page.refresh,
                                                            max(3, args.repeat // 10)),
                 }
+                from datetime import timedelta
+
+                from tutor.classroom.assignments import check_assignment
+
+                lessons = {ls.id: ls for ls in list_lessons("en")}
+                due = page.clock() + timedelta(days=7)
+                store.save_roster("B1", store.students())
+                store.save_assignment(check_assignment(
+                    class_code="B1", title="Benchmark", lessons=[args.lesson],
+                    installed=lessons, now=page.clock(), due_date=f"{due:%Y-%m-%d}"))
+                page.refresh()
+                table = page.assignments.table_now()
+                assert table is not None and len(table.rows) == len(files)
+                results["button, with an assignment"] = timed(page.refresh,
+                                                             max(3, args.repeat // 10))
+                results["  the assignment's table"] = timed(page.assignments.table_now,
+                                                           args.repeat)
         finally:
             if cluster is not None:
                 cluster.stop()
