@@ -16,6 +16,7 @@ from urllib.parse import urljoin
 
 import pytest
 from browsing import NOTEBOOKS, ROOT, need_chromium
+from test_assignment_teacher import table_states
 from test_pages import no_errors, open_page
 
 from tutor.classroom.serve import start_voila, stop_server
@@ -68,13 +69,8 @@ def test_a_class_of_three_on_postgresql(page: Any, pg_pages: dict[str, Any],
     student_plays("04-times", "Beto", db, seed=2, rounds=1, wrong_every=2, assignment=a.id)
 
     page.locator("button.ld-live-refresh").click()
-    table = page.locator(f"table.ld-assign-table[data-assignment='{a.id}']")
-    table.locator("tr[data-student='Ana'][data-state='done']").wait_for(timeout=60_000)
-    states = {row.get_attribute("data-student"): row.get_attribute("data-state")
-              for row in table.locator("tbody tr").all()}
-    assert states == {"Ana": "done", "Beto": "in progress", "Carla": "not started"}
-    assert "Done: 1 · In progress: 1 · Not started: 1" in page.locator(
-        ".ld-assign-counts").inner_text()
+    assert table_states(page, a.id, "tr[data-student='Ana'][data-state='done']") == {
+        "Ana": "done", "Beto": "in progress", "Carla": "not started"}
     # The class table has the same students who played (Carla has no row: no answers).
     played = {row.get_attribute("data-student")
               for row in page.locator("table.ld-class-table tbody tr").all()}

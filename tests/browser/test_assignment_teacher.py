@@ -78,11 +78,16 @@ def test_the_teacher_makes_and_sends_an_assignment_in_a_few_actions(
 
 def test_on_binder_a_pasted_link_and_uploaded_files_give_the_table(
         page: Any, pages: dict[str, Any], student_plays: Any, tmp_path: Path) -> None:
+    binder_assignment_table(page, pages["url"], student_plays, tmp_path)
+
+
+def binder_assignment_table(page: Any, url: str, student_plays: Any, tmp_path: Path) -> None:
     """Binder (no server between the students and the teacher): Alma finishes the assignment
     from its link, Bruno starts it, Celia never opens it, and Dario (another class) plays the
     same lesson from the plain lessons page. The teacher pastes the link, saves the roster
     and uploads the files: the table says done, in progress, not started, and names Dario's
-    file as not of this assignment."""
+    file as not of this assignment. ``url``: where the pages are served (the folder of
+    Teacher.ipynb)."""
     link = ("Lessons.ipynb?assignment=binder12&class=6D&title=Week+12&lessons=04-times"
             "&due=2099-12-11T15%3A00")
     files = []
@@ -93,7 +98,7 @@ def test_on_binder_a_pasted_link_and_uploaded_files_give_the_table(
         with Store(db) as own:
             own.export_csv(tmp_path / f"{name}.csv", name)
         files.append(str(tmp_path / f"{name}.csv"))
-    open_page(page, pages["url"] + "Teacher.ipynb?lang=en&class=6D", ".ld-assign-paste input")
+    open_page(page, url + "Teacher.ipynb?lang=en&class=6D", ".ld-assign-paste input")
     page.locator(".ld-assign-paste input").fill(link)
     page.locator("button.ld-assign-open").click()
     page.locator(".ld-assign-paste-result", has_text="Opened “Week 12” (6D).").wait_for(
@@ -107,14 +112,21 @@ def test_on_binder_a_pasted_link_and_uploaded_files_give_the_table(
     chooser.value.set_files(files)
     page.locator(".ld-merge-result", has_text="Students in the files: 3.").wait_for(
         timeout=60_000)
-    table = page.locator("table.ld-assign-table[data-assignment='binder12']")
-    table.locator("tr[data-student='Celia']").wait_for(timeout=60_000)
-    states = {row.get_attribute("data-student"): row.get_attribute("data-state")
-              for row in table.locator("tbody tr").all()}
-    assert states == {"Alma": "done", "Bruno": "in progress", "Celia": "not started"}
-    assert "Done: 1 · In progress: 1 · Not started: 1" in page.locator(
-        ".ld-assign-counts").inner_text()
+    assert table_states(page, "binder12", "tr[data-student='Celia']") == {
+        "Alma": "done", "Bruno": "in progress", "Celia": "not started"}
     assert "Dario.csv: its student is not on this class's list" in page.locator(
         ".ld-assign-others").inner_text()
     assert page.locator("table.ld-class-table tr[data-student='Dario']").count() >= 1
     no_errors(page)
+
+
+def table_states(page: Any, assignment: str, shown: str) -> dict[str, str]:
+    """Each student's state in the assignment's table on the teacher page, once the row
+    ``shown`` (a selector) is there; the counts line must say one done, one in progress and
+    one not started, as every class of three in these tests has."""
+    table = page.locator(f"table.ld-assign-table[data-assignment='{assignment}']")
+    table.locator(shown).wait_for(timeout=60_000)
+    assert "Done: 1 · In progress: 1 · Not started: 1" in page.locator(
+        ".ld-assign-counts").inner_text()
+    return {row.get_attribute("data-student"): row.get_attribute("data-state")
+            for row in table.locator("tbody tr").all()}

@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from browsing import ROOT, give_a_name, need_chromium
+from test_assignment_teacher import binder_assignment_table
 from test_classroom_server import check_culling, scaled
 
 from engine._build import pure_requested
@@ -152,3 +153,32 @@ def test_binder_pages_ask_no_other_host(binder: dict[str, Any], page: Any) -> No
     _icons_drawn(page, "Binder's play page", {"fa-refresh"})
     assert elsewhere == []
     assert page.page_errors == []
+
+
+def test_binder_carries_an_assignment_from_teacher_to_student(
+        binder: dict[str, Any], page: Any, student_plays: Any, tmp_path: Path) -> None:
+    """Issue 45 in Binder's shape (a regular install, pages under
+    ``/voila/render/notebooks/``): the assignment's link opens the lessons page with the
+    assignment first; its lesson opens the play page carrying it; and the teacher page,
+    given the link and the students' files, shows who is done, in progress and not
+    started."""
+    from datetime import datetime, timedelta, timezone
+
+    from tutor.classroom.assignments import assignment_link, check_assignment
+    from tutor.course.lessons import list_lessons
+
+    now = datetime.now(timezone.utc)
+    a = check_assignment(class_code="6B", title="Semana 12", lessons=["04-times"],
+                         installed={ls.id: ls for ls in list_lessons()}, now=now,
+                         due_date=f"{now + timedelta(days=7):%Y-%m-%d}")
+    pages = binder["base"] + "/voila/render/notebooks/"
+    page.goto(pages + assignment_link(a) + "&student=ana", timeout=180_000)
+    card = page.locator(f"article.ld-assignment[data-assignment='{a.id}']")
+    card.wait_for(timeout=180_000)
+    assert card.locator(".ld-assignment-state").get_attribute("data-state") == "not started"
+    card.locator("a.ld-assignment-link").first.click()
+    page.wait_for_url(re.compile(r"/voila/render/notebooks/Play\.ipynb\?.*assignment="
+                                 + re.escape(a.id)), timeout=120_000)
+    page.locator("canvas.ld-board").wait_for(timeout=180_000)
+    assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
+    binder_assignment_table(page, pages, student_plays, tmp_path)
