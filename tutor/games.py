@@ -23,6 +23,7 @@ from typing import Literal
 
 from engine.events import RoundEnded
 from engine.rules import variant
+from engine.variants.fives import FIVES_KIND
 from engine.variants.ponce import BLOCK_KIND, PASS_KIND, practice_domino
 from engine.variants.traditional import practice_block
 from tutor.i18n import N_, TranslatableError
@@ -190,6 +191,21 @@ _ALL: tuple[Game, ...] = (
         scoring=N_("How the block game with capicúa scores: the player who goes out gains the "
                    "tiles left in the other hands, and 20 more when the last tile fitted both "
                    "ends (capicúa); in a tranque, the lowest hand gains them."),
+    ),
+    Game(
+        name="fives",
+        label=N_("All fives (double six)"),
+        skills=frozenset({"add"}),
+        round_end=frozenset({"collect"}),
+        scoring=N_("How all fives scores: after each tile, add up the open ends (a double "
+                   "at an end counts both halves); when the sum is a multiple of five, the "
+                   "player who placed the tile scores it. Going out gains the tiles left in "
+                   "the other hands."),
+        marks=(("F", N_("All fives: the ends added up to a multiple of five")),),
+        bonuses=((FIVES_KIND, N_("All fives: player {seat} scores {points}."),
+                  N_("the ends adding up to a multiple of five")),),
+        events=(("Fives", N_("Player {seat} leaves the ends at {left} + {right} = {total}, "
+                             "a multiple of five.")),),
     ),
 )
 
