@@ -1,8 +1,8 @@
 """The tutor's facts about each game, one entry per game (python-chess's ``variant.py`` idea,
 on the tutor's side): what the setup calls it, how it scores in a line for the round's
 summary, which skills free play practises, the round-end questions it asks, the round ends
-its own practice drills, and the words of its own score-sheet marks, moves, bonuses and
-events (RULES.md §3 and §4).
+its own practice drills, and the words of its own score-sheet marks, moves, bonuses,
+events and endings (RULES.md §3 and §4).
 
 The engine's registry (:data:`engine.rules.VARIANTS`, completed by :mod:`engine.variants`)
 says how a game is played; this module says how the tutor teaches it. Every variant there
@@ -28,7 +28,7 @@ from engine.variants.ponce import BLOCK_KIND, PASS_KIND, practice_domino
 from engine.variants.traditional import practice_block
 from tutor.i18n import N_, TranslatableError
 
-__all__ = ["BONUS_WORDS", "DEFAULT_GAME", "EVENT_WORDS", "GAMES", "Drill", "Game",
+__all__ = ["BONUS_WORDS", "DEFAULT_GAME", "END_WORDS", "EVENT_WORDS", "GAMES", "Drill", "Game",
            "RoundEndQuestion", "UnknownGameError", "game"]
 
 RoundEndQuestion = Literal["collect", "tens", "total"]
@@ -80,6 +80,10 @@ class Game:
     """The game's own events (``engine.events.GameEvent``), by their ``key``, with the line
     that tells them (N_-marked; its placeholders are the event's ``seats()``, told as seat
     names, and ``numbers()``)."""
+    ends: tuple[tuple[str, str, str, str], ...] = ()
+    """The game's own ways a round ends (the engine's ``RoundEnded.reason`` beyond ``domino``
+    and ``tranque``), with their words (N_-marked): the round summary's title and its line,
+    and the line that tells it."""
     drills: tuple[Drill, ...] = ()
     """The round ends practice drills for the skills only this game's scoring asks."""
 
@@ -149,6 +153,9 @@ _ALL: tuple[Game, ...] = (
                   N_("pass points (Ponce)")),
                  (BLOCK_KIND, N_("Player {seat} blocked the game: their pair scores {points}."),
                   N_("closing the game (Ponce's tranque)"))),
+        ends=(("target", N_("Match point!"),
+               N_("A pair reached the match's target in the middle of the hand."),
+               N_("A pair has reached the target: the match is over.")),),
         drills=(Drill("round", True, practice_domino),),
     ),
     Game(
@@ -165,6 +172,9 @@ _ALL: tuple[Game, ...] = (
                          "(rule §3.4, D-21).")),),
         events=(("Annulled", N_("Player {seat} holds {count} doubles and asks for a new "
                                 "deal.")),),
+        ends=(("annulled", N_("New deal"),
+               N_("A player held five doubles: the hand is dealt again."),
+               N_("The hand is dealt again.")),),
     ),
     Game(
         name="doble15",
@@ -221,9 +231,14 @@ points were for."""
 EVENT_WORDS: MappingProxyType[str, str] = MappingProxyType(
     {key: words for g in _ALL for key, words in g.events})
 """Every game's own events by their key (:attr:`Game.events`): the line that tells one."""
+END_WORDS: MappingProxyType[str, tuple[str, str, str]] = MappingProxyType(
+    {reason: (title, line, said) for g in _ALL for reason, title, line, said in g.ends})
+"""Every game's own ways a round ends (:attr:`Game.ends`): the summary's title and line, and
+the line that tells it."""
 if len(BONUS_WORDS) != sum(len(g.bonuses) for g in _ALL) or \
-        len(EVENT_WORDS) != sum(len(g.events) for g in _ALL):
-    raise AssertionError("two games name a bonus or an event of their own alike")
+        len(EVENT_WORDS) != sum(len(g.events) for g in _ALL) or \
+        len(END_WORDS) != sum(len(g.ends) for g in _ALL):
+    raise AssertionError("two games name a bonus, an event or an ending of their own alike")
 
 DEFAULT_GAME = _ALL[0].name
 """The game played when a lesson or a setting names none."""

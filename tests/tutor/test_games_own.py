@@ -20,7 +20,7 @@ from engine.rules import VARIANTS, HouseRules
 from engine.variants.fives import Fives
 from tutor import games
 from tutor.course.lessons import list_lessons, load_lesson
-from tutor.games import BONUS_WORDS, EVENT_WORDS, GAMES, game
+from tutor.games import BONUS_WORDS, END_WORDS, EVENT_WORDS, GAMES, game
 from tutor.i18n import translator
 from tutor.play.narration import describe_event
 from tutor.play.snapshot import RoundSummary
@@ -70,6 +70,23 @@ def test_the_base_events_name_no_game_and_no_other_tutor_module_imports_a_game()
                 assert not node.module.startswith("engine.variants"), path
     assert set(EVENT_WORDS) >= {"Annulled", "hex", "again", "draw", "reverse", "Fives"}
     assert set(BONUS_WORDS) == {"pass", "block", "fives"}
+    assert set(END_WORDS) == {"target", "annulled"}
+
+
+@pytest.mark.parametrize("name,reason", [(g.name, e[0]) for g in GAMES.values() for e in g.ends])
+def test_a_games_own_ending_is_told_and_titled_by_its_entry(name, reason):
+    """Ponce's match point mid-hand and Cuban's redeal: the narration and the round's summary
+    say them with the words of the game's entry, in both languages."""
+    end = RoundEnded(reason=reason, winner=None, gains=(0,) * 4, losses=(0,) * 4,
+                     hand_totals=(5, 6, 7, 8))
+    (_reason, title, line, said), = [e for e in game(name).ends if e[0] == reason]
+    for lang in ("en", "es"):
+        _ = translator(lang)
+        assert describe_event(end, lang) == _(said)
+        out = round_summary_html(RoundSummary.of(end, [], 4), lang, pending=False,
+                                 variant=name)
+        assert _(title) in out and _(line).replace("'", "&#x27;") in out
+    assert describe_event(end, "es") != describe_event(end, "en")
 
 
 # --- all fives ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from engine.events import (
     RoundEnded,
     RoundStarted,
 )
-from tutor.games import BONUS_WORDS, EVENT_WORDS
+from tutor.games import BONUS_WORDS, END_WORDS, EVENT_WORDS
 from tutor.i18n import N_, translator
 from tutor.teaching.questions import plain_math, power_questions, seat_name
 
@@ -117,10 +117,8 @@ def _describe(event: Event, _written: str, lang: str, hidden: bool, worked: bool
         said = _BONUS[event.kind] if event.kind in _BONUS else BONUS_WORDS[event.kind][0]
         return _(said).format(seat=seat_name(event.seat), points=event.points)
     if isinstance(event, RoundEnded):
-        if event.reason == "target":
-            return _(N_("A pair has reached the target: the match is over."))
-        if event.reason == "annulled":
-            return _(N_("The hand is dealt again."))
+        if event.reason in END_WORDS:  # a game's own ending: its entry's words
+            return _(END_WORDS[event.reason][2])
         if event.winner is None:
             return _(N_("The round is over, with no winner."))
         return _(N_("The round is over. Player {seat} wins it.")).format(

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from tutor.classroom.link import page_link, unnamed
 from tutor.course.lesson_end import LessonSummary
-from tutor.games import BONUS_WORDS, GAMES, game
+from tutor.games import BONUS_WORDS, END_WORDS, GAMES, game
 from tutor.i18n import N_, format_number, ngettext, translator
 from tutor.play.snapshot import MatchEndView, RoundSummary, Snapshot, StudentAnswers
 from tutor.teaching.questions import seat_name
@@ -81,12 +81,9 @@ def round_summary_html(summary: RoundSummary | None, lang: str, *,
                 kind = _("Domino with capicúa ({kind})!").format(kind=end.capicua)
             what = _("Player {seat} placed their last tile.").format(
                 seat=seat_name(end.winner or 0))
-        elif end.reason == "target":
-            kind = _("Match point!")
-            what = _("A pair reached the match's target in the middle of the hand.")
-        elif end.reason == "annulled":
-            kind = _("New deal")
-            what = _("A player held five doubles: the hand is dealt again.")
+        elif end.reason in END_WORDS:  # a game's own ending: its entry's words
+            title, line, _said = END_WORDS[end.reason]
+            kind, what = _(title), _(line)
         else:
             kind = _("Tranque!")
             what = (_("Nobody can play. Player {seat} has the lowest hand.").format(
