@@ -58,11 +58,13 @@ class Game:
     """The engine variant's name (:data:`engine.rules.VARIANTS`)."""
     label: str
     """The game's name for people, in the setup and the score sheet's title (N_-marked)."""
-    skills: frozenset[str]
-    """What free play practises: what the game's scoring asks to compute (docs/rules.md §4;
-    :attr:`tutor.teaching.practice.Plan.focus` when a lesson names no targets)."""
-    round_end: frozenset[RoundEndQuestion]
-    """The round-end questions the game asks (:meth:`tutor.teaching.asking.Asker` asks no other)."""
+    skills: frozenset[str] = frozenset({"add"})
+    """What free play practises: what the game's scoring asks to compute (RULES.md §4;
+    :attr:`tutor.teaching.practice.Plan.focus` when a lesson names no targets). Default:
+    adding, what every game that collects the hands asks."""
+    round_end: frozenset[RoundEndQuestion] = frozenset({"collect"})
+    """The round-end questions the game asks (:meth:`tutor.teaching.asking.Asker` asks no
+    other). Default: the winner's count of the hands."""
     scoring: str = ""
     """How the game scores, one line under the round's summary (N_-marked; empty: none)."""
     marks: tuple[tuple[str, str], ...] = ()
@@ -117,8 +119,6 @@ _ALL: tuple[Game, ...] = (
     Game(
         name="block",
         label=N_("Block game (double six)"),
-        skills=frozenset({"add"}),
-        round_end=frozenset({"collect"}),
         scoring=N_("How the block game scores: the player who goes out gains the tiles left "
                    "in the other hands; in a tranque, the lowest hand gains them."),
     ),
@@ -135,8 +135,6 @@ _ALL: tuple[Game, ...] = (
     Game(
         name="venezuela",
         label=N_("Venezuela (pairs, double six)"),
-        skills=frozenset({"add"}),
-        round_end=frozenset({"collect"}),
         scoring=N_("How Venezuela scores: the winning pair gains the sum of the other pair's "
                    "hands; in a tranque the pair with the lower sum wins."),
     ),
@@ -161,8 +159,6 @@ _ALL: tuple[Game, ...] = (
     Game(
         name="cuban",
         label=N_("Cuban double nine (pairs)"),
-        skills=frozenset({"add"}),
-        round_end=frozenset({"collect"}),
         scoring=N_("How Cuban double nine scores: the winner's pair gains the sum of the "
                    "other pair's hands; in a tranque the lowest single hand wins for its "
                    "pair."),
@@ -179,8 +175,6 @@ _ALL: tuple[Game, ...] = (
     Game(
         name="doble15",
         label=N_("Doble 15 (six-arm hub)"),
-        skills=frozenset({"add"}),
-        round_end=frozenset({"collect"}),
         scoring=N_("How Doble 15 scores: whoever empties their hand (or, in a tranque, has "
                    "the lowest hand) gains the sum of all the other hands."),
         marks=(("H", N_("Doble 15: left a 13 open, the next player is hexed")),),
@@ -196,8 +190,6 @@ _ALL: tuple[Game, ...] = (
     Game(
         name="block_capicua",
         label=N_("Block game with capicúa (double six)"),
-        skills=frozenset({"add"}),
-        round_end=frozenset({"collect"}),
         scoring=N_("How the block game with capicúa scores: the player who goes out gains the "
                    "tiles left in the other hands, and 20 more when the last tile fitted both "
                    "ends (capicúa); in a tranque, the lowest hand gains them."),
@@ -205,8 +197,6 @@ _ALL: tuple[Game, ...] = (
     Game(
         name="fives",
         label=N_("All fives (double six)"),
-        skills=frozenset({"add"}),
-        round_end=frozenset({"collect"}),
         scoring=N_("How all fives scores: after each tile, add up the open ends (a double "
                    "at an end counts both halves); when the sum is a multiple of five, the "
                    "player who placed the tile scores it. Going out gains the tiles left in "

@@ -22,12 +22,11 @@ The whole game is this module: the registry finds it by itself (:mod:`engine.var
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..events import GameEvent
 from ..round import Round
-from ..rules import Variant
-from ..tiles import DOUBLE_SIX
+from ..rules import BLOCK_VARIANT
 
 FIVES = 5
 """H-2: the ends score when their sum is a multiple of this."""
@@ -75,16 +74,14 @@ class FivesRound(Round):
         return False  # every placement may score: the kernel goes through _place
 
 
-FIVES_VARIANT = Variant(
+FIVES_VARIANT = replace(
+    BLOCK_VARIANT,  # its tiles and its count of a hand
     name="fives",
     title="all fives (double six)",
-    tileset=DOUBLE_SIX,
-    min_players=2,
-    max_players=4,
     hand_sizes={2: 7, 3: 5, 4: 5},
     pile=True,
-    power=False,
     sheet_losses=False,
+    sheet_named=True,
     round_type=FivesRound,
     sheet_marks={FIVES_KIND: "F"},
 )
