@@ -163,8 +163,7 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
     # Passes run inline only where they score nothing (no pass bonus, no pass points) and
     # with no events.
     quiet_pass = not game._passes_score() and not game.record
-    # A variant whose placements must run its hooks (Round._places_inline) goes step by step.
-    fast = not game.record and (plain_hooks or game._places_inline())
+    fast = not game.record
     # Leonard and the block game (the base hooks): their opening and their last tile run
     # inline too, as _place does them; a variant's go through _place and its hooks.
     plain = fast and plain_hooks

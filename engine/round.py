@@ -413,11 +413,6 @@ class Round:
         """Hook: a pass can score or end the round, so the playout kernel must not skip it."""
         return bool(self.variant.pass_bonus)
 
-    def _places_inline(self) -> bool:
-        """Hook: the playout kernel may place tiles inline, without :meth:`_place` and so
-        without :meth:`_after_place` (False: a variant whose ``_after_place`` scores)."""
-        return True
-
     def _bonus(self, seat: int, kind: str, points: int, detail: str = "") -> None:
         self.gains[seat] += points
         if self.record:

@@ -22,8 +22,10 @@ The whole game is this module: the registry finds it by itself (:mod:`engine.var
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, replace
 
+from ..actions import Play
 from ..events import GameEvent
 from ..round import Round
 from ..rules import BLOCK_VARIANT
@@ -70,8 +72,18 @@ class FivesRound(Round):
                 self.log.append(Fives(seat, left, right, total))
             self._bonus(seat, FIVES_KIND, total)
 
-    def _places_inline(self) -> bool:
-        return False  # every placement may score: the kernel goes through _place
+    def playout(self, rng: random.Random,
+                trace: list[tuple[int, int]] | None = None) -> None:
+        """Play to the end with uniformly random legal moves, move by move through
+        :meth:`apply`, whose placements count the ends (the playout kernel's inline
+        placements would skip :meth:`_after_place`)."""
+        while not self.over:
+            moves = self.legal_moves()
+            move = moves[int(rng.random() * len(moves))] if len(moves) > 1 else moves[0]
+            if trace is not None and isinstance(move, Play):
+                end = -1 if move.end is None else self.line.shape.index(move.end)
+                trace.append((self.tab.tileset.id(move.tile), end))
+            self.apply(move)
 
 
 FIVES_VARIANT = replace(
