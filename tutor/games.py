@@ -2,7 +2,7 @@
 on the tutor's side): what the setup calls it, how it scores in a line for the round's
 summary, which skills free play practises, the round-end questions it asks, the round ends
 its own practice drills, and the words of its own score-sheet marks, moves, bonuses,
-events and endings (RULES.md §3 and §4).
+events and endings (docs/rules.md §3 and §4).
 
 The engine's registry (:data:`engine.rules.VARIANTS`, completed by :mod:`engine.variants`)
 says how a game is played; this module says how the tutor teaches it. Every variant there
@@ -59,7 +59,7 @@ class Game:
     label: str
     """The game's name for people, in the setup and the score sheet's title (N_-marked)."""
     skills: frozenset[str] = frozenset({"add"})
-    """What free play practises: what the game's scoring asks to compute (RULES.md §4;
+    """What free play practises: what the game's scoring asks to compute (docs/rules.md §4;
     :attr:`tutor.teaching.practice.Plan.focus` when a lesson names no targets). Default:
     adding, what every game that collects the hands asks."""
     round_end: frozenset[RoundEndQuestion] = frozenset({"collect"})

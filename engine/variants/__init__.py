@@ -23,7 +23,7 @@ from .venezuela import VENEZUELA, VenezuelaRound
 
 def discover() -> list[Variant]:
     """Every variant declared (a :class:`~engine.rules.Variant` at the top level) by a module
-    of this package, each once: the classic ones in the order of RULES.md §3 (their
+    of this package, each once: the classic ones in the order of docs/rules.md §3 (their
     ``section``), then the house games in the order of their module names."""
     found: dict[str, tuple[str, str, Variant]] = {}
     for info in pkgutil.iter_modules(__path__):

@@ -43,7 +43,7 @@ SpecialEffect = Literal["hex", "again", "draw", "reverse"]
 
 @dataclass(frozen=True)
 class Special(GameEvent):
-    """Doble 15's own event (RULES.md §3.5, D-14): the number ``number`` left open by
+    """Doble 15's own event (docs/rules.md §3.5, D-14): the number ``number`` left open by
     ``seat``'s play. ``target`` is the seat it hits: the hexed player (13), the player who
     plays again (14), the player who draws (15); for a reversal (3) the next player."""
 

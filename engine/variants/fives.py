@@ -1,8 +1,7 @@
-"""All fives on a line: a house variant (named house rule H-2), the draw game that scores the
-ends as they are played.
+"""All fives on a line: a house game, the draw game that scores the ends as they are played.
 
-H-2, *all fives* ("todos los cincos", the game known in English as All Fives or Muggins), as
-houses play it on a line without a spinner:
+*All fives* ("todos los cincos", the game known in English as All Fives or Muggins), as
+houses play it on a line without a spinner (its rules are stated here, in its module):
 
 * double-six, 2 to 4 players, 7 tiles each with two players and 5 with three or four; the
   rest is a pile to draw from, until a tile fits (D-4); the first round is opened by the
@@ -14,7 +13,7 @@ houses play it on a line without a spinner:
   which shows the sum, and a bonus of kind ``fives``, which pays it (``F`` on the score
   sheet);
 * **domino**: the player who places their last tile gains the totals of every tile left in
-  the other hands (RULES.md §1.8); a **tranque**: the lowest hand gains them (D-9);
+  the other hands (docs/rules.md §1.8); a **tranque**: the lowest hand gains them (D-9);
 * a match is ``rules.rounds`` rounds (D-10); the highest total wins.
 
 The whole game is this module: the registry finds it by itself (:mod:`engine.variants`).
@@ -31,14 +30,14 @@ from ..round import Round
 from ..rules import BLOCK_VARIANT
 
 FIVES = 5
-"""H-2: the ends score when their sum is a multiple of this."""
+"""The ends score when their sum is a multiple of this."""
 FIVES_KIND = "fives"
 """The game's own kind of :class:`~engine.events.Bonus`: the ends' sum, paid."""
 
 
 @dataclass(frozen=True)
 class Fives(GameEvent):
-    """All fives' own event (H-2): ``seat``'s placement left the ends counting ``left`` and
+    """All fives' own event: ``seat``'s placement left the ends counting ``left`` and
     ``right`` (a double at an end counted twice; the first tile: its two halves), whose sum,
     ``total``, is a multiple of five. The bonus that pays it follows."""
 
@@ -54,7 +53,7 @@ class FivesRound(Round):
     """The base round, with the ends counted after each placement."""
 
     def ends_count(self) -> tuple[int, int]:
-        """What each open end counts now (H-2): its number, twice for a double at the end;
+        """What each open end counts now: its number, twice for a double at the end;
         the first tile alone counts its two halves."""
         tab, line = self.tab, self.line
         left, right = line.tips[0], line.tips[-1]

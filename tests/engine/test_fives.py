@@ -1,4 +1,4 @@
-"""All fives (house rule H-2, engine/variants/fives.py), the game added as one unit (issue 46
+"""All fives (a house game, engine/variants/fives.py), the game added as one unit (issue 46
 part 3): after each placement the open ends are added up, a double at an end counting both
 halves (the first tile alone: its two halves), and a sum that is a multiple of five scores
 at once for the player who placed the tile; the game's own event (``Fives``) shows the sum,
@@ -73,7 +73,7 @@ def test_the_registry_found_the_module_by_itself():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_ends_score_when_they_add_up_to_a_multiple_of_five(players):
-    """H-2: every placement leaving the ends at a multiple of five logs ``Fives`` with the
+    """Every placement leaving the ends at a multiple of five logs ``Fives`` with the
     ends' counts, then a ``fives`` bonus of the sum to the placer; no other placement does;
     the round's gains are those bonuses plus the hand count."""
     scored = 0

@@ -1,7 +1,7 @@
 """A game in one place (issue 46 part 3): a game's own events and bonus kinds are its engine
 module's, and their words are its entry's in :mod:`tutor.games`; the narration and the
 round's summary say them for every game, in English and Spanish, with no table of their
-own. All fives (house rule H-2), added as its module, its entry, its catalogs and its
+own. All fives (a house game), added as its module, its entry, its catalogs and its
 lesson, shows it: its ``Fives`` event and its ``fives`` bonus are told and summed up, and
 it is in the games list."""
 
