@@ -17,7 +17,6 @@ from . import round as _round_module
 from .actions import ActionError, parse_action
 from .deal import Deal
 from .events import (
-    Annulled,
     Bonus,
     Drew,
     End,
@@ -28,7 +27,6 @@ from .events import (
     PowerEffect,
     RoundEnded,
     RoundStarted,
-    Special,
 )
 from .line import TWO_ENDED, HubLine, Line, LineShape, TwoEndedLine, hub
 from .match import Match
@@ -66,7 +64,18 @@ from .tiles import (
     double_n,
     parse_tile,
 )
-from .variants import ANNUL, CUBAN, DOBLE15, PONCE, TRADITIONAL, VENEZUELA, Annul, RoundContext
+from .variants import (
+    ANNUL,
+    CUBAN,
+    DOBLE15,
+    PONCE,
+    TRADITIONAL,
+    VENEZUELA,
+    Annul,
+    Annulled,
+    RoundContext,
+    Special,
+)
 
 COMPILED: bool = isinstance(_round_module.__loader__, _ExtensionFileLoader)
 """The engine running here was compiled by mypyc (False: the pure-Python modules)."""

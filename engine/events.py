@@ -10,14 +10,14 @@ from .tiles import Tile
 End = str
 """An end of the line by name: ``"L"``/``"R"`` on a two-ended line, ``"1"`` … ``"6"`` for the
 arms of a Doble 15 hub (see :mod:`engine.line`)."""
-BonusKind = Literal["paso-a-la-salida", "paso-corrido", "capicua", "domino", "tranque", "pass",
-                    "block"]
-"""Leonard's bonuses (§1.7, §1.8), the hand counts of every game (``domino``, ``tranque``),
-Ponce's pass points (``pass``, §3.3) and Ponce's 2 points for making the tranque (``block``)."""
+BonusKind = Literal["paso-a-la-salida", "paso-corrido", "capicua", "domino", "tranque"]
+"""The bonuses the base round pays: Leonard's (§1.7, §1.8) and the hand counts of every game
+(``domino``, ``tranque``). A game's own kinds are named by its module (Ponce's ``pass`` and
+``block``, :data:`engine.variants.ponce.BONUS_KINDS`), and its words by its entry in
+:mod:`tutor.games`."""
 EndReason = Literal["domino", "tranque", "target", "annulled"]
 """``target``: Ponce's match ended in the middle of the hand (§3.3); ``annulled``: a Cuban
 hand redealt because a player held five doubles (§3.4)."""
-SpecialEffect = Literal["hex", "again", "draw", "reverse"]
 
 
 @dataclass(frozen=True)
@@ -87,30 +87,38 @@ class PowerEffect:
 @dataclass(frozen=True)
 class Bonus:
     seat: int
-    kind: BonusKind
+    kind: str
+    """A :data:`BonusKind`, or one of the game's own kinds (declared by its module)."""
     points: int
     detail: str = ""
     """``K`` / ``KP`` for a capicúa."""
 
 
 @dataclass(frozen=True)
-class Special:
-    """A Doble 15 special number (docs/rules.md §3.5, D-14): the number ``number`` left open by
-    ``seat``'s play. ``target`` is the seat it hits: the hexed player (13), the player who
-    plays again (14), the player who draws (15); for a reversal (3) the next player."""
+class GameEvent:
+    """An event of one game's own (Cuban's redeal, Doble 15's special numbers): its module
+    under ``engine/variants/`` subclasses this, so every game's log holds :data:`Event` values
+    and this module names no game. The tutor says it with the words its game's entry in
+    :mod:`tutor.games` gives for its :attr:`key`, filled with :meth:`seats` (told as seat
+    names) and :meth:`numbers`; the score sheet marks it by the round's
+    :meth:`~engine.round.Round.sheet_event`."""
 
     seat: int
-    number: int
-    effect: SpecialEffect
-    target: int
+    """The seat whose play or move made it."""
 
+    @property
+    def key(self) -> str:
+        """Which words tell it (unique among all games): the class name, unless the event
+        comes in kinds."""
+        return type(self).__name__
 
-@dataclass(frozen=True)
-class Annulled:
-    """Cuban double-nine (§3.4): ``seat`` held five or more doubles and asked for a redeal."""
+    def seats(self) -> dict[str, int]:
+        """The seats its words name, by the name of their placeholder."""
+        return {"seat": self.seat}
 
-    seat: int
-    doubles: tuple[Tile, ...]
+    def numbers(self) -> dict[str, int]:
+        """The numbers its words give, by the name of their placeholder."""
+        return {}
 
 
 @dataclass(frozen=True)
@@ -157,5 +165,5 @@ class MatchEnded:
     """Pair games: each pair's match score (see :attr:`engine.Match.teams`)."""
 
 
-Event = (RoundStarted | Placed | Drew | Passed | PowerEffect | Bonus | Special | Annulled
-         | RoundEnded | MatchEnded)
+Event = (RoundStarted | Placed | Drew | Passed | PowerEffect | Bonus | GameEvent | RoundEnded
+         | MatchEnded)

@@ -7,9 +7,10 @@ bots can play thousands of rollouts a second; the public face is tiles, actions 
 subclass it and override a few hooks, python-chess style: ``_on_pass`` (pass points),
 ``_after_place`` (special numbers), ``_next_seat`` (direction of play), ``_finish_domino`` /
 ``_finish_tranque`` (how a hand is counted), ``extra_moves``/``_apply_extra`` (a variant's
-own moves: Cuban's redeal), ``match_context`` (what a round needs of the match: Ponce's) and
-``next_starter`` (who opens the next round). Where tiles go is the round's
-:class:`~engine.line.Line`. The base round knows none of its subclasses.
+own moves: Cuban's redeal), ``_start`` (a variant's own state), ``match_context`` (what a
+round needs of the match: Ponce's) and ``next_starter`` (who opens the next round). Where
+tiles go is the round's :class:`~engine.line.Line`. The base round knows none of its
+subclasses.
 
 This module keeps the round's state, :meth:`Round.apply` and the hooks. Its neighbours, plain
 functions over a round that its methods call: :mod:`engine.dealing` (its starting state and
@@ -27,7 +28,17 @@ import random
 from typing import Any, Literal
 
 from . import checking, dealing, ending, reading, scoring, turns
-from .actions import DRAW, PASS, ActionError, Draw, IllegalMoveError, Pass, Play, parse_action
+from .actions import (
+    DRAW,
+    PASS,
+    Action,
+    ActionError,
+    Draw,
+    IllegalMoveError,
+    Pass,
+    Play,
+    parse_action,
+)
 from .deal import Deal, DealError
 from .events import (
     Bonus,
@@ -47,11 +58,6 @@ from .tiles import Half, Tile, TileSet
 __all__ = ["Action", "ActionError", "DRAW", "Deal", "DealError", "Draw",
            "IllegalMoveError", "NATIVE", "NEXT_SEATS", "PASS", "Pass", "Play", "Round",
            "Tables", "parse_action", "tables"]
-
-
-Action = Play | Draw | Pass
-"""What :meth:`Round.legal_moves` lists (:mod:`engine.actions`); a variant's own moves are
-listed by :meth:`Round.extra_moves`."""
 
 
 class Round:
@@ -119,6 +125,12 @@ class Round:
         dealing.setup(self, variant, rules, tables(variant.tileset, rules.symbol_value,
                                                    variant.power),
                       list(hands), list(pile), table, starter, number, opening, record, context)
+        self._start()
+
+    def _start(self) -> None:
+        """Hook: a variant's own state, set once the common state is dealt (``__init__`` calls
+        it; Cuban's first turns, Doble 15's direction and hex). A variant with state of its own
+        extends :meth:`_copy_into` too. The base round has none."""
 
     # --- construction (engine.dealing) ----------------------------------------------------
 
@@ -401,7 +413,7 @@ class Round:
         """Hook: a pass can score or end the round, so the playout kernel must not skip it."""
         return bool(self.variant.pass_bonus)
 
-    def _bonus(self, seat: int, kind: Any, points: int, detail: str = "") -> None:
+    def _bonus(self, seat: int, kind: str, points: int, detail: str = "") -> None:
         self.gains[seat] += points
         if self.record:
             self.log.append(Bonus(seat, kind, points, detail))

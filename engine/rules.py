@@ -292,6 +292,9 @@ class Variant:
     sheet_named: bool = True
     """The score sheet's title names the game (False: Leonard-Domino and the block game, the
     sheet's own games)."""
+    section: str = ""
+    """The section of docs/rules.md that states the game (``"3.1"`` …; empty: a house game): the
+    registry (:func:`engine.variants.discover`) lists the classic games in this order."""
 
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:

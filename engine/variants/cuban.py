@@ -6,12 +6,11 @@ Played to 200 (settable up to 500)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-from ..events import Annulled
+from ..events import GameEvent
 from ..round import IllegalMoveError, Round
 from ..rules import HouseRules, Variant
-from ..tiles import DOUBLE_NINE
+from ..tiles import DOUBLE_NINE, Tile
 from .pairs import opponents_total
 
 REDEAL_DOUBLES = 5
@@ -29,6 +28,17 @@ class Annul:
 
 ANNUL = Annul()
 
+
+@dataclass(frozen=True)
+class Annulled(GameEvent):
+    """Cuban's own event (§3.4): ``seat`` held five or more doubles and asked for a redeal."""
+
+    doubles: tuple[Tile, ...]
+
+    def numbers(self) -> dict[str, int]:
+        """``count``: how many doubles the seat held."""
+        return {"count": len(self.doubles)}
+
 OPTIONS = {
     "cuban_opener": ("winner",),
     # D-11: a later hand is opened by the winner of the previous hand.
@@ -45,24 +55,11 @@ redeal (the hand ends), in that player's cell."""
 
 
 class CubanRound(Round):
-    def __init__(
-        self,
-        variant: Variant,
-        rules: HouseRules,
-        hands: list[int],
-        pile: list[int],
-        table: int | None,
-        starter: int,
-        *,
-        number: int = 1,
-        opening: Literal["rule", "any"] = "rule",
-        record: bool = True,
-        context: object = None,
-    ) -> None:
-        super().__init__(variant, rules, hands, pile, table, starter, number=number,
-                         opening=opening, record=record, context=context)
+    had_turn: int
+    """Seats (bit mask) that have finished a turn: the redeal is asked on the first."""
+
+    def _start(self) -> None:
         self.had_turn = 0
-        """Seats (bit mask) that have finished a turn: the redeal is asked on the first."""
 
     def _copy_into(self, new: Round, record: bool) -> None:
         super()._copy_into(new, record)
@@ -163,6 +160,7 @@ class CubanRound(Round):
 
 CUBAN = Variant(
     name="cuban",
+    section="3.4",
     title="Cuban double-nine (pairs)",
     tileset=DOUBLE_NINE,
     min_players=4,

@@ -21,9 +21,10 @@ lowest hand the same way (D-16, D-9). A match is ``rules.rounds`` rounds (D-27).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Literal
 
-from ..events import Special, SpecialEffect
+from ..events import GameEvent
 from ..kernel import _bits
 from ..line import hub
 from ..round import Action, IllegalMoveError, Play, Round, Tables
@@ -37,48 +38,62 @@ REVERSE = 3
 HEX_DRAWS = 2
 """§3.5: a hexed player without a 13 or a double draws two tiles."""
 
+SpecialEffect = Literal["hex", "again", "draw", "reverse"]
+
+
+@dataclass(frozen=True)
+class Special(GameEvent):
+    """Doble 15's own event (docs/rules.md §3.5, D-14): the number ``number`` left open by
+    ``seat``'s play. ``target`` is the seat it hits: the hexed player (13), the player who
+    plays again (14), the player who draws (15); for a reversal (3) the next player."""
+
+    number: int
+    effect: SpecialEffect
+    target: int
+
+    @property
+    def key(self) -> str:
+        """Its words go by its effect: ``hex``, ``again``, ``draw`` or ``reverse``."""
+        return self.effect
+
+    def seats(self) -> dict[str, int]:
+        return {"seat": self.seat, "target": self.target}
+
 
 class Doble15Round(Round):
-    def __init__(
-        self,
-        variant: Variant,
-        rules: HouseRules,
-        hands: list[int],
-        pile: list[int],
-        table: int | None,
-        starter: int,
-        *,
-        number: int = 1,
-        opening: Literal["rule", "any"] = "rule",
-        record: bool = True,
-        context: object = None,
-    ) -> None:
-        super().__init__(variant, rules, hands, pile, table, starter, number=number,
-                         opening=opening, record=record, context=context)
-        ts = self.tab.tileset
-        self.s13 = ts.suit(HEX)
+    s13: int
+    """The suit index of 13."""
+    direction: int
+    """+1 or -1: the seat after ``s`` is ``s + direction`` (§3.5: to the left, -1)."""
+    hexed: bool
+    """The player to move is under a 13's hex."""
+    hex_live: bool
+    """A hex is in force and passes to the next player (D-25)."""
+    again: bool
+    seeking: bool
+    """Nobody held a double: players draw in turn until one draws a double."""
+    draw_until_playable: bool
+    """D-13, read once: a player who cannot play draws until a tile fits (else one)."""
+
+    def _start(self) -> None:
+        self.s13 = self.tab.tileset.suit(HEX)
         self.direction = -1
-        """+1 or -1: the seat after ``s`` is ``s + direction`` (§3.5: to the left, -1)."""
         self.hexed = False
-        """The player to move is under a 13's hex."""
         self.hex_live = False
-        """A hex is in force and passes to the next player (D-25)."""
         self.again = False
         self.seeking = False
-        """Nobody held a double: players draw in turn until one draws a double."""
         self.draw_until_playable = self.rules.option("doble15_draw") == "until-playable"
-        """D-13, read once: a player who cannot play draws until a tile fits (else one)."""
         # ``starter`` is the round's first player; the first holder of a double from there
         # on, in the direction of play, opens (players before them are skipped).
         dm = self.tab.double_mask
-        seat = starter
+        seat = self.starter
         for _ in range(self.players):
             if self.hands[seat] & dm:
                 break
             seat = (seat + self.direction) % self.players
         else:
             self.seeking = True
-            seat = starter
+            seat = self.starter
         self.turn = seat
 
     def _copy_into(self, new: Round, record: bool) -> None:
@@ -312,6 +327,7 @@ direction of play reversed). A 15 is written ``↓C`` by every sheet: seat C was
 
 DOBLE15 = Variant(
     name="doble15",
+    section="3.5",
     title="Doble 15",
     tileset=DOUBLE_FIFTEEN,
     min_players=2,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..events import RoundEnded
 from ..round import Round
 from ..rules import Variant
 from ..tiles import DOUBLE_SIX
@@ -19,6 +20,14 @@ from .pairs import RotatingOpener
 
 BLOCK_POINTS = 2
 """§3.3: the tranque's points for the pair of the player who made it."""
+
+PASS_KIND = "pass"
+"""Ponce's bonus for the passes a play made the others take (§3.3, D-17)."""
+BLOCK_KIND = "block"
+"""Ponce's bonus for making the tranque (§3.3, D-18)."""
+BONUS_KINDS = (PASS_KIND, BLOCK_KIND)
+"""Ponce's own kinds of :class:`~engine.events.Bonus` (their words: its entry in
+:mod:`tutor.games`)."""
 
 
 def round_count(points: int) -> int:
@@ -28,6 +37,21 @@ def round_count(points: int) -> int:
     [1, 2, 2, 3, 0, 1]
     """
     return (points + 5) // 10
+
+
+def practice_domino(totals: tuple[int, ...], seat: int) -> RoundEnded | None:
+    """A practice round end of this game's own (the tutor's ``round`` drill): ``seat`` went
+    out and collects the other hands (``totals``, its own 0), rounded to tens (§3.3); None
+    when the count is whole tens already (nothing to round).
+
+    >>> practice_domino((0, 14, 11), 0).points
+    3
+    """
+    count = sum(totals)
+    if count % 10 == 0:
+        return None
+    return RoundEnded("domino", seat, totals, (0,) * len(totals), totals, count=count,
+                      points=round_count(count))
 
 
 @dataclass(frozen=True)
@@ -86,12 +110,12 @@ class PonceRound(RotatingOpener):
         if placer < 0:
             return
         if self.seat_team[placer] == self.seat_team[seat]:
-            self._bonus(placer, "pass", 0, "partner")
+            self._bonus(placer, PASS_KIND, 0, "partner")
             return
         # The pass right after a play is an opponent's, so the match's first pass always
         # scores; a play all three others pass on scores pass by pass (D-17).
         first = self.ponce_context.passes + self.pass_count == 1
-        self._bonus(placer, "pass", 2 if first else 1, "first" if first else "")
+        self._bonus(placer, PASS_KIND, 2 if first else 1, "first" if first else "")
         if self._reached(placer):
             self._finish("target", None, self._totals(), "", team=self.seat_team[placer])
 
@@ -106,7 +130,7 @@ class PonceRound(RotatingOpener):
     def _finish_tranque(self) -> None:
         totals = self._totals()
         blocker = self.mover
-        self._bonus(blocker, "block", BLOCK_POINTS)
+        self._bonus(blocker, BLOCK_KIND, BLOCK_POINTS)
         if self._reached(blocker):  # D-18: the 2 come first and may end the match
             self._finish("tranque", None, totals, "", team=self.seat_team[blocker])
             return
@@ -124,6 +148,7 @@ class PonceRound(RotatingOpener):
 
 PONCE = Variant(
     name="ponce",
+    section="3.3",
     title="Ponce (pairs)",
     tileset=DOUBLE_SIX,
     min_players=4,
@@ -136,7 +161,7 @@ PONCE = Variant(
     target=20,
     sheet_losses=False,
     round_type=PonceRound,
-    sheet_marks={"pass": "P"},
+    sheet_marks={PASS_KIND: "P"},
     # the sheet's P: pass points, on the row of the placement that made the others pass (the
     # points in +x; a partner's free pass adds nothing)
 )

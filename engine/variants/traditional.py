@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..ending import pay_lowest
+from ..events import RoundEnded
 from ..round import Round
 from ..rules import HouseRules, Variant
 from ..tiles import DOUBLE_SIX
@@ -20,6 +21,23 @@ def block_differences(totals: Sequence[int]) -> tuple[int, ...]:
     """
     low = min(totals)
     return tuple(t - low for t in totals)
+
+
+def practice_block(totals: Sequence[int], seat: int) -> RoundEnded | None:
+    """A practice round end of this game's own (the tutor's ``subtract`` drill): a block with
+    these hand totals counted by differences (§3.1), when ``seat`` holds the single lowest
+    hand and so collects; None when it does not.
+
+    >>> practice_block((15, 19, 22), 0).count
+    11
+    """
+    totals = tuple(totals)
+    low = min(totals)
+    if totals.count(low) != 1 or totals[seat] != low:
+        return None
+    differences = block_differences(totals)
+    return RoundEnded("tranque", seat, totals, (0,) * len(totals), totals,
+                      count=sum(differences), points=sum(differences), differences=differences)
 
 
 class TraditionalRound(Round):
@@ -55,6 +73,7 @@ values, the default first."""
 
 TRADITIONAL = Variant(
     name="traditional",
+    section="3.1",
     title="traditional draw game",
     tileset=DOUBLE_SIX,
     min_players=2,

@@ -32,6 +32,7 @@ class VenezuelaRound(RotatingOpener):
 
 VENEZUELA = Variant(
     name="venezuela",
+    section="3.2",
     title="Venezuela (pairs)",
     tileset=DOUBLE_SIX,
     min_players=4,

@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 
 from engine.bots import GreedyBot, bot_move, play_match
-from engine.events import Annulled, Event, RoundEnded
+from engine.events import Event, RoundEnded
 from engine.match import Match
 from engine.round import PASS, Action, IllegalMoveError, Play
 from engine.rules import HouseRules
 from engine.tiles import Tile
-from engine.variants.cuban import ANNUL
+from engine.variants.cuban import ANNUL, Annulled
 from engine.view import PlayerView, view_of
 from tests.deals import cuban_hands
 from tutor import Session

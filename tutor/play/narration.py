@@ -6,18 +6,18 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.events import (
-    Annulled,
     Bonus,
     Drew,
     Event,
+    GameEvent,
     MatchEnded,
     Passed,
     Placed,
     PowerEffect,
     RoundEnded,
     RoundStarted,
-    Special,
 )
+from tutor.games import BONUS_WORDS, END_WORDS, EVENT_WORDS
 from tutor.i18n import N_, translator
 from tutor.teaching.questions import plain_math, power_questions, seat_name
 
@@ -29,16 +29,8 @@ _BONUS = {
     "capicua": N_("Capicúa: player {seat} gains {points}."),
     "domino": N_("Domino: player {seat} collects {points}."),
     "tranque": N_("Tranque: player {seat} collects {points}."),
-    "pass": N_("A pass: the pair of player {seat} scores {points}."),
-    "block": N_("Player {seat} blocked the game: their pair scores {points}."),
 }
-_SPECIAL = {
-    "hex": N_("Player {seat} leaves a 13 open: player {target} must play on it or draw two "
-              "tiles."),
-    "again": N_("Player {seat} leaves a 14 open: player {target} plays again."),
-    "draw": N_("Player {seat} leaves a 15 open: player {target} draws a tile."),
-    "reverse": N_("Player {seat} leaves a 3 open: the direction of play turns round."),
-}
+"""The lines of the bonuses every game pays; a game's own are its entry's in tutor.games."""
 
 
 def worked_play(event: PowerEffect, lang: str, symbol_value: int = 0) -> str:
@@ -95,12 +87,12 @@ def _describe(event: Event, _written: str, lang: str, hidden: bool, worked: bool
         return _(msg).format(seat=seat, tile=event.tile, end=event.end)
     if isinstance(event, Drew):
         return _(N_("Player {seat} draws a tile.")).format(seat=seat_name(event.seat))
-    if isinstance(event, Special):
-        return _(_SPECIAL[event.effect]).format(seat=seat_name(event.seat),
-                                                target=seat_name(event.target))
-    if isinstance(event, Annulled):
-        return _(N_("Player {seat} holds {count} doubles and asks for a new deal.")).format(
-            seat=seat_name(event.seat), count=len(event.doubles))
+    if isinstance(event, GameEvent):  # a game's own: its words are its entry's
+        words = EVENT_WORDS.get(event.key)
+        if words is None:
+            return str(event)
+        seats = {name: seat_name(seat) for name, seat in event.seats().items()}
+        return _(words).format(**seats, **event.numbers())
     if isinstance(event, Passed):
         return _(N_("Player {seat} passes.")).format(seat=seat_name(event.seat))
     if isinstance(event, PowerEffect):
@@ -122,12 +114,11 @@ def _describe(event: Event, _written: str, lang: str, hidden: bool, worked: bool
         if hidden:
             return _(N_("The round is over! The points stay hidden until the question is "
                         "answered."))
-        return _(_BONUS[event.kind]).format(seat=seat_name(event.seat), points=event.points)
+        said = _BONUS[event.kind] if event.kind in _BONUS else BONUS_WORDS[event.kind][0]
+        return _(said).format(seat=seat_name(event.seat), points=event.points)
     if isinstance(event, RoundEnded):
-        if event.reason == "target":
-            return _(N_("A pair has reached the target: the match is over."))
-        if event.reason == "annulled":
-            return _(N_("The hand is dealt again."))
+        if event.reason in END_WORDS:  # a game's own ending: its entry's words
+            return _(END_WORDS[event.reason][2])
         if event.winner is None:
             return _(N_("The round is over, with no winner."))
         return _(N_("The round is over. Player {seat} wins it.")).format(

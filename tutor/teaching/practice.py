@@ -424,32 +424,23 @@ class EndDrill:
 
 def drill_round_end(skill: str, rng: random.Random, tileset: TileSet, seat: int = 0,
                     players: int = 3) -> EndDrill:
-    """A round end to practise ``skill`` with ``tileset``'s tiles: ``subtract`` a traditional
-    block (the differences from :func:`engine.variants.traditional.block_differences`),
-    ``round`` a count in tens (:func:`engine.variants.ponce.round_count`), ``add`` a domino:
-    the other hands' points."""
-    from engine.variants.ponce import round_count
-    from engine.variants.traditional import block_differences
-
+    """A round end to practise ``skill`` with ``tileset``'s tiles: a game's own drill for
+    the skill (:attr:`tutor.games.Game.drills`: the traditional block's differences for
+    ``subtract``, Ponce's count in tens for ``round``), else ``add``, a domino: the other
+    hands' points."""
+    drill = next((d for g in GAMES.values() for d in g.drills if d.skill == skill), None)
     while True:
         dealt = rng.sample(tileset.tiles, 3 * players)
         hands = {s: tuple(dealt[3 * s: 3 * s + 3]) for s in range(players)}
         totals = tuple(sum(t.total() for t in hands[s]) for s in range(players))
-        if skill == "subtract":
-            low = min(totals)
-            if totals.count(low) != 1 or totals[seat] != low:
-                continue  # the student holds the one lowest hand
-            differences = block_differences(totals)
-            end = RoundEnded("tranque", seat, totals, (0,) * players, totals,
-                             count=sum(differences), points=sum(differences),
-                             differences=differences)
+        if drill is None or drill.went_out:
+            hands[seat] = ()
+            totals = tuple(0 if s == seat else v for s, v in enumerate(totals))
+        if drill is None:
+            count = sum(totals)
+            end: RoundEnded | None = RoundEnded("domino", seat, totals, (0,) * players, totals,
+                                                count=count, points=count)
+        else:
+            end = drill.end(totals, seat)
+        if end is not None:
             return EndDrill(hands, end)
-        hands[seat] = ()
-        totals = tuple(0 if s == seat else v for s, v in enumerate(totals))
-        count = sum(totals)
-        if skill == "round" and count % 10 == 0:
-            continue  # nothing to round
-        points = round_count(count) if skill == "round" else count
-        end = RoundEnded("domino", seat, totals, (0,) * players, totals, count=count,
-                         points=points)
-        return EndDrill(hands, end)

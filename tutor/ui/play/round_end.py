@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from tutor.classroom.link import page_link, unnamed
 from tutor.course.lesson_end import LessonSummary
-from tutor.games import GAMES, game
+from tutor.games import BONUS_WORDS, END_WORDS, GAMES, game
 from tutor.i18n import N_, format_number, ngettext, translator
 from tutor.play.snapshot import MatchEndView, RoundSummary, Snapshot, StudentAnswers
 from tutor.teaching.questions import seat_name
@@ -30,15 +30,16 @@ __all__ = ["BONUS_WHY", "LESSONS_PAGE", "ROUND_END_BUTTONS", "SCORING_WHY", "Rou
 ROUND_END_BUTTONS = ".ld-round-end .jupyter-button"
 LESSONS_PAGE = "Lessons.ipynb"
 """The lessons page, beside the play page in the same folder."""
-BONUS_WHY: dict[str, str] = {
+BONUS_WHY: Mapping[str, str] = MappingProxyType({
     "paso-a-la-salida": N_("paso a la salida"),
     "paso-corrido": N_("paso corrido"),
     "capicua": N_("capicúa"),
     "domino": N_("domino (the tiles left in the other hands)"),
     "tranque": N_("tranque (the other hands)"),
-    "pass": N_("pass points (Ponce)"),
-    "block": N_("closing the game (Ponce's tranque)"),
-}
+    **{kind: why for kind, (_said, why) in BONUS_WORDS.items()},
+})
+"""What each bonus was for: every game's own kinds, then each game's from its entry in
+tutor.games (the one place to change them)."""
 
 SCORING_WHY: Mapping[str, str] = MappingProxyType(
     {name: g.scoring for name, g in GAMES.items() if g.scoring})
@@ -80,12 +81,9 @@ def round_summary_html(summary: RoundSummary | None, lang: str, *,
                 kind = _("Domino with capicúa ({kind})!").format(kind=end.capicua)
             what = _("Player {seat} placed their last tile.").format(
                 seat=seat_name(end.winner or 0))
-        elif end.reason == "target":
-            kind = _("Match point!")
-            what = _("A pair reached the match's target in the middle of the hand.")
-        elif end.reason == "annulled":
-            kind = _("New deal")
-            what = _("A player held five doubles: the hand is dealt again.")
+        elif end.reason in END_WORDS:  # a game's own ending: its entry's words
+            title, line, _said = END_WORDS[end.reason]
+            kind, what = _(title), _(line)
         else:
             kind = _("Tranque!")
             what = (_("Nobody can play. Player {seat} has the lowest hand.").format(
