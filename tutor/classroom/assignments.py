@@ -37,13 +37,19 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlencode
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tutor.classroom.link import MAX_CLASS, clean_name, read_link
 from tutor.classroom.live import CountsMemo, LiveView, class_counts, lesson_over, parse_time
 from tutor.course.lesson_end import EndReason
 from tutor.i18n import N_, LanguageError, Message, TranslatableError, normalize_lang
-from tutor.storage.class_rows import MAX_LESSONS, MAX_ROSTER, MAX_TITLE, Assignment
+from tutor.storage.class_rows import (
+    DUE_FORMAT,
+    MAX_LESSONS,
+    MAX_ROSTER,
+    MAX_TITLE,
+    Assignment,
+    zone,
+)
 from tutor.storage.names import name_key
 from tutor.storage.records import ID, session_assignment, tagged_session
 
@@ -97,14 +103,7 @@ def new_id() -> str:
 def school_zone(env: Mapping[str, str] | None = None) -> str:
     """The school's time zone name (:data:`SCHOOL_TZ_ENV`), or ``"UTC"``."""
     name = (os.environ if env is None else env).get(SCHOOL_TZ_ENV, "").strip()
-    return name if name and _zone(name) is not None else "UTC"
-
-
-def _zone(name: str) -> ZoneInfo | None:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
+    return name if name and zone(name) is not None else "UTC"
 
 
 def _parse_due(date_text: str, time_text: str) -> str | None:
@@ -121,8 +120,7 @@ def due_at(a: Assignment) -> datetime | None:
     """When ``a`` is due (an aware datetime on the school's clock), or None."""
     if not a.due:
         return None
-    zone = _zone(a.tz) or timezone.utc
-    return datetime.strptime(a.due, "%Y-%m-%dT%H:%M").replace(tzinfo=zone)
+    return datetime.strptime(a.due, DUE_FORMAT).replace(tzinfo=zone(a.tz) or timezone.utc)
 
 
 def due_text(a: Assignment, lang: str) -> str:
@@ -173,7 +171,7 @@ def check_assignment(*, class_code: str, title: str, lessons: Sequence[str],
             raise AssignmentError(N_("The lesson \"{lesson}\" is free play: it has no skill to "
                                      "master, so it is never done. Choose a lesson with "
                                      "targets."), lesson=lesson_id)
-    if _zone(tz) is None:
+    if zone(tz) is None:
         raise AssignmentError(N_("\"{zone}\" is not a time zone (write one like "
                                  "Europe/Madrid)."), zone=tz)
     due = ""
@@ -272,7 +270,7 @@ def read_assignment(values: Mapping[str, str], installed: Collection[str]
         notes.append(Message(N_("This assignment's link names no lesson that is here; ask "
                                 "your teacher for the link again.")))
     due, tz = values.get("due", "").strip(), values.get("tz", "UTC").strip() or "UTC"
-    if _zone(tz) is None:
+    if zone(tz) is None:
         notes.append(Message(N_("The time zone in the link is unknown; reading the due date "
                                 "as UTC.")))
         tz = "UTC"
@@ -416,7 +414,7 @@ class StudentState:
     def how(self) -> str:
         """``"mastered"`` (every lesson by mastery), ``"cap"`` (one at least by a cap) or
         ``""`` (not done)."""
-        if self.state != "done" and not all(s.over for s in self.lessons):
+        if self.state != "done":
             return ""
         return "mastered" if all(s.over == "mastered" for s in self.lessons) else "cap"
 

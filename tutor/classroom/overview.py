@@ -223,6 +223,10 @@ class MergeResult:
     students: set[str] = field(default_factory=set)
     sessions: set[str] = field(default_factory=set)
     """The sessions of the files merged (the live view shows their students as from files)."""
+    by_file: list[tuple[str, list[Attempt]]] = field(default_factory=list)
+    """Each file merged: its name as the page shows it, and its rows (an assignment's table
+    names the files that are not its own:
+    :func:`tutor.classroom.assignments.files_for_assignment`)."""
 
 
 CLOCK_SKEW = timedelta(days=1)
@@ -391,6 +395,7 @@ def _merge(store: Store, files: Sequence[tuple[str, bytes]], lang: str,
             result.known += len(rows) - added
             result.students |= {a.student for a in rows}
             result.sessions |= {a.session for a in rows}
+            result.by_file.append((file, list(rows)))
         if on_progress is not None:
             on_progress(i + 1, len(files))
     for name in sorted(result.students):

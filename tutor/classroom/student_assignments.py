@@ -179,6 +179,10 @@ def assignment_play_link(page: str, a: Assignment, lesson: str, lang: str, stude
     return f"{base}{'&' if '?' in base else '?'}{extra}"
 
 
+_SCAFFOLD = {"on": True, "off": False}
+"""An assignment's scaffolds setting as the lesson's ``scaffold`` (absent: the lesson's own)."""
+
+
 @dataclass(frozen=True)
 class PlayAssignment:
     """What the play page does with a link's assignment: the id its game is tagged with
@@ -198,9 +202,9 @@ def play_assignment(values: Mapping[str, str], store: object) -> PlayAssignment:
     raw = values.get("assignment", "").strip()
     scaffolds = values.get("scaffolds", "").strip()
     if not raw:
-        return PlayAssignment(scaffold={"on": True, "off": False}.get(scaffolds))
+        return PlayAssignment(scaffold=_SCAFFOLD.get(scaffolds))
     if not ID.fullmatch(raw):
-        return PlayAssignment(scaffold={"on": True, "off": False}.get(scaffolds),
+        return PlayAssignment(scaffold=_SCAFFOLD.get(scaffolds),
                               note=Message(NOT_COUNTED_DAMAGED))
     reader = _reader(store)
     if reader is not None:
@@ -214,4 +218,4 @@ def play_assignment(values: Mapping[str, str], store: object) -> PlayAssignment:
             row = None  # busy or out of reach: the link's
         if row is not None:
             scaffolds = row.scaffolds
-    return PlayAssignment(tag=raw, scaffold={"on": True, "off": False}.get(scaffolds))
+    return PlayAssignment(tag=raw, scaffold=_SCAFFOLD.get(scaffolds))

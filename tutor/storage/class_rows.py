@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = ["CLASS_TABLES", "DUE_FORMAT", "ID", "MAX_CODE", "MAX_LESSONS", "MAX_NAME",
            "MAX_ROSTER", "MAX_TITLE", "Assignment", "assignment", "assignments",
            "check_roster_row", "check_row", "class_codes", "classes_of", "roster",
-           "save_assignment", "save_roster", "session_assignment", "tagged_session"]
+           "save_assignment", "save_roster", "session_assignment", "tagged_session", "zone"]
 
 MAX_TITLE = 120
 """Characters of an assignment's title."""
@@ -127,12 +127,16 @@ def _title(text: object) -> bool:
             and not any(unicodedata.category(c) == "Cc" for c in text))
 
 
-def _known_zone(name: object) -> bool:
+def zone(name: str) -> ZoneInfo | None:
+    """The time zone named ``name`` (an IANA name, like ``Europe/Madrid``), or None."""
     try:
-        ZoneInfo(str(name))
+        return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return isinstance(name, str)
+        return None
+
+
+def _known_zone(name: object) -> bool:
+    return isinstance(name, str) and zone(name) is not None
 
 
 def _known_lang(lang: object) -> bool:

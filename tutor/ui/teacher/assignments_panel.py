@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from tutor.storage.store import Store
 
 __all__ = ["COLUMNS", "AssignmentsPanel", "assignment_table_html", "counts_line",
-           "sort_states", "uploaded_rows"]
+           "sort_states"]
 
 COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("student", N_("Student"), ""),
@@ -180,23 +180,6 @@ def csv_link_html(table: AssignmentTable, lang: str) -> str:
     word = _("Download this table (CSV)")
     return (f"<a class='ld-download ld-assign-csv' download='{name}' "
             f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>")
-
-
-def uploaded_rows(files: Sequence[tuple[str, bytes]], lang: str, merged: set[str]
-                  ) -> list[tuple[str, list[Attempt]]]:
-    """The uploaded files a merge took (``merged``: its sessions), as (shown name, rows): a
-    file it refused is said by the merge already, and is not an assignment's."""
-    from tutor.storage.store_files import parse_progress
-
-    out = []
-    for name, content in files:
-        try:
-            rows = parse_progress(content, shown_name(name), lang).attempts
-        except StoreError:
-            continue
-        if all(r.session in merged for r in rows):
-            out.append((shown_name(name), list(rows)))
-    return out
 
 
 def _error_html(text: str) -> str:
@@ -469,10 +452,11 @@ class AssignmentsPanel(widgets.VBox):
         self._show_chosen()
         self._show_list()
 
-    def files_merged(self, files: Sequence[tuple[str, bytes]], sessions: set[str]) -> None:
-        """The files the page merged (the teacher's upload): the shown assignment names those
-        that are not its."""
-        self._files = uploaded_rows(files, self.lang, sessions)
+    def files_merged(self, merged: Sequence[tuple[str, Sequence[Attempt]]]) -> None:
+        """The files the page merged (the teacher's upload: each file's shown name and rows,
+        :attr:`tutor.classroom.overview.MergeResult.by_file`): the shown assignment names
+        those that are not its."""
+        self._files = [(name, list(rows)) for name, rows in merged]
         self._show_table()
 
     # -- the form ----------------------------------------------------------------------------

@@ -160,7 +160,7 @@ class TeacherPage(LanguagePage):
             self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
             return
         self.from_files |= result.sessions
-        self.assignments.files_merged(files, result.sessions)
+        self.assignments.files_merged(result.by_file)
         # The class first, then the line that says it is done: a page that shows the line
         # shows the merged class.
         self.refresh()
