@@ -37,7 +37,8 @@ replayed, review), and the counts, which interpret stored rows."""
 STORAGE = frozenset({"tutor.storage.store", "tutor.storage.store_backends",
                      "tutor.storage.store_files", "tutor.storage.service_store",
                      "tutor.storage.names", "tutor.storage.seal",
-                     "tutor.storage.class_rows"})
+                     "tutor.storage.class_rows", "tutor.storage.store_base",
+                     "tutor.storage.store_schema"})
 STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.course.paths", "tutor.storage.records"}
 """The store keeps rows: it reads the shared record types (:mod:`tutor.storage.records`), the
 translations and the default place of its file, and nothing of the teaching."""
