@@ -30,7 +30,7 @@ def package(name: str) -> frozenset[str]:
                      for p in (PACKAGE / name).glob("*.py") if p.name != "__init__.py")
 
 
-TEACHING = package("teaching") | {"tutor.classroom.counts"}
+TEACHING = package("teaching") | {"tutor.teaching.counts"}
 """DESIGN.md rule 6's teaching modules (``tutor.teaching``: questions, answers, diagnosis,
 hints, mastery, asking, practice, the evidence rule and what is computed from it: mastery
 replayed, review), and the counts, which interpret stored rows."""
@@ -44,12 +44,12 @@ translations and the default place of its file, and nothing of the teaching."""
 LESSON_LOADING = frozenset({"tutor.course.lessons", "tutor.course.paths"})
 SESSION = package("play") | {"tutor.storage.recorder", "tutor.teaching.asking"}
 CLASS_FILES = frozenset({"tutor.classroom.overview", "tutor.classroom.student_answers",
-                         "tutor.classroom.counts", "tutor.teaching.replay",
+                         "tutor.teaching.counts", "tutor.teaching.replay",
                          "tutor.teaching.review", "tutor.classroom.live",
                          "tutor.classroom.hand_in"})
 """The class's file handling: what the lessons and teacher pages show, from the attempts."""
-COMMANDS = package("commands") | {"tutor.__main__", "tutor.classroom.serve"}
-"""Command-line modules (``python -m tutor …``, ``python -m tutor.classroom.serve``)."""
+COMMANDS = package("commands") | {"tutor.__main__", "tutor.commands.server"}
+"""Command-line modules (``python -m tutor …``, ``python -m tutor.commands.server``)."""
 HUB = package("hub")
 """The class server around the kernels (issue 41): the store service and the lockdown of a
 student's server. They keep rows and requests, never teaching or pages."""
@@ -246,7 +246,7 @@ print(json.dumps(sorted(sys.modules)))
 
 @pytest.mark.parametrize("modules", ["tutor.course.lessons", "tutor.course.paths",
                                      "tutor.teaching.asking, tutor.teaching.replay, "
-                                     "tutor.classroom.counts"])
+                                     "tutor.teaching.counts"])
 def test_loading_a_lesson_loads_no_store(modules: str) -> None:
     """At run time too: loading a lesson (or the teaching) loads no store, no SQLite and no
     widgets (rule 6; DESIGN.md suggests the subprocess check)."""

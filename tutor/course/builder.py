@@ -12,7 +12,6 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
-from tutor.classroom.link import unnamed
 from tutor.course.lessons import (
     LESSON_DIR,
     LESSON_ID,
@@ -24,6 +23,7 @@ from tutor.course.lessons import (
 )
 from tutor.course.paths import lesson_dirs, own_lessons_dir
 from tutor.i18n import N_, translator
+from tutor.storage.names import unnamed
 
 __all__ = ["LessonExistsError", "build_lesson", "free_lesson_id", "lesson_file_bytes",
            "lesson_id_from_title", "lesson_links", "save_lesson", "taken_lesson_ids"]

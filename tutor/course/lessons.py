@@ -595,6 +595,12 @@ def list_lessons(lang: str = "en") -> list[Lesson]:
     return out
 
 
+def lesson_params() -> dict[str, Params]:
+    """The knowledge-tracing parameters of each installed lesson, by lesson id (what
+    :func:`tutor.teaching.replay.rebuild_mastery` replays a student's attempts with)."""
+    return {lesson.id: lesson.mastery for lesson in list_lessons()}
+
+
 def check_folder(folder: Path, lang: str = "en") -> tuple[int, list[str]]:
     """Check every lesson file in ``folder``: how many there are, and one line per broken
     file naming the file, the field and what is wrong (in ``lang``)."""

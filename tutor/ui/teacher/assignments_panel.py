@@ -51,11 +51,11 @@ from tutor.ui.shared.panel import Guard, classed
 from tutor.ui.shared.uploads import ProgressUpload
 
 if TYPE_CHECKING:
-    from tutor.classroom.counts import Counts
     from tutor.classroom.live import LiveView
     from tutor.course.lessons import Lesson
     from tutor.storage.records import Attempt
     from tutor.storage.store import Store
+    from tutor.teaching.counts import Counts
 
 __all__ = ["COLUMNS", "AssignmentsPanel", "assignment_table_html", "counts_line",
            "sort_states"]
