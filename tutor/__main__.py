@@ -1,5 +1,7 @@
 """Command line: ``python -m tutor play`` (a game in the terminal), ``dashboard`` (Voilà), and
-for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.commands.teacher`)."""
+for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.commands.teacher`).
+May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``, ``tutor.play``,
+``tutor.classroom`` and ``tutor.commands``."""
 
 from __future__ import annotations
 
