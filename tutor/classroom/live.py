@@ -39,6 +39,7 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from tutor.course.lesson_end import EndReason, end_reason
+from tutor.course.lessons import list_lessons
 from tutor.storage.records import Attempt, Outcome
 from tutor.teaching.counts import Counts, student_counts
 from tutor.teaching.runs import first_answer, question_runs
@@ -207,8 +208,6 @@ def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
 
 
 def _installed_lessons() -> dict[str, Lesson]:
-    from tutor.course.lessons import list_lessons
-
     return {lesson.id: lesson for lesson in list_lessons()}
 
 
