@@ -28,7 +28,7 @@ from test_dashboard import _answer, _play_to_a_question
 from test_pages import no_errors, open_page, serve
 from test_working import WORK_IT_OUT, working_for
 
-from tutor.classroom.serve import stop_server
+from tutor.commands.server import stop_server
 from tutor.play.session import Session
 
 IMG = ROOT / "docs" / "img"

@@ -323,7 +323,7 @@ class Mastery:
         ``requires`` (default: :attr:`SkillState.requires`, the lesson of the latest right
         answer), the answers still needed to rule it out (:meth:`needed` less
         :attr:`SkillState.told`). What a teacher or student reads beside a mastery: "needs 4
-        more right in a row" (:func:`tutor.classroom.counts.evidence_text`). The drills count
+        more right in a row" (:func:`tutor.teaching.counts.evidence_text`). The drills count
         with the lesson's own kinds of items instead
         (:func:`tutor.teaching.practice.right_answers_to_mastery`)."""
         if st.mastered:

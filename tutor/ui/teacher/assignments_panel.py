@@ -48,11 +48,11 @@ from tutor.ui.teacher.assignment_table import (
 from tutor.ui.teacher.roster_box import AUTO, LABEL, NOT_TEXT, SHORT, RosterBox, error_html
 
 if TYPE_CHECKING:
-    from tutor.classroom.counts import Counts
     from tutor.classroom.live import LiveView
     from tutor.course.lessons import Lesson
     from tutor.storage.records import Attempt
     from tutor.storage.store import Store
+    from tutor.teaching.counts import Counts
 
 __all__ = ["COLUMNS", "NOT_TEXT", "AssignmentsPanel", "assignment_table_html", "counts_line",
            "csv_link_html", "sort_states"]
