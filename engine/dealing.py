@@ -29,7 +29,8 @@ def setup(rnd: Round, variant: Variant, rules: HouseRules, tab: Tables, hands: l
     order: ``Round.deal`` calls it on a plain round, where the type call's keyword arguments
     cost a compiled block game a sixth of its time). The round keeps ``hands`` and ``pile``
     (the callers pass new lists). ``open_tile``: the tile the rule opens with, when the caller
-    has found it already. The fields are described in :class:`~engine.round.Round`."""
+    has found it already. The fields are described in :class:`~engine.round.Round`,
+    which sets its private ones (the end and the turn in progress) itself."""
     rnd.variant = variant
     rnd.rules = rules
     rnd.tab = tab
@@ -58,15 +59,12 @@ def setup(rnd: Round, variant: Variant, rules: HouseRules, tab: Tables, hands: l
     rnd.drew_this_turn = 0
     rnd.salida_paid = False
     rnd.over = False
-    rnd._result = None
-    rnd._ending = None
     rnd.voids = [0] * players
     rnd.record = record
     log: list[Event] = []
     rnd.log = log
     turns: list[dict[str, Any]] = []
     rnd.turns = turns
-    rnd._turn = None
     rnd.initial_hands = list(hands)
     rnd.teams, rnd.seat_team = variant._teams(players)
     if table is not None:
@@ -130,7 +128,8 @@ def from_deal(cls: type[Round], variant: Variant, rules: HouseRules,
 
 def copy_into(rnd: Round, new: Round, record: bool) -> None:
     """Every field of ``rnd`` onto ``new`` (made by ``__new__`` alone): the mutable ones
-    copied, the rest shared; the event log and turns only if ``record``."""
+    copied, the rest shared; the event log and turns only if ``record``. The round copies
+    its private fields itself (``Round._copy_into``)."""
     new.variant = rnd.variant
     new.rules = rnd.rules
     new.tab = rnd.tab
@@ -158,13 +157,10 @@ def copy_into(rnd: Round, new: Round, record: bool) -> None:
     new.drew_this_turn = rnd.drew_this_turn
     new.salida_paid = rnd.salida_paid
     new.over = rnd.over
-    new._result = rnd._result
-    new._ending = rnd._ending
     new.voids = list(rnd.voids)
     new.record = record
     new.log = list(rnd.log) if record else []
     new.turns = [dict(t) for t in rnd.turns] if record else []
-    new._turn = None
     new.initial_hands = rnd.initial_hands
     new.teams = rnd.teams
     new.seat_team = rnd.seat_team

@@ -1,14 +1,14 @@
 """The end of a round (docs/rules.md §1.8, D-9): how Leonard and the block game count a hand that
 is dominoed or blocked, and the :class:`~engine.events.RoundEnded` that says how it ended.
 Plain functions over a round, which :class:`~engine.round.Round`'s hooks of the same names
-call (a variant's round type overrides those hooks, and calls :func:`finish` through
-``Round._finish``)."""
+call (a variant's round type overrides those hooks); both end the round through
+``Round._finish``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .events import EndReason, RoundEnded
+from .events import RoundEnded
 
 if TYPE_CHECKING:
     from .round import Round
@@ -19,7 +19,7 @@ def finish_domino(rnd: Round, seat: int, capicua: str) -> None:
     # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
     count = rnd.tab.hand_totals([sum(rnd.hands)])[0]
     rnd._bonus(seat, "domino", count)
-    finish(rnd, "domino", seat, None, capicua, count, count, (), None)
+    rnd._finish("domino", seat, None, capicua, count=count)
 
 
 def finish_tranque(rnd: Round) -> None:
@@ -28,7 +28,7 @@ def finish_tranque(rnd: Round) -> None:
     low = min(totals)
     lowest = [s for s, t in enumerate(totals) if t == low]
     winner, count = pay_lowest(rnd, lowest, sum(totals) - low * len(lowest))
-    finish(rnd, "tranque", winner, totals, "", count, count, (), None)
+    rnd._finish("tranque", winner, totals, "", count=count)
 
 
 def pay_lowest(rnd: Round, lowest: list[int], amount: int) -> tuple[int | None, int]:
@@ -46,36 +46,20 @@ def pay_lowest(rnd: Round, lowest: list[int], amount: int) -> tuple[int | None, 
     return None, 0
 
 
-def finish(rnd: Round, reason: EndReason, winner: int | None, totals: list[int] | None,
-           capicua: str, count: int, points: int, differences: tuple[int, ...],
-           team: int | None) -> None:
-    """End the round (``Round._finish``, with every argument given). ``totals`` None: each
-    hand's total, worked out when :func:`result` is first read (the hands no longer change)."""
-    rnd.over = True
-    # what :func:`result` needs beyond the round's state, which no longer changes: the rest
-    # (scores as tuples, pairs' totals, the blocker) is worked out when it is read, as most
-    # rollouts only read the scores
-    rnd._ending = (reason, winner, totals, capicua, count, points, differences, team)
-    if rnd.record:
-        rnd.log.append(rnd.ended)
-
-
-def result(rnd: Round) -> RoundEnded | None:
-    """How ``rnd`` ended (None while it is in progress), built once from what :func:`finish`
-    kept: the event is a dataclass, whose generated ``__init__`` mypyc leaves interpreted, and a
-    rollout that only reads the scores would spend a tenth of its time on it."""
-    ending = rnd._ending
-    if rnd._result is None and ending is not None:
-        reason, winner, totals, capicua, count, points, differences, team = ending
-        if totals is None:
-            totals = rnd._totals()
-        pairs = len(rnd.teams) < rnd.players
-        team_totals = tuple(sum(totals[s] for s in seats) for seats in rnd.teams) \
-            if pairs and totals else ()
-        if pairs and team is None and winner is not None:
-            team = rnd.seat_team[winner]
-        rnd._result = RoundEnded(
-            reason, winner, tuple(rnd.gains), tuple(rnd.losses), tuple(totals), capicua,
-            count, points, differences, rnd.teams if pairs else (), team_totals,
-            team if pairs else None, rnd.mover if reason == "tranque" else None)
-    return rnd._result
+def result(rnd: Round, ending: tuple[Any, ...]) -> RoundEnded:
+    """How ``rnd`` ended, from what ``Round._finish`` kept (``ending``); the round builds it
+    once, when :attr:`~engine.round.Round.result` is first read: the event is a dataclass,
+    whose generated ``__init__`` mypyc leaves interpreted, and a rollout that only reads the
+    scores would spend a tenth of its time on it."""
+    reason, winner, totals, capicua, count, points, differences, team = ending
+    if totals is None:
+        totals = rnd._totals()
+    pairs = len(rnd.teams) < rnd.players
+    team_totals = tuple(sum(totals[s] for s in seats) for seats in rnd.teams) \
+        if pairs and totals else ()
+    if pairs and team is None and winner is not None:
+        team = rnd.seat_team[winner]
+    return RoundEnded(
+        reason, winner, tuple(rnd.gains), tuple(rnd.losses), tuple(totals), capicua,
+        count, points, differences, rnd.teams if pairs else (), team_totals,
+        team if pairs else None, rnd.mover if reason == "tranque" else None)

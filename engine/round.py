@@ -125,6 +125,9 @@ class Round:
         dealing.setup(self, variant, rules, tables(variant.tileset, rules.symbol_value,
                                                    variant.power),
                       list(hands), list(pile), table, starter, number, opening, record, context)
+        self._result = None
+        self._ending = None
+        self._turn = None
         self._start()
 
     def _start(self) -> None:
@@ -159,6 +162,9 @@ class Round:
             new = Round.__new__(Round) if NATIVE else object.__new__(Round)
             dealing.setup(new, variant, rules, tab, hands, rest, table, first, number, opening,
                           record, context, open_tile)
+            new._result = None
+            new._ending = None
+            new._turn = None
             return new
         tab, hands, rest, table, first, opening = dealing.shuffle(cls, variant, rules, players,
                                                                   rng, starter)
@@ -384,6 +390,16 @@ class Round:
             self._turn = {"player": self.turn, "drew": [], "play": None}
         return self._turn
 
+    def _note_draw(self, seat: int, tile: str, forced: bool) -> None:
+        """Write a drawn tile in the turn's record (``forced``: ``seat`` was made to draw it)."""
+        turn = self._turn
+        if turn is None:
+            turn = self._begin_turn()
+        if forced:
+            turn.setdefault("forced", []).append({"player": seat, "tile": tile})
+        else:
+            turn["drew"].append(tile)
+
     def _end_turn(self) -> None:
         if self.record:
             self.turns.append(self._begin_turn())
@@ -509,20 +525,32 @@ class Round:
     def _finish(self, reason: EndReason, winner: int | None, totals: list[int] | None,
                 capicua: str, *, count: int = 0, points: int | None = None,
                 differences: tuple[int, ...] = (), team: int | None = None) -> None:
-        """End the round (:func:`engine.ending.finish`)."""
-        ending.finish(self, reason, winner, totals, capicua, count,
-                      count if points is None else points, differences, team)
+        """End the round. ``totals`` None: each hand's total, worked out when :attr:`result`
+        is first read (the hands no longer change)."""
+        self.over = True
+        # what :attr:`result` needs beyond the round's state, which no longer changes: the
+        # rest (scores as tuples, pairs' totals, the blocker) is worked out when it is read,
+        # as most rollouts only read the scores
+        self._ending = (reason, winner, totals, capicua, count,
+                        count if points is None else points, differences, team)
+        if self.record:
+            self.log.append(self.ended)
 
     @property
     def result(self) -> RoundEnded | None:
-        """How the round ended (None while it is in progress): :func:`engine.ending.result`."""
-        return ending.result(self)
+        """How the round ended (None while it is in progress), built once
+        (:func:`engine.ending.result`)."""
+        if self._result is None and self._ending is not None:
+            self._result = ending.result(self, self._ending)
+        return self._result
 
     @property
     def ended(self) -> RoundEnded:
         """:attr:`result` of a round that is over."""
-        result = ending.result(self)
-        assert result is not None, "the round is not over"
+        result = self._result
+        if result is None:
+            assert self._ending is not None, "the round is not over"
+            result = self._result = ending.result(self, self._ending)
         return result
 
     # --- fast random play (bots' rollouts, benchmarks) -------------------------------------
@@ -552,6 +580,9 @@ class Round:
         """Every attribute of ``self`` onto ``new`` (made by ``__new__`` alone):
         :func:`engine.dealing.copy_into`. A subclass with attributes of its own extends it."""
         dealing.copy_into(self, new, record)
+        new._result = self._result
+        new._ending = self._ending
+        new._turn = None
 
     def __repr__(self) -> str:
         line = " ".join(map(str, self.line_tiles()))

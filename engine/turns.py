@@ -25,10 +25,7 @@ def draw(rnd: Round, seat: int | None) -> None:
     rnd.voids[who] = 0  # the drawn tile is unseen: no suit is known missing any more
     if rnd.record:
         tile = rnd.tab.tileset.tiles[tid]
-        if forced:
-            rnd._begin_turn().setdefault("forced", []).append({"player": who, "tile": str(tile)})
-        else:
-            rnd._begin_turn()["drew"].append(str(tile))
+        rnd._note_draw(who, str(tile), forced)
         rnd.log.append(Drew(who, tile, forced))
 
 
