@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import import_graph
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tutor"
 WIDGETS = frozenset({"ipywidgets", "ipycanvas"})
@@ -43,46 +45,13 @@ COMMANDS = "tutor.commands"
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def _type_checking_only(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+    """:func:`tests.import_graph.module_name` (moved there, to be shared), from :data:`ROOT`."""
+    return import_graph.module_name(path, ROOT)
 
 
 def imports_of(path: Path) -> set[str]:
-    """Every module ``path`` imports (``from a import b`` counts as ``a`` and ``a.b``), with
-    relative imports resolved, wherever in the file they are (not under TYPE_CHECKING)."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _type_checking_only(node):
-            for child in node.orelse:
-                visit(child)
-            return
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                head = ".".join(base + ([node.module] if node.module else []))
-            else:
-                head = node.module or ""
-            found.add(head)
-            found.update(f"{head}.{alias.name}" for alias in node.names)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
-    return found
+    """:func:`tests.import_graph.imports_of`, from :data:`ROOT`."""
+    return import_graph.imports_of(path, ROOT)
 
 
 def graph() -> dict[str, set[str]]:
