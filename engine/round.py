@@ -13,7 +13,7 @@ tiles go is the round's :class:`~engine.line.Line`. The base round knows none of
 subclasses.
 
 This module keeps the round's state, :meth:`Round.apply` and the hooks. Its neighbours, plain
-functions over a round that its methods call: :mod:`engine.dealing` (its starting state and
+functions over a round that its methods call: :mod:`engine.round_setup` (its starting state and
 copies), :mod:`engine.opening` (who opens, with which tile), :mod:`engine.checking` (which
 moves are legal, and why one is not), :mod:`engine.turns` (drawing and passing, with the pass
 bonuses), :mod:`engine.scoring` (power effects, the capicúa's kind), :mod:`engine.ending` (how
@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from . import checking, dealing, ending, reading, scoring, turns
+from . import checking, ending, reading, round_setup, scoring, turns
 from .actions import (
     DRAW,
     PASS,
@@ -62,7 +62,7 @@ __all__ = ["Action", "ActionError", "DRAW", "Deal", "DealError", "Draw",
 
 class Round:
     """A round in progress. Build it with :meth:`deal` (random) or :meth:`from_deal` (given);
-    :func:`engine.dealing.setup` fills in these fields."""
+    :func:`engine.round_setup.setup` fills in these fields."""
 
     # Its fields, in slots: more than 30 fields in an instance dict would cost every deal a
     # dict of its own and every read a lookup (CPython shares the dict's keys for at most 30).
@@ -122,9 +122,10 @@ class Round:
                  table: int | None, starter: int, *, number: int = 1,
                  opening: Literal["rule", "any"] = "rule", record: bool = True,
                  context: object = None) -> None:
-        dealing.setup(self, variant, rules, tables(variant.tileset, rules.symbol_value,
-                                                   variant.power),
-                      list(hands), list(pile), table, starter, number, opening, record, context)
+        round_setup.setup(self, variant, rules, tables(variant.tileset, rules.symbol_value,
+                                                       variant.power),
+                          list(hands), list(pile), table, starter, number, opening, record,
+                          context)
         self._result = None
         self._ending = None
         self._turn = None
@@ -135,7 +136,7 @@ class Round:
         it; Cuban's first turns, Doble 15's direction and hex). A variant with state of its own
         extends :meth:`_copy_into` too. The base round has none."""
 
-    # --- construction (engine.dealing) ----------------------------------------------------
+    # --- construction (engine.round_setup) ------------------------------------------------
 
     @classmethod
     def deal(cls, variant: Variant, rules: HouseRules, players: int, rng: random.Random, *,
@@ -147,7 +148,7 @@ class Round:
         if rt is not None and cls is not rt:
             return rt.deal(variant, rules, players, rng, number=number, starter=starter,
                            record=record, context=context)
-        if cls is Round:  # inline (a call costs the pure block game 0.5%): see dealing.shuffle
+        if cls is Round:  # inline (a call costs the pure block game 0.5%): round_setup.shuffle
             variant.check_players(players)
             tab = tables(variant.tileset, rules.symbol_value, variant.power)
             hands, rest, table, first = shuffled(variant, tab, players, rng, starter)
@@ -160,14 +161,14 @@ class Round:
             # __new__ is there for the compiled class (see __new__); run as Python, the plain
             # object.__new__ saves the call into it. A variant's round type may extend __init__.
             new = Round.__new__(Round) if NATIVE else object.__new__(Round)
-            dealing.setup(new, variant, rules, tab, hands, rest, table, first, number, opening,
-                          record, context, open_tile)
+            round_setup.setup(new, variant, rules, tab, hands, rest, table, first, number,
+                              opening, record, context, open_tile)
             new._result = None
             new._ending = None
             new._turn = None
             return new
-        tab, hands, rest, table, first, opening = dealing.shuffle(cls, variant, rules, players,
-                                                                  rng, starter)
+        tab, hands, rest, table, first, opening = round_setup.shuffle(cls, variant, rules,
+                                                                      players, rng, starter)
         return cls(variant, rules, hands, rest, table, first, number=number,
                    opening=opening, record=record, context=context)
 
@@ -180,8 +181,8 @@ class Round:
         """A round from a prepared deal (lessons, tests, replays): a :class:`~engine.deal.Deal`
         (``starter`` given overrides the deal's), or its hands, pile, table tile and starter.
         Raises :class:`DealError`."""
-        return dealing.from_deal(cls, variant, rules, hands, pile, table, starter, number,
-                                 opening, record, context)
+        return round_setup.from_deal(cls, variant, rules, hands, pile, table, starter,
+                                     number, opening, record, context)
 
     # The opening rules (engine.opening), as hooks a variant overrides (Doble 15's doubles).
     @classmethod
@@ -578,8 +579,8 @@ class Round:
 
     def _copy_into(self, new: Round, record: bool) -> None:
         """Every attribute of ``self`` onto ``new`` (made by ``__new__`` alone):
-        :func:`engine.dealing.copy_into`. A subclass with attributes of its own extends it."""
-        dealing.copy_into(self, new, record)
+        :func:`engine.round_setup.copy_into`. A subclass with attributes of its own extends it."""
+        round_setup.copy_into(self, new, record)
         new._result = self._result
         new._ending = self._ending
         new._turn = None

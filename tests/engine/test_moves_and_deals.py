@@ -165,7 +165,7 @@ def test_the_base_round_names_no_variant():
     the record's replay (a game's own moves reach them through ``extra_moves`` and
     ``recorded_extra``)."""
     folder = Path(engine.__file__).parent
-    for module in ("round.py", "kernel.py", "actions.py", "deal.py", "dealing.py", "ending.py",
+    for module in ("round.py", "kernel.py", "actions.py", "deal.py", "round_setup.py", "ending.py",
                    "scoring.py", "checking.py", "turns.py", "opening.py", "reading.py",
                    "bots.py", "view.py", "record.py"):
         text = (folder / module).read_text(encoding="utf-8")
@@ -187,7 +187,7 @@ def test_the_house_rules_name_no_variant():
     for name in [*options, "cuban_", "doble15_", *(v.name for v in games),
                  *(v.title for v in games), "from .variants"]:
         assert name.lower() not in text.lower(), name
-    for module in ("round.py", "kernel.py", "actions.py", "deal.py", "dealing.py",
+    for module in ("round.py", "kernel.py", "actions.py", "deal.py", "round_setup.py",
                    "ending.py", "scoring.py", "sheet.py", "match.py", "record.py"):
         text = (folder / module).read_text(encoding="utf-8")
         for name in [*options, "cuban_", "doble15_"]:

@@ -1,8 +1,8 @@
-"""Making a round: its starting state from a deal (shuffled or given, docs/rules.md §1.4) and its
-copies. Plain functions over a round, which :class:`~engine.round.Round`'s ``__init__``,
-``deal``, ``from_deal`` and ``copy`` call; a variant's round type extends ``__init__`` and
-``_copy_into`` and overrides the opening hooks (``_rule_starter``, ``_check_rule_starter``,
-``_rule_opening``), which these call."""
+"""Setting up a round: its starting state from a deal (shuffled or given, docs/rules.md §1.4) and
+its copies (a deal as a value is :mod:`engine.deal`'s). Plain functions over a round, which
+:class:`~engine.round.Round`'s ``__init__``, ``deal``, ``from_deal`` and ``copy`` call; a
+variant's round type extends ``__init__`` and ``_copy_into`` and overrides the opening hooks
+(``_rule_starter``, ``_check_rule_starter``, ``_rule_opening``), which these call."""
 
 from __future__ import annotations
 
