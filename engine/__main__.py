@@ -11,6 +11,7 @@ from .bots import BOTS, make_bot, play_match
 from .match import Match
 from .record import RecordError, load_record, replay
 from .rules import VARIANTS, HouseRules, RulesError, variant
+from .variants.cuban import ANNULLED_END
 
 
 def _sheets(match: Match) -> str:
@@ -32,7 +33,7 @@ def _results(match: Match) -> str:
         if res.points != res.count:
             extra += f" (count {res.count} → {res.points})"
         scores = " ".join(f"{s:+d}" for s in res.scores)
-        if res.reason == "annulled":
+        if res.reason == ANNULLED_END:
             lines.append(f"round {r.number}: annulled (five doubles), redealt")
         else:
             lines.append(f"round {r.number}: {res.reason}{extra}, won by {who}; "

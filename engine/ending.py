@@ -19,7 +19,7 @@ def finish_domino(rnd: Round, seat: int, capicua: str) -> None:
     # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
     count = rnd.tab.hand_totals([sum(rnd.hands)])[0]
     rnd._bonus(seat, "domino", count)
-    rnd._finish("domino", seat, None, capicua, count=count)
+    rnd._finish("domino", seat, None, capicua, count, count)
 
 
 def finish_tranque(rnd: Round) -> None:
@@ -28,7 +28,7 @@ def finish_tranque(rnd: Round) -> None:
     low = min(totals)
     lowest = [s for s, t in enumerate(totals) if t == low]
     winner, count = pay_lowest(rnd, lowest, sum(totals) - low * len(lowest))
-    rnd._finish("tranque", winner, totals, "", count=count)
+    rnd._finish("tranque", winner, totals, "", count, count)
 
 
 def pay_lowest(rnd: Round, lowest: list[int], amount: int) -> tuple[int | None, int]:

@@ -15,9 +15,11 @@ BonusKind = Literal["paso-a-la-salida", "paso-corrido", "capicua", "domino", "tr
 (``domino``, ``tranque``). A game's own kinds are named by its module (Ponce's ``pass`` and
 ``block``, :data:`engine.variants.ponce.BONUS_KINDS`), and its words by its entry in
 :mod:`tutor.games`."""
-EndReason = Literal["domino", "tranque", "target", "annulled"]
-"""``target``: Ponce's match ended in the middle of the hand (§3.3); ``annulled``: a Cuban
-hand redealt because a player held five doubles (§3.4)."""
+EndReason = Literal["domino", "tranque"]
+"""How the base round ends (§1.8): a player went out, or nobody can play. A game's own ways
+are named by its module (``END_REASONS``: Ponce's ``target``,
+:data:`engine.variants.ponce.END_REASONS`), and their words by its entry in
+:mod:`tutor.games`."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,8 @@ class GameEvent:
 class RoundEnded:
     # Round.result builds this event from the round when it is first read: a new field is
     # filled there too.
-    reason: EndReason
+    reason: str
+    """An :data:`EndReason`, or one of the game's own reasons (declared by its module)."""
     winner: int | None
     gains: tuple[int, ...]
     losses: tuple[int, ...]

@@ -43,7 +43,6 @@ from .deal import Deal, DealError
 from .events import (
     Bonus,
     End,
-    EndReason,
     Event,
     Placed,
     RoundEnded,
@@ -523,11 +522,13 @@ class Round:
         """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
         ending.finish_tranque(self)
 
-    def _finish(self, reason: EndReason, winner: int | None, totals: list[int] | None,
-                capicua: str, *, count: int = 0, points: int | None = None,
+    def _finish(self, reason: str, winner: int | None, totals: list[int] | None,
+                capicua: str, count: int = 0, points: int | None = None,
                 differences: tuple[int, ...] = (), team: int | None = None) -> None:
         """End the round. ``totals`` None: each hand's total, worked out when :attr:`result`
-        is first read (the hands no longer change)."""
+        is first read (the hands no longer change). ``points`` None: ``count``. (Not
+        keyword-only: :mod:`engine.ending` passes them in order, which costs the pure-Python
+        round less.)"""
         self.over = True
         # what :attr:`result` needs beyond the round's state, which no longer changes: the
         # rest (scores as tuples, pairs' totals, the blocker) is worked out when it is read,

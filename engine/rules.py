@@ -289,6 +289,9 @@ class Variant:
     by the key its round type gives the event (:meth:`~engine.round.Round.sheet_event`), in
     the order they are written in a cell (after ``N PS PC``, before ``K KP T`` and the
     result)."""
+    void_ends: tuple[str, ...] = ()
+    """The game's own end reasons (its module's ``END_REASONS``) after which the hand counts
+    for nobody, as if never dealt: the score sheet marks no result."""
     sheet_named: bool = True
     """The score sheet's title names the game (False: Leonard-Domino and the block game, the
     sheet's own games)."""

@@ -388,7 +388,7 @@ class ScoreSheet:
                 seat, row = last_turn
                 if ev.reason == "tranque" and seat >= 0:
                     cell(seat, row).marks.append("T")
-                if ev.reason == "annulled":
+                if ev.reason in variant.void_ends:
                     continue
                 low = min(ev.hand_totals) if ev.hand_totals else 0
                 for s in range(players):

@@ -23,8 +23,9 @@ from typing import Literal
 
 from engine.events import RoundEnded
 from engine.rules import variant
+from engine.variants.cuban import ANNULLED_END
 from engine.variants.fives import FIVES_KIND
-from engine.variants.ponce import BLOCK_KIND, PASS_KIND, practice_domino
+from engine.variants.ponce import BLOCK_KIND, PASS_KIND, TARGET_END, practice_domino
 from engine.variants.traditional import practice_block
 from tutor.i18n import N_, TranslatableError
 
@@ -151,7 +152,7 @@ _ALL: tuple[Game, ...] = (
                   N_("pass points (Ponce)")),
                  (BLOCK_KIND, N_("Player {seat} blocked the game: their pair scores {points}."),
                   N_("closing the game (Ponce's tranque)"))),
-        ends=(("target", N_("Match point!"),
+        ends=((TARGET_END, N_("Match point!"),
                N_("A pair reached the match's target in the middle of the hand."),
                N_("A pair has reached the target: the match is over.")),),
         drills=(Drill("round", True, practice_domino),),
@@ -168,7 +169,7 @@ _ALL: tuple[Game, ...] = (
                          "(rule §3.4, D-21).")),),
         events=(("Annulled", N_("Player {seat} holds {count} doubles and asks for a new "
                                 "deal.")),),
-        ends=(("annulled", N_("New deal"),
+        ends=((ANNULLED_END, N_("New deal"),
                N_("A player held five doubles: the hand is dealt again."),
                N_("The hand is dealt again.")),),
     ),

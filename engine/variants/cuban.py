@@ -39,6 +39,14 @@ class Annulled(GameEvent):
         """``count``: how many doubles the seat held."""
         return {"count": len(self.doubles)}
 
+
+ANNULLED_END = "annulled"
+"""The round's end reason (``RoundEnded.reason``) when a hand is redealt (§3.4, D-21): it
+counts for nobody (:attr:`~engine.rules.Variant.void_ends`)."""
+END_REASONS = (ANNULLED_END,)
+"""Cuban's own ways a round ends, beyond :data:`engine.events.EndReason`'s (their words: its
+entry in :mod:`tutor.games`)."""
+
 OPTIONS = {
     "cuban_opener": ("winner",),
     # D-11: a later hand is opened by the winner of the previous hand.
@@ -111,7 +119,7 @@ class CubanRound(Round):
             tiles = self.tab.tileset.from_mask(self.hands[seat] & self.tab.double_mask)
             self.log.append(Annulled(seat, tuple(tiles)))
             self._begin_turn()["annul"] = True
-        self._finish("annulled", None, self._totals(), "")
+        self._finish(ANNULLED_END, None, self._totals(), "")
         self._end_turn()
 
     def _collect(self, seat: int, totals: list[int]) -> int:
@@ -150,7 +158,7 @@ class CubanRound(Round):
         prev = previous[-1]
         result = prev.result
         assert result is not None
-        if result.reason == "annulled":
+        if result.reason == ANNULLED_END:
             return prev.starter
         if result.winner is not None:
             return result.winner
@@ -176,4 +184,5 @@ CUBAN = Variant(
     round_type=CubanRound,
     options=OPTIONS,
     sheet_marks=SHEET_MARKS,
+    void_ends=(ANNULLED_END,),
 )

@@ -28,6 +28,12 @@ BLOCK_KIND = "block"
 BONUS_KINDS = (PASS_KIND, BLOCK_KIND)
 """Ponce's own kinds of :class:`~engine.events.Bonus` (their words: its entry in
 :mod:`tutor.games`)."""
+TARGET_END = "target"
+"""The round's end reason (``RoundEnded.reason``) when a pair reaches the match's target in
+the middle of the hand (§3.3)."""
+END_REASONS = (TARGET_END,)
+"""Ponce's own ways a round ends, beyond :data:`engine.events.EndReason`'s (their words: its
+entry in :mod:`tutor.games`)."""
 
 
 def round_count(points: int) -> int:
@@ -117,7 +123,7 @@ class PonceRound(RotatingOpener):
         first = self.ponce_context.passes + self.pass_count == 1
         self._bonus(placer, PASS_KIND, 2 if first else 1, "first" if first else "")
         if self._reached(placer):
-            self._finish("target", None, self._totals(), "", team=self.seat_team[placer])
+            self._finish(TARGET_END, None, self._totals(), "", team=self.seat_team[placer])
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """The winner's pair scores the sum of all hands, rounded to tens."""

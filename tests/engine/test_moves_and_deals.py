@@ -342,3 +342,23 @@ def test_regenerated_fixtures_are_the_same_bytes(tmp_path, monkeypatch):
     assert len(written) == 9
     for name in written:
         assert (tmp_path / name).read_bytes() == (FIXTURES / name).read_bytes(), name
+
+
+def test_a_games_own_end_reasons_are_its_modules():
+    """Issue 46 part 3: the base engine's EndReason names only how every game ends (§1.8); a
+    game's own ways (Ponce's match point mid-hand, Cuban's redeal) are its module's
+    END_REASONS, named by no other game, and a redeal counts for nobody (void_ends)."""
+    import pkgutil
+    from typing import get_args
+
+    import engine.variants
+    from engine.events import EndReason
+
+    own = {}
+    for info in pkgutil.iter_modules(engine.variants.__path__):
+        module = importlib.import_module(f"engine.variants.{info.name}")
+        own.update({reason: info.name for reason in getattr(module, "END_REASONS", ())})
+    assert set(get_args(EndReason)) == {"domino", "tranque"}
+    assert own == {"target": "ponce", "annulled": "cuban"}
+    assert VARIANTS["cuban"].void_ends == ("annulled",)
+    assert all(not v.void_ends for name, v in VARIANTS.items() if name != "cuban")

@@ -177,6 +177,10 @@ def test_cuban_sheet_marks_the_redeal():
     rnd.apply(engine.ANNUL)
     sheet = ScoreSheet.from_round(rnd)
     assert sheet.cell(1, 1).play == "5D" and sheet.title().endswith("annulled: nobody wins")
+    # the redealt hand counts for nobody (Variant.void_ends): no result marks, not a tie
+    from engine.sheet import LOSE, TIE, WIN
+
+    assert not [m for r in sheet.rows for c in r.cells for m in c.marks if m in (WIN, TIE, LOSE)]
 
 
 def test_sheet_of_a_random_hub_round_replays_from_its_deal():
