@@ -1,8 +1,8 @@
 """The end of a round (docs/rules.md §1.8, D-9): how Leonard and the block game count a hand that
 is dominoed or blocked, and the :class:`~engine.events.RoundEnded` that says how it ended.
-Plain functions over a round, which :class:`~engine.round.Round`'s hooks of the same names
-call (a variant's round type overrides those hooks); both end the round through
-``Round._finish``."""
+Plain functions over a round, which :class:`~engine.round.Round`'s ``_finish_domino`` and
+``_finish_tranque`` hooks call (a variant's round type overrides those hooks) before they end
+the round with what these return."""
 
 from __future__ import annotations
 
@@ -14,21 +14,23 @@ if TYPE_CHECKING:
     from .round import Round
 
 
-def finish_domino(rnd: Round, seat: int, capicua: str) -> None:
-    """``seat`` placed its last tile: it collects every other hand (§1.8)."""
+def domino_count(rnd: Round, seat: int) -> int:
+    """``seat`` placed its last tile: it collects every other hand (§1.8), paid as a bonus;
+    returns the count, which the round ends with."""
     # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
     count = rnd.tab.hand_totals([sum(rnd.hands)])[0]
     rnd._bonus(seat, "domino", count)
-    rnd._finish("domino", seat, None, capicua, count, count)
+    return count
 
 
-def finish_tranque(rnd: Round) -> None:
-    """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
+def tranque_count(rnd: Round) -> tuple[int | None, list[int], int]:
+    """Nobody can play: the lowest hand collects the others (§1.8, D-9), paid as a bonus;
+    returns the winner (None: a tie), each hand's total and the count the round ends with."""
     totals = rnd._totals()
     low = min(totals)
     lowest = [s for s, t in enumerate(totals) if t == low]
     winner, count = pay_lowest(rnd, lowest, sum(totals) - low * len(lowest))
-    rnd._finish("tranque", winner, totals, "", count, count)
+    return winner, totals, count
 
 
 def pay_lowest(rnd: Round, lowest: list[int], amount: int) -> tuple[int | None, int]:

@@ -516,19 +516,25 @@ class Round:
 
     def _finish_domino(self, seat: int, capicua: str) -> None:
         """``seat`` placed its last tile: it collects every other hand (§1.8)."""
-        ending.finish_domino(self, seat, capicua)
+        count = ending.domino_count(self, seat)
+        self._end("domino", seat, None, capicua, count, count, (), None)
 
     def _finish_tranque(self) -> None:
         """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
-        ending.finish_tranque(self)
+        winner, totals, count = ending.tranque_count(self)
+        self._end("tranque", winner, totals, "", count, count, (), None)
 
     def _finish(self, reason: str, winner: int | None, totals: list[int] | None,
-                capicua: str, count: int = 0, points: int | None = None,
+                capicua: str, *, count: int = 0, points: int | None = None,
                 differences: tuple[int, ...] = (), team: int | None = None) -> None:
         """End the round. ``totals`` None: each hand's total, worked out when :attr:`result`
-        is first read (the hands no longer change). ``points`` None: ``count``. (Not
-        keyword-only: :mod:`engine.ending` passes them in order, which costs the pure-Python
-        round less.)"""
+        is first read (the hands no longer change). ``points`` None: ``count``."""
+        self._end(reason, winner, totals, capicua, count, count if points is None else points,
+                  differences, team)
+
+    def _end(self, reason: str, winner: int | None, totals: list[int] | None, capicua: str,
+             count: int, points: int, differences: tuple[int, ...], team: int | None) -> None:
+        """:meth:`_finish` with every argument given in order (the base round's own ends)."""
         self.over = True
         # what :attr:`result` needs beyond the round's state, which no longer changes: the
         # rest (scores as tuples, pairs' totals, the blocker) is worked out when it is read,
