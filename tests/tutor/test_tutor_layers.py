@@ -255,38 +255,9 @@ def cycles(imports: dict[str, set[str]]) -> list[list[str]]:
     """The import cycles among the modules of ``tutor``: each group of modules that import
     each other in a circle (a strongly connected component of more than one module), sorted.
     An import of a module's own parent package (``tutor.ui`` from ``tutor.ui.play.app``) is
-    no edge: Python loads it first anyway, and it imports the module only if it asks."""
-    edges = {m: {t for t in (_module(n, imports) for n in names if n.startswith("tutor"))
-                 if t and t != m and not _in(m, t)}
-             for m, names in imports.items()}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    found: list[list[str]] = []
-
-    def visit(m: str) -> None:  # Tarjan's strongly connected components
-        index[m] = low[m] = len(index)
-        stack.append(m)
-        for t in edges[m]:
-            if t not in index:
-                visit(t)
-                low[m] = min(low[m], low[t])
-            elif t in stack:
-                low[m] = min(low[m], index[t])
-        if low[m] == index[m]:
-            group = []
-            while True:
-                t = stack.pop()
-                group.append(t)
-                if t == m:
-                    break
-            if len(group) > 1:
-                found.append(sorted(group))
-
-    for m in sorted(edges):
-        if m not in index:
-            visit(m)
-    return sorted(found)
+    no edge: Python loads it first anyway, and it imports the module only if it asks.
+    :func:`tests.import_graph.cycles`, which the engine's cycle test shares."""
+    return import_graph.cycles(import_graph.module_graph(imports))
 
 
 def test_no_import_cycle() -> None:
