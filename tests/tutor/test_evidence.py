@@ -15,7 +15,7 @@ from engine.events import PowerEffect
 from engine.tiles import Tile
 from tutor import Session
 from tutor.course.lessons import LessonError, lesson_from_dict, load_lesson
-from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.play.saving import load_mastery, save_mastery
 from tutor.storage.store import Store
 from tutor.teaching.asking import Asker
 from tutor.teaching.diagnosis import diagnose, mistake_value

@@ -15,7 +15,7 @@ import pytest
 from tutor.classroom.overview import reviews_due
 from tutor.commands.simulate import Forgetful, ProfileError, SimClock, learner, simulate_days
 from tutor.play.session import Session, SessionError
-from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.play.saving import load_mastery, save_mastery
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.mastery import STREAK_TO_MASTER, BKTParams, Mastery

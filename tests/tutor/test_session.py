@@ -14,7 +14,7 @@ import pytest
 
 from engine import PowerEffect
 from tutor import Feedback, Session, SessionError, hint_ladder
-from tutor.storage.recorder import load_mastery
+from tutor.play.saving import load_mastery
 from tutor.storage.records import Attempt
 from tutor.storage.store import Store, StoreError
 from tutor.teaching.evidence import parse_step

@@ -15,7 +15,7 @@ import pytest
 
 from tutor import Feedback, Session
 from tutor.commands.teacher import rebuild_mastery
-from tutor.storage.recorder import load_mastery
+from tutor.play.saving import load_mastery
 from tutor.storage.store import DATASHOP_COLUMNS, Store
 from tutor.teaching.mastery import STREAK_TO_MASTER, Mastery
 

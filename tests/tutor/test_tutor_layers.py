@@ -42,7 +42,7 @@ STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.course.paths", "tutor.stora
 """The store keeps rows: it reads the shared record types (:mod:`tutor.storage.records`), the
 translations and the default place of its file, and nothing of the teaching."""
 LESSON_LOADING = frozenset({"tutor.course.lessons", "tutor.course.paths"})
-SESSION = package("play") | {"tutor.storage.recorder", "tutor.teaching.asking"}
+SESSION = package("play") | {"tutor.teaching.asking"}
 CLASS_FILES = frozenset({"tutor.classroom.overview", "tutor.classroom.student_answers",
                          "tutor.classroom.counts", "tutor.teaching.replay",
                          "tutor.teaching.review", "tutor.classroom.live",
@@ -219,7 +219,7 @@ def test_imports_are_resolved(tmp_path: Path) -> None:
     lessons = imports_of(PACKAGE / "course" / "lessons.py")
     assert "tutor.course.paths" in lessons  # `from .paths import …`
     assert "tutor.storage.store" in imports_of(PACKAGE / "commands" / "teacher.py")
-    assert "tutor.storage.store" in imports_of(PACKAGE / "storage" / "recorder.py")  # in a method
+    assert "tutor.storage.store" in imports_of(PACKAGE / "play" / "saving.py")  # in a method
     review = imports_of(PACKAGE / "teaching" / "review.py")
     assert "tutor.teaching.evidence" not in review  # under TYPE_CHECKING only
 

@@ -3,7 +3,7 @@ share. It holds the engine's match and the bots in their seats, owns the game lo
 (:meth:`Session.advance`: the only place that decides what happens next), wires the asking
 (:mod:`tutor.teaching.asking`), the narration (:mod:`tutor.play.narration`) and the progress
 recorder
-(:mod:`tutor.storage.recorder`), and builds the :class:`~tutor.play.snapshot.Snapshot` a screen
+(:mod:`tutor.play.saving`), and builds the :class:`~tutor.play.snapshot.Snapshot` a screen
 draws from.
 """
 
@@ -53,7 +53,7 @@ from tutor.play.snapshot import (
     StudentAnswers,
     export_progress,
 )
-from tutor.storage.recorder import NOT_SAVED_YET, Recorder
+from tutor.play.saving import NOT_SAVED_YET, Recorder
 from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending, note_text
 from tutor.teaching.hints import Hint
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params, default_params

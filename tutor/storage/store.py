@@ -3,7 +3,7 @@ or in a PostgreSQL database a school's or district's server shares.
 
 The store keeps rows: attempts (:class:`tutor.storage.records.Attempt`) and mastery rows (plain
 values by skill). It imports no teaching code; the teaching code turns the rows into a
-:class:`tutor.teaching.mastery.Mastery` (:func:`tutor.storage.recorder.load_mastery`).
+:class:`tutor.teaching.mastery.Mastery` (:func:`tutor.play.saving.load_mastery`).
 
 Where: ``$LEONARD_TUTOR_DB`` (or the ``Store``'s first argument) is a file path, or a
 ``postgresql://user@host:5432/db`` address (psycopg 3: ``pip install
@@ -583,7 +583,7 @@ class Store:
         attempt once, at the answer (:class:`tutor.teaching.asking.Asker`: its session, time,
         attempt
         number at the step and first-attempt mark included), and the
-        :class:`~tutor.storage.recorder.Recorder` hands it here unchanged. Values outside
+        :class:`~tutor.play.saving.Recorder` hands it here unchanged. Values outside
         :data:`LIMITS` raise :class:`StoreError`."""
         a = attempt
         self._allow(a.student)
@@ -654,7 +654,7 @@ class Store:
         """Store ``student``'s mastery rows (one transaction): by skill, the columns of
         :data:`MASTERY_COLUMNS` (the shape of :meth:`tutor.teaching.mastery.Mastery.to_dict`). The
         store keeps rows; the teaching code makes them a mastery
-        (:func:`tutor.storage.recorder.save_mastery`)."""
+        (:func:`tutor.play.saving.save_mastery`)."""
         self._allow(student)
         values = [tuple(int(row[c]) if c == "mastered" else row[c] for c in MASTERY_COLUMNS)
                   for row in rows.values()]
@@ -675,7 +675,7 @@ class Store:
     def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]:
         """``student``'s saved mastery rows, by skill: each the columns of
         :data:`MASTERY_COLUMNS` (empty if nothing was saved). The teaching code reads them
-        (:func:`tutor.storage.recorder.load_mastery`,
+        (:func:`tutor.play.saving.load_mastery`,
         :meth:`tutor.teaching.mastery.Mastery.from_dict`)."""
         self._allow(student)
         columns = ", ".join(f"m.{c}" for c in MASTERY_COLUMNS)
