@@ -107,8 +107,8 @@ def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong
                 if not q.is_right(wrong):
                     s.answer(str(wrong))
             s.answer(str(q.expected))
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.round.over and not s.match.over:
             s.new_round()
         else:

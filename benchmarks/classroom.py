@@ -220,14 +220,14 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
             if session.round.over:
                 break
             await asyncio.sleep(think)
-            legal = {str(m): m for m in session.legal_moves()}
+            legal = {str(m): m for m in session.legal_actions()}
             button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
             move = await button.get_attribute("title")
             if move not in legal:
                 raise AssertionError(f"page offers {move!r}, engine allows {sorted(legal)}")
             student.clicks_at.append(time.perf_counter())
             student.clicks_ms.append(await page.evaluate(CLICK, move))
-            session.play(legal[move])
+            session.apply_action(legal[move])
         # The last answer's write: the page says when a busy file kept it waiting.
         await until(page, "() => !/cannot be saved yet|waiting to be saved|not saved yet/i.test("
                     "document.querySelector('.ld-status').innerText)", 60_000)

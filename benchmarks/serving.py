@@ -60,9 +60,9 @@ def forced(session: Any) -> None:
     """The page makes a human's forced draw or pass by itself; so does the mirror."""
     from engine.round import DRAW, PASS
 
-    while (session.human_to_move is not None and not session.pending_question
-           and session.legal_moves() in ([DRAW], [PASS])):
-        session.play(session.legal_moves()[0])
+    while (session.current_player() is not None and not session.pending_question
+           and session.legal_actions() in ([DRAW], [PASS])):
+        session.apply_action(session.legal_actions()[0])
 
 
 def note_cpu(cpu: dict[int, float], pids: Iterable[int]) -> None:

@@ -100,10 +100,10 @@ class Terminal:
     def choose_move(self) -> None:
         _ = self._
         v = self.board()
-        moves = self.s.legal_moves()
+        moves = v.legal  # the numbered moves, then the game's own (Cuban's redeal)
         for i, m in enumerate(moves, 1):
             self.write(f"  {i}. {_move_text(m, _)}")
-        extra = v.extra  # the game's own moves (Cuban's redeal), numbered after the legal ones
+        extra = v.extra
         for i, x in enumerate(extra, len(moves) + 1):
             self.write(f"  {i}. {x.label}" + (f" ({x.explanation})" if x.explanation else ""))
         count = len(moves) + len(extra)
@@ -113,7 +113,7 @@ class Terminal:
                 break
             self.write(_(N_("Choose a move from 1 to {count}.")).format(count=count))
         k = int(text) - 1
-        events = self.s.play(k if k < len(moves) else extra[k - len(moves)].move)
+        events = self.s.apply_action(moves[k] if k < len(moves) else extra[k - len(moves)].move)
         self.narrate(events)
 
     def question(self) -> None:

@@ -100,12 +100,12 @@ def _press_move(page: Any, mirror: Session, number: int) -> None:
     buttons = page.locator(".ld-move")
     button = buttons.nth(number - 1)
     move = button.get_attribute("title")
-    legal = {str(m): m for m in mirror.legal_moves()}
+    legal = {str(m): m for m in mirror.legal_actions()}
     assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
     handle = button.element_handle()
     page.keyboard.press(str(number))
     taken(page, handle, move)
-    mirror.play(legal[move])
+    mirror.apply_action(legal[move])
 
 
 def _answer_by_keyboard(page: Any, mirror: Session, text: str) -> None:
@@ -132,7 +132,7 @@ def _play_with_arrows(page: Any, mirror: Session) -> None:
     """On the focused board: arrows to a tile, Enter; a tile that fits both ends goes on to
     the ends, where Enter places it at the first."""
     view = mirror.snapshot()
-    plays = [m for m in mirror.legal_moves() if isinstance(m, Play)]
+    plays = [m for m in mirror.legal_actions() if isinstance(m, Play)]
     both = [t for t in view.hand if sum(p.tile == t for p in plays) == 2]
     tile: Tile = both[0] if both else plays[0].tile
     index = list(view.hand).index(tile)
@@ -150,7 +150,7 @@ def _play_with_arrows(page: Any, mirror: Session) -> None:
     else:
         move = next(p for p in plays if p.tile == tile)
     taken(page, handle, str(move))
-    mirror.play(move)
+    mirror.apply_action(move)
 
 
 def test_a_keyboard_only_student_finishes_a_round(browser: Any, voila_url: str,
@@ -423,7 +423,7 @@ def _press_a_tile_that_does_not_fit(page: Any, press: Any, lay: Any, mirror: Ses
     """``press`` (the board's ``click`` or ``tap``) where the page draws a hand tile of
     ``lay`` that does not fit (not one of ``skip``), the board shown at ``scale``: the page
     says it does not fit. The tile pressed."""
-    fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
+    fits = {m.tile for m in mirror.legal_actions() if isinstance(m, Play)}
     spot = next(p for p in lay.hand if p.tile not in fits and p.tile not in skip)
     press(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
     page.locator(".ld-status").filter(

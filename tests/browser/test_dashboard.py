@@ -102,9 +102,9 @@ def _visible(page: Any, selector: str) -> bool:
 
 def _mirror_forced(mirror: Session) -> None:
     """The page applies a human's forced draw or pass by itself; so does the mirror."""
-    while (mirror.human_to_move is not None and not mirror.pending_question
-           and mirror.legal_moves() in ([DRAW], [PASS])):
-        mirror.play(mirror.legal_moves()[0])
+    while (mirror.current_player() is not None and not mirror.pending_question
+           and mirror.legal_actions() in ([DRAW], [PASS])):
+        mirror.apply_action(mirror.legal_actions()[0])
 
 
 CHOICE = ".ld-move:not([title='draw']):not([title='pass'])"
@@ -147,13 +147,13 @@ def _click_first_move(page: Any, mirror: Session | None = None) -> str:
     button = page.locator(CHOICE).first
     move = button.get_attribute("title") or ""
     if mirror is not None:
-        legal = {str(m): m for m in mirror.legal_moves()}
+        legal = {str(m): m for m in mirror.legal_actions()}
         assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
     handle = button.element_handle()
     button.click()
     taken(page, handle, move)
     if mirror is not None:
-        mirror.play(legal[move])
+        mirror.apply_action(legal[move])
     return move
 
 

@@ -139,15 +139,15 @@ def test_after_a_move_a_second_enter_plays_nothing(page: Any, voila_url: str) ->
             continue
         assert not mirror.round.over, "the round ended before a quiet turn came back"
         # A move that asks nothing (no power tile), pressed with Enter.
-        quiet = [m for m in mirror.legal_moves() if isinstance(m, Play) and not m.tile.is_power]
-        move = str((quiet or mirror.legal_moves())[0])
+        quiet = [m for m in mirror.legal_actions() if isinstance(m, Play) and not m.tile.is_power]
+        move = str((quiet or mirror.legal_actions())[0])
         button = page.locator(f".ld-move[title='{move}']")
-        legal = {str(m): m for m in mirror.legal_moves()}
+        legal = {str(m): m for m in mirror.legal_actions()}
         handle = button.element_handle()
         button.focus()
         page.keyboard.press("Enter")
         taken(page, handle, move)
-        mirror.play(legal[move])
+        mirror.apply_action(legal[move])
         if not quiet or mirror.pending_question is not None:
             continue
         page.wait_for_function("() => document.activeElement && document.activeElement"

@@ -86,8 +86,8 @@ def play(s: Session, clock: Clock, script: Sequence[Answer], *, to_the_end: bool
             clock.now += timedelta(seconds=10)
             (script[done] if done < len(script) else right)(s, q)
             done += 1
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.round.over and not s.lesson_over:
             s.new_round()
         else:
@@ -306,8 +306,8 @@ def _trivial_times_one(seed: int, db: Path) -> tuple[Session, Any, int] | None:
                 s.answer(str(added))
                 made = True
             s.answer(str(q.expected))
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.round.over and not s.lesson_over:
             s.new_round()
         else:

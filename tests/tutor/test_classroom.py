@@ -23,8 +23,8 @@ from tutor.classroom.overview import (
 )
 from tutor.course.builder import build_lesson, lesson_links, save_lesson
 from tutor.course.lessons import LessonError, list_lessons, load_lesson
-from tutor.play.session import Session
 from tutor.play.saving import load_mastery
+from tutor.play.session import Session
 from tutor.storage.store import Store
 from tutor.teaching.replay import rebuild_mastery
 
@@ -153,7 +153,7 @@ def test_the_lesson_builder_writes_a_checked_lesson_that_plays(tmp_path: Path,
     lesson = load_lesson("my-squares")
     assert lesson.targets == {"square"} and lesson.rich_in == {"x/x"}
     s = Session.from_lesson("my-squares", lang="en", seed=2, store=None)
-    assert s.legal_moves() or s.pending_question
+    assert s.legal_actions() or s.pending_question
     with pytest.raises(LessonError, match="exists already"):
         save_lesson(data, lang="en")
     with pytest.raises(LessonError, match="game.players: must be 2 to 5, got 9"):

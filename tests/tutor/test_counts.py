@@ -110,8 +110,8 @@ def _script(s: Session) -> tuple[list[Done], int]:
             done.append(Done(ev.skill if counted else None,  # type: ignore[union-attr]
                              k % 5 == 0 and counted, attempts, pressed, revealed,
                              presses))
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.round.over:
             s.new_round()
         else:
@@ -265,8 +265,8 @@ def test_the_evidence_says_what_the_row_ruled_out(tmp_path: Path) -> None:
         q = s.pending_question
         if q is not None:
             s.answer(str(q.expected))
-        elif s.human_to_move is not None:
-            s.play(0)
+        elif s.current_player() is not None:
+            s.apply_action(0)
         elif s.lesson_over:
             break
         elif s.round.over:

@@ -247,8 +247,8 @@ def _play(s: Session, answer: object, moves: random.Random,
                 seen.append((p.question.skill, p.step_name, p.evidence.kind))
             while s.asker.pending is p:
                 s.reveal()
-        elif s.human_to_move is not None:
-            s.play(moves.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(moves.randrange(len(s.legal_actions())))
         elif s.lesson_over if lesson else s.match.over:
             break
         elif s.round.over:

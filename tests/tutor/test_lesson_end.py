@@ -52,8 +52,8 @@ def play_lesson(s: Session, answer: Answer, move_seed: int = 0,
             fb = s.answer(text) if text is not None else s.reveal()
             if not fb.done:
                 s.reveal()
-        elif s.human_to_move is not None:
-            events = s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            events = s.apply_action(rng.randrange(len(s.legal_actions())))
             if on_events:
                 on_events(s, events)
         elif s.lesson_over:
@@ -110,8 +110,8 @@ def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
             fb = s.answer(text)  # type: ignore[arg-type]
             if not fb.done:
                 s.reveal()
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.lesson_over:
             break
         elif s.round.over:

@@ -58,8 +58,8 @@ def _play(store: Store, lesson: str, student: str, questions: int, answer: Answe
             if fb is None or not fb.done:
                 s.answer(str(q.expected))
             k += 1
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.round.over:
             if s.lesson_over:  # every target mastered (or a cap): what a student sees
                 break

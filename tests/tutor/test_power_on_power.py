@@ -34,8 +34,8 @@ def play(s: Session, seed: int = SEED, moves: int = 400) -> list[tuple[int, list
     for _ in range(moves):
         if s.pending_question is not None:
             s.answer(str(s.pending_question.expected))
-        elif s.human_to_move is not None:
-            events = s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            events = s.apply_action(rng.randrange(len(s.legal_actions())))
             if _power_on_power(events):
                 rules = [q for q in s.queued_questions if q.skill == "rules"]
                 seen.append((len(rules), list(s.snapshot().notes)))

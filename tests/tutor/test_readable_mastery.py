@@ -185,8 +185,8 @@ def test_the_play_page_says_what_the_other_pages_say(tmp_path: Path) -> None:
             checked += 1
             if checked == 24:
                 break
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.round.over:
             if s.lesson_over:
                 break

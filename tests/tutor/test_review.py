@@ -14,8 +14,8 @@ import pytest
 
 from tutor.classroom.overview import reviews_due
 from tutor.commands.simulate import Forgetful, ProfileError, SimClock, learner, simulate_days
-from tutor.play.session import Session, SessionError
 from tutor.play.saving import load_mastery, save_mastery
+from tutor.play.session import Session, SessionError
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.mastery import STREAK_TO_MASTER, BKTParams, Mastery
@@ -166,7 +166,7 @@ def test_a_lesson_opened_when_a_review_is_due_starts_with_review_items(tmp_path:
         assert len(queued) == REVIEW_ITEMS
         assert all(is_review(q.problem) and q.skill == "multiply" and q.situation.drill
                    for q in queued)
-        assert s.human_to_move is None  # the review comes before the game goes on
+        assert s.current_player() is None  # the review comes before the game goes on
         assert s.asker.pending is not None and s.asker.pending.scaffold == ""  # unscaffolded
         for _ in queued:
             q = s.pending_question

@@ -47,8 +47,8 @@ def play_through(s: Session, policy: Policy, move_seed: int = 0,
                 on_question(s)
             fb = policy(s)
             assert fb.done
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.match.over:
             return
         elif s.round.over:
@@ -87,9 +87,9 @@ def first_question(seed_from: int = 0, **kw: object) -> Session:
         s = Session(seed=seed, **kw)  # type: ignore[arg-type]
         rng = random.Random(seed)
         while s.pending_question is None and not s.round.over:
-            if s.human_to_move is None:
+            if s.current_player() is None:
                 break
-            s.play(rng.randrange(len(s.legal_moves())))
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         if s.pending_question is not None and s.pending_question.step in ("gain", "loss"):
             return s
     raise AssertionError("no question found")
@@ -114,9 +114,9 @@ def test_scores_shown_hide_the_pending_points() -> None:
 
 def test_play_while_a_question_waits_is_refused() -> None:
     s = first_question(lang="en")
-    assert s.legal_moves() == []
+    assert s.legal_actions() == []
     with pytest.raises(SessionError, match="Answer the question first"):
-        s.play(0)
+        s.apply_action(0)
     with pytest.raises(SessionError):
         s.new_round()
 
@@ -396,25 +396,26 @@ def test_round_end_question_shows_the_hands_not_their_totals() -> None:
 def test_bots_step_one_by_one_without_auto() -> None:
     s = Session(seed=2, lang="en", auto_bots=False, humans=(1,))
     moves = 0
-    while s.bot_pending():
-        events = s.step_bot()
+    while (s.waiting() is None):
+        events = s.advance(forced=False).events
         assert events
         moves += 1
-        if s.human_to_move is not None or s.pending_question is not None:
+        if s.current_player() is not None or s.pending_question is not None:
             break
     assert moves >= 1
-    assert s.step_bot() == [] or s.bot_pending()
+    assert s.advance(forced=False).events == () or s.waiting() is None
 
 
 def test_not_your_turn_and_bad_index() -> None:
     s = Session(seed=2, lang="en", auto_bots=False, humans=(1,))
-    if s.bot_pending():
+    if (s.waiting() is None):
         with pytest.raises(SessionError, match="not your turn"):
-            s.play(0)
-    s.run_bots()
-    if s.human_to_move is not None:
+            s.apply_action(0)
+    while s.waiting() is None:  # the bots move
+        s.advance(forced=False)
+    if s.current_player() is not None:
         with pytest.raises(SessionError, match="Choose a move"):
-            s.play(99)
+            s.apply_action(99)
 
 
 def test_snapshot_has_what_a_board_needs() -> None:
@@ -450,7 +451,8 @@ def test_bad_settings_are_clear_errors() -> None:
 
 def test_sheet_does_not_fail() -> None:
     s = Session(seed=1, lang="en")
-    s.sheet()  # None until engine/sheet.py exists, else the round's score sheet
+    view = s.snapshot(sheet=True)  # no sheet until engine/sheet.py exists, else the round's
+    assert (view.sheet is not None) == view.sheet_available
 
 
 def test_package_doctest() -> None:
@@ -464,7 +466,7 @@ def test_package_doctest() -> None:
 def test_session_errors_speak_the_session_language() -> None:
     s = first_question(lang="es")
     with pytest.raises(SessionError) as info:
-        s.play(0)
+        s.apply_action(0)
     assert str(info.value) == "Primero responde la pregunta (o pide ver la respuesta)."
     assert info.value.message("en") == "Answer the question first (or ask to see the answer)."
     with pytest.raises(SessionError, match="^Una partida necesita al menos 2 jugadores, no 1"):
@@ -475,7 +477,7 @@ def test_session_errors_speak_the_session_language() -> None:
         Session(bots="genius", lang="es")
     s.set_lang("en")  # the errors follow the session when its language changes
     with pytest.raises(SessionError, match="^Answer the question first"):
-        s.play(0)
+        s.apply_action(0)
 
 
 # --- teaching: evidence, adaptive practice, hot seat (docs/rules.md §4) --------------------------
@@ -609,8 +611,8 @@ def next_question(s: Session, seed: int = 0) -> None:
     for _ in range(10_000):
         if s.pending_question is not None:
             return
-        if s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        if s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.round.over and not s.match.over:
             s.new_round()
         else:
@@ -731,7 +733,7 @@ def _match_to_its_end(s: Session, move_seed: int) -> None:
         if s.round.over:
             s.new_round()
         else:
-            s.play(rng.randrange(len(s.legal_moves())))
+            s.apply_action(rng.randrange(len(s.legal_actions())))
 
 
 def test_the_match_end_names_the_final_scores_not_the_last_rounds_hands() -> None:
@@ -803,8 +805,8 @@ def _first_moves_game(s: Session, step: Callable[[Session], list[Any]]) -> list[
     for _ in range(5_000):
         if s.pending_question is not None:
             out += map(repr, s.reveal().events)  # (auto_bots: the bots go on after it)
-        elif s.human_to_move is not None:
-            out += map(repr, s.play(s.legal_moves()[0]))
+        elif s.current_player() is not None:
+            out += map(repr, s.apply_action(s.legal_actions()[0]))
         elif s.lesson_over:
             break
         elif s.round.over:
@@ -845,9 +847,9 @@ def test_advance_makes_a_humans_forced_draws_as_one_step() -> None:
                 continue
             if step.waiting != "move":
                 break
-            legal = s.legal_moves()
+            legal = s.legal_actions()
             if len(legal) == 1 and isinstance(legal[0], (Draw, Pass)):
-                seat = s.human_to_move
+                seat = s.current_player()
                 before = s.steps
                 assert s.advance(forced=False).events == ()  # not without being asked
                 forced = s.advance()
@@ -857,24 +859,24 @@ def test_advance_makes_a_humans_forced_draws_as_one_step() -> None:
                     drew = [e for e in forced.events if isinstance(e, Drew)]
                     assert drew and all(e.seat == seat for e in drew)
                     assert s.waiting() != "move" or not all(
-                        isinstance(m, Draw) for m in s.legal_moves())
+                        isinstance(m, Draw) for m in s.legal_actions())
                 assert list(forced.events) == s.last_events
                 return
-            s.play(legal[0])
+            s.apply_action(legal[0])
     raise AssertionError("no forced draw in 40 seeded games")
 
 
 def test_waiting_is_the_one_move_check() -> None:
     """What the game waits for decides what play() allows, in the session's words."""
     s = Session(seed=2, lang="en", auto_bots=False, humans=(1,))
-    assert s.waiting() is None and s.bot_pending()
+    assert s.waiting() is None and (s.waiting() is None)
     with pytest.raises(SessionError, match="It is not your turn"):
-        s.play(0)
+        s.apply_action(0)
     while s.waiting() is None:
         s.advance()
     assert s.waiting() in ("move", "question", "round")
     assert s.snapshot().waiting == s.waiting()
-    assert (s.waiting() == "move") == (s.human_to_move is not None)
+    assert (s.waiting() == "move") == (s.current_player() is not None)
 
 
 def test_the_snapshot_tells_the_log_and_the_news_once() -> None:
@@ -885,7 +887,7 @@ def test_the_snapshot_tells_the_log_and_the_news_once() -> None:
     s = Session(seed=3, lang="en", auto_bots=False)
     for _ in range(20):
         if s.waiting() == "move":
-            s.play(0)
+            s.apply_action(0)
         elif s.waiting() == "question":
             s.reveal()
         elif s.waiting() is None:

@@ -48,14 +48,14 @@ class Asker:
 
 def test_3_4_the_student_with_five_doubles_is_offered_the_redeal_and_takes_it_D21():
     s = cuban_session(cuban_hands({0: ["9/9", *FIVE_DOUBLES]}))
-    assert s.human_to_move == 0 and s.round.number == 1
-    (annul,) = s.extra_moves()
+    assert s.current_player() == 0 and s.round.number == 1
     view = s.snapshot()
+    (annul,) = [x.move for x in view.extra]
     assert [(x.text, x.label) for x in view.extra] == [
         (str(annul), "Ask for a redeal (five doubles)")]
     assert "§3.4" in view.extra[0].explanation and view.extra[0].move == annul
     assert annul not in view.legal  # the game's own move is not one of the numbered moves
-    events = s.play(view.extra[0].move)
+    events = s.apply_action(view.extra[0].move)
     assert isinstance(events[0], Annulled) and events[0].seat == 0
     ended = [e for e in events if isinstance(e, RoundEnded)]
     assert ended and ended[0].reason == "annulled"
@@ -69,23 +69,24 @@ def test_3_4_the_student_with_five_doubles_is_offered_the_redeal_and_takes_it_D2
 
 def test_3_4_the_redeal_is_offered_on_the_first_turn_only_and_refused_after():
     s = cuban_session(cuban_hands({0: ["9/9", *FIVE_DOUBLES]}))
-    (annul,) = s.extra_moves()
-    s.play(Play(Tile(9, 9)))  # the student opens instead; the bots reply
-    assert s.human_to_move == 0 and not s.round.over
-    assert s.extra_moves() == [] and s.snapshot().extra == ()
+    (annul,) = [x.move for x in s.snapshot().extra]
+    s.apply_action(Play(Tile(9, 9)))  # the student opens instead; the bots reply
+    assert s.current_player() == 0 and not s.round.over
+    assert s.snapshot().extra == () and s.legal_actions() == s.round.legal_moves()
     log, steps, hand = list(s.round.log), s.steps, s.round.hand(0)
     with pytest.raises(IllegalMoveError, match="only be asked on one's first turn"):
-        s.play(annul)
+        s.apply_action(annul)
     assert s.round.log == log and s.steps == steps and s.round.hand(0) == hand
     assert not s.round.over
 
 
 def test_3_4_without_five_doubles_nothing_is_offered_and_asking_is_refused():
     s = cuban_session(cuban_hands({0: ["9/9", *FIVE_DOUBLES[:3]]}))  # four doubles
-    assert s.human_to_move == 0 and s.extra_moves() == [] and s.snapshot().extra == ()
+    assert s.current_player() == 0 and s.snapshot().extra == ()
+    assert s.legal_actions() == s.round.legal_moves()
     log = list(s.round.log)
     with pytest.raises(IllegalMoveError, match="needs 5 doubles"):
-        s.play(ANNUL)
+        s.apply_action(ANNUL)
     assert s.round.log == log and not s.round.over
 
 
@@ -96,12 +97,12 @@ def test_3_4_a_student_with_only_a_pass_is_not_passed_for_while_the_redeal_is_of
     hands = cuban_hands({3: ["9/9"], 0: FIVE_DOUBLES})
     s = cuban_session(hands)
     rnd = s.round
-    assert s.human_to_move == 0 and rnd.starter == 3
-    assert s.legal_moves() == [PASS]  # no 9 in hand, no pile (§3.4)
+    assert s.current_player() == 0 and rnd.starter == 3
+    assert s.legal_actions() == [PASS, ANNUL]  # no 9 in hand, no pile (§3.4)
     step = s.advance()
-    assert step.events == () and step.waiting == "move" and s.extra_moves()
-    s.play(PASS)  # passing is the student's choice: the redeal is gone with the first turn
-    assert s.round.turn != 0 or s.extra_moves() == []
+    assert step.events == () and step.waiting == "move" and s.snapshot().extra
+    s.apply_action(PASS)  # passing is the student's choice: the redeal is gone with the first turn
+    assert s.round.turn != 0 or s.snapshot().extra == ()
 
 
 def test_the_words_of_each_own_move_come_from_the_games_entry():
@@ -117,9 +118,9 @@ def test_3_4_the_tutors_bot_asks_for_the_redeal_as_play_match_does():
     s = cuban_session(hands, auto_bots=False)
     asker = Asker()
     s.bots[1] = asker
-    s.play(Play(Tile(9, 9)))
-    assert s.round.turn == 1 and s.bot_pending()
-    events = s.step_bot()
+    s.apply_action(Play(Tile(9, 9)))
+    assert s.round.turn == 1 and (s.waiting() is None)
+    events = s.advance(forced=False).events
     assert isinstance(events[0], Annulled) and events[0].seat == 1
     assert s.round.over and s.round.result is not None
     assert s.round.result.reason == "annulled" and len(asker.asked) == 1

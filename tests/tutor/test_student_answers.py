@@ -84,8 +84,8 @@ def scripted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
                 s.answer(str(q.expected))
                 done["typed"] = [str(q.expected)]
             script.append(done)
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         else:
             break
     s.close()

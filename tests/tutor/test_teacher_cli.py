@@ -268,8 +268,8 @@ def test_rebuilt_mastery_is_the_saved_mastery(tmp_path: Path) -> None:
                 break
             if s.pending_question is not None:
                 assert answer(s, rng).done
-            elif s.human_to_move is not None:
-                s.play(moves.randrange(len(s.legal_moves())))
+            elif s.current_player() is not None:
+                s.apply_action(moves.randrange(len(s.legal_actions())))
             elif s.round.over:
                 s.new_round()
         s.close()

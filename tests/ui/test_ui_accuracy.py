@@ -68,8 +68,8 @@ def scripted(s: Session, seed: int = 1) -> tuple[int, int, set[str]]:
                 asked += 1
                 right += kind == "right"
                 used.add(kind)
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.match.over:
             return right, asked, used
         elif s.round.over:
@@ -88,7 +88,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, int, int]
     earlier = Session.from_lesson("free-play", lang="en", student="ana", store=store,
                                   seed=2, rounds=1)
     while earlier.pending_question is None and not earlier.round.over:
-        earlier.play(0)
+        earlier.apply_action(0)
     if earlier.pending_question is not None:
         _answer(earlier, "right")
     assert _evidence(earlier) >= 1
@@ -154,7 +154,7 @@ def test_match_table_has_each_humans_arithmetic_under_the_total(played, lang: st
 def _sheet_downloads(s: Session) -> tuple[str, str]:
     panel = SheetPanel()
     panel.selected_index = 0
-    panel.render(s.snapshot(), sheet=s.sheet())
+    panel.render(s.snapshot(), sheet=s.snapshot(sheet=True).sheet)
     data = dict(re.findall(r"href='data:text/(\w+);charset=utf-8;base64,([^']+)'",
                            panel.sheet_links.value))
     return (base64.b64decode(data["csv"]).decode(), base64.b64decode(data["html"]).decode())
@@ -175,7 +175,9 @@ def test_score_sheet_csv_and_html_carry_points_and_arithmetic(played, lang: str,
         text, page = _sheet_downloads(s)
     finally:
         s.set_lang("en")
-    sheet_csv = s.sheet().to_csv()
+    sheet = s.snapshot(sheet=True).sheet
+    assert sheet is not None
+    sheet_csv = sheet.to_csv()
     assert text.startswith(sheet_csv)  # the sheet's own columns are unchanged
     rows = list(csv.reader(io.StringIO(text[len(sheet_csv):])))
     assert rows == [[], head, ["A", "ana", str(view.scores_shown[0]), str(right), str(asked)]]

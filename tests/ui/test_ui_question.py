@@ -55,8 +55,8 @@ def test_working_is_shown_like_an_unreadable_answer() -> None:
                        ("es", "Eso es la operación. Ahora resuélvela: ¿qué número da?")):
         for seed in range(200):
             s = Session(seed=seed, lang=lang)
-            while s.pending_question is None and s.human_to_move is not None:
-                s.play(0)
+            while s.pending_question is None and s.current_player() is not None:
+                s.apply_action(0)
             if s.pending_question is not None:
                 break
         q = s.pending_question

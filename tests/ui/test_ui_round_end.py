@@ -106,7 +106,7 @@ def _to_round_end(s: Session, rng: random.Random,
         elif s.round.over:
             return
         else:
-            s.play(rng.randrange(len(s.legal_moves())))
+            s.apply_action(rng.randrange(len(s.legal_actions())))
     raise AssertionError("the round did not end")
 
 
@@ -230,7 +230,7 @@ def test_a_free_play_match_end_links_back_and_has_no_next_lesson() -> None:
         if s.round.over:
             s.new_round()
         else:
-            s.play(rng.randrange(len(s.legal_moves())))
+            s.apply_action(rng.randrange(len(s.legal_actions())))
     view = s.snapshot()
     panel = RoundEndPanel(on_next_round=lambda: None, on_new_match=lambda: None)
     panel.render(view)

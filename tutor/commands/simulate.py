@@ -543,8 +543,8 @@ def play_lesson(session: Session, student: Learner, rng: random.Random,
             else:
                 session.reveal()
             asked.append((q, bool(first)))
-        elif (seat := session.human_to_move) is not None:
-            session.play(mover.choose(view_of(session.round, seat)))
+        elif (seat := session.current_player()) is not None:
+            session.apply_action(mover.choose(view_of(session.round, seat)))
         elif lesson_over(session):
             break
         else:
@@ -772,9 +772,9 @@ def simulate_one(lesson: Lesson | str, make: Callable[[], Learner], seed: int,
                         and asked[skill]:
                     run.mastered_after[skill] = asked[skill]
             continue
-        seat = s.human_to_move
+        seat = s.current_player()
         if seat is not None:
-            events = s.play(mover.choose(view_of(s.round, seat)))
+            events = s.apply_action(mover.choose(view_of(s.round, seat)))
             run.tiles_placed += sum(isinstance(e, Placed) and e.seat == seat for e in events)
         elif lesson_over(s):
             break
