@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
-from engine.events import Drew, Passed
+from engine.events import Drew
 from engine.round import Action, Play
 from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.play.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
 from tutor.play.snapshot import ExtraMoveView, QuestionView, Snapshot
 from tutor.play.words import spoken
-from tutor.teaching.questions import seat_name, warm_up
+from tutor.teaching.questions import warm_up
 from tutor.ui.play.board import BoardPanel
-from tutor.ui.play.focus import follow
+from tutor.ui.play.focus import follow, forced_words
 from tutor.ui.play.game_setup import SetupPanel
 from tutor.ui.play.header import Header, LessonLine, SavingNote, Status
 from tutor.ui.play.keys import HelpPanel, shortcut_map
@@ -82,7 +82,6 @@ class TutorApp(widgets.VBox):
         """Set while the page waits for the student's name."""
         self.class_code = class_code
         settings.setdefault("lang", "es")
-        self.lang = normalize_lang(settings["lang"])
         keywords: SessionKeywords = {**settings, "auto_bots": False}
         self.session = session or Session(**keywords)
         self.session.auto_bots = False  # the app paces the session's steps
@@ -97,8 +96,7 @@ class TutorApp(widgets.VBox):
         self._said: list[str] = []
         """What happened since the last refresh, to announce with it."""
         self._told_step: int | None = None
-        """The last step whose news was announced (None: the page starts with nothing to
-        say, its first snapshot's step is told)."""
+        """The last step whose news was told (None: the page's first, which tells none)."""
         self._notes_said = 0
         """The session's notes (:attr:`Snapshot.notes`) the status line has said so far."""
         self._board_size = board_size
@@ -205,8 +203,7 @@ class TutorApp(widgets.VBox):
         start, self._start = self._start, None
         if start is None:
             return
-        self.session = start(student, self.lang)
-        self.session.auto_bots = False
+        self.session = start(student, self.lang)  # paced, as entry.py makes it
         self._notes_said = 0
         view = self._snapshot()
         self.lang = view.lang
@@ -405,14 +402,9 @@ class TutorApp(widgets.VBox):
         if not step.forced:
             self.refresh()
             return PACE * 0.5 if any(isinstance(e, Drew) for e in step.events) else self.pace
-        drew = [e for e in step.events if isinstance(e, Drew)]
-        if drew:
-            self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(
-                tile=", ".join(str(e.tile) for e in drew)))
-        elif any(isinstance(e, Passed) for e in step.events):
-            assert step.seat is not None  # a forced move is a human's
-            self._say(self._t(N_("No tile fits and the pile is empty: player {seat} "
-                                 "passes.")).format(seat=seat_name(step.seat)))
+        words = forced_words(step, self.lang)
+        if words:
+            self._say(words)
         self._told_step = step.number  # the message above says it for the student
         self.refresh()
         return self.pace
@@ -527,8 +519,7 @@ class TutorApp(widgets.VBox):
     # --- rendering ----------------------------------------------------------------------------
 
     def _snapshot(self) -> Snapshot:
-        """The session's snapshot, with what the sheet panel's open section shows: the round's
-        score sheet or the student's progress file."""
+        """The session's snapshot, with the sheet panel's open section (sheet or progress)."""
         section = self.sheet.selected_index
         return self.session.snapshot(sheet=section == 0, progress=section == 1)
 
