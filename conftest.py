@@ -109,6 +109,8 @@ def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong
             s.answer(str(q.expected))
         elif s.current_player() is not None:
             s.apply_action(rng.randrange(len(s.legal_actions())))
+        elif s.waiting() is None:
+            s.advance(forced=False)  # the bots' moves
         elif s.round.over and not s.match.over:
             s.new_round()
         else:

@@ -57,12 +57,10 @@ def mirror(lesson: str, seed: int) -> Any:
 
 
 def forced(session: Any) -> None:
-    """The page makes a human's forced draw or pass by itself; so does the mirror."""
-    from engine.round import DRAW, PASS
-
-    while (session.current_player() is not None and not session.pending_question
-           and session.legal_actions() in ([DRAW], [PASS])):
-        session.apply_action(session.legal_actions()[0])
+    """The page takes the session's own steps by itself (the bots' moves, a human's forced
+    draw or pass: :meth:`Session.advance`); so does the mirror."""
+    while session.advance().events:
+        pass
 
 
 def note_cpu(cpu: dict[int, float], pids: Iterable[int]) -> None:

@@ -13,6 +13,7 @@ import pytest
 from browsing import CANVAS_STATS
 
 from engine.round import DRAW, PASS
+from tests import driving as drive
 from tutor.play.session import Session
 from tutor.teaching.questions import Question
 from tutor.ui.play import draw
@@ -104,7 +105,7 @@ def _mirror_forced(mirror: Session) -> None:
     """The page applies a human's forced draw or pass by itself; so does the mirror."""
     while (mirror.current_player() is not None and not mirror.pending_question
            and mirror.legal_actions() in ([DRAW], [PASS])):
-        mirror.apply_action(mirror.legal_actions()[0])
+        drive.play(mirror, mirror.legal_actions()[0])
 
 
 CHOICE = ".ld-move:not([title='draw']):not([title='pass'])"
@@ -153,7 +154,7 @@ def _click_first_move(page: Any, mirror: Session | None = None) -> str:
     button.click()
     taken(page, handle, move)
     if mirror is not None:
-        mirror.apply_action(legal[move])
+        drive.play(mirror, legal[move])
     return move
 
 
@@ -167,7 +168,7 @@ def _answer_and_move_on(page: Any, mirror: Session, text: str) -> None:
     """Answer right, then wait until the page shows the next question or no question."""
     before = page.locator(".ld-question").inner_text()
     _answer(page, text)
-    assert mirror.answer(text).kind == "correct"
+    assert drive.answer(mirror, text).kind == "correct"
     if mirror.pending_question is None:
         page.locator(".ld-answer input").wait_for(state="hidden", timeout=10_000)
     else:
@@ -211,7 +212,7 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
     for colour in (draw.FELT, draw.BAND, draw.FACE):
         assert ",".join(str(int(colour[k:k + 2], 16)) for k in (1, 3, 5)) in seen, colour
 
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     answered_wrong_then_right = False
     switched = False
     for _step in range(400):
@@ -234,7 +235,7 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
                 page.wait_for_function(
                     "() => /Not quite|not right|wrong|mistake|slip|Try/i.test("
                     "document.querySelector('.ld-feedback').innerText)", timeout=10_000)
-                assert mirror.answer(str(q.expected + 7)).kind == "wrong"
+                assert drive.answer(mirror, str(q.expected + 7)).kind == "wrong"
                 assert _round_score(page) == before  # the points stay hidden
                 _answer_and_move_on(page, mirror, str(q.expected))
                 # The card left under the board names the engine's points until the next

@@ -28,6 +28,7 @@ from test_dashboard import (
 )
 
 from engine.round import Play
+from tests import driving as drive
 from tutor.play.session import Session
 
 SEED = 19
@@ -56,7 +57,7 @@ def test_a_page_without_a_student_asks_a_name_that_a_reload_keeps(
     assert "class=6B" in page.url and "seed=19" in page.url and "lesson=free-play" in page.url
 
     # One answer saved under the name.
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     _play_to_a_question(page, mirror)
     _answer_and_move_on(page, mirror, str(mirror.pending_question.expected))  # type: ignore[union-attr]
 
@@ -96,7 +97,7 @@ def test_a_phone_sees_the_question_with_its_buttons(browser: Any, voila_url: str
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         _open(page, voila_url, f"?lesson=free-play&lang=en&seed={SEED}&student=phone-names")
-        mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+        mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
         _play_to_a_question(page, mirror, power=True)
         page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
         page.wait_for_function("() => document.activeElement && "
@@ -129,7 +130,7 @@ def test_after_a_move_a_second_enter_plays_nothing(page: Any, voila_url: str) ->
     second tile. After a move button, the focus is on the group of moves, and stays there
     when the student's turn comes back; Enter there presses nothing."""
     _open(page, voila_url, f"?lesson=free-play&lang=en&seed={SEED}&student=enter-names")
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     for _step in range(200):
         page.wait_for_function(IDLE, timeout=30_000)
         _mirror_forced(mirror)
@@ -147,7 +148,7 @@ def test_after_a_move_a_second_enter_plays_nothing(page: Any, voila_url: str) ->
         button.focus()
         page.keyboard.press("Enter")
         taken(page, handle, move)
-        mirror.apply_action(legal[move])
+        drive.play(mirror, legal[move])
         if not quiet or mirror.pending_question is not None:
             continue
         page.wait_for_function("() => document.activeElement && document.activeElement"

@@ -14,6 +14,7 @@ import pytest
 
 from engine.events import Drew
 from engine.round import Draw, Pass, Play
+from tests import driving as drive
 from tutor.ui import TutorApp, dashboard
 from tutor.ui.play.moves import move_label
 from tutor.ui.shared.panel import LOGGED
@@ -774,16 +775,16 @@ def test_hot_seat_players_without_names_each_read_your_skills() -> None:
     from tutor.play.session import Session
     from tutor.ui.play.skills import mastery_html
 
-    s = Session(players=2, humans=(0, 1), seed=3, lang="en", store=None)
+    s = drive.start(Session(players=2, humans=(0, 1), seed=3, lang="en", store=None))
     seen = set()
     for _ in range(60):
         view = s.snapshot()
         seen.add(view.student)
         assert mastery_html(view, "en").startswith("<b>Your skills</b>"), view.student
         if view.question is not None:
-            s.answer(str(s.pending_question.expected))
+            drive.answer(s, str(s.pending_question.expected))
         elif view.human_to_move is not None:
-            s.apply_action(s.legal_actions()[0])
+            drive.play(s, s.legal_actions()[0])
         else:
             break
     assert seen == {"anon", "anon (B)"}
@@ -797,8 +798,8 @@ def test_a_lesson_plays_to_its_end_and_shows_the_summary_and_the_link() -> None:
     round is offered."""
     from tutor.play.session import Session
 
-    session = Session.from_lesson("04-times", lang="en", student="ana", seed=3,
-                                  max_questions=25)
+    session = drive.start(Session.from_lesson("04-times", lang="en", student="ana", seed=3,
+                                  max_questions=25))
     app = TutorApp(session=session)
     assert app.round_end.lesson_end.layout.display == "none"
     next_match = 0

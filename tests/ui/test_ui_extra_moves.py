@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.round import Play
 from engine.tiles import DOUBLE_NINE, Tile
+from tests import driving as drive
 from tutor.play.session import Session
 from tutor.ui import TutorApp
 from tutor.ui.play.moves import EXTRA_MOVE
@@ -23,8 +24,8 @@ def cuban_hands(extra: dict[int, list[str]]) -> list[list[str]]:
 
 
 def cuban_app(hands: list[list[str]], lang: str = "en") -> TutorApp:
-    session = Session(variant="cuban", players=4, humans=(0,), bots="greedy", rounds=3,
-                      seed=5, lang=lang, ask=(), drill=False, deals=[{"hands": hands}])
+    session = drive.start(Session(variant="cuban", players=4, humans=(0,), bots="greedy", rounds=3,
+                      seed=5, lang=lang, ask=(), drill=False, deals=[{"hands": hands}]))
     return TutorApp(session=session, pace=0)
 
 

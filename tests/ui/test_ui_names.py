@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests import driving as drive
 from tests.playing import play_to_question
 from tutor.classroom.link import page_link, read_link
 from tutor.classroom.overview import ClassFiles, merge_files
@@ -246,8 +247,7 @@ def test_the_hint_button_stops_at_the_last_rung_and_saves_each_rung_once(
     """docs/rules.md §4: hints are evidence (a hint before the first answer counts as wrong), so
     each rung is saved once; after the answer's rung the button is disabled."""
     with Store(tmp_path / "p.sqlite3") as store:
-        app = TutorApp(session=Session(seed=3, lang="en", student="ana", store=store,
-                                       auto_bots=False))
+        app = TutorApp(session=Session(seed=3, lang="en", student="ana", store=store))
         s = app.session
         for _ in range(300):
             if s.pending_question is not None:
@@ -278,12 +278,12 @@ def test_the_score_sheet_names_its_columns_and_explains_its_marks() -> None:
     assert column_name("-b", "es") == "B: puntos perdidos (−b)"
     assert column_name("Σa", "en") == "A: score (Σa)"
     assert column_name("Σac", "en") == "pair AC: score (Σac)"
-    s = Session(seed=3, lang="en", auto_bots=True)
+    s = drive.start(Session(seed=3, lang="en"))
     for _ in range(5):
         if s.pending_question is not None:
-            s.reveal()
+            drive.reveal(s)
         elif s.legal_actions():
-            s.apply_action(s.legal_actions()[0])
+            drive.play(s, s.legal_actions()[0])
     sheet = s.snapshot(sheet=True).sheet
     out = readable_sheet_html(sheet, "Round 1", "en")
     heads = re.findall(r'<th scope="col">([^<]*)</th>', out)

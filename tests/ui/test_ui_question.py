@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests import driving as drive
 from tutor.teaching.questions import Question, math_html
 from tutor.ui.play.question import question_html
 
@@ -54,15 +55,15 @@ def test_working_is_shown_like_an_unreadable_answer() -> None:
     for lang, said in (("en", "That is the working. Now work it out: what number is it?"),
                        ("es", "Eso es la operación. Ahora resuélvela: ¿qué número da?")):
         for seed in range(200):
-            s = Session(seed=seed, lang=lang)
+            s = drive.start(Session(seed=seed, lang=lang))
             while s.pending_question is None and s.current_player() is not None:
-                s.apply_action(0)
+                drive.play(s, 0)
             if s.pending_question is not None:
                 break
         q = s.pending_question
         assert q is not None
-        fb = s.answer(f"{q.expected}*1")
-        invalid = s.answer("abc")
+        fb = drive.answer(s, f"{q.expected}*1")
+        invalid = drive.answer(s, "abc")
         assert fb.kind == "working" and not fb.done
         out = feedback_html(fb)
         assert out == f"<span class='ld-warn'>{said}</span>"
@@ -88,8 +89,7 @@ def _practice_items() -> list[tuple[str, str, Question]]:
     items: list[tuple[str, str, Question]] = []
     for name, entry in GAMES.items():
         for players in entry.player_counts:  # every table the game is played at
-            asker = Session(variant=name, players=players, seed=43, lang="en",
-                            auto_bots=False).asker
+            asker = Session(variant=name, players=players, seed=43, lang="en").asker
             for skill in sorted(DRILL_SKILLS):
                 for source in asker._sources[skill]:
                     for k in range(6):

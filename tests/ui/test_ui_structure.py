@@ -95,9 +95,7 @@ def test_the_play_page_reads_the_session_only_through_the_snapshot() -> None:
     read nothing else of it (no pending question, hints left, unsaved writes or sheet)."""
     reads = {path.name: session_reads(path.read_text(encoding="utf-8"))
              for path in sorted(ui_path("app").parent.glob("*.py"))}
-    assert {name: r for name, r in reads.items() if r} == {"app.py": {"auto_bots"}}
-    # auto_bots: the app still switches a given session's own bot moves off (a write, not a
-    # read) until the session has no such mode (issue 46 part 2, left to do).
+    assert {name: r for name, r in reads.items() if r} == {}
 
 
 def test_a_read_past_the_snapshot_is_caught() -> None:

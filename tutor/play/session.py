@@ -106,11 +106,11 @@ class Session(LessonCounts):
     """Students playing a match against bots, with questions on what they compute.
 
     The dashboard, the terminal and the simulated students drive the same object:
-    :meth:`advance` (the game's next step, the only loop), :meth:`apply_action`,
-    :meth:`answer`, :meth:`hint`, :meth:`reveal`, :meth:`snapshot`. The score is decided by
-    the engine when a tile is placed; answers never change it. Each human seat is a student
-    of its own (``students``; by default the first is ``student`` and the others
-    ``student (C)`` …).
+    :meth:`advance` (the game's next step, the only loop: nothing else moves a bot),
+    :meth:`apply_action`, :meth:`answer`, :meth:`hint`, :meth:`reveal`, :meth:`snapshot`.
+    The score is decided by the engine when a tile is placed; answers never change it. Each
+    human seat is a student of its own (``students``; by default the first is ``student``
+    and the others ``student (C)`` …).
     """
 
     def __init__(
@@ -132,7 +132,6 @@ class Session(LessonCounts):
         variant: str = "leonard",
         rules: HouseRules | None = None,
         deals: Deals | None = None,
-        auto_bots: bool = True,
         targets: Iterable[str] = (),
         drill: bool = True,
         students: dict[int, str] | None = None,
@@ -174,7 +173,7 @@ class Session(LessonCounts):
         self._start_lesson()
         self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
-                    rules=rules, deals=deals, auto_bots=auto_bots, targets=targets,
+                    rules=rules, deals=deals, targets=targets,
                     drill=drill, students=students)
 
     @classmethod
@@ -230,7 +229,6 @@ class Session(LessonCounts):
         self.settings: GameSettings = {**s, "ask": c.ask, "humans": humans, "rules": rules,
                                        "targets": c.targets}
         self.players, self.humans, self.ask = players, humans, c.ask
-        self.auto_bots = bool(s["auto_bots"])
         self.seed = s["seed"]
         self.match = match
         self.bots = bots
@@ -250,8 +248,6 @@ class Session(LessonCounts):
         self._log(self.round.log)
         self._news(list(self.round.log))
         self._mix_in_reviews()
-        if self.auto_bots:
-            self._news(self.last_events + self._run_bots())
 
     def warm_up(self) -> None:
         """Compute ahead what the first question's evidence needs: what the lesson's questions
@@ -338,10 +334,9 @@ class Session(LessonCounts):
         return [*self.round.legal_moves(), *self.round.extra_moves()]
 
     def apply_action(self, action: Action | int | object) -> list[Event]:
-        """Apply the human's move (one of :meth:`legal_actions`, or its index there), then
-        let the bots move (with ``auto_bots``) until a human's turn or a question. The engine
-        refuses an illegal move (:class:`~engine.round.IllegalMoveError`, its message) and
-        nothing changes."""
+        """Apply the human's move (one of :meth:`legal_actions`, or its index there); the bots
+        reply in the steps :meth:`advance` takes next. The engine refuses an illegal move
+        (:class:`~engine.round.IllegalMoveError`, its message) and nothing changes."""
         waiting = self.waiting()
         if waiting != WAIT_MOVE:
             raise self._error(_WHY_NOT[waiting])
@@ -351,8 +346,6 @@ class Session(LessonCounts):
                 raise self._error(N_("Choose a move from 1 to {count}."), count=len(legal))
             action = legal[action]
         events = self._move(action)
-        if self.auto_bots:
-            events += self._run_bots()
         self._news(events)
         return events
 
@@ -420,15 +413,6 @@ class Session(LessonCounts):
             events += more
         return events
 
-    def _run_bots(self) -> list[Event]:
-        """The :meth:`advance` loop without the humans' forced moves: the bots move until a
-        human's turn, a question or the round's end."""
-        events: list[Event] = []
-        while self.waiting() is None:
-            events += self.advance(forced=False).events
-        self._news(events)
-        return events
-
     def new_round(self) -> list[Event]:
         """Start the next round of the match (after the round's questions, if any). A lesson
         not over when its match is (:attr:`lesson_over`) goes on with a new match: a new
@@ -449,8 +433,6 @@ class Session(LessonCounts):
         self.asker.new_round()
         self.round_events = list(events)
         self._log(events)
-        if self.auto_bots:
-            events += self._run_bots()
         self._news(events)
         return events
 
@@ -506,7 +488,7 @@ class Session(LessonCounts):
         fb, done = self.asker.answer(text)
         if first and p.attempts > 0:
             self._tally_evidence(p, fb.diagnosis.rule if fb.diagnosis is not None else None)
-        return self._after(fb) if done else fb
+        return fb
 
     def hint(self) -> str:
         """The next rung of the pending question's hint ladder (the last rung gives the answer
@@ -526,7 +508,7 @@ class Session(LessonCounts):
         fb = self.asker.reveal()
         if first:
             self._tally_evidence(p, None)
-        return self._after(fb)
+        return fb
 
     def _need_question(self) -> Pending:
         """The pending question (a :class:`SessionError` if none waits)."""
@@ -534,12 +516,6 @@ class Session(LessonCounts):
         if p is None:
             raise self._error(N_("There is no question to answer right now."))
         return p
-
-    def _after(self, fb: Feedback) -> Feedback:
-        """A question is over: with no other waiting, the bots go on."""
-        if self.asker.pending is not None or not self.auto_bots:
-            return fb
-        return replace(fb, events=tuple(self._run_bots()))
 
     # --- saving -----------------------------------------------------------------------------
 

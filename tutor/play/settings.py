@@ -58,7 +58,6 @@ class _MatchSettings(TypedDict, total=False):
     variant: str
     rules: HouseRules | None
     deals: Deals | None
-    auto_bots: bool
     targets: Iterable[str]
     drill: bool
     students: dict[int, str] | None
@@ -111,7 +110,7 @@ class SessionError(TranslatableError):
 
 
 SETTINGS = ("players", "humans", "bots", "rounds", "seed", "ask", "scaffold", "ask_bot_plays",
-             "variant", "rules", "deals", "auto_bots", "targets", "drill", "students")
+             "variant", "rules", "deals", "targets", "drill", "students")
 
 
 def scaffolds(value: bool | Iterable[str]) -> frozenset[str]:

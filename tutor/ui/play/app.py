@@ -82,9 +82,7 @@ class TutorApp(widgets.VBox):
         """Set while the page waits for the student's name."""
         self.class_code = class_code
         settings.setdefault("lang", "es")
-        keywords: SessionKeywords = {**settings, "auto_bots": False}
-        self.session = session or Session(**keywords)
-        self.session.auto_bots = False  # the app paces the session's steps
+        self.session = session or Session(**settings)  # the app paces its steps (advance)
         first = self.session.snapshot()
         self.lang = first.lang
         self.pace = pace
@@ -203,7 +201,7 @@ class TutorApp(widgets.VBox):
         start, self._start = self._start, None
         if start is None:
             return
-        self.session = start(student, self.lang)  # paced, as entry.py makes it
+        self.session = start(student, self.lang)
         self._notes_said = 0
         view = self._snapshot()
         self.lang = view.lang

@@ -92,7 +92,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
             notes.append(_("Progress cannot be saved here: {error}").format(
                 error=translate_error(err, lang)))
 
-    options: LessonSettings = {**settings, "auto_bots": False}
+    options: LessonSettings = {**settings}
     given = _assignment(link.values, store, lang)
     if given.note is not None:
         notes.append(given.note.translate(lang))
