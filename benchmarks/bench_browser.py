@@ -73,7 +73,7 @@ def browser_pids() -> list[int]:
 
 def server_rss_kib(server_pid: int) -> tuple[int, int]:
     """(the server's and all its kernels' resident memory in KiB, kernels counted)."""
-    from tutor.classroom.serve import kernel_pids
+    from tutor.commands.server import kernel_pids
 
     kernels = kernel_pids(server_pid)
     return rss_kib(server_pid) + sum(rss_kib(k) for k in kernels), len(kernels)

@@ -30,7 +30,7 @@ from typing import Any
 from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, median
 from cpu_by_process import processes
 
-from tutor.classroom.serve import start_voila, stop_server
+from tutor.commands.server import start_voila, stop_server
 
 PAGES = {
     "ours: play page by a lesson link": (

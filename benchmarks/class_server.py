@@ -14,7 +14,7 @@ that does what the page's JavaScript does, and nothing else:
 1. ``GET voila/render/Play.ipynb?lesson=…&seed=…&student=…``: Voilà starts a kernel, runs the
    notebook and streams the page; the kernel's id is in the page's
    ``<script id="jupyter-config-data">`` (``kernelId``), and the response sets the ``_xsrf``
-   cookie (:mod:`tutor.classroom.xsrf_cookie`);
+   cookie (:mod:`tutor.hub.page_xsrf`);
 2. opens ``api/kernels/<id>/channels`` and asks for the widget models as ipywidgets 8's
    manager does: a ``comm_open`` on the ``jupyter.widget.control`` target, then
    ``{"method": "request_states"}``; the kernel answers ``update_states`` with every model's
@@ -33,7 +33,7 @@ that does what the page's JavaScript does, and nothing else:
    and field (``navigator.sendBeacon``), then closes the websocket.
 
 The server is standalone ``voila notebooks/`` with the project's ``voila.json`` and the
-``voila.py`` of ``python -m tutor.classroom.serve --write-server-config`` (the README's class
+``voila.py`` of ``python -m tutor.commands.server --write-server-config`` (the README's class
 server;
 the same shape as ``classroom.py``, so the two benchmarks compare): a school's own server runs
 that, while Jupyter Server + the Voilà extension is Binder's one-student-per-container shape.
@@ -95,7 +95,7 @@ from serving import (
     wait_for_kernels,
 )
 
-from tutor.classroom.serve import kernel_pids, stop_server
+from tutor.commands.server import kernel_pids, stop_server
 
 GOAL_CLICK_MS = 150
 GOAL_KERNEL_MIB = 110

@@ -5,7 +5,7 @@ headless Chromium page (one browser, a context per student), writing to one prog
                                    [--preheat] [--lesson 04-times] [--json] [--check]
 
 The server is set up as the README's class server (``voila.json``'s settings, the culling
-scaled down; the ``voila.py`` of ``python -m tutor.classroom.serve --write-server-config``, which
+scaled down; the ``voila.py`` of ``python -m tutor.commands.server --write-server-config``, which
 compiles the page templates once per server). Each student opens the play page by a lesson
 link with a seed of their own (one student every ``--arrival`` seconds, as a class comes in),
 plays the first offered tile when it is their turn and answers every question right; a mirror
@@ -56,8 +56,8 @@ from serving import (
     wait_for_kernels,
 )
 
-from tutor.classroom import template_cache
-from tutor.classroom.serve import PREHEAT, kernel_pids, stop_server, wait_for_pool
+from tutor.commands.server import PREHEAT, kernel_pids, stop_server, wait_for_pool
+from tutor.hub import page_templates
 
 FAST_CULLING = {"cull_idle_timeout": 90, "cull_interval": 5}
 """The shipped culling scaled down (5 min → 90 s) so the run ends sooner. Not much shorter: a
@@ -282,7 +282,7 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
             preheat: bool) -> Report:
     # The class server as the README sets it up: `--write-server-config` has written the
     # voila.py that compiles the page templates once.
-    proc, base, tmp, db = start_class_server("classroom-", template_cache.ON,
+    proc, base, tmp, db = start_class_server("classroom-", page_templates.ON,
                                              list(PREHEAT) if preheat else [],
                                              culling=FAST_CULLING)
     pool = 2 if preheat else 0  # the play page's and the lessons page's
@@ -338,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lesson", default="04-times")
     parser.add_argument("--preheat", action="store_true",
                         help="serve with the README's preheat flags "
-                             "(tutor.classroom.serve.PREHEAT)")
+                             "(tutor.commands.server.PREHEAT)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if an answer is lost, a page failed or a kernel is left")

@@ -6,8 +6,8 @@ seconds later (issue 36).
 
 Standalone Voilà serves a one-widget notebook with no culling, so only the page's own
 shutdown request (``POST voila/api/shutdown/<kernel>``) can stop a kernel. With the project's
-``voila.py`` (:data:`tutor.classroom.serve.VOILA_PY`, which turns on
-:mod:`tutor.classroom.xsrf_cookie`) the page
+``voila.py`` (:data:`tutor.commands.server.VOILA_PY`, which turns on
+:mod:`tutor.hub.page_xsrf`) the page
 has the ``_xsrf`` cookie that request needs; ``--without-fix`` serves it without, as Voilà
 does alone (every shutdown: ``403 '_xsrf' argument missing from POST``).
 """
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 from browsing import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-from tutor.classroom.serve import VOILA_PY, kernel_pids, start_voila, stop_server  # noqa: E402
+from tutor.commands.server import VOILA_PY, kernel_pids, start_voila, stop_server  # noqa: E402
 
 NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "id": "a", "metadata": {},

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tutor.classroom.serve import start_voila, stop_server  # noqa: E402
+from tutor.commands.server import start_voila, stop_server  # noqa: E402
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -3,7 +3,7 @@
     python benchmarks/false_naming.py [--seed 1] [--games 4] [--drills 30] [--guesses 3]
 
 A student with no misconception who answers wrong gives a guess of about the right size (the
-``random`` profile of :mod:`tutor.commands.simulate`: the right answer ± half of it, at least ± 3).
+``random`` profile of :mod:`tutor.commands.learners`: the right answer ± half of it, at least ± 3).
 Such an answer should be called a slip ("check your arithmetic"), not a named mistake. The
 questions come from real seeded games (every shipped lesson, played by a perfect student, so
 its questions are the ones the game's plays produce) and from drills of every drill skill;
@@ -34,14 +34,15 @@ MAX_DRAWS = 50
 
 
 def near_guess(q: Question, rng: random.Random) -> int:
-    """A guess of about the right size, as tutor.commands.simulate's ``random`` profile makes."""
+    """A guess of about the right size, as tutor.commands.learners's ``random`` profile makes."""
     spread = max(3, abs(q.expected) // 2)
     return q.expected + rng.randint(-spread, spread)
 
 
 def game_questions(seed: int = 1, games: int = 4) -> list[Question]:
     """The questions of ``games`` seeded games of every shipped lesson, answered right."""
-    from tutor.commands.simulate import learner, simulate_one
+    from tutor.commands.learners import learner
+    from tutor.commands.simulate import simulate_one
     from tutor.course.lessons import list_lessons
 
     out: list[Question] = []

@@ -3,7 +3,7 @@
     python benchmarks/page_start.py [--loads 5] [--gap 10]
 
 Two standalone Voilà servers serve ``notebooks/`` as a class would (``voila notebooks/``): one
-plain, one with the README's preheat flags (``tutor.classroom.serve.PREHEAT``: a kernel for the
+plain, one with the README's preheat flags (``tutor.commands.server.PREHEAT``: a kernel for the
 play page
 and one for the lessons page, started and their notebook run up to the link's reading before
 any request). Headless Chromium opens, in turn on each server, a lesson link of the play page
@@ -34,7 +34,7 @@ from typing import Any
 
 from bench_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, median, server_rss_kib
 
-from tutor.classroom.serve import PREHEAT, start_voila, stop_server, wait_for_pool
+from tutor.commands.server import PREHEAT, start_voila, stop_server, wait_for_pool
 
 PAGES = {
     "play (lesson link)": ("Play.ipynb?lesson=04-times&lang=en&seed=3&student=bench-{n}",

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from bench_browser import ROOT, cpu_s, percentile
 
-from tutor.classroom.serve import CULLING, kernel_pids, start_voila, stop_server, write_voila_config
+from tutor.commands.server import CULLING, kernel_pids, start_voila, stop_server, write_voila_config
 
 
 def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
@@ -22,8 +22,8 @@ def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
                        env: dict[str, str] | None = None,
                        tmp: Path | None = None) -> tuple[Any, str, Path, Path]:
     """Standalone ``voila notebooks/`` with the project's ``voila.json`` (the culling of
-    :data:`tutor.classroom.serve.CULLING` under its kernel manager's settings, or under ``culling``)
-    and the ``voila.py`` of ``python -m tutor.classroom.serve --write-server-config`` (in a folder
+    :data:`tutor.commands.server.CULLING` under its kernel manager's settings, or under ``culling``)
+    and the ``voila.py`` of ``python -m tutor.commands.server --write-server-config`` (in a folder
     of
     its own: a voila.py in the working directory would hide the voila package from ``python
     -m voila``), one progress file for the class.

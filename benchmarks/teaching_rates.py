@@ -8,7 +8,7 @@ Every figure is measured on each seed (two by default, neither of them 1, the se
 were once tuned on), each cell reads ``seed2/seed3`` and is met (✔) only when every seed
 meets it. Per shipped lesson (tutor.course.lessons.list_lessons):
 
-1. The goals (tutor.commands.simulate.GOALS; issue 32 part 8 and issue 42): ``calculator``,
+1. The goals (tutor.commands.goals.GOALS; issue 32 part 8 and issue 42): ``calculator``,
    ``hints`` and ``random`` master 0%; ``scaffold:NAME:0.6`` ≤ 10% (NAME: the lesson's
    mistake of LESSON_MISTAKES); ``perfect`` ≥ 95%; ``learner:0.15`` ≥ 95% by the lesson's end;
    ``slips:0.1`` ≥ 90%; ``bkt:0.1,0.05,0.1,0.2`` ≥ 70% by the lesson's end; ``facts:5``
@@ -19,7 +19,7 @@ meets it. Per shipped lesson (tutor.course.lessons.list_lessons):
 2. What a perfect student pays: questions per student, and per target the median number of
    questions of that skill asked when it was first mastered.
 3. Every (lesson, skill it practises, catalogue mistake of that skill its questions can show)
-   — tutor.commands.simulate.mistake_pairs, from tutor.teaching.coverage — played by
+   — tutor.commands.goals.mistake_pairs, from tutor.teaching.coverage — played by
    ``mistake:NAME:0.3``: called mastered in that skill ≤ 20%.
 4. Review: ``forget:5`` students master the lesson on day 0 and open it again 6.5 days later;
    each skill mastered and forgotten must have lost mastery once its review items are
@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tutor.commands.simulate import (  # noqa: E402
+from tutor.commands.goals import (  # noqa: E402
     GOALS,
     PAIR_BOUND,
     PAIR_SHARE,
@@ -51,8 +51,8 @@ from tutor.commands.simulate import (  # noqa: E402
     mistake_pairs,
     pair_result,
     review_trial,
-    simulate,
 )
+from tutor.commands.simulate import simulate  # noqa: E402
 from tutor.course.lessons import list_lessons, load_lesson  # noqa: E402
 from tutor.teaching.diagnosis import CATALOG  # noqa: E402
 
@@ -178,7 +178,7 @@ def goals_and_pairs(lessons: list[str], students: int, seeds: list[int], jobs: i
 
 def review_table(lessons: list[str], students: int, seeds: list[int], jobs: int,
                  out: dict[str, Any]) -> None:
-    """The review trial (tutor.commands.simulate.review_trial) on every lesson with targets."""
+    """The review trial (tutor.commands.goals.review_trial) on every lesson with targets."""
     print()
     print(f"review: forget:5 students, a skill mastered on day 0 and forgotten by day 6.5 "
           f"loses mastery at its first review (goal ≥ {REVIEW_GOAL:.0%} in every lesson)")

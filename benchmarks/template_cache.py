@@ -3,8 +3,8 @@
     python benchmarks/template_cache.py [--loads 8]
 
 Voilà makes a new nbconvert exporter for every page, whose Jinja environment compiled the
-page's templates again; ``tutor.classroom.template_cache`` (turned on by ``python -m
-tutor.classroom.serve
+page's templates again; ``tutor.hub.page_templates`` (turned on by ``python -m
+tutor.commands.server
 --write-server-config``) compiles them once per server. Two standalone Voilà servers serve
 ``notebooks/`` with the shipped ``voila.json``: one without the cache, one with the
 ``voila.py`` that command writes (each reads only its own config folder). The play page (by a
@@ -31,8 +31,8 @@ from pathlib import Path
 
 from bench_browser import ROOT, cpu_s, median
 
-from tutor.classroom import template_cache
-from tutor.classroom.serve import start_voila, stop_server, write_voila_config
+from tutor.commands.server import start_voila, stop_server, write_voila_config
+from tutor.hub import page_templates
 
 PAGES = {
     "play (lesson link)": "Play.ipynb?lesson=04-times&lang=en&seed={n}&student=bench-{n}",
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
                 args=[f"--Voila.config_file_paths={json.dumps([str(config)])}"])
             servers[mode] = (proc, base + "voila/render/")
         cached_log = (tmp / "cached.log").read_text(errors="replace")
-        if template_cache.ON not in cached_log:
+        if page_templates.ON not in cached_log:
             raise SystemExit(f"the cached server did not turn the cache on:\n{cached_log}")
         used: dict[tuple[str, str], list[float]] = {}
         n = 0

@@ -8,6 +8,14 @@ SQLite or PostgreSQL, file formats), ``course`` (lesson files, deals, when a les
 ``commands`` (teacher commands, simulated students) and ``ui`` (the only widgets).
 ``i18n`` (translations) and ``games`` (one entry per game) serve them all.
 
+The layer test (tests/tutor/test_tutor_layers.py) reads each package's "May import:" line as
+the rule for its modules. A module directly in ``tutor/`` has its own line in its own
+docstring: ``i18n`` imports nothing of the tutor, ``games`` the engine and ``i18n``,
+``__main__`` the commands and what they start, and the old names ``serve``,
+``template_cache`` and ``xsrf_cookie`` only the module each stands for. This file, which
+re-exports the public names, has the line below.
+May import: ``tutor.teaching``, ``tutor.play`` and ``tutor.storage``.
+
 >>> from tutor import Session
 >>> s = Session(seed=1, lang="en")
 >>> s.snapshot().round, s.snapshot().players

@@ -1,5 +1,7 @@
 """Command line: ``python -m tutor play`` (a game in the terminal), ``dashboard`` (Voilà), and
-for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.commands.teacher`)."""
+for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.commands.teacher`).
+May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``, ``tutor.play``,
+``tutor.classroom`` and ``tutor.commands``."""
 
 from __future__ import annotations
 
@@ -497,7 +499,7 @@ def dashboard() -> int:
         print(_(N_("The dashboard notebook is not installed ({path}). To play in the terminal: "
                    "python -m tutor play")).format(path=path), file=sys.stderr)
         return 1
-    from tutor.classroom.serve import command_flags
+    from tutor.commands.server import command_flags
 
     # Run outside the repository, Voilà finds no voila.json: give it the server settings.
     return subprocess.call([sys.executable, "-m", "voila", str(path), *command_flags()])

@@ -10,7 +10,7 @@ has exactly one entry here, and no other tutor module switches on a game's name:
 game is its engine module, its entry below, the catalogs and a lesson
 (tests/tutor/test_games.py states the rule).
 
-Imports only :mod:`tutor.i18n` and the engine; the texts are marked with :func:`N_` and
+May import: ``engine`` and ``tutor.i18n``. The texts are marked with :func:`N_` and
 translated where they are shown.
 """
 

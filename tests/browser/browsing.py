@@ -45,7 +45,7 @@ CANVAS_STATS = """(el) => {
 def serve(folder: Path) -> tuple[Any, str]:
     """Serve every page of ``notebooks/`` as a class would (``voila notebooks/``), with the
     progress file and the lessons folder in ``folder``: the server and its pages' base URL."""
-    from tutor.classroom.serve import start_voila
+    from tutor.commands.server import start_voila
 
     folder.mkdir(parents=True, exist_ok=True)
     env = {"LEONARD_TUTOR_DB": str(folder / "class.sqlite3"),

@@ -24,7 +24,7 @@ from browsing import (
     serve,
 )
 
-from tutor.classroom.serve import start_voila, stop_server
+from tutor.commands.server import start_voila, stop_server
 from tutor.ui.shared.panel import LOGGED
 
 

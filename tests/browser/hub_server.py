@@ -4,7 +4,7 @@ The hub loads ``deploy/tljh/leonard.py`` as it is (``load_subconfig``), between 
 overlays that stand in for what TLJH itself provides: before it, the addresses, the dummy
 authenticator and the simple local spawner (TLJH: its own authenticator and systemd spawner);
 after it, the test's own admin token, ``--allow-root`` (the machines run as root), and the
-folder of notebooks. The deploy README's step 1 (``python -m tutor.classroom.serve
+folder of notebooks. The deploy README's step 1 (``python -m tutor.commands.server
 --write-server-config`` in the users' environment) is done into a folder of the test's,
 which the spawned servers read through ``JUPYTER_CONFIG_PATH``. The store is the session's
 PostgreSQL cluster, with a password in its address that no student may ever see
@@ -154,7 +154,7 @@ c.JupyterHub.load_roles.append({{"name": "test-admin", "services": ["test-admin"
 """
 
     def write_config(self, proxy: Path) -> Path:
-        from tutor.classroom.serve import write_server_config
+        from tutor.commands.server import write_server_config
 
         # deploy/tljh/README.md step 1, into a folder of the test's (the users' environment).
         write_server_config(self.config_path / "jupyter_server_config.json")

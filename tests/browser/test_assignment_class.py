@@ -19,7 +19,7 @@ from browsing import NOTEBOOKS, ROOT, need_chromium
 from test_assignment_teacher import table_states
 from test_pages import no_errors, open_page
 
-from tutor.classroom.serve import start_voila, stop_server
+from tutor.commands.server import start_voila, stop_server
 from tutor.course.lessons import list_lessons
 from tutor.storage.store import Store
 

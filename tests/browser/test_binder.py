@@ -27,7 +27,7 @@ from test_assignment_teacher import binder_assignment_table
 from test_classroom_server import check_culling, scaled
 
 from engine._build import pure_requested
-from tutor.classroom.serve import start_jupyter_server, stop_server
+from tutor.commands.server import start_jupyter_server, stop_server
 
 pytestmark = pytest.mark.slow
 
@@ -101,7 +101,7 @@ def test_binder_server_compiles_the_page_templates_once(binder: dict[str, Any]) 
     """postBuild's ``--write-server-config`` enables the template cache as a Jupyter Server
     extension (Voilà compiles every page's templates again without it)."""
     log = binder["log"].read_text(errors="replace")
-    assert "tutor.classroom.template_cache: page templates are compiled once per server" in log, log
+    assert "tutor.hub.page_templates: page templates are compiled once per server" in log, log
 
 
 def test_binder_launch_reaches_a_question_in_english(binder: dict[str, Any], page: Any,

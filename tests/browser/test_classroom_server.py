@@ -16,7 +16,7 @@ from typing import Any
 
 from browsing import NOTEBOOK, ROOT, WINDOW, give_a_name, need_chromium
 
-from tutor.classroom.serve import (
+from tutor.commands.server import (
     CULLING,
     EXECUTION,
     kernel_pids,
@@ -90,7 +90,7 @@ def test_voila_culls_closed_tabs_kernels(browser: Any, tmp_path: Path) -> None:
 
 def test_standalone_voila_compiles_the_templates_once_and_serves_the_pages(
         browser: Any, tmp_path: Path) -> None:
-    """A class server set up as the README says (``python -m tutor.classroom.serve
+    """A class server set up as the README says (``python -m tutor.commands.server
     --write-server-config`` writes the ``voila.py`` standalone Voilà reads from the Jupyter
     config path): the server turns the template cache on, and pages rendered from cached
     templates open and play."""
@@ -102,7 +102,7 @@ def test_standalone_voila_compiles_the_templates_once_and_serves_the_pages(
                                   "JUPYTER_CONFIG_PATH": str(config)})
     try:
         log = (tmp_path / "voila.log").read_text(errors="replace")
-        assert ("tutor.classroom.template_cache: page templates are compiled once per server"
+        assert ("tutor.hub.page_templates: page templates are compiled once per server"
                 in log), log
         context = browser.new_context(viewport=WINDOW)
         for seed in (2, 3):  # the second page is rendered from the cached templates

@@ -29,7 +29,7 @@ from test_pages import no_errors, open_page, serve
 from test_working import WORK_IT_OUT, working_for
 
 from tests import driving as drive
-from tutor.classroom.serve import stop_server
+from tutor.commands.server import stop_server
 from tutor.play.session import Session
 
 IMG = ROOT / "docs" / "img"

@@ -295,8 +295,7 @@ def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
     reads the class."""
     from tutor.classroom.identity import is_teacher
     from tutor.storage.records import Attempt, Outcome
-    from tutor.storage.service_store import ServiceStore
-    from tutor.storage.store import Store, StoreAccessError
+    from tutor.storage.store import ServiceStore, Store, StoreAccessError
 
     hub.spawn("beto")
     kernel_env = environ(hub.server_pid("beto"))  # what beto's kernels are given
@@ -357,8 +356,7 @@ def test_a_class_from_a_hub_group_and_its_assignment_no_other_class_sees(hub: Hu
     cannot make, edit or read a roster."""
     from tutor.storage.class_rows import Assignment
     from tutor.storage.records import StoreError
-    from tutor.storage.service_store import ServiceStore
-    from tutor.storage.store import Store, StoreAccessError
+    from tutor.storage.store import ServiceStore, Store, StoreAccessError
 
     def page_store(user: str) -> ServiceStore:
         hub.spawn(user)

@@ -15,9 +15,10 @@ from typing import Any
 from browsing import audit, need_chromium, past_the_edge_on_a_phone
 from test_pages import no_errors, open_page, serve
 
-from tutor.classroom.counts import student_counts
-from tutor.classroom.serve import stop_server
+from tutor.commands.server import stop_server
+from tutor.course.lessons import lesson_params
 from tutor.storage.store import Store
+from tutor.teaching.counts import student_counts
 
 MISTAKE = "added_instead_of_multiplied"
 
@@ -43,7 +44,7 @@ def test_the_link_of_a_next_step_opens_the_lesson_for_the_student(
     folder.mkdir()
     with Store(folder / "class.sqlite3", lang="en") as store:
         _answers(store, datetime.now(timezone.utc))
-        need = student_counts(store.attempts("zoe")).skill("multiply")
+        need = student_counts(store.attempts("zoe"), lesson_params()).skill("multiply")
     assert need is not None and need.to_master
     proc, url = serve(folder)
     try:

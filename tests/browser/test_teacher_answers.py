@@ -15,8 +15,8 @@ from browsing import audit, need_chromium
 from test_pages import no_errors, open_page, serve
 
 from tutor.classroom.overview import MISTAKE_NAMES
-from tutor.classroom.serve import stop_server
 from tutor.classroom.student_answers import student_answers
+from tutor.commands.server import stop_server
 from tutor.storage.store_files import read_attempts
 
 

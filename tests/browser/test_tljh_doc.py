@@ -218,7 +218,7 @@ def test_the_tljh_steps_run_as_written(tmp_path: Path, cluster: Any) -> None:
                     "from npm) cannot be installed: apt-get install nodejs npm")
     import psycopg
 
-    from tutor.classroom.serve import SERVER_EXTENSIONS
+    from tutor.commands.server import SERVER_EXTENSIONS
 
     port = cluster.port
     machine = tmp_path / "machine"

@@ -23,7 +23,7 @@ from tutor.classroom.overview import (
     merge_files,
 )
 from tutor.course.builder import build_lesson, lesson_links, save_lesson
-from tutor.course.lessons import LessonError, list_lessons, load_lesson
+from tutor.course.lessons import LessonError, lesson_params, list_lessons, load_lesson
 from tutor.play.saving import load_mastery
 from tutor.play.session import Session
 from tutor.storage.store import Store
@@ -87,7 +87,7 @@ def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path,
     handed_in = export(db, "ana")
     with Store(db) as store:
         before = store.attempts("ana")
-        expected_mastery = rebuild_mastery(before)
+        expected_mastery = rebuild_mastery(before, lesson_params())
     fresh = tmp_path / "binder.sqlite3"
     with Store(fresh) as store:
         first = merge_files(store, [("ana.csv", handed_in)], "en")
@@ -121,7 +121,7 @@ def test_teacher_merges_a_class_of_30_and_the_table_matches_the_files(
         own.write_bytes(content)
         from tutor.storage.store_files import read_attempts
 
-        mastery = rebuild_mastery(read_attempts(own))
+        mastery = rebuild_mastery(read_attempts(own), lesson_params())
         mine = {r.skill: r for r in rows if r.student == name[:-4]}
         assert set(mine) == {s for s, st in mastery.states.items() if st.asked}
         for skill, row in mine.items():

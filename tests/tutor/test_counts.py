@@ -1,6 +1,6 @@
 """Honest counts everywhere (issue 33 part 3): a scripted session with known hints (pressing
 "Hint" past the last rung too), answers shown, wrong answers with a named mistake and right
-answers. Its numbers are the same from :mod:`tutor.classroom.counts`, on the play page (the
+answers. Its numbers are the same from :mod:`tutor.teaching.counts`, on the play page (the
 snapshot,
 the skills panel, the lesson's summary), on the lessons page, on the teacher page's class
 table after its exported file is uploaded into a fresh store, and in the class CSV.
@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests import driving as drive
-from tutor.classroom.counts import evidence_text, rungs_seen, student_counts
 from tutor.classroom.overview import class_csv, class_table, lesson_progress, merge_files
-from tutor.course.lessons import list_lessons
+from tutor.course.lessons import lesson_params, list_lessons
 from tutor.play.session import Session
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
+from tutor.teaching.counts import evidence_text, rungs_seen, student_counts
 from tutor.teaching.diagnosis import CATALOG, diagnose
 from tutor.teaching.hints import hint_ladder
 from tutor.ui.lessons.lesson_list import lesson_list_html
@@ -132,7 +132,7 @@ def _played(tmp_path: Path) -> tuple[Session, Store, list[Done], int]:
 def test_the_scripted_session_counts_the_same_everywhere(tmp_path: Path) -> None:
     s, store, done, named = _played(tmp_path)
     attempts = store.attempts(STUDENT)
-    counts = student_counts(attempts)
+    counts = student_counts(attempts, lesson_params())
 
     # -- the counts module: the script's numbers ------------------------------------------
     counted = [d for d in done if d.skill is not None]
@@ -237,7 +237,7 @@ def test_hints_count_each_rung_once_and_a_datashop_file_counts_hint_rows() -> No
     assert rungs_seen(rows) == 2
     no_column = [Attempt(**{**r.__dict__, "hints": 0}) for r in rows]
     assert rungs_seen(no_column) == 2
-    counts = student_counts(rows)
+    counts = student_counts(rows, lesson_params())
     (c,) = counts.skills
     assert (c.asked, c.first_try_right, c.hints, c.revealed, c.attempts) == (1, 0, 2, 1, 0)
 
@@ -280,7 +280,7 @@ def test_the_evidence_says_what_the_row_ruled_out(tmp_path: Path) -> None:
     assert MISTAKE_NAMES["added_instead_of_multiplied"] in line
     assert "; descartado: sumó en lugar de multiplicar" in sv.evidence("es")
     assert line in mastery_html(s.snapshot(), "en")
-    counts = student_counts(store.attempts(STUDENT))
+    counts = student_counts(store.attempts(STUDENT), lesson_params())
     c = counts.skill("multiply")
     assert c is not None and c.evidence("en") == line
     progress = {p.lesson.id: p for p in lesson_progress(store.attempts(STUDENT),

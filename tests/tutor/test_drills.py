@@ -172,7 +172,7 @@ def test_no_item_when_the_next_question_already_tells_it_apart() -> None:
 def test_remediation_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     asker = one_question("multiply", 4)
     tried: list[int] = []
-    monkeypatch.setattr("tutor.teaching.asking.tells_apart",
+    monkeypatch.setattr("tutor.teaching.drilling.tells_apart",
                         lambda q, rule: tried.append(1) or 0)  # never tells it apart
     assert asker.remediate(0, ADDED) == 0 and len(asker.queue) == 1
     assert len(tried) == tutor.teaching.practice.REMEDIATION_TRIES

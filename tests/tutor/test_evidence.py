@@ -15,7 +15,7 @@ from engine.events import PowerEffect
 from engine.tiles import Tile
 from tests import driving as drive
 from tutor import Session
-from tutor.course.lessons import LessonError, lesson_from_dict, load_lesson
+from tutor.course.lessons import LessonError, lesson_from_dict, lesson_params, load_lesson
 from tutor.play.saving import load_mastery, save_mastery
 from tutor.storage.store import Store
 from tutor.teaching.asking import Asker
@@ -315,7 +315,7 @@ def test_replay_equals_live_mastery(tmp_path: Path) -> None:
     with Store(db) as store:
         saved = load_mastery(store, "ana")
         attempts = store.attempts("ana")
-        rebuilt = rebuild_mastery(attempts)
+        rebuilt = rebuild_mastery(attempts, lesson_params())
     assert any(a.feedback == "used_near_end" and a.kc == "other-end" for a in attempts)
     assert saved.states and set(rebuilt.states) == set(saved.states)
     for skill, st in saved.states.items():

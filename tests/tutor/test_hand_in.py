@@ -27,6 +27,7 @@ import pytest
 
 from tutor.classroom.hand_in import replay_misfits, scaffolds_of
 from tutor.classroom.overview import merge_files, merge_student_files
+from tutor.course.lessons import lesson_params
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.storage.store_files import (
@@ -172,10 +173,10 @@ def test_an_edited_file_is_refused_by_the_teacher_page_and_changes_no_mastery(
 def test_the_edits_would_change_mastery(played: dict[str, Any]) -> None:
     """The edits above matter: read as they are, they change the rebuilt mastery (so the
     refusal is what keeps it)."""
-    honest = rebuild_mastery(played["rows"]["ana"])
+    honest = rebuild_mastery(played["rows"]["ana"], lesson_params())
     for edit in ("INCORRECT made CORRECT", "scaffold tags removed"):
         rows = parse_progress(edited(played, edit), "x.csv").attempts
-        assert rebuild_mastery(rows) != honest, edit
+        assert rebuild_mastery(rows, lesson_params()) != honest, edit
 
 
 @pytest.mark.parametrize("edit", EDITS)

@@ -123,7 +123,7 @@ def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
     assert s.match_number > 1 and summary.rounds > 2
     assert fresh and all(len(scores) == 2 for scores in fresh)
     (row,) = summary.skills
-    # The summary counts as mastery does (tutor.classroom.counts): each question once under the
+    # The summary counts as mastery does (tutor.teaching.counts): each question once under the
     # skill
     # its first answer is evidence for (a named mistake of another skill, or a ×1 item,
     # moves a wrong answer off multiply), right only when unhinted (issue 33 part 3).

@@ -3,7 +3,7 @@ answers so
 far, and who is stuck — three wrong first answers in a row, or no answer for two minutes —
 with time from the store's timestamps against an injected clock (no wall clock). A question,
 its first answer and "right at the first try" are docs/rules.md §4's, as
-tutor.classroom.counts counts them.
+tutor.teaching.counts counts them.
 """
 
 from __future__ import annotations

@@ -13,12 +13,12 @@ from datetime import datetime, timedelta
 import pytest
 
 from tests import driving as drive
-from tutor.classroom.counts import student_counts
 from tutor.classroom.live import parse_time
 from tutor.classroom.next_steps import lesson_for, next_steps
-from tutor.course.lessons import list_lessons
+from tutor.course.lessons import lesson_params, list_lessons
 from tutor.play.session import Session
 from tutor.storage.store import Store
+from tutor.teaching.counts import student_counts
 from tutor.teaching.diagnosis import CATALOG, diagnose
 from tutor.teaching.questions import Question
 from tutor.ui.teacher.next_steps_panel import next_steps_html
@@ -127,7 +127,7 @@ def test_each_student_gets_a_next_step_from_their_answers(class_store: Store) ->
 
     # The skills 04-times met now and then (the other end of a ×1 play, a score below
     # zero), asked once or twice with no misconception, are no step of their own.
-    met = student_counts(class_store.attempts("Bea"))
+    met = student_counts(class_store.attempts("Bea"), lesson_params())
     incidental = [c.skill for c in met.skills if c.skill != "multiply" and not c.mastered]
     assert incidental
     assert [s.skill for s in steps if s.student == "Bea"] == ["multiply"]
@@ -135,7 +135,7 @@ def test_each_student_gets_a_next_step_from_their_answers(class_store: Store) ->
     # Ciro's wrong numbers are no catalogue mistake: more practice, with his count of
     # questions and what the mastery rule still needs, in the lesson he practised it in.
     ciro = by[("Ciro", "add")]
-    counts = student_counts(class_store.attempts("Ciro")).skill("add")
+    counts = student_counts(class_store.attempts("Ciro"), lesson_params()).skill("add")
     assert counts is not None and not counts.mastered
     assert ciro.mistake is None and ciro.asked == counts.asked >= 3
     assert ciro.shows("en") == f"needs more practice: {counts.asked} questions so far"
@@ -145,7 +145,7 @@ def test_each_student_gets_a_next_step_from_their_answers(class_store: Store) ->
     assert ciro.link("es") == "Play.ipynb?lesson=02-plus&lang=es&student=Ciro"
 
     # Dan answered every question right: his mastered skills get no step.
-    dan = student_counts(class_store.attempts("Dan"))
+    dan = student_counts(class_store.attempts("Dan"), lesson_params())
     assert [c.skill for c in dan.skills if c.mastered]
     assert not [s for s in steps if s.student == "Dan"
                 and dan.skill(s.skill) is not None and dan.skill(s.skill).mastered]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tutor.classroom import serve
+from tutor.commands import server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,12 +17,12 @@ def test_every_server_config_names_the_template(tmp_path: Path) -> None:
     assert (ROOT / "share/jupyter/voila/templates/leonard/index.html.j2").is_file()
     shipped = json.loads((ROOT / "voila.json").read_text(encoding="utf-8"))
     assert shipped["VoilaConfiguration"]["template"] == "leonard"
-    written = json.loads(serve.write_server_config(tmp_path / "server.json").read_text())
+    written = json.loads(server.write_server_config(tmp_path / "server.json").read_text())
     assert written["VoilaConfiguration"]["template"] == "leonard"
     # Nor MathJax from a CDN, which Voila's pages under Jupyter Server load by default.
     tornado = written["ServerApp"]["tornado_settings"]
     assert tornado["mathjax_url"] is None and tornado["mathjax_config"] is None
-    assert "--VoilaConfiguration.template=leonard" in serve.command_flags()
+    assert "--VoilaConfiguration.template=leonard" in server.command_flags()
 
 
 

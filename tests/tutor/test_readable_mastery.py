@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests import driving as drive
-from tutor.classroom.counts import evidence_text, student_counts
+from tutor.course.lessons import lesson_params
+from tutor.teaching.counts import evidence_text, student_counts
 from tutor.teaching.coverage import skill_mistakes
 from tutor.teaching.diagnosis import mistake_skill
 from tutor.teaching.evidence import judge
@@ -176,7 +177,7 @@ def test_the_play_page_says_what_the_other_pages_say(tmp_path: Path) -> None:
                 drive.answer(s, str(q.expected + 1000))
             drive.answer(s, str(q.expected))
             assert s.flush()
-            counts = student_counts(store.attempts("ana"))
+            counts = student_counts(store.attempts("ana"), lesson_params())
             view = s.snapshot()
             for sv in view.skills:
                 c = counts.skill(sv.skill)

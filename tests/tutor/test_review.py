@@ -14,7 +14,8 @@ import pytest
 
 from tests import driving as drive
 from tutor.classroom.overview import reviews_due
-from tutor.commands.simulate import Forgetful, ProfileError, SimClock, learner, simulate_days
+from tutor.commands.learners import Forgetful, ProfileError, SimClock, learner
+from tutor.commands.simulate import simulate_days
 from tutor.play.saving import load_mastery, save_mastery
 from tutor.play.session import Session, SessionError
 from tutor.storage.records import Attempt, Outcome
@@ -279,6 +280,17 @@ def test_a_forgetful_student_who_practises_in_time_remembers(tmp_path: Path) -> 
             clock=SimClock(T0), name="bo")
         assert all(ok for q, ok in day1 + day4 if is_review(q.problem))
         assert load_mastery(store, "bo").state("multiply").mastered
+
+
+def test_days_apart_every_profile_plays_as_in_one_lesson(tmp_path: Path) -> None:
+    """simulate_days plays through the simulator's one loop, so every profile plays there as
+    in ``simulate``: a calculator, which types only the working it sees, is never right at
+    the first reply, and its attempts are recorded."""
+    with Store(tmp_path / "p.sqlite3") as store:
+        (day0,) = simulate_days([(0, "04-times")], learner("calculator")(), store,
+                                clock=SimClock(T0), name="cy")
+        assert day0 and not any(ok for _q, ok in day0)
+        assert store.attempts("cy")
 
 
 def test_a_review_item_tests_the_skill_never_a_times_one_item() -> None:

@@ -785,7 +785,7 @@ def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers(
     (mine,) = v.match_end.answers
     assert mine.student == "ana"
     # Each question counts under the skill its first answer is evidence for (a ×1 item is
-    # evidence for other-end), as mastery and tutor.classroom.counts count it (issue 33 part 3).
+    # evidence for other-end), as mastery and tutor.teaching.counts count it (issue 33 part 3).
     live = {sk: [st.asked, st.first_try_right] for sk, st in s.mastery.states.items()
             if st.asked}
     assert {sk.skill: [sk.asked, sk.right] for sk in mine.skills} == live

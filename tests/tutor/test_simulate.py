@@ -14,24 +14,18 @@ from typing import Any
 import pytest
 
 import tutor.commands.simulate as sim
-from tutor.commands.simulate import (
+from tutor.commands.goals import (
     GOALS,
     LESSON_MISTAKES,
-    MAX_ATTEMPTS,
-    ProfileError,
-    Run,
     goal_profiles,
     judge,
-    learner,
     lesson_mistake,
     mistake_pairs,
     pair_result,
-    simulate,
-    simulate_one,
     teaching_goals,
-    typo,
-    working,
 )
+from tutor.commands.learners import ProfileError, learner, typo, working
+from tutor.commands.simulate import MAX_ATTEMPTS, Run, simulate, simulate_one
 from tutor.course.lessons import LESSON_DIR, load_lesson
 from tutor.teaching.answers import parse_answer
 from tutor.teaching.coverage import item_tells

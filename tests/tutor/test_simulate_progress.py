@@ -14,10 +14,9 @@ import pytest
 import tutor.__main__ as cli
 import tutor.commands.simulate as sim
 from tutor.classroom.overview import class_table, merge_files, merge_student_files
+from tutor.commands.learners import SimClock, learner
 from tutor.commands.simulate import (
     ProgressFilesError,
-    SimClock,
-    learner,
     simulate,
     simulate_one,
     student_names,

@@ -24,8 +24,7 @@ import tornado.web
 from tutor.hub.store_service import Caller, Keeper, hub_group_members, make_app
 from tutor.storage.class_rows import Assignment
 from tutor.storage.records import Attempt, Outcome, StoreError
-from tutor.storage.service_store import ServiceStore
-from tutor.storage.store import Store, StoreAccessError, StoreBusyError
+from tutor.storage.store import ServiceStore, Store, StoreAccessError, StoreBusyError
 from tutor.teaching.mastery import Mastery
 
 TOKENS = {"tok-ana": Caller("ana", False), "tok-beto": Caller("beto", False),

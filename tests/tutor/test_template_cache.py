@@ -1,4 +1,4 @@
-"""The page templates compiled once per server (``tutor.classroom.template_cache``): Voilà makes a
+"""The page templates compiled once per server (``tutor.hub.page_templates``): Voilà makes a
 new
 nbconvert environment for every page, and each compiled the templates again. The cache must
 give the same pages, compile each template once, and never serve one template's code for
@@ -19,8 +19,9 @@ import pytest
 from nbconvert import HTMLExporter
 from nbconvert.exporters.templateexporter import TemplateExporter
 
-from tutor.classroom import serve, template_cache
-from tutor.classroom.template_cache import SharedBytecodeCache
+from tutor.commands import server as serving
+from tutor.hub import page_templates, page_xsrf
+from tutor.hub.page_templates import SharedBytecodeCache
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def cache(monkeypatch: pytest.MonkeyPatch) -> SharedBytecodeCache:
     monkeypatch.setattr(TemplateExporter, "_create_environment",
                         TemplateExporter._create_environment)
     fresh = SharedBytecodeCache()
-    monkeypatch.setattr(template_cache, "CACHE", fresh)
+    monkeypatch.setattr(page_templates, "CACHE", fresh)
     return fresh
 
 
@@ -70,7 +71,7 @@ def test_pages_are_the_same_and_each_template_compiles_once(
     per_page = sum(compiled.values())
     assert per_page >= 5, compiled  # the lab template and the files it extends and includes
     compiled.clear()
-    assert template_cache.install()
+    assert page_templates.install()
     first = export()
     assert sum(compiled.values()) == per_page  # the first page compiles them, once each
     assert all(n == 1 for n in compiled.values()), compiled
@@ -82,11 +83,11 @@ def test_pages_are_the_same_and_each_template_compiles_once(
 
 
 def test_installing_twice_wraps_nbconvert_once(cache: SharedBytecodeCache) -> None:
-    assert not template_cache.installed()
-    assert template_cache.install()
+    assert not page_templates.installed()
+    assert page_templates.install()
     wrapped = TemplateExporter._create_environment
-    assert template_cache.install() and TemplateExporter._create_environment is wrapped
-    assert template_cache.installed()
+    assert page_templates.install() and TemplateExporter._create_environment is wrapped
+    assert page_templates.installed()
     assert HTMLExporter().environment.bytecode_cache is cache
 
 
@@ -120,39 +121,58 @@ def test_server_config_enables_the_cache_for_both_servers(
         tmp_path: Path, cache: SharedBytecodeCache) -> None:
     server = tmp_path / "jupyter_server_config.json"
     server.write_text(json.dumps({"ServerApp": {"jpserver_extensions": {"other": True}}}))
-    serve.write_server_config(server)
+    serving.write_server_config(server)
     written = json.loads(server.read_text())
     assert written["ServerApp"]["jpserver_extensions"] == {"other": True,
-                                                           "tutor.classroom.template_cache": True,
-                                                           "tutor.classroom.xsrf_cookie": True,
+                                                           "tutor.hub.page_templates": True,
+                                                           "tutor.hub.page_xsrf": True,
                                                            "tutor.hub.lockdown": True}
     assert written["MappingKernelManager"]["cull_idle_timeout"] == 300
-    voila = serve.write_voila_config(tmp_path / "etc" / "voila.py")
-    assert voila.read_text() == serve.VOILA_PY
-    exec(compile(serve.VOILA_PY, str(voila), "exec"), {})  # as Voilà runs it at start
-    assert template_cache.installed()
-    assert serve.write_voila_config(voila) == voila  # writing again is fine
+    voila = serving.write_voila_config(tmp_path / "etc" / "voila.py")
+    assert voila.read_text() == serving.VOILA_PY
+    exec(compile(serving.VOILA_PY, str(voila), "exec"), {})  # as Voilà runs it at start
+    assert page_templates.installed()
+    assert serving.write_voila_config(voila) == voila  # writing again is fine
+
+
+def test_a_config_written_with_the_classroom_names_is_written_again_with_the_new(
+        tmp_path: Path) -> None:
+    """Issue 46 renamed the server extensions (``tutor.classroom.template_cache`` is
+    ``tutor.hub.page_templates``): running ``--write-server-config`` again on a server set up
+    with the names before puts the new names in their place (the old would no longer load),
+    and rewrites its ``voila.py`` instead of taking it for someone else's."""
+    server = tmp_path / "jupyter_server_config.json"
+    server.write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
+        "tutor.classroom.template_cache": True, "tutor.classroom.xsrf_cookie": True,
+        "other": True}}}))
+    serving.write_server_config(server)
+    written = json.loads(server.read_text())["ServerApp"]["jpserver_extensions"]
+    assert written == {"other": True, **serving.SERVER_EXTENSIONS}
+    voila = tmp_path / "voila.py"
+    voila.write_text(serving.VOILA_PY.replace("tutor.hub.page_templates",
+                                              "tutor.classroom.template_cache"))
+    assert serving.write_voila_config(voila) == voila
+    assert voila.read_text() == serving.VOILA_PY
 
 
 def test_a_voila_py_of_someone_else_is_kept(tmp_path: Path) -> None:
     theirs = tmp_path / "voila.py"
     theirs.write_text("c.VoilaConfiguration.theme = 'dark'\n")
     with pytest.raises(FileExistsError, match="add these lines"):
-        serve.write_voila_config(theirs)
+        serving.write_voila_config(theirs)
     assert theirs.read_text() == "c.VoilaConfiguration.theme = 'dark'\n"
 
 
 def test_the_server_extension_is_found_where_jupyter_server_looks() -> None:
-    from tutor.classroom import xsrf_cookie
     from tutor.hub import lockdown
 
-    points = [*template_cache._jupyter_server_extension_points(),
-              *xsrf_cookie._jupyter_server_extension_points(),
+    points = [*page_templates._jupyter_server_extension_points(),
+              *page_xsrf._jupyter_server_extension_points(),
               *lockdown._jupyter_server_extension_points()]
-    assert points == [{"module": "tutor.classroom.template_cache"},
-                      {"module": "tutor.classroom.xsrf_cookie"},
+    assert points == [{"module": "tutor.hub.page_templates"},
+                      {"module": "tutor.hub.page_xsrf"},
                       {"module": "tutor.hub.lockdown"}]
-    assert list(serve.SERVER_EXTENSIONS) == [p["module"] for p in points]
+    assert list(serving.SERVER_EXTENSIONS) == [p["module"] for p in points]
 
 
 def test_both_servers_take_uploads_up_to_the_projects_own_limit(tmp_path: Path) -> None:
@@ -163,22 +183,22 @@ def test_both_servers_take_uploads_up_to_the_projects_own_limit(tmp_path: Path) 
 
     server = tmp_path / "jupyter_server_config.json"
     server.write_text(json.dumps({"ServerApp": {"tornado_settings": {"headers": {"X": "1"}}}}))
-    serve.write_server_config(server)
+    serving.write_server_config(server)
     tornado = json.loads(server.read_text())["ServerApp"]["tornado_settings"]
     assert tornado["headers"] == {"X": "1"}  # a setting already there is kept
     assert tornado["websocket_max_message_size"] > MAX_IMPORT_BYTES
-    shipped = json.loads((Path(serve.__file__).parents[2] / "voila.json").read_text())
-    assert shipped["Voila"]["tornado_settings"] == serve.TORNADO
-    flag = [f for f in serve.command_flags() if f.startswith("--Voila.tornado_settings=")]
-    assert json.loads(flag[0].split("=", 1)[1]) == serve.TORNADO
+    shipped = json.loads((Path(serving.__file__).parents[2] / "voila.json").read_text())
+    assert shipped["Voila"]["tornado_settings"] == serving.TORNADO
+    flag = [f for f in serving.command_flags() if f.startswith("--Voila.tornado_settings=")]
+    assert json.loads(flag[0].split("=", 1)[1]) == serving.TORNADO
 
     class Section(dict):  # what traitlets hands a voila.py as c.Voila
         def __getattr__(self, name: str) -> Any:
             return self.setdefault(name, Section() if name != "tornado_settings" else {})
 
     config = Section()
-    exec(compile(serve.VOILA_PY, "voila.py", "exec"), {"get_config": lambda: config})
-    assert config.Voila.tornado_settings == serve.TORNADO
+    exec(compile(serving.VOILA_PY, "voila.py", "exec"), {"get_config": lambda: config})
+    assert config.Voila.tornado_settings == serving.TORNADO
 
 
 def test_a_closed_tab_frees_its_kernel_through_the_xsrf_check(tmp_path: Path) -> None:
@@ -195,14 +215,14 @@ def test_a_closed_tab_frees_its_kernel_through_the_xsrf_check(tmp_path: Path) ->
 
     import nbformat
 
-    from tutor.classroom.serve import kernel_pids, start_voila, stop_server
+    from tutor.commands.server import kernel_pids, start_voila, stop_server
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("1 + 1")]
     nbformat.write(nb, str(tmp_path / "tab.ipynb"))
     config = tmp_path / "config"
-    serve.write_voila_config(config / "voila.py")
-    root = str(Path(serve.__file__).resolve().parents[2])
+    serving.write_voila_config(config / "voila.py")
+    root = str(Path(serving.__file__).resolve().parents[2])
     env = {"JUPYTER_CONFIG_PATH": str(config),
            "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
     proc, base = start_voila(tmp_path / "tab.ipynb", tmp_path / "voila.log", env,
@@ -235,8 +255,8 @@ def test_the_class_servers_logger_makes_no_debug_records() -> None:
 
     from traitlets.config import Application
 
-    shipped = json.loads((Path(serve.__file__).parents[2] / "voila.json").read_text())
-    assert shipped["Voila"]["logging_config"] == serve.QUIET_LOG
+    shipped = json.loads((Path(serving.__file__).parents[2] / "voila.json").read_text())
+    assert shipped["Voila"]["logging_config"] == serving.QUIET_LOG
 
     class Voila(Application):  # type: ignore[misc]  # the logger is named after the class
         pass
@@ -275,15 +295,13 @@ def test_a_class_server_set_up_before_the_regrouping_keeps_its_settings(tmp_path
 
     from tutor import template_cache as old_cache
     from tutor import xsrf_cookie as old_cookie
-    from tutor.classroom import xsrf_cookie
-
     script = tmp_path / "old_config.py"  # not voila.py: it would shadow the voila package
-    script.write_text(OLD_VOILA_PY + "from tutor.classroom import template_cache, xsrf_cookie\n"
-                      "print(template_cache.installed(), xsrf_cookie.installed())\n")
+    script.write_text(OLD_VOILA_PY + "from tutor.hub import page_templates, page_xsrf\n"
+                      "print(page_templates.installed(), page_xsrf.installed())\n")
     ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          check=True)
     assert ran.stdout.split() == ["True", "True"], ran.stderr
-    for old, new in ((old_cache, template_cache), (old_cookie, xsrf_cookie)):
+    for old, new in ((old_cache, page_templates), (old_cookie, page_xsrf)):
         assert old._load_jupyter_server_extension is new._load_jupyter_server_extension
         assert old._jupyter_server_extension_points() == new._jupyter_server_extension_points()
     command = subprocess.run([sys.executable, "-m", "tutor.serve", "--help"],

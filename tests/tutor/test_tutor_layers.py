@@ -1,60 +1,45 @@
-"""The dependency direction inside ``tutor`` (DESIGN.md "Dependency direction", rules 3 and 6,
-and the widget rule of the layout): a static scan, with ``ast``, of every import of every
-module of the package — at the top or inside a function, since a lazy import still ties one
-layer to another. Imports under ``if TYPE_CHECKING:`` are types only, never loaded, and are
-left out.
+"""The dependency direction inside ``tutor``, read from the folders alone (issue 46, part 1).
 
-Each rule is also shown able to fail (:func:`test_each_rule_catches_a_bad_import`), and the
+Each package of ``tutor`` opens with a docstring whose "May import:" line is the rule for
+its modules: a module may import its own package's modules and what that line names — a
+package (``tutor.teaching``), a single module (``tutor.storage.records``), ``engine`` or a
+widget toolkit — and nothing else of ``tutor``, ``engine`` or the widgets (the standard
+library and other libraries are not checked here). A module directly in ``tutor/`` (``i18n``,
+``games``, ``__main__``, the old-name shims ``serve``, ``template_cache``, ``xsrf_cookie``, and
+``tutor/__init__.py`` itself) has its own line, in its own docstring. There are no hand-kept
+sets of module names: a module moved to another folder is under that folder's line.
+
+The imports are found by a static scan, with ``ast``, of every module — at the top or inside
+a function, since a lazy import still ties one layer to another. Imports under ``if
+TYPE_CHECKING:`` are types only, never loaded, and are left out.
+
+Each rule is also shown able to fail (:func:`test_each_rule_catches_a_bad_import`); the
 lesson loader and the teaching are loaded in a fresh Python to check that the store really
-stays out (:func:`test_loading_a_lesson_loads_no_store`).
+stays out (:func:`test_loading_a_lesson_loads_no_store`); and no modules of ``tutor`` import
+each other in a circle (:func:`test_no_import_cycle`).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tutor"
-
-def package(name: str) -> frozenset[str]:
-    """The modules of the subpackage ``tutor.<name>`` (issue 34 part 7: a folder per part)."""
-    return frozenset(".".join(p.relative_to(ROOT).with_suffix("").parts)
-                     for p in (PACKAGE / name).glob("*.py") if p.name != "__init__.py")
-
-
-TEACHING = package("teaching") | {"tutor.classroom.counts"}
-"""DESIGN.md rule 6's teaching modules (``tutor.teaching``: questions, answers, diagnosis,
-hints, mastery, asking, practice, the evidence rule and what is computed from it: mastery
-replayed, review), and the counts, which interpret stored rows."""
-STORAGE = frozenset({"tutor.storage.store", "tutor.storage.store_backends",
-                     "tutor.storage.store_files", "tutor.storage.service_store",
-                     "tutor.storage.names", "tutor.storage.seal",
-                     "tutor.storage.class_rows"})
-STORAGE_MAY_IMPORT = STORAGE | {"tutor.i18n", "tutor.course.paths", "tutor.storage.records"}
-"""The store keeps rows: it reads the shared record types (:mod:`tutor.storage.records`), the
-translations and the default place of its file, and nothing of the teaching."""
-LESSON_LOADING = frozenset({"tutor.course.lessons", "tutor.course.paths"})
-SESSION = package("play") | {"tutor.teaching.asking"}
-CLASS_FILES = frozenset({"tutor.classroom.overview", "tutor.classroom.student_answers",
-                         "tutor.classroom.counts", "tutor.teaching.replay",
-                         "tutor.teaching.review", "tutor.classroom.live",
-                         "tutor.classroom.hand_in"})
-"""The class's file handling: what the lessons and teacher pages show, from the attempts."""
-COMMANDS = package("commands") | {"tutor.__main__", "tutor.classroom.serve"}
-"""Command-line modules (``python -m tutor …``, ``python -m tutor.classroom.serve``)."""
-HUB = package("hub")
-"""The class server around the kernels (issue 41): the store service and the lockdown of a
-student's server. They keep rows and requests, never teaching or pages."""
 WIDGETS = frozenset({"ipywidgets", "ipycanvas"})
+CHECKED = frozenset({"tutor", "engine"}) | WIDGETS
+"""The top-level names whose imports the rules check."""
 UI = "tutor.ui"
+COMMANDS = "tutor.commands"
 
 
 def module_name(path: Path) -> str:
@@ -104,21 +89,24 @@ def graph() -> dict[str, set[str]]:
     return {module_name(p): imports_of(p) for p in sorted(PACKAGE.rglob("*.py"))}
 
 
+def _module(name: str, imports: dict[str, set[str]] | set[str]) -> str:
+    """The module of ``tutor`` that ``name`` (a module, or a name in one) is: its longest
+    prefix that is a module; "" if none is."""
+    while name and name not in imports:
+        name = name.rpartition(".")[0]
+    return name
+
+
 def reached(imports: dict[str, set[str]]) -> dict[str, set[str]]:
     """Each module's imports and, through the package's own modules they name, theirs: what
     loading it may load (a lazy import counted as if it ran)."""
-    def module(name: str) -> str:
-        while name and name not in imports:
-            name = name.rpartition(".")[0]
-        return name
-
     out: dict[str, set[str]] = {}
     for start in imports:
         seen: set[str] = set()
         stack = [start]
         while stack:
             for name in imports[stack.pop()]:
-                target = module(name)
+                target = _module(name, imports)
                 # the module first: when ``name`` is the module itself, adding the name
                 # first would leave the module unvisited (which depended on set order)
                 if target and target not in seen:
@@ -135,53 +123,95 @@ def _in(name: str, modules: frozenset[str] | set[str] | str) -> bool:
     return any(name == m or name.startswith(m + ".") for m in group)
 
 
+PACKAGES = frozenset(module_name(p) for p in PACKAGE.rglob("__init__.py"))
+"""``tutor`` and each of its subpackages, by name (a folder with an ``__init__.py``)."""
+
+
+def package_of(module: str) -> str:
+    """The package ``module`` belongs to: itself for a package's ``__init__``, else the
+    folder it is in."""
+    return module if module in PACKAGES else module.rpartition(".")[0]
+
+
+def holder(module: str) -> str:
+    """The module whose docstring holds ``module``'s rule: its package's ``__init__``, or,
+    for a module directly in ``tutor/`` (and ``tutor/__init__.py``), the module itself."""
+    package = package_of(module)
+    return module if package == "tutor" else package
+
+
+def source(module: str) -> Path:
+    """The file of ``module`` (a package's: its ``__init__.py``)."""
+    path = ROOT / Path(*module.split("."))
+    return path / "__init__.py" if module in PACKAGES else path.with_suffix(".py")
+
+
+_NAME = r"``[\w.]+``(?:\s*\([^()]*\))?"
+_SEPARATOR = r"(?:,\s*|\s+and\s+|,\s+and\s+)"
+MAY_IMPORT = re.compile(rf"May import:\s*(nothing|{_NAME}(?:{_SEPARATOR}{_NAME})*)\s*\.")
+"""A "May import:" line: ``nothing``, or names in double back-quotes, each maybe followed by
+a word of why in brackets, separated by commas and "and", ended by a full stop (it may wrap
+over lines of the docstring)."""
+
+
+@cache
+def may_import(module: str) -> frozenset[str]:
+    """The names ``module``'s docstring allows (``module``: a package or a module directly
+    in ``tutor/``)."""
+    path = source(module)
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    lines = MAY_IMPORT.findall(doc)
+    assert len(lines) == 1, f"{path.relative_to(ROOT)}: one 'May import:' line, not {lines}"
+    return frozenset(re.findall(r"``([\w.]+)``", re.sub(r"\([^()]*\)", "", lines[0])))
+
+
+def allowed(rule_of: str, name: str) -> bool:
+    """Whether a module under the rule of ``rule_of`` (:func:`holder`) may import ``name``."""
+    if name.split(".")[0] not in CHECKED:
+        return True
+    target = _module(name, PACKAGES | MODULES) if name.startswith("tutor") else name
+    own = package_of(rule_of)
+    if own != "tutor" and package_of(target) == own:
+        return True  # its own package
+    names = may_import(rule_of)
+    if target in PACKAGES and (_in(rule_of, target) or any(_in(n, target) for n in names)):
+        return True  # a package it is in, or one that holds a module it may import
+    return target == rule_of or any(_in(target, n) for n in names)
+
+
+MODULES = frozenset(module_name(p) for p in PACKAGE.rglob("*.py"))
+HOLDERS = tuple(sorted({holder(m) for m in MODULES}))
+"""Every package of ``tutor`` and every module directly in ``tutor/``: each has a line."""
+
+
 @dataclass(frozen=True)
 class Rule:
     says: str
     who: Callable[[str], bool]
     bad: Callable[[str], bool]
-    example: str
-    """A forbidden import, to show the rule can fail."""
     through: bool = False
     """The rule holds for what the modules reach through others too (not only what they
     import themselves): a page must not reach the teacher CLI by way of the class's files."""
 
+    @property
+    def example(self) -> str:
+        """A forbidden import, to show the rule can fail: the first module of ``tutor`` (or
+        the widgets) it refuses."""
+        return next(m for m in (*sorted(MODULES), *sorted(WIDGETS)) if self.bad(m))
+
+
+def _line_rule(rule_of: str) -> Rule:
+    names = ", ".join(sorted(may_import(rule_of))) or "nothing"
+    return Rule(f"{rule_of} imports its own package and only: {names}",
+                lambda m: holder(m) == rule_of, lambda i: not allowed(rule_of, i))
+
 
 RULES = (
-    Rule("the teaching imports no store", lambda m: m in TEACHING,
-         lambda i: _in(i, STORAGE), "tutor.storage.store"),
-    Rule("the teaching imports no widgets and no page", lambda m: m in TEACHING,
-         lambda i: _in(i, WIDGETS | {UI}), "ipywidgets"),
-    Rule("the store imports no teaching (only rows, translations and paths)",
-         lambda m: m in STORAGE,
-         lambda i: i.startswith("tutor") and not _in(i, STORAGE_MAY_IMPORT),
-         "tutor.teaching.mastery"),
-    Rule("the record types import neither store nor teaching",
-         lambda m: m == "tutor.storage.records",
-         lambda i: i.startswith("tutor") and not _in(i, {"tutor.i18n"}), "tutor.storage.store"),
-    Rule("lesson loading imports no store", lambda m: m in LESSON_LOADING,
-         lambda i: _in(i, STORAGE), "tutor.storage.store"),
-    Rule("the session imports no page", lambda m: m in SESSION,
-         lambda i: _in(i, UI), "tutor.ui.play.app"),
+    *(_line_rule(h) for h in HOLDERS),
     Rule("a page reaches no command-line module", lambda m: _in(m, UI),
-         lambda i: _in(i, COMMANDS), "tutor.commands.teacher", through=True),
-    Rule("the class's file handling reaches no command-line module",
-         lambda m: m in CLASS_FILES, lambda i: _in(i, COMMANDS), "tutor.commands.teacher",
-         through=True),
-    Rule("the hub's side imports only the store, translations, paths and the request",
-         lambda m: m in HUB,
-         lambda i: i.startswith("tutor") and not _in(
-             i, HUB | STORAGE_MAY_IMPORT | {"tutor.classroom.request"}),
-         "tutor.teaching.mastery"),
-    Rule("no page and no session imports the hub's side (it runs outside the kernels)",
-         lambda m: _in(m, UI) or m in SESSION, lambda i: _in(i, HUB),
-         "tutor.hub.store_service"),
-    Rule("only tutor.ui imports ipywidgets or ipycanvas", lambda m: not _in(m, UI),
-         lambda i: _in(i, WIDGETS), "ipycanvas"),
-    Rule("nothing outside tutor.ui imports tutor.ui (but the commands that start a page)",
-         lambda m: not _in(m, UI) and m not in COMMANDS,
-         lambda i: _in(i, UI), "tutor.ui.shared.pages"),
+         lambda i: _in(i, COMMANDS), through=True),
 )
+"""One rule per "May import:" line, and one that follows imports through other modules."""
 
 
 def broken(rule: Rule, imports: dict[str, set[str]]) -> list[str]:
@@ -190,13 +220,13 @@ def broken(rule: Rule, imports: dict[str, set[str]]) -> list[str]:
                   for i in names if rule.bad(i))
 
 
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.says)
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.says.partition(" ")[0])
 def test_dependency_direction(rule: Rule) -> None:
-    """DESIGN.md "Dependency direction" 3 and 6 (and the layout: only tutor.ui has widgets)."""
+    """Every module imports only its own package and what its package's line allows."""
     assert broken(rule, graph()) == []
 
 
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.says)
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.says.partition(" ")[0])
 def test_each_rule_catches_a_bad_import(rule: Rule) -> None:
     """Each rule applies to modules that exist, and one forbidden import breaks it."""
     imports = graph()
@@ -206,12 +236,26 @@ def test_each_rule_catches_a_bad_import(rule: Rule) -> None:
     assert f"{covered[0]} imports {rule.example}" in broken(rule, imports)
 
 
-def test_the_groups_name_modules_that_exist() -> None:
-    """A renamed module would silently leave its rule: every named module is there."""
-    modules = set(graph())
-    named = TEACHING | STORAGE | LESSON_LOADING | SESSION | CLASS_FILES | COMMANDS | HUB
-    assert named - modules == set()
-    assert {"tutor.storage.records", "tutor.i18n", "tutor.course.paths", UI} <= modules
+def test_each_line_names_what_exists() -> None:
+    """A renamed module would silently leave a rule: every name a line allows is a module or
+    package of ``tutor``, ``engine`` or a widget toolkit, and every module is under a line."""
+    for rule_of in HOLDERS:
+        for name in may_import(rule_of):
+            assert name in MODULES | PACKAGES | WIDGETS | {"engine"}, (rule_of, name)
+    assert {holder(m) for m in MODULES} == set(HOLDERS)
+    assert {"tutor.teaching", "tutor.ui.play", "tutor.i18n", "tutor"} <= set(HOLDERS)
+
+
+def test_the_lines_are_read() -> None:
+    """A line is read as written: packages, single modules, ``nothing``."""
+    assert may_import("tutor.teaching") == {"engine", "tutor.i18n", "tutor.games",
+                                            "tutor.storage.records"}
+    assert may_import("tutor.i18n") == frozenset()
+    assert allowed("tutor.teaching", "tutor.storage.records.Attempt")
+    assert not allowed("tutor.teaching", "tutor.storage.store")
+    assert allowed("tutor.teaching", "tutor.teaching.mastery")  # its own package
+    assert allowed("tutor.teaching", "json") and not allowed("tutor.teaching", "ipywidgets")
+    assert not allowed("tutor.ui", "tutor.ui.lessons.lessons_app")  # a subpackage is not its own
 
 
 def test_imports_are_resolved(tmp_path: Path) -> None:
@@ -219,7 +263,8 @@ def test_imports_are_resolved(tmp_path: Path) -> None:
     lessons = imports_of(PACKAGE / "course" / "lessons.py")
     assert "tutor.course.paths" in lessons  # `from .paths import …`
     assert "tutor.storage.store" in imports_of(PACKAGE / "commands" / "teacher.py")
-    assert "tutor.storage.store" in imports_of(PACKAGE / "play" / "saving.py")  # in a method
+    assigned = imports_of(PACKAGE / "classroom" / "student_assignments.py")
+    assert "tutor.storage.store.StoreAccessError" in assigned  # in a function
     review = imports_of(PACKAGE / "teaching" / "review.py")
     assert "tutor.teaching.evidence" not in review  # under TYPE_CHECKING only
 
@@ -237,16 +282,81 @@ def test_reaching_goes_through_other_modules() -> None:
     assert all(line.endswith(" imports tutor.commands.teacher") for line in reported)
 
 
+def cycles(imports: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles among the modules of ``tutor``: each group of modules that import
+    each other in a circle (a strongly connected component of more than one module), sorted.
+    An import of a module's own parent package (``tutor.ui`` from ``tutor.ui.play.app``) is
+    no edge: Python loads it first anyway, and it imports the module only if it asks."""
+    edges = {m: {t for t in (_module(n, imports) for n in names if n.startswith("tutor"))
+                 if t and t != m and not _in(m, t)}
+             for m, names in imports.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(m: str) -> None:  # Tarjan's strongly connected components
+        index[m] = low[m] = len(index)
+        stack.append(m)
+        for t in edges[m]:
+            if t not in index:
+                visit(t)
+                low[m] = min(low[m], low[t])
+            elif t in stack:
+                low[m] = min(low[m], index[t])
+        if low[m] == index[m]:
+            group = []
+            while True:
+                t = stack.pop()
+                group.append(t)
+                if t == m:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for m in sorted(edges):
+        if m not in index:
+            visit(m)
+    return sorted(found)
+
+
+def test_no_import_cycle() -> None:
+    """Issue 46: no modules of ``tutor`` import each other in a circle, lazy imports inside
+    functions counted (an import moved into a function to dodge a cycle is still one)."""
+    assert cycles(graph()) == []
+
+
+def test_a_cycle_is_found() -> None:
+    """The cycle check can fail: the hints importing the session (which imports the hints)
+    make a cycle, as a lazy import would; an import of a module's own parent package makes
+    none (``tutor.ui`` imports the play page's app, which may name ``tutor.ui``)."""
+    imports = graph()
+    before = cycles(imports)
+    imports["tutor.teaching.hints"] = imports["tutor.teaching.hints"] | {
+        "tutor.play.session.Session"}
+    made = [c for c in cycles(imports) if c not in before]
+    assert made and all({"tutor.teaching.hints", "tutor.play.session"} <= set(c) for c in made)
+    parent = graph()
+    assert _in("tutor.ui.play.app", _module("tutor.ui.dashboard", parent))
+    parent["tutor.ui.play.app"] = parent["tutor.ui.play.app"] | {"tutor.ui.dashboard"}
+    assert cycles(parent) == before
+
+
 PROBE = """
 import json, sys
 import {modules}
 print(json.dumps(sorted(sys.modules)))
 """
 
+STORE = frozenset(m for m in MODULES if package_of(m) == "tutor.storage" and m != "tutor.storage"
+                  and not allowed("tutor.teaching", m))
+"""The store: the modules of ``tutor.storage`` the teaching's line does not allow (all but
+the record types)."""
+
 
 @pytest.mark.parametrize("modules", ["tutor.course.lessons", "tutor.course.paths",
                                      "tutor.teaching.asking, tutor.teaching.replay, "
-                                     "tutor.classroom.counts"])
+                                     "tutor.teaching.counts"])
 def test_loading_a_lesson_loads_no_store(modules: str) -> None:
     """At run time too: loading a lesson (or the teaching) loads no store, no SQLite and no
     widgets (rule 6; DESIGN.md suggests the subprocess check)."""
@@ -254,7 +364,8 @@ def test_loading_a_lesson_loads_no_store(modules: str) -> None:
                          capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(ROOT)})
     loaded = set(json.loads(out.stdout))
-    assert not {m for m in loaded if _in(m, STORAGE | WIDGETS | {"sqlite3", UI})}
+    assert STORE >= {"tutor.storage.store", "tutor.storage.store_backends"}
+    assert not {m for m in loaded if _in(m, STORE | WIDGETS | {"sqlite3", UI})}
 
 
 def test_engine_and_tutor_load_no_widgets() -> None:

@@ -358,7 +358,7 @@ def test_the_hubs_store_client_out_of_reach_breaks_neither_page(
     import io
     import sys
 
-    from tutor.storage.service_store import ServiceStore
+    from tutor.storage.store import ServiceStore
     from tutor.ui.shared.panel import LOGGED
 
     log = io.StringIO()

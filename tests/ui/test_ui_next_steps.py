@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tutor.classroom.counts import student_counts
+from tutor.course.lessons import lesson_params
 from tutor.storage.store import Store
+from tutor.teaching.counts import student_counts
 from tutor.ui import teacher_page
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -56,7 +57,7 @@ def test_the_teacher_page_says_what_to_do_next(no_hub: None, tmp_path: Path) -> 
         assert "What to do next" in page.next_steps.heading.value
 
         # The class table: beside each percentage, what is still missing, by the rule.
-        need = student_counts(store.attempts("beto")).skill("multiply")
+        need = student_counts(store.attempts("beto"), lesson_params()).skill("multiply")
         assert need is not None and need.to_master
         cell = re.search(r"<tr data-student='beto' data-skill='multiply'>(.*?)</tr>",
                          page.table.table.value)

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 from ui_views import cells, ui_module, ui_path
 
-from tutor.classroom.counts import student_counts
 from tutor.classroom.overview import ClassRow, class_csv, class_table
+from tutor.course.lessons import lesson_params
 from tutor.storage.store import Store
 from tutor.storage.store_files import read_attempts
+from tutor.teaching.counts import student_counts
 from tutor.teaching.replay import rebuild_mastery
 from tutor.ui import lessons_page, teacher_page
 from tutor.ui.shared.panel import pile_text
@@ -134,8 +135,8 @@ def test_the_teacher_page_refuses_an_edited_file_and_its_tables_stay_as_they_wer
         table, heat = page.table.table.value, page.heat_map.map.value
         upload(page.upload.upload, [("copia.csv", _made_right(content))])
         assert page.table.table.value == table and page.heat_map.map.value == heat
-        assert rebuild_mastery(store.attempts(name[:-4])) == rebuild_mastery(
-            read_attempts_of(content, tmp_path))
+        assert rebuild_mastery(store.attempts(name[:-4]), lesson_params()) == rebuild_mastery(
+            read_attempts_of(content, tmp_path), lesson_params())
     refused = re.findall(r"<li class='ld-msg'>(.*?)</li>", page.upload.result.value)
     assert len(refused) == 1 and refused[0].startswith(
         "copia.csv se modificó después de que el tutor lo guardara: la línea ")
@@ -197,8 +198,9 @@ def test_teacher_page_merges_a_class_of_30_and_its_table_matches_the_files(
         student = name[:-4]
         (tmp_path / name).write_bytes(content)
         own = read_attempts(tmp_path / name)
-        mastery = rebuild_mastery(own)
-        counts = student_counts(own)  # issue 33 part 3: one definition of the numbers
+        mastery = rebuild_mastery(own, lesson_params())
+        # issue 33 part 3: one definition of the numbers
+        counts = student_counts(own, lesson_params())
         asked = {s: st for s, st in mastery.states.items() if st.asked}
         shown = {skill for (who, skill) in table if who == student}
         assert shown == {_skill_name(c.skill) for c in counts.skills} >= {

@@ -164,7 +164,7 @@ def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
         done[0] += 1
         right = done[0] % 3 != 0
         result = _right(ss) if right else drive.reveal(ss)
-        # counted as the evidence counts it (tutor.classroom.counts, docs/rules.md §4)
+        # counted as the evidence counts it (tutor.teaching.counts, docs/rules.md §4)
         ev = p.evidence
         if ev is not None and ev.kind != "none":
             seen = asked.setdefault(ev.skill, [0, 0])

@@ -1,6 +1,5 @@
-"""The classroom's files and server settings: what the lessons and teacher pages show as
-data (progress, the class table, the live view, counts), who the user is on a hub, the
-page's link and request, and serving (kernel culling, templates, the XSRF cookie).
-May import: ``engine``, ``tutor.teaching``, ``tutor.course``, ``tutor.storage``, ``tutor.i18n``.
-Never widgets or a command module.
-"""
+"""The classroom's files: what the lessons and teacher pages show as data (progress, the
+class table, the live view, next steps, a student's answers, assignments), the hand-in of
+progress files, who the user is on a hub, and the page's link and request.
+May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course`` and
+``tutor.storage``. Never widgets, a page or a command module."""

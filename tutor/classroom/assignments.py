@@ -54,9 +54,9 @@ from tutor.storage.names import name_key
 from tutor.storage.records import ID, session_assignment, tagged_session
 
 if TYPE_CHECKING:
-    from tutor.classroom.counts import Counts
     from tutor.course.lessons import Lesson
     from tutor.storage.records import Attempt
+    from tutor.teaching.counts import Counts
 
 __all__ = ["ID", "MAX_LESSONS", "MAX_ROSTER", "MAX_TITLE", "SCHOOL_TZ_ENV", "STATES",
            "Assignment", "AssignmentError", "AssignmentTable", "LessonState", "RosterCheck",

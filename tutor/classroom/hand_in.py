@@ -52,6 +52,7 @@ from typing import Literal
 
 from engine.rules import effect_from_total, effect_rule, number_half
 from engine.tiles import Tile, TileError, parse_tile
+from tutor.course.lessons import LessonError, load_lesson
 from tutor.i18n import N_, Message, ngettext, translator
 from tutor.storage.names import name_key
 from tutor.storage.records import Attempt, Outcome, session_assignment
@@ -411,8 +412,6 @@ def _duplicates(rows: Sequence[_Row], earlier: Sequence[Attempt], note: _Note) -
 def _lesson_scaffolds() -> Callable[[str], frozenset[str] | None]:
     """Each lesson's scaffolds by id, read once when first asked (None: no such lesson here,
     or a broken file: nothing to check against)."""
-    from tutor.course.lessons import LessonError, load_lesson
-
     known: dict[str, frozenset[str] | None] = {}
 
     def scaffolds(lesson_id: str) -> frozenset[str] | None:

@@ -110,7 +110,8 @@ def is_teacher(env: Mapping[str, str] | None = None,
     address = env.get(PROGRESS_ENV, "")
     if is_service_address(address):
         from tutor.storage.records import StoreError
-        from tutor.storage.service_store import TOKEN_ENV, ServiceStore
+        from tutor.storage.service_store import TOKEN_ENV
+        from tutor.storage.store import ServiceStore
 
         try:
             store = ServiceStore(address, token=env.get(TOKEN_ENV, ""), retries=1)

@@ -17,11 +17,14 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
 from tutor.i18n import N_, LanguageError, Message, normalize_lang
+from tutor.storage.names import ANONYMOUS, unnamed
 
-__all__ = ["ANONYMOUS", "MAX_CLASS", "MAX_NAME", "MAX_QUERY", "Link", "clean_name", "page_link",
-           "read_link", "unnamed"]
+__all__ = ["ANONYMOUS", "MAX_CLASS", "MAX_NAME", "MAX_QUERY", "PLAY_PAGE", "Link", "clean_name",
+           "page_link", "read_link", "unnamed"]
 
-ANONYMOUS = "anon"
+PLAY_PAGE = "Play.ipynb"
+"""The play page, beside the lessons and teacher pages in the same folder (their links to it)."""
+
 MAX_NAME = 60
 """Characters kept of a student's name."""
 MAX_CLASS = 30
@@ -52,13 +55,6 @@ class Link:
 
     def note_texts(self) -> list[str]:
         return [n.translate(self.lang) for n in self.notes]
-
-
-def unnamed(student: str) -> bool:
-    """Whether ``student`` is the name a page opened without one gives its player, or (hot
-    seat) another seat's name made from it, like ``"anon (B)"``: the page says "your", not
-    that name."""
-    return student == ANONYMOUS or student.startswith(f"{ANONYMOUS} (")
 
 
 def clean_name(text: str, limit: int = MAX_NAME) -> tuple[str, bool]:

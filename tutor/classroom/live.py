@@ -7,7 +7,7 @@ for each student who answered, asked for a hint or gave up within the last
 
 - the lesson they are on (the lesson of their latest row);
 - their questions so far on that lesson in the window, and of those the ones right at the
-  first try, as :mod:`tutor.classroom.counts` counts them (a question counts once, when its
+  first try, as :mod:`tutor.teaching.counts` counts them (a question counts once, when its
   first answer is evidence: the class table's "Questions"), so the two columns share one
   unit ("4 of 6" right at the first try of the 6 questions);
 - what they are doing now (:attr:`LiveRow.state`):
@@ -38,9 +38,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from tutor.classroom.counts import Counts, first_answer, question_runs, student_counts
 from tutor.course.lesson_end import EndReason, end_reason
+from tutor.course.lessons import list_lessons
 from tutor.storage.records import Attempt, Outcome
+from tutor.teaching.counts import Counts, student_counts
+from tutor.teaching.runs import first_answer, question_runs
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
@@ -164,7 +166,7 @@ def _counts(student: str, rows: Sequence[Attempt], lessons: Mapping[str, Lesson]
 def class_counts(attempts: Iterable[Attempt], lessons: Mapping[str, Lesson] | None = None,
                  memo: CountsMemo | None = None) -> dict[str, Counts]:
     """Each student's counts by name (names sorted), as
-    :func:`tutor.classroom.counts.counts_by_student` makes them, taking from ``memo`` (and
+    :func:`tutor.teaching.counts.counts_by_student` makes them, taking from ``memo`` (and
     adding to it) those of a student with no new row: the teacher page's "Refresh" replays
     each student once for the live view and the panels under it."""
     lessons = _installed_lessons() if lessons is None else lessons
@@ -206,8 +208,6 @@ def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
 
 
 def _installed_lessons() -> dict[str, Lesson]:
-    from tutor.course.lessons import list_lessons
-
     return {lesson.id: lesson for lesson in list_lessons()}
 
 

@@ -2,7 +2,7 @@
 answers show, what to do, and the link to send.
 
 For each student and each skill asked and not mastered (the mastery replayed from their
-answers, :mod:`tutor.classroom.counts`) that a lesson they played practises, or whose
+answers, :mod:`tutor.teaching.counts`) that a lesson they played practises, or whose
 misconception they showed:
 
 - a **misconception** their wrong answers showed since the skill was last mastered
@@ -27,21 +27,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from tutor.classroom.counts import Counts, counts_by_student
-from tutor.classroom.link import page_link
+from tutor.classroom.link import PLAY_PAGE, page_link
 from tutor.classroom.live import LiveView, live_rows
+from tutor.course.lessons import lesson_params
 from tutor.i18n import N_, gettext, ngettext, translator
 from tutor.storage.records import Attempt, Outcome
+from tutor.teaching.counts import Counts, counts_by_student
 from tutor.teaching.diagnosis import LIKELIHOOD, MISTAKE_NAMES
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Params
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
 
-__all__ = ["PLAY_PAGE", "STUCK_WORDS", "NextStep", "lesson_for", "next_steps"]
+__all__ = ["STUCK_WORDS", "NextStep", "lesson_for", "next_steps"]
 
-PLAY_PAGE = "Play.ipynb"
-"""The play page, beside the teacher page in the same folder."""
 STUCK_WORDS = {"wrong": N_("stuck now: wrong answers in a row"),
                "idle": N_("stuck now: no answer for a while")}
 """The live view's stuck reasons, as the next steps say them."""
@@ -54,7 +53,7 @@ class NextStep:
     student: str
     skill: str
     asked: int
-    """Questions of the skill so far (:mod:`tutor.classroom.counts`)."""
+    """Questions of the skill so far (:mod:`tutor.teaching.counts`)."""
     to_master: int
     """Right answers in a row still missing for mastery."""
     mistake: str | None
@@ -186,11 +185,11 @@ def next_steps(attempts: Sequence[Attempt], lessons: Sequence[Lesson], now: date
     stuck students (by the live view at ``now``) first, then by name; ``lessons``: the
     lessons that may be sent (the installed ones); ``params``: each lesson's knowledge
     tracing by id (default: the installed lessons'); ``by_student``: the counts of
-    ``attempts`` if already made (:func:`tutor.classroom.counts.counts_by_student`);
+    ``attempts`` if already made (:func:`tutor.teaching.counts.counts_by_student`);
     ``live``: the live view the page shows (default: made here from ``attempts``), so that
     the stuck students are the ones it lists."""
     if by_student is None:
-        by_student = counts_by_student(attempts, params)
+        by_student = counts_by_student(attempts, lesson_params() if params is None else params)
     if live is None:
         live = live_rows(attempts, now)
     stuck = {r.student: r.stuck for r in live.stuck}

@@ -9,24 +9,29 @@ from __future__ import annotations
 import csv
 import io
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
-from tutor.classroom.counts import (
+from tutor.classroom.hand_in import Audience, replay_refusal, seal_refusal
+from tutor.classroom.link import ANONYMOUS, unnamed
+from tutor.course.lessons import lesson_params
+from tutor.i18n import N_, Message, ngettext, visible
+from tutor.storage.names import name_key
+from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome, StoreError
+from tutor.storage.store_files import csv_cell, parse_progress
+from tutor.teaching.counts import (
     Counts,
     SkillCounts,
     counts_by_student,
     evidence_text,
     student_counts,
 )
-from tutor.classroom.link import ANONYMOUS, unnamed
-from tutor.i18n import N_, Message, ngettext, visible
-from tutor.storage.names import name_key
-from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome, StoreError
-from tutor.teaching.diagnosis import MISTAKE_NAMES
+from tutor.teaching.diagnosis import CATALOG, MISTAKE_NAMES, mistake_skill
 from tutor.teaching.mastery import SKILLS, Mastery, Params
+from tutor.teaching.replay import rebuild_mastery
 from tutor.teaching.review import Due, ReviewSchedule, due_reviews
 
 if TYPE_CHECKING:
@@ -52,7 +57,7 @@ class LessonProgress:
     skills: tuple[tuple[str, float, bool], ...]
     """Each target skill: (skill, chance known, mastered)."""
     asked: int
-    """Questions the student was asked in this lesson, each once (:mod:`tutor.classroom.counts`)."""
+    """Questions the student was asked in this lesson, each once (:mod:`tutor.teaching.counts`)."""
     evidence: tuple[SkillCounts, ...] = ()
     """The student's counts of the target skills that have questions (what each mastery
     rests on: :meth:`SkillCounts.evidence`), in the order of :attr:`skills`."""
@@ -88,10 +93,9 @@ def reviews_due(attempts: Sequence[Attempt], now: datetime,
     datetime), in teaching order: the schedule of :mod:`tutor.teaching.review` replayed from the
     attempts with the lessons' knowledge tracing (``params`` by lesson id; default: the
     installed lessons')."""
-    from tutor.teaching.replay import rebuild_mastery
-
     schedule = ReviewSchedule()
-    rebuild_mastery(attempts, params, watch=schedule.observe)
+    rebuild_mastery(attempts, lesson_params() if params is None else params,
+                    watch=schedule.observe)
     return due_reviews(schedule, now)
 
 
@@ -106,7 +110,7 @@ class ClassRow:
     p_known: float
     mastered: bool
     hints: int
-    """Hint rungs seen before each question ended, each once (:mod:`tutor.classroom.counts`)."""
+    """Hint rungs seen before each question ended, each once (:mod:`tutor.teaching.counts`)."""
     mean_seconds: float
     revealed: int = 0
     """Questions whose answer was shown ("Show me")."""
@@ -133,13 +137,13 @@ def class_table(attempts: Iterable[Attempt],
                 params: dict[str, Params] | None = None,
                 by_student: Mapping[str, Counts] | None = None) -> list[ClassRow]:
     """Student × skill, sorted by student then skill: questions asked, right at the first try,
-    mastery, hints, answers shown and mean seconds to answer, as :mod:`tutor.classroom.counts`
+    mastery, hints, answers shown and mean seconds to answer, as :mod:`tutor.teaching.counts`
     counts
     them (rebuilt from the attempts, as ``python -m tutor report`` does). A skill appears
     once it has a question. ``by_student``: the counts of ``attempts``, if already made."""
     rows = []
     if by_student is None:
-        by_student = counts_by_student(attempts, params)
+        by_student = counts_by_student(attempts, lesson_params() if params is None else params)
     for student, counts in by_student.items():
         for c in counts.skills:
             rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
@@ -161,8 +165,6 @@ def class_grid(rows: Sequence[ClassRow]) -> tuple[list[str], list[str],
 def class_csv(rows: Sequence[ClassRow]) -> str:
     """The class table as CSV text (a spreadsheet opens it); every field quoted, and a
     leading formula character neutralised, as the progress exports do."""
-    from tutor.storage.store_files import csv_cell
-
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
     writer.writerow(["student", "skill", "asked", "first_try_right", "first_try_accuracy",
@@ -196,8 +198,6 @@ def frequent_mistakes(attempts: Iterable[Attempt], top: int = 3) -> dict[str, li
     (:func:`tutor.teaching.diagnosis.mistake_skill`), whichever question showed it: "added
     instead of multiplying" on a ×1 play (counted for finding T) is a multiplying mistake
     (issue 43); a mistake of no one skill (a slip) stays under the row's skill."""
-    from tutor.teaching.diagnosis import CATALOG, mistake_skill
-
     known = {r.id for r in CATALOG}
     seen: dict[tuple[str, str], list[Attempt]] = {}
     for a in attempts:
@@ -249,8 +249,6 @@ def _read_file(name: str, content: bytes, lang: str) -> ProgressRows:
     """The attempts of one uploaded progress file, with their lines and what its seal says;
     :class:`StoreError` (one line, in ``lang``) if it is not a progress export. The bytes are
     read as they are: no file is written, so no name can be a path, too long, or hold a NUL."""
-    from tutor.storage.store_files import parse_progress
-
     return parse_progress(content, shown_name(name), lang)
 
 
@@ -356,8 +354,6 @@ class ClassFiles:
 def _merge(store: Store, files: Sequence[tuple[str, bytes]], lang: str,
            on_progress: Callable[[int, int], None] | None, student: str | None,
            now: datetime | None = None) -> MergeResult:
-    from tutor.classroom.hand_in import Audience, replay_refusal, seal_refusal
-
     result = MergeResult()
     now = now if now is not None else datetime.now(timezone.utc)
     expected = None if student in (None, ANONYMOUS) else student
@@ -418,8 +414,6 @@ def _merge_in_batches(store: Store, rows: Sequence[Attempt]) -> int:
     never waits for a whole big file (issue 36: a minute). Returns how many rows were new. A
     file stopped half-way (the file stayed busy) keeps the batches merged: merging it again
     adds the rest, since known answers are skipped."""
-    import time
-
     added, start, size = 0, 0, _FIRST_BATCH
     while start < len(rows):
         if start:
@@ -447,8 +441,6 @@ def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
 
 def refresh_mastery(store: Store, student: str) -> Mastery:
     """Rebuild ``student``'s mastery from all their attempts in ``store`` and save it."""
-    from tutor.teaching.replay import rebuild_mastery
-
-    mastery = rebuild_mastery(store.attempts(student))
+    mastery = rebuild_mastery(store.attempts(student), lesson_params())
     store.save_mastery_rows(student, mastery.to_dict())
     return mastery

@@ -9,8 +9,8 @@ both show the same list. It reads :class:`~tutor.storage.records.Attempt` rows o
 A question is a run of attempts at one step of one problem of one session (in attempt order)
 that ends with a right answer or with the answer shown; hint rows are part of it, and a run
 that has not ended (the session was left) is a question not finished. The runs and their hints
-are :mod:`tutor.classroom.counts`' (:func:`~tutor.classroom.counts.question_runs`,
-:func:`~tutor.classroom.counts.hints_pressed`, :func:`~tutor.classroom.counts.hints_before_answer`),
+are :mod:`tutor.teaching.counts`' (:func:`~tutor.teaching.counts.question_runs`,
+:func:`~tutor.teaching.counts.hints_pressed`, :func:`~tutor.teaching.counts.hints_before_answer`),
 so a student's
 answers list the questions the class table counts.
 """
@@ -21,15 +21,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tutor.classroom.counts import (
+from tutor.i18n import N_
+from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
+from tutor.teaching.counts import (
     first_answer,
     hints_before_answer,
     hints_pressed,
     question_runs,
     right_first_try,
 )
-from tutor.i18n import N_
-from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
+from tutor.teaching.diagnosis import CATALOG
+from tutor.teaching.replay import first_answer_evidence
 
 __all__ = ["STEP_NAMES", "AnsweredQuestion", "Try", "answers_by_student", "student_answers"]
 
@@ -95,7 +97,7 @@ class AnsweredQuestion:
     """When the question's first attempt was stored (ISO 8601)."""
     right_first: bool = False
     """Right at the first try: the first answer right, without a hint before it
-    (:func:`tutor.classroom.counts.right_first_try`, as the class table counts it)."""
+    (:func:`tutor.teaching.counts.right_first_try`, as the class table counts it)."""
     counted: bool = True
     """Its first answer is evidence, so the class table counts it as a question (False: the
     same number asked twice in one play, or left after hints only: docs/rules.md §4)."""
@@ -144,9 +146,6 @@ def _question(rows: list[Attempt], named: frozenset[str],
 def student_answers(attempts: Iterable[Attempt]) -> list[AnsweredQuestion]:
     """Every question in ``attempts`` (one student's, or a class's), in the order they were
     asked (by the time of their first attempt; stored order on a tie)."""
-    from tutor.teaching.diagnosis import CATALOG
-    from tutor.teaching.replay import first_answer_evidence
-
     rows = list(attempts)
     named = frozenset(r.id for r in CATALOG)
     judged = frozenset(a for a, ev in first_answer_evidence(rows) if ev.kind != "none")

@@ -62,7 +62,7 @@ NOT_COUNTED_DAMAGED = N_("The assignment in this link is damaged (its id), so th
 @runtime_checkable
 class AssignmentReader(Protocol):
     """What a store that knows assignments answers (:class:`tutor.storage.store.Store`, and
-    the hub's :class:`tutor.storage.service_store.ServiceStore`)."""
+    the hub's :class:`tutor.storage.store.ServiceStore`)."""
 
     owner: str | None
 

@@ -14,14 +14,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from tutor.classroom.counts import student_counts
 from tutor.classroom.identity import hub_user, is_teacher
+from tutor.course.lessons import lesson_params
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
 from tutor.storage.records import Attempt, StoreError
 from tutor.storage.store import Store, default_location, is_database_address
 from tutor.storage.store_files import read_progress
+from tutor.teaching.counts import student_counts
 from tutor.teaching.mastery import SKILL_NAMES, STREAK_TO_MASTER, default_params
-from tutor.teaching.replay import first_answer_evidence, lesson_params, rebuild_mastery
+from tutor.teaching.replay import first_answer_evidence, rebuild_mastery
 
 __all__ = ["COMMANDS", "add_commands", "first_answer_evidence", "lesson_params",
            "rebuild_mastery", "report_text", "run", "visible"]

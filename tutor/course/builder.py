@@ -12,18 +12,18 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
-from tutor.classroom.link import unnamed
+from tutor.course.lesson_schema import LessonFile
 from tutor.course.lessons import (
     LESSON_DIR,
     LESSON_ID,
     MAX_ID_LENGTH,
     LessonError,
-    LessonFile,
     lesson_from_bytes,
     lesson_from_dict,
 )
 from tutor.course.paths import lesson_dirs, own_lessons_dir
 from tutor.i18n import N_, translator
+from tutor.storage.names import unnamed
 
 __all__ = ["LessonExistsError", "build_lesson", "free_lesson_id", "lesson_file_bytes",
            "lesson_id_from_title", "lesson_links", "save_lesson", "taken_lesson_ids"]
@@ -100,9 +100,9 @@ def build_lesson(*, lesson_id: str, title: dict[str, str], description: dict[str
                  players: int, rounds: int, scaffold: Iterable[str],
                  ask: Iterable[str] = ("power", "round_end"), ask_bot_plays: bool = False,
                  lang: str = "en") -> dict[str, object]:
-    """The lesson file (as JSON data: a :class:`~tutor.course.lessons.LessonFile`) for the builder's
-    form; raises :class:`LessonError` naming the field if it is not a lesson the tutor can
-    play."""
+    """The lesson file (as JSON data: a :class:`~tutor.course.lesson_schema.LessonFile`) for
+    the builder's form; raises :class:`LessonError` naming the field if it is not a lesson
+    the tutor can play."""
     data: LessonFile = {
         "id": lesson_id.strip(),
         "title": {k: v.strip() for k, v in title.items()},

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutor.i18n import N_, gettext
+from tutor.teaching.diagnosis import MISTAKE_NAMES, mistake_skill
 
 __all__ = ["DEFAULT_MAX_MINUTES", "DEFAULT_MAX_QUESTIONS", "LESSON_ROUND_LIMIT", "EndReason",
            "LessonSummary", "LessonTally", "SkillSummary", "end_reason"]
@@ -139,8 +140,6 @@ class LessonTally:
         if mistake is not None and not right:
             # under the skill the mistake belongs to, whichever skill the question counted
             # for (a ×1 play counts for T; "added instead of multiplying" is multiplying's)
-            from tutor.teaching.diagnosis import MISTAKE_NAMES, mistake_skill
-
             home = (mistake_skill(mistake) if mistake in MISTAKE_NAMES else None) or skill
             self.mistakes.setdefault(home, Counter())[mistake] += 1
 
@@ -159,8 +158,6 @@ def next_step(mastered: bool, asked: int, mistake: str | None, lang: str) -> str
     if not asked:
         return gettext(NEXT_STEPS["unasked"], lang)
     if mistake is not None:
-        from tutor.classroom.overview import MISTAKE_NAMES
-
         name = gettext(MISTAKE_NAMES.get(mistake, mistake), lang)
         return gettext(NEXT_STEPS["mistake"], lang).format(mistake=name)
     return gettext(NEXT_STEPS["again"], lang)

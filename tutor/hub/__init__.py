@@ -2,7 +2,9 @@
 holder of the class database's address, which trusts the hub's word on who asks
 (:mod:`tutor.hub.store_service`); and the lockdown of a student's server, which serves the
 pages and nothing else, keeps a student to a few open pages and closes idle ones
-(:mod:`tutor.hub.lockdown`). Nothing here runs in a page's kernel.
-May import: ``tutor.storage``, ``tutor.i18n``, ``tutor.course.paths``,
-``tutor.classroom.request``. Never teaching, widgets or a page.
-"""
+(:mod:`tutor.hub.lockdown`). And the two extensions every page server loads, a hub's or
+not (Binder, standalone Voilà): the page templates compiled once per server
+(:mod:`tutor.hub.page_templates`) and the XSRF cookie a closing page needs
+(:mod:`tutor.hub.page_xsrf`). Nothing here runs in a page's kernel.
+May import: ``tutor.i18n``, ``tutor.storage`` and ``tutor.classroom.request``. Never
+teaching, widgets or a page."""

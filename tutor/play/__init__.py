@@ -2,6 +2,5 @@
 
 The session is what the dashboard, the terminal and the simulated students share: it
 advances the game, asks through ``tutor.teaching`` and hands each screen one snapshot.
-May import: ``engine``, ``tutor.teaching``, ``tutor.course``, ``tutor.storage``, ``tutor.i18n``.
-Never widgets.
-"""
+May import: ``engine``, ``tutor.i18n``, ``tutor.games``, ``tutor.teaching``, ``tutor.course``,
+``tutor.storage`` and ``tutor.classroom.overview`` (the reviews due). Never widgets."""

@@ -249,7 +249,7 @@ class LessonCounts:
 
     def _tally_evidence(self, p: Pending, mistake: str | None) -> None:
         """Count a question's first answer in the lesson's and the match's tallies as
-        :mod:`tutor.classroom.counts` counts it: once, under the skill its evidence is about, right
+        :mod:`tutor.teaching.counts` counts it: once, under the skill its evidence is about, right
         only when right with no hint before it; a repeated number (no evidence) not at
         all."""
         ev = p.evidence

@@ -104,9 +104,10 @@ class Recorder:
             return Mastery(params)
         if not attempts:
             return mastery
+        from tutor.course.lessons import lesson_params
         from tutor.teaching.replay import rebuild_mastery
 
-        rebuilt = rebuild_mastery(attempts)
+        rebuilt = rebuild_mastery(attempts, lesson_params())
         rebuilt.params = params
         rebuilt.said = mastery.said  # what the tutor said once is not in the answers
         return rebuilt

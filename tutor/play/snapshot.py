@@ -192,9 +192,9 @@ class SkillView:
 
     def evidence(self, lang: str) -> str:
         """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, what is still
-        missing, the mistakes ruled out (:func:`tutor.classroom.counts.evidence_text`, as on
+        missing, the mistakes ruled out (:func:`tutor.teaching.counts.evidence_text`, as on
         the lessons and teacher pages)."""
-        from tutor.classroom.counts import evidence_text
+        from tutor.teaching.counts import evidence_text
 
         return evidence_text(self.asked, self.first_try_right, self.streak, lang,
                              self.ruled_out, self.to_master)

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["name_key", "same_name"]
+__all__ = ["ANONYMOUS", "name_key", "same_name", "unnamed"]
+
+ANONYMOUS = "anon"
+"""The name a page opened without one gives its player (a link with no ``student=``)."""
 
 
 def name_key(name: str) -> str:
@@ -27,3 +30,10 @@ def name_key(name: str) -> str:
 def same_name(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` name the same student."""
     return name_key(a) == name_key(b)
+
+
+def unnamed(student: str) -> bool:
+    """Whether ``student`` is the name a page opened without one gives its player, or (hot
+    seat) another seat's name made from it, like ``"anon (B)"``: the page says "your", not
+    that name."""
+    return student == ANONYMOUS or student.startswith(f"{ANONYMOUS} (")

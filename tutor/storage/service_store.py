@@ -9,10 +9,11 @@ keeps each student to their own rows; only a user the hub gives the teacher role
 class. A kernel that changed its own ``JUPYTERHUB_USER`` changed nothing: the token still
 names the student.
 
-:class:`ServiceStore` is a :class:`~tutor.storage.store.Store` to the code that uses one:
-``Store()`` with a service address (given, or in ``$LEONARD_TUTOR_DB``) makes one, so the
-pages, the session's recorder and the teacher's command line need no change. What the store
-does in SQL, the service does; this class only carries the rows, as JSON
+:class:`~tutor.storage.store.ServiceStore` is a :class:`~tutor.storage.store.Store` to the
+code that uses one: ``Store()`` with a service address (given, or in ``$LEONARD_TUTOR_DB``)
+makes one, so the pages, the session's recorder and the teacher's command line need no
+change. It is made of :class:`ServiceCalls`, this module's: what the store does in SQL, the
+service does; these calls only carry the rows, as JSON
 (:func:`attempt_json`, :func:`attempt_from_json`), and turns the service's answers into the
 store's errors in the reader's language:
 
@@ -34,6 +35,7 @@ import os
 import time as _time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
+from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from tutor.course.paths import SERVICE_SCHEMES, is_service_address
@@ -47,19 +49,19 @@ from tutor.storage.records import (
     StoreError,
 )
 from tutor.storage.records import outcome as _outcome
-from tutor.storage.store import (
+from tutor.storage.store_backends import Backend
+from tutor.storage.store_base import (
     BUSY_RETRIES,
     BUSY_TIMEOUT,
     MASTERY_COLUMNS,
-    Store,
     StoreAccessError,
     StoreAddressError,
+    StoreBase,
     StoreBusyError,
     utc_now,
 )
-from tutor.storage.store_backends import Backend
 
-__all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "ServiceStore",
+__all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "ServiceCalls",
            "assignment_from_json", "assignment_json", "attempt_from_json", "attempt_json",
            "error_json", "is_service_address", "mastery_from_json", "message_from_json",
            "names_from_json"]
@@ -77,8 +79,8 @@ _RETRY_PAUSE = 0.1
 
 
 class ServiceBackend(Backend):
-    """What :class:`ServiceStore` shows of a backend: its name (the pages read it to know the
-    store is shared). It runs no SQL."""
+    """What :class:`~tutor.storage.store.ServiceStore` shows of a backend: its name (the
+    pages read it to know the store is shared). It runs no SQL."""
 
     name = "service"
 
@@ -237,12 +239,13 @@ _ERRORS: dict[str, type[StoreError]] = {"busy": StoreBusyError, "access": StoreA
                                         "invalid": StoreError}
 
 
-class ServiceStore(Store):
-    """The progress store behind the hub's store service (see the module's docstring).
+class ServiceCalls(StoreBase):
+    """The progress store's reads and writes as calls to the hub's store service (see the
+    module's docstring): what :class:`tutor.storage.store.ServiceStore` is made of.
 
-    Made by ``Store(address)`` for an ``http(s)://`` address; ``token`` defaults to
-    ``$JUPYTERHUB_API_TOKEN``. Nothing is asked of the service until the first read or
-    write, so a page opens at once even while the service is down.
+    A ServiceStore is made by ``Store(address)`` for an ``http(s)://`` address; ``token``
+    defaults to ``$JUPYTERHUB_API_TOKEN``. Nothing is asked of the service until the first
+    read or write, so a page opens at once even while the service is down.
     """
 
     hub_groups = True
@@ -258,10 +261,10 @@ class ServiceStore(Store):
         if not is_service_address(address) or not parts.hostname:
             raise StoreAddressError(N_("{address} is not the address of a store service."),
                                     address=address, lang=self.lang)
-        self.path = address
-        self._location = address
+        self.path: Path | str = address
+        self._location: Path | str = address
         self.owner = owner
-        self.backend = ServiceBackend()
+        self.backend: Backend = ServiceBackend()
         self.busy_timeout = busy_timeout
         self.retries = max(0, int(retries))
         self._tries = 0
@@ -392,8 +395,9 @@ class ServiceStore(Store):
         duration: float = 0.0, expected: int | None = None, answered: int | None = None,
         time: str | None = None,
     ) -> int:
-        """As :meth:`Store.record_attempt`: the attempt's number at its step counts the
-        student's earlier attempts at that step of this session, read from the service."""
+        """As :meth:`tutor.storage.store.Store.record_attempt`: the attempt's number at its
+        step counts the student's earlier attempts at that step of this session, read from
+        the service."""
         self._allow(student)
         earlier = sum(1 for a in self.attempts(student)
                       if (a.session, a.problem, a.step) == (session, problem, step))

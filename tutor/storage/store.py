@@ -34,26 +34,30 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
+
+Around :class:`Store`: what every store shares (errors, owner checks, export and import) is
+:mod:`tutor.storage.store_base`'s; the tables' versions and migrations
+:mod:`tutor.storage.store_schema`'s; SQLite and PostgreSQL, where a store is and the
+transaction :mod:`tutor.storage.store_backends`'. :class:`ServiceStore`, the store behind the
+hub's store service, is declared here (``Store()`` makes one) and made of
+:class:`tutor.storage.service_store.ServiceCalls`.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 import time as _time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import astuple
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import tutor.storage.class_rows as class_rows
 from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
-from tutor.storage.class_rows import CLASS_TABLES, Assignment
-from tutor.storage.names import name_key, same_name
+from tutor.storage.class_rows import Assignment
+from tutor.storage.names import name_key
 from tutor.storage.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
@@ -69,16 +73,30 @@ from tutor.storage.records import (
     out_of_range,
 )
 from tutor.storage.records import outcome as _outcome
+from tutor.storage.service_store import ServiceCalls
 from tutor.storage.store_backends import (
-    DATABASE_SCHEMES,
     Backend,
     Connection,
-    Cursor,
     PostgresBackend,
-    Row,
     SQLiteBackend,
-    scheme_of,
+    Transaction,
+    checked_location,
+    default_location,
+    hide_password,
+    is_database_address,
+    one,
 )
+from tutor.storage.store_base import (
+    BUSY_RETRIES,
+    BUSY_TIMEOUT,
+    MASTERY_COLUMNS,
+    StoreAccessError,
+    StoreAddressError,
+    StoreBase,
+    StoreBusyError,
+    utc_now,
+)
+from tutor.storage.store_schema import MIGRATIONS, SCHEMA_VERSION, check_header, check_schema
 
 __all__ = [
     "BUSY_RETRIES",
@@ -95,6 +113,7 @@ __all__ = [
     "Attempt",
     "Outcome",
     "ProgressImportError",
+    "ServiceStore",
     "Store",
     "StoreAccessError",
     "StoreAddressError",
@@ -105,17 +124,12 @@ __all__ = [
     "default_path",
     "is_database_address",
     "out_of_range",
+    "utc_now",
 ]
 
 ENV_VAR = PROGRESS_ENV
-SCHEMA_VERSION = 4
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-# Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
-# lock; a write that still finds it busy is tried again BUSY_RETRIES more times, after
-# pauses of _BACKOFF, 2 × _BACKOFF, 4 × _BACKOFF … seconds. Bounded by a count of tries,
-# not by a clock.
-BUSY_TIMEOUT = 5.0
-BUSY_RETRIES = 3
+# Waiting for a busy progress file (BUSY_TIMEOUT, BUSY_RETRIES: tutor.storage.store_base):
+# the pauses between tries are _BACKOFF, 2 × _BACKOFF, 4 × _BACKOFF … seconds.
 _BACKOFF = 0.05
 # Reconnecting to a PostgreSQL server that went away (a restart): one try every
 # _RECONNECT_PAUSE seconds, as many tries as fit in busy_timeout (a count, not a clock).
@@ -123,145 +137,7 @@ _RECONNECT_PAUSE = 0.1
 _T = TypeVar("_T")
 
 
-class StoreBusyError(StoreError):
-    """The progress file stayed locked by other writers through every try (or the database
-    server stayed out of reach); nothing was written (the write can be made again later)."""
-
-
-class StoreAccessError(StoreError):
-    """A store opened for one student was asked for another student's rows (or the class's)."""
-
-
-class StoreAddressError(StoreError):
-    """``$LEONARD_TUTOR_DB`` (or the store's address) names a kind of database this tutor
-    cannot use, or PostgreSQL's driver is missing."""
-
-
-# The columns both formats carry: a row with the same values here is a duplicate.
-_KEY = ("student", "session", "time", "lesson", "problem", "step", "outcome", "input",
-        "feedback", "kc", "attempt_at_step")
-
-# Columns added to the mastery table in version 1's lifetime: a version-1 file may lack them;
-# migration 1 → 2 adds them (with their defaults).
-_MASTERY_ADDED = (("streak", "INTEGER NOT NULL DEFAULT 0"),
-                  ("scaffolded_right", "INTEGER NOT NULL DEFAULT 0"),
-                  ("misconceptions", "INTEGER NOT NULL DEFAULT 0"))
-
-
-def _migrate_1_to_2(store: Store) -> None:
-    have = store.backend.columns(store.conn, "mastery")
-    for name, kind in _MASTERY_ADDED:
-        if name not in have:
-            store.conn.execute(store.backend.add_column_sql("mastery", name, kind))
-
-
-def _migrate_2_to_3(store: Store) -> None:
-    """The mastery's evidence column (issue 42); name keys for every student, students
-    whose names share a key become the first of them (lowest id), and each merge is listed
-    in ``name_merges`` (issue 41)."""
-    conn, sql = store.conn, store._sql
-    if "evidence" not in store.backend.columns(conn, "mastery"):
-        conn.execute(store.backend.add_column_sql("mastery", "evidence",
-                                                  "TEXT NOT NULL DEFAULT ''"))
-    if "name_key" not in store.backend.columns(conn, "students"):
-        conn.execute(store.backend.add_column_sql("students", "name_key", "TEXT"))
-    conn.execute(store.backend.merges_table)
-    kept: dict[str, tuple[int, str]] = {}
-    now = utc_now()
-    for sid, name in conn.execute("SELECT id, name FROM students ORDER BY id").fetchall():
-        key = name_key(name)
-        if key not in kept:
-            kept[key] = (int(sid), name)
-            conn.execute(sql("UPDATE students SET name_key = ? WHERE id = ?"), (key, sid))
-            continue
-        keeper, keeper_name = kept[key]
-        _merge_student(store, int(sid), keeper)
-        conn.execute(sql("INSERT INTO name_merges (kept, merged, time) VALUES (?, ?, ?)"),
-                     (keeper_name, name, now))
-    conn.execute(store.backend.key_index)
-
-
-_ATTEMPT_KEY = ("session", "time", "lesson", "problem", "step", "outcome", "input", "feedback",
-                "kc", "attempt_at_step")
-
-
-def _merge_student(store: Store, merged: int, into: int) -> None:
-    """Student ``merged``'s rows become student ``into``'s: an attempt both hold is kept
-    once; the mastery rows of both are dropped (rebuilt from the attempts when next read)."""
-    conn, sql = store.conn, store._sql
-    same = " AND ".join(f"b.{c} = attempts.{c}" for c in _ATTEMPT_KEY)
-    conn.execute(sql("DELETE FROM attempts WHERE student_id = ? AND EXISTS (SELECT 1 FROM "
-                     f"attempts b WHERE b.student_id = ? AND {same})"), (merged, into))
-    for table in ("attempts", "sessions"):
-        conn.execute(sql(f"UPDATE {table} SET student_id = ? WHERE student_id = ?"),
-                     (into, merged))
-    conn.execute(sql("DELETE FROM mastery WHERE student_id IN (?, ?)"), (merged, into))
-    conn.execute(sql("DELETE FROM students WHERE id = ?"), (merged,))
-
-
-def _migrate_3_to_4(store: Store) -> None:
-    """The class's tables (issue 45): classes, rosters and assignments."""
-    for statement in CLASS_TABLES:
-        store.conn.execute(statement)
-
-
-MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2, 2: _migrate_2_to_3,
-                                                  3: _migrate_3_to_4}
-"""``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
-opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
-_TABLES = {"schema_version", "students", "sessions", "attempts", "mastery", "name_merges",
-           "classes", "roster", "assignments"}
-MASTERY_COLUMNS = ("skill", "p_known", "mastered", "asked", "first_try_right", "hints_used",
-                    "total_seconds", "streak", "scaffolded_right", "misconceptions", "evidence")
-"""The mastery table's columns, one row per student and skill (the fields of
-:class:`tutor.teaching.mastery.SkillState`, which the teaching code reads them into)."""
-
-
-def is_database_address(location: str | os.PathLike[str]) -> bool:
-    """Whether ``location`` is a PostgreSQL address (``postgresql://…``, ``postgres://…``)
-    rather than a file path."""
-    return isinstance(location, str) and scheme_of(location) in DATABASE_SCHEMES
-
-
-def _checked_location(location: str | os.PathLike[str], lang: str) -> Path | str:
-    """A file path (expanded), or a PostgreSQL address as given; any other ``scheme://``
-    raises :class:`StoreAddressError` (it would otherwise become a folder named after it)."""
-    if isinstance(location, str):
-        scheme = scheme_of(location)
-        if scheme in DATABASE_SCHEMES:
-            return location
-        if scheme is not None:
-            raise StoreAddressError(
-                N_("The progress store's address {address} is a {scheme} address, which this "
-                   "tutor cannot use. Give a file path (SQLite) or a postgresql:// address."),
-                address=_hide_password(location), scheme=scheme, lang=lang)
-    return Path(location).expanduser()
-
-
-def _hide_password(address: str) -> str:
-    parts = urlsplit(address)
-    if parts.password is None:
-        return address
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
-def default_location(lang: str = SOURCE_LANG) -> Path | str:
-    """``$LEONARD_TUTOR_DB`` — a file path or a ``postgresql://`` address — if set, else the
-    default file :func:`default_path`. An address of another kind raises
-    :class:`StoreAddressError`."""
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return _checked_location(env, normalize_lang(lang))
-    return default_path()
-
-
-def utc_now() -> str:
-    """The current time as ISO 8601 UTC with microseconds."""
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
-
-
-class Store:
+class Store(StoreBase):
     """The progress store. Every write is its own transaction, committed before returning.
 
     ``location``: a file path (SQLite), a ``postgresql://`` address, or None for
@@ -283,14 +159,12 @@ class Store:
 
     def __new__(cls, path: str | os.PathLike[str] | None = None,
                 *args: object, **kwargs: object) -> Store:
-        """A :class:`~tutor.storage.service_store.ServiceStore` for the address of the hub's
+        """A :class:`~tutor.storage.store.ServiceStore` for the address of the hub's
         store service (``http(s)://…``, given or in ``$LEONARD_TUTOR_DB``), so that every
         page, command and session that opens ``Store()`` on a class server goes through the
         service; else a store on the database itself."""
         location = path if path is not None else os.environ.get(ENV_VAR)
         if cls is Store and is_service_address(location):
-            from tutor.storage.service_store import ServiceStore
-
             return super().__new__(ServiceStore)
         return super().__new__(cls)
 
@@ -298,7 +172,7 @@ class Store:
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
                  retries: int = BUSY_RETRIES, owner: str | None = None) -> None:
         self.lang = normalize_lang(lang)
-        location = (_checked_location(path, self.lang) if path is not None
+        location = (checked_location(path, self.lang) if path is not None
                     else default_location(self.lang))
         self.owner = owner
         self._tries = 0
@@ -310,16 +184,16 @@ class Store:
         if isinstance(location, str):
             self.backend = PostgresBackend()
             self._location: Path | str = location
-            self.path = _hide_password(location)
+            self.path = hide_password(location)
             self.conn = self._connect_pg()
         else:
             self.backend = SQLiteBackend()
             self._location = self.path = location
             location.parent.mkdir(parents=True, exist_ok=True)
-            self._check_header()
+            check_header(location, self.lang)
             self.conn = self.backend.connect(location, busy_timeout)
         try:
-            self._retry(self._check_schema)
+            self._retry(lambda: check_schema(self))
             if self.backend.name == "sqlite":
                 self._retry(self._use_wal)
         except StoreError:
@@ -363,71 +237,11 @@ class Store:
                     raise
                 _time.sleep(_RECONNECT_PAUSE)
 
-    def _check_header(self) -> None:
-        assert isinstance(self.path, Path)
-        if not self.path.is_file() or self.path.stat().st_size == 0:
-            return
-        with self.path.open("rb") as fh:
-            if fh.read(len(_SQLITE_MAGIC)) != _SQLITE_MAGIC:
-                raise StoreError(N_("{path} is not a progress file (not an SQLite database)."),
-                                 path=str(self.path), lang=self.lang)
-
-    def _tables(self) -> set[str]:
-        return self.backend.tables(self.conn)
-
-    def _version(self) -> int | None:
-        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        return None if row is None or row[0] is None else int(row[0])
-
-    def _check_schema(self) -> None:
-        tables = self._tables()
-        fresh = not tables if self.backend.name == "sqlite" else not tables & _TABLES
-        if fresh:
-            with self._transaction():
-                # Another kernel may have created the store while this one waited for the lock.
-                self.backend.lock_schema(self.conn)
-                tables = self._tables()
-                if not tables if self.backend.name == "sqlite" else not tables & _TABLES:
-                    for statement in self.backend.schema(SCHEMA_VERSION):
-                        self.conn.execute(statement)
-                    return
-        if "schema_version" not in tables:
-            if self.backend.name == "sqlite":
-                raise StoreError(N_("{path} is an SQLite database of another program, not a "
-                                    "progress file of this tutor."), path=str(self.path),
-                                 lang=self.lang)
-            raise StoreError(N_("The database {path} holds tables of another program, not "
-                                "this tutor's progress."), path=str(self.path), lang=self.lang)
-        found = self._version()
-        if found == SCHEMA_VERSION:
-            return
-        if found is None or found > SCHEMA_VERSION or found not in MIGRATIONS:
-            raise StoreError(N_("{path} has progress format version {found}; this tutor reads "
-                                "version {version}. Update the tutor to open it."),
-                             path=str(self.path), found=found, version=SCHEMA_VERSION,
-                             lang=self.lang)
-        self._migrate()
-
-    def _migrate(self) -> None:
-        """Every migration from the stored version up to :data:`SCHEMA_VERSION`, in one
-        transaction (another kernel may have migrated meanwhile: the version is read again
-        under the lock)."""
-        with self._transaction():
-            self.backend.lock_schema(self.conn)
-            found = self._version()
-            if found is None or found >= SCHEMA_VERSION:
-                return  # another kernel migrated it meanwhile
-            while found < SCHEMA_VERSION:
-                MIGRATIONS[found](self)
-                found += 1
-            self.conn.execute(self._sql("UPDATE schema_version SET version = ?"),
-                              (SCHEMA_VERSION,))
-
     def _use_wal(self) -> None:
         # Switching to WAL needs the file to itself for a moment: when another kernel is
         # reading or switching at the same time this raises "database is locked" (retried);
         # once one has switched, the file stays in WAL and the others find it so.
-        if _one(self.conn.execute("PRAGMA journal_mode"))[0] != "wal":
+        if one(self.conn.execute("PRAGMA journal_mode"))[0] != "wal":
             self.conn.execute("PRAGMA journal_mode = WAL")
 
     def _sql(self, text: str) -> str:
@@ -465,25 +279,6 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # -- who may see what --------------------------------------------------------------------
-    def _allow(self, student: str | None) -> None:
-        """Refuse ``student``'s rows (None: the whole class) to a store opened for another."""
-        if self.owner is None or (student is not None and same_name(student, self.owner)):
-            return
-        if student is None:
-            raise StoreAccessError(N_("Only a teacher can see the whole class's progress; "
-                                      "{owner} can see their own."),
-                                   owner=self.owner, lang=self.lang)
-        raise StoreAccessError(N_("{owner} cannot see or change the progress of {student}: "
-                                  "each student sees only their own."),
-                               owner=self.owner, student=student, lang=self.lang)
-
     # -- students and sessions ---------------------------------------------------------------
     def _student_id(self, name: str) -> int:
         if not name or not name.strip():
@@ -498,7 +293,7 @@ class Store:
                                     "VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
                           (name, utc_now(), key))
         sql = self.backend.student_id_sql()
-        return int(_one(self.conn.execute(self._sql(sql), self._key_args(sql, key)))[0])
+        return int(one(self.conn.execute(self._sql(sql), self._key_args(sql, key)))[0])
 
     @staticmethod
     def _key_args(sql: str, key: str, *before: object) -> tuple[object, ...]:
@@ -534,8 +329,8 @@ class Store:
         return sorted(self._retry(lambda: [r[0] for r in self.conn.execute(
             "SELECT name FROM students")]))
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.conn, self.backend)
+    def _transaction(self) -> Transaction:
+        return Transaction(self.conn, self.backend)
 
     # -- attempts ------------------------------------------------------------------------------
     def record_attempt(
@@ -564,7 +359,7 @@ class Store:
                                               input_text) if self._tries else None)
                 if found is not None:
                     return found
-                (earlier,) = _one(self.conn.execute(self._sql(
+                (earlier,) = one(self.conn.execute(self._sql(
                     "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
                     "AND problem = ? AND step = ?"), (sid, session, problem, step)))
                 attempt = Attempt(
@@ -613,12 +408,6 @@ class Store:
             "time = ? AND problem = ? AND step = ? AND outcome = ? AND input = ?"),
             (sid, session, time, problem, step, outcome.value, input_text)).fetchone()
         return None if row is None else int(row[0])
-
-    def _refuse_bad(self, attempt: Attempt) -> None:
-        problems = tuple(check_attempt(attempt))
-        if problems:
-            raise StoreError(N_("This attempt cannot be stored: {problems}."),
-                             problems=problems, lang=self.lang)
 
     def _insert(self, student_id: int, a: Attempt, *, ignore: bool) -> int:
         row = self.conn.execute(self._sql(
@@ -685,37 +474,6 @@ class Store:
             self._sql(sql), self._key_args(sql, name_key(student))).fetchall())
         return {r[0]: dict(zip(MASTERY_COLUMNS, r, strict=True)) for r in rows}
 
-    # -- export and import (see tutor.storage.store_files)
-    # --------------------------------------------
-    def export_csv(self, path: str | os.PathLike[str], student: str | None = None) -> int:
-        """Write the attempts (of one student, or all) as CSV; return the number of rows."""
-        from tutor.storage.store_files import write_csv
-
-        return write_csv(Path(path), self.attempts(student))
-
-    def export_datashop(self, path: str | os.PathLike[str], student: str | None = None) -> int:
-        """Write the attempts as a DataShop-style tab-separated file; return the number of rows."""
-        from tutor.storage.store_files import write_datashop
-
-        return write_datashop(Path(path), self.attempts(student))
-
-    def import_file(self, path: str | os.PathLike[str], lang: str | None = None) -> int:
-        """Merge a CSV or DataShop export; return how many new attempts were added.
-
-        The store's own merge: it checks each row, not the file's seal or its fit with the
-        tutor's replay. A student's or a class's files reach a store through
-        :mod:`tutor.classroom.hand_in` (the teacher page, ``python -m tutor import``, the
-        lessons page), which refuses an edited file.
-
-        Every row is checked before anything is written, and all rows go in one
-        transaction, so a bad file changes nothing.  Rows already present are skipped.
-        A bad file raises :class:`ProgressImportError` in ``lang`` (default: the store's).
-        """
-        from tutor.storage.store_files import read_attempts
-
-        rows = read_attempts(Path(path), lang or self.lang)
-        return self.merge(rows)
-
     def merge(self, rows: Iterable[Attempt]) -> int:
         """Add attempts (all in one transaction); return how many were new. A store opened
         for one student refuses a row of another (and then writes none)."""
@@ -744,12 +502,6 @@ class Store:
             "SELECT kept, merged, time FROM name_merges ORDER BY time, kept")])
 
     # -- classes, rosters and assignments (issue 45) ------------------------------------------
-    def _teacher_only(self) -> None:
-        if self.owner is not None:
-            raise StoreAccessError(N_("Only a teacher can make or change classes and "
-                                      "assignments; {owner} sees their own."),
-                                   owner=self.owner, lang=self.lang)
-
     def save_roster(self, class_code: str, names: list[str]) -> None:
         """The class's roster becomes ``names`` (checked before: no two with one key; a
         roster no page would save is refused: :func:`class_rows.check_roster_row`)."""
@@ -763,7 +515,7 @@ class Store:
     def roster_from_group(self, group: str, class_code: str | None = None) -> list[str]:
         """The roster of ``class_code`` (None: the group's name) from the members of a
         JupyterHub group, and the names saved. Only the hub's store service knows the hub's
-        groups (:class:`~tutor.storage.service_store.ServiceStore`); a store opened on the
+        groups (:class:`~tutor.storage.store.ServiceStore`); a store opened on the
         database itself has no hub to ask."""
         self._teacher_only()
         raise StoreError(N_("A roster from a JupyterHub group needs the class server's hub; "
@@ -830,53 +582,12 @@ class Store:
     def integrity_ok(self) -> bool:
         if self.backend.name != "sqlite":
             return True  # PostgreSQL checks its own pages; nothing to ask it here
-        return bool(_one(self.conn.execute("PRAGMA integrity_check"))[0] == "ok")
+        return bool(one(self.conn.execute("PRAGMA integrity_check"))[0] == "ok")
 
 
-def _one(cursor: Cursor) -> Row:
-    """The row of a statement that always gives one (a ``COUNT``, a ``PRAGMA``, the id of a
-    student just inserted)."""
-    row = cursor.fetchone()
-    assert row is not None, "the statement gave no row"
-    return row
-
-
-def _is_busy(err: sqlite3.OperationalError) -> bool:
-    """Whether ``err`` means "another connection holds the lock" (worth trying again)."""
-    return SQLiteBackend().is_busy(err)
-
-
-class _Transaction:
-    """``BEGIN`` (SQLite: ``BEGIN IMMEDIATE``) … ``COMMIT`` (``ROLLBACK`` on error) on an
-    autocommit connection.
-
-    A failed ``COMMIT`` is rolled back too, so the connection is never left inside a
-    transaction and the whole write can be tried again.
-    """
-
-    def __init__(self, conn: Connection, backend: Backend) -> None:
-        self.conn = conn
-        self.backend = backend
-
-    def __enter__(self) -> None:
-        self.conn.execute(self.backend.begin)
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        if exc_type is None:
-            try:
-                self.conn.execute("COMMIT")
-                return
-            except Exception:
-                self._rollback()
-                raise
-        self._rollback()
-
-    def _rollback(self) -> None:
-        if self.backend.lost(self.conn):
-            return
-        try:
-            if self.backend.in_transaction(self.conn):
-                self.conn.execute("ROLLBACK")
-        except Exception:
-            if not self.backend.lost(self.conn):
-                raise
+class ServiceStore(ServiceCalls, Store):
+    """The progress store behind the hub's store service: a :class:`Store` to the code that
+    uses one, whose every read and write is a call to the service
+    (:class:`~tutor.storage.service_store.ServiceCalls`; see
+    :mod:`tutor.storage.service_store`). ``Store(address)`` makes one for an ``http(s)://``
+    address."""

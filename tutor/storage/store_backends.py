@@ -8,7 +8,11 @@ PostgreSQL both read. What is left differs, and lives here:
 * the schema's DDL (column types, keys; PostgreSQL keys long texts by their md5, since a
   text of up to :data:`tutor.storage.records.MAX_TEXT` characters does not fit in a b-tree entry);
 * how a transaction starts, what "busy, try again" looks like, and how the tables are listed;
-* the migrations from each older schema version.
+* where a store is: a file path (SQLite) or a ``postgresql://`` address
+  (:func:`default_location`, from ``$LEONARD_TUTOR_DB``);
+* the transaction around each write (:class:`Transaction`).
+
+The tables' versions and their migrations are :mod:`tutor.storage.store_schema`'s.
 
 SQLite is the embedded default (nothing to set up); PostgreSQL (psycopg 3, the ``postgres``
 extra) is the store a district's server shares, chosen by a ``postgresql://`` address.
@@ -16,19 +20,24 @@ extra) is the store a district's server shares, chosen by a ``postgresql://`` ad
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
+from urllib.parse import urlsplit, urlunsplit
 
-from tutor.course.paths import scheme_of
+from tutor.course.paths import PROGRESS_ENV, default_path, scheme_of
+from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.class_rows import CLASS_TABLES
+from tutor.storage.store_base import StoreAddressError
 
 if TYPE_CHECKING:
     import psycopg
 
 __all__ = ["DATABASE_SCHEMES", "Backend", "Connection", "Cursor", "PostgresBackend", "Row",
-           "SQLiteBackend", "scheme_of"]
+           "SQLiteBackend", "Transaction", "checked_location", "default_location",
+           "hide_password", "is_database_address", "one", "scheme_of"]
 
 Row = tuple[Any, ...]
 """A row as a driver returns it. The one ``Any`` of the storage layer, at the drivers'
@@ -306,3 +315,86 @@ class PostgresBackend(Backend):
     def add_column_sql(self, table: str, name: str, kind: str) -> str:
         return f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {name} {kind}"
 
+
+def is_database_address(location: str | os.PathLike[str]) -> bool:
+    """Whether ``location`` is a PostgreSQL address (``postgresql://…``, ``postgres://…``)
+    rather than a file path."""
+    return isinstance(location, str) and scheme_of(location) in DATABASE_SCHEMES
+
+
+def checked_location(location: str | os.PathLike[str], lang: str) -> Path | str:
+    """A file path (expanded), or a PostgreSQL address as given; any other ``scheme://``
+    raises :class:`StoreAddressError` (it would otherwise become a folder named after it)."""
+    if isinstance(location, str):
+        scheme = scheme_of(location)
+        if scheme in DATABASE_SCHEMES:
+            return location
+        if scheme is not None:
+            raise StoreAddressError(
+                N_("The progress store's address {address} is a {scheme} address, which this "
+                   "tutor cannot use. Give a file path (SQLite) or a postgresql:// address."),
+                address=hide_password(location), scheme=scheme, lang=lang)
+    return Path(location).expanduser()
+
+
+def hide_password(address: str) -> str:
+    """``address`` with its password, if any, as ``***`` (for messages and ``Store.path``)."""
+    parts = urlsplit(address)
+    if parts.password is None:
+        return address
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def default_location(lang: str = SOURCE_LANG) -> Path | str:
+    """``$LEONARD_TUTOR_DB`` — a file path or a ``postgresql://`` address — if set, else the
+    default file :func:`default_path`. An address of another kind raises
+    :class:`StoreAddressError`."""
+    env = os.environ.get(PROGRESS_ENV)
+    if env:
+        return checked_location(env, normalize_lang(lang))
+    return default_path()
+
+
+def one(cursor: Cursor) -> Row:
+    """The row of a statement that always gives one (a ``COUNT``, a ``PRAGMA``, the id of a
+    student just inserted)."""
+    row = cursor.fetchone()
+    assert row is not None, "the statement gave no row"
+    return row
+
+
+class Transaction:
+    """``BEGIN`` (SQLite: ``BEGIN IMMEDIATE``) … ``COMMIT`` (``ROLLBACK`` on error) on an
+    autocommit connection.
+
+    A failed ``COMMIT`` is rolled back too, so the connection is never left inside a
+    transaction and the whole write can be tried again.
+    """
+
+    def __init__(self, conn: Connection, backend: Backend) -> None:
+        self.conn = conn
+        self.backend = backend
+
+    def __enter__(self) -> None:
+        self.conn.execute(self.backend.begin)
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is None:
+            try:
+                self.conn.execute("COMMIT")
+                return
+            except Exception:
+                self._rollback()
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        if self.backend.lost(self.conn):
+            return
+        try:
+            if self.backend.in_transaction(self.conn):
+                self.conn.execute("ROLLBACK")
+        except Exception:
+            if not self.backend.lost(self.conn):
+                raise

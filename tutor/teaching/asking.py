@@ -13,8 +13,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from typing import Protocol
 
 from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
 from engine.round import Round
@@ -30,32 +29,14 @@ from tutor.teaching.coverage import (
     drill_sources,
     item_tells,
     plan_coverage,
-    round_end_pool,
 )
-from tutor.teaching.diagnosis import (
-    Diagnosis,
-    candidates,
-    diagnose,
-    is_typo,
-    mistake_skill,
-    tells_apart,
-)
-from tutor.teaching.evidence import Evidence, blame_of, is_trivial, judge, step_name
+from tutor.teaching.diagnosis import Diagnosis, candidates, diagnose, is_typo
+from tutor.teaching.drilling import Drilling
+from tutor.teaching.evidence import Evidence, blame_of, is_trivial, judge
 from tutor.teaching.hints import ANSWER, Hint, hint_ladder
 from tutor.teaching.mastery import Mastery
-from tutor.teaching.practice import (
-    DRILL_SKILLS,
-    DRILL_TOP_UPS,
-    DRILL_TRIES,
-    REMEDIATION_TRIES,
-    Plan,
-    Practice,
-    drill_position,
-    drill_round_end,
-    pick_round_end,
-    right_answers_to_mastery,
-    wanted,
-)
+from tutor.teaching.pending import Feedback, Pending
+from tutor.teaching.practice import DRILL_SKILLS, Plan, Practice
 from tutor.teaching.questions import (
     RULE_SKILL,
     Perspective,
@@ -72,9 +53,6 @@ __all__ = ["ASK_KINDS", "NOTES", "POWER_ON_POWER", "AnswerRecorder", "Asker", "F
            "Pending", "note_text"]
 
 ASK_KINDS = frozenset({"power", "round_end"})
-FeedbackKind = Literal["invalid", "working", "correct", "wrong", "revealed"]
-UNCOUNTED = frozenset({"invalid", "working"})
-"""Replies that are not attempts: unreadable text, and working instead of a number."""
 POWER_ON_POWER = "power-on-power"
 """The note a student gets the first time a power tile meets a power tile and nothing is
 asked (issue 43: three such plays in a row asked nothing, and nothing said why)."""
@@ -115,87 +93,7 @@ class AnswerRecorder(Protocol):
     def save_mastery(self, student: str, mastery: Mastery) -> None: ...
 
 
-@dataclass(frozen=True)
-class Feedback:
-    """The tutor's reply to an answer (or to giving up)."""
-
-    kind: FeedbackKind
-    message: str
-    question: Question
-    diagnosis: Diagnosis | None = None
-    hint: Hint | None = None
-    """The next rung of the hint ladder, given after a wrong answer."""
-    expected: int | None = None
-    """Shown once the question is over (right answer or revealed)."""
-    answered: int | None = None
-    done: bool = False
-    """The question is over; the next one, if any, is now pending."""
-    events: tuple[Event, ...] = ()
-    """What the bots did after the question was over."""
-
-    @property
-    def counted(self) -> bool:
-        """Whether this reply counted as an attempt (an unreadable answer and working do
-        not)."""
-        return self.kind not in UNCOUNTED
-
-    @property
-    def worked(self) -> str:
-        """The worked solution (LaTeX), once the question is over."""
-        return self.question.worked if self.done else ""
-
-
-@dataclass
-class Pending:
-    """A question in the queue, with what happened at it so far."""
-
-    question: Question
-    seat: int
-    """The human seat (the student) the question is for."""
-    source: Event | None = None
-    hidden_gains: tuple[int, ...] = ()
-    hidden_losses: tuple[int, ...] = ()
-    scaffold: str = ""
-    """The blanks formula shown with the question (LaTeX), or empty."""
-    shown_at: float = field(default_factory=time.monotonic)
-    attempts: int = 0
-    hints: int = 0
-    """Hints taken before the first answer."""
-    pressed: int = 0
-    """Hint presses that showed a rung so far (a rung given after a wrong answer is
-    feedback, not a press): the ``hints`` column of each row stored (issue 43)."""
-    first_recorded: bool = False
-    given: list[Hint] = field(default_factory=list)
-    remediation: str = ""
-    """The catalogue mistake this item was queued to tell apart (:meth:`Asker.remediate`)."""
-    shown: frozenset[str] = frozenset()
-    """The scaffolds this question comes with: ``blanks`` (the formula with blanks) and/or
-    ``T`` (T was asked first, before the points): its right first answer is practice."""
-    trivial: bool = False
-    """The operation does nothing here (×1, +0, T = 0): no evidence for it (docs/rules.md §4)."""
-    tells: frozenset[str] = frozenset()
-    """The catalogue mistakes a right answer here is proof against, of the skill it is proof
-    of (:func:`tutor.teaching.coverage.item_tells`)."""
-    requires: frozenset[str] = frozenset()
-    """The catalogue mistakes of that skill the lesson can show: what its row must rule out
-    (:func:`tutor.teaching.coverage.coverage`)."""
-    values: Mapping[str, frozenset[int]] = field(default_factory=dict)
-    """Each catalogue mistake's wrong numbers here (:func:`tutor.teaching.diagnosis.candidates`):
-    which mistakes a wrong answer may be."""
-    drilled: str = ""
-    """The skill a drill between rounds queued this item for (empty: not a drill item)."""
-    evidence: Evidence | None = None
-    """What the first answer (or giving up) was judged to be evidence of."""
-
-    @property
-    def step_name(self) -> str:
-        """The step name stored with each attempt (the scaffolds, ``trivial``, and what a
-        right answer rules out of what the lesson requires, as tags)."""
-        return step_name(self.question.step, self.shown, self.trivial, self.tells,
-                         self.requires, self.values)
-
-
-class Asker:
+class Asker(Drilling):
     """The questions of one match for its human seats, each seat a student of its own."""
 
     def __init__(self, *, lang: str, plan: Plan, ask: frozenset[str], students: dict[int, str],
@@ -384,205 +282,6 @@ class Asker:
                 losses = [0] * self.players
                 gains[seat], losses[seat] = gained, lost
                 self._enqueue([q], seat, end, tuple(gains), tuple(losses))
-
-    def drill(self, prefix: str) -> int:
-        """Between rounds: 2–4 questions on real positions for each student's target skills
-        the round left short of practice, each position chosen to tell apart what the skill's
-        row has not ruled out yet (:func:`tutor.teaching.practice.wanted`). Returns how many
-        were queued."""
-        added = 0
-        for seat in self.students:
-            practice, mastery = self.practice[seat], self.masteries[seat]
-            coming: dict[str, Counter[str]] = {}
-            for k, skill in enumerate(practice.drill_skills(mastery)):
-                if skill not in DRILL_SKILLS:
-                    continue
-                self._drills += 1
-                tag = f"{prefix}drill{self._drills}-{k}-"
-                told = coming.setdefault(skill, Counter())
-                want = wanted(mastery, skill, self._requires(skill), told)
-                qs = self._drill_questions(skill, seat, tag, want)
-                for q in qs:
-                    of, tells = item_tells(q)
-                    if of == skill:
-                        told.update(tells)
-                self._enqueue(qs, seat, None, (), (), drilled=skill)
-                added += len(qs)
-            self._top_ups[seat] = Counter()
-        return added
-
-    def _top_up(self, p: Pending) -> None:
-        """In a lesson without targets (it ends with its match, and its drills are its only
-        room to practise what the deal brings too seldom: a tranque's count, a −/n play):
-        when the last queued drill item of a skill is answered and the skill is still short
-        of mastery while its knowledge-tracing estimate is at the threshold (the student
-        answers it right; the row still has to rule out what the lesson can show, or a slip
-        broke it), what it still needs is queued again
-        (:func:`~tutor.teaching.practice.right_answers_to_mastery`, leaving out the longer
-        rows of the misconceptions it has shown), unless the student has shown a
-        misconception of the skill by a number no typing slip gives (it holds a wrong rule:
-        more drill now would only give it more tries at a lucky row), at most
-        :data:`~tutor.teaching.practice.DRILL_TOP_UPS` times per skill and drill. A student
-        who does not know the skill yet (the estimate below the threshold) gets the drill's
-        usual room and no more."""
-        skill, seat = p.drilled, p.seat
-        mastery = self.masteries[seat]
-        st = mastery.state(skill)
-        params = mastery.params_for(skill)
-        ups = self._top_ups.setdefault(seat, Counter())
-        if (not skill or self.plan.targets or st.mastered or ups[skill] >= DRILL_TOP_UPS
-                or st.p_known < params.mastery_threshold or st.sure
-                or any(q is not p and q.seat == seat and q.drilled == skill and not
-                       q.first_recorded for q in self.queue)):
-            return
-        # A misconception the student has shown is not chased: its longer row is for the
-        # rounds and drills to come, not for a drill that goes on until a lucky row; and a
-        # student who has shown one for sure (no slip gives its number) gets no top-up.
-        need = right_answers_to_mastery(mastery, skill, self.cover.get(skill), st.shown)
-        if not need:
-            return
-        ups[skill] += 1
-        told: Counter[str] = Counter()
-        for k in range(need):
-            self._drills += 1
-            want = wanted(mastery, skill, self._requires(skill), told)
-            qs = self._drill_questions(skill, seat, f"{self.id_prefix}more{self._drills}-{k}-",
-                                       want)
-            for q in qs:
-                of, tells = item_tells(q)
-                if of == skill:
-                    told.update(tells)
-            self._enqueue(qs, seat, None, (), (), drilled=skill)
-
-    def _requires(self, skill: str) -> frozenset[str]:
-        cover = self.cover.get(skill)
-        return cover.shows if cover is not None else frozenset()
-
-    def _drill_questions(self, skill: str, seat: int, tag: str,
-                         want: Sequence[str] = ()) -> list[Question]:
-        """A drill item of ``skill`` (its questions: the points, with T first where asked):
-        of the positions tried (at most :data:`~tutor.teaching.practice.DRILL_TRIES`), the
-        one telling apart the most of ``want`` in its order (the first counts most), never a
-        trivial item of a skill it does not test (×1, +0, T = 0: issue 42 part 1). Empty
-        when no position tried is an item of the skill."""
-        sources = self._sources.get(skill) or ["round_end"]
-        best: list[Question] = []
-        score = -1
-        for k in range(DRILL_TRIES):  # bounded
-            qs = self._drill_item(skill, seat, tag, sources[k % len(sources)], want)
-            told = _told(qs, skill)
-            if told is None:
-                continue  # no question of the skill (a trivial item): not a drill of it
-            value = sum(1 << (len(want) - i) for i, m in enumerate(want) if m in told)
-            if value > score:
-                best, score = qs, value
-            if all(m in told for m in want):
-                break
-        return best
-
-    def _drill_item(self, skill: str, seat: int, tag: str, source: str,
-                    want: Sequence[str]) -> list[Question]:
-        practice, mastery = self.practice[seat], self.masteries[seat]
-        if source == "round_end":
-            kind = "tens" if skill == "round" else "collect"
-            pool = round_end_pool(self.plan.game, self.players, self.rules) \
-                if kind in self._game.round_end else ()
-            drill = pick_round_end(pool, kind, skill, practice.rng, seat, want) or \
-                drill_round_end(skill, practice.rng, self.tileset, seat, self.players)
-            hands = {s: tuple(map(str, h)) for s, h in drill.hands.items()}
-            pips = {s: tuple(v for t in h for v in (t.a, t.b) if isinstance(v, int))
-                    for s, h in drill.hands.items()}
-            found = [collect_question(drill.end, lang=self.lang, you=seat, hands=hands,
-                                      pips=pips, id_prefix=tag)]
-            if skill == "round":
-                found = [tens_question(drill.end, lang=self.lang, you=seat, id_prefix=tag,
-                                       supposed=True)]
-            return [replace(q, situation=replace(q.situation, drill=True))
-                    for q in found if q is not None]
-        pos = drill_position(skill, practice.rng, seat, self.players, self.symbol_value)
-        situation = Situation(played=str(pos.event.tile), line=tuple(str(t) for t in pos.line),
-                              played_end=pos.played_end, drill=True)
-        if pos.round_end is not None:
-            # A practice round, labelled as one: the play shown is its loss, its gains are
-            # supposed (and the prompt says so), never the game's score table.
-            return [round_total_question(pos.round_end, seat, lang=self.lang, you=seat,
-                                         id_prefix=tag, situation=situation, supposed=True)]
-        qs = power_questions(pos.event, lang=self.lang, you=seat, id_prefix=tag,
-                             t_first=skill == "other-end" or practice.t_first(skill, mastery),
-                             near_tile=pos.near_tile, symbol_value=self.symbol_value,
-                             situation=situation)
-        return [q for q in qs if q.skill == skill or q.step == "T"]
-
-    def remediate(self, seat: int, rule: str | None) -> int:
-        """After ``seat``'s first answer to the pending question showed the named mistake
-        ``rule``, specific to one skill: make the student's next question one that tells that
-        mistake apart (docs/rules.md §4, issue 32) — an item where the mistake gives a wrong
-        answer, if possible one no other catalogue mistake gives. If the student's next
-        question in the queue already is such an item, nothing is added; otherwise a drill
-        of the mistake's skill, the best of at most :data:`REMEDIATION_TRIES` positions, goes
-        right after the pending question. Not for a slip, a mistake of no one skill (an
-        arithmetic slip's), a ``rules`` mistake, a mistake made on a remediation item itself,
-        nor more than :data:`~tutor.teaching.practice.REMEDIATIONS_PER_ROUND` times per mistake and
-        round. Returns how many questions were queued."""
-        skill = mistake_skill(rule) if rule else None
-        practice = self.practice.get(seat)
-        if (rule is None or skill is None or skill not in DRILL_SKILLS or practice is None
-                or not practice.may_remediate(rule) or not self._sources.get(skill)):
-            return 0
-        head = self.pending
-        if head is not None and head.remediation:
-            return 0
-        after = [p for p in self.queue[1:] if p.seat == seat][:1]
-        if after and tells_apart(after[0].question, rule):
-            return 0  # the game gives one
-        best: list[Question] = []
-        score = 0
-        for _ in range(REMEDIATION_TRIES):  # bounded
-            self._remediations += 1
-            qs = self._drill_questions(skill, seat,
-                                       f"{self.id_prefix}fix{self._remediations}-", [rule])
-            found = max((tells_apart(q, rule) for q in qs), default=0)
-            if found > score:
-                best, score = qs, found
-            if score == 2:
-                break
-        if not best:
-            return 0
-        practice.remediated[rule] += 1
-        self._enqueue(best, seat, None, (), (), at=1 if self.queue else 0, remediation=rule)
-        return len(best)
-
-    def review(self, due: Mapping[int, Sequence[str]], prefix: str) -> int:
-        """Review (:mod:`tutor.teaching.review`): for each student's skills ``due`` for review (by
-        seat), queue :data:`~tutor.teaching.review.REVIEW_ITEMS` drill items of that skill alone,
-        with
-        problem ids starting ``review-``. Returns how many were queued."""
-        from tutor.teaching.review import REVIEW_ITEMS, review_problem
-
-        added = 0
-        for seat, skills in due.items():
-            if seat not in self.students:
-                continue
-            for skill in skills:
-                if skill not in DRILL_SKILLS:
-                    continue
-                qs: list[Question] = []
-                mastery = self.masteries[seat]
-                told: Counter[str] = Counter()
-                for k in range(REVIEW_ITEMS):
-                    tag = review_problem(prefix, skill, k)
-                    # the items that tell apart the most of what the lesson can show: a
-                    # review tests the skill, never a trivial item of another (issue 42)
-                    want = wanted(mastery, skill, self._requires(skill), told) or sorted(
-                        self._requires(skill), key=lambda m: (told[m], m))
-                    item = [q for q in self._drill_questions(skill, seat, tag, want)
-                            if q.skill == skill][:1]
-                    for q in item:
-                        told.update(item_tells(q)[1])
-                    qs += item
-                self._enqueue(qs, seat, None, (), ())
-                added += len(qs)
-        return added
 
     def new_round(self) -> None:
         for practice in self.practice.values():
@@ -807,13 +506,6 @@ class Asker:
             outcome=outcome, input=text, feedback=feedback, kc=skill or q.skill,
             attempt_at_step=at_step, first_attempt=at_step == 1, hints=p.pressed,
             duration=float(seconds), expected=q.expected, answered=value))
-
-
-def _told(questions: Sequence[Question], skill: str) -> frozenset[str] | None:
-    """What the questions of a drill item rule out of ``skill``'s mistakes (None: none of
-    them is evidence for ``skill``, as a trivial item is not for its operation)."""
-    found = [tells for of, tells in map(item_tells, questions) if of == skill]
-    return frozenset().union(*found) if found else None
 
 
 def _near_tile(rnd: Round, placed: Placed | None) -> Tile | None:

@@ -53,8 +53,8 @@ from tutor.teaching.questions import (
 if TYPE_CHECKING:
     from tutor.teaching.practice import Plan
 
-__all__ = ["ROUND_END_DRILLS", "ROUND_ENDS", "Coverage", "LazyCoverage", "PooledEnd",
-           "SkillCoverage",
+__all__ = ["DRILL_SKILLS", "POWER_DRILLS", "ROUND_END_DRILLS", "ROUND_ENDS", "Coverage",
+           "LazyCoverage", "PooledEnd", "SkillCoverage",
            "coverage", "drill_sources", "item_tells", "plan_coverage", "round_end_pool",
            "skill_mistakes"]
 
@@ -85,6 +85,11 @@ Coverage = Mapping[str, SkillCoverage]
 ROUND_END_DRILLS: Mapping[str, str] = MappingProxyType(
     {"add": "collect", "subtract": "collect", "round": "tens"})
 """Skills a round's end drills, with the round-end question that asks them."""
+DRILL_SKILLS = frozenset({"other-end", "add", "multiply", "square", "double", "negative",
+                          "subtract", "round"})
+"""Skills the drills between rounds can practise."""
+POWER_DRILLS = frozenset({"other-end", "add", "multiply", "square", "double", "negative"})
+"""Skills drilled with a power play (Leonard); the others with a round's end."""
 
 
 def drill_sources(skill: str, g: Game, leonard: bool, ask: Iterable[str]) -> frozenset[str]:
@@ -95,8 +100,6 @@ def drill_sources(skill: str, g: Game, leonard: bool, ask: Iterable[str]) -> fro
     so that every mistake its questions can show has drill items that show it (issue 42
     part 1: the count a tranque collects shows ``counted_own_hand``, no power play does)."""
     out = set()
-    from tutor.teaching.practice import POWER_DRILLS
-
     if skill in POWER_DRILLS and leonard:
         out.add("power")
     kind = ROUND_END_DRILLS.get(skill)
@@ -276,8 +279,6 @@ def coverage(game_name: str, players: int, ask: Iterable[str], rules: HouseRules
             if only is None or skill in only:
                 kinds.setdefault(skill, set()).update(ks)
 
-    from tutor.teaching.practice import POWER_DRILLS
-
     if leonard and "power" in ask:
         take(_power_kinds(rules.symbol_value, False))
         if t_first:
@@ -336,8 +337,6 @@ def plan_coverage(plan: Plan, players: int, ask: Iterable[str],
     """:func:`coverage` of a lesson's plan (:class:`tutor.teaching.practice.Plan`): its game,
     the skills it drills (its focus, when it drills), T first when it practises the other end
     or scaffolds with T. The asker and ``python -m tutor lessons check`` both call it."""
-    from tutor.teaching.practice import DRILL_SKILLS
-
     return coverage(plan.game, players, ask, rules,
                     drills=[s for s in plan.focus if s in DRILL_SKILLS] if plan.drill else (),
                     t_first=OTHER_END in plan.targets or "T" in plan.scaffolds)

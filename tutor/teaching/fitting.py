@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutor.teaching.mastery import SKILLS, BKTParams
+from tutor.teaching.replay import first_answer_evidence
 
 if TYPE_CHECKING:
     from tutor.storage.records import Attempt
@@ -132,8 +133,6 @@ def sequences(attempts: Iterable[Attempt]) -> dict[str, list[list[int]]]:
     :data:`WRONG` or :data:`PRACTICE` (judged by :func:`tutor.teaching.evidence.judge`).
     The tutor's skills come first, in teaching order, then any other skill named in the
     ``kc`` column, sorted."""
-    from tutor.teaching.replay import first_answer_evidence
-
     by: dict[str, dict[str, list[int]]] = {}
     for a, ev in first_answer_evidence(attempts, any_skill=True):
         if ev.kind == "none":

@@ -12,19 +12,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from engine.events import PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half, power_effect
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.games import DEFAULT_GAME, GAMES, game
-from tutor.teaching.mastery import SKILLS, STREAK_TO_MASTER, Mastery
-
-if TYPE_CHECKING:
-    from tutor.teaching.coverage import PooledEnd, SkillCoverage
+from tutor.teaching.coverage import DRILL_SKILLS, POWER_DRILLS, PooledEnd, SkillCoverage
+from tutor.teaching.mastery import MOST_STREAK, SKILLS, STREAK_TO_MASTER, Mastery
 
 __all__ = ["DRILL_LIMIT", "DRILL_PER_SKILL", "DRILL_SKILLS", "DRILL_TOP_UPS", "DRILL_TRIES",
-           "GAME_SKILLS",
+           "GAME_SKILLS", "POWER_DRILLS",
            "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES", "DrillPosition", "EndDrill", "Plan",
            "Practice", "drill_position", "drill_round_end", "items_to_rule_out",
            "pick_round_end", "right_answers_to_mastery", "wanted"]
@@ -247,8 +244,6 @@ def right_answers_to_mastery(mastery: Mastery, skill: str,
     longer after a misconception) and, with the lesson's ``cover``, the items that still have
     to rule out each mistake it can show (:func:`items_to_rule_out`; ``leave_out``: but
     these)."""
-    from tutor.teaching.mastery import MOST_STREAK
-
     st = mastery.state(skill)
     needed = mastery.streak_needed(st)
     if cover is not None and st.shown <= cover.shows:
@@ -259,10 +254,6 @@ def right_answers_to_mastery(mastery: Mastery, skill: str,
 
 # --- drill positions: real tiles of the Leonard set, scored by the engine -----------------------
 
-DRILL_SKILLS = frozenset({"other-end", "add", "multiply", "square", "double", "negative",
-                          "subtract", "round"})
-POWER_DRILLS = frozenset({"other-end", "add", "multiply", "square", "double", "negative"})
-"""Skills drilled with a power play (Leonard); the others with a round's end."""
 _TILES_FOR: dict[str, tuple[str, ...]] = {
     "multiply": ("x/n",),
     "add": ("+/n", "-/n"),

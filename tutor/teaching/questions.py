@@ -4,7 +4,8 @@ may see before answering, the one skill an answer is evidence for, and the engin
 A question never carries its own working into the prompt: the formula, the other end's tile
 and total, and hand totals come through the hint ladder (:mod:`tutor.teaching.hints`) and, once the
 question is over, the worked solution (:attr:`Question.worked`). The expected value is always
-copied from the engine's event or the engine's scores, never computed here.
+copied from the engine's event or the engine's scores, never computed here. The words of
+the prompts are :mod:`tutor.teaching.prompts`'.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from typing import TYPE_CHECKING, Literal
 from engine.events import Event, PowerEffect, RoundEnded
 from engine.rules import effect_rule, number_half
 from engine.tiles import Tile
-from tutor.i18n import N_, format_number, normalize_lang, translator
+from tutor.i18n import format_number, normalize_lang
 from tutor.teaching import formula
 from tutor.teaching.formula import Blank, Formula, Num, Power, Product, Sum
+from tutor.teaching.prompts import prompt as prompt_text
+from tutor.teaching.prompts import seat_name
 
 if TYPE_CHECKING:
     from sympy import Expr  # sympy has no types: mypy reads Expr as Any
@@ -68,64 +71,8 @@ ARITHMETIC = frozenset({"other-end", "add", "multiply", "square", "double", "neg
                         "subtract", "round"})
 """Skills whose questions make the student compute; ``rules`` questions do not."""
 
-PROMPTS: dict[tuple[str, str], str] = {
-    ("T", "any"): N_("What is T, the total of the tile at the other end of the line?"),
-    ("gain", "you"): N_("You played {tile}. How many points do you gain?"),
-    ("gain", "other"): N_("Player {seat} played {tile}. How many points does player {seat} "
-                          "gain?"),
-    ("loss", "you-played"): N_("You played {tile}. How many points does player {target} lose?"),
-    ("loss", "you"): N_("Player {seat} played {tile}. How many points did you just lose?"),
-    ("loss", "other"): N_("Player {seat} played {tile}. How many points does player {target} "
-                          "lose?"),
-    ("neutral", "you"): N_("You opened the line with {tile}. How many points does it score?"),
-    ("neutral", "other"): N_("Player {seat} opened the line with {tile}. How many points does "
-                             "it score?"),
-    ("score", "you"): N_("Your score was {before}. You lost {loss}. What is your score now?"),
-    ("score", "other"): N_("Player {target} had {before} points and lost {loss}. What is "
-                           "player {target}'s score now?"),
-    ("total", "you"): N_("This round you gained {gains} points and lost {losses}. What is your "
-                         "score for the round?"),
-    ("total", "other"): N_("This round player {seat} gained {gains} points and lost {losses}. "
-                           "What is player {seat}'s score for the round?"),
-    ("tens", "any"): N_("The hands hold {count} points. Counted in tens, half up, how many "
-                        "points is that?"),
-    # A practice item between rounds whose numbers are not on the screen says they are
-    # supposed (issue 43: "you won 15 and lost 16" matched nothing the student could see).
-    ("total", "supposed"): N_("Practice: suppose that this round you gained {gains} points "
-                              "and lost {losses}. What would your score for the round be?"),
-    ("tens", "supposed"): N_("Practice: suppose that the hands hold {count} points. Counted "
-                             "in tens, half up, how many points is that?"),
-}
-SUPPOSED_STEPS = frozenset(step for step, who in PROMPTS if who == "supposed")
-"""The steps whose practice items carry numbers of their own, not the screen's: their prompt
-says the numbers are supposed (:attr:`Context.supposed`)."""
-
-
-# A round-end question is an opening (how the round ended) and what to count.
-INTROS: dict[tuple[str, str], str] = {
-    ("domino", "you"): N_("Domino! You placed your last tile."),
-    ("domino", "other"): N_("Player {seat} placed their last tile."),
-    ("tranque", "you"): N_("Tranque! Nobody can play and your hand is the lowest."),
-    ("tranque", "other"): N_("Tranque! Nobody can play and player {seat} has the lowest hand."),
-}
-COUNTS: dict[tuple[str, str], str] = {
-    ("others", "you"): N_("How many points do you collect from the other hands?"),
-    ("others", "other"): N_("How many points does player {seat} collect from the other "
-                            "hands?"),
-    ("pair", "any"): N_("How many points do the other pair's hands hold?"),
-    ("all", "any"): N_("How many points do all the hands hold together?"),
-    ("block", "any"): N_("In the traditional game the lowest hand collects how much each other "
-                         "hand holds more than it. How many points is that?"),
-}
-
-
 class QuestionError(ValueError):
     """An event or option the tutor cannot turn into a question."""
-
-
-def seat_name(seat: int) -> str:
-    """The score-sheet letter of a seat (docs/rules.md §2): 0 → A, 1 → B …"""
-    return chr(ord("A") + seat)
 
 
 @dataclass(frozen=True)
@@ -232,7 +179,7 @@ class Question:
         lang = normalize_lang(lang)
         if lang == self.lang:
             return self
-        return replace(self, lang=lang, prompt=_prompt(self.step, self.context, self.you,
+        return replace(self, lang=lang, prompt=prompt_text(self.step, self.context, self.you,
                                                        lang))
 
     # -- the mathematics, built only when shown (tutor.teaching.formula: no sympy)
@@ -268,37 +215,6 @@ class Question:
 
     def __str__(self) -> str:
         return self.prompt
-
-
-def _who(step: str, ctx: Context, you: int | None) -> str:
-    if step == "T":
-        return "any"
-    if step in ("loss", "score"):
-        if you is not None and you == ctx.target:
-            return "you"
-        if step == "loss" and you is not None and you == ctx.seat:
-            return "you-played"
-        return "other"
-    return "you" if you is not None and you == ctx.seat else "other"
-
-
-def _prompt(step: str, ctx: Context, you: int | None, lang: str) -> str:
-    _ = translator(lang)
-    if step == "collect":
-        who = "you" if you is not None and you == ctx.seat else "other"
-        reason = "tranque" if ctx.rule.endswith("tranque") or ctx.counted == "block" \
-            else "domino"
-        count = COUNTS.get((ctx.counted, who)) or COUNTS[(ctx.counted, "any")]
-        return (_(INTROS[(reason, who)]) + " " + _(count)).format(seat=seat_name(ctx.seat))
-    if step == "tens":
-        return _(PROMPTS[("tens", "supposed" if ctx.supposed else "any")]).format(
-            count=ctx.count)
-    key = "neutral" if ctx.rule == "neutralized" else step
-    template = PROMPTS[(key, "supposed" if ctx.supposed and step in SUPPOSED_STEPS
-                        else _who(step, ctx, you))]
-    return _(template).format(tile=ctx.tile, seat=seat_name(ctx.seat),
-                              target=seat_name(ctx.target), before=ctx.before,
-                              loss=ctx.taken, gains=ctx.before, losses=ctx.taken)
 
 
 # --- expressions (display only: the answer is the engine's) ----------------------------------
@@ -462,7 +378,7 @@ def _make(qid: str, step: Step, skill: str, expected: int, ctx: Context, perspec
           accepted: frozenset[int] = frozenset()) -> Question:
     problem = qid.rsplit(":", 1)[0]
     return Question(id=qid, problem=problem, step=step, skill=skill, expected=expected,
-                    prompt=_prompt(step, ctx, you, lang), lang=lang, perspective=perspective,
+                    prompt=prompt_text(step, ctx, you, lang), lang=lang, perspective=perspective,
                     you=you, context=ctx, situation=situation, accepted=accepted)
 
 

@@ -9,16 +9,17 @@ the pages, the class's files, the counts and ``python -m tutor report`` all call
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
 
-from tutor.classroom.counts import first_answer, hints_before_answer, question_runs
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
 from tutor.teaching.diagnosis import CATALOG, is_typo
 from tutor.teaching.evidence import Evidence, judge, parse_step, parse_tells, parse_values
 from tutor.teaching.mastery import SKILLS, Mastery, Params, default_params
+from tutor.teaching.review import missed_review, review_missed, reviewed_skill
+from tutor.teaching.runs import first_answer, hints_before_answer, question_runs
 
-__all__ = ["Watch", "first_answer_evidence", "lesson_params", "rebuild_mastery"]
+__all__ = ["Watch", "first_answer_evidence", "rebuild_mastery"]
 
 Watch = Callable[[Attempt, int, dict[str, bool], Mastery], None]
 """Called after each replayed first answer with it, the hints before it, whether its skill
@@ -34,9 +35,9 @@ def _first_answers(attempts: Iterable[Attempt]) -> list[tuple[Attempt, int]]:
     """Each question's first answer with the hints asked before it, in time order.
 
     A question is a run of attempts at one step of one session (ordered by attempt number)
-    that ends with a right answer or a give-up (:func:`tutor.classroom.counts.question_runs`); the
+    that ends with a right answer or a give-up (:func:`tutor.teaching.runs.question_runs`); the
     hint rungs seen before its first answer, each once, are its hints before answering (as
-    the tutor's knowledge tracing counts them: :func:`tutor.classroom.counts.hints_before_answer`).
+    the tutor's knowledge tracing counts them: :func:`tutor.teaching.runs.hints_before_answer`).
     """
     found: list[tuple[Attempt, int]] = []
     for rows in question_runs(attempts):
@@ -44,13 +45,6 @@ def _first_answers(attempts: Iterable[Attempt]) -> list[tuple[Attempt, int]]:
         if first is not None:
             found.append((first, hints_before_answer(rows)))
     return sorted(found, key=lambda f: _when(f[0]))
-
-
-def lesson_params() -> dict[str, Params]:
-    """The knowledge-tracing parameters of each installed lesson, by lesson id."""
-    from tutor.course.lessons import list_lessons
-
-    return {lesson.id: lesson.mastery for lesson in list_lessons()}
 
 
 _MISTAKES = frozenset(r.id for r in CATALOG)
@@ -83,16 +77,14 @@ def first_answer_evidence(attempts: Iterable[Attempt], *,
     return found
 
 
-def rebuild_mastery(attempts: Iterable[Attempt],
-                    params: dict[str, Params] | None = None, *,
+def rebuild_mastery(attempts: Iterable[Attempt], params: Mapping[str, Params], *,
                     watch: Watch | None = None) -> Mastery:
     """One student's mastery replayed from their attempts, by the same evidence rule as the
-    live tutor (a lesson not in ``params`` uses the default parameters). ``watch`` is called
+    live tutor, with each lesson's knowledge tracing by lesson id (``params``; the installed
+    lessons': :func:`tutor.course.lessons.lesson_params`; a lesson not in ``params`` uses the
+    default parameters). ``watch`` is called
     after each first answer with it, the hints before it, whether its skill was mastered
     before it, and the mastery (the review schedule watches so)."""
-    from tutor.teaching.review import missed_review, review_missed, reviewed_skill
-
-    params = lesson_params() if params is None else params
     default = default_params()
     mastery = Mastery(default)
     for a, ev in first_answer_evidence(attempts):

@@ -15,7 +15,9 @@ A package per page, and what they share:
   access layer (``access.js``) and ``pages``, the lessons and teacher pages' one call.
 
 Panels read the snapshot (or the pages' data from :mod:`tutor.classroom`) and raise intents;
-they import no store and no engine beyond its types.
+they import no store and no engine beyond its types. Each page package's ``__init__`` says
+what it may import; this one re-exports the public names.
+May import: ``tutor.ui.play`` and ``tutor.ui.shared``.
 
 >>> from tutor.ui import dashboard   # doctest: +SKIP
 >>> dashboard()                       # doctest: +SKIP

@@ -1,3 +1,5 @@
 """The lessons page for students: the lesson list, reviews due, progress files.
-May import: ``tutor.ui.shared``, ``tutor.classroom``, ``tutor.course``, ``tutor.i18n``.
-"""
+May import: ``ipywidgets``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``,
+``tutor.classroom``, ``tutor.storage.records``, ``tutor.play.snapshot``, ``tutor.ui.shared``,
+``tutor.ui.play.sheet`` (the progress table) and ``tutor.ui.teacher.answer_list`` (a
+student's own answers)."""

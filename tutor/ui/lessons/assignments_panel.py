@@ -13,13 +13,13 @@ from collections.abc import Mapping
 import ipywidgets as widgets
 
 from tutor.classroom.assignments import HOW_WORDS, STATE_WORDS, LessonState, due_text
+from tutor.classroom.link import PLAY_PAGE
 from tutor.classroom.student_assignments import (
     MyAssignment,
     MyAssignments,
     assignment_play_link,
 )
 from tutor.i18n import N_, ngettext, translator
-from tutor.ui.lessons.lesson_list import PLAY_PAGE
 from tutor.ui.shared.panel import classed
 
 __all__ = ["AssignmentsPanel", "assignments_html"]

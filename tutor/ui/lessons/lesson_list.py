@@ -8,18 +8,14 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from tutor.classroom.counts import MASTERY_LEGEND, evidence_text
-from tutor.classroom.link import page_link, unnamed
+from tutor.classroom.link import PLAY_PAGE, page_link, unnamed
 from tutor.classroom.overview import LessonProgress
 from tutor.i18n import gettext, translator
+from tutor.teaching.counts import MASTERY_LEGEND, evidence_text
 from tutor.teaching.mastery import SKILL_NAMES, Mastery
 from tutor.ui.shared.panel import classed
 
-__all__ = ["PLAY_PAGE", "LessonListPanel", "lesson_list_html"]
-
-PLAY_PAGE = "Play.ipynb"
-"""The play page, beside this page in the same folder."""
-
+__all__ = ["LessonListPanel", "lesson_list_html"]
 
 def _skills_html(row: LessonProgress, lang: str) -> str:
     _ = translator(lang)

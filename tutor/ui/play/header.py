@@ -14,12 +14,11 @@ from tutor.i18n import translator
 from tutor.play.snapshot import Snapshot
 from tutor.teaching.questions import seat_name
 from tutor.ui.shared.access import Attributes
+from tutor.ui.shared.page_header import LANGUAGES
 from tutor.ui.shared.panel import classed, css_string, text_html
 
 __all__ = ["Header", "LessonLine", "Status", "lesson_html", "state_text", "status_html",
            "title_html"]
-
-LANGUAGES = (("Español", "es"), ("English", "en"))
 
 
 def title_html(lang: str) -> str:

@@ -9,10 +9,12 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 
 from tutor.i18n import normalize_lang, translator
-from tutor.ui.play.header import LANGUAGES
 from tutor.ui.shared.panel import P, classed, guarded, unforeseen
 
-__all__ = ["LanguagePage", "PageHeader", "notes_html", "page_title_html"]
+__all__ = ["LANGUAGES", "LanguagePage", "PageHeader", "notes_html", "page_title_html"]
+
+LANGUAGES = (("Español", "es"), ("English", "en"))
+"""The language switch of every page (the play page's header too), each language by name."""
 
 
 def page_title_html(title: str, lang: str) -> str:

@@ -4,186 +4,60 @@ shows the link to send; the assignments made, each with its table of who is done
 progress, not started, overdue or stuck (sortable, with a CSV), and its edit and close
 buttons; a pasted link that opens an assignment (Binder: no server); and the class's roster,
 pasted or uploaded as a CSV. What an assignment is and who has done it is
-:mod:`tutor.classroom.assignments`; this panel only asks and shows.
+:mod:`tutor.classroom.assignments`; this panel only asks and shows. The table's HTML is
+:mod:`tutor.ui.teacher.assignment_table`'s, the roster's part
+:mod:`tutor.ui.teacher.roster_box`'s.
 
 Nothing the teacher typed is lost to a mistake: a refused form, roster or link stays as it
 was typed, with the sentence saying what is wrong next to it."""
 
 from __future__ import annotations
 
-import base64
 import functools
 import html
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 import ipywidgets as widgets
 
 from tutor.classroom.assignments import (
-    HOW_WORDS,
-    STATE_WORDS,
-    STATES,
     Assignment,
     AssignmentError,
     AssignmentTable,
-    RosterError,
-    StudentState,
-    assignment_csv,
     assignment_from_link,
     assignment_link,
     assignment_table,
     check_assignment,
-    check_roster,
     due_text,
     files_for_assignment,
-    read_roster,
     school_zone,
     with_closed,
 )
-from tutor.classroom.link import ANONYMOUS
-from tutor.classroom.overview import shown_name
-from tutor.i18n import N_, TranslatableError, gettext, translator
+from tutor.i18n import TranslatableError, translator
 from tutor.storage.records import StoreError
-from tutor.ui.play.sheet import file_stem
 from tutor.ui.shared.panel import Guard, classed
-from tutor.ui.shared.uploads import ProgressUpload
+from tutor.ui.teacher.assignment_table import (
+    COLUMNS,
+    SORT_KEYS,
+    assignment_table_html,
+    counts_line,
+    csv_link_html,
+    sort_states,
+)
+from tutor.ui.teacher.roster_box import AUTO, LABEL, NOT_TEXT, SHORT, RosterBox, error_html
 
 if TYPE_CHECKING:
-    from tutor.classroom.counts import Counts
     from tutor.classroom.live import LiveView
     from tutor.course.lessons import Lesson
     from tutor.storage.records import Attempt
     from tutor.storage.store import Store
+    from tutor.teaching.counts import Counts
 
-__all__ = ["COLUMNS", "AssignmentsPanel", "assignment_table_html", "counts_line",
-           "sort_states"]
+__all__ = ["COLUMNS", "NOT_TEXT", "AssignmentsPanel", "assignment_table_html", "counts_line",
+           "csv_link_html", "sort_states"]
 
-COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("student", N_("Student"), ""),
-    ("on_roster", N_("On the roster"), ""),
-    ("state", N_("State"), ""),
-    ("lessons", N_("Lessons done"), "ld-num"),
-    ("targets", N_("Targets mastered"), "ld-num"),
-    ("how", N_("How it ended"), ""),
-    ("finished", N_("Finished"), ""),
-    ("stuck", N_("Stuck now"), ""),
-)
-"""The assignment table's columns: (sort key, header, CSS class), in order."""
-
-_SORT_KEYS: dict[str, Callable[[StudentState], tuple[int | str, ...]]] = {
-    "student": lambda r: (r.student.casefold(), r.student),
-    "on_roster": lambda r: (int(not r.on_roster),),
-    "state": lambda r: (STATES.index(r.state),),
-    "lessons": lambda r: (r.done_lessons,),
-    "targets": lambda r: (r.targets_mastered,),
-    "how": lambda r: (r.how,),
-    "finished": lambda r: (int(r.finished is None),
-                           r.finished.isoformat() if r.finished else ""),
-    "stuck": lambda r: (int(not r.stuck),),
-}
-NOT_TEXT = N_("{file} is not a text file (CSV in UTF-8): save it from the spreadsheet as "
-              "CSV UTF-8 and upload it again.")
 _WIDE = widgets.Layout(width="520px", max_width="100%")
-_LABEL = {"description_width": "150px"}
-_SHORT = widgets.Layout(width="290px", max_width="100%")
-_AUTO = widgets.Layout(width="auto")
-
-
-def sort_states(rows: Sequence[StudentState], key: str = "student",
-                descending: bool = False) -> list[StudentState]:
-    """``rows`` sorted by the column ``key`` (:data:`COLUMNS`); ties keep the table's order
-    (the roster's, then the others by name)."""
-    if key not in _SORT_KEYS:
-        raise KeyError(key)
-    return sorted(rows, key=_SORT_KEYS[key], reverse=descending)
-
-
-def _when(moment: datetime | None, tz: str, lang: str) -> str:
-    """``moment`` on the school's clock, in ``lang`` ("vie, 11 dic 2026 15:02"), or "–"."""
-    from babel.dates import format_skeleton
-
-    if moment is None:
-        return "–"
-    local = moment.astimezone(ZoneInfo(tz)) if tz != "UTC" else moment
-    return (f"{format_skeleton('yMMMEd', local, locale=lang)} "
-            f"{format_skeleton('Hm', local, locale=lang)}")
-
-
-def counts_line(table: AssignmentTable, lang: str) -> str:
-    """How many students are done, in progress, not started, overdue and stuck now."""
-    _ = translator(lang)
-    return _("Done: {done} · In progress: {progress} · Not started: {not_started} · "
-             "Overdue: {overdue} · Stuck now: {stuck}").format(
-        done=table.count("done"), progress=table.count("in progress"),
-        not_started=table.count("not started"), overdue=table.count("overdue"),
-        stuck=len(table.stuck))
-
-
-def assignment_table_html(table: AssignmentTable, lang: str, titles: Mapping[str, str],
-                          sort: str = "student", descending: bool = False) -> str:
-    """The assignment's table (one row per student, sorted by ``sort``), with its caption;
-    or a sentence when no one is on it yet."""
-    _ = translator(lang)
-    a = table.assignment
-    if not table.rows:
-        return ("<div class='ld-legend ld-empty'>" + html.escape(_(
-            "No students yet: save the class's roster below, or wait for students to open "
-            "the assignment's link.")) + "</div>")
-    caption = _("Who has done “{title}”, sorted by {column} ({order})").format(
-        title=a.title, column=_(dict((k, n) for k, n, _c in COLUMNS)[sort]),
-        order=_("descending") if descending else _("ascending"))
-    heads = []
-    for key, name, cls in COLUMNS:
-        sorted_here = key == sort
-        aria = (f" aria-sort='{'descending' if descending else 'ascending'}'"
-                if sorted_here else "")
-        heads.append(f"<th scope='col' class='{cls}{' ld-sorted' if sorted_here else ''}'"
-                     f"{aria} data-sort='{key}'>{html.escape(gettext(name, lang))}</th>")
-    out = [f"<table class='ld-assign-table' data-assignment='{html.escape(a.id)}'><caption>"
-           + html.escape(caption) + "</caption><thead><tr>" + "".join(heads)
-           + "</tr></thead><tbody>"]
-    yes, no, stuck = _("yes"), _("no"), _("stuck")
-    for r in sort_states(table.rows, sort, descending):
-        how = gettext(HOW_WORDS[r.how], lang) if r.how else "–"
-        lessons = ", ".join(
-            f"{titles.get(s.lesson, s.lesson)}: "
-            + (_(HOW_WORDS["mastered" if s.over == "mastered" else "cap"]) if s.over
-               else _("in progress") if s.started else _("not started"))
-            for s in r.lessons)
-        out.append(
-            f"<tr data-student='{html.escape(r.student)}' data-state='{r.state}'>"
-            f"<th scope='row'>{html.escape(r.student)}</th>"
-            f"<td>{html.escape(yes if r.on_roster else no)}</td>"
-            f"<td class='ld-state ld-state-{r.state.replace(' ', '-')}'>"
-            f"{html.escape(gettext(STATE_WORDS[r.state], lang))}</td>"
-            f"<td class='ld-num' title='{html.escape(lessons)}'>{r.done_lessons} / "
-            f"{len(r.lessons)}</td>"
-            f"<td class='ld-num'>{r.targets_mastered} / {r.targets}</td>"
-            f"<td>{html.escape(how)}</td>"
-            f"<td class='ld-when'>{html.escape(_when(r.finished, a.tz, lang))}</td>"
-            f"<td>{html.escape(stuck if r.stuck else '–')}</td></tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
-def csv_link_html(table: AssignmentTable, lang: str) -> str:
-    """A link that downloads the table as CSV, named after the class and the assignment
-    (``assignment-6B-<id>.csv``)."""
-    _ = translator(lang)
-    if not table.rows:
-        return ""
-    data = base64.b64encode(assignment_csv(table, lang).encode("utf-8")).decode("ascii")
-    a = table.assignment
-    name = html.escape(file_stem(f"assignment-{a.id}", ANONYMOUS, a.class_code) + ".csv")
-    word = _("Download this table (CSV)")
-    return (f"<a class='ld-download ld-assign-csv' download='{name}' "
-            f"href='data:text/csv;charset=utf-8;base64,{data}'>⬇ {html.escape(word)}</a>")
-
-
-def _error_html(text: str) -> str:
-    return f"<div class='ld-msg' role='alert'>{html.escape(text)}</div>"
 
 
 class _Book:
@@ -219,7 +93,7 @@ class _Book:
             self._rosters[code] = names
 
 
-class AssignmentsPanel(widgets.VBox):
+class AssignmentsPanel(RosterBox, widgets.VBox):
     """The assignments of the teacher page (see the module). ``class_code``: the page's
     (prefilled); ``clock``: now, an aware datetime; ``guard`` wraps the buttons' actions (the
     page's: an unforeseen error is said on the page)."""
@@ -250,34 +124,34 @@ class AssignmentsPanel(widgets.VBox):
         self.heading = W.HTML()
         self.help = W.HTML()
         # -- the form
-        self.class_in = classed(W.Text(value=class_code, layout=_SHORT, style=_LABEL),
+        self.class_in = classed(W.Text(value=class_code, layout=SHORT, style=LABEL),
                                 "ld-assign-class")
-        self.title_in = classed(W.Text(layout=_WIDE, style=_LABEL), "ld-assign-title")
+        self.title_in = classed(W.Text(layout=_WIDE, style=LABEL), "ld-assign-title")
         self.lesson_dd = classed(W.Dropdown(options=[("", "")], value="", layout=_WIDE,
-                                            style=_LABEL), "ld-assign-add-lesson")
+                                            style=LABEL), "ld-assign-add-lesson")
         self.lesson_dd.observe(guard(self._add_lesson), names="value")
-        self.lessons_in = classed(W.Text(layout=_WIDE, style=_LABEL), "ld-assign-lessons")
+        self.lessons_in = classed(W.Text(layout=_WIDE, style=LABEL), "ld-assign-lessons")
         self.lessons_in.observe(guard(lambda _c: self._show_chosen()), names="value")
         self.chosen = classed(W.HTML(), "ld-assign-chosen")
-        self.due_date = classed(W.Text(layout=_SHORT, style=_LABEL), "ld-assign-due-date")
+        self.due_date = classed(W.Text(layout=SHORT, style=LABEL), "ld-assign-due-date")
         self.due_time = classed(W.Text(layout=W.Layout(width="200px", max_width="100%"),
                                        style={"description_width": "60px"}),
                                 "ld-assign-due-time")
         self.zone_note = classed(W.HTML(), "ld-assign-zone")
-        self.lang_dd = classed(W.Dropdown(options=[("", "")], value="", style=_LABEL,
-                                          layout=_SHORT), "ld-assign-lang")
-        self.scaffolds_dd = classed(W.Dropdown(options=[("", "")], value="", style=_LABEL,
-                                               layout=_SHORT), "ld-assign-scaffolds")
+        self.lang_dd = classed(W.Dropdown(options=[("", "")], value="", style=LABEL,
+                                          layout=SHORT), "ld-assign-lang")
+        self.scaffolds_dd = classed(W.Dropdown(options=[("", "")], value="", style=LABEL,
+                                               layout=SHORT), "ld-assign-scaffolds")
         self.settings = classed(W.Accordion([W.VBox([self.lang_dd, self.scaffolds_dd])],
                                             selected_index=None), "ld-assign-settings")
-        self.save_btn = classed(W.Button(button_style="primary", icon="save", layout=_AUTO),
+        self.save_btn = classed(W.Button(button_style="primary", icon="save", layout=AUTO),
                                 "ld-assign-save")
         self.save_btn.on_click(guard(self._clicked(self.save)))
-        self.new_btn = classed(W.Button(icon="plus", layout=_AUTO), "ld-assign-new")
+        self.new_btn = classed(W.Button(icon="plus", layout=AUTO), "ld-assign-new")
         self.new_btn.on_click(guard(lambda _b: self.new()))
         self.result = classed(W.HTML(), "ld-assign-result")
         self.link_out = classed(W.Text(layout=W.Layout(width="100%", display="none"),
-                                       style=_LABEL), "ld-assign-link")
+                                       style=LABEL), "ld-assign-link")
         self.form = classed(W.VBox([
             self.class_in, self.title_in, self.lesson_dd, self.lessons_in, self.chosen,
             classed(W.HBox([self.due_date, self.due_time]), "ld-checks"), self.zone_note,
@@ -286,11 +160,11 @@ class AssignmentsPanel(widgets.VBox):
         # -- the assignments made, and the one shown
         self.list_heading = W.HTML()
         self.pick_dd = classed(W.Dropdown(options=[("", "")], value="", layout=_WIDE,
-                                          style=_LABEL), "ld-assign-pick")
+                                          style=LABEL), "ld-assign-pick")
         self.pick_dd.observe(guard(self._picked), names="value")
-        self.edit_btn = classed(W.Button(icon="pencil", layout=_AUTO), "ld-assign-edit")
+        self.edit_btn = classed(W.Button(icon="pencil", layout=AUTO), "ld-assign-edit")
         self.edit_btn.on_click(guard(lambda _b: self.edit()))
-        self.close_btn = classed(W.Button(icon="lock", layout=_AUTO), "ld-assign-close")
+        self.close_btn = classed(W.Button(icon="lock", layout=AUTO), "ld-assign-close")
         self.close_btn.on_click(guard(lambda _b: self.toggle_closed()))
         self.summary = classed(W.HTML(), "ld-assign-summary")
         self.csv_link = classed(W.HTML(), "ld-assign-csv-link")
@@ -309,30 +183,11 @@ class AssignmentsPanel(widgets.VBox):
             classed(W.HBox([self.edit_btn, self.close_btn]), "ld-checks"), self.summary,
             self.csv_link, self.sort_bar, self.table]), "ld-assign-view")
         # -- a pasted link (Binder)
-        self.paste_in = classed(W.Text(layout=_WIDE, style=_LABEL), "ld-assign-paste")
-        self.open_btn = classed(W.Button(icon="folder-open", layout=_AUTO), "ld-assign-open")
+        self.paste_in = classed(W.Text(layout=_WIDE, style=LABEL), "ld-assign-paste")
+        self.open_btn = classed(W.Button(icon="folder-open", layout=AUTO), "ld-assign-open")
         self.open_btn.on_click(guard(self._clicked(self.open_link)))
         self.paste_result = classed(W.HTML(), "ld-assign-paste-result")
-        # -- the roster
-        self.roster_heading = W.HTML()
-        self.roster_class = classed(W.Text(value=class_code, layout=_SHORT, style=_LABEL),
-                                    "ld-roster-class")
-        self.roster_class.observe(guard(lambda _c: self._show_roster()), names="value")
-        self.roster_in = classed(W.Textarea(layout=W.Layout(width="520px", max_width="100%",
-                                                            height="120px"), style=_LABEL),
-                                 "ld-roster-names")
-        self.roster_btn = classed(W.Button(icon="save", layout=_AUTO), "ld-roster-save")
-        self.roster_btn.on_click(guard(self._clicked(self.save_roster)))
-        self.roster_upload = classed(ProgressUpload(multiple=False), "ld-roster-upload")
-        self.roster_upload.on_files(guard(self._roster_file))
-        self.roster_result = classed(W.HTML(), "ld-roster-result")
-        # On a hub, a roster from one of its groups (the store service asks the hub).
-        self.group_in = classed(W.Text(layout=_SHORT, style=_LABEL), "ld-roster-group")
-        self.group_btn = classed(W.Button(icon="users", layout=_AUTO), "ld-roster-group-take")
-        self.group_btn.on_click(guard(self._clicked(self.roster_from_group)))
-        self.group_box = classed(W.HBox([self.group_in, self.group_btn]), "ld-checks")
-        if not getattr(store, "hub_groups", False):
-            self.group_box.layout.display = "none"
+        self._build_roster(store, class_code, guard)
         super().__init__([
             self.heading, self.help, self.form, self.view,
             classed(W.HBox([self.paste_in, self.open_btn]), "ld-checks"), self.paste_result,
@@ -341,13 +196,6 @@ class AssignmentsPanel(widgets.VBox):
             self.group_box, self.roster_result])
         classed(self, "ld-assignments")
         self._show_roster()
-
-    @staticmethod
-    def _clicked(action: Callable[[], object]) -> Callable[[object], None]:
-        """A button's callback that does ``action`` (what it returns is for tests)."""
-        def run(_button: object) -> None:
-            action()
-        return run
 
     # -- words -------------------------------------------------------------------------------
 
@@ -399,22 +247,7 @@ class AssignmentsPanel(widgets.VBox):
         self.paste_in.placeholder = _("paste an assignment's link to open it here")
         self.open_btn.description = _("Open the link")
         self.open_btn.tooltip = _("Open the assignment this link carries")
-        self.roster_heading.value = ("<h4>" + html.escape(_("The class's roster")) + "</h4>"
-                                     + "<div class='ld-legend'>" + html.escape(_(
-                                         "One student's name per line, or upload a CSV file "
-                                         "with the names in its first column. With a roster, "
-                                         "the table shows who has not started.")) + "</div>")
-        self.roster_class.description = _("Class code")
-        self.roster_in.description = _("Names")
-        self.roster_btn.description = _("Save the roster")
-        self.roster_btn.tooltip = _("Check the names and save them as the class's roster")
-        self.roster_upload.description = _("Upload a roster (CSV)")
-        self.roster_upload.tooltip = _("Upload a CSV file with one student's name per line")
-        self.group_in.description = _("Hub group")
-        self.group_in.placeholder = _("the group's name on the hub")
-        self.group_btn.description = _("Take the group's members")
-        self.group_btn.tooltip = _("Save the members of this JupyterHub group as the roster "
-                                   "of the class code above (empty: the group's name)")
+        self._relabel_roster(lang)
         self._relabel_form()
         self._show_chosen()
         for box, said in self._said.items():
@@ -430,7 +263,7 @@ class AssignmentsPanel(widgets.VBox):
         getattr(self, box).value = said(self.lang)
 
     def _refuse(self, box: str, err: TranslatableError) -> None:
-        self._say(box, lambda lang: _error_html(err.message(lang)))
+        self._say(box, lambda lang: error_html(err.message(lang)))
 
     # -- the page's data ---------------------------------------------------------------------
 
@@ -618,7 +451,7 @@ class AssignmentsPanel(widgets.VBox):
     def sort(self, key: str) -> None:
         """Sort the table by the column ``key``; the column already sorted by: the other
         way."""
-        if key not in _SORT_KEYS:
+        if key not in SORT_KEYS:
             raise KeyError(key)
         self.descending = not self.descending if key == self.sort_key else False
         self.sort_key = key
@@ -710,7 +543,7 @@ class AssignmentsPanel(widgets.VBox):
         found, notes = assignment_from_link(str(self.paste_in.value), self.lessons)
         if found is None or not found.lessons:
             self._say("paste_result", lambda lang: "".join(
-                _error_html(n.translate(lang)) for n in notes))
+                error_html(n.translate(lang)) for n in notes))
             return None
         try:
             if all(a.id != found.id for a in self._known()):
@@ -730,91 +563,3 @@ class AssignmentsPanel(widgets.VBox):
         self._say("paste_result", said)
         self._show_list()
         return found
-
-    # -- the roster --------------------------------------------------------------------------
-
-    def _show_roster(self) -> None:
-        """The roster of the class code typed, into the names box, unless the box holds
-        names the teacher typed and has not saved (they stay)."""
-        code = " ".join(str(self.roster_class.value).split())
-        try:
-            names = "\n".join(self.book.roster(code))
-        except StoreError as err:
-            self._refuse("roster_result", err)
-            return
-        if str(self.roster_in.value).strip() in ("", self._loaded):
-            self.roster_in.value = names
-            self._loaded = names
-
-    def _roster_file(self, files: Sequence[tuple[str, bytes]]) -> None:
-        name, content = files[0]
-        try:
-            text = content.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            self._say("roster_result", lambda lang: _error_html(gettext(
-                NOT_TEXT, lang).format(file=shown_name(name))))
-            return
-        self.roster_in.value = text
-        self.save_roster()
-
-    def roster_from_group(self) -> list[str] | None:
-        """The members of the hub's group (typed in the group box) saved as the roster of
-        the class code typed (empty: the group's name), and shown in the names box."""
-        group = " ".join(str(self.group_in.value).split())
-        code = " ".join(str(self.roster_class.value).split())
-        try:
-            if not group:
-                raise RosterError(N_("Type the name of the hub's group first."))
-            if self.book.store is None:
-                raise RosterError(N_("Progress cannot be saved here, so a roster cannot be "
-                                     "taken from a group."))
-            names = self.book.store.roster_from_group(group, code or None)
-        except (RosterError, StoreError) as err:
-            self._refuse("roster_result", err)
-            return None
-        code = code or group
-        self._loaded = "\n".join(names)
-        self.roster_class.value = code  # shows the saved roster in the names box
-        self.roster_in.value = self._loaded
-
-        def said(lang: str) -> str:
-            _ = translator(lang)
-            return "<div class='ld-ok'>" + html.escape(_(
-                "Saved the roster of {code} from the hub group {group}: {count} "
-                "students.").format(code=code, group=group, count=len(names))) + "</div>"
-
-        self._say("roster_result", said)
-        self._show_table()
-        return names
-
-    def save_roster(self) -> list[str] | None:
-        """Check the names and save them as the class's roster; say how many, and which
-        names only look alike (never merged), or why nothing was saved."""
-        code = " ".join(str(self.roster_class.value).split())
-        try:
-            if not code:
-                raise RosterError(N_("A roster needs a class code: the one the students "
-                                     "type with their name, like 6B."))
-            check = read_roster(str(self.roster_in.value))
-            names = check_roster(check)
-            self.book.save_roster(code, names)
-        except (RosterError, StoreError) as err:
-            self._refuse("roster_result", err)
-            return None
-        self._loaded = str(self.roster_in.value).strip()
-        alike = "; ".join(f"“{a}” / “{b}”" for a, b in check.alike)
-
-        def said(lang: str) -> str:
-            _ = translator(lang)
-            out = "<div class='ld-ok'>" + html.escape(_(
-                "Saved the roster of {code}: {count} students.").format(
-                    code=code, count=len(names))) + "</div>"
-            if alike:
-                out += "<div class='ld-warn ld-roster-alike'>" + html.escape(_(
-                    "These names look alike: check they are two students (they are kept as "
-                    "two): {names}.").format(names=alike)) + "</div>"
-            return out
-
-        self._say("roster_result", said)
-        self._show_table()
-        return names

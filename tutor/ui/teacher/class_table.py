@@ -1,6 +1,6 @@
 """The teacher page's class table: per student and skill, the first-try accuracy, mastery
 (with the evidence it rests on), questions, hints, answers shown and time (as
-:mod:`tutor.classroom.counts` counts them); and the same table as a CSV file to download. A button
+:mod:`tutor.teaching.counts` counts them); and the same table as a CSV file to download. A button
 per column
 sorts the table by it (pressed again: the other way), so "who needs help with multiplying" is
 one click: by skill, each skill's weakest students first."""
@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from tutor.classroom.counts import MASTERY_LEGEND
 from tutor.classroom.link import ANONYMOUS
 from tutor.classroom.overview import ClassRow, class_csv
 from tutor.i18n import N_, format_number, gettext, translator
+from tutor.teaching.counts import MASTERY_LEGEND
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS
 from tutor.ui.play.sheet import file_stem
 from tutor.ui.shared.panel import Guard, classed

@@ -1,9 +1,9 @@
 """Serving the dashboard: the server settings a class needs (kernel culling), and starting and
 stopping Voilà or Jupyter Server on a free localhost port (tests, benchmarks, Binder's build).
 
-``python -m tutor.classroom.serve --write-server-config`` writes the culling settings where this
+``python -m tutor.commands.server --write-server-config`` writes the culling settings where this
 environment's Jupyter Server reads them, and has both Jupyter Server and standalone Voilà
-compile the page templates once per server (:mod:`tutor.classroom.template_cache`);
+compile the page templates once per server (:mod:`tutor.hub.page_templates`);
 ``binder/postBuild``
 runs it.
 """
@@ -103,16 +103,23 @@ after it is taken; the teacher page needs none. Jupyter Server's Voilà extensio
 JupyterHub) has no pool: there these flags do not apply."""
 
 
-SERVER_EXTENSIONS: dict[str, bool] = {"tutor.classroom.template_cache": True,
-                                      "tutor.classroom.xsrf_cookie": True,
+SERVER_EXTENSIONS: dict[str, bool] = {"tutor.hub.page_templates": True,
+                                      "tutor.hub.page_xsrf": True,
                                       "tutor.hub.lockdown": True}
 """Jupyter Server extensions the project enables (``ServerApp.jpserver_extensions``). The
 lockdown of a student's server (:mod:`tutor.hub.lockdown`) acts only under a hub; the hub's
 config enables it too, so that a server it starts is locked down even where this was not
 written."""
 
+OLD_EXTENSIONS = ("tutor.classroom.template_cache", "tutor.classroom.xsrf_cookie")
+"""The names :data:`SERVER_EXTENSIONS` had from the regrouping into packages (issue 34) to the
+renaming of what clashed with the old root names (issue 46): a config written then names
+them, and writing it again puts the new names in their place. (The names before the
+regrouping, ``tutor.template_cache`` and ``tutor.xsrf_cookie``, stay importable: the root
+shims.)"""
+
 VOILA_PY = f"""\
-# Written by `python -m tutor.classroom.serve --write-server-config` (Leonard-Domino Tutor).
+# Written by `python -m tutor.commands.server --write-server-config` (Leonard-Domino Tutor).
 # Standalone Voila runs it at start: compile the page templates once per server, not once per
 # page, and take a page's uploads up to the project's own limit (Tornado's 10 MiB loses them).
 import logging
@@ -125,7 +132,7 @@ if c is not None:
     c.Voila.tornado_settings.update({{"websocket_max_message_size": {MAX_MESSAGE_BYTES}}})
 
 try:
-    from tutor.classroom.template_cache import turn_on
+    from tutor.hub.page_templates import turn_on
 except ImportError:  # the project is no longer installed in this environment
     pass
 else:
@@ -133,7 +140,7 @@ else:
 
 # A closed tab frees its kernel: the page gets the XSRF cookie its shutdown request needs.
 try:
-    from tutor.classroom.xsrf_cookie import turn_on as xsrf_cookie
+    from tutor.hub.page_xsrf import turn_on as xsrf_cookie
 except ImportError:
     pass
 else:
@@ -156,7 +163,8 @@ def write_voila_config(path: Path | None = None) -> Path:
     already there that is not the project's is kept: :class:`FileExistsError` says what to add
     to it."""
     path = path or voila_config_path()
-    if path.is_file() and "tutor.classroom.template_cache" not in path.read_text(encoding="utf-8"):
+    if path.is_file() and not any(name in path.read_text(encoding="utf-8")
+                                  for name in ("tutor.hub.page_templates", *OLD_EXTENSIONS)):
         raise FileExistsError(
             f"{path} exists and is not the project's: add these lines to it to have Voila "
             f"compile the page templates once per server:\n{VOILA_PY}")
@@ -181,8 +189,10 @@ def write_server_config(path: Path | None = None) -> Path:
     config = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     for section, values in SETTINGS.items():
         config.setdefault(section, {}).update(values)
-    config.setdefault("ServerApp", {}).setdefault("jpserver_extensions", {}).update(
-        SERVER_EXTENSIONS)
+    extensions = config.setdefault("ServerApp", {}).setdefault("jpserver_extensions", {})
+    for old in OLD_EXTENSIONS:
+        extensions.pop(old, None)
+    extensions.update(SERVER_EXTENSIONS)
     config["ServerApp"].setdefault("tornado_settings", {}).update(
         SERVER_TORNADO["ServerApp"]["tornado_settings"])
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -320,7 +330,7 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tutor.classroom.serve", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tutor.commands.server", description=__doc__)
     parser.add_argument("--write-server-config", action="store_true",
                         help="write the kernel culling settings and the template cache for "
                              "Jupyter Server, and the template cache for standalone Voila")

@@ -8,9 +8,9 @@ student's clicks. :func:`install` gives every nbconvert environment one shared, 
 bytecode cache, Jinja's own mechanism for this: a template is compiled the first time a page
 needs it, and again only if its source changed (the cache checks each template's checksum).
 
-``python -m tutor.classroom.serve --write-server-config`` turns it on for both kinds of server: it
+``python -m tutor.commands.server --write-server-config`` turns it on for both kinds of server: it
 writes
-a ``voila.py`` that standalone Voilà runs at start (:data:`tutor.classroom.serve.VOILA_PY`) and
+a ``voila.py`` that standalone Voilà runs at start (:data:`tutor.commands.server.VOILA_PY`) and
 enables
 this module as a Jupyter Server extension (Binder, JupyterHub). The server imports only this
 module and the light ``tutor`` package with it (no ipywidgets, no sympy).
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["CACHE", "ON", "SharedBytecodeCache", "install", "installed", "turn_on"]
 
 LOG = logging.getLogger(__name__)
-ON = "tutor.classroom.template_cache: page templates are compiled once per server"
+ON = "tutor.hub.page_templates: page templates are compiled once per server"
 """What a server's log says once the cache is on (the tests and benchmarks look for it)."""
 MARK = "_leonard_shared_bytecode_cache"
 """Set on nbconvert's wrapped method, so that :func:`install` never wraps it twice."""
@@ -97,7 +97,7 @@ def install() -> bool:
         return True
     create = getattr(TemplateExporter, "_create_environment", None)
     if create is None:
-        LOG.warning("tutor.classroom.template_cache: this nbconvert has no "
+        LOG.warning("tutor.hub.page_templates: this nbconvert has no "
                     "TemplateExporter._create_environment; page templates stay uncached")
         return False
 
@@ -120,7 +120,7 @@ def turn_on(log: logging.Logger) -> bool:
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "tutor.classroom.template_cache"}]
+    return [{"module": "tutor.hub.page_templates"}]
 
 
 def _load_jupyter_server_extension(serverapp: ServerApp) -> None:

@@ -9,9 +9,9 @@ issue 1458) and the kernel lives until the culler stops it, minutes later. Here 
 handler asks Tornado for the page's XSRF token before it renders, which sets the cookie: the
 shutdown request then passes the server's XSRF check, which stays on.
 
-Turned on by Jupyter Server (a server extension, :data:`tutor.classroom.serve.SERVER_EXTENSIONS`)
+Turned on by Jupyter Server (a server extension, :data:`tutor.commands.server.SERVER_EXTENSIONS`)
 and
-by standalone Voilà (``voila.py``, :data:`tutor.classroom.serve.VOILA_PY`).
+by standalone Voilà (``voila.py``, :data:`tutor.commands.server.VOILA_PY`).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def turn_on(log: logging.Logger) -> bool:
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
-    return [{"module": "tutor.classroom.xsrf_cookie"}]
+    return [{"module": "tutor.hub.page_xsrf"}]
 
 
 def _load_jupyter_server_extension(serverapp: ServerApp) -> None:
