@@ -90,7 +90,7 @@ def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong
     ``assignment``: the id of the assignment whose link opened the game."""
     import random
 
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
     extra = {} if rounds is None else {"rounds": rounds}
     s = Session.from_lesson(lesson, lang="en", student=student, store=str(db), seed=seed,

@@ -27,7 +27,7 @@ that does what the page's JavaScript does, and nothing else:
    panel's children arrives (the page's board changed); an answer is what typing and Enter
    send (the answer box's ``update`` of its value, the box cleared, and the access layer's
    ``{"event": "submit", "value": …}``), timed until the question, its feedback or the panel's
-   visibility changes. A mirror :class:`tutor.play.session.Session` with the same lesson and seed
+   visibility changes. A mirror :class:`tutor.session.session.Session` with the same lesson and seed
    says the legal moves and the right answers (as in the browser benchmark);
 5. leaves as a closed tab does: ``POST voila/api/shutdown/<kernel>`` with the ``_xsrf`` cookie
    and field (``navigator.sendBeacon``), then closes the websocket.

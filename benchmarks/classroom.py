@@ -9,7 +9,7 @@ scaled down; the ``voila.py`` of ``python -m tutor.commands.server --write-serve
 compiles the page templates once per server). Each student opens the play page by a lesson
 link with a seed of their own (one student every ``--arrival`` seconds, as a class comes in),
 plays the first offered tile when it is their turn and answers every question right; a mirror
-:class:`tutor.play.session.Session` with the same lesson and seed (as in the browser tests) says
+:class:`tutor.session.session.Session` with the same lesson and seed (as in the browser tests) says
 the engine's legal moves and the answers. It reports:
 
 - click → board: milliseconds from the click on a move button until the page shows the move

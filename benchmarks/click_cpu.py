@@ -212,7 +212,7 @@ async def no_sleep(_delay, result=None):
 asyncio.sleep = no_sleep
 
 # --- the phases -----------------------------------------------------------------------------
-from tutor.play.session import Session
+from tutor.session.session import Session
 import tutor.ui.play.app as app_mod
 import tutor.ui.play.board as board_mod
 import tutor.ui.play.scores as scores_mod

@@ -51,7 +51,7 @@ def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
 
 def mirror(lesson: str, seed: int) -> Any:
     """A session with the page's lesson and seed: it knows the legal moves and the answers."""
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
     return Session.from_lesson(lesson, lang="en", seed=seed, store=None)
 

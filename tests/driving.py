@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from typing import Unpack
 
     from engine.events import Event
-    from tutor.play.session import Feedback, MatchChanges, Session
+    from tutor.session.session import Feedback, MatchChanges, Session
 
 S = TypeVar("S", bound="Session")
 

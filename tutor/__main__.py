@@ -1,6 +1,6 @@
 """Command line: ``python -m tutor play`` (a game in the terminal), ``dashboard`` (Voilà), and
 for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.commands.teacher`).
-May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``, ``tutor.play``,
+May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``, ``tutor.session``,
 ``tutor.classroom`` and ``tutor.commands``."""
 
 from __future__ import annotations
@@ -16,14 +16,21 @@ from engine.events import Event
 from engine.round import Draw, Pass, Play
 from tutor.commands import fit_bkt, teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translator
-from tutor.play.session import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND, Feedback, Session, SessionError
+from tutor.session.session import (
+    WAIT_MOVE,
+    WAIT_QUESTION,
+    WAIT_ROUND,
+    Feedback,
+    Session,
+    SessionError,
+)
 from tutor.teaching.asking import note_text
 from tutor.teaching.questions import plain_math, seat_name
 
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from tutor.play.snapshot import Snapshot
+    from tutor.session.snapshot import Snapshot
 
 HINT_WORDS = frozenset({"?", "h", "hint", "pista", "ayuda"})
 REVEAL_WORDS = frozenset({"show", "mostrar", "ver"})

@@ -35,8 +35,8 @@ from test_dashboard import (
 from engine.round import Play
 from engine.tiles import Tile
 from tests import driving as drive
-from tutor.play.session import Session
-from tutor.play.words import half_words, spoken, tile_words
+from tutor.session.session import Session
+from tutor.session.words import half_words, spoken, tile_words
 
 SEED = 11
 QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=keyboard-test"

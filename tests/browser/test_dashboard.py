@@ -1,7 +1,8 @@
 """The dashboard in a real browser: Voilà serves notebooks/Play.ipynb, headless Chromium plays.
 
-A mirror :class:`tutor.play.session.Session` with the same lesson and seed plays the same moves in
-the test process, so the test knows what the engine decided and can check the page against it.
+A mirror :class:`tutor.session.session.Session` with the same lesson and seed plays the same
+moves in the test process, so the test knows what the engine decided and can check the page
+against it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from browsing import CANVAS_STATS
 
 from engine.round import DRAW, PASS
 from tests import driving as drive
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.teaching.questions import Question
 from tutor.ui.play import draw
 

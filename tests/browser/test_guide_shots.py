@@ -30,7 +30,7 @@ from test_working import WORK_IT_OUT, working_for
 
 from tests import driving as drive
 from tutor.commands.server import stop_server
-from tutor.play.session import Session
+from tutor.session.session import Session
 
 IMG = ROOT / "docs" / "img"
 SEED = 19

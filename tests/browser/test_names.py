@@ -29,7 +29,7 @@ from test_dashboard import (
 
 from engine.round import Play
 from tests import driving as drive
-from tutor.play.session import Session
+from tutor.session.session import Session
 
 SEED = 19
 NAME = "Ana María B"

@@ -18,7 +18,7 @@ from browsing import ROOT
 from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
 
 from tests import driving as drive
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.teaching.questions import plain_math
 
 SEED = 5

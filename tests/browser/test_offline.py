@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from test_dashboard import _open, _play_to_a_question
 
 from tests import driving as drive
-from tutor.play.session import Session
+from tutor.session.session import Session
 
 SEED = 11
 

@@ -28,7 +28,7 @@ from test_dashboard import IDLE, _answer_and_move_on, _open, _play_to_a_question
 
 from tests import driving as drive
 from tutor.commands.server import PREHEAT, start_voila, stop_server, wait_for_pool
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.store import Store
 
 

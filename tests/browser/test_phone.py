@@ -22,7 +22,7 @@ from test_dashboard import (
 )
 
 from tests import driving as drive
-from tutor.play.session import Session
+from tutor.session.session import Session
 
 PHONE_390 = {"width": 390, "height": 844}
 SEED = 11

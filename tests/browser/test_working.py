@@ -13,7 +13,7 @@ from typing import Any
 from test_dashboard import _answer, _answer_and_move_on, _open, _play_to_a_question, _round_score
 
 from tests import driving as drive
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.teaching.questions import Question
 
 SEED = 19

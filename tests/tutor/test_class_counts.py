@@ -1,5 +1,5 @@
 """Counts that mean what they say (issue 43, part 1): one scripted class, played through the
-real tutor (:class:`tutor.play.session.Session`) into a class server's store, read by the real
+real tutor (:class:`tutor.session.session.Session`) into a class server's store, read by the real
 teacher page (:class:`tutor.ui.teacher.teacher_app.TeacherPage`):
 
 - a student who answers wrong, then right, without pressing "Hint" took no hint: 0 in the
@@ -33,7 +33,7 @@ import pytest
 
 from tests import driving as drive
 from tutor.classroom.overview import class_csv, frequent_mistakes
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.records import Outcome
 from tutor.storage.store import Store
 from tutor.teaching.diagnosis import diagnose

@@ -24,8 +24,8 @@ from tutor.classroom.overview import (
 )
 from tutor.course.builder import build_lesson, lesson_links, save_lesson
 from tutor.course.lessons import LessonError, lesson_params, list_lessons, load_lesson
-from tutor.play.saving import load_mastery
-from tutor.play.session import Session
+from tutor.session.saving import load_mastery
+from tutor.session.session import Session
 from tutor.storage.store import Store
 from tutor.teaching.replay import rebuild_mastery
 

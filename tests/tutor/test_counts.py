@@ -21,7 +21,7 @@ from pathlib import Path
 from tests import driving as drive
 from tutor.classroom.overview import class_csv, class_table, lesson_progress, merge_files
 from tutor.course.lessons import lesson_params, list_lessons
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.counts import evidence_text, rungs_seen, student_counts

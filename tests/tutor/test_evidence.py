@@ -16,7 +16,7 @@ from engine.tiles import Tile
 from tests import driving as drive
 from tutor import Session
 from tutor.course.lessons import LessonError, lesson_from_dict, lesson_params, load_lesson
-from tutor.play.saving import load_mastery, save_mastery
+from tutor.session.saving import load_mastery, save_mastery
 from tutor.storage.store import Store
 from tutor.teaching.asking import Asker
 from tutor.teaching.diagnosis import diagnose, mistake_value

@@ -128,7 +128,7 @@ def test_rich_deals_are_searched_with_the_seed():
     lesson = load_lesson("04-times")
     a, b = lesson.deals_for(3), lesson.deals_for(3)
     assert a == b and a != lesson.deals_for(4) and len(a) == lesson.rounds
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
     s = drive.start(Session.from_lesson(lesson, lang="en", seed=3, store=None))
     hand = [str(t) for t in s.round.hand(0)]
@@ -206,7 +206,7 @@ def test_odd_files_in_a_lessons_folder_get_a_message(tmp_path, monkeypatch):
 
 
 def test_session_from_lesson_uses_its_settings():
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
     s = drive.start(Session.from_lesson("03-minus", lang="en", seed=4))
     assert s.players == 2 and s.humans == (0,) and s.plan.ask_bot_plays
@@ -283,7 +283,7 @@ def test_lesson_caps_default_and_reach_the_session():
     set_ = lesson_from_dict({**OK, "tutor": {"targets": ["add"], "max_questions": 12,
                                              "max_minutes": None}})
     assert (set_.max_questions, set_.max_minutes) == (12, None)
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
     s = drive.start(Session.from_lesson(set_, lang="en", seed=1))
     assert (s.max_questions, s.max_minutes) == (12, None)

@@ -16,7 +16,7 @@ from tests import driving as drive
 from tutor.classroom.live import parse_time
 from tutor.classroom.next_steps import lesson_for, next_steps
 from tutor.course.lessons import lesson_params, list_lessons
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.store import Store
 from tutor.teaching.counts import student_counts
 from tutor.teaching.diagnosis import CATALOG, diagnose

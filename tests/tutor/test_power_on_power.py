@@ -2,7 +2,7 @@
 and the tutor asks nothing about it. The first such play of a student's says why, once per
 student ("Power on power: 30 points, nothing to work out …"): not again in the lesson, nor
 on a page opened again when the student's progress is stored; with no store, once per
-session. Driven through the real :class:`~tutor.play.session.Session` of lesson 04-times."""
+session. Driven through the real :class:`~tutor.session.session.Session` of lesson 04-times."""
 
 from __future__ import annotations
 

@@ -152,7 +152,7 @@ def test_the_play_page_says_what_the_other_pages_say(tmp_path: Path) -> None:
     answers, slips and a named mistake."""
     from tutor.classroom.overview import lesson_progress
     from tutor.course.lessons import list_lessons
-    from tutor.play.session import Session
+    from tutor.session.session import Session
     from tutor.storage.store import Store
     from tutor.teaching.diagnosis import CATALOG, diagnose
     from tutor.ui.lessons.lesson_list import lesson_list_html

@@ -16,8 +16,8 @@ from tests import driving as drive
 from tutor.classroom.overview import reviews_due
 from tutor.commands.learners import Forgetful, ProfileError, SimClock, learner
 from tutor.commands.simulate import simulate_days
-from tutor.play.saving import load_mastery, save_mastery
-from tutor.play.session import Session, SessionError
+from tutor.session.saving import load_mastery, save_mastery
+from tutor.session.session import Session, SessionError
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.mastery import STREAK_TO_MASTER, BKTParams, Mastery

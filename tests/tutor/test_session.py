@@ -14,7 +14,7 @@ import pytest
 from engine import PowerEffect
 from tests import driving as drive
 from tutor import Feedback, Session, SessionError, hint_ladder
-from tutor.play.saving import load_mastery
+from tutor.session.saving import load_mastery
 from tutor.storage.records import Attempt
 from tutor.storage.store import Store, StoreError
 from tutor.teaching.evidence import parse_step
@@ -890,7 +890,7 @@ def test_waiting_is_the_one_move_check() -> None:
 def test_the_snapshot_tells_the_log_and_the_news_once() -> None:
     """The log is the game's last events, told by the session (hidden points left out until
     answered, docs/rules.md §4); the news are the last step's."""
-    from tutor.play.snapshot import LOG_KEEP
+    from tutor.session.snapshot import LOG_KEEP
 
     s = Session(seed=3, lang="en")
     for _ in range(20):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tutor.play.saving import Recorder, load_mastery, save_mastery
+from tutor.session.saving import Recorder, load_mastery, save_mastery
 from tutor.storage.names import name_key, same_name
 from tutor.storage.store import SCHEMA_VERSION, Attempt, Outcome, Store, StoreAccessError
 from tutor.teaching.mastery import Mastery, default_params

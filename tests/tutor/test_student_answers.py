@@ -17,7 +17,7 @@ from tests import driving as drive
 from tutor import hint_ladder
 from tutor.classroom.overview import MISTAKE_NAMES, class_table
 from tutor.classroom.student_answers import STEP_NAMES, answers_by_student, student_answers
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.diagnosis import diagnose

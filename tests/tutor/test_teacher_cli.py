@@ -17,7 +17,7 @@ from tests import driving as drive
 from tutor import Feedback, Session
 from tutor.commands.teacher import rebuild_mastery
 from tutor.course.lessons import lesson_params
-from tutor.play.saving import load_mastery
+from tutor.session.saving import load_mastery
 from tutor.storage.store import DATASHOP_COLUMNS, Store
 from tutor.teaching.mastery import STREAK_TO_MASTER, Mastery
 

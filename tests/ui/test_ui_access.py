@@ -9,7 +9,7 @@ import re
 import pytest
 
 from engine.round import Play
-from tutor.play.words import move_words, spoken, tile_words
+from tutor.session.words import move_words, spoken, tile_words
 from tutor.ui import TutorApp, dashboard
 from tutor.ui.play.board import board_words_html
 from tutor.ui.play.keys import SHORTCUTS, help_html, shortcut_map

@@ -21,7 +21,7 @@ from ui_views import cells
 from tests import driving as drive
 from tutor.course.lessons import LESSON_DIR
 from tutor.i18n import format_number
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.store import Store
 from tutor.ui import TutorApp, dashboard
 from tutor.ui.play.round_end import match_html

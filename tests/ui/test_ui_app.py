@@ -362,7 +362,7 @@ def test_only_tutor_ui_imports_widgets() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert "import ipywidgets" not in text and "import ipycanvas" not in text, path
-    code = "import engine, tutor, tutor.play.session, sys; print('ipywidgets' in sys.modules)"
+    code = "import engine, tutor, tutor.session.session, sys; print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
@@ -772,7 +772,7 @@ def test_the_skills_card_names_the_student_or_says_yours(settings: dict[str, str
 def test_hot_seat_players_without_names_each_read_your_skills() -> None:
     """Hot seat on a page opened without a name: the second seat's store name is "anon (B)";
     its skills card says "Your skills" too, as the first seat's does."""
-    from tutor.play.session import Session
+    from tutor.session.session import Session
     from tutor.ui.play.skills import mastery_html
 
     s = drive.start(Session(players=2, humans=(0, 1), seed=3, lang="en", store=None))
@@ -796,7 +796,7 @@ def test_a_lesson_plays_to_its_end_and_shows_the_summary_and_the_link() -> None:
     whose end offers the next match), then shows each target skill with right / asked,
     mastered or not, what to practise next, and the link back to the lessons page; no next
     round is offered."""
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
     session = drive.start(Session.from_lesson("04-times", lang="en", student="ana", seed=3,
                                   max_questions=25))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.round import Play
 from engine.tiles import DOUBLE_NINE, Tile
 from tests import driving as drive
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.ui import TutorApp
 from tutor.ui.play.moves import EXTRA_MOVE
 

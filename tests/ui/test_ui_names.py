@@ -20,7 +20,7 @@ from tests import driving as drive
 from tests.playing import play_to_question
 from tutor.classroom.link import page_link, read_link
 from tutor.classroom.overview import ClassFiles, merge_files
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.storage.store_files import write_csv

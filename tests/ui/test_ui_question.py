@@ -11,7 +11,7 @@ def test_question_panel_shows_the_situation_never_the_working() -> None:
     """Issue (no giveaways): before the first attempt the panel shows the tile played, the
     line with both ends marked and the hands to count; the formula and T only as a scaffold
     the lesson asked for."""
-    from tutor.play.snapshot import QuestionView
+    from tutor.session.snapshot import QuestionView
     from tutor.teaching.questions import Situation
 
     q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
@@ -30,7 +30,7 @@ def test_question_panel_shows_the_situation_never_the_working() -> None:
 
 def test_question_panel_counts_the_questions_to_come_in_words() -> None:
     """"1 more question", "7 preguntas más": no "question(s)"; none said when none follow."""
-    from tutor.play.snapshot import QuestionView
+    from tutor.session.snapshot import QuestionView
     from tutor.teaching.questions import Situation
 
     q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
@@ -49,7 +49,7 @@ def test_question_panel_counts_the_questions_to_come_in_words() -> None:
 def test_working_is_shown_like_an_unreadable_answer() -> None:
     """docs/rules.md §4 "The answer is a number": the page answers working (``4*8``) with "now
     work it out" as a note, not as a wrong answer, and with no hint; in both languages."""
-    from tutor.play.session import Session
+    from tutor.session.session import Session
     from tutor.ui.play.question import feedback_html
 
     for lang, said in (("en", "That is the working. Now work it out: what number is it?"),
@@ -83,7 +83,7 @@ def _practice_items() -> list[tuple[str, str, Question]]:
     import random
 
     from tutor.games import GAMES
-    from tutor.play.session import Session
+    from tutor.session.session import Session
     from tutor.teaching.practice import DRILL_SKILLS
 
     items: list[tuple[str, str, Question]] = []
@@ -109,7 +109,7 @@ def test_every_practice_item_is_labelled_and_its_numbers_are_on_screen_or_suppos
     import re
 
     from tutor.i18n import translator
-    from tutor.play.snapshot import QuestionView
+    from tutor.session.snapshot import QuestionView
     from tutor.ui.play.question import situation_html
 
     items = _practice_items()

@@ -14,8 +14,8 @@ from engine.tiles import parse_tile
 from tests import driving as drive
 from tutor.course.lesson_end import LessonSummary, SkillSummary
 from tutor.i18n import format_number
-from tutor.play.session import Session
-from tutor.play.snapshot import MatchRow, RoundSummary
+from tutor.session.session import Session
+from tutor.session.snapshot import MatchRow, RoundSummary
 from tutor.ui.play.round_end import RoundEndPanel, lesson_end_html, match_html, round_summary_html
 
 

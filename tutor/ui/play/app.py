@@ -17,9 +17,9 @@ from engine.events import Drew
 from engine.round import Action, Play
 from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
-from tutor.play.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
-from tutor.play.snapshot import ExtraMoveView, QuestionView, Snapshot
-from tutor.play.words import spoken
+from tutor.session.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
+from tutor.session.snapshot import ExtraMoveView, QuestionView, Snapshot
+from tutor.session.words import spoken
 from tutor.teaching.questions import warm_up
 from tutor.ui.play.board import BoardPanel
 from tutor.ui.play.focus import follow, forced_words

@@ -11,7 +11,7 @@ from tutor.classroom.link import read_link, unnamed
 from tutor.classroom.request import page_query
 from tutor.classroom.student_assignments import PlayAssignment, play_assignment
 from tutor.i18n import N_, Message, translate_error, translator
-from tutor.play.session import LessonSettings, Session
+from tutor.session.session import LessonSettings, Session
 from tutor.ui.play.app import TutorApp
 from tutor.ui.shared.panel import UNFORESEEN, logged
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from engine.events import Drew, Passed
 from tutor.i18n import N_, translator
-from tutor.play.session import Step
-from tutor.play.snapshot import Snapshot
+from tutor.session.session import Step
+from tutor.session.snapshot import Snapshot
 from tutor.teaching.questions import seat_name
 from tutor.ui.play.header import state_text
 from tutor.ui.play.moves import CHOICE

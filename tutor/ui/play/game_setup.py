@@ -15,7 +15,7 @@ from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import Widget, accordion_attributes, classed
 
 if TYPE_CHECKING:
-    from tutor.play.session import GameSettings
+    from tutor.session.session import GameSettings
 
 __all__ = ["SEAT_KINDS", "SetupPanel"]
 

@@ -5,8 +5,8 @@ Its interface, in the manner of OpenSpiel's: :meth:`Session.current_player`, :me
 waiting`, :meth:`Session.legal_actions`, :meth:`Session.apply_action`, :meth:`Session.returns`;
 :meth:`Session.advance` is the one loop (a bot's move, a human's forced draw or pass). Around
 it: the questions (asked by :mod:`tutor.teaching.asking`), the lesson's tally
-(:mod:`tutor.play.lesson_tally`), the saving (:mod:`tutor.play.saving`) and the snapshot a
-screen draws from (:func:`tutor.play.snapshot.build_snapshot`).
+(:mod:`tutor.session.lesson_tally`), the saving (:mod:`tutor.session.saving`) and the snapshot a
+screen draws from (:func:`tutor.session.snapshot.build_snapshot`).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from tutor.course.lesson_end import (
     SkillSummary,
 )
 from tutor.i18n import N_, normalize_lang
-from tutor.play.lesson_tally import LessonCounts
-from tutor.play.narration import describe_event
-from tutor.play.saving import NOT_SAVED_YET, Recorder
-from tutor.play.settings import (
+from tutor.session.lesson_tally import LessonCounts
+from tutor.session.narration import describe_event
+from tutor.session.saving import NOT_SAVED_YET, Recorder
+from tutor.session.settings import (
     SETTINGS,
     Deals,
     GameSettings,
@@ -48,7 +48,7 @@ from tutor.play.settings import (
     checked_clock,
     open_store,
 )
-from tutor.play.snapshot import (
+from tutor.session.snapshot import (
     LOG_KEEP,
     WAIT_MOVE,
     WAIT_QUESTION,
@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from typing import Unpack
 
     from tutor.course.lessons import Lesson
-    from tutor.play.snapshot import SkillView
+    from tutor.session.snapshot import SkillView
     from tutor.storage.store import Store
 
 __all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Deals",
@@ -160,7 +160,7 @@ class Session(LessonCounts):
         self.steps = 0
         """Steps taken so far: a move, a bot's move, a round or a match started."""
         self.log_events: list[Event] = []
-        """The game's last :data:`~tutor.play.snapshot.LOG_KEEP` events (the snapshot's log); a
+        """The game's last :data:`~tutor.session.snapshot.LOG_KEEP` events (the snapshot's log); a
         new match the student chooses starts it again."""
         self.max_questions = max_questions
         """A lesson's cap: questions on its targets per student (None: no such cap)."""
@@ -548,7 +548,7 @@ class Session(LessonCounts):
 
     def snapshot(self, seat: int | None = None, *, sheet: bool = False,
                  progress: bool = False) -> Snapshot:
-        """Everything a screen draws, once (:func:`tutor.play.snapshot.build_snapshot`).
+        """Everything a screen draws, once (:func:`tutor.session.snapshot.build_snapshot`).
         ``seat``: whose hand to show (default: the human to move, else the first human).
         ``sheet``, ``progress``: with the round's score sheet, the student's progress file."""
         return build_snapshot(self, seat, sheet=sheet, progress=progress)

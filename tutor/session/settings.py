@@ -1,5 +1,5 @@
-"""A session's settings: the keywords of :class:`tutor.play.session.Session` and
-:meth:`~tutor.play.session.Session.new_match` as typed dictionaries, and their checks
+"""A session's settings: the keywords of :class:`tutor.session.session.Session` and
+:meth:`~tutor.session.session.Session.new_match` as typed dictionaries, and their checks
 (:func:`check_settings`), each refusal a :class:`SessionError` in the session's language."""
 
 from __future__ import annotations

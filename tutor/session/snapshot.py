@@ -19,14 +19,14 @@ from engine.tiles import Half, Tile, TileSet
 from tutor.course.lesson_end import LessonSummary, SkillSummary
 from tutor.games import game
 from tutor.i18n import translator
-from tutor.play.settings import GameSettings
+from tutor.session.settings import GameSettings
 from tutor.teaching.asking import note_text
 from tutor.teaching.hints import Hint
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS
 from tutor.teaching.questions import Situation, seat_name
 
 if TYPE_CHECKING:
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
 __all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "ExtraMoveView",
            "MatchEndView", "MatchRow",
@@ -78,7 +78,7 @@ class RoundSummary:
 @dataclass(frozen=True)
 class ExtraMoveView:
     """One of the game's own moves the student to move may make now (the session's
-    :meth:`~tutor.play.session.Session.extra_moves`, e.g. Cuban's redeal), with its words
+    :meth:`~tutor.session.session.Session.extra_moves`, e.g. Cuban's redeal), with its words
     from the game's :mod:`tutor.games` entry in the snapshot's language. A screen hands
     :attr:`move` back to the session to play it, as it hands a legal move."""
 
@@ -318,16 +318,16 @@ class Snapshot:
     next_lesson_title: str = ""
     """The next lesson's title in the page's language."""
     step: int = 0
-    """The number of the last step (:attr:`tutor.play.session.Session.steps`): a screen that
+    """The number of the last step (:attr:`tutor.session.session.Session.steps`): a screen that
     announces :attr:`news` does so once per step."""
     news: tuple[str, ...] = ()
     """The last step's events, told."""
     notes: tuple[str, ...] = ()
     """What the tutor explained once in this session, in order, in the snapshot's language
-    (:attr:`tutor.play.session.Session.notes_said`: the first power tile against a power
+    (:attr:`tutor.session.session.Session.notes_said`: the first power tile against a power
     tile, why nothing is asked). A screen says each new one once."""
     waiting: str | None = None
-    """What the game waits for (:attr:`tutor.play.session.Step.waiting`): ``question``,
+    """What the game waits for (:attr:`tutor.session.session.Step.waiting`): ``question``,
     ``move`` (a human's), ``round`` (its end), or None (a bot is to move). A move may be
     played only while it is ``move``."""
     seat_kinds: tuple[str, ...] = ()
@@ -361,7 +361,7 @@ class Snapshot:
                                                strict=True))
 
 
-# --- building a snapshot (the session's :meth:`~tutor.play.session.Session.snapshot`) ---------
+# --- building a snapshot (the session's :meth:`~tutor.session.session.Session.snapshot`) ---------
 
 
 def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = False,

@@ -3,7 +3,7 @@ the counts: each student's mastery and arithmetic, the reviews due when a lesson
 lesson's and the match's tallies, why the lesson ends (:meth:`LessonCounts.lesson_over`) and
 how it went (:meth:`LessonCounts.lesson_summary`).
 
-:class:`LessonCounts` is the part of :class:`tutor.play.session.Session` that counts; the
+:class:`LessonCounts` is the part of :class:`tutor.session.session.Session` that counts; the
 session sets the attributes it declares and calls :meth:`LessonCounts._tally_evidence` at each
 question's first answer. It never moves the game.
 """
@@ -23,12 +23,12 @@ from tutor.course.lesson_end import (
     next_step,
 )
 from tutor.i18n import translator
-from tutor.play.snapshot import StudentAnswers
+from tutor.session.snapshot import StudentAnswers
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
 
 if TYPE_CHECKING:
     from engine.match import Match
-    from tutor.play.saving import Recorder
+    from tutor.session.saving import Recorder
     from tutor.storage.store import Store
     from tutor.teaching.asking import Asker, Pending
     from tutor.teaching.practice import Plan
