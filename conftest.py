@@ -90,7 +90,7 @@ def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong
     ``assignment``: the id of the assignment whose link opened the game."""
     import random
 
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
     extra = {} if rounds is None else {"rounds": rounds}
     s = Session.from_lesson(lesson, lang="en", student=student, store=str(db), seed=seed,
@@ -107,8 +107,10 @@ def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong
                 if not q.is_right(wrong):
                     s.answer(str(wrong))
             s.answer(str(q.expected))
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
+        elif s.waiting() is None:
+            s.advance(forced=False)  # the bots' moves
         elif s.round.over and not s.match.over:
             s.new_round()
         else:

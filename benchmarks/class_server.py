@@ -27,7 +27,7 @@ that does what the page's JavaScript does, and nothing else:
    panel's children arrives (the page's board changed); an answer is what typing and Enter
    send (the answer box's ``update`` of its value, the box cleared, and the access layer's
    ``{"event": "submit", "value": …}``), timed until the question, its feedback or the panel's
-   visibility changes. A mirror :class:`tutor.play.session.Session` with the same lesson and seed
+   visibility changes. A mirror :class:`tutor.session.session.Session` with the same lesson and seed
    says the legal moves and the right answers (as in the browser benchmark);
 5. leaves as a closed tab does: ``POST voila/api/shutdown/<kernel>`` with the ``_xsrf`` cookie
    and field (``navigator.sendBeacon``), then closes the websocket.
@@ -487,7 +487,7 @@ async def play(http: Any, base: str, lesson: str, student: Student, moves: int, 
             if session.round.over:
                 break
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            legal = {str(m): m for m in session.legal_moves()}
+            legal = {str(m): m for m in session.legal_actions()}
             choices = _choices(k)
             if not choices:
                 raise AssertionError("the engine waits for the student, the page shows no move")
@@ -503,7 +503,7 @@ async def play(http: Any, base: str, lesson: str, student: Student, moves: int, 
             at = await k.until(lambda: k.move_buttons() != shown,  # noqa: B023 - awaited at once
                                STEP_TIMEOUT, f"board update after {move}")
             student.clicks_ms.append((at - t) * 1000)
-            session.play(legal[move])
+            session.apply_action(legal[move])
         # The last answer's write: the status says when a busy file kept it waiting.
         status = k.find("ld-status")
         await k.until(lambda: not re.search(

@@ -9,7 +9,7 @@ scaled down; the ``voila.py`` of ``python -m tutor.commands.server --write-serve
 compiles the page templates once per server). Each student opens the play page by a lesson
 link with a seed of their own (one student every ``--arrival`` seconds, as a class comes in),
 plays the first offered tile when it is their turn and answers every question right; a mirror
-:class:`tutor.play.session.Session` with the same lesson and seed (as in the browser tests) says
+:class:`tutor.session.session.Session` with the same lesson and seed (as in the browser tests) says
 the engine's legal moves and the answers. It reports:
 
 - click → board: milliseconds from the click on a move button until the page shows the move
@@ -220,14 +220,14 @@ async def play(browser: Any, url: str, lesson: str, student: Student, moves: int
             if session.round.over:
                 break
             await asyncio.sleep(think)
-            legal = {str(m): m for m in session.legal_moves()}
+            legal = {str(m): m for m in session.legal_actions()}
             button = page.locator(".ld-move:not([title='draw']):not([title='pass'])").first
             move = await button.get_attribute("title")
             if move not in legal:
                 raise AssertionError(f"page offers {move!r}, engine allows {sorted(legal)}")
             student.clicks_at.append(time.perf_counter())
             student.clicks_ms.append(await page.evaluate(CLICK, move))
-            session.play(legal[move])
+            session.apply_action(legal[move])
         # The last answer's write: the page says when a busy file kept it waiting.
         await until(page, "() => !/cannot be saved yet|waiting to be saved|not saved yet/i.test("
                     "document.querySelector('.ld-status').innerText)", 60_000)

@@ -212,7 +212,7 @@ async def no_sleep(_delay, result=None):
 asyncio.sleep = no_sleep
 
 # --- the phases -----------------------------------------------------------------------------
-from tutor.play.session import Session
+from tutor.session.session import Session
 import tutor.ui.play.app as app_mod
 import tutor.ui.play.board as board_mod
 import tutor.ui.play.scores as scores_mod
@@ -225,8 +225,8 @@ from tutor.ui.play import scores
 from tutor.ui.play import sheet
 from tutor.ui.play import skills
 
-for attr in ("play", "step_bot", "answer", "reveal", "hint", "legal_moves", "describe",
-             "bot_pending", "new_round"):
+for attr in ("apply_action", "_bot_move", "answer", "reveal", "hint", "legal_actions", "describe",
+             "waiting", "new_round"):
     wrap(Session, attr, "session (engine, questions, narration)")
 wrap(Session, "snapshot", "snapshot")
 wrap(board_mod, "paint_table", "board: canvas drawing (felt layer)")

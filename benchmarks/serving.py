@@ -51,18 +51,16 @@ def start_class_server(prefix: str, started: str, args: Sequence[str] = (),
 
 def mirror(lesson: str, seed: int) -> Any:
     """A session with the page's lesson and seed: it knows the legal moves and the answers."""
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
     return Session.from_lesson(lesson, lang="en", seed=seed, store=None)
 
 
 def forced(session: Any) -> None:
-    """The page makes a human's forced draw or pass by itself; so does the mirror."""
-    from engine.round import DRAW, PASS
-
-    while (session.human_to_move is not None and not session.pending_question
-           and session.legal_moves() in ([DRAW], [PASS])):
-        session.play(session.legal_moves()[0])
+    """The page takes the session's own steps by itself (the bots' moves, a human's forced
+    draw or pass: :meth:`Session.advance`); so does the mirror."""
+    while session.advance().events:
+        pass
 
 
 def note_cpu(cpu: dict[int, float], pids: Iterable[int]) -> None:

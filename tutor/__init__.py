@@ -2,7 +2,7 @@
 
 A package per part of the design (DESIGN.md), each ``__init__`` saying what it may import:
 ``teaching`` (questions, answers, diagnosis, hints, evidence, mastery, practice, review),
-``play`` (the session that owns the loop, its snapshot, narration), ``storage`` (rows on
+``session`` (the session that owns the loop, its snapshot, narration), ``storage`` (rows on
 SQLite or PostgreSQL, file formats), ``course`` (lesson files, deals, when a lesson ends),
 ``classroom`` (what the pages show as data, identity, the link, server settings),
 ``commands`` (teacher commands, simulated students) and ``ui`` (the only widgets).
@@ -14,7 +14,7 @@ docstring: ``i18n`` imports nothing of the tutor, ``games`` the engine and ``i18
 ``__main__`` the commands and what they start, and the old names ``serve``,
 ``template_cache`` and ``xsrf_cookie`` only the module each stands for. This file, which
 re-exports the public names, has the line below.
-May import: ``tutor.teaching``, ``tutor.play`` and ``tutor.storage``.
+May import: ``tutor.teaching``, ``tutor.session`` and ``tutor.storage``.
 
 >>> from tutor import Session
 >>> s = Session(seed=1, lang="en")
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tutor.play.narration import describe_event
-from tutor.play.session import Session, SessionError
-from tutor.play.snapshot import Snapshot
+from tutor.session.narration import describe_event
+from tutor.session.session import Session, SessionError
+from tutor.session.snapshot import Snapshot
 from tutor.teaching.answers import AnswerError, Reading, parse_answer, read_answer
 from tutor.teaching.asking import Feedback
 from tutor.teaching.diagnosis import CATALOG, Diagnosis, diagnose

@@ -1,6 +1,6 @@
 """Command line: ``python -m tutor play`` (a game in the terminal), ``dashboard`` (Voilà), and
 for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.commands.teacher`).
-May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``, ``tutor.play``,
+May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``, ``tutor.session``,
 ``tutor.classroom`` and ``tutor.commands``."""
 
 from __future__ import annotations
@@ -16,14 +16,21 @@ from engine.events import Event
 from engine.round import Draw, Pass, Play
 from tutor.commands import fit_bkt, teacher
 from tutor.i18n import N_, ngettext, normalize_lang, translator
-from tutor.play.session import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND, Feedback, Session, SessionError
+from tutor.session.session import (
+    WAIT_MOVE,
+    WAIT_QUESTION,
+    WAIT_ROUND,
+    Feedback,
+    Session,
+    SessionError,
+)
 from tutor.teaching.asking import note_text
 from tutor.teaching.questions import plain_math, seat_name
 
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from tutor.play.snapshot import Snapshot
+    from tutor.session.snapshot import Snapshot
 
 HINT_WORDS = frozenset({"?", "h", "hint", "pista", "ayuda"})
 REVEAL_WORDS = frozenset({"show", "mostrar", "ver"})
@@ -102,10 +109,10 @@ class Terminal:
     def choose_move(self) -> None:
         _ = self._
         v = self.board()
-        moves = self.s.legal_moves()
+        moves = v.legal  # the numbered moves, then the game's own (Cuban's redeal)
         for i, m in enumerate(moves, 1):
             self.write(f"  {i}. {_move_text(m, _)}")
-        extra = v.extra  # the game's own moves (Cuban's redeal), numbered after the legal ones
+        extra = v.extra
         for i, x in enumerate(extra, len(moves) + 1):
             self.write(f"  {i}. {x.label}" + (f" ({x.explanation})" if x.explanation else ""))
         count = len(moves) + len(extra)
@@ -115,7 +122,7 @@ class Terminal:
                 break
             self.write(_(N_("Choose a move from 1 to {count}.")).format(count=count))
         k = int(text) - 1
-        events = self.s.play(k if k < len(moves) else extra[k - len(moves)].move)
+        events = self.s.apply_action(moves[k] if k < len(moves) else extra[k - len(moves)].move)
         self.narrate(events)
 
     def question(self) -> None:

@@ -34,8 +34,9 @@ from test_dashboard import (
 
 from engine.round import Play
 from engine.tiles import Tile
-from tutor.play.session import Session
-from tutor.play.words import half_words, spoken, tile_words
+from tests import driving as drive
+from tutor.session.session import Session
+from tutor.session.words import half_words, spoken, tile_words
 
 SEED = 11
 QUERY = f"?lesson=free-play&lang=en&seed={SEED}&student=keyboard-test"
@@ -100,12 +101,12 @@ def _press_move(page: Any, mirror: Session, number: int) -> None:
     buttons = page.locator(".ld-move")
     button = buttons.nth(number - 1)
     move = button.get_attribute("title")
-    legal = {str(m): m for m in mirror.legal_moves()}
+    legal = {str(m): m for m in mirror.legal_actions()}
     assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
     handle = button.element_handle()
     page.keyboard.press(str(number))
     taken(page, handle, move)
-    mirror.play(legal[move])
+    drive.play(mirror, legal[move])
 
 
 def _answer_by_keyboard(page: Any, mirror: Session, text: str) -> None:
@@ -116,7 +117,7 @@ def _answer_by_keyboard(page: Any, mirror: Session, text: str) -> None:
     before = page.locator(".ld-question").inner_text()
     page.keyboard.type(text)
     page.keyboard.press("Enter")
-    fb = mirror.answer(text)
+    fb = drive.answer(mirror, text)
     if fb.done and mirror.pending_question is None:
         page.locator(".ld-answer input").wait_for(state="hidden", timeout=10_000)
     elif fb.done:
@@ -132,7 +133,7 @@ def _play_with_arrows(page: Any, mirror: Session) -> None:
     """On the focused board: arrows to a tile, Enter; a tile that fits both ends goes on to
     the ends, where Enter places it at the first."""
     view = mirror.snapshot()
-    plays = [m for m in mirror.legal_moves() if isinstance(m, Play)]
+    plays = [m for m in mirror.legal_actions() if isinstance(m, Play)]
     both = [t for t in view.hand if sum(p.tile == t for p in plays) == 2]
     tile: Tile = both[0] if both else plays[0].tile
     index = list(view.hand).index(tile)
@@ -150,7 +151,7 @@ def _play_with_arrows(page: Any, mirror: Session) -> None:
     else:
         move = next(p for p in plays if p.tile == tile)
     taken(page, handle, str(move))
-    mirror.play(move)
+    drive.play(mirror, move)
 
 
 def test_a_keyboard_only_student_finishes_a_round(browser: Any, voila_url: str,
@@ -165,7 +166,7 @@ def test_a_keyboard_only_student_finishes_a_round(browser: Any, voila_url: str,
     try:
         _open(page, voila_url, QUERY)
         page.wait_for_function(IDLE, timeout=30_000)
-        mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+        mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
         _mirror_forced(mirror)
 
         # 1. No keyboard trap: from the top, Tab reaches the board, then leaves it for the
@@ -250,7 +251,7 @@ def test_a_screen_reader_hears_the_board_every_play_and_question(page: Any, voil
     page's language announces plays (tiles in words) and questions; buttons have names."""
     _open(page, voila_url, query("screen-reader-test"))
     page.wait_for_function(IDLE, timeout=30_000)
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     board = page.locator("canvas.ld-board")
     board.wait_for()
     page.wait_for_function("() => document.querySelector('canvas.ld-board')"
@@ -309,7 +310,7 @@ def test_the_axe_audit_of_the_play_page_is_clean(page: Any, voila_url: str,
     with the card a shown answer leaves. No serious or critical violation."""
     _open(page, voila_url, query("axe-test"))
     page.wait_for_function(IDLE, timeout=30_000)
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     _mirror_forced(mirror)
     page.wait_for_function("() => document.querySelector('canvas.ld-board')"
                            ".getAttribute('role') === 'application'", timeout=10_000)
@@ -356,7 +357,7 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
     try:
         _open(page, voila_url, query("chromebook-test"))
         page.wait_for_function(IDLE, timeout=30_000)
-        mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+        mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
         _mirror_forced(mirror)
 
         def on_screen(selector: str) -> None:
@@ -390,7 +391,7 @@ def test_the_page_fits_a_chromebook_and_a_narrow_window(browser: Any, voila_url:
     try:
         board = _open(page, voila_url, query("chromebook-test"))
         page.wait_for_function(IDLE, timeout=30_000)
-        mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+        mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
         _mirror_forced(mirror)
         box = board.bounding_box()
         assert box is not None and box["width"] < 800 and box["x"] + box["width"] <= 768
@@ -423,7 +424,7 @@ def _press_a_tile_that_does_not_fit(page: Any, press: Any, lay: Any, mirror: Ses
     """``press`` (the board's ``click`` or ``tap``) where the page draws a hand tile of
     ``lay`` that does not fit (not one of ``skip``), the board shown at ``scale``: the page
     says it does not fit. The tile pressed."""
-    fits = {m.tile for m in mirror.legal_moves() if isinstance(m, Play)}
+    fits = {m.tile for m in mirror.legal_actions() if isinstance(m, Play)}
     spot = next(p for p in lay.hand if p.tile not in fits and p.tile not in skip)
     press(position={"x": spot.center[0] * scale, "y": spot.center[1] * scale})
     page.locator(".ld-status").filter(
@@ -482,7 +483,7 @@ def test_a_phone_gets_a_board_drawn_for_its_width(browser: Any, voila_url: str,
         board = _open(page, voila_url, query("phone-test"))
         page.wait_for_function(IDLE, timeout=30_000)
         page.wait_for_function(PAINTED_AT, arg=PHONE_BOARD[0], timeout=30_000)
-        mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+        mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
         _mirror_forced(mirror)
         box = board.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]

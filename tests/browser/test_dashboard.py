@@ -1,7 +1,8 @@
 """The dashboard in a real browser: Voilà serves notebooks/Play.ipynb, headless Chromium plays.
 
-A mirror :class:`tutor.play.session.Session` with the same lesson and seed plays the same moves in
-the test process, so the test knows what the engine decided and can check the page against it.
+A mirror :class:`tutor.session.session.Session` with the same lesson and seed plays the same
+moves in the test process, so the test knows what the engine decided and can check the page
+against it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import pytest
 from browsing import CANVAS_STATS
 
 from engine.round import DRAW, PASS
-from tutor.play.session import Session
+from tests import driving as drive
+from tutor.session.session import Session
 from tutor.teaching.questions import Question
 from tutor.ui.play import draw
 
@@ -102,9 +104,9 @@ def _visible(page: Any, selector: str) -> bool:
 
 def _mirror_forced(mirror: Session) -> None:
     """The page applies a human's forced draw or pass by itself; so does the mirror."""
-    while (mirror.human_to_move is not None and not mirror.pending_question
-           and mirror.legal_moves() in ([DRAW], [PASS])):
-        mirror.play(mirror.legal_moves()[0])
+    while (mirror.current_player() is not None and not mirror.pending_question
+           and mirror.legal_actions() in ([DRAW], [PASS])):
+        drive.play(mirror, mirror.legal_actions()[0])
 
 
 CHOICE = ".ld-move:not([title='draw']):not([title='pass'])"
@@ -147,13 +149,13 @@ def _click_first_move(page: Any, mirror: Session | None = None) -> str:
     button = page.locator(CHOICE).first
     move = button.get_attribute("title") or ""
     if mirror is not None:
-        legal = {str(m): m for m in mirror.legal_moves()}
+        legal = {str(m): m for m in mirror.legal_actions()}
         assert move in legal, f"page offers {move!r}, engine allows {sorted(legal)}"
     handle = button.element_handle()
     button.click()
     taken(page, handle, move)
     if mirror is not None:
-        mirror.play(legal[move])
+        drive.play(mirror, legal[move])
     return move
 
 
@@ -167,7 +169,7 @@ def _answer_and_move_on(page: Any, mirror: Session, text: str) -> None:
     """Answer right, then wait until the page shows the next question or no question."""
     before = page.locator(".ld-question").inner_text()
     _answer(page, text)
-    assert mirror.answer(text).kind == "correct"
+    assert drive.answer(mirror, text).kind == "correct"
     if mirror.pending_question is None:
         page.locator(".ld-answer input").wait_for(state="hidden", timeout=10_000)
     else:
@@ -211,7 +213,7 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
     for colour in (draw.FELT, draw.BAND, draw.FACE):
         assert ",".join(str(int(colour[k:k + 2], 16)) for k in (1, 3, 5)) in seen, colour
 
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     answered_wrong_then_right = False
     switched = False
     for _step in range(400):
@@ -234,7 +236,7 @@ def test_a_whole_round_through_the_page(page: Any, voila_url: str, artifacts: An
                 page.wait_for_function(
                     "() => /Not quite|not right|wrong|mistake|slip|Try/i.test("
                     "document.querySelector('.ld-feedback').innerText)", timeout=10_000)
-                assert mirror.answer(str(q.expected + 7)).kind == "wrong"
+                assert drive.answer(mirror, str(q.expected + 7)).kind == "wrong"
                 assert _round_score(page) == before  # the points stay hidden
                 _answer_and_move_on(page, mirror, str(q.expected))
                 # The card left under the board names the engine's points until the next

@@ -28,8 +28,9 @@ from test_dashboard import _answer, _play_to_a_question
 from test_pages import no_errors, open_page, serve
 from test_working import WORK_IT_OUT, working_for
 
+from tests import driving as drive
 from tutor.commands.server import stop_server
-from tutor.play.session import Session
+from tutor.session.session import Session
 
 IMG = ROOT / "docs" / "img"
 SEED = 19
@@ -74,7 +75,7 @@ def test_the_student_guide_pictures(page: Any, pages: dict[str, Any]) -> None:
     page.locator(".ld-move").first.wait_for(timeout=120_000)
     assert "x/n tiles: multiplying" in page.locator(".ld-lesson").inner_text()
 
-    mirror = Session.from_lesson("04-times", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("04-times", lang="en", seed=SEED, store=None))
     q = _play_to_a_question(page, mirror, power=True)
     page.wait_for_function("(p) => document.querySelector('.ld-question').innerText.includes(p)",
                            arg=q.prompt, timeout=10_000)

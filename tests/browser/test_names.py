@@ -28,7 +28,8 @@ from test_dashboard import (
 )
 
 from engine.round import Play
-from tutor.play.session import Session
+from tests import driving as drive
+from tutor.session.session import Session
 
 SEED = 19
 NAME = "Ana María B"
@@ -56,7 +57,7 @@ def test_a_page_without_a_student_asks_a_name_that_a_reload_keeps(
     assert "class=6B" in page.url and "seed=19" in page.url and "lesson=free-play" in page.url
 
     # One answer saved under the name.
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     _play_to_a_question(page, mirror)
     _answer_and_move_on(page, mirror, str(mirror.pending_question.expected))  # type: ignore[union-attr]
 
@@ -96,7 +97,7 @@ def test_a_phone_sees_the_question_with_its_buttons(browser: Any, voila_url: str
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         _open(page, voila_url, f"?lesson=free-play&lang=en&seed={SEED}&student=phone-names")
-        mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+        mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
         _play_to_a_question(page, mirror, power=True)
         page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
         page.wait_for_function("() => document.activeElement && "
@@ -129,7 +130,7 @@ def test_after_a_move_a_second_enter_plays_nothing(page: Any, voila_url: str) ->
     second tile. After a move button, the focus is on the group of moves, and stays there
     when the student's turn comes back; Enter there presses nothing."""
     _open(page, voila_url, f"?lesson=free-play&lang=en&seed={SEED}&student=enter-names")
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     for _step in range(200):
         page.wait_for_function(IDLE, timeout=30_000)
         _mirror_forced(mirror)
@@ -139,15 +140,15 @@ def test_after_a_move_a_second_enter_plays_nothing(page: Any, voila_url: str) ->
             continue
         assert not mirror.round.over, "the round ended before a quiet turn came back"
         # A move that asks nothing (no power tile), pressed with Enter.
-        quiet = [m for m in mirror.legal_moves() if isinstance(m, Play) and not m.tile.is_power]
-        move = str((quiet or mirror.legal_moves())[0])
+        quiet = [m for m in mirror.legal_actions() if isinstance(m, Play) and not m.tile.is_power]
+        move = str((quiet or mirror.legal_actions())[0])
         button = page.locator(f".ld-move[title='{move}']")
-        legal = {str(m): m for m in mirror.legal_moves()}
+        legal = {str(m): m for m in mirror.legal_actions()}
         handle = button.element_handle()
         button.focus()
         page.keyboard.press("Enter")
         taken(page, handle, move)
-        mirror.play(legal[move])
+        drive.play(mirror, legal[move])
         if not quiet or mirror.pending_question is not None:
             continue
         page.wait_for_function("() => document.activeElement && document.activeElement"

@@ -17,7 +17,8 @@ import pytest
 from browsing import ROOT
 from test_dashboard import IDLE, _answer_and_move_on, _click_first_move, _mirror_forced, _open
 
-from tutor.play.session import Session
+from tests import driving as drive
+from tutor.session.session import Session
 from tutor.teaching.questions import plain_math
 
 SEED = 5
@@ -77,7 +78,7 @@ def _check(shown: dict[str, str], mirror: Session) -> None:
 def test_nothing_before_the_first_attempt_gives_the_answer_away(page: Any, voila_url: str,
                                                                 lesson: str) -> None:
     _open(page, voila_url, f"?lesson={lesson}&lang=en&seed={SEED}&student=nogive-{lesson}")
-    mirror = Session.from_lesson(lesson, lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson(lesson, lang="en", seed=SEED, store=None))
     checked = 0
     for _step in range(400):
         page.wait_for_function(IDLE, timeout=30_000)

@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 
 from test_dashboard import _open, _play_to_a_question
 
-from tutor.play.session import Session
+from tests import driving as drive
+from tutor.session.session import Session
 
 SEED = 11
 
@@ -80,8 +81,8 @@ def test_no_page_asks_another_host_and_the_icons_show(page: Any,
     _open(page, pages["url"] + "Play.ipynb",
           f"?lesson=free-play&lang=en&seed={SEED}&student=offline")
     _icons_drawn(page, "the play page", {"fa-refresh"})  # New game
-    _play_to_a_question(page, Session.from_lesson("free-play", lang="en", seed=SEED,
-                                                  store=None))
+    _play_to_a_question(page, drive.start(Session.from_lesson("free-play", lang="en", seed=SEED,
+                                                  store=None)))
     page.locator(".ld-hint").wait_for(state="visible", timeout=10_000)
     _icons_drawn(page, "the play page's question", {"fa-lightbulb-o", "fa-eye"})  # Hint
 

@@ -26,8 +26,9 @@ from browsing import (
 )
 from test_dashboard import IDLE, _answer_and_move_on, _open, _play_to_a_question, _ready
 
+from tests import driving as drive
 from tutor.commands.server import PREHEAT, start_voila, stop_server, wait_for_pool
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.store import Store
 
 
@@ -190,7 +191,7 @@ def test_a_lesson_from_the_lesson_builder_opens_and_plays(
     monkeypatch.setenv("LEONARD_LESSONS", str(pages["lessons"]))
     _open(page, pages["url"], f"Play.ipynb?lesson=browser-squares&lang=en&seed={seed}"
           "&student=builder")
-    mirror = Session.from_lesson("browser-squares", lang="en", seed=seed, store=None)
+    mirror = drive.start(Session.from_lesson("browser-squares", lang="en", seed=seed, store=None))
     q = _play_to_a_question(page, mirror, steps=200)
     page.locator(".ld-answer input").wait_for(state="visible", timeout=10_000)
     _answer_and_move_on(page, mirror, str(q.expected))

@@ -21,7 +21,8 @@ from test_dashboard import (
     _show_me,
 )
 
-from tutor.play.session import Session
+from tests import driving as drive
+from tutor.session.session import Session
 
 PHONE_390 = {"width": 390, "height": 844}
 SEED = 11
@@ -80,7 +81,7 @@ def test_the_question_comes_under_the_board_and_both_show(page: Any, pages: dict
     query = f"?lesson=free-play&lang=en&seed={SEED}&student=phone-390"
     board = _open(page, pages["url"] + "Play.ipynb", query)
     _fits(page, "the play page")
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     q = _play_to_a_question(page, mirror)
     box = page.locator(".ld-answer input")
     box.wait_for(state="visible", timeout=10_000)

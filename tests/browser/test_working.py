@@ -12,7 +12,8 @@ from typing import Any
 
 from test_dashboard import _answer, _answer_and_move_on, _open, _play_to_a_question, _round_score
 
-from tutor.play.session import Session
+from tests import driving as drive
+from tutor.session.session import Session
 from tutor.teaching.questions import Question
 
 SEED = 19
@@ -36,7 +37,7 @@ def working_for(q: Question) -> str:
 
 def test_working_is_sent_back_and_the_number_answers(page: Any, voila_url: str) -> None:
     _open(page, voila_url, QUERY)
-    mirror = Session.from_lesson("free-play", lang="en", seed=SEED, store=None)
+    mirror = drive.start(Session.from_lesson("free-play", lang="en", seed=SEED, store=None))
     q = _play_to_a_question(page, mirror, power=True)
 
     box = page.locator(".ld-answer input")
@@ -57,7 +58,7 @@ def test_working_is_sent_back_and_the_number_answers(page: Any, voila_url: str) 
     assert working == "4*8", (working, q.context)  # the seed's question, as the issue has it
     _answer(page, working)
     page.locator(".ld-feedback").filter(has_text=WORK_IT_OUT).wait_for(timeout=10_000)
-    fb = mirror.answer(working)
+    fb = drive.answer(mirror, working)
     assert fb.kind == "working" and not fb.counted and mirror.pending_question == q
     # The question stays open: the same prompt, the box, no wrong-answer mark, no answer card,
     # the points still hidden.

@@ -1,5 +1,5 @@
 """Counts that mean what they say (issue 43, part 1): one scripted class, played through the
-real tutor (:class:`tutor.play.session.Session`) into a class server's store, read by the real
+real tutor (:class:`tutor.session.session.Session`) into a class server's store, read by the real
 teacher page (:class:`tutor.ui.teacher.teacher_app.TeacherPage`):
 
 - a student who answers wrong, then right, without pressing "Hint" took no hint: 0 in the
@@ -31,8 +31,9 @@ from typing import Any
 
 import pytest
 
+from tests import driving as drive
 from tutor.classroom.overview import class_csv, frequent_mistakes
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.records import Outcome
 from tutor.storage.store import Store
 from tutor.teaching.diagnosis import diagnose
@@ -57,18 +58,18 @@ Answer = Callable[[Session, Any], None]
 
 
 def right(s: Session, q: Any) -> None:
-    s.answer(str(q.expected))
+    drive.answer(s, str(q.expected))
 
 
 def wrong_then_right(s: Session, q: Any) -> None:
-    fb = s.answer(str(q.expected + 1000))
+    fb = drive.answer(s, str(q.expected + 1000))
     assert not fb.done and fb.hint is not None  # the wrong answer's feedback shows a rung
-    s.answer(str(q.expected))
+    drive.answer(s, str(q.expected))
 
 
 def hint_then_right(s: Session, q: Any) -> None:
     s.hint()
-    s.answer(str(q.expected))
+    drive.answer(s, str(q.expected))
 
 
 def play(s: Session, clock: Clock, script: Sequence[Answer], *, to_the_end: bool = False,
@@ -86,10 +87,10 @@ def play(s: Session, clock: Clock, script: Sequence[Answer], *, to_the_end: bool
             clock.now += timedelta(seconds=10)
             (script[done] if done < len(script) else right)(s, q)
             done += 1
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.round.over and not s.lesson_over:
-            s.new_round()
+            drive.new_round(s)
         else:
             assert to_the_end, "the lesson ended before the script did"
             return done
@@ -138,14 +139,15 @@ def scripted_class(tmp_path: Path, no_hub: None) -> Iterator[dict[str, Any]]:
     with its clock ``page_clock``, half a minute after ana's last answer."""
     clock = Clock()
     db = tmp_path / "class.sqlite3"
-    bo = Session.from_lesson(LESSON, lang="en", student="bo", store=str(db), seed=14,
-                             clock=clock)
+    bo = drive.start(Session.from_lesson(LESSON, lang="en", student="bo", store=str(db), seed=14,
+                             clock=clock))
     play(bo, clock, [], to_the_end=True, seed=14)
     assert bo.lesson_over and bo.lesson_summary().reason == "mastered"
     bo.close()
     binder = tmp_path / "binder-cy.sqlite3"
-    cy = Session.from_lesson(LESSON, lang="en", student="cy", store=str(binder), seed=15,
-                             clock=clock)
+    cy = drive.start(
+            Session.from_lesson(LESSON, lang="en", student="cy", store=str(binder), seed=15,
+                             clock=clock))
     play(cy, clock, [right] * 3, seed=15)
     cy.close()
     handed_in = tmp_path / "leonard-progress-cy.csv"
@@ -155,8 +157,9 @@ def scripted_class(tmp_path: Path, no_hub: None) -> Iterator[dict[str, Any]]:
     for name, script, seed in [("di", [hint_then_right, right, right], 12),
                                ("ed", [wrong_then_right, right, right], 13),
                                ("ana", [right] * 3, 11)]:
-        s = Session.from_lesson(LESSON, lang="en", student=name, store=str(db), seed=seed,
-                                clock=clock)
+        s = drive.start(
+                Session.from_lesson(LESSON, lang="en", student=name, store=str(db), seed=seed,
+                                clock=clock))
         play(s, clock, script, seed=seed)
         if name == "di":  # her next question: one hint, and she leaves it open
             assert s.pending_question is not None
@@ -289,8 +292,8 @@ def _trivial_times_one(seed: int, db: Path) -> tuple[Session, Any, int] | None:
     the first ×1 play asked without T first (its points are T: a trivial item, counted for
     finding T), where the session is left with the value adding gives; None if the seed's
     lesson has no such play after the mistake."""
-    s = Session.from_lesson(LESSON, lang="en", student="fe", store=str(db), seed=seed,
-                            drill=False)
+    s = drive.start(Session.from_lesson(LESSON, lang="en", student="fe", store=str(db), seed=seed,
+                            drill=False))
     rng = random.Random(seed)
     made = False
     for _ in range(5_000):
@@ -303,13 +306,13 @@ def _trivial_times_one(seed: int, db: Path) -> tuple[Session, Any, int] | None:
                 return s, q, added
             if (not made and not p.trivial and added is not None
                     and diagnose(q, added, "en").rule == "added_instead_of_multiplied"):
-                s.answer(str(added))
+                drive.answer(s, str(added))
                 made = True
-            s.answer(str(q.expected))
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+            drive.answer(s, str(q.expected))
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.round.over and not s.lesson_over:
-            s.new_round()
+            drive.new_round(s)
         else:
             break
     s.close()
@@ -328,10 +331,10 @@ def test_a_mistake_is_listed_under_its_own_skill(tmp_path: Path, no_hub: None) -
     assert found is not None, "no seed's 04-times asks a ×1 play after the mistake"
     s, q, wrong = found
     p = s.asker.queue[0]
-    fb = s.answer(str(wrong))
+    fb = drive.answer(s, str(wrong))
     assert fb.diagnosis is not None and fb.diagnosis.rule == "added_instead_of_multiplied"
     assert p.evidence is not None and p.evidence.skill == "other-end"  # counted for T
-    s.answer(str(q.expected))
+    drive.answer(s, str(q.expected))
     assert s.flush()
     with Store(db, lang="en") as store:
         mistakes = frequent_mistakes(store.attempts())

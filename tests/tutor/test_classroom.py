@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests import driving as drive
 from tutor.classroom.overview import (
     class_csv,
     class_table,
@@ -23,8 +24,8 @@ from tutor.classroom.overview import (
 )
 from tutor.course.builder import build_lesson, lesson_links, save_lesson
 from tutor.course.lessons import LessonError, lesson_params, list_lessons, load_lesson
-from tutor.play.session import Session
-from tutor.storage.recorder import load_mastery
+from tutor.session.saving import load_mastery
+from tutor.session.session import Session
 from tutor.storage.store import Store
 from tutor.teaching.replay import rebuild_mastery
 
@@ -68,11 +69,11 @@ def test_lesson_progress_of_free_play_lists_the_lessons_own_games_skills(
     assert [s for s, _, _ in played.skills] == ["add", "subtract"]
     assert set(game("traditional").skills) == {"add", "subtract"}
     assert played.asked > 0 and {c.skill for c in played.evidence} <= {"add", "subtract"}
-    session = Session.from_lesson(lesson, lang="en", student="ana")
+    session = drive.start(Session.from_lesson(lesson, lang="en", student="ana"))
     assert session.plan == lesson.plan and session.plan.focus == {"add", "subtract"}
     session.close()
     for shipped in list_lessons("en"):
-        played = Session.from_lesson(shipped, lang="en", student="ana")
+        played = drive.start(Session.from_lesson(shipped, lang="en", student="ana"))
         assert played.plan == shipped.plan, shipped.id
         played.close()
 
@@ -152,8 +153,8 @@ def test_the_lesson_builder_writes_a_checked_lesson_that_plays(tmp_path: Path,
     assert path == tmp_path / "my-squares.json" and json.loads(path.read_text()) == data
     lesson = load_lesson("my-squares")
     assert lesson.targets == {"square"} and lesson.rich_in == {"x/x"}
-    s = Session.from_lesson("my-squares", lang="en", seed=2, store=None)
-    assert s.legal_moves() or s.pending_question
+    s = drive.start(Session.from_lesson("my-squares", lang="en", seed=2, store=None))
+    assert s.legal_actions() or s.pending_question
     with pytest.raises(LessonError, match="exists already"):
         save_lesson(data, lang="en")
     with pytest.raises(LessonError, match="game.players: must be 2 to 5, got 9"):

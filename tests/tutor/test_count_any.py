@@ -45,9 +45,9 @@ def test_counts_code_not_comments_strings_or_imports() -> None:
 
 def test_check_names_the_module_and_the_ceilings() -> None:
     tool = _tool()
-    counts = [tool.Count("tutor.play.words", 1, 0), tool.Count("tutor.ui.play.board", 3, 2)]
-    problems = tool.check(counts, ["tutor.play.words", "tutor.storage.store"])
-    assert len(problems) == 1 and problems[0].startswith("tutor.play.words: 1 Any")
+    counts = [tool.Count("tutor.session.words", 1, 0), tool.Count("tutor.ui.play.board", 3, 2)]
+    problems = tool.check(counts, ["tutor.session.words", "tutor.storage.store"])
+    assert len(problems) == 1 and problems[0].startswith("tutor.session.words: 1 Any")
     assert tool.check(counts, ["tutor.ui.*"])[0].startswith("tutor.ui.play.board")
     assert tool.check(counts, ["tutor.ui.*"], exempt={"tutor.ui.play.board"}) == []
     assert tool.check(counts, [], max_any=4, max_ignore=2) == []

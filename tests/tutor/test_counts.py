@@ -18,9 +18,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests import driving as drive
 from tutor.classroom.overview import class_csv, class_table, lesson_progress, merge_files
 from tutor.course.lessons import lesson_params, list_lessons
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.counts import evidence_text, rungs_seen, student_counts
@@ -75,16 +76,16 @@ def _script(s: Session) -> tuple[list[Done], int]:
                 return done, named
             attempts, revealed, presses, pressed = 0, False, 0, 0
             if k % 5 == 0:
-                fb = s.answer(str(q.expected))
+                fb = drive.answer(s, str(q.expected))
                 attempts = 1
             elif k % 5 == 1:
                 s.hint()
                 presses = pressed = 1
-                fb = s.answer(str(q.expected))
+                fb = drive.answer(s, str(q.expected))
                 attempts = 1
             elif k % 5 == 2:
                 wrong = _named_mistake(q)
-                fb = s.answer(str(wrong if wrong is not None else q.expected + 1000))
+                fb = drive.answer(s, str(wrong if wrong is not None else q.expected + 1000))
                 attempts = 1
                 if fb.diagnosis is not None and fb.diagnosis.kind == "named":
                     named += 1
@@ -95,14 +96,14 @@ def _script(s: Session) -> tuple[list[Done], int]:
                     pressed += len(s.hints_given()) > before
                 rungs = len(s.hints_given())
                 assert rungs == len(hint_ladder(q))
-                fb = s.reveal()
+                fb = drive.reveal(s)
                 revealed = True
             elif k % 5 == 3:
-                fb = s.reveal()
+                fb = drive.reveal(s)
                 revealed = True
             else:
-                s.answer(str(q.expected + 1000))
-                fb = s.answer(str(q.expected))
+                drive.answer(s, str(q.expected + 1000))
+                fb = drive.answer(s, str(q.expected))
                 attempts = 2
             assert fb.done
             ev = p.evidence
@@ -110,10 +111,10 @@ def _script(s: Session) -> tuple[list[Done], int]:
             done.append(Done(ev.skill if counted else None,  # type: ignore[union-attr]
                              k % 5 == 0 and counted, attempts, pressed, revealed,
                              presses))
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.round.over:
-            s.new_round()
+            drive.new_round(s)
         else:
             raise AssertionError("stuck")
     raise AssertionError("the script did not reach its questions")
@@ -121,8 +122,8 @@ def _script(s: Session) -> tuple[list[Done], int]:
 
 def _played(tmp_path: Path) -> tuple[Session, Store, list[Done], int]:
     store = Store(tmp_path / "ana.sqlite3", lang="en")
-    s = Session.from_lesson(LESSON, lang="en", student=STUDENT, store=store, seed=5,
-                            drill=False)
+    s = drive.start(Session.from_lesson(LESSON, lang="en", student=STUDENT, store=store, seed=5,
+                            drill=False))
     done, named = _script(s)
     assert s.flush()
     return s, store, done, named
@@ -260,17 +261,17 @@ def test_the_evidence_says_what_the_row_ruled_out(tmp_path: Path) -> None:
     from tutor.teaching.mastery import STREAK_TO_MASTER
 
     store = Store(tmp_path / "ana.sqlite3", lang="en")
-    s = Session.from_lesson(LESSON, lang="en", student=STUDENT, store=store, seed=5)
+    s = drive.start(Session.from_lesson(LESSON, lang="en", student=STUDENT, store=store, seed=5))
     for _ in range(10_000):  # a perfect student, to the lesson's end (mastery)
         q = s.pending_question
         if q is not None:
-            s.answer(str(q.expected))
-        elif s.human_to_move is not None:
-            s.play(0)
+            drive.answer(s, str(q.expected))
+        elif s.current_player() is not None:
+            drive.play(s, 0)
         elif s.lesson_over:
             break
         elif s.round.over:
-            s.new_round()
+            drive.new_round(s)
     assert s.flush() and s.mastery.state("multiply").mastered
     (sv,) = [v for v in s.snapshot().skills if v.skill == "multiply"]
     assert set(sv.ruled_out) == set(s.asker.cover["multiply"].shows)

@@ -26,7 +26,7 @@ import test_tutor_layers as layers  # the layer test, beside this file
 ROOT = Path(__file__).resolve().parents[2]
 DESIGN = ROOT / "docs" / "design.md"
 
-ROWS = ("teaching", "storage", "course", "play", "classroom", "hub", "commands",
+ROWS = ("teaching", "storage", "course", "session", "classroom", "hub", "commands",
         "ui.shared", "ui.play", "ui.lessons", "ui.teacher")
 """The packages of ``tutor``, each with an ``__init__`` that says what it may import."""
 COLUMNS = ("engine", "i18n", "games", *ROWS, "widgets")
@@ -201,9 +201,10 @@ def test_a_changed_rule_changes_the_table() -> None:
     assert len(fewer) == len(layers.RULES) - 1
     assert cell(may_import("teaching"), "widgets",
                 *forbidden_share("teaching", "widgets", graph, reach, fewer)) == UNCHECKED
-    imports = {**graph, "tutor.play.session": graph["tutor.play.session"] | {"tutor.hub.lockdown"}}
+    session = "tutor.session.session"
+    imports = {**graph, session: graph[session] | {"tutor.hub.lockdown"}}
     assert any(layers.broken(rule, imports) for rule in layers.RULES)
-    assert forbidden_share("play", "hub", graph, reach)[0] > 0
+    assert forbidden_share("session", "hub", graph, reach)[0] > 0
 
 
 def test_the_words_are_read() -> None:
@@ -213,5 +214,5 @@ def test_the_words_are_read() -> None:
     assert teaching.partly == {"storage"}  # tutor.storage.records only
     assert may_import("hub").partly == {"classroom"}
     assert "widgets" not in may_import("commands").allowed | may_import("commands").partly
-    assert may_import("ui.shared").partly >= {"ui.lessons", "ui.teacher", "play", "storage"}
+    assert may_import("ui.shared").partly >= {"ui.lessons", "ui.teacher", "session", "storage"}
     assert may_import("ui.lessons").partly >= {"widgets"}  # ipywidgets, not ipycanvas

@@ -13,9 +13,10 @@ import pytest
 
 from engine.events import PowerEffect
 from engine.tiles import Tile
+from tests import driving as drive
 from tutor import Session
 from tutor.course.lessons import LessonError, lesson_from_dict, lesson_params, load_lesson
-from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.session.saving import load_mastery, save_mastery
 from tutor.storage.store import Store
 from tutor.teaching.asking import Asker
 from tutor.teaching.diagnosis import diagnose, mistake_value
@@ -246,13 +247,13 @@ def _play(s: Session, answer: object, moves: random.Random,
             if p.evidence is not None:
                 seen.append((p.question.skill, p.step_name, p.evidence.kind))
             while s.asker.pending is p:
-                s.reveal()
-        elif s.human_to_move is not None:
-            s.play(moves.randrange(len(s.legal_moves())))
+                drive.reveal(s)
+        elif s.current_player() is not None:
+            drive.play(s, moves.randrange(len(s.legal_actions())))
         elif s.lesson_over if lesson else s.match.over:
             break
         elif s.round.over:
-            s.new_round()
+            drive.new_round(s)
     return seen
 
 
@@ -260,10 +261,10 @@ def test_a_perfect_student_masters_only_after_the_scaffold_fades(tmp_path: Path)
     """Lesson 04 (blanks): the first two multiply questions show the formula, the next ones
     do not; mastery comes only from STREAK_TO_MASTER (5) unscaffolded right answers, and the
     lesson ends then."""
-    s = Session.from_lesson("04-times", lang="en", seed=3)
+    s = drive.start(Session.from_lesson("04-times", lang="en", seed=3))
 
     def right(ss: Session) -> None:
-        ss.answer(str(ss.pending_question.expected))  # type: ignore[union-attr]
+        drive.answer(ss, str(ss.pending_question.expected))  # type: ignore[union-attr]
 
     seen = [x for x in _play(s, right, random.Random(3), lesson=True)
             if x[0] == "multiply" and not parse_step(x[1])[2]]
@@ -290,21 +291,22 @@ def test_replay_equals_live_mastery(tmp_path: Path) -> None:
         assert q is not None
         roll = rng.random()
         if roll < 0.45:
-            ss.answer(str(q.expected))
+            drive.answer(ss, str(q.expected))
             return
         if roll < 0.55:
             ss.hint()
         for name in mistakes:
             value = mistake_value(q, name)
             if value is not None and roll < 0.9:
-                ss.answer(str(value))
+                drive.answer(ss, str(value))
                 return
-        ss.answer(str(q.expected + 1))  # a typing slip (one off)
+        drive.answer(ss, str(q.expected + 1))  # a typing slip (one off)
 
     seen: list[tuple[str, str, str]] = []
     for i, lesson in enumerate(("04-times", "05-squares", "01-other-end", "06-doubles",
                                 "04-times")):
-        s = Session.from_lesson(lesson, lang="en", student="ana", store=db, seed=20 + i)
+        s = drive.start(
+                Session.from_lesson(lesson, lang="en", student="ana", store=db, seed=20 + i))
         seen += _play(s, student, random.Random(i))
         s.close()
     kinds = {kind for _, _, kind in seen}
@@ -407,7 +409,7 @@ def test_server_setting_uses_fitted_parameters(tmp_path: Path,
     table = default_params()
     assert table.for_skill("multiply") == BKTParams(0.11, 0.12, 0.13, 0.014)
     assert table.for_skill("add") == DEFAULT_SKILL_PARAMS["add"]
-    assert Session(lang="en").mastery.params_for("multiply").p_guess == 0.014
+    assert drive.start(Session(lang="en")).mastery.params_for("multiply").p_guess == 0.014
     path.write_text('{"skills": {"multiply": {"p_guess": 2}}}')
     with pytest.raises(MasteryError, match="multiply: p_guess must be a probability"):
         default_params()

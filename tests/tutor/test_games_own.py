@@ -22,8 +22,8 @@ from tutor import games
 from tutor.course.lessons import list_lessons, load_lesson
 from tutor.games import BONUS_WORDS, END_WORDS, EVENT_WORDS, GAMES, game
 from tutor.i18n import translator
-from tutor.play.narration import describe_event
-from tutor.play.snapshot import RoundSummary
+from tutor.session.narration import describe_event
+from tutor.session.snapshot import RoundSummary
 from tutor.ui.play.round_end import round_summary_html
 
 TUTOR = Path(games.__file__).resolve().parent

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from engine import PowerEffect
+from tests import driving as drive
 from tutor import Session, SessionError
 from tutor.teaching.diagnosis import mistake_value
 from tutor.teaching.mastery import Mastery
@@ -49,17 +50,17 @@ def play_lesson(s: Session, answer: Answer, move_seed: int = 0,
             if on_question:
                 on_question(s)
             text = answer(s, q)
-            fb = s.answer(text) if text is not None else s.reveal()
+            fb = drive.answer(s, text) if text is not None else drive.reveal(s)
             if not fb.done:
-                s.reveal()
-        elif s.human_to_move is not None:
-            events = s.play(rng.randrange(len(s.legal_moves())))
+                drive.reveal(s)
+        elif s.current_player() is not None:
+            events = drive.play(s, rng.randrange(len(s.legal_actions())))
             if on_events:
                 on_events(s, events)
         elif s.lesson_over:
             return
         elif s.round.over:
-            s.new_round()
+            drive.new_round(s)
         else:
             raise AssertionError("stuck")
     raise AssertionError("the lesson did not end")
@@ -68,7 +69,7 @@ def play_lesson(s: Session, answer: Answer, move_seed: int = 0,
 def test_a_lesson_ends_once_every_target_is_mastered() -> None:
     """docs/rules.md §4: a perfect student masters multiply in the first match; the lesson ends
     with its match (the lesson's rounds are the least it plays) and says how it went."""
-    s = Session.from_lesson("04-times", lang="en", seed=5)
+    s = drive.start(Session.from_lesson("04-times", lang="en", seed=5))
     play_lesson(s, perfect)
     assert s.lesson_over and s.match.over and s.match_number == 1
     assert s.lesson_rounds == 2
@@ -83,7 +84,7 @@ def test_a_lesson_ends_once_every_target_is_mastered() -> None:
     view = s.snapshot()
     assert view.lesson_over and view.lesson_end == summary
     with pytest.raises(SessionError, match="The lesson is over"):
-        s.new_round()
+        drive.new_round(s)
 
 
 def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
@@ -97,7 +98,7 @@ def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
         seen[q.skill] += 1
         return never_right(s, q) if seen["multiply"] <= wrong_first else perfect(s, q)
 
-    s = Session.from_lesson("04-times", lang="en", seed=2)
+    s = drive.start(Session.from_lesson("04-times", lang="en", seed=2))
     match_number = s.match_number
     rng = random.Random(0)
     for _ in range(20_000):
@@ -107,15 +108,15 @@ def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
         q = s.pending_question
         if q is not None:
             text = slow(s, q)
-            fb = s.answer(text)  # type: ignore[arg-type]
+            fb = drive.answer(s, text)  # type: ignore[arg-type]
             if not fb.done:
-                s.reveal()
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+                drive.reveal(s)
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.lesson_over:
             break
         elif s.round.over:
-            s.new_round()
+            drive.new_round(s)
     assert s.lesson_over
     summary = s.lesson_summary()
     assert summary.reason == "mastered"
@@ -144,7 +145,7 @@ def test_a_lesson_ends_at_its_question_cap_and_says_what_to_practise() -> None:
         value = mistake_value(q, "added_instead_of_multiplied")
         return str(value) if value is not None and not q.is_right(value) else never_right(s, q)
 
-    s = Session.from_lesson("04-times", lang="en", seed=4, max_questions=cap)
+    s = drive.start(Session.from_lesson("04-times", lang="en", seed=4, max_questions=cap))
     play_lesson(s, adds)
     summary = s.lesson_summary()
     assert summary.reason == "questions"
@@ -156,7 +157,7 @@ def test_a_lesson_ends_at_its_question_cap_and_says_what_to_practise() -> None:
     assert row.next_step == ("Practise it again in this lesson; watch for: added instead of "
                              "multiplying.")
     assert summary.practise_next == ("multiply",)
-    es = Session.from_lesson("04-times", lang="es", seed=4, max_questions=cap)
+    es = drive.start(Session.from_lesson("04-times", lang="es", seed=4, max_questions=cap))
     play_lesson(es, adds)
     assert es.lesson_summary().skills[0].next_step.startswith("Practícala otra vez")
 
@@ -173,8 +174,9 @@ def test_a_lesson_ends_at_its_minutes_cap_by_the_given_clock() -> None:
         now[0] += timedelta(minutes=1)
         return never_right(s, q)
 
-    s = Session.from_lesson("04-times", lang="en", seed=6, max_questions=None, max_minutes=5,
-                            clock=slow_clock)
+    s = drive.start(
+            Session.from_lesson("04-times", lang="en", seed=6, max_questions=None, max_minutes=5,
+                            clock=slow_clock))
     assert s.lesson_minutes == 0
     play_lesson(s, minute_each)
     summary = s.lesson_summary()
@@ -185,14 +187,14 @@ def test_a_lesson_ends_at_its_minutes_cap_by_the_given_clock() -> None:
 
 def test_free_play_ends_after_its_rounds() -> None:
     """docs/rules.md §4 asks nothing of free play's length: its match's rounds, as before."""
-    s = Session(rounds=2, seed=9, lang="en")
+    s = drive.start(Session(rounds=2, seed=9, lang="en"))
     play_lesson(s, never_right)
     assert s.lesson_over and s.match.over and s.lesson_rounds == 2
     assert s.lesson_summary().reason == "match"
     view = s.snapshot()
     assert view.lesson_over and view.lesson_end is None
     with pytest.raises(SessionError, match="The match is over"):
-        s.new_round()
+        drive.new_round(s)
 
 
 def _mastered(*skills: str) -> Mastery:
@@ -225,7 +227,7 @@ def test_a_mastered_target_is_asked_at_most_one_play_in_four_in_a_lesson() -> No
     plays: Counter[int] = Counter()
     asked: Counter[int] = Counter()
     for seed in range(30):
-        s = Session.from_lesson("04-times", lang="en", seed=seed, drill=False)
+        s = drive.start(Session.from_lesson("04-times", lang="en", seed=seed, drill=False))
         for skill in ("multiply", "add", "negative", "other-end"):
             st = s.mastery.state(skill)
             st.p_known, st.mastered = 0.99, True
@@ -255,7 +257,7 @@ def _power_plays_and_t_questions(answer: Answer, seed: int) -> tuple[list, list,
     was mastered before each) and the T questions' source events."""
     plays: list[tuple[PowerEffect, bool]] = []
     t_sources: list[object] = []
-    s = Session.from_lesson("01-other-end", lang="en", seed=seed)
+    s = drive.start(Session.from_lesson("01-other-end", lang="en", seed=seed))
 
     def note_events(ss: Session, events: list) -> None:
         mastered = ss.mastery.state("other-end").mastered  # as it was for the move: a move
@@ -310,11 +312,11 @@ def test_a_new_match_the_student_chooses_starts_the_lesson_again() -> None:
     """docs/rules.md §4: "New match" starts the lesson again: its tally, its clock and its
     minimum of rounds; mastery carries over."""
     now = [T0]
-    s = Session.from_lesson("04-times", lang="en", seed=5, clock=lambda: now[0])
+    s = drive.start(Session.from_lesson("04-times", lang="en", seed=5, clock=lambda: now[0]))
     play_lesson(s, perfect)
     assert s.lesson_over and s.lesson_questions() > 0
     now[0] = T0 + timedelta(minutes=10)
-    s.new_match()
+    drive.new_match(s)
     assert not s.lesson_over and s.lesson_questions() == 0 and s.lesson_minutes == 0
     assert s.mastery.state("multiply").mastered
     play_lesson(s, perfect)

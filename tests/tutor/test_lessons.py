@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import driving as drive
 from tutor.course.lessons import (
     LESSON_DIR,
     LESSON_ID,
@@ -127,9 +128,9 @@ def test_rich_deals_are_searched_with_the_seed():
     lesson = load_lesson("04-times")
     a, b = lesson.deals_for(3), lesson.deals_for(3)
     assert a == b and a != lesson.deals_for(4) and len(a) == lesson.rounds
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
-    s = Session.from_lesson(lesson, lang="en", seed=3, store=None)
+    s = drive.start(Session.from_lesson(lesson, lang="en", seed=3, store=None))
     hand = [str(t) for t in s.round.hand(0)]
     assert sorted(hand) == sorted(a[0]["hands"][0])
     from engine import parse_tile
@@ -205,17 +206,19 @@ def test_odd_files_in_a_lessons_folder_get_a_message(tmp_path, monkeypatch):
 
 
 def test_session_from_lesson_uses_its_settings():
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
-    s = Session.from_lesson("03-minus", lang="en", seed=4)
+    s = drive.start(Session.from_lesson("03-minus", lang="en", seed=4))
     assert s.players == 2 and s.humans == (0,) and s.plan.ask_bot_plays
     assert s.plan.targets == {"add", "negative"}
     assert s.match.rules.rounds == 2
     assert s.mastery.params == load_lesson("03-minus").mastery
-    s2 = Session.from_lesson(load_lesson("01-other-end"), seed=1, players=3, bots="random")
+    s2 = drive.start(
+            Session.from_lesson(load_lesson("01-other-end"), seed=1, players=3, bots="random"))
     assert s2.players == 3 and s2.plan.scaffolds == {"T"}
     assert s2.mastery.params_for("other-end").p_init == 0.2 and s2.plan.targets == {"other-end"}
-    s3 = Session.from_lesson("free-play", seed=2, players=4)  # one bot named, three seats
+    s3 = drive.start(
+            Session.from_lesson("free-play", seed=2, players=4))  # one bot named, three seats
     assert len(s3.bots) == 3
 
 
@@ -280,9 +283,9 @@ def test_lesson_caps_default_and_reach_the_session():
     set_ = lesson_from_dict({**OK, "tutor": {"targets": ["add"], "max_questions": 12,
                                              "max_minutes": None}})
     assert (set_.max_questions, set_.max_minutes) == (12, None)
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
-    s = Session.from_lesson(set_, lang="en", seed=1)
+    s = drive.start(Session.from_lesson(set_, lang="en", seed=1))
     assert (s.max_questions, s.max_minutes) == (12, None)
 
 

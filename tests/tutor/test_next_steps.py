@@ -12,10 +12,11 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from tests import driving as drive
 from tutor.classroom.live import parse_time
 from tutor.classroom.next_steps import lesson_for, next_steps
 from tutor.course.lessons import lesson_params, list_lessons
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.store import Store
 from tutor.teaching.counts import student_counts
 from tutor.teaching.diagnosis import CATALOG, diagnose
@@ -41,8 +42,8 @@ def _play(store: Store, lesson: str, student: str, questions: int, answer: Answe
     """Play ``lesson`` as ``student``, answering its first ``questions`` questions (or all,
     to the lesson's end) by ``answer`` (each typed in turn; a question not ended by them is
     answered right)."""
-    s = Session.from_lesson(lesson, lang="en", student=student, store=store, seed=seed,
-                            drill=False)
+    s = drive.start(Session.from_lesson(lesson, lang="en", student=student, store=store, seed=seed,
+                            drill=False))
     rng = random.Random(seed)
     k = 0
     for _ in range(20_000):
@@ -52,18 +53,18 @@ def _play(store: Store, lesson: str, student: str, questions: int, answer: Answe
                 break
             fb = None
             for typed in answer(q, k):
-                fb = s.answer(typed)
+                fb = drive.answer(s, typed)
                 if fb.done:
                     break
             if fb is None or not fb.done:
-                s.answer(str(q.expected))
+                drive.answer(s, str(q.expected))
             k += 1
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.round.over:
             if s.lesson_over:  # every target mastered (or a cap): what a student sees
                 break
-            s.new_round()
+            drive.new_round(s)
         else:
             break
     assert k == questions or s.lesson_over, f"{student} reached {k} questions"

@@ -34,7 +34,7 @@ from tutor.classroom.overview import (
 )
 from tutor.classroom.request import page_query
 from tutor.i18n import gettext
-from tutor.storage.recorder import load_mastery
+from tutor.session.saving import load_mastery
 from tutor.storage.store import Store
 from tutor.teaching.diagnosis import CATALOG
 

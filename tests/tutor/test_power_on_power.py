@@ -2,7 +2,7 @@
 and the tutor asks nothing about it. The first such play of a student's says why, once per
 student ("Power on power: 30 points, nothing to work out …"): not again in the lesson, nor
 on a page opened again when the student's progress is stored; with no store, once per
-session. Driven through the real :class:`~tutor.play.session.Session` of lesson 04-times."""
+session. Driven through the real :class:`~tutor.session.session.Session` of lesson 04-times."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from engine import PowerEffect
 from engine.rules import POWER_VS_POWER
+from tests import driving as drive
 from tutor import Session
 from tutor.storage.store import Store
 
@@ -33,14 +34,14 @@ def play(s: Session, seed: int = SEED, moves: int = 400) -> list[tuple[int, list
     seen = []
     for _ in range(moves):
         if s.pending_question is not None:
-            s.answer(str(s.pending_question.expected))
-        elif s.human_to_move is not None:
-            events = s.play(rng.randrange(len(s.legal_moves())))
+            drive.answer(s, str(s.pending_question.expected))
+        elif s.current_player() is not None:
+            events = drive.play(s, rng.randrange(len(s.legal_actions())))
             if _power_on_power(events):
                 rules = [q for q in s.queued_questions if q.skill == "rules"]
                 seen.append((len(rules), list(s.snapshot().notes)))
         elif s.round.over and not s.match.over and not s.lesson_over:
-            s.new_round()
+            drive.new_round(s)
         else:
             break
     return seen
@@ -49,7 +50,8 @@ def play(s: Session, seed: int = SEED, moves: int = 400) -> list[tuple[int, list
 def test_the_first_power_on_power_says_why_once_and_a_reload_does_not_say_it_again(
         tmp_path: Path) -> None:
     db = tmp_path / "progress.sqlite3"
-    s = Session.from_lesson("04-times", lang="en", student="ana", store=str(db), seed=SEED)
+    s = drive.start(
+            Session.from_lesson("04-times", lang="en", student="ana", store=str(db), seed=SEED))
     seen = play(s)
     assert len(seen) >= 3  # power on power comes often in this lesson: said once all the same
     first_asked, first_notes = seen[0]
@@ -60,13 +62,14 @@ def test_the_first_power_on_power_says_why_once_and_a_reload_does_not_say_it_aga
     s.close()
 
     # The page opened again (a new session on the same store): not said again …
-    again = Session.from_lesson("04-times", lang="en", student="ana", store=str(db), seed=3)
+    again = drive.start(
+            Session.from_lesson("04-times", lang="en", student="ana", store=str(db), seed=3))
     seen = play(again, seed=3)
     assert seen and all(notes == [] for _asked, notes in seen)
     again.close()
     # … but another student of the same store is told, in their language.
-    other = Session.from_lesson("04-times", lang="es", student="beto", store=str(db),
-                                seed=SEED)
+    other = drive.start(Session.from_lesson("04-times", lang="es", student="beto", store=str(db),
+                                seed=SEED))
     seen = play(other)
     assert seen[0][1][0].startswith(SAID["es"])
     other.close()
@@ -76,7 +79,7 @@ def test_the_first_power_on_power_says_why_once_and_a_reload_does_not_say_it_aga
 
 def test_without_a_store_it_is_said_once_per_session() -> None:
     for _page in range(2):  # each page opened is a session of its own: it says it again
-        s = Session.from_lesson("04-times", lang="en", student="ana", seed=SEED)
+        s = drive.start(Session.from_lesson("04-times", lang="en", student="ana", seed=SEED))
         seen = play(s)
         assert len(seen) >= 3 and seen[0][1][0].startswith(SAID["en"])
         assert s.notes_said == ["power-on-power"]

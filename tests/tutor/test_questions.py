@@ -279,7 +279,7 @@ def test_no_eval_exec_or_sympify_in_tutor() -> None:
 
 
 def test_import_tutor_is_light() -> None:
-    code = ("import sys, tutor, tutor.play.session, tutor.teaching.questions; "
+    code = ("import sys, tutor, tutor.session.session, tutor.teaching.questions; "
             "bad = [m for m in ('sympy', 'ipywidgets', 'babel') if m in sys.modules]; "
             "print(bad)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

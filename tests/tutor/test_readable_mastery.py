@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import driving as drive
 from tutor.course.lessons import lesson_params
 from tutor.teaching.counts import evidence_text, student_counts
 from tutor.teaching.coverage import skill_mistakes
@@ -151,7 +152,7 @@ def test_the_play_page_says_what_the_other_pages_say(tmp_path: Path) -> None:
     answers, slips and a named mistake."""
     from tutor.classroom.overview import lesson_progress
     from tutor.course.lessons import list_lessons
-    from tutor.play.session import Session
+    from tutor.session.session import Session
     from tutor.storage.store import Store
     from tutor.teaching.diagnosis import CATALOG, diagnose
     from tutor.ui.lessons.lesson_list import lesson_list_html
@@ -159,8 +160,8 @@ def test_the_play_page_says_what_the_other_pages_say(tmp_path: Path) -> None:
 
     added = next(r for r in CATALOG if r.id == "added_instead_of_multiplied")
     store = Store(tmp_path / "p.sqlite3", lang="en")
-    s = Session.from_lesson("04-times", lang="en", student="ana", store=store, seed=7,
-                            drill=False)
+    s = drive.start(Session.from_lesson("04-times", lang="en", student="ana", store=store, seed=7,
+                            drill=False))
     rng = random.Random(7)
     checked = named = 0
     for _ in range(5000):
@@ -170,11 +171,11 @@ def test_the_play_page_says_what_the_other_pages_say(tmp_path: Path) -> None:
             wrong = [v for v in added.values(q) if v != q.expected
                      and diagnose(q, v, "en").rule == added.id]
             if k % 6 == 2 and wrong:
-                s.answer(str(wrong[0]))
+                drive.answer(s, str(wrong[0]))
                 named += 1
             elif k % 6 == 4:
-                s.answer(str(q.expected + 1000))
-            s.answer(str(q.expected))
+                drive.answer(s, str(q.expected + 1000))
+            drive.answer(s, str(q.expected))
             assert s.flush()
             counts = student_counts(store.attempts("ana"), lesson_params())
             view = s.snapshot()
@@ -186,12 +187,12 @@ def test_the_play_page_says_what_the_other_pages_say(tmp_path: Path) -> None:
             checked += 1
             if checked == 24:
                 break
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.round.over:
             if s.lesson_over:
                 break
-            s.new_round()
+            drive.new_round(s)
     assert checked >= 12 and named >= 1
     panel = mastery_html(s.snapshot(), "en")
     page = lesson_list_html(lesson_progress(store.attempts("ana"), list_lessons("en")), "en",

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from tests import driving as drive
 from tutor.classroom.overview import reviews_due
 from tutor.commands.learners import Forgetful, ProfileError, SimClock, learner
 from tutor.commands.simulate import simulate_days
-from tutor.play.session import Session, SessionError
-from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.session.saving import load_mastery, save_mastery
+from tutor.session.session import Session, SessionError
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.mastery import STREAK_TO_MASTER, BKTParams, Mastery
@@ -155,24 +156,25 @@ def _store_with_multiply_mastered(path: Path) -> Store:
 
 def test_a_lesson_opened_when_a_review_is_due_starts_with_review_items(tmp_path: Path) -> None:
     with _store_with_multiply_mastered(tmp_path / "p.sqlite3") as store:
-        early = Session.from_lesson("02-plus", lang="en", student="ana", store=store,
-                                    seed=3, clock=lambda: T0 + timedelta(hours=12))
+        early = drive.start(Session.from_lesson("02-plus", lang="en", student="ana", store=store,
+                                    seed=3, clock=lambda: T0 + timedelta(hours=12)))
         assert not any(is_review(q.problem) for q in early.queued_questions)
 
         now = T0 + 2 * DAY
-        s = Session.from_lesson("02-plus", lang="en", student="ana", store=store, seed=3,
-                                clock=lambda: now)
+        s = drive.start(
+                Session.from_lesson("02-plus", lang="en", student="ana", store=store, seed=3,
+                                clock=lambda: now))
         assert [d.skill for d in s.reviews_due()] == ["multiply"]
         queued = s.queued_questions
         assert len(queued) == REVIEW_ITEMS
         assert all(is_review(q.problem) and q.skill == "multiply" and q.situation.drill
                    for q in queued)
-        assert s.human_to_move is None  # the review comes before the game goes on
+        assert s.current_player() is None  # the review comes before the game goes on
         assert s.asker.pending is not None and s.asker.pending.scaffold == ""  # unscaffolded
         for _ in queued:
             q = s.pending_question
             assert q is not None
-            s.answer(str(q.expected))
+            drive.answer(s, str(q.expected))
         assert s.mastery.state("multiply").mastered
         rows = [r for r in store.attempts("ana") if is_review(r.problem)]
         assert len(rows) == REVIEW_ITEMS
@@ -180,19 +182,21 @@ def test_a_lesson_opened_when_a_review_is_due_starts_with_review_items(tmp_path:
         # Passed: the next review is 3 days on, so a lesson opened now asks none.
         (due,) = reviews_due(store.attempts("ana"), now + 3 * DAY, PARAMS)
         assert (due.skill, due.interval) == ("multiply", 3)
-        again = Session.from_lesson("02-plus", lang="en", student="ana", store=store, seed=4,
-                                    clock=lambda: now + DAY)
+        again = drive.start(
+                Session.from_lesson("02-plus", lang="en", student="ana", store=store, seed=4,
+                                    clock=lambda: now + DAY))
         assert not any(is_review(q.problem) for q in again.queued_questions)
 
 
 def test_a_review_missed_in_a_lesson_takes_mastery_away(tmp_path: Path) -> None:
     with _store_with_multiply_mastered(tmp_path / "p.sqlite3") as store:
         now = T0 + 2 * DAY
-        s = Session.from_lesson("05-squares", lang="en", student="ana", store=store, seed=5,
-                                clock=lambda: now)
+        s = drive.start(
+                Session.from_lesson("05-squares", lang="en", student="ana", store=store, seed=5,
+                                clock=lambda: now))
         q = s.pending_question
         assert q is not None and is_review(q.problem) and s.mastery.state("multiply").mastered
-        fb = s.answer(str(q.expected + 1))
+        fb = drive.answer(s, str(q.expected + 1))
         assert fb.kind == "wrong"
         assert not s.mastery.state("multiply").mastered
         assert not load_mastery(store, "ana").state("multiply").mastered
@@ -203,7 +207,7 @@ def test_a_review_missed_in_a_lesson_takes_mastery_away(tmp_path: Path) -> None:
 
 def test_the_session_clock_must_say_its_time_zone() -> None:
     with pytest.raises(SessionError):
-        Session(clock=lambda: datetime(2024, 5, 1), seed=1)  # noqa: DTZ001 - the point
+        drive.start(Session(clock=lambda: datetime(2024, 5, 1), seed=1))  # noqa: DTZ001 - the point
 
 
 def test_the_lessons_page_lists_what_is_due_in_both_languages(tmp_path: Path) -> None:

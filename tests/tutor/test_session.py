@@ -8,13 +8,13 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from engine import PowerEffect
+from tests import driving as drive
 from tutor import Feedback, Session, SessionError, hint_ladder
-from tutor.storage.recorder import load_mastery
+from tutor.session.saving import load_mastery
 from tutor.storage.records import Attempt
 from tutor.storage.store import Store, StoreError
 from tutor.teaching.evidence import parse_step
@@ -26,15 +26,15 @@ Policy = Callable[[Session], Feedback]
 def right(s: Session) -> Feedback:
     q = s.pending_question
     assert q is not None
-    return s.answer(str(q.expected))
+    return drive.answer(s, str(q.expected))
 
 
 def wrong_then_reveal(s: Session) -> Feedback:
     q = s.pending_question
     assert q is not None
-    fb = s.answer(str(q.expected + 1000))
+    fb = drive.answer(s, str(q.expected + 1000))
     assert fb.kind == "wrong" and not fb.done and fb.hint
-    return s.reveal()
+    return drive.reveal(s)
 
 
 def play_through(s: Session, policy: Policy, move_seed: int = 0,
@@ -47,20 +47,20 @@ def play_through(s: Session, policy: Policy, move_seed: int = 0,
                 on_question(s)
             fb = policy(s)
             assert fb.done
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.match.over:
             return
         elif s.round.over:
-            s.new_round()
+            drive.new_round(s)
         else:
             raise AssertionError("stuck")
     raise AssertionError("the match did not end")
 
 
 def test_a_seeded_game_plays_to_the_end() -> None:
-    s = Session(players=3, humans=(0,), bots=["greedy", "random"], rounds=2, seed=11,
-                lang="en")
+    s = drive.start(Session(players=3, humans=(0,), bots=["greedy", "random"], rounds=2, seed=11,
+                lang="en"))
     asked: list[str] = []
     play_through(s, right, on_question=lambda ss: asked.append(ss.pending_question.step))
     v = s.snapshot()
@@ -72,8 +72,8 @@ def test_a_seeded_game_plays_to_the_end() -> None:
 
 def test_score_never_depends_on_the_answers() -> None:
     """DESIGN.md §"One power-tile play" step 2: the score is decided when the tile is placed."""
-    a = Session(seed=7, rounds=2, lang="en", scaffold=True)
-    b = Session(seed=7, rounds=2, lang="en", scaffold=True)
+    a = drive.start(Session(seed=7, rounds=2, lang="en", scaffold=True))
+    b = drive.start(Session(seed=7, rounds=2, lang="en", scaffold=True))
     play_through(a, right)
     play_through(b, wrong_then_reveal)
     assert a.match.scores == b.match.scores
@@ -84,12 +84,12 @@ def test_score_never_depends_on_the_answers() -> None:
 def first_question(seed_from: int = 0, **kw: object) -> Session:
     """A session stopped at its first power-play question."""
     for seed in range(seed_from, seed_from + 200):
-        s = Session(seed=seed, **kw)  # type: ignore[arg-type]
+        s = drive.start(Session(seed=seed, **kw))  # type: ignore[arg-type]
         rng = random.Random(seed)
         while s.pending_question is None and not s.round.over:
-            if s.human_to_move is None:
+            if s.current_player() is None:
                 break
-            s.play(rng.randrange(len(s.legal_moves())))
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         if s.pending_question is not None and s.pending_question.step in ("gain", "loss"):
             return s
     raise AssertionError("no question found")
@@ -114,23 +114,23 @@ def test_scores_shown_hide_the_pending_points() -> None:
 
 def test_play_while_a_question_waits_is_refused() -> None:
     s = first_question(lang="en")
-    assert s.legal_moves() == []
+    assert s.legal_actions() == []
     with pytest.raises(SessionError, match="Answer the question first"):
-        s.play(0)
+        drive.play(s, 0)
     with pytest.raises(SessionError):
-        s.new_round()
+        drive.new_round(s)
 
 
 def test_invalid_answers_do_not_count() -> None:
     s = first_question(lang="en")
     q = s.pending_question
     before = s.skill_views()
-    fb = s.answer("five")
+    fb = drive.answer(s, "five")
     assert fb.kind == "invalid" and not fb.counted and "digits" in fb.message
     assert s.pending_question == q
     assert s.skill_views() == before
     assert s.snapshot().question.attempts == 0
-    assert s.answer(str(q.expected)).kind == "correct"
+    assert drive.answer(s, str(q.expected)).kind == "correct"
 
 
 def workings(q: object) -> list[str]:
@@ -157,7 +157,7 @@ def test_working_is_not_an_answer(lang: str) -> None:
     states = {k: (v.asked, v.p_known) for k, v in s.mastery.states.items()}
     messages = set()
     for text in [*workings(q), f"0+{q.expected + 1}", f"{q.expected + 1}*1"]:
-        fb = s.answer(text)
+        fb = drive.answer(s, text)
         assert fb.kind == "working" and not fb.counted and not fb.done, text
         assert fb.diagnosis is None and fb.hint is None and fb.expected is None
         messages.add(fb.message)
@@ -169,7 +169,7 @@ def test_working_is_not_an_answer(lang: str) -> None:
     assert s.skill_views() == before
     assert {k: (v.asked, v.p_known) for k, v in s.mastery.states.items()} == states
     assert s.mastery.state("other-end").asked == states.get("other-end", (0, 0))[0]
-    fb = s.answer(str(q.expected))
+    fb = drive.answer(s, str(q.expected))
     assert fb.kind == "correct" and fb.counted and fb.done
     assert s.mastery.state(q.skill).first_try_right == 1  # still the first attempt
 
@@ -179,9 +179,9 @@ def test_working_is_not_recorded(tmp_path: Path) -> None:
     s = first_question(lang="en", student="ana", store=str(db), lesson="lesson-1")
     q = s.pending_question
     assert q is not None
-    s.answer(f"0+{q.expected}")
-    s.answer(f"{q.expected}*1")
-    s.answer(str(q.expected))
+    drive.answer(s, f"0+{q.expected}")
+    drive.answer(s, f"{q.expected}*1")
+    drive.answer(s, str(q.expected))
     s.close()
     with Store(db) as store:
         assert [r.outcome.value for r in store.attempts("ana")] == ["CORRECT"]
@@ -193,7 +193,7 @@ def test_mastery_first_attempt_only() -> None:
     assert q is not None
     skill = q.skill
     p0 = s.mastery.state(skill).p_known
-    fb = s.answer(str(q.expected))
+    fb = drive.answer(s, str(q.expected))
     assert fb.kind == "correct" and fb.expected == q.expected
     p1 = s.mastery.state(skill).p_known
     assert p1 > p0 and s.mastery.state(skill).first_try_right == 1
@@ -202,9 +202,9 @@ def test_mastery_first_attempt_only() -> None:
     q2 = s2.pending_question
     skill2 = q2.skill
     p0 = s2.mastery.state(skill2).p_known
-    s2.answer(str(q2.expected + 1000))
+    drive.answer(s2, str(q2.expected + 1000))
     p_wrong = s2.mastery.state(skill2).p_known
-    s2.answer(str(q2.expected))  # the second attempt teaches the tracer nothing
+    drive.answer(s2, str(q2.expected))  # the second attempt teaches the tracer nothing
     assert s2.mastery.state(skill2).p_known == p_wrong < p0
     assert s2.mastery.state(skill2).asked == 1
 
@@ -214,7 +214,7 @@ def test_a_hint_before_answering_counts_as_wrong() -> None:
     q = s.pending_question
     h1 = s.hint()
     assert h1 == s.hints_given()[0].text
-    s.answer(str(q.expected))
+    drive.answer(s, str(q.expected))
     st = s.mastery.state(q.skill)
     assert st.first_try_right == 0 and st.hints_used == 1
 
@@ -230,7 +230,7 @@ def test_hint_ladder_in_order_then_repeats() -> None:
 
 def test_wrong_answer_gives_diagnosis_and_next_hint() -> None:
     s = first_question(lang="en")
-    fb = s.answer("-1000")
+    fb = drive.answer(s, "-1000")
     assert fb.kind == "wrong" and fb.diagnosis is not None and fb.hint
     assert fb.expected is None and not fb.done
 
@@ -238,7 +238,7 @@ def test_wrong_answer_gives_diagnosis_and_next_hint() -> None:
 def test_reveal_counts_as_wrong_when_nothing_was_right() -> None:
     s = first_question(lang="en")
     q = s.pending_question
-    fb = s.reveal()
+    fb = drive.reveal(s)
     assert fb.kind == "revealed" and fb.expected == q.expected and fb.done
     st = s.mastery.state(q.skill)
     assert st.asked == 1 and st.first_try_right == 0
@@ -254,8 +254,8 @@ def test_language_switch_keeps_the_game() -> None:
     assert q_es.id == q.id and q_es.expected == q.expected and q_es.prompt != q.prompt
     for key in ("line", "hand", "scores_shown", "turn", "pile", "round"):
         assert getattr(after, key) == getattr(before, key)
-    assert s.answer("cinco").message.startswith("Usa cifras")
-    assert s.answer(str(q.expected)).message == "¡Correcto!"
+    assert drive.answer(s, "cinco").message.startswith("Usa cifras")
+    assert drive.answer(s, str(q.expected)).message == "¡Correcto!"
 
 
 def test_store_records_attempts_and_mastery(tmp_path: Path) -> None:
@@ -263,9 +263,9 @@ def test_store_records_attempts_and_mastery(tmp_path: Path) -> None:
     s = first_question(lang="en", student="ana", store=str(db), lesson="lesson-1")
     q = s.pending_question
     s.hint()
-    s.answer("abc")  # not an attempt
-    s.answer(str(q.expected + 1000))
-    s.answer(str(q.expected))
+    drive.answer(s, "abc")  # not an attempt
+    drive.answer(s, str(q.expected + 1000))
+    drive.answer(s, str(q.expected))
     s.close()
     with Store(db) as store:
         rows = store.attempts("ana")
@@ -276,7 +276,7 @@ def test_store_records_attempts_and_mastery(tmp_path: Path) -> None:
         assert rows[1].expected == q.expected and rows[1].answered == q.expected + 1000
         assert rows[0].first_attempt and rows[-1].attempt_at_step == 3
         assert load_mastery(store, "ana").state(q.skill).asked == 1
-    again = Session(seed=1, student="ana", store=db, lang="en")
+    again = drive.start(Session(seed=1, student="ana", store=db, lang="en"))
     assert again.mastery.state(q.skill).asked == 1
     again.close()
 
@@ -298,11 +298,11 @@ def test_an_attempt_is_one_value_from_the_answer_to_the_store(tmp_path: Path) ->
     q = s.pending_question
     assert q is not None
     s.hint()
-    s.answer(str(q.expected + 1000))
+    drive.answer(s, str(q.expected + 1000))
     s.hint()
-    s.answer(str(q.expected))
+    drive.answer(s, str(q.expected))
     next_question(s)
-    s.reveal()
+    drive.reveal(s)
     s.close()
     stored = store.attempts("ana")
     assert stored == handed and len(handed) == 5
@@ -326,7 +326,7 @@ def test_an_attempt_is_one_value_from_the_answer_to_the_store(tmp_path: Path) ->
 def test_bots_plays_asked_only_when_a_target_skill_is_short_of_practice() -> None:
     """Issue part 5: the bots' plays become questions when a target skill is short of
     practice (otherwise only with ask_bot_plays), from the victim's or observer's side."""
-    s = Session(seed=3, rounds=1, lang="en", targets=("square",))
+    s = drive.start(Session(seed=3, rounds=1, lang="en", targets=("square",)))
     seen: list[tuple[str, int, str]] = []
     play_through(s, right, on_question=lambda ss: seen.append(
         (ss.pending_question.perspective, ss.pending_question.context.seat,
@@ -340,7 +340,7 @@ def test_bots_plays_asked_only_when_a_target_skill_is_short_of_practice() -> Non
 
 
 def test_bot_plays_asked_from_the_victim_perspective() -> None:
-    s = Session(seed=3, rounds=1, lang="en", ask_bot_plays=True)
+    s = drive.start(Session(seed=3, rounds=1, lang="en", ask_bot_plays=True))
     prompts: list[tuple[str, str, str]] = []
     play_through(s, right, on_question=lambda ss: prompts.append(
         (ss.pending_question.perspective, ss.pending_question.step, ss.pending_question.prompt)))
@@ -353,7 +353,7 @@ def test_bot_plays_asked_from_the_victim_perspective() -> None:
 def test_t_first_scaffold_queues_the_main_question_and_fades_once_mastered() -> None:
     """Issue part 2: scaffolds are a lesson setting and fade per skill once mastered."""
     for seed in range(100):
-        s = Session(seed=seed, rounds=3, lang="en", scaffold=("T",))
+        s = drive.start(Session(seed=seed, rounds=3, lang="en", scaffold=("T",)))
         seen: list[tuple[str, str, bool, int]] = []
 
         def look(ss: Session, into: list = seen) -> None:  # type: ignore[type-arg]
@@ -373,7 +373,7 @@ def test_t_first_scaffold_queues_the_main_question_and_fades_once_mastered() -> 
 
 def test_round_end_question_shows_the_hands_not_their_totals() -> None:
     for seed in range(50):
-        s = Session(seed=seed, rounds=1, lang="en", ask=("round_end",), drill=False)
+        s = drive.start(Session(seed=seed, rounds=1, lang="en", ask=("round_end",), drill=False))
         collected: list[tuple[int, object]] = []
 
         def note(ss: Session, into: list = collected) -> None:  # type: ignore[type-arg]
@@ -394,31 +394,32 @@ def test_round_end_question_shows_the_hands_not_their_totals() -> None:
 
 
 def test_bots_step_one_by_one_without_auto() -> None:
-    s = Session(seed=2, lang="en", auto_bots=False, humans=(1,))
+    s = Session(seed=2, lang="en", humans=(1,))
     moves = 0
-    while s.bot_pending():
-        events = s.step_bot()
+    while (s.waiting() is None):
+        events = s.advance(forced=False).events
         assert events
         moves += 1
-        if s.human_to_move is not None or s.pending_question is not None:
+        if s.current_player() is not None or s.pending_question is not None:
             break
     assert moves >= 1
-    assert s.step_bot() == [] or s.bot_pending()
+    assert s.advance(forced=False).events == () or s.waiting() is None
 
 
 def test_not_your_turn_and_bad_index() -> None:
-    s = Session(seed=2, lang="en", auto_bots=False, humans=(1,))
-    if s.bot_pending():
+    s = Session(seed=2, lang="en", humans=(1,))
+    if (s.waiting() is None):
         with pytest.raises(SessionError, match="not your turn"):
-            s.play(0)
-    s.run_bots()
-    if s.human_to_move is not None:
+            s.apply_action(0)
+    while s.waiting() is None:  # the bots move
+        s.advance(forced=False)
+    if s.current_player() is not None:
         with pytest.raises(SessionError, match="Choose a move"):
-            s.play(99)
+            s.apply_action(99)
 
 
 def test_snapshot_has_what_a_board_needs() -> None:
-    s = Session(players=4, seed=5, lang="es")
+    s = drive.start(Session(players=4, seed=5, lang="es"))
     v = s.snapshot()
     assert v.table is not None and v.pile == 0 and len(v.hand_sizes) == 4
     assert {sk.skill: sk.name for sk in v.skills}["multiply"] == "multiplicar"
@@ -428,29 +429,30 @@ def test_snapshot_has_what_a_board_needs() -> None:
 
 
 def test_new_match_keeps_mastery() -> None:
-    s = Session(seed=4, rounds=1, lang="en")
+    s = drive.start(Session(seed=4, rounds=1, lang="en"))
     play_through(s, right)
     asked = sum(st.asked for st in s.mastery.states.values())
-    s.new_match(rounds=1)
+    drive.new_match(s, rounds=1)
     assert s.match.scores == [0, 0] and not s.match.over
     assert sum(st.asked for st in s.mastery.states.values()) == asked
     with pytest.raises(SessionError):
-        s.new_match(student="bob")
+        drive.new_match(s, student="bob")
 
 
 def test_bad_settings_are_clear_errors() -> None:
     with pytest.raises(SessionError, match="humans"):
-        Session(humans=(5,))
+        drive.start(Session(humans=(5,)))
     with pytest.raises(SessionError, match="ask"):
-        Session(ask=("everything",))
+        drive.start(Session(ask=("everything",)))
     with pytest.raises(SessionError, match="bot"):
-        Session(bots="genius")
+        drive.start(Session(bots="genius"))
     assert issubclass(SessionError, ValueError)
 
 
 def test_sheet_does_not_fail() -> None:
-    s = Session(seed=1, lang="en")
-    s.sheet()  # None until engine/sheet.py exists, else the round's score sheet
+    s = drive.start(Session(seed=1, lang="en"))
+    view = s.snapshot(sheet=True)  # no sheet until engine/sheet.py exists, else the round's
+    assert (view.sheet is not None) == view.sheet_available
 
 
 def test_package_doctest() -> None:
@@ -464,18 +466,18 @@ def test_package_doctest() -> None:
 def test_session_errors_speak_the_session_language() -> None:
     s = first_question(lang="es")
     with pytest.raises(SessionError) as info:
-        s.play(0)
+        drive.play(s, 0)
     assert str(info.value) == "Primero responde la pregunta (o pide ver la respuesta)."
     assert info.value.message("en") == "Answer the question first (or ask to see the answer)."
     with pytest.raises(SessionError, match="^Una partida necesita al menos 2 jugadores, no 1"):
-        Session(players=1, lang="es")
+        drive.start(Session(players=1, lang="es"))
     with pytest.raises(SessionError, match="^A game needs at least 2 players, not 1"):
-        Session(players=1, lang="en")
+        drive.start(Session(players=1, lang="en"))
     with pytest.raises(SessionError, match="^La configuración del juego no es válida: .*genius"):
-        Session(bots="genius", lang="es")
+        drive.start(Session(bots="genius", lang="es"))
     s.set_lang("en")  # the errors follow the session when its language changes
     with pytest.raises(SessionError, match="^Answer the question first"):
-        s.play(0)
+        drive.play(s, 0)
 
 
 # --- teaching: evidence, adaptive practice, hot seat (docs/rules.md §4) --------------------------
@@ -491,7 +493,7 @@ def test_blame_follows_the_diagnosis() -> None:
         if q.is_right(wrong):
             continue
         before_add = s.mastery.state("add").asked
-        fb = s.answer(str(wrong))
+        fb = drive.answer(s, str(wrong))
         assert fb.diagnosis.rule == "added_instead_of_multiplied"
         assert s.mastery.state("multiply").asked == 1
         assert s.mastery.state("multiply").first_try_right == 0
@@ -504,7 +506,7 @@ def test_rules_questions_at_most_once_a_round_and_never_over_a_tenth() -> None:
     """±30 and neutralized plays are rules questions: at most once per round unless targeted,
     and (issue goal) never more than a tenth of the questions."""
     for seed in range(20):
-        s = Session(seed=seed, rounds=3, lang="en")
+        s = drive.start(Session(seed=seed, rounds=3, lang="en"))
         asked: list[tuple[int, str]] = []
 
         def note(ss: Session, into: list[tuple[int, str]] = asked) -> None:
@@ -520,7 +522,7 @@ def test_a_mastered_skill_is_asked_now_and_then() -> None:
     """Issue part 5: a mastered skill is asked about one time in four, to catch forgetting."""
     plays = asked = 0
     for seed in range(60):
-        s = Session(seed=seed, rounds=1, lang="en", drill=False)
+        s = drive.start(Session(seed=seed, rounds=1, lang="en", drill=False))
         for skill in ("multiply", "add", "square", "double", "other-end", "negative"):
             st = s.mastery.state(skill)
             st.p_known, st.mastered, st.streak = 0.99, True, STREAK_TO_MASTER  # RULES §4
@@ -544,7 +546,7 @@ def test_drill_between_rounds_on_real_positions() -> None:
     from engine import power_effect
     from tutor.teaching.practice import drill_position
 
-    s = Session(seed=2, rounds=1, lang="en", targets=("square",), ask=("power",))
+    s = drive.start(Session(seed=2, rounds=1, lang="en", targets=("square",), ask=("power",)))
     drills: list[object] = []
 
     def note(ss: Session) -> None:
@@ -575,8 +577,8 @@ def test_drill_between_rounds_on_real_positions() -> None:
 
 def test_hot_seat_each_human_is_a_student_of_their_own(tmp_path: Path) -> None:
     db = tmp_path / "p.sqlite3"
-    s = Session(players=3, humans=(0, 2), seed=6, rounds=1, lang="en", student="ana",
-                store=str(db))
+    s = drive.start(Session(players=3, humans=(0, 2), seed=6, rounds=1, lang="en", student="ana",
+                store=str(db)))
     assert s.students == {0: "ana", 2: "ana (C)"}
     whose: list[tuple[int, str]] = []
 
@@ -596,7 +598,7 @@ def test_hot_seat_each_human_is_a_student_of_their_own(tmp_path: Path) -> None:
 
 
 def test_bots_power_plays_appear_worked_out_in_the_log() -> None:
-    s = Session(seed=3, rounds=1, lang="en")
+    s = drive.start(Session(seed=3, rounds=1, lang="en"))
     play_through(s, right)
     lines = [s.describe(e) for e in s.round_events if isinstance(e, PowerEffect)
              and e.seat != 0 and e.rule not in ("power-vs-power", "neutralized")]
@@ -609,10 +611,10 @@ def next_question(s: Session, seed: int = 0) -> None:
     for _ in range(10_000):
         if s.pending_question is not None:
             return
-        if s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        if s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.round.over and not s.match.over:
-            s.new_round()
+            drive.new_round(s)
         else:
             raise AssertionError("no more questions")
     raise AssertionError("stuck")
@@ -636,13 +638,14 @@ def test_a_busy_store_keeps_the_answers_in_order_until_it_is_free(tmp_path: Path
     q = s.pending_question
     assert q is not None and s.unsaved == 0 and s.unsaved_message is None
     other = lock(db)
-    wrong = s.answer(str(q.expected + 1000))  # the game goes on: the answer gets its feedback
+    wrong = drive.answer(
+            s, str(q.expected + 1000))  # the game goes on: the answer gets its feedback
     assert wrong.kind == "wrong" and wrong.hint and not wrong.done
     assert s.unsaved == 2  # the mastery and the attempt
     assert s.unsaved_message == BUSY
     assert s.snapshot().unsaved == 2
     s.hint()
-    assert s.answer(str(q.expected)).kind == "correct"
+    assert drive.answer(s, str(q.expected)).kind == "correct"
     assert s.unsaved == 4 and not s.flush()
     with Store(db) as reader:  # nothing of this question reached the file
         assert reader.attempts("ana") == []
@@ -652,7 +655,7 @@ def test_a_busy_store_keeps_the_answers_in_order_until_it_is_free(tmp_path: Path
     s.set_lang("en")
     other.close()
     next_question(s)
-    s.answer(str(s.pending_question.expected))  # type: ignore[union-attr]
+    drive.answer(s, str(s.pending_question.expected))  # type: ignore[union-attr]
     assert s.unsaved == 0 and s.unsaved_message is None
     with Store(db) as reader:
         rows = reader.attempts("ana")
@@ -675,7 +678,7 @@ def test_flush_and_close_write_what_a_busy_store_kept(tmp_path: Path) -> None:
     q = s.pending_question
     assert q is not None
     other = lock(db)
-    s.reveal()
+    drive.reveal(s)
     assert s.unsaved == 2
     with pytest.raises(SessionError, match="not saved yet"):
         s.close()  # still busy: nothing is lost, the store stays open
@@ -694,7 +697,7 @@ def test_a_session_starts_while_the_store_is_busy(tmp_path: Path) -> None:
     s = first_question(lang="en", student="ana", store=Store(db, busy_timeout=0.01, retries=0))
     assert s.unsaved == 1  # its session row
     other.close()
-    s.answer(str(s.pending_question.expected))  # type: ignore[union-attr]
+    drive.answer(s, str(s.pending_question.expected))  # type: ignore[union-attr]
     assert s.unsaved == 0
     with Store(db) as reader:
         assert [r.session for r in reader.attempts("ana")] == [s.session_id]
@@ -703,7 +706,7 @@ def test_a_session_starts_while_the_store_is_busy(tmp_path: Path) -> None:
 def test_a_name_the_store_cannot_keep_is_refused_at_the_start(tmp_path: Path) -> None:
     db = tmp_path / "progress.sqlite3"
     with pytest.raises(StoreError, match="at most 10000 characters"):
-        Session(seed=1, student="x" * 10_001, store=db, lang="en")
+        drive.start(Session(seed=1, student="x" * 10_001, store=db, lang="en"))
     with Store(db) as store:
         assert store.students() == []
 
@@ -716,7 +719,7 @@ def test_a_question_left_open_for_days_counts_as_one_day(tmp_path: Path,
     assert q is not None
     real = time.monotonic
     monkeypatch.setattr(time, "monotonic", lambda: real() + 3 * 86_400)
-    s.answer(str(q.expected))
+    drive.answer(s, str(q.expected))
     assert s.unsaved == 0
     s.close()
     with Store(db) as store:
@@ -729,9 +732,9 @@ def _match_to_its_end(s: Session, move_seed: int) -> None:
     rng = random.Random(move_seed)
     while not s.match.over:
         if s.round.over:
-            s.new_round()
+            drive.new_round(s)
         else:
-            s.play(rng.randrange(len(s.legal_moves())))
+            drive.play(s, rng.randrange(len(s.legal_actions())))
 
 
 def test_the_match_end_names_the_final_scores_not_the_last_rounds_hands() -> None:
@@ -740,7 +743,7 @@ def test_the_match_end_names_the_final_scores_not_the_last_rounds_hands() -> Non
     A held +/+ and x/x after B's domino), printed as "Tiles left in each hand" where the final
     scores (§1.9: gains minus losses over the rounds) were never named. The snapshot now
     carries both: the tiles and points left in each hand, and the match's final scores."""
-    s = Session(seed=72, lang="en", ask=(), drill=False)
+    s = drive.start(Session(seed=72, lang="en", ask=(), drill=False))
     _match_to_its_end(s, 72)
     v = s.snapshot()
     hands = [s.round.hand(seat) for seat in range(2)]
@@ -759,7 +762,7 @@ def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers(
     """docs/rules.md §4: the match end holds the student's answers of the match, each question
     counted once at its first answer (a reveal before any answer is wrong); its final scores
     wait while a question hides points; a new match counts its own answers."""
-    s = Session.from_lesson("04-times", lang="en", seed=5, student="ana")
+    s = drive.start(Session.from_lesson("04-times", lang="en", seed=5, student="ana"))
     asked: dict[str, list[int]] = {}
     flip = [0]
 
@@ -773,7 +776,7 @@ def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers(
         if flip[0] % 3:
             seen[1] += 1
             return right(ss)
-        return ss.reveal()
+        return drive.reveal(ss)
 
     play_through(s, policy)
     v = s.snapshot()
@@ -789,40 +792,47 @@ def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers(
     assert (mine.asked, mine.right) == (sum(a for a, _ in asked.values()),
                                         sum(r for _, r in asked.values()))
     assert v.next_lesson == "05-squares" and v.next_lesson_title == "The x/x tile: squares"
-    s.new_match()
+    drive.new_match(s)
     assert s.match_answers().skills == () and s.snapshot().match_end is None
 
 
 # --- the session owns the loop (issue 34 part 1) ---------------------------------------------
 
 
-def _first_moves_game(s: Session, step: Callable[[Session], list[Any]]) -> list[str]:
+def _first_moves_game(s: Session, driven: bool) -> list[str]:
     """Play ``s``'s match with the human's first legal move, every question revealed, each
-    round started again; ``step(s)`` moves the bots. The whole match's events, as text."""
-    out: list[str] = list(map(repr, s.last_events))  # the deal (and the bots before the human)
+    round started again; ``driven``: each intent followed by the bots' steps at once
+    (:mod:`tests.driving`, as a script runs the loop), else one :meth:`Session.advance` per
+    bot step (as the dashboard paces it). The whole match's events, as text."""
+    out: list[str] = list(map(repr, s.last_events))  # the deal
+    if driven:
+        out += map(repr, drive.bots(s))  # the bots before the human
     for _ in range(5_000):
         if s.pending_question is not None:
-            out += map(repr, s.reveal().events)  # (auto_bots: the bots go on after it)
-        elif s.human_to_move is not None:
-            out += map(repr, s.play(s.legal_moves()[0]))
+            fb = drive.reveal(s) if driven else s.reveal()
+            out += map(repr, fb.events)  # (driven: the bots go on after it)
+        elif s.current_player() is not None:
+            move = s.legal_actions()[0]
+            out += map(repr, drive.play(s, move) if driven else s.apply_action(move))
         elif s.lesson_over:
             break
         elif s.round.over:
-            out += map(repr, s.new_round())
+            out += map(repr, drive.new_round(s) if driven else s.new_round())
         else:
-            events = step(s)
+            assert not driven  # a driven session's bots moved after the intent
+            events = list(s.advance(forced=False).events)
             assert events
             out += map(repr, events)
     return out
 
 
 def test_advance_plays_the_same_games_as_the_bots_running_by_themselves() -> None:
-    """docs/rules.md §1.5: the loop the dashboard paces (advance()) and the one the terminal and
-    the simulated students ran (auto_bots) make the same moves from the same seed."""
+    """docs/rules.md §1.5: the loop the dashboard paces (advance(), one step at a time) and
+    the one a script runs (an intent, then advance() until a human is needed, as the terminal
+    and the simulated students do) make the same moves from the same seed."""
     for seed in (2, 5, 11):
-        auto = _first_moves_game(Session(seed=seed, lang="en", players=3), lambda s: [])
-        paced = _first_moves_game(Session(seed=seed, lang="en", players=3, auto_bots=False),
-                                  lambda s: list(s.advance(forced=False).events))
+        auto = _first_moves_game(Session(seed=seed, lang="en", players=3), True)
+        paced = _first_moves_game(Session(seed=seed, lang="en", players=3), False)
         assert paced == auto and len(auto) > 50
 
 
@@ -834,7 +844,7 @@ def test_advance_makes_a_humans_forced_draws_as_one_step() -> None:
     from engine.round import Draw, Pass
 
     for seed in range(40):
-        s = Session(seed=seed, lang="en", auto_bots=False)
+        s = Session(seed=seed, lang="en")
         for _ in range(400):
             step = s.advance(forced=False)
             if step.events:
@@ -845,9 +855,9 @@ def test_advance_makes_a_humans_forced_draws_as_one_step() -> None:
                 continue
             if step.waiting != "move":
                 break
-            legal = s.legal_moves()
+            legal = s.legal_actions()
             if len(legal) == 1 and isinstance(legal[0], (Draw, Pass)):
-                seat = s.human_to_move
+                seat = s.current_player()
                 before = s.steps
                 assert s.advance(forced=False).events == ()  # not without being asked
                 forced = s.advance()
@@ -857,35 +867,35 @@ def test_advance_makes_a_humans_forced_draws_as_one_step() -> None:
                     drew = [e for e in forced.events if isinstance(e, Drew)]
                     assert drew and all(e.seat == seat for e in drew)
                     assert s.waiting() != "move" or not all(
-                        isinstance(m, Draw) for m in s.legal_moves())
+                        isinstance(m, Draw) for m in s.legal_actions())
                 assert list(forced.events) == s.last_events
                 return
-            s.play(legal[0])
+            s.apply_action(legal[0])
     raise AssertionError("no forced draw in 40 seeded games")
 
 
 def test_waiting_is_the_one_move_check() -> None:
     """What the game waits for decides what play() allows, in the session's words."""
-    s = Session(seed=2, lang="en", auto_bots=False, humans=(1,))
-    assert s.waiting() is None and s.bot_pending()
+    s = Session(seed=2, lang="en", humans=(1,))
+    assert s.waiting() is None and (s.waiting() is None)
     with pytest.raises(SessionError, match="It is not your turn"):
-        s.play(0)
+        s.apply_action(0)
     while s.waiting() is None:
         s.advance()
     assert s.waiting() in ("move", "question", "round")
     assert s.snapshot().waiting == s.waiting()
-    assert (s.waiting() == "move") == (s.human_to_move is not None)
+    assert (s.waiting() == "move") == (s.current_player() is not None)
 
 
 def test_the_snapshot_tells_the_log_and_the_news_once() -> None:
     """The log is the game's last events, told by the session (hidden points left out until
     answered, docs/rules.md §4); the news are the last step's."""
-    from tutor.play.snapshot import LOG_KEEP
+    from tutor.session.snapshot import LOG_KEEP
 
-    s = Session(seed=3, lang="en", auto_bots=False)
+    s = Session(seed=3, lang="en")
     for _ in range(20):
         if s.waiting() == "move":
-            s.play(0)
+            s.apply_action(0)
         elif s.waiting() == "question":
             s.reveal()
         elif s.waiting() is None:

@@ -17,6 +17,7 @@ from engine.rules import HouseRules
 from engine.tiles import Tile
 from engine.variants.cuban import ANNUL, Annulled
 from engine.view import PlayerView, view_of
+from tests import driving as drive
 from tests.deals import cuban_hands
 from tutor import Session
 from tutor.games import GAMES
@@ -25,9 +26,10 @@ FIVE_DOUBLES = ["0/0", "1/1", "2/2", "3/3", "4/4"]
 
 
 def cuban_session(hands: list[list[str]], **kw: object) -> Session:
-    return Session(variant="cuban", players=4, humans=(0,), bots="greedy", rounds=3, seed=5,
+    return drive.start(
+            Session(variant="cuban", players=4, humans=(0,), bots="greedy", rounds=3, seed=5,
                    lang="en", ask=(), drill=False, deals=[{"hands": hands}],
-                   **kw)  # type: ignore[arg-type]
+                   **kw))  # type: ignore[arg-type]
 
 
 class Asker:
@@ -48,14 +50,14 @@ class Asker:
 
 def test_3_4_the_student_with_five_doubles_is_offered_the_redeal_and_takes_it_D21():
     s = cuban_session(cuban_hands({0: ["9/9", *FIVE_DOUBLES]}))
-    assert s.human_to_move == 0 and s.round.number == 1
-    (annul,) = s.extra_moves()
+    assert s.current_player() == 0 and s.round.number == 1
     view = s.snapshot()
+    (annul,) = [x.move for x in view.extra]
     assert [(x.text, x.label) for x in view.extra] == [
         (str(annul), "Ask for a redeal (five doubles)")]
     assert "§3.4" in view.extra[0].explanation and view.extra[0].move == annul
     assert annul not in view.legal  # the game's own move is not one of the numbered moves
-    events = s.play(view.extra[0].move)
+    events = drive.play(s, view.extra[0].move)
     assert isinstance(events[0], Annulled) and events[0].seat == 0
     ended = [e for e in events if isinstance(e, RoundEnded)]
     assert ended and ended[0].reason == "annulled"
@@ -63,29 +65,30 @@ def test_3_4_the_student_with_five_doubles_is_offered_the_redeal_and_takes_it_D2
     assert after.round_over and after.round_end == "annulled" and after.extra == ()
     assert "Player A holds 6 doubles and asks for a new deal." in after.news
     assert after.scores_shown == (0, 0, 0, 0)
-    s.new_round()
+    drive.new_round(s)
     assert s.round.number == 2 and s.round.starter == 0  # D-21: the same player opens again
 
 
 def test_3_4_the_redeal_is_offered_on_the_first_turn_only_and_refused_after():
     s = cuban_session(cuban_hands({0: ["9/9", *FIVE_DOUBLES]}))
-    (annul,) = s.extra_moves()
-    s.play(Play(Tile(9, 9)))  # the student opens instead; the bots reply
-    assert s.human_to_move == 0 and not s.round.over
-    assert s.extra_moves() == [] and s.snapshot().extra == ()
+    (annul,) = [x.move for x in s.snapshot().extra]
+    drive.play(s, Play(Tile(9, 9)))  # the student opens instead; the bots reply
+    assert s.current_player() == 0 and not s.round.over
+    assert s.snapshot().extra == () and s.legal_actions() == s.round.legal_moves()
     log, steps, hand = list(s.round.log), s.steps, s.round.hand(0)
     with pytest.raises(IllegalMoveError, match="only be asked on one's first turn"):
-        s.play(annul)
+        drive.play(s, annul)
     assert s.round.log == log and s.steps == steps and s.round.hand(0) == hand
     assert not s.round.over
 
 
 def test_3_4_without_five_doubles_nothing_is_offered_and_asking_is_refused():
     s = cuban_session(cuban_hands({0: ["9/9", *FIVE_DOUBLES[:3]]}))  # four doubles
-    assert s.human_to_move == 0 and s.extra_moves() == [] and s.snapshot().extra == ()
+    assert s.current_player() == 0 and s.snapshot().extra == ()
+    assert s.legal_actions() == s.round.legal_moves()
     log = list(s.round.log)
     with pytest.raises(IllegalMoveError, match="needs 5 doubles"):
-        s.play(ANNUL)
+        drive.play(s, ANNUL)
     assert s.round.log == log and not s.round.over
 
 
@@ -96,12 +99,12 @@ def test_3_4_a_student_with_only_a_pass_is_not_passed_for_while_the_redeal_is_of
     hands = cuban_hands({3: ["9/9"], 0: FIVE_DOUBLES})
     s = cuban_session(hands)
     rnd = s.round
-    assert s.human_to_move == 0 and rnd.starter == 3
-    assert s.legal_moves() == [PASS]  # no 9 in hand, no pile (§3.4)
+    assert s.current_player() == 0 and rnd.starter == 3
+    assert s.legal_actions() == [PASS, ANNUL]  # no 9 in hand, no pile (§3.4)
     step = s.advance()
-    assert step.events == () and step.waiting == "move" and s.extra_moves()
-    s.play(PASS)  # passing is the student's choice: the redeal is gone with the first turn
-    assert s.round.turn != 0 or s.extra_moves() == []
+    assert step.events == () and step.waiting == "move" and s.snapshot().extra
+    drive.play(s, PASS)  # passing is the student's choice: the redeal is gone with the first turn
+    assert s.round.turn != 0 or s.snapshot().extra == ()
 
 
 def test_the_words_of_each_own_move_come_from_the_games_entry():
@@ -114,12 +117,12 @@ def test_the_words_of_each_own_move_come_from_the_games_entry():
 
 def test_3_4_the_tutors_bot_asks_for_the_redeal_as_play_match_does():
     hands = cuban_hands({0: ["9/9"], 1: FIVE_DOUBLES})
-    s = cuban_session(hands, auto_bots=False)
+    s = cuban_session(hands)
     asker = Asker()
     s.bots[1] = asker
-    s.play(Play(Tile(9, 9)))
-    assert s.round.turn == 1 and s.bot_pending()
-    events = s.step_bot()
+    s.apply_action(Play(Tile(9, 9)))
+    assert s.round.turn == 1 and (s.waiting() is None)
+    events = s.advance(forced=False).events
     assert isinstance(events[0], Annulled) and events[0].seat == 1
     assert s.round.over and s.round.result is not None
     assert s.round.result.reason == "annulled" and len(asker.asked) == 1

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.session.saving import load_mastery, save_mastery
 from tutor.storage.store import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
@@ -148,7 +148,7 @@ def test_mastery_round_trip(tmp_path: Path, db: Db) -> None:
 
 def test_the_store_keeps_mastery_as_plain_rows(tmp_path: Path, db: Db) -> None:
     """Issue 34 part 3: the store keeps rows (plain values by skill, MASTERY_COLUMNS); the
-    teaching code makes them a Mastery (tutor.storage.recorder.load_mastery)."""
+    teaching code makes them a Mastery (tutor.session.saving.load_mastery)."""
     with Store(db("p")) as store:
         m = Mastery()
         m.record("multiply", True, seconds=3)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tutor.classroom.identity import HubProfile, hub_profile, is_teacher
-from tutor.storage.recorder import load_mastery, save_mastery
+from tutor.session.saving import load_mastery, save_mastery
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store, StoreAccessError
 from tutor.teaching.mastery import Mastery

@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
+from tutor.session.saving import Recorder, load_mastery, save_mastery
 from tutor.storage.names import name_key, same_name
-from tutor.storage.recorder import Recorder, load_mastery, save_mastery
 from tutor.storage.store import SCHEMA_VERSION, Attempt, Outcome, Store, StoreAccessError
 from tutor.teaching.mastery import Mastery, default_params
 

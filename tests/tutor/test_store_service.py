@@ -226,7 +226,7 @@ def test_a_service_out_of_reach_is_busy_and_the_answers_wait(store_urls: Callabl
     saved when it is back, none twice."""
     import time
 
-    from tutor.storage.recorder import Recorder
+    from tutor.session.saving import Recorder
     from tutor.storage.service_store import COOLDOWN
 
     database = store_urls()

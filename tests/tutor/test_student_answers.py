@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from tests import driving as drive
 from tutor import hint_ladder
 from tutor.classroom.overview import MISTAKE_NAMES, class_table
 from tutor.classroom.student_answers import STEP_NAMES, answers_by_student, student_answers
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.diagnosis import diagnose
@@ -46,8 +47,8 @@ def scripted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     clock = Clock()
     monkeypatch.setattr(time, "monotonic", clock)
     db = tmp_path / "ana.sqlite3"
-    s = Session.from_lesson("04-times", lang="en", student="ana", store=str(db), seed=7,
-                            rounds=1)
+    s = drive.start(Session.from_lesson("04-times", lang="en", student="ana", store=str(db), seed=7,
+                            rounds=1))
     rng = random.Random(7)
     script: list[dict[str, Any]] = []
     for _ in range(10_000):
@@ -62,30 +63,30 @@ def scripted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
                     s.hint()
                     clock.now += 1
                 done["seconds"] += 6
-                s.answer(str(q.expected))
+                drive.answer(s, str(q.expected))
                 done["typed"] = [str(q.expected)]
             elif k == 2:
                 assert diagnose(q, _wrong(q), "en").rule == "added_instead_of_multiplied"
-                s.answer(str(_wrong(q)))
+                drive.answer(s, str(_wrong(q)))
                 clock.now += 3
-                s.answer(str(q.expected))
+                drive.answer(s, str(q.expected))
                 done["typed"] = [str(_wrong(q)), str(q.expected)]
                 done["seconds"] += 3
             elif k == 3:
                 assert diagnose(q, _wrong(q), "en").rule == "added_instead_of_multiplied"
-                s.answer(str(_wrong(q)))
+                drive.answer(s, str(_wrong(q)))
                 clock.now += 2
                 s.hint()
                 clock.now += 4
-                s.reveal()
+                drive.reveal(s)
                 done["typed"] = [str(_wrong(q))]
                 done["seconds"] += 6
             else:
-                s.answer(str(q.expected))
+                drive.answer(s, str(q.expected))
                 done["typed"] = [str(q.expected)]
             script.append(done)
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         else:
             break
     s.close()

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from tests import driving as drive
 from tutor import Feedback, Session
 from tutor.commands.teacher import rebuild_mastery
 from tutor.course.lessons import lesson_params
-from tutor.storage.recorder import load_mastery
+from tutor.session.saving import load_mastery
 from tutor.storage.store import DATASHOP_COLUMNS, Store
 from tutor.teaching.mastery import STREAK_TO_MASTER, Mastery
 
@@ -247,22 +248,23 @@ def test_rebuilt_mastery_is_the_saved_mastery(tmp_path: Path) -> None:
         assert q is not None
         kind = rng.randrange(4)
         if kind == 0:
-            return s.answer(str(q.expected))
+            return drive.answer(s, str(q.expected))
         if kind == 1:
-            s.answer(str(q.expected + 1000))
-            return s.reveal()
+            drive.answer(s, str(q.expected + 1000))
+            return drive.reveal(s)
         if kind == 2:
             s.hint()
-            return s.answer(str(q.expected))
-        s.answer(str(q.expected + 1))
+            return drive.answer(s, str(q.expected))
+        drive.answer(s, str(q.expected + 1))
         s.hint()
-        return s.answer(str(q.expected))
+        return drive.answer(s, str(q.expected))
 
     # One after the other: a session loads the saved mastery when it starts.
-    sessions = [lambda: Session(seed=5, rounds=2, lang="en", student="ana", store=db,
-                                scaffold=True),
-                lambda: Session.from_lesson("01-other-end", lang="en", student="ana", store=db,
-                                            seed=9)]
+    sessions = [lambda: drive.start(Session(seed=5, rounds=2, lang="en", student="ana", store=db,
+                                scaffold=True)),
+                lambda: drive.start(
+                        Session.from_lesson("01-other-end", lang="en", student="ana", store=db,
+                                            seed=9))]
     for i, start in enumerate(sessions):
         s = start()
         rng, moves = random.Random(i), random.Random(i + 10)
@@ -271,10 +273,10 @@ def test_rebuilt_mastery_is_the_saved_mastery(tmp_path: Path) -> None:
                 break
             if s.pending_question is not None:
                 assert answer(s, rng).done
-            elif s.human_to_move is not None:
-                s.play(moves.randrange(len(s.legal_moves())))
+            elif s.current_player() is not None:
+                drive.play(s, moves.randrange(len(s.legal_actions())))
             elif s.round.over:
-                s.new_round()
+                drive.new_round(s)
         s.close()
     with Store(db) as store:
         saved = load_mastery(store, "ana")

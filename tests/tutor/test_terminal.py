@@ -240,7 +240,7 @@ def test_3_4_the_terminal_numbers_the_games_own_move_after_the_moves_D21() -> No
         prompts.append(prompt)
         if len(prompts) > 1:
             raise EOFError
-        number = len(s.legal_moves()) + 1
+        number = len(s.snapshot().legal) + 1
         assert f"  {number}. Ask for a redeal (five doubles) (" in lines[-1]
         return str(number)
 

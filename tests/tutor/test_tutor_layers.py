@@ -273,9 +273,9 @@ def test_a_cycle_is_found() -> None:
     imports = graph()
     before = cycles(imports)
     imports["tutor.teaching.hints"] = imports["tutor.teaching.hints"] | {
-        "tutor.play.session.Session"}
+        "tutor.session.session.Session"}
     made = [c for c in cycles(imports) if c not in before]
-    assert made and all({"tutor.teaching.hints", "tutor.play.session"} <= set(c) for c in made)
+    assert made and all({"tutor.teaching.hints", "tutor.session.session"} <= set(c) for c in made)
     parent = graph()
     assert _in("tutor.ui.play.app", _module("tutor.ui.dashboard", parent))
     parent["tutor.ui.play.app"] = parent["tutor.ui.play.app"] | {"tutor.ui.dashboard"}

@@ -1,4 +1,5 @@
-"""Tiles and moves in words, for a screen reader (tutor.play.words): es and en, every tile set."""
+"""Tiles and moves in words, for a screen reader (tutor.session.words): es and en, every tile
+set."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import doctest
 
 import pytest
 
-import tutor.play.words
+import tutor.session.words
 from engine.round import DRAW, PASS, Play
 from engine.tiles import DOUBLE_FIFTEEN, DOUBLE_SIX, LEONARD, Tile, parse_tile
-from tutor.play.words import half_words, move_words, spoken, tile_words
+from tutor.session.words import half_words, move_words, spoken, tile_words
 
 
 @pytest.mark.parametrize(("tile", "es", "en"), [
@@ -57,14 +58,14 @@ def test_spoken_writes_the_tiles_of_a_text_as_words() -> None:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(tutor.play.words).failed == 0
+    assert doctest.testmod(tutor.session.words).failed == 0
 
 
 def test_a_tile_and_its_turned_self_are_told_as_written() -> None:
     """Words and log lines are remembered between redraws; a tile equals its turned self,
     yet each is told in the order its halves are written."""
     from engine.events import Placed
-    from tutor.play.narration import describe_event
+    from tutor.session.narration import describe_event
 
     x4, four_x = Tile("x", 4), Tile(4, "x")
     assert x4 == four_x

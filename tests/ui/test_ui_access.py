@@ -9,7 +9,7 @@ import re
 import pytest
 
 from engine.round import Play
-from tutor.play.words import move_words, spoken, tile_words
+from tutor.session.words import move_words, spoken, tile_words
 from tutor.ui import TutorApp, dashboard
 from tutor.ui.play.board import board_words_html
 from tutor.ui.play.keys import SHORTCUTS, help_html, shortcut_map
@@ -135,7 +135,7 @@ def test_a_tile_that_fits_one_way_is_placed_by_enter() -> None:
 
 def test_every_move_button_has_a_name_in_words_and_its_number() -> None:
     app = _app()
-    legal = app.session.legal_moves()
+    legal = app.session.legal_actions()
     attrs = app.access.attributes
     for i, m in enumerate(legal, 1):
         name = attrs[f'.ld-move[title="{m}"]']
@@ -230,7 +230,7 @@ def test_a_phone_gets_a_board_drawn_for_its_width() -> None:
     for p in lay.hand + lay.line:
         assert 0 <= p.x and p.x + p.w <= w and 0 <= p.y and p.y + p.h <= h
     assert min(p.w for p in lay.hand) * 380 / w >= 24 > laptop_hand
-    legal = {m.tile for m in app.session.legal_moves() if isinstance(m, Play)}
+    legal = {m.tile for m in app.session.legal_actions() if isinstance(m, Play)}
     bad = next(p for p in lay.hand if p.tile not in legal)
     board._mouse_down(*bad.center)
     assert f"{bad.tile} does not fit" in app.status.value

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from ui_views import cells
 
+from tests import driving as drive
 from tutor.course.lessons import LESSON_DIR
 from tutor.i18n import format_number
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.store import Store
 from tutor.ui import TutorApp, dashboard
 from tutor.ui.play.round_end import match_html
@@ -39,15 +40,15 @@ def _answer(s: Session, kind: str) -> None:
     q = s.pending_question
     assert q is not None
     if kind == "right":
-        fb = s.answer(str(q.expected))
+        fb = drive.answer(s, str(q.expected))
     elif kind == "wrong then right":
-        assert s.answer(str(q.expected + 1000)).kind == "wrong"
-        fb = s.answer(str(q.expected))
+        assert drive.answer(s, str(q.expected + 1000)).kind == "wrong"
+        fb = drive.answer(s, str(q.expected))
     elif kind == "hint then right":
         s.hint()
-        fb = s.answer(str(q.expected))
+        fb = drive.answer(s, str(q.expected))
     else:
-        fb = s.reveal()
+        fb = drive.reveal(s)
     assert fb.done
 
 
@@ -68,12 +69,12 @@ def scripted(s: Session, seed: int = 1) -> tuple[int, int, set[str]]:
                 asked += 1
                 right += kind == "right"
                 used.add(kind)
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            drive.play(s, rng.randrange(len(s.legal_actions())))
         elif s.match.over:
             return right, asked, used
         elif s.round.over:
-            s.new_round()
+            drive.new_round(s)
         else:
             raise AssertionError("stuck")
     raise AssertionError("the match did not end")
@@ -85,14 +86,14 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, int, int]
     file, so her all-time counts are more than this lesson's."""
     path = tmp_path_factory.mktemp("accuracy") / "p.sqlite3"
     store = Store(path)
-    earlier = Session.from_lesson("free-play", lang="en", student="ana", store=store,
-                                  seed=2, rounds=1)
+    earlier = drive.start(Session.from_lesson("free-play", lang="en", student="ana", store=store,
+                                  seed=2, rounds=1))
     while earlier.pending_question is None and not earlier.round.over:
-        earlier.play(0)
+        drive.play(earlier, 0)
     if earlier.pending_question is not None:
         _answer(earlier, "right")
     assert _evidence(earlier) >= 1
-    s = Session.from_lesson("free-play", lang="en", student="ana", store=store, seed=5)
+    s = drive.start(Session.from_lesson("free-play", lang="en", student="ana", store=store, seed=5))
     start = s.snapshot()
     assert (start.first_try_right[0], start.asked[0]) == (0, 0)  # this lesson starts at 0
     right, asked, used = scripted(s)
@@ -129,7 +130,7 @@ def test_scores_panel_shows_points_beside_arithmetic(played, lang: str, line: st
 
 
 def test_scores_panel_before_any_question_and_for_a_page_without_a_name() -> None:
-    s = Session(seed=3, lang="es", store=None)
+    s = drive.start(Session(seed=3, lang="es", store=None))
     view = s.snapshot()
     out = scores_html(view, "es", humans=view.humans)
     assert "Jugador A: 0 puntos · aritmética en esta lección: aún sin preguntas" in out
@@ -154,7 +155,7 @@ def test_match_table_has_each_humans_arithmetic_under_the_total(played, lang: st
 def _sheet_downloads(s: Session) -> tuple[str, str]:
     panel = SheetPanel()
     panel.selected_index = 0
-    panel.render(s.snapshot(), sheet=s.sheet())
+    panel.render(s.snapshot(), sheet=s.snapshot(sheet=True).sheet)
     data = dict(re.findall(r"href='data:text/(\w+);charset=utf-8;base64,([^']+)'",
                            panel.sheet_links.value))
     return (base64.b64decode(data["csv"]).decode(), base64.b64decode(data["html"]).decode())
@@ -175,7 +176,9 @@ def test_score_sheet_csv_and_html_carry_points_and_arithmetic(played, lang: str,
         text, page = _sheet_downloads(s)
     finally:
         s.set_lang("en")
-    sheet_csv = s.sheet().to_csv()
+    sheet = s.snapshot(sheet=True).sheet
+    assert sheet is not None
+    sheet_csv = sheet.to_csv()
     assert text.startswith(sheet_csv)  # the sheet's own columns are unchanged
     rows = list(csv.reader(io.StringIO(text[len(sheet_csv):])))
     assert rows == [[], head, ["A", "ana", str(view.scores_shown[0]), str(right), str(asked)]]

@@ -14,6 +14,7 @@ import pytest
 
 from engine.events import Drew
 from engine.round import Draw, Pass, Play
+from tests import driving as drive
 from tutor.ui import TutorApp, dashboard
 from tutor.ui.play.moves import move_label
 from tutor.ui.shared.panel import LOGGED
@@ -74,7 +75,7 @@ def test_css_classes_are_in_place() -> None:
 
 def test_every_legal_move_is_a_button() -> None:
     app = _app()
-    legal = app.session.legal_moves()
+    legal = app.session.legal_actions()
     buttons = _find(app, "ld-move")
     assert len(buttons) == len(legal) > 0
     assert [b.description for b in buttons] == [app.move_label(m) for m in legal]
@@ -89,12 +90,12 @@ def test_move_button_plays_and_bots_answer() -> None:
     rnd = app.session.round
     # The bot moved too (no event loop in a test: the steps run at once).
     assert len(rnd.line_tiles()) > before or app.session.pending_question is not None
-    assert app.session.bot_pending() is False
+    assert (app.session.waiting() is None) is False
 
 
 def test_click_on_a_tile_that_does_not_fit_is_a_message() -> None:
     app = _app()
-    legal_tiles = {m.tile for m in app.session.legal_moves() if isinstance(m, Play)}
+    legal_tiles = {m.tile for m in app.session.legal_actions() if isinstance(m, Play)}
     bad = [i for i, t in enumerate(app._hand) if t not in legal_tiles]
     if not bad:
         pytest.skip("every tile fits in this deal")
@@ -134,19 +135,19 @@ def test_an_unforeseen_error_in_a_click_is_said_and_the_game_goes_on(monkeypatch
     app = _app()
     log = io.StringIO()
     monkeypatch.setattr(sys, "__stderr__", log)
-    play = app.session.play
+    play = app.session.apply_action
 
     def broken(_move: Any) -> Any:
         raise RuntimeError("the engine tripped")
 
-    monkeypatch.setattr(app.session, "play", broken)
+    monkeypatch.setattr(app.session, "apply_action", broken)
     line = list(app.session.round.line_tiles())
     _play_first(app)
     assert "Something went wrong: the engine tripped" in app.status.value
     assert "RuntimeError: the engine tripped" in log.getvalue()
     assert log.getvalue().startswith(LOGGED)  # the line the browser tests look for
     assert app.session.round.line_tiles() == line and _find(app, "ld-move")  # nothing lost
-    monkeypatch.setattr(app.session, "play", play)
+    monkeypatch.setattr(app.session, "apply_action", play)
     _play_first(app)
     assert len(app.session.round.line_tiles()) > len(line)
     assert "Something went wrong" not in app.status.value
@@ -161,10 +162,10 @@ def test_an_unforeseen_error_in_a_bot_step_is_said(monkeypatch) -> None:
     def broken() -> Any:
         raise RuntimeError("the bot tripped")
 
-    monkeypatch.setattr(app.session, "step_bot", broken)
+    monkeypatch.setattr(app.session, "_bot_move", broken)
     _play_first(app)  # the bot's reply trips
     assert "Something went wrong: the bot tripped" in app.status.value
-    assert app.session.bot_pending()  # the bot's turn waits; nothing was lost
+    assert (app.session.waiting() is None)  # the bot's turn waits; nothing was lost
 
 
 def _until_question(app: Any) -> Any:
@@ -327,7 +328,7 @@ def test_forced_draw_is_applied_with_a_message() -> None:
         if app.session.pending_question is not None:
             app.reveal_btn.click()
             continue
-        if any(isinstance(m, (Draw, Pass)) for m in app.session.legal_moves()):
+        if any(isinstance(m, (Draw, Pass)) for m in app.session.legal_actions()):
             raise AssertionError("a forced draw or pass waited for a click")
         if "draw" in app.status.value.lower() or "pass" in app.status.value.lower():
             return
@@ -361,7 +362,7 @@ def test_only_tutor_ui_imports_widgets() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert "import ipywidgets" not in text and "import ipycanvas" not in text, path
-    code = "import engine, tutor, tutor.play.session, sys; print('ipywidgets' in sys.modules)"
+    code = "import engine, tutor, tutor.session.session, sys; print('ipywidgets' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
@@ -458,7 +459,7 @@ def test_any_link_opens_the_page_and_says_what_it_could_not_use(monkeypatch, que
     page. Every link now opens a playable page; what could not be used is said on it."""
     monkeypatch.setenv("QUERY_STRING", query)
     app = dashboard(seed=3)
-    assert app.session.legal_moves() or app.session.pending_question or app.session.round.over
+    assert app.session.legal_actions() or app.session.pending_question or app.session.round.over
     assert says in _status_text(app)
     assert app.session.student.isprintable() and app.session.student.strip()
 
@@ -481,7 +482,7 @@ def test_no_lesson_files_at_all_still_opens_free_play(monkeypatch, tmp_path):
     monkeypatch.setattr(tutor.course.lessons, "lesson_dirs", lambda: [tmp_path])
     monkeypatch.setenv("QUERY_STRING", "lesson=01-other-end&lang=en")
     app = dashboard(seed=3)
-    assert app.session.lesson == "free-play" and app.session.legal_moves()
+    assert app.session.lesson == "free-play" and app.session.legal_actions()
     assert "There is no lesson “01-other-end”" in _status_text(app)
 
 
@@ -504,8 +505,8 @@ def test_the_dashboard_plays_the_block_game(monkeypatch):
             break
         if s.pending_question is not None:
             app._submit(str(s.pending_question.expected))
-        elif s.legal_moves():
-            app.play(s.legal_moves()[0])
+        elif s.legal_actions():
+            app.play(s.legal_actions()[0])
         app.run_steps()
     assert s.round.over
 
@@ -771,19 +772,19 @@ def test_the_skills_card_names_the_student_or_says_yours(settings: dict[str, str
 def test_hot_seat_players_without_names_each_read_your_skills() -> None:
     """Hot seat on a page opened without a name: the second seat's store name is "anon (B)";
     its skills card says "Your skills" too, as the first seat's does."""
-    from tutor.play.session import Session
+    from tutor.session.session import Session
     from tutor.ui.play.skills import mastery_html
 
-    s = Session(players=2, humans=(0, 1), seed=3, lang="en", store=None)
+    s = drive.start(Session(players=2, humans=(0, 1), seed=3, lang="en", store=None))
     seen = set()
     for _ in range(60):
         view = s.snapshot()
         seen.add(view.student)
         assert mastery_html(view, "en").startswith("<b>Your skills</b>"), view.student
         if view.question is not None:
-            s.answer(str(s.pending_question.expected))
+            drive.answer(s, str(s.pending_question.expected))
         elif view.human_to_move is not None:
-            s.play(s.legal_moves()[0])
+            drive.play(s, s.legal_actions()[0])
         else:
             break
     assert seen == {"anon", "anon (B)"}
@@ -795,10 +796,10 @@ def test_a_lesson_plays_to_its_end_and_shows_the_summary_and_the_link() -> None:
     whose end offers the next match), then shows each target skill with right / asked,
     mastered or not, what to practise next, and the link back to the lessons page; no next
     round is offered."""
-    from tutor.play.session import Session
+    from tutor.session.session import Session
 
-    session = Session.from_lesson("04-times", lang="en", student="ana", seed=3,
-                                  max_questions=25)
+    session = drive.start(Session.from_lesson("04-times", lang="en", student="ana", seed=3,
+                                  max_questions=25))
     app = TutorApp(session=session)
     assert app.round_end.lesson_end.layout.display == "none"
     next_match = 0

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from engine.round import Play
 from engine.tiles import DOUBLE_NINE, Tile
-from tutor.play.session import Session
+from tests import driving as drive
+from tutor.session.session import Session
 from tutor.ui import TutorApp
 from tutor.ui.play.moves import EXTRA_MOVE
 
@@ -23,8 +24,8 @@ def cuban_hands(extra: dict[int, list[str]]) -> list[list[str]]:
 
 
 def cuban_app(hands: list[list[str]], lang: str = "en") -> TutorApp:
-    session = Session(variant="cuban", players=4, humans=(0,), bots="greedy", rounds=3,
-                      seed=5, lang=lang, ask=(), drill=False, deals=[{"hands": hands}])
+    session = drive.start(Session(variant="cuban", players=4, humans=(0,), bots="greedy", rounds=3,
+                      seed=5, lang=lang, ask=(), drill=False, deals=[{"hands": hands}]))
     return TutorApp(session=session, pace=0)
 
 
@@ -40,7 +41,7 @@ def extra_buttons(app: TutorApp) -> list:
 def test_3_4_the_redeal_button_shows_with_five_doubles_and_its_click_annuls_the_round_D21():
     app = cuban_app(cuban_hands({0: ["9/9", *FIVE_DOUBLES]}))
     view = app.session.snapshot()
-    assert view.extra and app.session.human_to_move == 0
+    assert view.extra and app.session.current_player() == 0
     (button,) = extra_buttons(app)
     assert button.description == "Ask for a redeal (five doubles)"
     assert button.tooltip == "annul"  # found by its notation, as the other moves
@@ -68,7 +69,7 @@ def test_3_4_no_redeal_button_without_five_doubles_nor_after_the_first_turn():
     app = cuban_app(cuban_hands({0: ["9/9", *FIVE_DOUBLES]}))
     assert extra_buttons(app)
     app.play(Play(Tile(9, 9)))  # the student opens instead
-    assert app.session.human_to_move == 0 and not app.session.round.over
+    assert app.session.current_player() == 0 and not app.session.round.over
     assert shown(app) and extra_buttons(app) == []
 
 

@@ -266,8 +266,8 @@ def _play_a_little(app: Any, answers: int = 3) -> None:
             asked += 1
             if asked >= answers:
                 return
-        elif s.human_to_move is not None:
-            s.play(rng.randrange(len(s.legal_moves())))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
         elif s.round.over and not s.match.over:
             s.new_round()
         elif s.match.over:

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
+from tests import driving as drive
 from tests.playing import play_to_question
 from tutor.classroom.link import page_link, read_link
 from tutor.classroom.overview import ClassFiles, merge_files
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.records import Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.storage.store_files import write_csv
@@ -85,7 +86,7 @@ def test_the_play_page_without_a_student_asks_before_the_game_starts(link: Any,
         assert app.session.store is store and app._main.layout.display is None
         # The address bar's link will say it (access.js rewrites it), so a reload keeps it.
         assert (app.access.student, app.access.class_code) == ("Ana María", "6-B")
-        assert app.session.legal_moves() or app.session.pending_question is not None
+        assert app.session.legal_actions() or app.session.pending_question is not None
         assert "Welcome, Ana María" in app.status.value
         # A reload is the link with student= (and class=): the page does not ask again.
         link("lesson=free-play&lang=en&seed=3&student=Ana+Mar%C3%ADa&class=6-B")
@@ -246,13 +247,12 @@ def test_the_hint_button_stops_at_the_last_rung_and_saves_each_rung_once(
     """docs/rules.md §4: hints are evidence (a hint before the first answer counts as wrong), so
     each rung is saved once; after the answer's rung the button is disabled."""
     with Store(tmp_path / "p.sqlite3") as store:
-        app = TutorApp(session=Session(seed=3, lang="en", student="ana", store=store,
-                                       auto_bots=False))
+        app = TutorApp(session=Session(seed=3, lang="en", student="ana", store=store))
         s = app.session
         for _ in range(300):
             if s.pending_question is not None:
                 break
-            app.play(s.legal_moves()[0])
+            app.play(s.legal_actions()[0])
             app.run_steps()
         q = s.pending_question
         assert q is not None and not app.hint_btn.disabled
@@ -278,13 +278,13 @@ def test_the_score_sheet_names_its_columns_and_explains_its_marks() -> None:
     assert column_name("-b", "es") == "B: puntos perdidos (−b)"
     assert column_name("Σa", "en") == "A: score (Σa)"
     assert column_name("Σac", "en") == "pair AC: score (Σac)"
-    s = Session(seed=3, lang="en", auto_bots=True)
+    s = drive.start(Session(seed=3, lang="en"))
     for _ in range(5):
         if s.pending_question is not None:
-            s.reveal()
-        elif s.legal_moves():
-            s.play(s.legal_moves()[0])
-    sheet = s.sheet()
+            drive.reveal(s)
+        elif s.legal_actions():
+            drive.play(s, s.legal_actions()[0])
+    sheet = s.snapshot(sheet=True).sheet
     out = readable_sheet_html(sheet, "Round 1", "en")
     heads = re.findall(r'<th scope="col">([^<]*)</th>', out)
     assert heads == [column_name(h, "en") for h in sheet.header]
@@ -331,7 +331,7 @@ def test_after_a_move_button_the_focus_goes_to_the_moves_group() -> None:
     assert app.access.attributes[MOVES_GROUP]["tabindex"] == "-1"
     # The student's turn is back (no pace: the bots played at once); the focus request was
     # not replaced by the first move's.
-    assert s.human_to_move is not None and app.access.focus_request["selector"] != CHOICE
+    assert s.current_player() is not None and app.access.focus_request["selector"] != CHOICE
 
 
 # --- the class code in every download (issue 43, finding 7) -----------------------------------

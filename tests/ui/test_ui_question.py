@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests import driving as drive
 from tutor.teaching.questions import Question, math_html
 from tutor.ui.play.question import question_html
 
@@ -10,7 +11,7 @@ def test_question_panel_shows_the_situation_never_the_working() -> None:
     """Issue (no giveaways): before the first attempt the panel shows the tile played, the
     line with both ends marked and the hands to count; the formula and T only as a scaffold
     the lesson asked for."""
-    from tutor.play.snapshot import QuestionView
+    from tutor.session.snapshot import QuestionView
     from tutor.teaching.questions import Situation
 
     q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
@@ -29,7 +30,7 @@ def test_question_panel_shows_the_situation_never_the_working() -> None:
 
 def test_question_panel_counts_the_questions_to_come_in_words() -> None:
     """"1 more question", "7 preguntas más": no "question(s)"; none said when none follow."""
-    from tutor.play.snapshot import QuestionView
+    from tutor.session.snapshot import QuestionView
     from tutor.teaching.questions import Situation
 
     q = QuestionView(id="q", prompt="You played 5/x. How many points do you gain?",
@@ -48,21 +49,21 @@ def test_question_panel_counts_the_questions_to_come_in_words() -> None:
 def test_working_is_shown_like_an_unreadable_answer() -> None:
     """docs/rules.md §4 "The answer is a number": the page answers working (``4*8``) with "now
     work it out" as a note, not as a wrong answer, and with no hint; in both languages."""
-    from tutor.play.session import Session
+    from tutor.session.session import Session
     from tutor.ui.play.question import feedback_html
 
     for lang, said in (("en", "That is the working. Now work it out: what number is it?"),
                        ("es", "Eso es la operación. Ahora resuélvela: ¿qué número da?")):
         for seed in range(200):
-            s = Session(seed=seed, lang=lang)
-            while s.pending_question is None and s.human_to_move is not None:
-                s.play(0)
+            s = drive.start(Session(seed=seed, lang=lang))
+            while s.pending_question is None and s.current_player() is not None:
+                drive.play(s, 0)
             if s.pending_question is not None:
                 break
         q = s.pending_question
         assert q is not None
-        fb = s.answer(f"{q.expected}*1")
-        invalid = s.answer("abc")
+        fb = drive.answer(s, f"{q.expected}*1")
+        invalid = drive.answer(s, "abc")
         assert fb.kind == "working" and not fb.done
         out = feedback_html(fb)
         assert out == f"<span class='ld-warn'>{said}</span>"
@@ -82,14 +83,13 @@ def _practice_items() -> list[tuple[str, str, Question]]:
     import random
 
     from tutor.games import GAMES
-    from tutor.play.session import Session
+    from tutor.session.session import Session
     from tutor.teaching.practice import DRILL_SKILLS
 
     items: list[tuple[str, str, Question]] = []
     for name, entry in GAMES.items():
         for players in entry.player_counts:  # every table the game is played at
-            asker = Session(variant=name, players=players, seed=43, lang="en",
-                            auto_bots=False).asker
+            asker = Session(variant=name, players=players, seed=43, lang="en").asker
             for skill in sorted(DRILL_SKILLS):
                 for source in asker._sources[skill]:
                     for k in range(6):
@@ -109,7 +109,7 @@ def test_every_practice_item_is_labelled_and_its_numbers_are_on_screen_or_suppos
     import re
 
     from tutor.i18n import translator
-    from tutor.play.snapshot import QuestionView
+    from tutor.session.snapshot import QuestionView
     from tutor.ui.play.question import situation_html
 
     items = _practice_items()

@@ -11,10 +11,11 @@ from ui_views import cells, fake_view
 
 from engine.events import Bonus, PowerEffect, RoundEnded
 from engine.tiles import parse_tile
+from tests import driving as drive
 from tutor.course.lesson_end import LessonSummary, SkillSummary
 from tutor.i18n import format_number
-from tutor.play.session import Session
-from tutor.play.snapshot import MatchRow, RoundSummary
+from tutor.session.session import Session
+from tutor.session.snapshot import MatchRow, RoundSummary
 from tutor.ui.play.round_end import RoundEndPanel, lesson_end_html, match_html, round_summary_html
 
 
@@ -106,14 +107,14 @@ def _to_round_end(s: Session, rng: random.Random,
         elif s.round.over:
             return
         else:
-            s.play(rng.randrange(len(s.legal_moves())))
+            drive.play(s, rng.randrange(len(s.legal_actions())))
     raise AssertionError("the round did not end")
 
 
 def _right(s: Session) -> object:
     q = s.pending_question
     assert q is not None
-    return s.answer(str(q.expected))
+    return drive.answer(s, str(q.expected))
 
 
 @pytest.mark.parametrize("lang, tile, tiles, point, points, left", [
@@ -124,7 +125,7 @@ def test_a_round_end_says_the_tiles_left_in_each_hand_and_their_points(
     """docs/rules.md §1.8: at a tranque every player totals their hand (a symbol half is worth 0,
     §1.1 D-1). The round end says each hand's tiles and points in those words, numbers
     counted here from the tiles themselves; while the round-end question waits, neither."""
-    s = Session(seed=2, lang=lang, ask=("round_end",), drill=False)
+    s = drive.start(Session(seed=2, lang=lang, ask=("round_end",), drill=False))
     rng = random.Random(2)
     pending = []
     _to_round_end(s, rng, lambda ss: (pending.append(ss.snapshot()), _right(ss)))
@@ -151,7 +152,7 @@ def test_a_round_end_says_the_tiles_left_in_each_hand_and_their_points(
 
 def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
     """Lesson 04 (seed 5) played to its match's end, every third question revealed."""
-    s = Session.from_lesson("04-times", lang=lang, seed=5, student="ana")
+    s = drive.start(Session.from_lesson("04-times", lang=lang, seed=5, student="ana"))
     rng = random.Random(5)
     asked: dict[str, list[int]] = {}
 
@@ -162,7 +163,7 @@ def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
         assert p is not None
         done[0] += 1
         right = done[0] % 3 != 0
-        result = _right(ss) if right else ss.reveal()
+        result = _right(ss) if right else drive.reveal(ss)
         # counted as the evidence counts it (tutor.teaching.counts, docs/rules.md §4)
         ev = p.evidence
         if ev is not None and ev.kind != "none":
@@ -175,7 +176,7 @@ def _lesson_to_its_match_end(lang: str) -> tuple[Session, dict[str, list[int]]]:
         _to_round_end(s, rng, answer)
         if s.match.over:
             return s, asked
-        s.new_round()
+        drive.new_round(s)
 
 
 @pytest.mark.parametrize("lang, final, point, points, caption, next_words, title", [
@@ -224,13 +225,13 @@ def test_a_free_play_match_end_links_back_and_has_no_next_lesson() -> None:
     """Free play (no targets: no lesson summary) ends with its match: the match end itself
     links back to the lessons page; free play is the last lesson, so nothing comes next. The
     last hand held only symbol tiles (0 points, docs/rules.md D-1), said as tiles and points."""
-    s = Session(seed=72, lang="en", ask=(), drill=False, student="ana")
+    s = drive.start(Session(seed=72, lang="en", ask=(), drill=False, student="ana"))
     rng = random.Random(72)
     while not s.match.over:
         if s.round.over:
-            s.new_round()
+            drive.new_round(s)
         else:
-            s.play(rng.randrange(len(s.legal_moves())))
+            drive.play(s, rng.randrange(len(s.legal_actions())))
     view = s.snapshot()
     panel = RoundEndPanel(on_next_round=lambda: None, on_new_match=lambda: None)
     panel.render(view)

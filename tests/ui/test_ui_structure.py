@@ -62,6 +62,53 @@ def test_one_snapshot_per_refresh(monkeypatch) -> None:
     assert refreshes and len(snapshots) == len(refreshes)
 
 
+
+# The play page reads the session through its snapshot alone (issue 46 part 2): what it may
+# call on the session are the intents it sends and the snapshot it draws from.
+INTENTS = {"snapshot", "advance", "apply_action", "answer", "hint", "reveal", "new_match",
+           "new_round", "set_lang", "warm_up", "flush"}
+
+
+def session_reads(source: str) -> set[str]:
+    """What ``source`` reads of a session (``session.x``, ``self.session.x``) other than the
+    :data:`INTENTS`; a session bound to another name (``s = self.session``) is reported as
+    ``= session``, since its reads could not be followed."""
+
+    def is_session(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Name) and node.id == "session") or (
+            isinstance(node, ast.Attribute) and node.attr == "session")
+
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and is_session(node.value):
+            found.add(node.attr)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and \
+                node.value is not None and is_session(node.value):
+            found.add("= session")
+        elif isinstance(node, ast.Tuple) and any(is_session(e) for e in node.elts):
+            found.add("= session")
+    return found - INTENTS
+
+
+def test_the_play_page_reads_the_session_only_through_the_snapshot() -> None:
+    """app.py and the play page's panels call the session's intents and its snapshot, and
+    read nothing else of it (no pending question, hints left, unsaved writes or sheet)."""
+    reads = {path.name: session_reads(path.read_text(encoding="utf-8"))
+             for path in sorted(ui_path("app").parent.glob("*.py"))}
+    assert {name: r for name, r in reads.items() if r} == {}
+
+
+def test_a_read_past_the_snapshot_is_caught() -> None:
+    """The scan sees what the page read before the snapshot had it."""
+    source = ("def f(self, session):\n"
+              "    if self.session.pending_question is None or not "
+              "self.session.asker.more_hints():\n"
+              "        self.session.hint()\n"
+              "    s, n = self.session, session.unsaved\n"
+              "    t = session\n"
+              "    return s.sheet(), session.snapshot()\n")
+    assert session_reads(source) == {"pending_question", "asker", "unsaved", "= session"}
+
 # The play page's panels read only the snapshot (issue 34 part 2; DESIGN.md "The snapshot is
 # the only door"): none imports the engine, other than its types, or the progress store.
 PANELS = ("access", "board", "cover", "draw", "game_setup", "header", "keys", "layout", "log",

@@ -441,8 +441,6 @@ def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
 
 def refresh_mastery(store: Store, student: str) -> Mastery:
     """Rebuild ``student``'s mastery from all their attempts in ``store`` and save it."""
-    from tutor.storage.recorder import save_mastery
-
     mastery = rebuild_mastery(store.attempts(student), lesson_params())
-    save_mastery(store, student, mastery)
+    store.save_mastery_rows(student, mastery.to_dict())
     return mastery

@@ -3,5 +3,5 @@ simulated students (``simulate-students``). ``python -m tutor`` (``tutor.__main_
 ``python -m tutor.commands.server --write-server-config`` writes a class server's settings;
 :mod:`tutor.commands.server` also starts and stops Voilà and Jupyter Server (tests, benchmarks).
 May import: ``engine``, ``tutor.i18n``, ``tutor.games``, ``tutor.teaching``,
-``tutor.storage``, ``tutor.course``, ``tutor.play``, ``tutor.classroom`` and ``tutor.hub``. Never
+``tutor.storage``, ``tutor.course``, ``tutor.session``, ``tutor.classroom`` and ``tutor.hub``. Never
 widgets or a page."""

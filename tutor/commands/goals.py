@@ -27,7 +27,7 @@ from tutor.commands.simulate import (
     student_seed,
 )
 from tutor.course.lessons import Lesson, lesson_coverage, load_lesson
-from tutor.play.session import Session
+from tutor.session.session import Session
 from tutor.storage.store import Store
 from tutor.teaching.diagnosis import CATALOG, mistake_value
 from tutor.teaching.mastery import SKILLS

@@ -1,6 +1,6 @@
 """Simulated students, for lesson designers and for tests: scripted learners
 (:mod:`tutor.commands.learners`, by profile) play whole lessons through the same
-:class:`~tutor.play.session.Session` the page uses, all through ONE loop (:func:`drive`), and
+:class:`~tutor.session.session.Session` the page uses, all through ONE loop (:func:`drive`), and
 the tutor's own records say how the lesson went (which skills it asked, how often, whether
 mastery was reached).
 
@@ -38,8 +38,8 @@ from engine.view import view_of
 from tutor.commands.learners import Forgetful, Learner, Seen, SimClock, Typist, learner
 from tutor.course.lessons import Lesson, load_lesson
 from tutor.i18n import N_, TranslatableError
-from tutor.play.session import Session
-from tutor.play.snapshot import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND
+from tutor.session.session import Session
+from tutor.session.snapshot import WAIT_MOVE, WAIT_QUESTION, WAIT_ROUND
 from tutor.storage.store import Store
 from tutor.storage.store_files import progress_file_name
 from tutor.teaching.diagnosis import diagnose, mistake_value
@@ -125,11 +125,11 @@ def drive(s: Session, student: Learner, rng: random.Random, mover: GreedyBot, ru
           on_reply: Callable[[Reply], None] | None = None) -> Run:
     """THE loop of the simulated students: play ``s`` until ``until(s)`` (default: the
     lesson is over), at most ``steps`` steps. What happens next is what the session waits for
-    (:meth:`~tutor.play.session.Session.waiting`): a question, answered by ``student``
+    (:meth:`~tutor.session.session.Session.waiting`): a question, answered by ``student``
     (:func:`_ask`, each :class:`Reply` kept in ``run`` and given to ``on_reply``); the
     student's move, chosen by ``mover`` from what its seat sees; the round's end, then the
     next round (or a new match of the same lesson); else the session's own step
-    (:meth:`~tutor.play.session.Session.advance`: a bot's move). Returns ``run``."""
+    (:meth:`~tutor.session.session.Session.advance`: a bot's move). Returns ``run``."""
     for _ in range(steps):  # bounded: a lesson is a few hundred steps
         if until(s):
             break
@@ -142,7 +142,7 @@ def drive(s: Session, student: Learner, rng: random.Random, mover: GreedyBot, ru
                 on_reply(reply)
         elif waiting == WAIT_MOVE:
             seat = s.round.turn
-            events = s.play(mover.choose(view_of(s.round, seat)))
+            events = s.apply_action(mover.choose(view_of(s.round, seat)))
             run.tiles_placed += sum(isinstance(e, Placed) and e.seat == seat for e in events)
         elif waiting == WAIT_ROUND:
             s.new_round()
@@ -236,7 +236,7 @@ def simulate_days(lessons: Sequence[tuple[float, Lesson | str]], student: Learne
                   lang: str = "en") -> list[list[tuple[Question, bool]]]:
     """One simulated student across days, with one progress ``store``: for each
     ``(days, lesson)`` the clock moves on ``days`` days, then the lesson is played to its end
-    (:func:`drive`; a :class:`~tutor.play.session.Session` on the same store and clock, so
+    (:func:`drive`; a :class:`~tutor.session.session.Session` on the same store and clock, so
     reviews fall due and are mixed in; moves by a greedy player seeded ``seed`` + the
     lesson's number). A :class:`~tutor.commands.learners.Forgetful` student gets the clock.
     Returns each lesson's questions with whether the first answer was right."""

@@ -50,7 +50,7 @@ def end_reason(students: Sequence[tuple[bool, int]], targets: int, *, minutes: f
     mastered, questions on the targets in this lesson). Every student has mastered every
     target; or each student still learning has reached the question cap (``max_questions``
     per target); or ``max_minutes`` have passed; or :data:`LESSON_ROUND_LIMIT` rounds. The
-    one rule the play page ends a lesson by (:meth:`tutor.play.session.Session.lesson_over`)
+    one rule the play page ends a lesson by (:meth:`tutor.session.session.Session.lesson_over`)
     and the teacher's live view reads a student's lesson as finished by
     (:mod:`tutor.classroom.live`).
 

@@ -97,7 +97,7 @@ class Lesson:
     def plan(self) -> Plan:
         """What the lesson asks the tutor to practise, with its game (free play's focus is
         the game's skills): the plan a session of the lesson plays by
-        (:meth:`tutor.play.session.Session.from_lesson`) and the skills the lessons page
+        (:meth:`tutor.session.session.Session.from_lesson`) and the skills the lessons page
         shows (:func:`tutor.classroom.overview.lesson_progress`)."""
         return Plan(targets=self.targets, scaffolds=self.scaffold, drill=self.drill,
                     ask_bot_plays=self.ask_bot_plays, game=self.variant)

@@ -3,7 +3,7 @@ or in a PostgreSQL database a school's or district's server shares.
 
 The store keeps rows: attempts (:class:`tutor.storage.records.Attempt`) and mastery rows (plain
 values by skill). It imports no teaching code; the teaching code turns the rows into a
-:class:`tutor.teaching.mastery.Mastery` (:func:`tutor.storage.recorder.load_mastery`).
+:class:`tutor.teaching.mastery.Mastery` (:func:`tutor.session.saving.load_mastery`).
 
 Where: ``$LEONARD_TUTOR_DB`` (or the ``Store``'s first argument) is a file path, or a
 ``postgresql://user@host:5432/db`` address (psycopg 3: ``pip install
@@ -146,7 +146,7 @@ class Store(StoreBase):
     Many kernels may share one store: it is created safely by whichever opens it first, and
     a write that finds it busy waits ``busy_timeout`` seconds, then is tried again
     ``retries`` more times; after that it raises :class:`StoreBusyError` and has written
-    nothing (a :class:`tutor.play.session.Session` then keeps the attempt until the store is
+    nothing (a :class:`tutor.session.session.Session` then keeps the attempt until the store is
     free). On PostgreSQL a lost connection (the server restarted) counts as busy: the store
     reconnects, trying for up to ``busy_timeout`` seconds, and makes the whole write again;
     an attempt whose first commit did get through is found, not stored twice.
@@ -378,7 +378,7 @@ class Store(StoreBase):
         attempt once, at the answer (:class:`tutor.teaching.asking.Asker`: its session, time,
         attempt
         number at the step and first-attempt mark included), and the
-        :class:`~tutor.storage.recorder.Recorder` hands it here unchanged. Values outside
+        :class:`~tutor.session.saving.Recorder` hands it here unchanged. Values outside
         :data:`LIMITS` raise :class:`StoreError`."""
         a = attempt
         self._allow(a.student)
@@ -443,7 +443,7 @@ class Store(StoreBase):
         """Store ``student``'s mastery rows (one transaction): by skill, the columns of
         :data:`MASTERY_COLUMNS` (the shape of :meth:`tutor.teaching.mastery.Mastery.to_dict`). The
         store keeps rows; the teaching code makes them a mastery
-        (:func:`tutor.storage.recorder.save_mastery`)."""
+        (:func:`tutor.session.saving.save_mastery`)."""
         self._allow(student)
         values = [tuple(int(row[c]) if c == "mastered" else row[c] for c in MASTERY_COLUMNS)
                   for row in rows.values()]
@@ -464,7 +464,7 @@ class Store(StoreBase):
     def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]:
         """``student``'s saved mastery rows, by skill: each the columns of
         :data:`MASTERY_COLUMNS` (empty if nothing was saved). The teaching code reads them
-        (:func:`tutor.storage.recorder.load_mastery`,
+        (:func:`tutor.session.saving.load_mastery`,
         :meth:`tutor.teaching.mastery.Mastery.from_dict`)."""
         self._allow(student)
         columns = ", ".join(f"m.{c}" for c in MASTERY_COLUMNS)

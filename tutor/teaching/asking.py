@@ -4,7 +4,7 @@ points they hide, and answer → hint → reveal with the evidence each first an
 An :class:`Asker` reads the engine's events (it never changes the game); the session hands it
 each move's events and the scores before the move. Each attempt is built here, once, as a
 :class:`~tutor.storage.records.Attempt`, and goes with the mastery to a
-:class:`~tutor.storage.recorder.Recorder` when there is one (which saves both unchanged).
+:class:`~tutor.session.saving.Recorder` when there is one (which saves both unchanged).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ LONGEST_WAIT = 86_400.0
 
 
 class AnswerRecorder(Protocol):
-    """Where the asker hands each attempt and mastery (:class:`tutor.storage.recorder.Recorder`; the
+    """Where the asker hands each attempt and mastery (:class:`tutor.session.saving.Recorder`; the
     teaching code knows no store)."""
 
     lesson: str

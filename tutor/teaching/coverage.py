@@ -310,7 +310,7 @@ def coverage(game_name: str, players: int, ask: Iterable[str], rules: HouseRules
 
 class LazyCoverage(Mapping[str, SkillCoverage]):
     """A coverage computed at its first use: a page's kernel computes it once the board is
-    out (:meth:`tutor.play.session.Session.warm_up`), not before the page's first picture. The
+    out (:meth:`tutor.session.session.Session.warm_up`), not before the page's first picture. The
     pieces are kept per game, so a second session pays nothing."""
 
     def __init__(self, compute: Callable[[], Mapping[str, SkillCoverage]]) -> None:

@@ -3,7 +3,7 @@
 A package per page, and what they share:
 
 - ``tutor.ui.play``: the play page. One module per panel, each a widget that renders itself
-  from the session's :class:`~tutor.play.snapshot.Snapshot` with its pure HTML functions
+  from the session's :class:`~tutor.session.snapshot.Snapshot` with its pure HTML functions
   beside it (testable without widgets): ``header``, ``game_setup``, ``board`` (``layout``
   and ``draw`` under it), ``cover``, ``moves``, ``question``, ``scores``, ``skills``, ``log``,
   ``round_end``, ``sheet``, ``keys``; ``app`` only wires them and paces the session;

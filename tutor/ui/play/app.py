@@ -13,22 +13,23 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
-from engine.events import Drew, Passed
+from engine.events import Drew
 from engine.round import Action, Play
 from engine.tiles import Tile
 from tutor.i18n import N_, normalize_lang, translator
-from tutor.play.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
-from tutor.play.snapshot import ExtraMoveView, Snapshot
-from tutor.play.words import spoken
-from tutor.teaching.questions import seat_name, warm_up
+from tutor.session.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
+from tutor.session.snapshot import ExtraMoveView, QuestionView, Snapshot
+from tutor.session.words import spoken
+from tutor.teaching.questions import warm_up
 from tutor.ui.play.board import BoardPanel
+from tutor.ui.play.focus import follow, forced_words
 from tutor.ui.play.game_setup import SetupPanel
-from tutor.ui.play.header import Header, LessonLine, SavingNote, Status, state_text
+from tutor.ui.play.header import Header, LessonLine, SavingNote, Status
 from tutor.ui.play.keys import HelpPanel, shortcut_map
 from tutor.ui.play.log import LogPanel
-from tutor.ui.play.moves import CHOICE, MOVES_GROUP, MovesPanel, move_label
-from tutor.ui.play.question import ANSWER_BOX, AnsweredCard, TutorPanel
-from tutor.ui.play.round_end import ROUND_END_BUTTONS, RoundEndPanel
+from tutor.ui.play.moves import MOVES_GROUP, MovesPanel, move_label
+from tutor.ui.play.question import AnsweredCard, TutorPanel
+from tutor.ui.play.round_end import RoundEndPanel
 from tutor.ui.play.scores import ScoresPanel
 from tutor.ui.play.sheet import SheetPanel
 from tutor.ui.play.skills import SkillsPanel
@@ -81,11 +82,9 @@ class TutorApp(widgets.VBox):
         """Set while the page waits for the student's name."""
         self.class_code = class_code
         settings.setdefault("lang", "es")
-        self.lang = normalize_lang(settings["lang"])
-        keywords: SessionKeywords = {**settings, "auto_bots": False}
-        self.session = session or Session(**keywords)
-        self.session.auto_bots = False  # the app paces the session's steps
-        self.lang = self.session.lang
+        self.session = session or Session(**settings)  # the app paces its steps (advance)
+        first = self.session.snapshot()
+        self.lang = first.lang
         self.pace = pace
         self._generation = 0
         self._task: asyncio.Task[None] | None = None
@@ -94,16 +93,16 @@ class TutorApp(widgets.VBox):
         self._view: Snapshot | None = None
         self._said: list[str] = []
         """What happened since the last refresh, to announce with it."""
-        self._told_step = self.session.steps
-        """The last step whose news was announced (the page starts with nothing to say)."""
+        self._told_step: int | None = None
+        """The last step whose news was told (None: the page's first, which tells none)."""
         self._notes_said = 0
         """The session's notes (:attr:`Snapshot.notes`) the status line has said so far."""
         self._board_size = board_size
         self._build(board_size)
-        self.setup.show_settings(self.session.settings)
+        self.setup.show_settings(first.settings)
         self.relabel()
         self._show_name_form(self.asking)
-        self.refresh()
+        self.refresh(view=first)
         if self.asking:
             self.access.focus(NAME_INPUT)
         self.kick()
@@ -203,20 +202,20 @@ class TutorApp(widgets.VBox):
         if start is None:
             return
         self.session = start(student, self.lang)
-        self.session.auto_bots = False
         self._notes_said = 0
-        self.lang = self.session.lang
+        view = self._snapshot()
+        self.lang = view.lang
         self.class_code = class_code
         with self.access.hold_sync():
             self.access.student, self.access.class_code = student, class_code
         self._generation += 1
         self._view = None
-        self.setup.show_settings(self.session.settings)
+        self.setup.show_settings(view.settings)
         self._reset_round_state()
-        self._told_step = self.session.steps
+        self._told_step = None
         self._show_name_form(False)
         self._say(self._t(N_("Welcome, {student}: the game starts.")).format(student=student))
-        self.refresh()
+        self.refresh(view=view)
         self.kick()
 
     def _window_width(self, pixels: int) -> None:
@@ -318,7 +317,7 @@ class TutorApp(widgets.VBox):
         legal move, or a game's own move the snapshot offers (its ``extra``)."""
         self.board_slot.selected = None
         try:
-            self.session.play(move)
+            self.session.apply_action(move)
         except (SessionError, ValueError) as err:
             self._say(str(err), "msg")
             self.refresh()
@@ -401,14 +400,9 @@ class TutorApp(widgets.VBox):
         if not step.forced:
             self.refresh()
             return PACE * 0.5 if any(isinstance(e, Drew) for e in step.events) else self.pace
-        drew = [e for e in step.events if isinstance(e, Drew)]
-        if drew:
-            self._say(self._t(N_("No tile fits, so you draw: {tile}.")).format(
-                tile=", ".join(str(e.tile) for e in drew)))
-        elif any(isinstance(e, Passed) for e in step.events):
-            assert step.seat is not None  # a forced move is a human's
-            self._say(self._t(N_("No tile fits and the pile is empty: player {seat} "
-                                 "passes.")).format(seat=seat_name(step.seat)))
+        words = forced_words(step, self.lang)
+        if words:
+            self._say(words)
         self._told_step = step.number  # the message above says it for the student
         self.refresh()
         return self.pace
@@ -451,46 +445,53 @@ class TutorApp(widgets.VBox):
 
     # --- answers ------------------------------------------------------------------------------
 
+    def _question(self) -> QuestionView | None:
+        """The question the page shows (its last snapshot's)."""
+        return self._view.question if self._view is not None else None
+
     def _submit(self, text: str) -> None:
         text = str(text).strip()
-        if not text or self.session.pending_question is None:
+        if not text or self._question() is None:
             return
         before = list(self._shown_scores())
         fb = self.session.answer(text)
         self._show_feedback(fb, before)
 
     def _hint(self) -> None:
-        if self.session.pending_question is None or not self.session.asker.more_hints():
+        q = self._question()
+        if q is None or not q.more_hints:
             return  # the last rung was given: the button is disabled, H does nothing
         hint = self.session.hint()
-        self._saving()
+        view = self._snapshot()
+        self._saving(view)
         self.tutor.show_hint(hint, self.lang)
         self._said.append(hint)
-        self.refresh()
+        self.refresh(view=view)
 
     def _reveal(self) -> None:
-        if self.session.pending_question is None:
+        if self._question() is None:
             return
         before = list(self._shown_scores())
         fb = self.session.reveal()
         self._show_feedback(fb, before)
 
     def _shown_scores(self) -> tuple[int, ...]:
-        view = self._view if self._view is not None else self.session.snapshot()
+        view = self._view if self._view is not None else self._snapshot()
         return view.scores_shown
 
-    def _saving(self) -> None:
-        """After an answer: if the progress file was busy, say so and keep trying to save in
-        the background (the answers wait in memory, in order, until it is free)."""
-        if not self.session.unsaved:
+    def _saving(self, view: Snapshot) -> None:
+        """After an answer (``view``: the snapshot after it): if the progress file was busy,
+        say so and keep trying to save in the background (the answers wait in memory, in
+        order, until it is free)."""
+        if not view.unsaved:
             return
-        self._said.append(self.session.unsaved_message or "")  # the status line shows it
+        self._said.append(view.unsaved_note)  # the status line shows it
         loop = running_loop()
         if loop is not None and (self._saver is None or self._saver.done()):
             self._saver = loop.create_task(self._save_when_free())
 
     async def _save_when_free(self) -> None:
-        while self.session.unsaved:
+        while self._view is not None and self._view.unsaved:
             await asyncio.sleep(SAVE_RETRY)
             if self.session.flush():
                 self._say(self._t(N_("Your answers are saved.")))
@@ -501,23 +502,30 @@ class TutorApp(widgets.VBox):
         self._said.append(fb.message)
         if fb.hint is not None and not fb.done:
             self._said.append(fb.hint.text)
-        self._saving()
+        view = self._snapshot()
+        self._saving(view)
         if fb.done:
             self.tutor.clear()
             self.last_feedback.show(fb)
             self._said.extend(self.last_feedback.spoken_answer(fb))
-            self.refresh(animate_from=before)
+            self.refresh(animate_from=before, view=view)
             self.kick()
         else:
             self.tutor.show_feedback(fb)
-            self.refresh()
+            self.refresh(view=view)
 
     # --- rendering ----------------------------------------------------------------------------
 
-    def refresh(self, animate_from: list[int] | None = None) -> None:
-        """Redraw every panel from one snapshot of the session, then announce what happened
-        and move the focus where the game goes on."""
-        before, view = self._view, self.session.snapshot()
+    def _snapshot(self) -> Snapshot:
+        """The session's snapshot, with the sheet panel's open section (sheet or progress)."""
+        section = self.sheet.selected_index
+        return self.session.snapshot(sheet=section == 0, progress=section == 1)
+
+    def refresh(self, animate_from: list[int] | None = None,
+                view: Snapshot | None = None) -> None:
+        """Redraw every panel from one snapshot of the session (``view``, if just taken),
+        then announce what happened and move the focus where the game goes on."""
+        before, view = self._view, view or self._snapshot()
         self._view = view
         self.board_slot.render(view)
         legal = self.board_slot.legal(view)
@@ -537,6 +545,8 @@ class TutorApp(widgets.VBox):
         self.tutor.render(view)
         self.round_end.render(view)
         self._render_sheet(view)
+        if self._told_step is None:  # the page's first: nothing to tell yet
+            self._told_step = view.step
         if view.step != self._told_step:  # the step's news, told once by the session
             self._told_step = view.step
             self._said.extend(view.news)
@@ -550,45 +560,23 @@ class TutorApp(widgets.VBox):
         return () if self.board_slot.covered(view) else view.extra
 
     def _render_sheet(self, view: Snapshot) -> None:
-        """The sheet panel, with what its open section shows: the round's score sheet (not
-        while a question hides points) or the student's progress file, asked of the session
-        only while that section is open."""
-        s, section = self.session, self.sheet.selected_index
-        self.sheet.render(
-            view, sheet=s.sheet() if section == 0 and view.sheet_available and not view.hiding
-            else None, progress=s.export_progress(view.student) if section == 1 else None,
-            class_code=self.class_code)
+        """The sheet panel, with what its open section shows (the snapshot has the round's
+        score sheet or the student's progress file only while that section is open)."""
+        self.sheet.render(view, sheet=view.sheet, progress=view.progress,
+                          class_code=self.class_code)
 
     def _sheet_opened(self) -> None:
         if self._view is not None:
-            self._render_sheet(self._view)
+            self._render_sheet(self._snapshot())
 
     def _follow(self, before: Snapshot | None, view: Snapshot) -> None:
-        """What changed for the student: a new question is read out and takes the focus;
-        once it is done the focus goes back to the moves; a turn that starts is announced."""
+        """Say what changed and move the focus (:func:`tutor.ui.play.focus.follow`)."""
         if self.asking:
             return  # the name form holds the focus; the game has not started
-        covered = self.board_slot.covered(view)
-        q, old_q = view.question, before.question if before is not None else None
-        if q is not None and (old_q is None or old_q.id != q.id):
-            self._said.append(q.prompt)
-            self.access.focus(ANSWER_BOX)
-            return
-        if q is not None:
-            return
-        turn = view.human_to_move is not None and not covered
-        was_turn = before is not None and before.human_to_move is not None and \
-            before.question is None
-        if old_q is not None:  # the question is done: back to the game
-            self.access.focus(ROUND_END_BUTTONS if view.round_over else CHOICE)
-        elif covered:
-            self.access.focus(".ld-cover-ok", soft=True)
-        elif turn and not was_turn:
-            self.access.focus(CHOICE, soft=True)
-        elif view.round_over and (before is None or not before.round_over):
-            self.access.focus(ROUND_END_BUTTONS, soft=True)
-        if turn and not was_turn:
-            self._said.append(state_text(view, view.lang, pending=False))
+        then = follow(before, view, self.board_slot.covered(view))
+        self._said.extend(then.say)
+        if then.focus is not None:
+            self.access.focus(then.focus, soft=then.soft)
 
     def _send_attributes(self) -> None:
         """The ARIA attributes of every panel, in the page's language."""

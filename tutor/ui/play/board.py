@@ -15,8 +15,8 @@ from ipycanvas import MultiCanvas, hold_canvas
 from engine.round import Action, Play
 from engine.tiles import Tile
 from tutor.i18n import N_, translator
-from tutor.play.snapshot import WAIT_MOVE, WAIT_QUESTION, Snapshot
-from tutor.play.words import half_words, tile_words
+from tutor.session.snapshot import WAIT_MOVE, WAIT_QUESTION, Snapshot
+from tutor.session.words import half_words, tile_words
 from tutor.teaching.questions import seat_name
 from tutor.ui.play.cover import Cover
 from tutor.ui.play.draw import paint_marks, paint_table, paint_tiles

@@ -11,7 +11,7 @@ from tutor.classroom.link import read_link, unnamed
 from tutor.classroom.request import page_query
 from tutor.classroom.student_assignments import PlayAssignment, play_assignment
 from tutor.i18n import N_, Message, translate_error, translator
-from tutor.play.session import LessonSettings, Session
+from tutor.session.session import LessonSettings, Session
 from tutor.ui.play.app import TutorApp
 from tutor.ui.shared.panel import UNFORESEEN, logged
 
@@ -92,7 +92,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
             notes.append(_("Progress cannot be saved here: {error}").format(
                 error=translate_error(err, lang)))
 
-    options: LessonSettings = {**settings, "auto_bots": False}
+    options: LessonSettings = {**settings}
     given = _assignment(link.values, store, lang)
     if given.note is not None:
         notes.append(given.note.translate(lang))

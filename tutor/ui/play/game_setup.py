@@ -15,7 +15,7 @@ from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import Widget, accordion_attributes, classed
 
 if TYPE_CHECKING:
-    from tutor.play.session import GameSettings
+    from tutor.session.session import GameSettings
 
 __all__ = ["SEAT_KINDS", "SetupPanel"]
 
@@ -152,6 +152,5 @@ class SetupPanel(widgets.Accordion):
         settings: GameSettings = {
             "variant": self.variant_dd.value, "players": players, "humans": humans,
             "bots": bots, "rounds": self.rounds_in.value, "seed": seed, "ask": ask,
-            "scaffold": self.scaffold_cb.value, "ask_bot_plays": self.ask_bots.value,
-            "auto_bots": False}
+            "scaffold": self.scaffold_cb.value, "ask_bot_plays": self.ask_bots.value}
         return settings

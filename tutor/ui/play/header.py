@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from engine.tiles import TileSet
 from tutor.i18n import translator
-from tutor.play.snapshot import Snapshot
+from tutor.session.snapshot import Snapshot
 from tutor.teaching.questions import seat_name
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.page_header import LANGUAGES

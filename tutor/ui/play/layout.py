@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict
 from engine.tiles import Half, Tile, TileSet
 
 if TYPE_CHECKING:
-    from tutor.play.snapshot import Snapshot
+    from tutor.session.snapshot import Snapshot
 
 __all__ = ["BoardDict", "BoardLayout", "BoardView", "Cursor", "EndSpot", "Hit", "PlacedTile",
            "TileLike", "css_max_width", "hit_test", "layout", "view_get"]

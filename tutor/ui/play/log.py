@@ -10,7 +10,7 @@ import ipywidgets as widgets
 
 from engine.tiles import TileSet
 from tutor.i18n import translator
-from tutor.play.snapshot import LOG_KEEP, Snapshot
+from tutor.session.snapshot import LOG_KEEP, Snapshot
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import text_html
 

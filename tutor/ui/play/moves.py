@@ -12,8 +12,8 @@ import ipywidgets as widgets
 
 from engine.round import Action, Draw, Pass, Play
 from tutor.i18n import N_, translator
-from tutor.play.snapshot import ExtraMoveView
-from tutor.play.words import move_words
+from tutor.session.snapshot import ExtraMoveView
+from tutor.session.words import move_words
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import classed, css_string
 

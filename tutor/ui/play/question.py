@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from engine.tiles import TileSet
 from tutor.i18n import format_number, ngettext, translator
-from tutor.play.snapshot import QuestionView, Snapshot
+from tutor.session.snapshot import QuestionView, Snapshot
 from tutor.teaching.hints import ANSWER
 from tutor.teaching.questions import math_html, seat_name
 from tutor.ui.shared.access import Attributes

@@ -16,7 +16,7 @@ from tutor.classroom.link import PLAY_PAGE, page_link, unnamed
 from tutor.course.lesson_end import LessonSummary
 from tutor.games import BONUS_WORDS, END_WORDS, GAMES, game
 from tutor.i18n import N_, format_number, ngettext, translator
-from tutor.play.snapshot import MatchEndView, RoundSummary, Snapshot, StudentAnswers
+from tutor.session.snapshot import MatchEndView, RoundSummary, Snapshot, StudentAnswers
 from tutor.teaching.questions import seat_name
 from tutor.ui.play.scores import pair_name
 from tutor.ui.shared.access import Attributes

@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from tutor.classroom.link import unnamed
 from tutor.i18n import N_, format_number, ngettext, translator
-from tutor.play.snapshot import Snapshot
+from tutor.session.snapshot import Snapshot
 from tutor.teaching.questions import seat_name
 from tutor.ui.play.game_setup import SEAT_KINDS
 from tutor.ui.shared.access import Attributes

@@ -15,7 +15,7 @@ import ipywidgets as widgets
 from tutor.classroom.link import unnamed
 from tutor.games import GAMES, game
 from tutor.i18n import N_, ngettext, translator
-from tutor.play.snapshot import (
+from tutor.session.snapshot import (
     ProgressFile,
     ProgressStore,
     ScoreSheetView,

@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from tutor.classroom.link import unnamed
 from tutor.i18n import translator
-from tutor.play.snapshot import Snapshot
+from tutor.session.snapshot import Snapshot
 from tutor.ui.shared.access import Attributes
 
 __all__ = ["SkillsPanel", "mastery_html"]

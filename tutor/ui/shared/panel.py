@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 from engine.tiles import TileSet
 from tutor.i18n import N_, ngettext, translator
-from tutor.play.words import spoken
+from tutor.session.words import spoken
 
 __all__ = ["LOGGED", "CanvasLayer", "Change", "Guard", "Widget", "WidgetValue",
            "accordion_attributes", "classed", "css_string", "freeze_heap", "guarded", "logged",

@@ -1,0 +1,574 @@
+"""A tutored game: the one object the dashboard, the terminal and the simulated students
+share. It holds the engine's match and the bots in their seats and owns the game's loop.
+
+Its interface, in the manner of OpenSpiel's: :meth:`Session.current_player`, :meth:`Session.
+waiting`, :meth:`Session.legal_actions`, :meth:`Session.apply_action`, :meth:`Session.returns`;
+:meth:`Session.advance` is the one loop (a bot's move, a human's forced draw or pass). Around
+it: the questions (asked by :mod:`tutor.teaching.asking`), the lesson's tally
+(:mod:`tutor.session.lesson_tally`), the saving (:mod:`tutor.session.saving`) and the snapshot a
+screen draws from (:func:`tutor.session.snapshot.build_snapshot`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from os import PathLike
+from typing import TYPE_CHECKING
+
+from engine.bots import Bot, bot_move, make_bot
+from engine.events import Drew, Event
+from engine.match import Match
+from engine.round import DRAW, Action, Draw, Pass, Round
+from engine.rules import HouseRules, RulesError
+from engine.view import view_of
+from tutor.course.lesson_end import (
+    DEFAULT_MAX_MINUTES,
+    DEFAULT_MAX_QUESTIONS,
+    LessonSummary,
+    SkillSummary,
+)
+from tutor.i18n import N_, normalize_lang
+from tutor.session.lesson_tally import LessonCounts
+from tutor.session.narration import describe_event
+from tutor.session.saving import NOT_SAVED_YET, Recorder
+from tutor.session.settings import (
+    SETTINGS,
+    Deals,
+    GameSettings,
+    LessonOverrides,
+    LessonSettings,
+    MatchChanges,
+    SessionError,
+    SessionKeywords,
+    bot_names,
+    check_settings,
+    checked_clock,
+    open_store,
+)
+from tutor.session.snapshot import (
+    LOG_KEEP,
+    WAIT_MOVE,
+    WAIT_QUESTION,
+    WAIT_ROUND,
+    ProgressFile,
+    Snapshot,
+    build_snapshot,
+    export_progress,
+    skill_views,
+)
+from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending
+from tutor.teaching.hints import Hint
+from tutor.teaching.mastery import Params, default_params
+from tutor.teaching.practice import Plan
+from tutor.teaching.questions import Question, seat_name
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from tutor.course.lessons import Lesson
+    from tutor.session.snapshot import SkillView
+    from tutor.storage.store import Store
+
+__all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Deals",
+           "Feedback", "GameSettings", "LessonOverrides", "LessonSettings", "LessonSummary",
+           "MatchChanges", "Session", "SessionError", "SessionKeywords", "SkillSummary", "Step",
+           "bot_names", "describe_event"]
+
+_WHY_NOT = {
+    WAIT_QUESTION: N_("Answer the question first (or ask to see the answer)."),
+    WAIT_ROUND: N_("The round is over: start the next round."),
+    None: N_("It is not your turn."),
+}
+"""Why :meth:`Session.apply_action` refuses a move, by what the game waits for."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one :meth:`Session.advance` did: ``events`` (none: nothing could happen without a
+    human or an answer, see ``waiting``)."""
+
+    events: tuple[Event, ...] = ()
+    seat: int | None = None
+    """Whose step it was (None: nothing happened)."""
+    forced: bool = False
+    """A human's only move, made for them: a run of draws, or a pass."""
+    waiting: str | None = None
+    """What the game waits for now (:meth:`Session.waiting`); None: the next step is the
+    session's own (a bot's move)."""
+    number: int = 0
+    """The step's number (:attr:`Session.steps`, and the snapshot's ``step``)."""
+
+
+class Session(LessonCounts):
+    """Students playing a match against bots, with questions on what they compute.
+
+    The dashboard, the terminal and the simulated students drive the same object:
+    :meth:`advance` (the game's next step, the only loop: nothing else moves a bot),
+    :meth:`apply_action`, :meth:`answer`, :meth:`hint`, :meth:`reveal`, :meth:`snapshot`.
+    The score is decided by the engine when a tile is placed; answers never change it. Each
+    human seat is a student of its own (``students``; by default the first is ``student``
+    and the others ``student (C)`` …).
+    """
+
+    def __init__(
+        self,
+        players: int = 2,
+        humans: Sequence[int] = (0,),
+        bots: str | Sequence[str | None] = "greedy",
+        rounds: int = 3,
+        seed: int | None = None,
+        lang: str = "es",
+        ask: Iterable[str] = ("power", "round_end"),
+        scaffold: bool | Iterable[str] = False,
+        ask_bot_plays: bool = False,
+        student: str = "anon",
+        store: Store | str | PathLike[str] | None = None,
+        lesson: str = "free-play",
+        bkt: Params | None = None,
+        *,
+        variant: str = "leonard",
+        rules: HouseRules | None = None,
+        deals: Deals | None = None,
+        targets: Iterable[str] = (),
+        drill: bool = True,
+        students: dict[int, str] | None = None,
+        max_questions: int | None = DEFAULT_MAX_QUESTIONS,
+        max_minutes: float | None = DEFAULT_MAX_MINUTES,
+        clock: Callable[[], datetime] | None = None,
+        assignment: str | None = None,
+    ) -> None:
+        self.lang = normalize_lang(lang)
+        self.student = student
+        self.lesson = lesson
+        self.params = bkt or default_params()
+        self.clock = checked_clock(clock, self.lang)
+        self.store, self._owns_store = open_store(store, self.lang)
+        self.recorder = (Recorder(self.store, lesson, self.clock, assignment)
+                         if self.store is not None else None)
+        self.session_id = self.recorder.session_id if self.recorder else ""
+        self.masteries = {}
+        self.counted_from = {}
+        self.lesson_info: Lesson | None = None
+        """The :class:`tutor.course.lessons.Lesson` the session plays (set by
+        :meth:`from_lesson`)."""
+        self.match_number = 0
+        self.last_events: list[Event] = []
+        """The events of the last step (a move, a bot's move, a round's start)."""
+        self.steps = 0
+        """Steps taken so far: a move, a bot's move, a round or a match started."""
+        self.log_events: list[Event] = []
+        """The game's last :data:`~tutor.session.snapshot.LOG_KEEP` events (the snapshot's log); a
+        new match the student chooses starts it again."""
+        self.max_questions = max_questions
+        """A lesson's cap: questions on its targets per student (None: no such cap)."""
+        self.max_minutes = max_minutes
+        """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
+        self._next_lessons = {}
+        self.notes_said: list[str] = []
+        """The notes the tutor said in this session, in order (:data:`tutor.teaching.asking.NOTES`:
+        each once per student, e.g. why a power tile against a power tile asks nothing)."""
+        self._start_lesson()
+        self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
+                    ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
+                    rules=rules, deals=deals, targets=targets,
+                    drill=drill, students=students)
+
+    @classmethod
+    def from_lesson(cls, lesson: Lesson | str, *, lang: str = "es", student: str = "anon",
+                    store: Store | str | PathLike[str] | None = None, seed: int | None = None,
+                    assignment: str | None = None,
+                    **overrides: Unpack[LessonOverrides]) -> Session:
+        """A session with a lesson's settings (a :class:`tutor.course.lessons.Lesson` or its id);
+        ``overrides`` change single settings (e.g. ``players=3``); ``assignment``: the id of
+        the assignment whose link opened it (its rows carry it)."""
+        from tutor.course.lessons import Lesson, load_lesson
+
+        if not isinstance(lesson, Lesson):
+            lesson = load_lesson(lesson, lang)
+        settings: LessonSettings = {
+            "variant": lesson.variant, "players": lesson.players, "humans": lesson.humans,
+            "bots": list(lesson.bots), "rounds": lesson.rounds,
+            "seed": lesson.seed if seed is None else seed, "ask": lesson.ask,
+            "scaffold": lesson.scaffold, "ask_bot_plays": lesson.ask_bot_plays,
+            "bkt": lesson.mastery, "rules": lesson.rules, "targets": lesson.targets,
+            "drill": lesson.drill, "max_questions": lesson.max_questions,
+            "max_minutes": lesson.max_minutes, **overrides}
+        if "deals" not in overrides and not {"variant", "players", "humans", "rounds",
+                                             "rules"} & set(overrides):
+            settings["deals"] = lesson.deals_for  # searched again for each match's seed
+        bots = settings["bots"]
+        seats = settings["players"] - len(settings["humans"])
+        if not isinstance(bots, str) and bots and len(bots) not in (seats, settings["players"]):
+            settings["bots"] = [bots[i % len(bots)] for i in range(seats)]  # lesson's bots cycle
+        session = cls(lang=lang, student=student, store=store, lesson=lesson.id,
+                      assignment=assignment, **settings)
+        session.lesson_info = lesson
+        return session
+
+
+    # --- setup ------------------------------------------------------------------------------
+
+    def _setup(self, **s: Unpack[GameSettings]) -> None:
+        c = check_settings(s, self.lang)
+        players, humans, rules = c.players, c.humans, c.rules
+        deals = s["deals"](s["seed"]) if callable(s["deals"]) else s["deals"]
+        bot_seats = [seat for seat in range(players) if seat not in humans]
+        try:
+            match = Match(s["variant"], players, rules, seed=s["seed"], deals=deals)
+            bots: dict[int, Bot] = {
+                seat: make_bot(name or "greedy",
+                               None if s["seed"] is None else s["seed"] * 1009 + seat)
+                for seat, name in zip(bot_seats, c.bots, strict=True)}
+        except RulesError as err:
+            raise self._error(N_("The game settings are not valid: {error}."),
+                              error=str(err)) from None
+        students = self._students(humans, s["students"])
+        self.settings: GameSettings = {**s, "ask": c.ask, "humans": humans, "rules": rules,
+                                       "targets": c.targets}
+        self.players, self.humans, self.ask = players, humans, c.ask
+        self.seed = s["seed"]
+        self.match = match
+        self.bots = bots
+        self.students = students
+        self.match_number += 1
+        self._match_tallies = {}
+        self.plan = Plan(targets=c.targets, scaffolds=c.scaffolds, drill=bool(s["drill"]),
+                         ask_bot_plays=bool(s["ask_bot_plays"]), game=s["variant"])
+        rng = random.Random(None if self.seed is None else self.seed * 7919 + self.match_number)
+        self.asker = Asker(lang=self.lang, plan=self.plan, ask=c.ask, students=students,
+                           masteries={seat: self._mastery(name) for seat, name in
+                                      students.items()},
+                           players=players, rng=rng, recorder=self.recorder,
+                           symbol_value=rules.symbol_value, tileset=match.current.tileset,
+                           id_prefix=f"m{self.match_number}-", rules=rules)
+        self.round_events: list[Event] = list(self.round.log)
+        self._log(self.round.log)
+        self._news(list(self.round.log))
+        self._mix_in_reviews()
+
+    def warm_up(self) -> None:
+        """Compute ahead what the first question's evidence needs: what the lesson's questions
+        can tell apart (:class:`tutor.teaching.coverage.LazyCoverage`, a tenth of a second
+        once per kernel). A live page calls it once the board is out."""
+        len(self.asker.cover)
+
+    def _students(self, humans: tuple[int, ...], given: dict[int, str] | None) -> dict[int, str]:
+        names = dict(given or {})
+        for k, seat in enumerate(humans):
+            names.setdefault(seat, self.student if k == 0
+                             else f"{self.student} ({seat_name(seat)})")
+        students = {seat: names[seat] for seat in humans}
+        if self.recorder is not None:
+            for name in students.values():
+                self.recorder.start(name)
+        return students
+
+    def new_match(self, **changes: Unpack[MatchChanges]) -> list[Event]:
+        """Start a new match with the same settings except ``changes`` (any constructor
+        setting but the student's). Without a ``seed`` a seeded session moves to seed + 1,
+        so the new match has a new deal. Mastery and the progress store carry over; the
+        lesson starts again (its tally, its clock and its minimum of rounds: see
+        :attr:`lesson_over`)."""
+        unknown = set(changes) - set(SETTINGS) - {"lang"}
+        if unknown:
+            raise self._error(N_("new_match cannot change {settings}."),
+                              settings=", ".join(sorted(unknown)))
+        if "lang" in changes:
+            self.set_lang(changes.pop("lang"))
+        self.log_events = []
+        self._next_match(changes)
+        self._start_lesson(first=self.match_number)
+        return list(self.last_events)
+
+    def _next_match(self, changes: GameSettings | None = None) -> None:
+        s = self.settings.copy()
+        changes = GameSettings() if changes is None else changes
+        if "seed" not in changes and s["seed"] is not None:
+            changes["seed"] = s["seed"] + 1
+        if "rounds" in changes and "rules" not in changes:
+            rules = s["rules"] or HouseRules()  # always set: _setup stores the rules it used
+            s["rules"] = replace(rules, rounds=changes["rounds"])
+        if "humans" in changes and "students" not in changes:
+            s["students"] = None
+        s.update(changes)
+        self._setup(**s)
+
+    def set_lang(self, lang: str) -> None:
+        """Speak ``lang`` from now on; the game, the questions and the hints so far stay."""
+        self.lang = normalize_lang(lang)
+        self.asker.set_lang(self.lang)
+
+
+    # --- the game: the one interface ----------------------------------------------------------
+
+    @property
+    def round(self) -> Round:
+        return self.match.current
+
+    def current_player(self) -> int | None:
+        """The human seat whose move the game waits for (None: a bot's turn, a question, or
+        the round over)."""
+        return self.round.turn if self.waiting() == WAIT_MOVE else None
+
+    def waiting(self) -> str | None:
+        """What the game waits for: :data:`WAIT_QUESTION` (an answer), :data:`WAIT_ROUND`
+        (the round is over), :data:`WAIT_MOVE` (a human's move), or None (a bot is to move:
+        :meth:`advance` moves it). Every check of whether a move may be played is this one."""
+        if self.asker.pending is not None:
+            return WAIT_QUESTION
+        if self.round.over:
+            return WAIT_ROUND
+        if self.round.turn in self.humans:
+            return WAIT_MOVE
+        return None
+
+    def legal_actions(self) -> list[Action | object]:
+        """The moves of the human whose turn it is: the round's legal moves, then the game's
+        own moves on offer (the round's ``extra_moves``: Cuban's redeal). Empty while a
+        question waits or a bot is to move."""
+        if self.current_player() is None:
+            return []
+        return [*self.round.legal_moves(), *self.round.extra_moves()]
+
+    def apply_action(self, action: Action | int | object) -> list[Event]:
+        """Apply the human's move (one of :meth:`legal_actions`, or its index there); the bots
+        reply in the steps :meth:`advance` takes next. The engine refuses an illegal move
+        (:class:`~engine.round.IllegalMoveError`, its message) and nothing changes."""
+        waiting = self.waiting()
+        if waiting != WAIT_MOVE:
+            raise self._error(_WHY_NOT[waiting])
+        if isinstance(action, int):
+            legal = self.legal_actions()
+            if not 0 <= action < len(legal):
+                raise self._error(N_("Choose a move from 1 to {count}."), count=len(legal))
+            action = legal[action]
+        events = self._move(action)
+        self._news(events)
+        return events
+
+    def returns(self) -> tuple[int, ...]:
+        """Each seat's match score as the engine keeps it (a question's points included)."""
+        return tuple(self.match.scores)
+
+    def advance(self, *, forced: bool = True) -> Step:
+        """The game's next step, the only place that decides it: a bot's move, or
+        (``forced``) a human's only move made for them (a draw or a pass); a player who drew
+        and still has no tile that fits draws again in the same step, so a run of draws is
+        one step. Nothing happens while a question, a human's choice or the round's end
+        waits (the returned step says which). The dashboard paces calls to it; the terminal
+        and the simulated students loop on it."""
+        waiting = self.waiting()
+        if waiting is None:
+            seat = self.round.turn
+            events = self._with_draws(self._bot_move(), self._bot_move)
+            is_forced = False
+        else:
+            move = self._forced_move() if forced and waiting == WAIT_MOVE else None
+            if move is None:
+                return Step(waiting=waiting, number=self.steps)
+            seat = self.round.turn
+            events = self._with_draws(self._move(move), lambda: self._move(DRAW))
+            is_forced = True
+        self._news(events)
+        return Step(events=tuple(events), seat=seat, forced=is_forced, waiting=self.waiting(),
+                    number=self.steps)
+
+    def _move(self, action: object) -> list[Event]:
+        """Apply the move of the player to move (the engine checks it)."""
+        return self._apply(lambda: self.match.apply(action, self.round.turn))
+
+    def _bot_move(self) -> list[Event]:
+        """One bot move: the bot to move chooses from what its seat sees, a game's own move
+        it wants first (:func:`engine.bots.bot_move`, as the engine's matches play)."""
+        if self.waiting() is not None:
+            return []
+        rnd = self.round
+        seat = rnd.turn
+        events = self._apply(lambda: self.match.apply(
+            bot_move(self.bots[seat], view_of(rnd, seat)), seat))
+        self._news(events)
+        return events
+
+    def _forced_move(self) -> Action | None:
+        """The human's move when there is no choice (a draw or a pass; not while the game
+        offers a move of its own, which is a choice)."""
+        moves = self.legal_actions()
+        if len(moves) == 1 and isinstance(moves[0], (Draw, Pass)):
+            return moves[0]
+        return None
+
+    def _with_draws(self, events: list[Event], again: Callable[[], list[Event]]) -> list[Event]:
+        """``events`` and, while their player drew and still has nothing but draws, their
+        next draws (``again()``), as one step."""
+        rnd = self.round
+        while (events and isinstance(events[-1], Drew) and not events[-1].forced
+               and not rnd.over and self.asker.pending is None and rnd.turn == events[-1].seat
+               and all(isinstance(m, Draw) for m in rnd.legal_moves())):
+            more = again()
+            if not more:
+                break
+            events += more
+        return events
+
+    def new_round(self) -> list[Event]:
+        """Start the next round of the match (after the round's questions, if any). A lesson
+        not over when its match is (:attr:`lesson_over`) goes on with a new match: a new
+        deal, the scores start again, mastery and the lesson's tally carry over."""
+        if self.asker.pending is not None:
+            raise self._error(N_("Answer the question first (or ask to see the answer)."))
+        if not self.round.over:
+            raise self._error(N_("The round is not over yet."))
+        if self.plan.targets and self.lesson_over:
+            raise self._error(N_("The lesson is over."))
+        if self.match.over and not self.plan.targets:
+            raise self._error(N_("The match is over."))
+        if self.match.over:
+            self._lesson_rounds += len(self.match.rounds)
+            self._next_match()
+            return list(self.last_events)
+        events = list(self.match.start_round().log)
+        self.asker.new_round()
+        self.round_events = list(events)
+        self._log(events)
+        self._news(events)
+        return events
+
+    def _news(self, events: list[Event]) -> None:
+        """``events`` are the last step's."""
+        self.last_events = events
+        self.steps += 1
+
+    def _log(self, events: Iterable[Event]) -> None:
+        self.log_events = (self.log_events + list(events))[-LOG_KEEP:]
+
+    def _apply(self, move: Callable[[], list[Event]]) -> list[Event]:
+        rnd = self.round
+        before = list(self.match.scores)
+        events: list[Event] = move()
+        self.round_events += events
+        self._log(events)
+        prefix = f"m{self.match_number}r{rnd.number}t{rnd.placements}-"
+        self.asker.consider(events, rnd, before, prefix)
+        notes = self.asker.take_notes()
+        if notes:
+            self.notes_said += [note for _seat, note in notes]
+            if self.recorder is not None:
+                self.recorder.flush()  # said once: a page opened again does not say it again
+        if rnd.over and not (self.plan.targets and self._end_reason()):
+            self.asker.drill(f"m{self.match_number}r{rnd.number}-")
+        return events
+
+
+    # --- questions --------------------------------------------------------------------------
+
+    @property
+    def pending_question(self) -> Question | None:
+        p = self.asker.pending
+        return None if p is None else p.question
+
+    @property
+    def queued_questions(self) -> list[Question]:
+        return [p.question for p in self.asker.queue]
+
+    def asked_about(self, event: Event) -> bool:
+        """Whether ``event`` (from this session) became a question."""
+        return self.asker.asked_about(event)
+
+    def is_hidden(self, event: Event) -> bool:
+        """True while ``event`` holds points a pending question asks for."""
+        return self.asker.is_hidden(event)
+
+    def answer(self, text: str) -> Feedback:
+        """Check the student's typed answer to the pending question."""
+        p = self._need_question()
+        first = p.attempts == 0
+        fb, done = self.asker.answer(text)
+        if first and p.attempts > 0:
+            self._tally_evidence(p, fb.diagnosis.rule if fb.diagnosis is not None else None)
+        return fb
+
+    def hint(self) -> str:
+        """The next rung of the pending question's hint ladder (the last rung gives the answer
+        and then repeats)."""
+        self._need_question()
+        return self.asker.hint().text
+
+    def hints_given(self) -> list[Hint]:
+        p = self.asker.pending
+        return list(p.given) if p is not None else []
+
+    def reveal(self) -> Feedback:
+        """Give up on the pending question: show the answer (a wrong first attempt if the
+        student had not answered yet) and move on."""
+        p = self._need_question()
+        first = p.attempts == 0 and p.evidence is None
+        fb = self.asker.reveal()
+        if first:
+            self._tally_evidence(p, None)
+        return fb
+
+    def _need_question(self) -> Pending:
+        """The pending question (a :class:`SessionError` if none waits)."""
+        p = self.asker.pending
+        if p is None:
+            raise self._error(N_("There is no question to answer right now."))
+        return p
+
+    # --- saving -----------------------------------------------------------------------------
+
+    @property
+    def unsaved(self) -> int:
+        """How many writes wait for a busy progress file (see :meth:`flush`)."""
+        return self.recorder.unsaved if self.recorder is not None else 0
+
+    @property
+    def unsaved_message(self) -> str | None:
+        """What to tell the student while :attr:`unsaved` is not 0 (else None)."""
+        return self._t(NOT_SAVED_YET) if self.unsaved else None
+
+    def flush(self) -> bool:
+        """Write what waits for the progress file, oldest first; True once nothing waits."""
+        return self.recorder.flush() if self.recorder is not None else True
+
+    def close(self) -> None:
+        """Write what waits (see :meth:`flush`) and close the store the session opened.
+
+        If the progress file is still busy, nothing is lost: the store stays open and
+        :class:`SessionError` says so; call :meth:`flush` or :meth:`close` again later.
+        """
+        if not self.flush():
+            raise self._error(NOT_SAVED_YET)
+        if self.store is not None and self._owns_store:
+            self.store.close()
+
+    # --- what a screen shows ----------------------------------------------------------------
+
+    def snapshot(self, seat: int | None = None, *, sheet: bool = False,
+                 progress: bool = False) -> Snapshot:
+        """Everything a screen draws, once (:func:`tutor.session.snapshot.build_snapshot`).
+        ``seat``: whose hand to show (default: the human to move, else the first human).
+        ``sheet``, ``progress``: with the round's score sheet, the student's progress file."""
+        return build_snapshot(self, seat, sheet=sheet, progress=progress)
+
+    def describe(self, event: Event) -> str:
+        """One line of what happened; a bot's power play is shown worked out."""
+        worked = getattr(event, "seat", None) not in self.humans
+        return describe_event(event, self.lang, hidden=self.is_hidden(event), worked=worked,
+                              symbol_value=self.match.rules.symbol_value)
+
+    def skill_views(self, seat: int | None = None) -> tuple[SkillView, ...]:
+        """The skills to show for ``seat``'s student (the snapshot's ``skills``)."""
+        return skill_views(self, seat)
+
+    def export_progress(self, student: str | None = None) -> ProgressFile | None:
+        """``student``'s (default: the first human's) attempts in the progress store as a
+        CSV file to download and hand in (None: no store, nothing is being saved)."""
+        return export_progress(self.store, self.student_of(None) if student is None
+                               else student)
+
+    def _error(self, msgid: str, **params: object) -> SessionError:
+        """A :class:`SessionError` in the session's language."""
+        return SessionError(msgid, lang=self.lang, **params)
