@@ -28,9 +28,9 @@ from .events import (
     RoundEnded,
     RoundStarted,
 )
+from .game_file import RecordError, load_record, replay
 from .line import TWO_ENDED, HubLine, Line, LineShape, TwoEndedLine, hub
 from .match import Match
-from .record import RecordError, load_record, replay
 from .round import (
     DRAW,
     PASS,

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from .bots import BOTS, make_bot, play_match
+from .game_file import RecordError, load_record, replay
 from .match import Match
-from .record import RecordError, load_record, replay
 from .rules import VARIANTS, HouseRules, RulesError, variant
 from .variants.cuban import ANNULLED_END
 

@@ -25,7 +25,7 @@ from engine import (
     Tile,
 )
 from engine.bots import make_bot, play_match
-from engine.record import replay
+from engine.game_file import replay
 from engine.sheet import ScoreSheet
 from engine.variants.block_capicua import BLOCK_CAPICUA
 

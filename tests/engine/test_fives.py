@@ -16,7 +16,7 @@ import pytest
 from engine import VARIANTS, Bonus, HouseRules, Match, Placed, Round, ScoreSheet, Tile
 from engine.bots import make_bot, play_match
 from engine.events import GameEvent
-from engine.record import replay
+from engine.game_file import replay
 from engine.variants.fives import FIVES_VARIANT, Fives
 
 GAME = VARIANTS["fives"]

@@ -20,7 +20,7 @@ PROBE = """
 import json, sys
 before = set(sys.modules)
 import engine
-import engine.tiles, engine.rules, engine.events, engine.round, engine.match, engine.record
+import engine.tiles, engine.rules, engine.events, engine.round, engine.match, engine.game_file
 print(json.dumps({"new": sorted(set(sys.modules) - before), "all": sorted(sys.modules),
                   "stdlib": sorted(sys.stdlib_module_names)}))
 """
