@@ -252,11 +252,10 @@ TITLE_WORDS: Final[Mapping[str, str]] = {
     "nobody wins": "{how}: nobody wins",
     "domino": "domino",
     "tranque": "tranque",
-    "target": "target",
-    "annulled": "annulled",
 }
-"""The words of :meth:`ScoreSheet.title`, in English, by key (a round's end reasons among
-them); the tutor passes the same keys in the page's language."""
+"""The words of :meth:`ScoreSheet.title`, in English, by key (the base end reasons among
+them); the tutor passes the same keys in the page's language. A game's own end reason (its
+module's ``END_REASONS``) is said by its key unless the caller's ``words`` name it."""
 
 
 class ScoreSheet:
@@ -461,7 +460,7 @@ class ScoreSheet:
         if self.table is not None:
             out += " · " + words["table"].format(tile=self.table)
         if self.result is not None:
-            how = words[self.result.reason]
+            how = words.get(self.result.reason, self.result.reason)
             if self.result.team is not None and self.result.teams:
                 pair = "".join(self.letters[s] for s in self.result.teams[self.result.team])
                 out += " · " + words["pair wins"].format(how=how, pair=pair)

@@ -30,7 +30,7 @@ from engine.variants.traditional import practice_block
 from tutor.i18n import N_, TranslatableError
 
 __all__ = ["BONUS_WORDS", "DEFAULT_GAME", "END_WORDS", "EVENT_WORDS", "GAMES", "Drill", "Game",
-           "RoundEndQuestion", "UnknownGameError", "game"]
+           "RoundEndQuestion", "SHEET_END_WORDS", "UnknownGameError", "game"]
 
 RoundEndQuestion = Literal["collect", "tens", "total"]
 """A round-end question (docs/rules.md §4): ``collect`` the winner's count of the hands (``add``,
@@ -83,10 +83,10 @@ class Game:
     """The game's own events (``engine.events.GameEvent``), by their ``key``, with the line
     that tells them (N_-marked; its placeholders are the event's ``seats()``, told as seat
     names, and ``numbers()``)."""
-    ends: tuple[tuple[str, str, str, str], ...] = ()
+    ends: tuple[tuple[str, str, str, str, str], ...] = ()
     """The game's own ways a round ends (the engine's ``RoundEnded.reason`` beyond ``domino``
     and ``tranque``), with their words (N_-marked): the round summary's title and its line,
-    and the line that tells it."""
+    the line that tells it, and how the score sheet's title says it."""
     drills: tuple[Drill, ...] = ()
     """The round ends practice drills for the skills only this game's scoring asks."""
 
@@ -154,7 +154,8 @@ _ALL: tuple[Game, ...] = (
                   N_("closing the game (Ponce's tranque)"))),
         ends=((TARGET_END, N_("Match point!"),
                N_("A pair reached the match's target in the middle of the hand."),
-               N_("A pair has reached the target: the match is over.")),),
+               N_("A pair has reached the target: the match is over."),
+               N_("match point")),),
         drills=(Drill("round", True, practice_domino),),
     ),
     Game(
@@ -171,7 +172,8 @@ _ALL: tuple[Game, ...] = (
                                 "deal.")),),
         ends=((ANNULLED_END, N_("New deal"),
                N_("A player held five doubles: the hand is dealt again."),
-               N_("The hand is dealt again.")),),
+               N_("The hand is dealt again."),
+               N_("dealt again")),),
     ),
     Game(
         name="doble15",
@@ -223,9 +225,13 @@ EVENT_WORDS: MappingProxyType[str, str] = MappingProxyType(
     {key: words for g in _ALL for key, words in g.events})
 """Every game's own events by their key (:attr:`Game.events`): the line that tells one."""
 END_WORDS: MappingProxyType[str, tuple[str, str, str]] = MappingProxyType(
-    {reason: (title, line, said) for g in _ALL for reason, title, line, said in g.ends})
+    {reason: (title, line, said) for g in _ALL for reason, title, line, said, _sheet in g.ends})
 """Every game's own ways a round ends (:attr:`Game.ends`): the summary's title and line, and
 the line that tells it."""
+SHEET_END_WORDS: MappingProxyType[str, str] = MappingProxyType(
+    {end[0]: end[4] for g in _ALL for end in g.ends})
+"""Every game's own ways a round ends (:attr:`Game.ends`), as the score sheet's title says
+them ("match point")."""
 if len(BONUS_WORDS) != sum(len(g.bonuses) for g in _ALL) or \
         len(EVENT_WORDS) != sum(len(g.events) for g in _ALL) or \
         len(END_WORDS) != sum(len(g.ends) for g in _ALL):

@@ -79,7 +79,7 @@ def test_a_games_own_ending_is_told_and_titled_by_its_entry(name, reason):
     say them with the words of the game's entry, in both languages."""
     end = RoundEnded(reason=reason, winner=None, gains=(0,) * 4, losses=(0,) * 4,
                      hand_totals=(5, 6, 7, 8))
-    (_reason, title, line, said), = [e for e in game(name).ends if e[0] == reason]
+    (_reason, title, line, said, _sheet), = [e for e in game(name).ends if e[0] == reason]
     for lang in ("en", "es"):
         _ = translator(lang)
         assert describe_event(end, lang) == _(said)

@@ -6,7 +6,10 @@ import base64
 import re
 from pathlib import Path
 
+import pytest
+
 from tutor.classroom.link import ANONYMOUS
+from tutor.i18n import translator
 from tutor.storage.store import Store
 from tutor.ui.play.sheet import progress_html, sheet_links_html
 
@@ -70,3 +73,27 @@ def test_the_sheet_title_speaks_the_page_language() -> None:
         assert caption == f"{start}{how}: {who}", caption
         if game == "leonard":  # in English, the engine's own title
             assert sheet_caption(sheet, game, "en") == sheet.title()
+
+
+
+@pytest.mark.parametrize("variant,reason", [("ponce", "target"), ("cuban", "annulled")])
+def test_a_games_own_ending_is_titled_by_its_entry(variant, reason) -> None:
+    """The engine's sheet names only domino and tranque; a game's own ending (Ponce's match
+    point, Cuban's redeal) is titled with the words of its entry in tutor/games.py, in the
+    page's language, and by its key in the engine's own English title."""
+    from engine.events import RoundEnded
+    from engine.sheet import TITLE_WORDS, ScoreSheet
+    from tutor.games import SHEET_END_WORDS
+    from tutor.ui.play.sheet import sheet_caption
+
+    assert reason not in TITLE_WORDS
+    end = RoundEnded(reason=reason, winner=None, gains=(0,) * 4, losses=(0,) * 4,
+                     hand_totals=(5, 6, 7, 8))
+    sheet = ScoreSheet(1, 4, None, [], end, teams=((0, 2), (1, 3)), game="G")
+    assert sheet.title() == f"G · Round 1 · {reason}: nobody wins"
+    for lang in ("en", "es"):
+        _ = translator(lang)
+        said = _(SHEET_END_WORDS[reason])
+        assert said != reason
+        assert sheet_caption(sheet, variant, lang).endswith(
+            " · " + _("{how}: nobody wins").format(how=said))

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import ipywidgets as widgets
 
 from tutor.classroom.link import unnamed
-from tutor.games import GAMES, game
+from tutor.games import GAMES, SHEET_END_WORDS, game
 from tutor.i18n import N_, ngettext, translator
 from tutor.session.snapshot import (
     ProgressFile,
@@ -38,10 +38,9 @@ SHEET_WORDS: dict[str, str] = {
     "nobody wins": N_("{how}: nobody wins"),
     "domino": N_("domino"),
     "tranque": N_("tranque"),
-    "target": N_("match point"),
-    "annulled": N_("dealt again"),
 }
-"""The words of a score sheet's title (engine.sheet.TITLE_WORDS's keys), to translate."""
+"""The words of a score sheet's title (engine.sheet.TITLE_WORDS's keys), to translate; a
+game's own end reasons are said by its entry in tutor/games.py (``SHEET_END_WORDS``)."""
 
 SHEET_MARKS: tuple[tuple[str, str], ...] = (
     ("↓2", N_("drew 2 tiles before playing")),
@@ -73,7 +72,8 @@ def _b64(text: str) -> str:
 def sheet_caption(sheet: ScoreSheetView, variant: str, lang: str) -> str:
     """The sheet's title ("Ronda 2 · dominó: gana A") in the page's language."""
     _ = translator(lang)
-    return str(sheet.title({key: _(text) for key, text in SHEET_WORDS.items()},
+    words = {**SHEET_WORDS, **SHEET_END_WORDS}
+    return str(sheet.title({key: _(text) for key, text in words.items()},
                            game=_(game(variant).label)))
 
 
