@@ -1,8 +1,9 @@
 """The end of a round (docs/rules.md §1.8, D-9): how Leonard and the block game count a hand that
-is dominoed or blocked, and the :class:`~engine.events.RoundEnded` that says how it ended.
-Plain functions over a round, which :class:`~engine.round.Round`'s ``_finish_domino`` and
-``_finish_tranque`` hooks call (a variant's round type overrides those hooks) before they end
-the round with what these return."""
+is blocked (a dominoed hand, a single sum, :class:`~engine.round.Round`'s ``_finish_domino``
+counts itself), and the :class:`~engine.events.RoundEnded` that says how it ended. Plain
+functions over a round, which its ``_finish_tranque`` hook calls (a variant's round type
+overrides that hook); they end the round through ``Round._end``, which keeps what
+:func:`result` needs."""
 
 from __future__ import annotations
 
@@ -14,23 +15,13 @@ if TYPE_CHECKING:
     from .round import Round
 
 
-def domino_count(rnd: Round, seat: int) -> int:
-    """``seat`` placed its last tile: it collects every other hand (§1.8), paid as a bonus;
-    returns the count, which the round ends with."""
-    # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
-    count = rnd.tab.hand_totals([sum(rnd.hands)])[0]
-    rnd._bonus(seat, "domino", count)
-    return count
-
-
-def tranque_count(rnd: Round) -> tuple[int | None, list[int], int]:
-    """Nobody can play: the lowest hand collects the others (§1.8, D-9), paid as a bonus;
-    returns the winner (None: a tie), each hand's total and the count the round ends with."""
+def finish_tranque(rnd: Round) -> None:
+    """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
     totals = rnd._totals()
     low = min(totals)
     lowest = [s for s, t in enumerate(totals) if t == low]
     winner, count = pay_lowest(rnd, lowest, sum(totals) - low * len(lowest))
-    return winner, totals, count
+    rnd._end("tranque", winner, totals, "", count, count, (), None)
 
 
 def pay_lowest(rnd: Round, lowest: list[int], amount: int) -> tuple[int | None, int]:
