@@ -167,7 +167,7 @@ def test_the_base_round_names_no_variant():
     folder = Path(engine.__file__).parent
     for module in ("round.py", "kernel.py", "actions.py", "deal.py", "round_setup.py", "ending.py",
                    "scoring.py", "checking.py", "turns.py", "opening.py", "reading.py",
-                   "bots.py", "view.py", "record.py"):
+                   "bots.py", "view.py", "game_file.py"):
         text = (folder / module).read_text(encoding="utf-8")
         for name in ("Annul", "ANNUL", "RoundContext", "ponce", "cuban_", "CubanRound"):
             assert name not in text, (module, name)
@@ -188,7 +188,7 @@ def test_the_house_rules_name_no_variant():
                  *(v.title for v in games), "from .variants"]:
         assert name.lower() not in text.lower(), name
     for module in ("round.py", "kernel.py", "actions.py", "deal.py", "round_setup.py",
-                   "ending.py", "scoring.py", "sheet.py", "match.py", "record.py"):
+                   "ending.py", "scoring.py", "sheet.py", "match.py", "game_file.py"):
         text = (folder / module).read_text(encoding="utf-8")
         for name in [*options, "cuban_", "doble15_"]:
             assert name not in text, (module, name)
