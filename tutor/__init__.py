@@ -48,8 +48,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> type[Store]:
-    # The progress store pulls in sqlite3; load it only when asked for.
     if name == "Store":
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import Store
 
         return Store

@@ -6,6 +6,7 @@ May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``, ``
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -15,6 +16,17 @@ from typing import TYPE_CHECKING, NoReturn, TypedDict
 from engine.events import Event
 from engine.round import Draw, Pass, Play
 from tutor.commands import fit_bkt, teacher
+from tutor.commands.server import command_flags
+from tutor.commands.simulate import (
+    NAME_PREFIX,
+    progress_folder,
+    simulate,
+    student_names,
+    write_progress,
+)
+from tutor.course import paths
+from tutor.course.lessons import LessonError, check_folder, lesson_coverage, load_lesson
+from tutor.course.paths import lesson_dirs
 from tutor.i18n import N_, ngettext, normalize_lang, translator
 from tutor.session.session import (
     WAIT_MOVE,
@@ -25,6 +37,9 @@ from tutor.session.session import (
     SessionError,
 )
 from tutor.teaching.asking import note_text
+from tutor.teaching.coverage import skill_mistakes
+from tutor.teaching.diagnosis import MISTAKE_NAMES
+from tutor.teaching.mastery import SKILL_NAMES, SKILLS
 from tutor.teaching.questions import plain_math, seat_name
 
 if TYPE_CHECKING:
@@ -361,9 +376,6 @@ def _parser(lang: str = "es") -> argparse.ArgumentParser:
 
 def check_lessons(args: argparse.Namespace, lang: str) -> int:
     """``python -m tutor lessons check [DIR]``: exit 0 when every file is good, else 2."""
-    from tutor.course.lessons import check_folder
-    from tutor.course.paths import lesson_dirs
-
     _ = translator(lang)
     folders = [Path(args.folder)] if args.folder is not None else lesson_dirs()
     total, broken = 0, []
@@ -389,11 +401,6 @@ def coverage_lines(folder: Path, lang: str) -> list[str]:
     """For each good lesson file of ``folder`` and each skill it practises, the catalogue
     mistakes of the skill that none of its questions can show (issue 42: mastery rules out
     what they can show, and nothing else), or that they can show every one."""
-    from tutor.course.lessons import LessonError, lesson_coverage, load_lesson
-    from tutor.teaching.coverage import skill_mistakes
-    from tutor.teaching.diagnosis import MISTAKE_NAMES
-    from tutor.teaching.mastery import SKILL_NAMES, SKILLS
-
     _ = translator(lang)
     lines = []
     for path in sorted(folder.glob("*.json")):
@@ -432,16 +439,6 @@ def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
 def simulate_students(args: argparse.Namespace, lang: str) -> int:
     """``python -m tutor simulate-students``: one JSON object, or a table per skill; with
     ``--write-progress DIR`` also each simulated student's progress file."""
-    import json
-
-    from tutor.commands.simulate import (
-        NAME_PREFIX,
-        progress_folder,
-        simulate,
-        student_names,
-        write_progress,
-    )
-
     _ = translator(lang)
     if args.students < 1:
         print(_(N_("--students must be 1 or more.")), file=sys.stderr)
@@ -498,16 +495,12 @@ def simulate_students(args: argparse.Namespace, lang: str) -> int:
 
 
 def dashboard() -> int:
-    from tutor.course.paths import notebook
-
-    path = notebook()
+    path = paths.notebook()  # through the module: the tests put another notebook there
     if not path.is_file():
         _ = translator(_env_lang())
         print(_(N_("The dashboard notebook is not installed ({path}). To play in the terminal: "
                    "python -m tutor play")).format(path=path), file=sys.stderr)
         return 1
-    from tutor.commands.server import command_flags
-
     # Run outside the repository, Voilà finds no voila.json: give it the server settings.
     return subprocess.call([sys.executable, "-m", "voila", str(path), *command_flags()])
 

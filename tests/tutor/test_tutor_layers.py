@@ -348,3 +348,64 @@ def test_each_package_says_what_lives_there_and_what_it_may_import() -> None:
     for init in packages:
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
         assert len(doc.splitlines()) >= 2 and "import" in doc.lower(), init.relative_to(ROOT)
+
+
+LAZY = re.compile(r"#\s*lazy:\s*\S")
+"""The comment that says why an import waits inside a function: ``# lazy: <why>``."""
+
+
+def unexplained_lazy_imports(path: Path) -> list[str]:
+    """The imports of ``tutor`` or ``engine`` (or relative ones) inside a function of
+    ``path`` with no ``# lazy: <why>`` comment on their first line or the line above, as
+    ``file:line``."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    found: set[int] = set()
+    for func in ast.walk(ast.parse(text)):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(func):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = ["." * node.level + (node.module or "")]
+            else:
+                continue
+            if not any(n.startswith(".") or n.split(".")[0] in {"tutor", "engine"}
+                       for n in names):
+                continue
+            near = lines[max(node.lineno - 2, 0):node.lineno]
+            if not any(LAZY.search(line) for line in near):
+                found.add(node.lineno)
+    return [f"{path.name}:{n}" for n in sorted(found)]
+
+
+def test_each_lazy_import_says_why() -> None:
+    """Issue 46: an import of the tutor or the engine inside a function is at the top of its
+    module, unless a ``# lazy: <why>`` comment on it (or the line above) says what loading it
+    there would cost (the store or sqlite3 in ``import tutor``, …)."""
+    found = [f"{p.relative_to(ROOT)}:{line.rpartition(':')[2]}"
+             for p in sorted(PACKAGE.rglob("*.py")) for line in unexplained_lazy_imports(p)]
+    assert found == []
+
+
+def test_a_lazy_import_without_a_why_is_found(tmp_path: Path) -> None:
+    """The check can fail: a bare import of the tutor, the engine or a sibling inside a
+    function is found; one with its comment, one of the standard library, one at the top,
+    are not."""
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import tutor.i18n\n"
+        "\n"
+        "\n"
+        "def f():\n"
+        "    import json\n"
+        "    from tutor.storage.store import Store\n"
+        "    # lazy: the store loads sqlite3\n"
+        "    from tutor.storage.store import StoreError\n"
+        "    import engine.sheet  # lazy: a reason\n"
+        "    if json:\n"
+        "        from . import sibling\n"
+        "    from engine.rules import VARIANTS  # not lazy: no why\n",
+        encoding="utf-8")
+    assert unexplained_lazy_imports(module) == ["m.py:6", "m.py:11", "m.py:12"]

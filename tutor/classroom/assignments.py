@@ -52,6 +52,7 @@ from tutor.storage.class_rows import (
 )
 from tutor.storage.names import name_key
 from tutor.storage.records import ID, session_assignment, tagged_session
+from tutor.storage.store_files import csv_cell
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
@@ -521,8 +522,6 @@ def assignment_table(a: Assignment, roster: Sequence[str], attempts: Iterable[At
 def assignment_csv(table: AssignmentTable, lang: str) -> str:
     """The table as CSV text (every field quoted, a leading formula character
     neutralised, as the class table's CSV)."""
-    from tutor.storage.store_files import csv_cell
-
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n")
     writer.writerow(["student", "on_roster", "state", "lessons_done", "lessons",

@@ -39,6 +39,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tutor.course.paths import PROGRESS_ENV, is_service_address
+from tutor.storage.records import StoreError
+from tutor.storage.service_store import TOKEN_ENV
+from tutor.storage.store import ServiceStore
 
 __all__ = ["HUB_USER_ENV", "TEACHERS_ENV", "HubProfile", "hub_profile", "hub_user",
            "is_teacher", "teachers_setting"]
@@ -109,10 +112,6 @@ def is_teacher(env: Mapping[str, str] | None = None,
         return True
     address = env.get(PROGRESS_ENV, "")
     if is_service_address(address):
-        from tutor.storage.records import StoreError
-        from tutor.storage.service_store import TOKEN_ENV
-        from tutor.storage.store import ServiceStore
-
         try:
             store = ServiceStore(address, token=env.get(TOKEN_ENV, ""), retries=1)
         except StoreError:

@@ -36,6 +36,7 @@ from tutor.classroom.live import class_counts
 from tutor.i18n import N_, Message
 from tutor.storage.class_rows import Assignment
 from tutor.storage.records import ID, StoreError
+from tutor.storage.store import StoreAccessError
 
 if TYPE_CHECKING:
     from tutor.classroom.assignments import StudentState
@@ -111,8 +112,6 @@ def _from_store(reader: AssignmentReader, student: str, class_code: str,
     linked: Assignment | None = None
     refused = False
     if link_id:
-        from tutor.storage.store import StoreAccessError
-
         try:
             linked = reader.assignment(link_id)
         except StoreAccessError:
@@ -208,8 +207,6 @@ def play_assignment(values: Mapping[str, str], store: object) -> PlayAssignment:
                               note=Message(NOT_COUNTED_DAMAGED))
     reader = _reader(store)
     if reader is not None:
-        from tutor.storage.store import StoreAccessError
-
         try:
             row = reader.assignment(raw)
         except StoreAccessError:

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from tutor.classroom.hand_in import replay_refusal, seal_refusal
 from tutor.classroom.identity import hub_user, is_teacher
+from tutor.classroom.overview import loaded_answers
 from tutor.course.lessons import lesson_params
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
 from tutor.storage.records import Attempt, StoreError
@@ -170,9 +172,6 @@ def _checked_import(path: Path, unsealed: bool, location: str | Path, lang: str)
     (:mod:`tutor.classroom.hand_in`: its seal, then its rows, then its rows against the
     answers already in the store), then merged; a refused file is one line on stderr and
     exit code 2, and changes nothing."""
-    from tutor.classroom.hand_in import replay_refusal, seal_refusal
-    from tutor.classroom.overview import loaded_answers
-
     progress = read_progress(path, lang)
     refusal = (seal_refusal(path.name, progress, "teacher", lang, allow_unsealed=unsealed)
                or replay_refusal(path.name, progress, lang))

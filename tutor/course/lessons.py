@@ -14,13 +14,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, cast
 
 from engine import HouseRules, RulesError
+from engine.round import DealError, Round
 from engine.rules import VARIANTS
+from tutor.course.deals import search_deals
 from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 from tutor.course.lesson_schema import SCHEMA, DealFile, LessonFile
 from tutor.course.paths import LESSON_ID as LESSON_ID  # where the builders read it
 from tutor.course.paths import MAX_ID_LENGTH as MAX_ID_LENGTH
 from tutor.course.paths import lesson_dirs, shipped_dir
 from tutor.i18n import N_, translate_error, translator
+from tutor.teaching.coverage import plan_coverage
 from tutor.teaching.mastery import Params, default_params, params_from_dict
 from tutor.teaching.practice import SCAFFOLDS, Plan
 
@@ -109,7 +112,6 @@ class Lesson:
             return [dict(d) for d in self.deals]
         if not self.rich_in:
             return None
-        from tutor.course.deals import search_deals
 
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
@@ -282,8 +284,6 @@ def _check_deals(source: str, variant_name: str, players: int, rules: HouseRules
                  deals: Sequence[DealFile], lang: str) -> None:
     """Each prepared deal must be a deal of this game: the engine checks it (tiles of the set,
     each dealt once, hand sizes, the opener)."""
-    from engine.round import DealError, Round
-
     _ = translator(lang)
     var = VARIANTS[variant_name]
     for i, deal in enumerate(deals):
@@ -480,8 +480,6 @@ def lesson_coverage(lesson: Lesson) -> dict[str, SkillCoverage]:
     """What the questions of ``lesson`` can tell apart, per skill, as its sessions compute it
     (:func:`tutor.teaching.coverage.plan_coverage`): what mastery requires each skill's row
     to rule out there, and what no question of the lesson can show."""
-    from tutor.teaching.coverage import plan_coverage
-
     return plan_coverage(lesson.plan, lesson.players, lesson.ask, lesson.rules)
 
 

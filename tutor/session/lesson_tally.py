@@ -22,6 +22,7 @@ from tutor.course.lesson_end import (
     end_reason,
     next_step,
 )
+from tutor.course.lessons import list_lessons
 from tutor.i18n import translator
 from tutor.session.snapshot import StudentAnswers
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
@@ -78,7 +79,10 @@ class LessonCounts:
         the session's clock (:class:`tutor.teaching.review.Due` items; none without a store)."""
         if self.store is None:
             return []
+        # lazy: it loads store_files, kept out of `import tutor` (test_loading_a_lesson_loads_…)
         from tutor.classroom.overview import reviews_due
+
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import StoreBusyError
 
         name = self.students[seat] if seat is not None else (
@@ -235,8 +239,6 @@ class LessonCounts:
         :func:`tutor.course.lessons.list_lessons`): its id and its title in the session's language;
         None after the last lesson. Read once per language."""
         if self.lang not in self._next_lessons:
-            from tutor.course.lessons import list_lessons
-
             # the lessons page's order: by id (the shipped lessons are numbered 01-…)
             lessons = sorted(list_lessons(self.lang), key=lambda lesson: lesson.id)
             ids = [lesson.id for lesson in lessons]

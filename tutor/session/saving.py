@@ -14,9 +14,11 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Protocol
 
+from tutor.course.lessons import lesson_params
 from tutor.i18n import N_
 from tutor.storage.records import Attempt, MasteryValue, tagged_session
 from tutor.teaching.mastery import Mastery, Params
+from tutor.teaching.replay import rebuild_mastery
 
 __all__ = ["NOT_SAVED_YET", "ProgressStore", "Recorder", "load_mastery", "save_mastery"]
 
@@ -60,6 +62,7 @@ class Recorder:
     def __init__(self, store: ProgressStore, lesson: str,
                  clock: Callable[[], datetime] | None = None,
                  assignment: str | None = None) -> None:
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import utc_now
 
         self.store = store
@@ -93,6 +96,7 @@ class Recorder:
         still count from here on, and are all saved). A student with answers but no saved
         mastery rows (their rows were dropped when two spellings of their name were merged,
         :mod:`tutor.storage.store` version 3) gets the mastery replayed from the answers."""
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import StoreBusyError
 
         try:
@@ -104,9 +108,6 @@ class Recorder:
             return Mastery(params)
         if not attempts:
             return mastery
-        from tutor.course.lessons import lesson_params
-        from tutor.teaching.replay import rebuild_mastery
-
         rebuilt = rebuild_mastery(attempts, lesson_params())
         rebuilt.params = params
         rebuilt.said = mastery.said  # what the tutor said once is not in the answers
@@ -132,6 +133,7 @@ class Recorder:
     def flush(self) -> bool:
         """Write what waits, oldest first; True once nothing waits. While the store stays
         busy the writes are kept for the next try: never dropped, never out of order."""
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import StoreBusyError
 
         while self._unsaved:

@@ -30,6 +30,7 @@ from tutor.course.lesson_end import (
     LessonSummary,
     SkillSummary,
 )
+from tutor.course.lessons import Lesson, load_lesson
 from tutor.i18n import N_, normalize_lang
 from tutor.session.lesson_tally import LessonCounts
 from tutor.session.narration import describe_event
@@ -184,8 +185,6 @@ class Session(LessonCounts):
         """A session with a lesson's settings (a :class:`tutor.course.lessons.Lesson` or its id);
         ``overrides`` change single settings (e.g. ``players=3``); ``assignment``: the id of
         the assignment whose link opened it (its rows carry it)."""
-        from tutor.course.lessons import Lesson, load_lesson
-
         if not isinstance(lesson, Lesson):
             lesson = load_lesson(lesson, lang)
         settings: LessonSettings = {

@@ -190,6 +190,7 @@ def open_store(store: Store | str | PathLike[str] | None,
                 lang: str) -> tuple[Store | None, bool]:
     """The store to use and whether the session opened it (and so closes it)."""
     if isinstance(store, (str, PathLike)):
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import Store
 
         return Store(store, lang=lang), True

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
 from engine.round import Action
+from engine.sheet import ScoreSheet
 from engine.tiles import Half, Tile, TileSet
 from tutor.course.lesson_end import LessonSummary, SkillSummary
 from tutor.games import game
 from tutor.i18n import translator
 from tutor.session.settings import GameSettings
 from tutor.teaching.asking import note_text
+from tutor.teaching.counts import evidence_text
 from tutor.teaching.hints import Hint
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS
 from tutor.teaching.questions import Situation, seat_name
@@ -194,8 +196,6 @@ class SkillView:
         """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, what is still
         missing, the mistakes ruled out (:func:`tutor.teaching.counts.evidence_text`, as on
         the lessons and teacher pages)."""
-        from tutor.teaching.counts import evidence_text
-
         return evidence_text(self.asked, self.first_try_right, self.streak, lang,
                              self.ruled_out, self.to_master)
 
@@ -514,24 +514,13 @@ def skill_views(session: Session, seat: int | None = None) -> tuple[SkillView, .
     return tuple(out)
 
 
-def _sheets() -> bool:
-    try:
-        import engine.sheet  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-SHEETS = _sheets()
-"""The engine can write score sheets (:attr:`Snapshot.sheet`)."""
+SHEETS = True
+"""The engine can write score sheets (:attr:`Snapshot.sheet`): :mod:`engine.sheet` is part of
+every build (``engine/__init__`` loads it)."""
 
 
 def _sheet(session: Session) -> ScoreSheetView | None:
-    """The Leonard score sheet of the current round (None if the engine has no sheets)."""
-    try:
-        from engine.sheet import ScoreSheet
-    except ImportError:
-        return None
+    """The Leonard score sheet of the current round."""
     return ScoreSheet.from_round(session.round)
 
 

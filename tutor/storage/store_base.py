@@ -16,6 +16,7 @@ from typing import Self
 from tutor.i18n import N_
 from tutor.storage.names import same_name
 from tutor.storage.records import Attempt, StoreError, check_attempt
+from tutor.storage.store_files import read_attempts, write_csv, write_datashop
 
 __all__ = ["BUSY_RETRIES", "BUSY_TIMEOUT", "MASTERY_COLUMNS", "StoreAccessError",
            "StoreAddressError", "StoreBase", "StoreBusyError", "utc_now"]
@@ -105,14 +106,10 @@ class StoreBase:
     # -- export and import (see tutor.storage.store_files) ---------------------------------
     def export_csv(self, path: str | os.PathLike[str], student: str | None = None) -> int:
         """Write the attempts (of one student, or all) as CSV; return the number of rows."""
-        from tutor.storage.store_files import write_csv
-
         return write_csv(Path(path), self.attempts(student))
 
     def export_datashop(self, path: str | os.PathLike[str], student: str | None = None) -> int:
         """Write the attempts as a DataShop-style tab-separated file; return the number of rows."""
-        from tutor.storage.store_files import write_datashop
-
         return write_datashop(Path(path), self.attempts(student))
 
     def import_file(self, path: str | os.PathLike[str], lang: str | None = None) -> int:
@@ -127,7 +124,5 @@ class StoreBase:
         transaction, so a bad file changes nothing.  Rows already present are skipped.
         A bad file raises :class:`ProgressImportError` in ``lang`` (default: the store's).
         """
-        from tutor.storage.store_files import read_attempts
-
         rows = read_attempts(Path(path), lang or self.lang)
         return self.merge(rows)

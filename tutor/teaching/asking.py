@@ -17,7 +17,7 @@ from typing import Protocol
 
 from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
 from engine.round import Round
-from engine.rules import HouseRules
+from engine.rules import POWER_VS_POWER, HouseRules
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.games import game
 from tutor.i18n import N_, format_number, translator
@@ -48,6 +48,7 @@ from tutor.teaching.questions import (
     score_question,
     tens_question,
 )
+from tutor.teaching.review import missed_review, review_missed, reviewed_skill
 
 __all__ = ["ASK_KINDS", "NOTES", "POWER_ON_POWER", "AnswerRecorder", "Asker", "Feedback",
            "Pending", "note_text"]
@@ -68,8 +69,6 @@ by note."""
 
 def note_text(note: str, lang: str) -> str:
     """A note of :data:`NOTES` in ``lang``, with the engine's numbers."""
-    from engine.rules import POWER_VS_POWER
-
     return translator(lang)(NOTES[note]).format(points=POWER_VS_POWER)
 
 
@@ -466,8 +465,6 @@ class Asker(Drilling):
                    typo=answered is not None and is_typo(q.expected, answered))
         p.evidence = ev
         mastery = self.masteries[p.seat]
-        from tutor.teaching.review import reviewed_skill
-
         reviewed = reviewed_skill(q.problem) or ev.skill
         was_mastered = mastery.state(reviewed).mastered  # review (tutor.teaching.review)
         mastery.observe(ev, seconds=seconds)
@@ -483,8 +480,6 @@ class Asker(Drilling):
         """A wrong (or hinted) first answer to a review item of a mastered skill takes that
         skill's mastery away, whatever the wrong answer was blamed on
         (:func:`tutor.teaching.review.missed_review`, the rule the replay uses too)."""
-        from tutor.teaching.review import missed_review, review_missed, reviewed_skill
-
         if missed_review(p.question.problem, ev):
             review_missed(mastery, reviewed_skill(p.question.problem) or ev.skill,
                           was_mastered)

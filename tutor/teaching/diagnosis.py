@@ -17,7 +17,7 @@ from typing import Literal
 
 from engine.rules import effect_from_total
 from tutor.i18n import N_, normalize_lang, translator
-from tutor.teaching.questions import Question
+from tutor.teaching.questions import Question, seat_name
 
 __all__ = ["CATALOG", "LIKELIHOOD", "MISTAKE_CODES", "MISTAKE_NAMES", "TYPO_KINDS", "BuggyRule",
            "Diagnosis", "candidates", "diagnose", "is_typo", "mistake_skill", "mistake_value",
@@ -555,8 +555,6 @@ def _factors(q: Question) -> tuple[int, int]:
 
 def rule_message(rule_id: str, question: Question, lang: str) -> str:
     """The translated message of a catalog rule, with the question's numbers filled in."""
-    from tutor.teaching.questions import seat_name
-
     ctx = question.context
     a, b = _factors(question)
     h1, h2 = ctx.t_halves or (0, 0)

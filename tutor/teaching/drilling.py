@@ -46,6 +46,7 @@ from tutor.teaching.questions import (
     round_total_question,
     tens_question,
 )
+from tutor.teaching.review import REVIEW_ITEMS, review_problem
 
 __all__ = ["Drilling"]
 
@@ -250,8 +251,6 @@ class Drilling:
         seat), queue :data:`~tutor.teaching.review.REVIEW_ITEMS` drill items of that skill alone,
         with
         problem ids starting ``review-``. Returns how many were queued."""
-        from tutor.teaching.review import REVIEW_ITEMS, review_problem
-
         added = 0
         for seat, skills in due.items():
             if seat not in self.students:

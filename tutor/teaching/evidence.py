@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from tutor.teaching.diagnosis import LIKELIHOOD, MISTAKE_CODES, mistake_skill
+
 __all__ = ["SCAFFOLD_TAGS", "TRIVIAL", "Evidence", "blame_of", "is_trivial", "judge",
            "parse_step", "parse_tells", "parse_values", "step_name"]
 
@@ -135,8 +137,6 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
             m for m in consistent if _misconception(m, about, own_computation))
         rule = mistake if _misconception(mistake, about, own_computation) else None
         if rule is None and typo and fits:
-            from tutor.teaching.diagnosis import LIKELIHOOD
-
             rule = next(m for m in LIKELIHOOD if m in fits)
         return Evidence(about, "against", why, False, hints, scaffolded, rule is not None,
                         rule, consistent=fits, typo=typo)
@@ -155,8 +155,6 @@ def _misconception(mistake: str | None, skill: str, own_computation: bool) -> bo
     factor, stopping at T are evidence against the question's own skill (issue 42 part 2)."""
     if not mistake:
         return False
-    from tutor.teaching.diagnosis import mistake_skill
-
     try:
         of = mistake_skill(mistake)
     except (KeyError, ValueError):
@@ -208,8 +206,6 @@ which mistakes a stored wrong answer may be."""
 
 
 def _codes(mistakes: Iterable[str]) -> str:
-    from tutor.teaching.diagnosis import MISTAKE_CODES
-
     return ".".join(sorted(MISTAKE_CODES[m] for m in mistakes))
 
 
@@ -235,8 +231,6 @@ def step_name(step: str, scaffold: Iterable[str] = (), trivial: bool = False,
     if requires is not None:
         tags.append(REQUIRES_TAG + _codes(requires))
     if values is not None:
-        from tutor.teaching.diagnosis import MISTAKE_CODES
-
         tags.append(VALUES_TAG + ".".join(sorted(
             MISTAKE_CODES[m] + "/".join(map(str, sorted(v))) for m, v in values.items() if v)))
     return f"{step}[{','.join(tags)}]" if tags else step
@@ -264,8 +258,6 @@ def parse_values(name: str) -> dict[str, frozenset[int]] | None:
     ...     "added_instead_of_multiplied": {14}, "times_table_slip": {40, 50}}
     True
     """
-    from tutor.teaching.diagnosis import MISTAKE_CODES
-
     if not name.endswith("]") or "[" not in name:
         return None
     by_code = {c: m for m, c in MISTAKE_CODES.items()}
@@ -293,8 +285,6 @@ def parse_tells(name: str) -> tuple[frozenset[str] | None, frozenset[str] | None
     ...     {"forgot_to_double"}, {"forgot_to_double", "squared_instead_of_doubled"})
     True
     """
-    from tutor.teaching.diagnosis import MISTAKE_CODES
-
     if not name.endswith("]") or "[" not in name:
         return None, None
     by_code = {c: m for m, c in MISTAKE_CODES.items()}

@@ -18,7 +18,8 @@ from tutor.classroom.overview import (
 )
 from tutor.classroom.student_answers import student_answers
 from tutor.classroom.student_assignments import UNREADABLE, MyAssignments, my_assignments
-from tutor.i18n import N_, Message, normalize_lang, translate_error
+from tutor.course.lessons import list_lessons, shadowed_lessons
+from tutor.i18n import N_, Message, normalize_lang, translate_error, translator
 from tutor.storage.records import StoreError
 from tutor.teaching.review import Due
 from tutor.ui.lessons.assignments_panel import AssignmentsPanel
@@ -58,8 +59,6 @@ class LessonsPage(LanguagePage):
         super().__init__()
         self.class_code = class_code
         self.link_values: Mapping[str, str] = dict(link_values or {})
-        from tutor.course.lessons import list_lessons, shadowed_lessons
-
         self.clock = clock or (lambda: datetime.now(timezone.utc))
 
         self.store = store
@@ -185,6 +184,4 @@ class LessonsPage(LanguagePage):
         self.files.show_result(result, self.lang)
 
     def _t(self, message: str) -> str:
-        from tutor.i18n import translator
-
         return translator(self.lang)(message)

@@ -7,11 +7,14 @@ from collections.abc import Mapping
 from os import PathLike
 from typing import TYPE_CHECKING
 
+from tutor.classroom.identity import hub_user
 from tutor.classroom.link import read_link, unnamed
 from tutor.classroom.request import page_query
 from tutor.classroom.student_assignments import PlayAssignment, play_assignment
+from tutor.course.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
 from tutor.i18n import N_, Message, translate_error, translator
 from tutor.session.session import LessonSettings, Session
+from tutor.storage.store import Store, StoreError
 from tutor.ui.play.app import TutorApp
 from tutor.ui.shared.panel import UNFORESEEN, logged
 
@@ -59,10 +62,6 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
     or the store says it is another class's, which the page says), and scaffolds are on or
     off as the assignment sets them (absent: the lesson's own).
     """
-    from tutor.classroom.identity import hub_user
-    from tutor.course.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
-    from tutor.storage.store import Store, StoreError
-
     # A preheated kernel (standalone Voilà's pool) waits here for its page's request.
     link = read_link(page_query(), lang=lang, lesson=lesson, student=student)
     lang = link.lang

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeAlias, TypedDict
 
-from engine.tiles import Half, Tile, TileSet
+from engine.tiles import LEONARD, Half, Tile, TileSet
 
 if TYPE_CHECKING:
     from tutor.session.snapshot import Snapshot
@@ -160,8 +160,6 @@ def _tile(t: TileLike, tileset: TileSet | None) -> Tile:
     if isinstance(t, Tile):
         return t
     if isinstance(t, str):
-        from engine.tiles import LEONARD
-
         return (tileset or LEONARD).parse(t)
     a, b = t
     return Tile(a, b)

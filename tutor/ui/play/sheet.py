@@ -22,6 +22,7 @@ from tutor.session.snapshot import (
     Snapshot,
     export_progress,
 )
+from tutor.ui.play.scores import student_label
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import accordion_attributes, classed
 
@@ -80,8 +81,6 @@ def sheet_caption(sheet: ScoreSheetView, variant: str, lang: str) -> str:
 def accuracy_rows(view: Snapshot, lang: str) -> list[list[str]]:
     """The match points and this lesson's arithmetic of each human seat, under a header
     row: player, student, match points, right at the first try, asked (docs/rules.md §4)."""
-    from tutor.ui.play.scores import student_label
-
     _ = translator(lang)
     rows = [[_("Player"), _("Student"), _("Match points"),
              _("Right at the first try (this lesson)"), _("Questions asked (this lesson)")]]

@@ -14,6 +14,7 @@ from tutor.classroom.link import Link, read_link
 from tutor.classroom.request import page_query
 from tutor.i18n import N_, translate_error, translator
 from tutor.storage.records import StoreError
+from tutor.storage.store import Store
 from tutor.ui.lessons.lessons_app import LessonsPage
 from tutor.ui.teacher.teacher_app import TeacherPage
 
@@ -62,8 +63,6 @@ class _StoreOptions(TypedDict, total=False):
 
 
 def _store(lang: str, notes: list[str], **options: Unpack[_StoreOptions]) -> Store | None:
-    from tutor.storage.store import Store
-
     try:
         return Store(lang=lang, **options)
     except (StoreError, OSError) as err:

@@ -10,6 +10,7 @@ import ipywidgets as widgets
 
 from tutor.classroom.overview import MergeResult
 from tutor.i18n import translator
+from tutor.storage.store_files import MAX_IMPORT_BYTES
 from tutor.ui.shared.panel import classed
 from tutor.ui.shared.uploads import MergeResultView, ProgressUpload, merge_result_html
 
@@ -17,8 +18,6 @@ __all__ = ["ClassUploadPanel", "merge_result_html", "upload_help_html"]
 
 
 def upload_help_html(lang: str) -> str:
-    from tutor.storage.store_files import MAX_IMPORT_BYTES
-
     _ = translator(lang)
     return ("<div class='ld-legend'>" + html.escape(_(
         "Choose the files your students downloaded with “Download my progress” (you can choose "

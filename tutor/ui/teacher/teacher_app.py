@@ -19,6 +19,7 @@ from tutor.classroom.live import CountsMemo, LiveView, class_counts, live_rows
 from tutor.classroom.next_steps import next_steps
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
+from tutor.course.lessons import list_lessons
 from tutor.i18n import N_, normalize_lang, translate_error, translator
 from tutor.storage.records import Attempt, StoreError
 from tutor.ui.shared.access import PageAccess
@@ -137,8 +138,6 @@ class TeacherPage(LanguagePage):
         read once per language (with the lessons: their targets and caps say when a
         student's lesson is over)."""
         if self.lang not in self._titles:
-            from tutor.course.lessons import list_lessons
-
             lessons = list_lessons(self.lang)
             self._lessons = {lesson.id: lesson for lesson in lessons}
             self._titles[self.lang] = {lesson.id: lesson.text("title", self.lang)
