@@ -11,10 +11,9 @@ SQLite or PostgreSQL, file formats), ``course`` (lesson files, deals, when a les
 The layer test (tests/tutor/test_tutor_layers.py) reads each package's "May import:" line as
 the rule for its modules. A module directly in ``tutor/`` has its own line in its own
 docstring: ``i18n`` imports nothing of the tutor, ``games`` the engine and ``i18n``,
-``__main__`` the commands and what they start, and the old names ``serve``,
-``template_cache`` and ``xsrf_cookie`` only the module each stands for. This file, which
-re-exports the public names, has the line below.
-May import: ``tutor.teaching``, ``tutor.session`` and ``tutor.storage``.
+``__main__`` the commands and what they start, and ``old_names`` (the modules' old names,
+still importable) nothing. This file, which re-exports the public names, has the line below.
+May import: ``tutor.old_names``, ``tutor.teaching``, ``tutor.session`` and ``tutor.storage``.
 
 >>> from tutor import Session
 >>> s = Session(seed=1, lang="en")
@@ -26,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tutor import old_names
 from tutor.session.narration import describe_event
 from tutor.session.session import Session, SessionError
 from tutor.session.snapshot import Snapshot
@@ -38,6 +38,8 @@ from tutor.teaching.questions import Question, QuestionError, question_for
 
 if TYPE_CHECKING:
     from tutor.storage.store import Store
+
+old_names.install()  # what a config or a script wrote before a module moved still imports
 
 __all__ = [
     "CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",

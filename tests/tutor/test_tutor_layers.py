@@ -5,7 +5,7 @@ its modules: a module may import its own package's modules and what that line na
 package (``tutor.teaching``), a single module (``tutor.storage.records``), ``engine`` or a
 widget toolkit — and nothing else of ``tutor``, ``engine`` or the widgets (the standard
 library and other libraries are not checked here). A module directly in ``tutor/`` (``i18n``,
-``games``, ``__main__``, the old-name shims ``serve``, ``template_cache``, ``xsrf_cookie``, and
+``games``, ``__main__``, ``old_names`` (the modules' old names, still importable), and
 ``tutor/__init__.py`` itself) has its own line, in its own docstring. There are no hand-kept
 sets of module names: a module moved to another folder is under that folder's line.
 

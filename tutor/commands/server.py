@@ -114,9 +114,9 @@ written."""
 OLD_EXTENSIONS = ("tutor.classroom.template_cache", "tutor.classroom.xsrf_cookie")
 """The names :data:`SERVER_EXTENSIONS` had from the regrouping into packages (issue 34) to the
 renaming of what clashed with the old root names (issue 46): a config written then names
-them, and writing it again puts the new names in their place. (The names before the
-regrouping, ``tutor.template_cache`` and ``tutor.xsrf_cookie``, stay importable: the root
-shims.)"""
+them, and writing it again puts the new names in their place. Both they and the names before
+the regrouping (``tutor.template_cache``, ``tutor.xsrf_cookie``) stay importable
+(:mod:`tutor.old_names`), so a config not written again keeps working."""
 
 VOILA_PY = f"""\
 # Written by `python -m tutor.commands.server --write-server-config` (Leonard-Domino Tutor).
