@@ -441,14 +441,14 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         round_summary=None if end is None
         else RoundSummary.of(end, session.round_events, players),
         match_rows=_match_rows(session) if rnd.over else (),
-        sheet_available=SHEETS,
+        sheet_available=True,  # engine.sheet is part of every engine build
         extra=_extra_views(session) if seat == to_move is not None else (),
         seat_students=names, first_try_right=tuple(c[0] for c in counts),
         asked=tuple(c[1] for c in counts),
         lesson_title=info.text("title", session.lang) if info is not None else "",
         lesson_goal=info.goal_text(session.lang) if info is not None else "",
         settings=session.settings.copy(),
-        sheet=_sheet(session) if sheet and SHEETS and not hiding else None,
+        sheet=_sheet(session) if sheet and not hiding else None,
         progress=session.export_progress(student) if progress else None)
 
 
@@ -512,11 +512,6 @@ def skill_views(session: Session, seat: int | None = None) -> tuple[SkillView, .
                              st.asked, st.first_try_right, target, st.streak,
                              tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
     return tuple(out)
-
-
-SHEETS = True
-"""The engine can write score sheets (:attr:`Snapshot.sheet`): :mod:`engine.sheet` is part of
-every build (``engine/__init__`` loads it)."""
 
 
 def _sheet(session: Session) -> ScoreSheetView | None:
