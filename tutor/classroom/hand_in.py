@@ -60,7 +60,7 @@ from functools import lru_cache
 from typing import Literal
 
 from engine.rules import RulesError, effect_from_total, effect_rule, number_half, variant
-from engine.tiles import Tile, TileError, parse_tile
+from engine.tiles import Tile, TileError, TileSet, parse_tile
 from tutor.course.lessons import LessonError, load_lesson
 from tutor.i18n import N_, Message, ngettext, translator
 from tutor.storage.names import name_key
@@ -368,30 +368,35 @@ def _points_misfits(play: Sequence[_Row], t_rows: Sequence[_Row], note: _Note) -
                                right=right))
 
 
-_GAME_TILES: dict[str, frozenset[Tile] | None] = {}
-"""Each lesson's game's tiles by lesson id, read once (None: no such lesson
-here)."""
+_GAMES: dict[str, TileSet | None] = {}
+"""Each lesson's game's tiles by lesson id, read once."""
 
 
-def _game_tiles(lesson_id: str) -> frozenset[Tile] | None:
-    if lesson_id not in _GAME_TILES:
+def _game_tiles(lesson_id: str) -> TileSet | None:
+    """The tiles of lesson ``lesson_id``'s game (None: no such lesson here, nothing to check
+    against)."""
+    if lesson_id not in _GAMES:
         try:
-            tiles = variant(load_lesson(lesson_id).variant).tileset.tiles
+            _GAMES[lesson_id] = variant(load_lesson(lesson_id).variant).tileset
         except (LessonError, RulesError):
-            return None  # not installed here (yet): nothing to check against
-        _GAME_TILES[lesson_id] = frozenset(tiles)
-    return _GAME_TILES[lesson_id]
+            return None  # not installed here (yet): looked for again next time
+    return _GAMES[lesson_id]
 
 
 def _deal_misfits(rows: Sequence[_Row], note: _Note) -> None:
-    """Questions the lesson's game cannot deal: a power play's tile that is not one of the
-    game's tiles (a play's points are checked against its T by :func:`_points_misfits`)."""
+    """Questions the lesson's game cannot deal: a play whose tile (at the end of its problem
+    id) is not one of the game's tiles (a play's points are checked against its T by
+    :func:`_points_misfits`)."""
     for line, a in rows:
-        tile = _play_tile(a.problem)
-        tiles = None if tile is None else _game_tiles(a.lesson)
-        if tile is not None and tiles is not None and tile not in tiles:
+        found = _TILE.search(a.problem)
+        tiles = None if found is None else _game_tiles(a.lesson)
+        if found is None or tiles is None:
+            continue
+        try:
+            tiles.parse(found[1])
+        except TileError:
             note(line, Message(N_("the tile {tile} of its question is not a tile of lesson "
-                                  "{lesson}'s game"), tile=str(tile), lesson=a.lesson))
+                                  "{lesson}'s game"), tile=found[1], lesson=a.lesson))
 
 
 def _when(a: Attempt) -> datetime:
