@@ -113,7 +113,8 @@ tutor's holds about 450 bytes (measured on simulated lessons; 512 at most), so t
 Far below it, a forged row of 10,000-character texts (9.7 MiB of random text grew the
 database by 12.4 MiB) is refused at the limit instead of filling the disk."""
 ROW_OVERHEAD = 64
-"""Bytes counted for a stored row beyond its texts (its numbers, ids and index entries)."""
+"""Bytes counted for a stored row beyond the characters of its texts (its numbers, ids and
+index entries)."""
 TOKEN_CACHE_SECONDS = 60
 """How long the hub's answer about a token is kept (a revoked token stops within it)."""
 
@@ -247,21 +248,22 @@ def _access(caller: Caller, student: str | None) -> StoreAccessError | None:
                             student=student)
 
 
-def _row_bytes(a: Attempt) -> int:
-    """About what a stored row takes (:data:`MAX_STORED_BYTES`)."""
-    return ROW_OVERHEAD + sum(len(v.encode("utf-8")) for v in (
-        a.student, a.session, a.time, a.lesson, a.problem, a.step, a.input, a.feedback, a.kc))
-
-
 def _same_row(a: Attempt) -> tuple[object, ...]:
     """What the store finds an attempt sent again by (a reply lost: stored once)."""
     return (a.session, a.time, a.problem, a.step, a.outcome, a.input)
 
 
-def _refusal(stored: list[Attempt], sent: list[Attempt], now: datetime) -> _Refused | None:
+def _texts(a: Attempt) -> int:
+    return sum(len(v) for v in (a.session, a.time, a.lesson, a.problem, a.step, a.input,
+                                a.feedback, a.kc))
+
+
+def _refusal(stored: list[Attempt], sent: list[Attempt], now: datetime,
+             usage: tuple[int, int, int]) -> _Refused | None:
     """Why ``sent`` (one student's answers) is not stored, given the student's ``stored``
-    answers: a row that does not fit the tutor's replay (400), or the student's caps (429).
-    None: store it."""
+    answers of the same lessons and the ``usage`` of all they stored (:meth:`Store.usage`:
+    answers of the last day, answers, characters): a row that does not fit the tutor's
+    replay (400), or the student's caps (429). None: store it."""
     misfits = stored_misfits(sent, stored, now=now)
     if misfits:
         first = misfits[0]
@@ -273,26 +275,22 @@ def _refusal(stored: list[Attempt], sent: list[Attempt], now: datetime) -> _Refu
             "them): line {line}: {problem}. Nothing of them was stored."),
             row=first.line - before, stored=before, line=first.line, problem=first.problem))
     known = {_same_row(a) for a in stored}
-    new = [a for a in sent if _same_row(a) not in known]
+    new = {_same_row(a): a for a in sent if _same_row(a) not in known}.values()
     if not new:
         return None
-    since = now - timedelta(days=1)
-    today = sum(1 for a in (*stored, *new) if _time_of(a) > since)
-    if today > MAX_ROWS_PER_DAY:
+    today, rows, chars = usage
+    if today + len(new) > MAX_ROWS_PER_DAY:
         return _Refused(429, "invalid", StoreError(N_(
             "You have sent {limit} answers in a day, more than a student answers playing all "
             "day; the class's store takes no more of yours today. Tell your teacher if you "
             "were really playing."), limit=MAX_ROWS_PER_DAY))
-    if sum(_row_bytes(a) for a in (*stored, *new)) > MAX_STORED_BYTES:
+    stored_bytes = chars + sum(_texts(a) for a in new) + ROW_OVERHEAD * (rows + len(new))
+    if stored_bytes > MAX_STORED_BYTES:
         return _Refused(429, "invalid", StoreError(N_(
             "Your answers fill the room the class's store keeps for one student ({limit} "
             "MiB); it takes no more of yours. Tell your teacher."),
             limit=MAX_STORED_BYTES // (1024 * 1024)))
     return None
-
-
-def _time_of(a: Attempt) -> datetime:
-    return datetime.fromisoformat(a.time.replace("Z", "+00:00"))
 
 
 class _Api(tornado.web.RequestHandler):
@@ -429,9 +427,10 @@ class _Attempts(_Api):
 
     async def post(self) -> None:
         """A student's answers, stored under the hub's name of the student, once they fit
-        the tutor's replay in the context of the student's stored answers
-        (:func:`tutor.classroom.hand_in.stored_misfits`) and the student's caps: a batch
-        with a misfit is refused whole (400), one over a cap too (429)."""
+        the tutor's replay in the context of the student's stored answers of the same
+        lessons (:func:`tutor.classroom.hand_in.stored_misfits`; read in the store's worker,
+        so no other write of theirs comes between) and the student's caps: a batch with a
+        misfit is refused whole (400), one over a cap too (429)."""
         rows = self.body().get("attempts")
         if not isinstance(rows, list):
             raise _Refused(400, "invalid", StoreError(N_("The request lacks {what}."),
@@ -449,7 +448,10 @@ class _Attempts(_Api):
         name = self.caller.name
 
         def checked_and_stored(s: Store) -> list[int] | _Refused:
-            refused = _refusal(s.attempts(name), attempts, datetime.now(timezone.utc))
+            now = datetime.now(timezone.utc)
+            since = (now - timedelta(days=1)).isoformat(timespec="microseconds")
+            refused = _refusal(s.lesson_attempts(name, {a.lesson for a in attempts}),
+                               attempts, now, s.usage(name, since))
             return refused if refused is not None else [s.add_attempt(a) for a in attempts]
 
         ids = await self.store(checked_and_stored)

@@ -468,6 +468,16 @@ class ServiceCalls(StoreBase):
                             else {"student": student})
         return [attempt_from_json(a) for a in self._list(answer, "attempts")]
 
+    def lesson_attempts(self, student: str, lessons: Iterable[str]) -> list[Attempt]:
+        wanted = set(lessons)
+        return [a for a in self.attempts(student) if a.lesson in wanted]
+
+    def usage(self, student: str, since: str) -> tuple[int, int, int]:
+        rows = self.attempts(student)
+        chars = sum(len(v) for a in rows for v in (a.session, a.time, a.lesson, a.problem,
+                                                    a.step, a.input, a.feedback, a.kc))
+        return sum(1 for a in rows if a.time >= since), len(rows), chars
+
     def save_mastery_rows(self, student: str,
                           rows: Mapping[str, Mapping[str, MasteryValue]]) -> None:
         self._allow(student)
