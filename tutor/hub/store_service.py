@@ -21,6 +21,12 @@ and:
   twice), and a database that is busy or out of reach is answered "busy" (HTTP 503), which
   the page takes as "keep the answers and try again".
 
+What it stores is what the tutor could have recorded (issue 51): each answer sent is replayed
+by the check the teacher page runs on a file (:func:`tutor.classroom.hand_in.stored_misfits`)
+against the student's stored answers of that lesson, and a request with one that does not fit
+is refused whole (HTTP 400, the replay's sentence); a body over :data:`MAX_BODY` is answered
+413 unread, and a student over :data:`MAX_ROWS_PER_DAY` or :data:`MAX_STORED_BYTES` 429.
+
 Classes, rosters and assignments (issue 45): only a teacher makes, edits or closes an
 assignment, and saves or reads a roster or the list of classes; every row a teacher sends is
 checked again here (:func:`tutor.storage.class_rows.check_row`: a request written by hand is
