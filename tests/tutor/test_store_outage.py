@@ -6,29 +6,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 from tests import driving as drive
+from tests.outage import OutageStore
 from tutor import Session
 from tutor.session.saving import load_mastery
-from tutor.storage.store import Store, StoreBusyError
-
-DOWN_CALLS = ("start_session", "add_attempt", "save_mastery_rows", "mastery_rows", "attempts")
-
-
-class OutageStore(Store):
-    """A progress store whose service or database can be stopped: while ``down``, every call
-    a page makes raises :class:`StoreBusyError`, as the hub's store service does when it or
-    its database is out of reach."""
-
-    down = False
-
-    def __getattribute__(self, name: str) -> Any:
-        if name in DOWN_CALLS and object.__getattribute__(self, "down"):
-            def refuse(*_args: object, **_kw: object) -> Any:
-                raise StoreBusyError("the class's store cannot be reached now")
-            return refuse
-        return super().__getattribute__(name)
 
 
 def answer_right(s: Session, n: int, seed: int = 0) -> list[str]:
@@ -65,13 +47,15 @@ def test_a_page_opened_during_an_outage_loses_no_answer_and_lowers_no_mastery(
     store.down = True  # the store service stopped (or its database) before the page opens
     during = drive.start(Session.from_lesson("04-times", lang="en", student="hana",
                                              store=store, seed=23))
-    assert during.unsaved_message is not None  # the page says its answers wait
+    assert during.unsaved_message == (  # the page says so, once, and plays on
+        "The class's store cannot be reached now: play on, your answers wait on this page and "
+        "are saved when it is back, and your progress so far shows again then.")
     skills = answer_right(during, 5, seed=2)
     assert during.unsaved > 0 and not during.flush()
     assert during.arithmetic("hana") == (5, 5)
 
     store.down = False  # back
-    assert during.flush() and during.unsaved == 0
+    assert during.flush() and during.unsaved == 0 and during.unsaved_message is None
     rows = store.attempts("hana")
     assert sum(1 for a in rows if a.session == during.session_id
                and a.outcome.value == "CORRECT") == 5

@@ -20,7 +20,8 @@ from tutor.storage.records import Attempt, MasteryValue, tagged_session
 from tutor.teaching.mastery import Mastery, Params
 from tutor.teaching.replay import rebuild_mastery
 
-__all__ = ["NOT_SAVED_YET", "ProgressStore", "Recorder", "load_mastery", "save_mastery"]
+__all__ = ["NOT_SAVED_YET", "STORE_DOWN", "ProgressStore", "Recorder", "load_mastery",
+           "save_mastery"]
 
 
 class ProgressStore(Protocol):
@@ -42,6 +43,12 @@ NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress store is b
                    "reach. They wait on this page and are saved as soon as it answers; keep "
                    "this page open until then.")
 """Shown to the student while answers wait in memory for a busy progress file."""
+
+STORE_DOWN = N_("The class's store cannot be reached now: play on, your answers wait on this "
+                "page and are saved when it is back, and your progress so far shows again "
+                "then.")
+"""Shown to the student whose page started while the store was down (their saved mastery is
+not read yet), until the store answers."""
 
 
 def load_mastery(store: ProgressStore, student: str, params: Params | None = None) -> Mastery:
