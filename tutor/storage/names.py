@@ -21,9 +21,10 @@ looked the same on every page):
 - letters of two scripts mixed (Cyrillic "а" among Latin letters), by Unicode's script data
   as the ``confusable_homoglyphs`` library keeps it (with Unicode's confusables, which the
   sentence uses to name the look-alike letter). A script's letters mixed with digits,
-  punctuation and combining accents are one script; so are the mixes Unicode's
-  "highly restrictive" profile (UTS #39 §5.2) allows: Han with Hiragana and Katakana
-  (Japanese), with Bopomofo (Chinese) or with Hangul (Korean), each with Latin.
+  punctuation and combining accents are one script; so are the mixes Unicode's "highly
+  restrictive" profile (Unicode Technical Standard 39, section 5.2) allows: Han with
+  Hiragana and Katakana (Japanese), with Bopomofo (Chinese) or with Hangul (Korean), each
+  with Latin.
 
 The hub's login (``deploy/tljh/leonard.py``), the store (every name a row is stored under)
 and the pages' name forms apply this one rule.
@@ -64,7 +65,7 @@ _NEUTRAL = frozenset({"COMMON", "INHERITED"})
 _TOGETHER = (frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
              frozenset({"LATIN", "HAN", "BOPOMOFO"}),
              frozenset({"LATIN", "HAN", "HANGUL"}))
-"""The script mixes UTS #39's highly restrictive profile allows in one identifier."""
+"""The script mixes the highly restrictive profile (UTS 39) allows in one identifier."""
 
 _HIDDEN = frozenset({"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"})
 """Unicode general categories of characters that do not show as a letter: format (U+200B
