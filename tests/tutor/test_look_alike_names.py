@@ -44,7 +44,7 @@ def test_the_rule_refuses_look_alikes_and_keeps_real_names() -> None:
     assert said(HIDDEN_ANA) == (
         "“ana” holds a character that does not show (U+200B ZERO WIDTH SPACE), so it could "
         "pass for another name. Type the name again with letters, digits and spaces only.")
-    for hidden in ("\u200d", "\u2060", "\ufeff", "\u202e", "\x07", "\u00ad"):
+    for hidden in ("\u200d", "\u2060", "\ufeff", "\u202e", "\x07", "\x1b", "\u00ad"):
         assert said(f"an{hidden}a") is not None, repr(hidden)
     assert "GREEK SMALL LETTER ALPHA" in (said("Ωmega") or "")  # Greek among Latin
     # fullwidth letters are the same letters: one name, not refused

@@ -17,7 +17,8 @@ look like (issue 51: Cyrillic "аna" and "ana" with a zero-width space were two 
 looked the same on every page):
 
 - a character that does not show (a zero-width space U+200B, a joiner, a direction mark: any
-  Unicode format or control character, or an unassigned or private one);
+  Unicode format or control character, or an unassigned or private one; but a tab or a line
+  break is a space, which the key collapses like any other);
 - letters of two scripts mixed (Cyrillic "а" among Latin letters), by Unicode's script data
   as the ``confusable_homoglyphs`` library keeps it (with Unicode's confusables, which the
   sentence uses to name the look-alike letter). A script's letters mixed with digits,
@@ -96,10 +97,13 @@ def name_problem(name: str) -> Message | None:
     from confusable_homoglyphs import categories, confusables
 
     text = unicodedata.normalize("NFKC", name)
-    for c in text:
-        if unicodedata.category(c) in _HIDDEN:  # the name is said without it (a direction
-            shown = "".join(k for k in name if unicodedata.category(k) not in _HIDDEN)
-            return Message(INVISIBLE, name=" ".join(shown.split()), char=_char(c))  # mark
+    for c in text:  # a line break or a tab is a space: the key collapses it
+        if unicodedata.category(c) in _HIDDEN and not c.isspace():
+            # the name is said without its hidden characters (a direction mark would turn
+            # the sentence around)
+            shown = "".join(k for k in name if k.isspace()
+                            or unicodedata.category(k) not in _HIDDEN)
+            return Message(INVISIBLE, name=" ".join(shown.split()), char=_char(c))
     scripts = {str(categories.alias(c)) for c in text if not c.isspace()} - _NEUTRAL
     if len(scripts) <= 1 or any(scripts <= allowed for allowed in _TOGETHER):
         return None
