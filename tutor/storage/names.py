@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import unicodedata
@@ -89,12 +90,14 @@ def _char(c: str) -> str:
     return f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip()
 
 
+@functools.lru_cache(maxsize=4096)  # the store checks each name it keeps, at each row
 def name_problem(name: str) -> Message | None:
     """Why ``name`` is refused as a student's or user's name (a sentence that says what is
     wrong with it), or None if it is a name: see the module's docstring. The rule reads the
     name in NFKC, as its key does."""
-    # lazy: the script data (a JSON file of some 1 MB) is read only when a name is checked
-    from confusable_homoglyphs import categories, confusables
+    # lazy: the script data (about 3 MB in memory) is read only when a name is checked, the
+    # confusables (about 6 MB more) only to name the look-alike letter of a refused name
+    from confusable_homoglyphs import categories
 
     text = unicodedata.normalize("NFKC", name)
     for c in text:  # a line break or a tab is a space: the key collapses it
@@ -107,6 +110,8 @@ def name_problem(name: str) -> Message | None:
     scripts = {str(categories.alias(c)) for c in text if not c.isspace()} - _NEUTRAL
     if len(scripts) <= 1 or any(scripts <= allowed for allowed in _TOGETHER):
         return None
+    from confusable_homoglyphs import confusables
+
     letters = [str(categories.alias(c)) for c in text]
     found_all = confusables.is_confusable(text, greedy=True, preferred_aliases=[]) or []
     # the odd letter out first: the one of the script the name has fewest letters of
