@@ -303,9 +303,9 @@ def test_no_student_holds_the_stores_key(hub: Hub) -> None:
                    headers={"X-XSRFToken": s.cookies.get("_xsrf", path="/hub/") or ""})
     assert token.status_code == 201, token.text
     mine = {"Authorization": f"token {token.json()['token']}"}
-    answers = [s.get(f"{hub.url}/hub/api/user", headers=mine).text,
-               json.dumps(hub.api("GET", f"users/{user}")),
-               json.dumps(hub.api("GET", "services"))]
+    answers = [s.get(f"{hub.url}/hub/api/{path}", headers=mine).text
+               for path in ("user", f"users/{user}", f"users/{user}/tokens", "services")]
+    answers.append(json.dumps(hub.api("GET", f"users/{user}")))
     for answer in answers:
         assert own_key not in answer and write_secret not in answer, answer
     assert hub.home.stat().st_mode & 0o077 == 0
