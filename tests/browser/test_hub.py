@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import time
@@ -50,6 +51,7 @@ from hub_server import (
     SECRET,
     TEACHER,
     Hub,
+    alive,
     channel_message,
     cookie_header,
     environ,
@@ -607,6 +609,63 @@ def test_the_fourth_tab_gets_the_page_that_says_which_to_close(hub: Hub, browser
         time.sleep(1)
     fourth.locator("canvas.ld-board").wait_for(timeout=180_000)
     context.close()
+
+
+def test_twenty_tabs_opened_at_once_give_three_kernels_and_seventeen_cap_pages(
+        hub: Hub) -> None:
+    """Issue 51 part 4: 20 tabs of one student opened in the same second. Voilà starts a
+    page's kernel a while after the request comes in, so the cap must count the pages let in
+    whose kernels are not there yet: exactly the cap's number of kernels start, and every
+    other tab gets the page that names the open ones."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import requests
+
+    user = "burst"
+    hub.spawn(user)
+    s = requests.Session()  # logged in without opening a page: no kernel yet
+    s.get(hub.url + "/hub/login", timeout=30)
+    s.post(hub.url + "/hub/login?next=/hub/home", timeout=60, data={
+        "username": user, "password": PASSWORD,
+        "_xsrf": s.cookies.get("_xsrf", path="/hub/")}).raise_for_status()
+    prefix = f"{hub.url}/user/{user}/"
+    assert s.get(prefix + f"leonard/page/{uuid.uuid4()}", timeout=60).json()["state"] == "gone"
+    assert hub.kernel_pids(user) == []
+    start = threading.Barrier(20)
+
+    def open_tab(n: int) -> tuple[int, str, str]:
+        tab = requests.Session()
+        tab.cookies.update(s.cookies)
+        start.wait(timeout=60)
+        reply = tab.get(prefix + f"voila/render/Play.ipynb?lesson={LESSON}&lang=en&tab={n}",
+                        timeout=300, allow_redirects=False)
+        return reply.status_code, reply.text, xsrf(tab, user)
+
+    with ThreadPoolExecutor(20) as pool:
+        tabs = list(pool.map(open_tab, range(20)))
+    kernels = [m.group(1) for code, text, _x in tabs if code == 200
+               for m in [re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', text)] if m]
+    pids = hub.kernel_pids(user)
+    try:
+        assert sorted(code for code, _t, _x in tabs) == [200] * 3 + [429] * 17
+        assert len(set(kernels)) == 3
+        assert len(pids) == 3
+        for code, text, _x in tabs:
+            if code == 429:  # the cap page names the three pages (the ones still starting too)
+                assert "Too many tutor pages are open" in text
+                assert text.count("<li>") == 3, text
+    finally:
+        token = next(x for _c, _t, x in tabs if x) if any(x for _c, _t, x in tabs) else ""
+        for kernel in kernels:
+            s.post(prefix + f"voila/api/shutdown/{kernel}", timeout=60,
+                   headers={"X-XSRFToken": token}, cookies={"_xsrf": token})
+        hub.api("DELETE", f"users/{user}/server")
+        for _ in range(300):  # the kernels go with the server
+            if not any(alive(p) for p in pids):
+                break
+            time.sleep(0.1)
+    assert not any(alive(p) for p in pids)
 
 
 def test_an_idle_tab_is_closed_and_says_so(hub: Hub, browser: Any) -> None:

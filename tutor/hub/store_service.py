@@ -71,6 +71,7 @@ from tornado.ioloop import IOLoop
 from tutor.i18n import N_
 from tutor.storage.class_rows import MAX_CODE, Assignment
 from tutor.storage.names import name_key, same_name
+from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import ID, Attempt, MasteryValue, StoreError
 from tutor.storage.service_store import (
     API,
@@ -419,6 +420,19 @@ class _Attempts(_Api):
             raise _Refused(400, "invalid", err) from err
 
 
+class _AttemptsAfter(_Api):
+    async def get(self) -> None:
+        """The rows stored since the reader's mark (``after``; none: every row), each with
+        its id, and the new mark (issue 51 part 4: the teacher's live view asks every few
+        seconds). The class's to a teacher; a student's own only, as ``GET attempts``."""
+        student = self.get_query_argument("student", None)
+        self.own(student)
+        mark = self.checked(lambda: ReadMark.parse(self.get_query_argument("after", "")))
+        rows, after = await self.store(lambda s: s.attempts_after(mark, student))
+        self.write({"attempts": [{**attempt_json(a), "id": i} for i, a in rows],
+                    "after": after.text()})
+
+
 class _Students(_Api):
     async def get(self) -> None:
         me = self.caller
@@ -578,6 +592,7 @@ def make_app(identify: Identify, keeper: Keeper, prefix: str = "/",
     base = prefix.rstrip("/") + "/" + API
     routes: list[tuple[str, type[_Api]]] = [
         ("me", _Me), ("sessions", _Sessions), ("attempts", _Attempts),
+        ("attempts-after", _AttemptsAfter),
         ("students", _Students), ("mastery", _Mastery), ("merge", _Merge),
         ("name-merges", _NameMerges), ("classes", _Classes), ("classes-of", _ClassesOf),
         ("roster", _Roster), ("roster-from-group", _RosterFromGroup),

@@ -47,6 +47,7 @@ from urllib.parse import urlencode, urlsplit
 from tutor.course.paths import SERVICE_SCHEMES, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, Message, normalize_lang
 from tutor.storage.class_rows import Assignment, check_roster_row, check_row
+from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import (
     KC_SEPARATOR,
     Attempt,
@@ -432,6 +433,29 @@ class ServiceCalls(StoreBase):
         answer = self._call("GET", "attempts", query=None if student is None
                             else {"student": student})
         return [attempt_from_json(a) for a in self._list(answer, "attempts")]
+
+    def attempts_after(self, mark: ReadMark | None = None, student: str | None = None
+                       ) -> tuple[list[tuple[int, Attempt]], ReadMark]:
+        """As :meth:`tutor.storage.store.Store.attempts_after`, from the service (``GET
+        attempts-after``): only the rows since ``mark`` cross the wire."""
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
+        query = {"after": (mark or ReadMark()).text()}
+        if student is not None:
+            query["student"] = student
+        answer = self._call("GET", "attempts-after", query=query)
+        rows = []
+        for value in self._list(answer, "attempts"):
+            found = value.get("id") if isinstance(value, dict) else None
+            if not isinstance(found, int) or isinstance(found, bool):
+                raise _wire_error("an attempt read since a mark has no id")
+            rows.append((found, attempt_from_json(value)))
+        after = answer.get("after")
+        try:
+            return rows, ReadMark.parse(after if isinstance(after, str) else "?")
+        except StoreError as err:
+            raise _wire_error("the answer has no mark to read from next") from err
 
     def save_mastery_rows(self, student: str,
                           rows: Mapping[str, Mapping[str, MasteryValue]]) -> None:

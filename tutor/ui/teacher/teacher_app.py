@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tutor.classroom.live import CountsMemo, LiveView, class_counts, live_rows
+from tutor.classroom.live import CountsMemo, LiveFeed, LiveView, class_counts, live_rows
 from tutor.classroom.next_steps import next_steps
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
@@ -66,6 +66,8 @@ class TeacherPage(LanguagePage):
         self._lessons: dict[str, Lesson] = {}
         self._counts: CountsMemo = {}
         """The live view's counts of each student, replayed again only on a new row."""
+        self._feed = LiveFeed()
+        """The class's rows as the live view read them: each tick reads only newer ones."""
         self.from_files: set[str] = set()
         """The sessions merged from uploaded files on this page: the live view shows their
         students as from files, never stuck (issue 43)."""
@@ -101,7 +103,9 @@ class TeacherPage(LanguagePage):
         """Every class panel from the store's attempts, read once (the "Refresh" button)."""
         self._titles.clear()  # a lesson built since has its title (and its caps)
         self._counts.clear()
-        attempts = self.store.attempts() if self.store is not None else []
+        self._feed.reset()  # the whole class, read once; the ticks read from there on
+        attempts = ([a for _, a in self._feed.read(self.store)] if self.store is not None
+                    else [])
         live = self._render_live(attempts)
         by_student = class_counts(attempts, self._lessons, self._counts)  # the live view's too
         self.rows = class_table(attempts, by_student=by_student)
@@ -117,9 +121,13 @@ class TeacherPage(LanguagePage):
                                                self.lang, counts=by_student, live=live)
 
     def refresh_live(self) -> None:
-        """The live view alone, from one read of the store (the page's tick): the class
-        table and the other panels wait for the "Refresh" button."""
-        self._render_live(self.store.attempts() if self.store is not None else [])
+        """The live view alone (the page's tick), from the rows stored since the last read
+        folded into those read before (:class:`tutor.classroom.live.LiveFeed`: never the
+        whole class again): the class table and the other panels wait for the "Refresh"
+        button."""
+        if self.store is not None:
+            self._feed.read(self.store)
+        self._render_live(self._feed.attempts())
 
     def _render_live(self, attempts: Sequence[Attempt]) -> LiveView:
         titles = self._lesson_titles()
