@@ -28,6 +28,7 @@ import socket
 import statistics
 import sys
 import tempfile
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -97,8 +98,9 @@ def service(database: str) -> Iterator[str]:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         keeper = Keeper(database)
-        server = make_app(identify, keeper, "/services/leonard-store/").listen(
-            port, "127.0.0.1")
+        # The benchmark only reads, which needs no write key: any secret will do.
+        server = make_app(identify, keeper, "/services/leonard-store/",
+                          write_secret=secrets.token_hex(32)).listen(port, "127.0.0.1")
         loops.append(loop)
         ready.set()
         loop.run_forever()
