@@ -374,7 +374,7 @@ def test_the_link_to_send_is_this_servers_whole_address_with_copy_and_qr(
         assert panel.link_out.value == (
             "http://school.example:8866/voila/render/notebooks/Lessons.ipynb?" + query)
         assert panel.links.copy.text == panel.link_out.value
-        assert panel.links.copy.label == "Copy"
+        assert panel.links.copy.button_label == "Copy"
         assert "This server's address" in _text(panel.links.where.value)
         qr = panel.links.qr.value
         assert "<svg role=\"img\" aria-label=\"QR code of the link to send" in qr

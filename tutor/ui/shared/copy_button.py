@@ -23,18 +23,20 @@ function render({ model, el }) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "jupyter-widgets jupyter-button widget-button ld-copy";
+  button.style.width = "auto";
+  button.style.flex = "none";
   const status = document.createElement("span");
   status.className = "ld-copy-status";
   status.setAttribute("role", "status");
   status.setAttribute("aria-live", "polite");
   const draw = () => {
-    button.textContent = model.get("label");
-    button.title = model.get("tooltip");
+    button.textContent = model.get("button_label");
+    button.title = model.get("button_title");
     button.disabled = !model.get("text");
   };
   draw();
-  model.on("change:label", draw);
-  model.on("change:tooltip", draw);
+  model.on("change:button_label", draw);
+  model.on("change:button_title", draw);
   model.on("change:text", () => { draw(); status.textContent = ""; });
   if (model.get("origin") !== window.location.origin) {
     model.set("origin", window.location.origin);
@@ -65,6 +67,10 @@ function render({ model, el }) {
     model.send({ copied: done });
   });
   el.classList.add("ld-copy-box");
+  el.style.display = "flex";
+  el.style.flexWrap = "wrap";
+  el.style.alignItems = "center";
+  el.style.gap = "6px";
   el.append(button, status);
 }
 export default { render };
@@ -76,8 +82,8 @@ class CopyButton(anywidget.AnyWidget):
 
     _esm = ESM
     text = traitlets.Unicode("").tag(sync=True)
-    label = traitlets.Unicode("Copy").tag(sync=True)
-    tooltip = traitlets.Unicode("").tag(sync=True)
+    button_label = traitlets.Unicode("Copy").tag(sync=True)
+    button_title = traitlets.Unicode("").tag(sync=True)
     copied = traitlets.Unicode("").tag(sync=True)
     refused = traitlets.Unicode("").tag(sync=True)
     origin = traitlets.Unicode("").tag(sync=True)
@@ -91,8 +97,8 @@ class CopyButton(anywidget.AnyWidget):
     def relabel(self, lang: str, what: str) -> None:
         """The button's words in ``lang``; ``what`` names what it copies (its tooltip)."""
         _ = translator(lang)
-        self.label = _("Copy")
-        self.tooltip = what
+        self.button_label = _("Copy")
+        self.button_title = what
         self.copied = _("Copied: paste it into your message.")
         self.refused = _("The browser did not let the page copy it: select the link and "
                          "copy it.")
