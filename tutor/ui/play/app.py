@@ -145,6 +145,8 @@ class TutorApp(widgets.VBox):
         self.log_panel = LogPanel()
         self.sheet = SheetPanel(on_open=act(self._sheet_opened))
         self.name_form = NameForm(saving=self._saving_on)
+        if self.class_code:  # the link's class (an assignment's): not typed again
+            self.name_form.class_in.value = self.class_code
         self.name_form.on_name(act(self._named))
         self.access.on_name(act(self.name_form.hand_in))
         for accordion in (self.setup, self.sheet):  # their headers say whether they are open

@@ -124,7 +124,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
         # (A lesson that fell back to free play said so already: its notes are not repeated.)
         app = TutorApp(session=session, ask_name=lambda name, lang_: start(name, lang_,
                                                                          notes=[]),
-                       saving=store is not None)
+                       saving=store is not None, class_code=link.class_code)
     else:
         session = start(link.student, lang)
         app = TutorApp(session=session, class_code=link.class_code)
