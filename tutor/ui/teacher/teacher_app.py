@@ -82,7 +82,8 @@ class TeacherPage(LanguagePage):
         self.next_steps = NextStepsPanel()
         self.answers = StudentAnswersPanel()
         self.mistakes = MistakesPanel()
-        self.builder = BuilderPanel(lessons_folder)
+        self.builder = BuilderPanel(lessons_folder,
+                                    on_saved=self._guarded(lambda _path: self.lessons_changed()))
         self.assignments = AssignmentsPanel(store, class_code=class_code, clock=self.clock,
                                             guard=self._guarded)
         self.children = [page_stylesheet(), self.header, self.access, self.live, self.upload,
@@ -113,12 +114,20 @@ class TeacherPage(LanguagePage):
         self.table.render(self.rows, self.lang, self.class_code)
         self.next_steps.render(next_steps(attempts, self._installed(), self.clock(),
                                           by_student=by_student, live=live),
-                               self.lang, self._lesson_titles(), self.class_code)
+                               self.lang, self._lesson_titles(), self.class_code,
+                               answered=bool(attempts))
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
         # Guarded on its own: a store that cannot hold assignments leaves the rest shown.
         self._guarded(self.assignments.render)(attempts, self._lessons, self._lesson_titles(),
                                                self.lang, counts=by_student, live=live)
+
+    def lessons_changed(self) -> None:
+        """A lesson was saved by the builder: the lessons are read again, and the
+        assignments' *Add a lesson* offers it at once (issue 52: it waited for Refresh)."""
+        self._titles.clear()
+        titles = self._lesson_titles()
+        self.assignments.show_lessons(self._lessons, titles)
 
     def refresh_live(self) -> None:
         """The live view alone (the page's tick), from the rows stored since the last read
