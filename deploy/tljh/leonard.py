@@ -144,18 +144,67 @@ c.Spawner.pre_spawn_hook = _leonard_pre_spawn
 
 
 # --- One name, one student ------------------------------------------------------------------------
-# Names in Unicode NFC before the hub's own normalising (it lower-cases them): "José" typed
-# with a combining accent is the user "josé". Set on the base class, so that it holds for
-# whichever authenticator TLJH is set to (a config file in jupyterhub_config.d cannot see
-# the authenticator class TLJH's own config chose).
-from jupyterhub.auth import Authenticator  # noqa: E402
+# Names in Unicode NFKC before and after the hub's own normalising (it lower-cases them), the
+# form the tutor's name key takes (tutor.storage.names): "José" typed with a combining accent
+# is the user "josé", a fullwidth "ａｎａ" is "ana". A name that could pass for another one is
+# refused, with a sentence on the login page (in English and Spanish): a character that does
+# not show (a zero-width space U+200B …) or letters of two alphabets mixed (a Cyrillic "а" in
+# "аna"). The rule is the tutor's own, the one its store applies to every name it keeps, so
+# the hub and the store refuse the same names: it is asked of the users' Python, where the
+# tutor is installed (the hub's own environment has no tutor), through one helper process
+# (python -m tutor.storage.names) started at the first name and kept.
+# Set on the base class, so that it holds for whichever authenticator TLJH is set to (a
+# config file in jupyterhub_config.d cannot see the authenticator class TLJH's own config
+# chose); its validate_username calls the base class's.
+import functools  # noqa: E402
+import json  # noqa: E402
+import subprocess  # noqa: E402
 
-if not getattr(Authenticator.normalize_username, "leonard_nfc", False):
+from jupyterhub.auth import Authenticator  # noqa: E402
+from tornado import web  # noqa: E402
+
+_name_checker = []  # the helper process, once started
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_problem(name):
+    """None, or the sentence (by language) that says why ``name`` is refused."""
+    for _attempt in range(2):  # a helper that died is started again, once
+        if not _name_checker or _name_checker[0].poll() is not None:
+            _name_checker[:] = [subprocess.Popen(
+                [PYTHON, "-m", "tutor.storage.names"], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, text=True, encoding="utf-8")]
+        helper = _name_checker[0]
+        try:
+            helper.stdin.write(json.dumps(name) + "\n")
+            helper.stdin.flush()
+            return json.loads(helper.stdout.readline())["problem"]
+        except (OSError, ValueError, KeyError, TypeError):
+            helper.kill()
+            _name_checker.clear()
+    raise web.HTTPError(503, "The tutor's name check (python -m tutor.storage.names in the "
+                             "users' environment) did not answer; see the hub's log.")
+
+
+if not getattr(Authenticator.normalize_username, "leonard_one_name", False):
     _hub_normalize = Authenticator.normalize_username
+    _hub_validate = Authenticator.validate_username
 
     def _one_name(self, username):
         return unicodedata.normalize(
-            "NFC", _hub_normalize(self, unicodedata.normalize("NFC", username)))
+            "NFKC", _hub_normalize(self, unicodedata.normalize("NFKC", username)))
 
-    _one_name.leonard_nfc = True
+    def _no_look_alike(self, username):
+        if not _hub_validate(self, username):
+            return False
+        problem = _name_problem(username)
+        if problem is None:
+            return True
+        self.log.warning("Refused the user name %r: %s", username, problem["en"])
+        refused = web.HTTPError(403, "%s", problem["en"])
+        refused.jupyterhub_message = f"{problem['en']} / {problem['es']}"
+        raise refused
+
+    _one_name.leonard_one_name = True
     Authenticator.normalize_username = _one_name
+    Authenticator.validate_username = _no_look_alike

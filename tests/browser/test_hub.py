@@ -741,6 +741,66 @@ def test_postgresql_stopped_mid_class_loses_and_doubles_nothing(
     page.context.close()
 
 
+def test_a_page_opened_while_the_store_is_down_loses_and_lowers_nothing(
+        hub: Hub, browser: Any, request: pytest.FixtureRequest) -> None:
+    """Issue 51 part 5: the class store's database is stopped before the student opens her
+    pages. The lessons page says her progress comes back with the store (not a Voila error);
+    the play page says the store is out of reach and plays on. Five answers, then the store
+    is back: all five are stored, and the mastery saved before the outage is merged with the
+    page's answers, never overwritten by the page's blank start (hana: multiply mastered,
+    p = 1.0, then p = 0.42)."""
+    from tutor.storage.store import Store
+    from tutor.teaching.mastery import Mastery
+
+    if not hub.database.startswith("postgresql"):
+        pytest.skip("the hub's store is SQLite here (no PostgreSQL to stop)")
+    cluster = request.getfixturevalue("pg_cluster")
+    user = "ines"
+    earlier = Mastery()
+    for _ in range(12):  # mastered in earlier classes
+        earlier.record("multiply", True)
+    with Store(hub.database) as store:
+        store.start_session(user)
+        store.save_mastery_rows(user, earlier.to_dict())
+        saved = store.mastery_rows(user)
+    assert saved["multiply"]["mastered"]
+    page = _login(browser, hub, user)
+    cluster.pause()
+    try:
+        _open(page, hub, user, "Lessons.ipynb", "?lang=en")
+        page.get_by_text("Your progress will be back when the class's store is").wait_for(
+            timeout=180_000)
+        assert "There was an error" not in page.inner_text("body")
+        assert page.locator(f".ld-lesson-link[href*='lesson={LESSON}']").count()
+        _open(page, hub, user, "Play.ipynb", f"?lesson={LESSON}&lang=en&seed=13")
+        _play_to_question(page)
+        note = page.locator(".ld-unsaved")
+        note.wait_for(timeout=60_000)
+        assert "The class's store cannot be reached now: play on" in note.inner_text()
+        typed = [str(9001 + k) for k in range(5)]
+        box = page.locator(".ld-answer input")
+        for text in typed:  # five answers to the question (wrong ones: each is a row)
+            box.fill(text)
+            box.press("Enter")
+            page.wait_for_function(  # the page took it: it empties the box
+                "() => document.querySelector('.ld-answer input').value === ''",
+                timeout=60_000)
+    finally:
+        cluster.resume()
+    page.locator(".ld-unsaved").wait_for(state="hidden", timeout=120_000)
+    with Store(hub.database) as store:
+        inputs = [a.input for a in store.attempts(user)]
+        after = store.mastery_rows(user)
+    assert sorted(i for i in inputs if i in typed) == typed  # each once
+    assert after["multiply"]["asked"] >= saved["multiply"]["asked"]  # merged, not blank
+    assert sum(int(r["asked"]) for r in after.values()) > sum(
+        int(r["asked"]) for r in saved.values())
+    _open(page, hub, user, "Lessons.ipynb", "?lang=en")
+    page.locator(".ld-lesson-link").first.wait_for(timeout=180_000)
+    assert "Your progress will be back" not in page.inner_text("body")
+    page.context.close()
+
+
 def _play_to_question_after_feedback(page: Any) -> None:
     """After an answer: go on (the question's own buttons, then the moves) until the next
     question is asked."""

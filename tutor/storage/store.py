@@ -20,9 +20,11 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
 * version 2: ``streak``, ``scaffolded_right`` and ``misconceptions`` are always there (added
   with their default 0 where missing).
 * version 3: a student is found by the key of their name (:func:`tutor.storage.names.name_key`:
-  NFC, case-folded), so "José" typed with a combining accent, or "ana" for "Ana", is the
-  same student (issue 41). The migration gives every student their key and merges the
-  students whose names differ only so into the first of them (their attempts and sessions;
+  NFC, case-folded; NFKC since issue 51, which only changes names with compatibility
+  characters such as fullwidth letters: one stored before keeps its NFC key), so "José"
+  typed with a combining accent, or "ana" for "Ana", is the same student (issue 41). The
+  migration gives every student their key and merges the students whose names differ only
+  so into the first of them (their attempts and sessions;
   the merged mastery rows are dropped, to be rebuilt from the attempts), and lists each merge
   in the ``name_merges`` table, which the teacher page shows (:meth:`Store.name_merges`).
   The mastery table gains ``evidence`` (text: the estimate as log-odds, what the row of right
@@ -57,7 +59,7 @@ import tutor.storage.class_rows as class_rows
 from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.class_rows import Assignment
-from tutor.storage.names import name_key
+from tutor.storage.names import name_key, name_problem
 from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import (
     CSV_COLUMNS,
@@ -288,6 +290,9 @@ class Store(StoreBase):
         if len(name) > MAX_TEXT:
             raise StoreError(N_("A student name or id can have at most {limit} characters."),
                              limit=MAX_TEXT, lang=self.lang)
+        problem = name_problem(name)  # a name that could pass for another (issue 51)
+        if problem is not None:
+            raise StoreError(problem, lang=self.lang)
         self._allow(name)
         key = name_key(name)
         # A name already there under another spelling (same key) keeps its first spelling.
