@@ -24,11 +24,11 @@ import asyncio
 import http.client
 import json
 import math
+import secrets
 import socket
 import statistics
 import sys
 import tempfile
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
