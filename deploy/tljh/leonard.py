@@ -5,6 +5,10 @@
 # - the store service: the one program that holds the class database's address. Students'
 #   servers get only the service's address; each request carries the hub's token of the
 #   student's server, and the service keeps each student to their own rows;
+# - the write keys (issue 51): a secret only the hub and the service hold (LEONARD_HOME/
+#   write-secret, made here if missing), and in each user's server, from the spawner, that
+#   user's key (an HMAC of their name under it). The service takes a write only with the
+#   key, which the hub's API cannot hand out: a token a student mints reads, never writes;
 # - the teacher role: a hub role with the scope custom:leonard:teach, given to TEACHERS and to
 #   the members of TEACHER_GROUPS. The service reads it from the token, never from a kernel;
 # - the service's own role: read:groups, so that a teacher can make a class's roster from a
@@ -18,7 +22,10 @@
 # local spawner and the dummy authenticator instead of TLJH's, and LEONARD_HOME,
 # LEONARD_PYTHON and LEONARD_SERVICE_PORT in the hub's environment).
 
+import hashlib
+import hmac
 import os
+import secrets
 import unicodedata
 
 c = get_config()  # noqa: F821 - JupyterHub's config files get this name
@@ -45,12 +52,29 @@ if os.path.exists(_address_file):
 else:
     STORE = os.path.join(HOME, "progress.sqlite3")
 
+# The secret of the write keys: made once (64 hexadecimal digits), root's alone. Delete the
+# file and reload the hub to make a new one (then restart the users' servers: see the README).
+_secret_file = os.path.join(HOME, "write-secret")
+if not os.path.exists(_secret_file):
+    os.makedirs(HOME, mode=0o700, exist_ok=True)
+    try:
+        _fd = os.open(_secret_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(_fd, "w", encoding="utf-8") as _f:
+            _f.write(secrets.token_hex(32) + "\n")
+os.chmod(_secret_file, 0o600)
+with open(_secret_file, encoding="utf-8") as _f:
+    WRITE_SECRET = _f.read().strip()
+
 SERVICE = "leonard-store"
 c.JupyterHub.services.append({
     "name": SERVICE,
     "url": f"http://127.0.0.1:{SERVICE_PORT}",
     "command": [PYTHON, "-m", "tutor.hub.store_service"],
-    "environment": {"LEONARD_TUTOR_DB": STORE},  # the service's alone
+    # the service's alone (a service's environment is not in the hub's API; its command is)
+    "environment": {"LEONARD_TUTOR_DB": STORE, "LEONARD_WRITE_SECRET": WRITE_SECRET},
 })
 
 # --- Who may do what ------------------------------------------------------------------------------
@@ -96,22 +120,91 @@ def _full_server_for_teachers(spawner):
         spawner.environment = {**spawner.environment, "LEONARD_FULL_SERVER": "1"}
 
 
-c.Spawner.pre_spawn_hook = _full_server_for_teachers
+def write_key(name):
+    """The user's write key: HMAC-SHA256 of the hub's name of them under the secret (the
+    service computes the same: tutor.hub.store_service.write_key)."""
+    return hmac.new(WRITE_SECRET.encode("utf-8"), name.encode("utf-8"),
+                    hashlib.sha256).hexdigest()
+
+
+def _give_write_key(spawner):
+    # Only this user's server gets it, in its environment: a student runs no code there
+    # (the lockdown), so it is out of their reach; a teacher's full server holds the
+    # teacher's own key.
+    spawner.environment = {**spawner.environment,
+                           "LEONARD_WRITE_KEY": write_key(spawner.user.name)}
+
+
+def _leonard_pre_spawn(spawner):
+    _full_server_for_teachers(spawner)
+    _give_write_key(spawner)
+
+
+c.Spawner.pre_spawn_hook = _leonard_pre_spawn
 
 
 # --- One name, one student ------------------------------------------------------------------------
-# Names in Unicode NFC before the hub's own normalising (it lower-cases them): "José" typed
-# with a combining accent is the user "josé". Set on the base class, so that it holds for
-# whichever authenticator TLJH is set to (a config file in jupyterhub_config.d cannot see
-# the authenticator class TLJH's own config chose).
-from jupyterhub.auth import Authenticator  # noqa: E402
+# Names in Unicode NFKC before and after the hub's own normalising (it lower-cases them), the
+# form the tutor's name key takes (tutor.storage.names): "José" typed with a combining accent
+# is the user "josé", a fullwidth "ａｎａ" is "ana". A name that could pass for another one is
+# refused, with a sentence on the login page (in English and Spanish): a character that does
+# not show (a zero-width space U+200B …) or letters of two alphabets mixed (a Cyrillic "а" in
+# "аna"). The rule is the tutor's own, the one its store applies to every name it keeps, so
+# the hub and the store refuse the same names: it is asked of the users' Python, where the
+# tutor is installed (the hub's own environment has no tutor), through one helper process
+# (python -m tutor.storage.names) started at the first name and kept.
+# Set on the base class, so that it holds for whichever authenticator TLJH is set to (a
+# config file in jupyterhub_config.d cannot see the authenticator class TLJH's own config
+# chose); its validate_username calls the base class's.
+import functools  # noqa: E402
+import json  # noqa: E402
+import subprocess  # noqa: E402
 
-if not getattr(Authenticator.normalize_username, "leonard_nfc", False):
+from jupyterhub.auth import Authenticator  # noqa: E402
+from tornado import web  # noqa: E402
+
+_name_checker = []  # the helper process, once started
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_problem(name):
+    """None, or the sentence (by language) that says why ``name`` is refused."""
+    for _attempt in range(2):  # a helper that died is started again, once
+        if not _name_checker or _name_checker[0].poll() is not None:
+            _name_checker[:] = [subprocess.Popen(
+                [PYTHON, "-m", "tutor.storage.names"], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, text=True, encoding="utf-8")]
+        helper = _name_checker[0]
+        try:
+            helper.stdin.write(json.dumps(name) + "\n")
+            helper.stdin.flush()
+            return json.loads(helper.stdout.readline())["problem"]
+        except (OSError, ValueError, KeyError, TypeError):
+            helper.kill()
+            _name_checker.clear()
+    raise web.HTTPError(503, "The tutor's name check (python -m tutor.storage.names in the "
+                             "users' environment) did not answer; see the hub's log.")
+
+
+if not getattr(Authenticator.normalize_username, "leonard_one_name", False):
     _hub_normalize = Authenticator.normalize_username
+    _hub_validate = Authenticator.validate_username
 
     def _one_name(self, username):
         return unicodedata.normalize(
-            "NFC", _hub_normalize(self, unicodedata.normalize("NFC", username)))
+            "NFKC", _hub_normalize(self, unicodedata.normalize("NFKC", username)))
 
-    _one_name.leonard_nfc = True
+    def _no_look_alike(self, username):
+        if not _hub_validate(self, username):
+            return False
+        problem = _name_problem(username)
+        if problem is None:
+            return True
+        self.log.warning("Refused the user name %r: %s", username, problem["en"])
+        refused = web.HTTPError(403, "%s", problem["en"])
+        refused.jupyterhub_message = f"{problem['en']} / {problem['es']}"
+        raise refused
+
+    _one_name.leonard_one_name = True
     Authenticator.normalize_username = _one_name
+    Authenticator.validate_username = _no_look_alike

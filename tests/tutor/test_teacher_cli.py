@@ -302,10 +302,15 @@ def test_help_is_translated() -> None:
 EVIL = "\x1b[2J\x1b[31mEVIL"
 
 
-def test_names_and_files_are_printed_with_control_characters_escaped(tmp_path: Path) -> None:
-    """A student name (or a file name) cannot clear the teacher's terminal or fake lines."""
+def test_names_and_files_are_printed_with_control_characters_escaped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A student name (or a file name) cannot clear the teacher's terminal or fake lines. The
+    store refuses such names since issue 51; a store written before may hold them."""
+    import tutor.storage.store as store_module
+
     db = tmp_path / "p.sqlite3"
-    with Store(db) as store:
+    with monkeypatch.context() as before_issue_51, Store(db) as store:
+        before_issue_51.setattr(store_module, "name_problem", lambda _name: None)
         for name in (EVIL, "ana\nbeto — 9 attempts in 9 sessions", "zoe\u202etxt.exe"):
             s = store.start_session(name)
             store.record_attempt(name, s, lesson="x", problem="p", step="gain",
@@ -325,8 +330,9 @@ def test_names_and_files_are_printed_with_control_characters_escaped(tmp_path: P
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout and "\\x1b[31mEVIL.csv." in out.stdout
     out = tutor("import", str(evil_csv), "--db", str(tmp_path / "t.sqlite3"), "--lang", "es")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout == "\\x1b[2J\\x1b[31mEVIL.csv: 3 intentos nuevos agregados, 0 ya estaban.\n"
+    # such names are not taken in again (issue 51), and the refusal is escaped too
+    assert out.returncode != 0 and "\x1b" not in out.stdout + out.stderr
+    assert "podría pasar por otro nombre" in out.stderr and "(U+001B)" in out.stderr
     evil_db = tmp_path / f"{EVIL}.sqlite3"
     out = tutor("report", "--db", str(evil_db), "--lang", "en")
     assert out.returncode == 1 and "\x1b" not in out.stderr and "\\x1b" in out.stderr

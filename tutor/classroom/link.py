@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
 from tutor.i18n import N_, LanguageError, Message, normalize_lang
-from tutor.storage.names import ANONYMOUS, unnamed
+from tutor.storage.names import ANONYMOUS, name_problem, unnamed
 
 __all__ = ["ANONYMOUS", "MAX_CLASS", "MAX_NAME", "MAX_QUERY", "PLAY_PAGE", "Link", "clean_name",
-           "page_link", "read_link", "unnamed"]
+           "name_problem", "page_link", "read_link", "unnamed"]
 
 PLAY_PAGE = "Play.ipynb"
 """The play page, beside the lessons and teacher pages in the same folder (their links to it)."""
@@ -124,6 +124,10 @@ def read_link(query: str, env: Mapping[str, str] | None = None, *, lang: str = "
         if cut:
             notes.append(Message(N_("The student name in the link is long; keeping its first "
                                     "{limit} characters."), limit=MAX_NAME))
+        problem = name_problem(name)  # one that could pass for another: the page asks
+        if problem is not None:
+            notes.append(problem)
+            name = ANONYMOUS
     code, _cut = clean_name(values.get("class", ""), MAX_CLASS)
     return Link(lang=lang, lesson=chosen, seed=seed, student=name, notes=tuple(notes),
                 class_code="" if code == ANONYMOUS else code, values=values)

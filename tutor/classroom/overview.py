@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["MISTAKE_NAMES", "ClassFiles", "ClassRow", "LessonProgress", "MergeResult", "Mistake",
            "class_csv", "class_grid", "class_table", "frequent_mistakes", "lesson_progress",
            "loaded_answers", "merge_files", "merge_student_files", "refresh_mastery",
-           "reviews_due", "shown_name"]
+           "reviews_due", "saved_attempts", "shown_name"]
 
 # MISTAKE_NAMES, a short name of each catalogue mistake, lives with the catalogue
 # (tutor.teaching.diagnosis); the pages import it from here too.
@@ -444,3 +444,18 @@ def refresh_mastery(store: Store, student: str) -> Mastery:
     mastery = rebuild_mastery(store.attempts(student), lesson_params())
     store.save_mastery_rows(student, mastery.to_dict())
     return mastery
+
+
+def saved_attempts(store: Store | None, student: str) -> list[Attempt] | None:
+    """``student``'s attempts in ``store`` (none without a store); None while the store cannot
+    be reached (:class:`~tutor.storage.store.StoreBusyError`: an outage of the class's store,
+    which a page says and outlives, issue 51)."""
+    # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
+    from tutor.storage.store import StoreBusyError
+
+    if store is None:
+        return []
+    try:
+        return store.attempts(student)
+    except StoreBusyError:
+        return None

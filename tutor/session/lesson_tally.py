@@ -101,7 +101,12 @@ class LessonCounts:
 
     def _mastery(self, name: str) -> Mastery:
         if name not in self.masteries:
-            self.masteries[name] = (self.recorder.load_mastery(name, self.params)
+            def read(saved: Mastery) -> None:  # read late (the store was down): its counts
+                asked, right = _counts(saved)   # were not this session's
+                before = self.counted_from[name]
+                self.counted_from[name] = (before[0] + asked, before[1] + right)
+
+            self.masteries[name] = (self.recorder.load_mastery(name, self.params, read)
                                     if self.recorder is not None else Mastery(self.params))
             self.counted_from[name] = _counts(self.masteries[name])
         return self.masteries[name]

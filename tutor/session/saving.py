@@ -20,7 +20,8 @@ from tutor.storage.records import Attempt, MasteryValue, tagged_session
 from tutor.teaching.mastery import Mastery, Params
 from tutor.teaching.replay import rebuild_mastery
 
-__all__ = ["NOT_SAVED_YET", "ProgressStore", "Recorder", "load_mastery", "save_mastery"]
+__all__ = ["NOT_SAVED_YET", "STORE_DOWN", "ProgressStore", "Recorder", "load_mastery",
+           "save_mastery"]
 
 
 class ProgressStore(Protocol):
@@ -42,6 +43,12 @@ NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress store is b
                    "reach. They wait on this page and are saved as soon as it answers; keep "
                    "this page open until then.")
 """Shown to the student while answers wait in memory for a busy progress file."""
+
+STORE_DOWN = N_("The class's store cannot be reached now: play on, your answers wait on this "
+                "page and are saved when it is back, and your progress so far shows again "
+                "then.")
+"""Shown to the student whose page started while the store was down (their saved mastery is
+not read yet), until the store answers."""
 
 
 def load_mastery(store: ProgressStore, student: str, params: Params | None = None) -> Mastery:
@@ -72,6 +79,9 @@ class Recorder:
         it (issue 45)."""
         self._unsaved: list[Callable[[], object]] = []
         self._started: set[str] = set()
+        self._unread: dict[str, tuple[Mastery, Callable[[Mastery], None] | None]] = {}
+        self._own: dict[str, list[Attempt]] = {}  # an unread student's answers of this session
+        self._merging: set[str] = set()
         self._now: Callable[[], str] = utc_now
         if clock is not None:  # an injected clock (tests, simulated days): its time is saved
             self._now = lambda: clock().astimezone(timezone.utc).isoformat(
@@ -91,21 +101,34 @@ class Recorder:
         self._save(lambda: self.store.start_session(student, self.session_id, started))
         self.flush()
 
-    def load_mastery(self, student: str, params: Params) -> Mastery:
-        """The student's saved mastery (a fresh one while the store is busy: the answers
-        still count from here on, and are all saved). A student with answers but no saved
-        mastery rows (their rows were dropped when two spellings of their name were merged,
-        :mod:`tutor.storage.store` version 3) gets the mastery replayed from the answers."""
+    def load_mastery(self, student: str, params: Params,
+                     on_read: Callable[[Mastery], None] | None = None) -> Mastery:
+        """The student's saved mastery. A student with answers but no saved mastery rows
+        (their rows were dropped when two spellings of their name were merged,
+        :mod:`tutor.storage.store` version 3) gets the mastery replayed from the answers.
+
+        While the store cannot answer, a fresh mastery: the answers count from here on and
+        are all saved, but this mastery is not the student's, so it is never saved as theirs
+        (issue 51: a page opened during an outage wrote its blank start over a skill mastered
+        before). Once the store answers again, the saved mastery is read and this session's
+        own answers are replayed onto it (:meth:`_merge`); the mastery returned becomes that
+        merged one, in place, and ``on_read`` is called with the saved mastery read."""
         # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import StoreBusyError
 
         try:
-            mastery = load_mastery(self.store, student, params)
-            if mastery.states:
-                return mastery
-            attempts = self.store.attempts(student)
+            return self._read_mastery(student, params)
         except StoreBusyError:
-            return Mastery(params)
+            live = Mastery(params)
+            self._unread[student] = (live, on_read)
+            self._own[student] = []
+            return live
+
+    def _read_mastery(self, student: str, params: Params) -> Mastery:
+        mastery = load_mastery(self.store, student, params)
+        if mastery.states:
+            return mastery
+        attempts = [a for a in self.store.attempts(student) if a.session != self.session_id]
         if not attempts:
             return mastery
         rebuilt = rebuild_mastery(attempts, lesson_params())
@@ -113,14 +136,47 @@ class Recorder:
         rebuilt.said = mastery.said  # what the tutor said once is not in the answers
         return rebuilt
 
+    @property
+    def unread(self) -> frozenset[str]:
+        """The students whose saved mastery this session could not read yet (the store did
+        not answer when they started): their mastery is not saved until it is."""
+        return frozenset(self._unread)
+
     def attempt(self, attempt: Attempt) -> None:
         """Save ``attempt`` as it is (the store numbers nothing of it)."""
+        own = self._own.get(attempt.student)
+        if own is not None:
+            own.append(attempt)
         self._save(lambda: self.store.add_attempt(attempt))
         self.flush()
 
     def save_mastery(self, student: str, mastery: Mastery) -> None:
+        """Save ``student``'s ``mastery`` (a copy of it now). A mastery not read from the store
+        is not saved: the merge that reads the saved one and adds this session's answers to
+        it waits in the queue in its place (once)."""
+        if student in self._unread:
+            if student not in self._merging:
+                self._merging.add(student)
+                self._save(lambda: self._merge(student))
+            return
         rows = mastery.to_dict()  # a copy: later answers change the mastery, not these rows
         self._save(lambda: self.store.save_mastery_rows(student, rows))
+
+    def _merge(self, student: str) -> None:
+        """Read ``student``'s saved mastery (the store answers again), replay this session's
+        own answers onto it (the one evidence rule, :func:`rebuild_mastery`), make the
+        session's mastery that, and save it. Nothing saved before is overwritten by a state
+        that did not see it."""
+        live, on_read = self._unread[student]
+        saved = self._read_mastery(student, live.params)
+        merged = rebuild_mastery(self._own[student], lesson_params(), start=saved)
+        merged.said = saved.said | live.said
+        self.store.save_mastery_rows(student, merged.to_dict())
+        live.states, live.said = merged.states, merged.said
+        del self._unread[student], self._own[student]
+        self._merging.discard(student)
+        if on_read is not None:
+            on_read(saved)
 
     def _save(self, write: Callable[[], object]) -> None:
         self._unsaved.append(write)

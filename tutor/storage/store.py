@@ -20,9 +20,11 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
 * version 2: ``streak``, ``scaffolded_right`` and ``misconceptions`` are always there (added
   with their default 0 where missing).
 * version 3: a student is found by the key of their name (:func:`tutor.storage.names.name_key`:
-  NFC, case-folded), so "José" typed with a combining accent, or "ana" for "Ana", is the
-  same student (issue 41). The migration gives every student their key and merges the
-  students whose names differ only so into the first of them (their attempts and sessions;
+  NFC, case-folded; NFKC since issue 51, which only changes names with compatibility
+  characters such as fullwidth letters: one stored before keeps its NFC key), so "José"
+  typed with a combining accent, or "ana" for "Ana", is the same student (issue 41). The
+  migration gives every student their key and merges the students whose names differ only
+  so into the first of them (their attempts and sessions;
   the merged mastery rows are dropped, to be rebuilt from the attempts), and lists each merge
   in the ``name_merges`` table, which the teacher page shows (:meth:`Store.name_merges`).
   The mastery table gains ``evidence`` (text: the estimate as log-odds, what the row of right
@@ -57,7 +59,8 @@ import tutor.storage.class_rows as class_rows
 from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.class_rows import Assignment
-from tutor.storage.names import name_key
+from tutor.storage.names import name_key, name_problem
+from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
@@ -78,6 +81,7 @@ from tutor.storage.store_backends import (
     Backend,
     Connection,
     PostgresBackend,
+    Row,
     SQLiteBackend,
     Transaction,
     checked_location,
@@ -286,6 +290,9 @@ class Store(StoreBase):
         if len(name) > MAX_TEXT:
             raise StoreError(N_("A student name or id can have at most {limit} characters."),
                              limit=MAX_TEXT, lang=self.lang)
+        problem = name_problem(name)  # a name that could pass for another (issue 51)
+        if problem is not None:
+            raise StoreError(problem, lang=self.lang)
         self._allow(name)
         key = name_key(name)
         # A name already there under another spelling (same key) keeps its first spelling.
@@ -472,6 +479,39 @@ class Store(StoreBase):
         args = self._key_args(sql, name_key(student), since)
         row = self._retry(lambda: one(self.conn.execute(self._sql(sql), args)))
         return int(row[0]), int(row[1]), int(row[2])
+
+    def attempts_after(self, mark: ReadMark | None = None, student: str | None = None
+                       ) -> tuple[list[tuple[int, Attempt]], ReadMark]:
+        """The attempts (of one student) a reader who stopped at ``mark`` has not read, each
+        with its id, in the order of their ids, and the mark to give at the next read (None:
+        from the start, every row). A row may come again (on PostgreSQL, one committed late
+        is looked for again: :mod:`tutor.storage.read_mark`); the reader keeps each id once.
+        A store opened for one student gives that student's (any other raises
+        :class:`StoreAccessError`)."""
+        mark = mark or ReadMark()
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
+        where, values = self.backend.after_filter("a", mark)
+        sql = ("SELECT a.id, s.name, a.session, a.time, a.lesson, a.problem, a.step, "
+               "a.outcome, a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, "
+               "a.hints, a.duration, a.expected, a.answered FROM attempts a"
+               " JOIN students s ON s.id = a.student_id WHERE " + where)
+        if student is not None:
+            sql += " AND " + self.backend.key_filter("s")
+            values = self._key_args(sql, name_key(student), *values)
+        sql += " ORDER BY a.id"
+
+        def read() -> tuple[int, list[Row]]:
+            horizon = self.backend.read_horizon(self.conn)
+            return horizon, self.conn.execute(self._sql(sql), values).fetchall()
+
+        horizon, rows = self._retry(read)
+        found = [(int(r[0]), Attempt(r[1], r[2], r[3], r[4], r[5], r[6], Outcome(r[7]), r[8],
+                                     r[9], r[10], r[11], bool(r[12]), r[13], r[14], r[15],
+                                     r[16])) for r in rows]
+        last = max([mark.last_id, *(i for i, _ in found)])
+        return found, ReadMark(last, horizon)
 
     # -- mastery -----------------------------------------------------------------------------
     def save_mastery_rows(self, student: str,

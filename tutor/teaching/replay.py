@@ -9,6 +9,7 @@ the pages, the class's files, the counts and ``python -m tutor report`` all call
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
 
@@ -78,15 +79,19 @@ def first_answer_evidence(attempts: Iterable[Attempt], *,
 
 
 def rebuild_mastery(attempts: Iterable[Attempt], params: Mapping[str, Params], *,
-                    watch: Watch | None = None) -> Mastery:
+                    watch: Watch | None = None, start: Mastery | None = None) -> Mastery:
     """One student's mastery replayed from their attempts, by the same evidence rule as the
     live tutor, with each lesson's knowledge tracing by lesson id (``params``; the installed
     lessons': :func:`tutor.course.lessons.lesson_params`; a lesson not in ``params`` uses the
     default parameters). ``watch`` is called
     after each first answer with it, the hints before it, whether its skill was mastered
-    before it, and the mastery (the review schedule watches so)."""
+    before it, and the mastery (the review schedule watches so). ``start``: the mastery the
+    answers are replayed onto (left unchanged; default a fresh one), e.g. a student's saved
+    mastery and the answers of a session that could not read it
+    (:meth:`tutor.session.saving.Recorder.load_mastery`)."""
     default = default_params()
-    mastery = Mastery(default)
+    mastery = Mastery(default) if start is None else Mastery(
+        default, {skill: copy.deepcopy(st) for skill, st in start.states.items()}, start.said)
     for a, ev in first_answer_evidence(attempts):
         mastery.params = params.get(a.lesson, default)
         reviewed = reviewed_skill(a.problem) or ev.skill

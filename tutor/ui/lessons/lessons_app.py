@@ -15,6 +15,7 @@ from tutor.classroom.overview import (
     lesson_progress,
     merge_student_files,
     reviews_due,
+    saved_attempts,
 )
 from tutor.classroom.student_answers import student_answers
 from tutor.classroom.student_assignments import UNREADABLE, MyAssignments, my_assignments
@@ -41,6 +42,11 @@ if TYPE_CHECKING:
 __all__ = ["LessonsPage"]
 
 TITLE = N_("Leonard-Domino Tutor: lessons")
+
+PROGRESS_LATER = N_("Your progress will be back when the class's store is: it cannot be reached "
+                    "now. The lessons below open all the same, and your answers in them are "
+                    "saved when it is back.")
+"""Said while the store cannot answer (issue 51: the page was a Voilà error then)."""
 
 
 class LessonsPage(LanguagePage):
@@ -147,7 +153,13 @@ class LessonsPage(LanguagePage):
                                                 type(err).__name__),))
 
     def refresh(self) -> None:
-        attempts = self._attempts()
+        """Draw the panels again with the student's progress read now; while the store cannot
+        answer (an outage: :func:`saved_attempts` is None), the lessons without progress and
+        a sentence that says it comes back with the store (the next refresh shows it)."""
+        saved = saved_attempts(self.store, self.student)
+        self.header.say(self._notes if saved is not None
+                        else [*self._notes, self._t(PROGRESS_LATER)])
+        attempts = saved or []
         titles = {lesson.id: lesson.text("title", self.lang) for lesson in self.lessons}
         self.assignments.render(self.my_assignments(attempts), self.lang, titles, self.student,
                                 self.class_code)

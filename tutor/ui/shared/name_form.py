@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from tutor.classroom.link import MAX_CLASS, clean_name, unnamed
+from tutor.classroom.link import MAX_CLASS, clean_name, name_problem, unnamed
 from tutor.i18n import N_, translator
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import classed
@@ -51,7 +51,8 @@ class Named:
 
 def read_name(name: str, class_code: str, lang: str, saving: bool = True) -> Named:
     """The name and class code typed, as data, or the problem (in ``lang``) that keeps the
-    page from starting: no name, or the anonymous page's own name ("anon"). ``saving``:
+    page from starting: no name, the anonymous page's own name ("anon"), or a name that
+    could pass for another (:func:`tutor.classroom.link.name_problem`). ``saving``:
     whether the page saves the answers (its words about the name say so only then).
 
     >>> read_name("  Ana\\tMaría ", " 6-B ", "en")
@@ -63,6 +64,9 @@ def read_name(name: str, class_code: str, lang: str, saving: bool = True) -> Nam
         return Named(problem=_(NO_NAME if saving else NO_NAME_NOT_SAVED))
     if unnamed(student):
         return Named(problem=_(NOT_ANON).format(name=student))
+    refused = name_problem(student)  # a name that could pass for another (issue 51)
+    if refused is not None:
+        return Named(problem=refused.translate(lang))
     code, _cut = clean_name(class_code, MAX_CLASS)
     return Named(student=student, class_code="" if code == "anon" else code)
 
