@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from tutor.classroom import assignments
+from tutor.classroom import assignments, hand_in
 from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
-from tutor.hub import lockdown
+from tutor.hub import lockdown, store_service
 from tutor.teaching import mastery, review
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,6 +164,16 @@ def _claims() -> list[Claim]:
               r"vez", lambda: (str(lockdown.KERNEL_CAP),), "a hub's pages per student"),
         Claim("docs/guia-estudiante.md", r"Una página que dejas (\d+) minutos sin usar se "
               r"cierra", lambda: (_n(lockdown.IDLE_TAB_MINUTES),), "a hub's idle minutes"),
+        Claim("deploy/tljh/README.md", r"more than (\d+) minutes ahead of the server's clock",
+              lambda: (_n(hand_in.FUTURE_SLACK.total_seconds() / 60),),
+              "the store service's clock slack"),
+        Claim("deploy/tljh/README.md", r"A request larger than (\d+) KiB",
+              lambda: (str(store_service.MAX_BODY // 1024),), "the store service's body limit"),
+        Claim("deploy/tljh/README.md", r"more than ([\d,]+) answers in a day",
+              lambda: (f"{store_service.MAX_ROWS_PER_DAY:,}",), "the store service's day cap"),
+        Claim("deploy/tljh/README.md", r"whose answers hold more than (\d+) MiB",
+              lambda: (str(store_service.MAX_STORED_BYTES // 2**20),),
+              "the store service's bytes cap"),
         Claim("deploy/tljh/README.md", r"`KERNEL_CAP` \((\d+)\)",
               lambda: (_deploy_setting("KERNEL_CAP"),), "deploy/tljh/leonard.py's page cap"),
         Claim("deploy/tljh/README.md", r"`IDLE_TAB_MINUTES` \((\d+)\)",

@@ -323,14 +323,14 @@ def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
     reads the class."""
     from tutor.classroom.identity import is_teacher
     from tutor.storage.records import Attempt, Outcome
-    from tutor.storage.store import ServiceStore, Store, StoreAccessError
+    from tutor.storage.store import ServiceStore, Store, StoreAccessError, StoreError
 
     hub.spawn("beto")
     kernel_env = environ(hub.server_pid("beto"))  # what beto's kernels are given
     token = kernel_env["JUPYTERHUB_API_TOKEN"]
     forged = Attempt("ana", "forged-session", "2026-12-01T10:00:00.000000+00:00", LESSON,
-                     "x/3 on 4", "gain", Outcome.CORRECT, "12", "", "multiply", 1, True, 0,
-                     2.0, 12, 12)
+                     "m1r1t4-x/3", "gain", Outcome.CORRECT, "12", "correct", "multiply", 1,
+                     True, 0, 2.0, 12, 12)
     # As the page sends it: the server's token and the key the hub gave beto's server.
     store = ServiceStore(kernel_env["LEONARD_TUTOR_DB"], token=token,
                          write_key=kernel_env["LEONARD_WRITE_KEY"])
@@ -344,12 +344,17 @@ def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
         with pytest.raises(StoreAccessError):
             store.attempts("ana")
         assert store.me() == ("beto", False)
+        # Issue 51: beto's own wrong answer marked right is refused with the replay's words.
+        with pytest.raises(StoreError, match="marked CORRECT, but the question's answer"):
+            store.add_attempt(replace(forged, student="beto", session="beto-forged-session",
+                                      input="5", answered=5))
         # beto's own answer goes in (so the teacher below reads him, whatever ran before).
         store.add_attempt(replace(forged, student="beto", session="beto-own-session"))
     finally:
         store.close()
     with Store(hub.database) as direct:
-        assert not [a for a in direct.attempts() if a.session == "forged-session"]
+        assert not [a for a in direct.attempts()
+                    if a.session in ("forged-session", "beto-forged-session")]
         assert [a.student for a in direct.attempts() if a.session == "beto-own-session"] == [
             "beto"]
     # The kernel sets JUPYTERHUB_USER (and the old LEONARD_TEACHERS) to be the teacher.

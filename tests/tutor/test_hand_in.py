@@ -515,6 +515,29 @@ def test_a_scaffold_is_checked_against_the_lesson_it_names() -> None:
     assert [m.line for m in found] == [2] and "does not use" in str(found[0].problem)
 
 
+def test_a_file_with_a_time_to_come_or_a_tile_no_game_has_is_refused(
+        played: dict[str, Any], tmp_path: Path) -> None:
+    """Sealed, yet not what the tutor recorded: a play of 9/x in the Leonard game (tiles
+    1-6, +, -, x), refused by the file upload with its line named; a row dated in the year
+    9999, refused by ``import``'s check (the teacher page says it of the file first), as the
+    store service refuses such an answer sent."""
+    from tutor.classroom.hand_in import replay_refusal
+
+    rows = played["rows"]["ana"]
+    k = next(i for i, a in enumerate(rows) if a.problem.endswith("/x"))
+    forged = replace(rows[k], problem=rows[k].problem.rpartition("-")[0] + "-9/x")
+    data = resealed([*rows[:k], forged, *rows[k + 1:]], tmp_path, "ana.csv")
+    with Store(tmp_path / "class.sqlite3") as store:
+        result = merge_files(store, [("ana.csv", data)], "en")
+        assert result.added == 0 and store.attempts() == []
+    assert len(result.refused) == 1 and "9/x of its question is not a tile of lesson" \
+        in result.refused[0], result.refused
+    later = replace(rows[k], time="9999-01-01T10:00:00+00:00")
+    data = resealed([*rows[:k], later, *rows[k + 1:]], tmp_path, "ana.csv")
+    said = replay_refusal("ana.csv", parse_progress(data, "ana.csv"), "en")
+    assert said is not None and "is later than now" in said
+
+
 # -- one student, one name ----------------------------------------------------------------------
 
 def _spelled(rows: list[Attempt], name: str, tmp_path: Path, sessions: str = "") -> bytes:

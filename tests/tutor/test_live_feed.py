@@ -41,10 +41,10 @@ def at(seconds: float) -> str:
 
 def row(student: str, t: float, outcome: Outcome = Outcome.CORRECT, problem: str = "p1",
         lesson: str = "04-times", session: str = "") -> Attempt:
-    right = outcome is Outcome.CORRECT
+    right = outcome is Outcome.CORRECT  # as the tutor records it (the service replays it)
     return Attempt(student, session or f"s-{student}", at(t), lesson, problem, "gain", outcome,
-                   "12" if outcome in (Outcome.CORRECT, Outcome.INCORRECT) else "",
-                   "", "multiply", 1, True, 0, 2.0, 12,
+                   "12" if right else "13" if outcome is Outcome.INCORRECT else "",
+                   "correct" if right else "", "multiply", 1, True, 0, 2.0, 12,
                    12 if right else 13 if outcome is Outcome.INCORRECT else None)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import pytest
 import tornado.web
 
-from tutor.hub.store_service import Caller, Keeper, hub_group_members, make_app, write_key
+from tutor.hub.store_service import Caller, Keeper, hub_group_members, listen, make_app, write_key
 from tutor.storage.class_rows import Assignment
 from tutor.storage.records import Attempt, Outcome, StoreError
 from tutor.storage.store import ServiceStore, Store, StoreAccessError, StoreBusyError
@@ -107,7 +107,7 @@ def start_service(database: str, port: int | None = None) -> Service:
         hub_server = hub.listen(hub_port, "127.0.0.1")
         app = make_app(identify, keeper, "/services/leonard-store/", hub_group_members(
             f"http://127.0.0.1:{hub_port}/hub/api/", SERVICE_TOKEN), write_secret=WRITE_SECRET)
-        server = app.listen(port, "127.0.0.1")
+        server = listen(app, port, "127.0.0.1")
         state.update(loop=loop, server=server, keeper=keeper)
         ready.set()
         loop.run_forever()
@@ -138,8 +138,13 @@ def service(store_urls: Callable[[], str]) -> Iterator[Service]:
 
 def _attempt(student: str, session: str, second: int, outcome: Outcome = Outcome.CORRECT
              ) -> Attempt:
+    """An answer the tutor could have recorded: each second's its own question (x/3 played
+    on a 4), answered right at once (or wrong, 5, at once)."""
+    right = outcome is Outcome.CORRECT
     return Attempt(student, session, f"2026-12-01T10:00:{second:02d}.000000+00:00", "04-times",
-                   "x/3 on 4", "gain", outcome, "12", "", "multiply", 1, True, 0, 2.0, 12, 12)
+                   f"m1r1t{second}-x/3", "gain", outcome, "12" if right else "5",
+                   "correct" if right else "slip", "multiply", 1, True, 0, 0.5, 12,
+                   12 if right else 5)
 
 
 def test_a_students_answers_are_stored_under_the_hubs_name(service: Service) -> None:
@@ -530,3 +535,210 @@ def test_a_roster_from_a_hub_group(service: Service) -> None:
         assert direct.class_codes() == ["6C mañana", "6b"]
         with pytest.raises(StoreError, match="needs the class server's hub"):
             direct.roster_from_group("6b")
+
+
+# -- what the service stores is what the tutor could record (issue 51 parts 2, 4, 6) -----------
+
+def _send(service: Service, token: str, method: str, route: str, body: bytes
+          ) -> tuple[int, dict[str, object]]:
+    """One raw request to the service, as the page's server can send it (its token and
+    its write key): its status and its JSON answer."""
+    import http.client
+    import json
+
+    from tutor.storage.service_store import WRITE_KEY_HEADER
+
+    conn = http.client.HTTPConnection("127.0.0.1", service.port, timeout=60)
+    try:
+        conn.request(method, f"/services/leonard-store/api/v1/{route}", body=body,
+                     headers={"Authorization": f"token {token}",
+                              "Content-Type": "application/json",
+                              WRITE_KEY_HEADER: key_of(TOKENS[token].name)})
+        reply = conn.getresponse()
+        status, raw = reply.status, reply.read()
+    finally:
+        conn.close()
+    return status, json.loads(raw) if raw else {}
+
+
+def _post_rows(service: Service, token: str, rows: list[Attempt]) -> tuple[int, str]:
+    """POST ``rows`` as a page does; the status and the answer's sentence in English."""
+    import json
+
+    from tutor.storage.service_store import attempt_json, message_from_json
+
+    status, answer = _send(service, token, "POST", "attempts", json.dumps(
+        {"attempts": [attempt_json(a) for a in rows]}).encode())
+    said = message_from_json(answer["message"]).translate("en") if "message" in answer else ""
+    return status, said
+
+
+def _stored(service: Service, student: str) -> list[Attempt]:
+    with Store(service.database) as direct:
+        return direct.attempts(student) if student in direct.students() else []
+
+
+def test_a_wrong_answer_marked_right_is_refused_and_nothing_stored(service: Service) -> None:
+    """beto's forged rows: 5 typed for 12, marked CORRECT, sent with an honest one."""
+    forged = replace(_attempt("beto", "s-beto", 2), input="5", answered=5)
+    status, said = _post_rows(service, "tok-beto", [_attempt("beto", "s-beto", 1), forged])
+    assert status == 400
+    assert "Answer 2 of those sent" in said and "marked CORRECT" in said
+    assert "Nothing of them was stored" in said
+    assert _stored(service, "beto") == []
+    with service.client("tok-beto") as beto:  # the page's client says the sentence too
+        with pytest.raises(StoreError, match="marked CORRECT"):
+            beto.add_attempt(forged)
+
+
+def test_a_question_the_deal_cannot_give_is_refused(service: Service) -> None:
+    """A tile the lesson's game does not have; points that are not the engine's for the
+    tile and the T asked just before (the T already stored: the check reads it)."""
+    status, said = _post_rows(service, "tok-beto", [
+        replace(_attempt("beto", "s1", 1), problem="m1r1t1-x/9")])
+    assert status == 400 and "x/9" in said and "not a tile of lesson 04-times" in said
+    t_row = replace(_attempt("beto", "s2", 1), step="T", kc="other-end", input="4",
+                    expected=4, answered=4)
+    assert _post_rows(service, "tok-beto", [t_row])[0] == 200
+    gain = replace(_attempt("beto", "s2", 3), problem=t_row.problem, step="gain[T]",
+                   input="13", expected=13, answered=13)
+    status, said = _post_rows(service, "tok-beto", [gain])
+    assert status == 400 and "T = 4" in said and "gives 12" in said
+    assert _stored(service, "beto") == [replace(t_row, student="beto")]
+
+
+def test_a_time_in_the_future_is_refused(service: Service) -> None:
+    status, said = _post_rows(service, "tok-beto", [
+        replace(_attempt("beto", "s1", 1), time="9999-01-01T10:00:00.000000+00:00")])
+    assert status == 400 and "later than now" in said
+    assert _stored(service, "beto") == []
+
+
+def test_copies_of_a_right_answer_count_once(service: Service) -> None:
+    """40 copies of one right row are one answer; copies with their time moved are
+    refused."""
+    row = _attempt("beto", "s1", 1)
+    status, _said = _post_rows(service, "tok-beto", [row] * 40)
+    assert status == 200 and len(_stored(service, "beto")) == 1
+    moved = [replace(row, time=f"2026-12-01T10:{m:02d}:01.000000+00:00") for m in range(1, 40)]
+    status, said = _post_rows(service, "tok-beto", moved)
+    assert status == 400 and "question was over" in said
+    assert len(_stored(service, "beto")) == 1
+
+
+def test_a_huge_body_is_refused_with_a_sentence(service: Service) -> None:
+    """30 MiB: answered 413 and its sentence, the service unhurt (the next save lands)."""
+    status, answer = _send(service, "tok-beto", "POST", "attempts",
+                           b'{"attempts": ["' + b"x" * (30 * 1024 * 1024) + b'"]}')
+    assert status == 413
+    from tutor.storage.service_store import message_from_json
+
+    said = message_from_json(answer["message"]).translate("en")
+    assert "more than the class's store takes at once (256 KiB)" in said
+    assert _post_rows(service, "tok-beto", [_attempt("beto", "s1", 1)])[0] == 200
+
+
+def test_a_teachers_big_merge_goes_in_requests_that_fit(service: Service) -> None:
+    """A file of 3,000 rows (about 1.4 MiB as JSON) is more than one request may carry: the
+    client sends it in several, all stored."""
+    rows = [replace(_attempt("carla", f"s{k // 50}", k % 50 + 1), problem=f"m1r1t{k}-x/3")
+            for k in range(3000)]
+    with service.client("tok-ruiz") as ruiz:
+        assert ruiz.merge(rows) == 3000
+    assert len(_stored(service, "carla")) == 3000
+
+
+def test_over_a_students_caps_is_429(service: Service, monkeypatch: pytest.MonkeyPatch
+                                     ) -> None:
+    """The day's answers and the stored bytes have caps (small here, to reach them)."""
+    from datetime import datetime, timedelta, timezone
+
+    import tutor.hub.store_service as service_module
+
+    monkeypatch.setattr(service_module, "MAX_ROWS_PER_DAY", 5)
+    now = datetime.now(timezone.utc)
+    rows = [replace(_attempt("beto", "s-today", k), time=(now - timedelta(minutes=10 - k))
+                    .isoformat(timespec="microseconds")) for k in range(1, 7)]
+    for row in rows[:5]:
+        assert _post_rows(service, "tok-beto", [row])[0] == 200
+    assert _post_rows(service, "tok-beto", [rows[4]])[0] == 200  # sent again: not more
+    status, said = _post_rows(service, "tok-beto", [rows[5]])
+    assert status == 429 and "5 answers in a day" in said
+    monkeypatch.setattr(service_module, "MAX_STORED_BYTES", 200)  # a row: ~140
+    status, said = _post_rows(service, "tok-ana", [_attempt("ana", "s1", 1)])
+    assert status == 200
+    status, said = _post_rows(service, "tok-ana", [_attempt("ana", "s1", 2)])
+    assert status == 429 and "room the class's store keeps for one student" in said
+    assert len(_stored(service, "beto")) == 5 and len(_stored(service, "ana")) == 1
+
+
+def test_a_simulated_lesson_sent_answer_by_answer_is_all_stored(service: Service) -> None:
+    """The rows a page records (the simulator plays through the page's own Session), sent
+    one by one in order as the page sends them: none refused (a question's attempt 2 after
+    its stored attempt 1, a session's questions one after the other). Then one forged."""
+    import tempfile
+    from pathlib import Path
+
+    from tutor.commands.learners import learner
+    from tutor.commands.simulate import simulate_one
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with Store(Path(tmp) / "played.sqlite3") as played:
+            for seed, lesson in enumerate(("04-times", "07-all-power")):
+                simulate_one(lesson, learner("learner:0.5", "en"), seed, "en", store=played,
+                             name="ana")
+            rows = played.attempts("ana")
+    assert len(rows) > 40 and any(a.attempt_at_step > 1 for a in rows)
+    with service.client("tok-ana") as ana:
+        for row in rows:
+            ana.add_attempt(row)
+        assert ana.attempts("ana") == rows
+        right = next(a for a in rows if a.outcome is Outcome.CORRECT and a.expected)
+        with pytest.raises(StoreError, match="does not fit the tutor's own record"):
+            ana.add_attempt(replace(right, time=ana.attempts("ana")[-1].time, input="1",
+                                    answered=1))
+
+
+def test_a_busy_database_is_said_without_its_address(pg_cluster: object) -> None:
+    """PostgreSQL stopped: the 503's sentence says busy, not the database's address, user
+    or port."""
+    from urllib.parse import urlsplit
+
+    url = pg_cluster.new_database()  # type: ignore[attr-defined]
+    service = start_service(url)
+    try:
+        with service.client("tok-ana") as ana:
+            ana.start_session("ana")
+        pg_cluster.pause()  # type: ignore[attr-defined]
+        try:
+            status, answer = _send(service, "tok-ana", "GET", "attempts?student=ana", b"")
+        finally:
+            pg_cluster.resume()  # type: ignore[attr-defined]
+        assert status == 503 and answer["error"] == "busy"
+        where = urlsplit(url)
+        said = str(answer)
+        for secret in (where.hostname, str(where.port), where.username, where.path[1:]):
+            assert secret and secret not in said, secret
+    finally:
+        service.stop()
+
+
+def test_a_mistyped_mastery_row_is_400(service: Service) -> None:
+    """A text where a number goes (PostgreSQL: InvalidTextRepresentation), a count beyond
+    the database's INTEGER: refused with a sentence before the database sees it."""
+    import json
+
+    row = Mastery().to_dict()
+    if not row:
+        m = Mastery()
+        m.record("multiply", True)
+        row = m.to_dict()
+    skill, good = next(iter(row.items()))
+    for column, value in (("p_known", "a lot"), ("asked", "3"), ("streak", 2**40),
+                          ("mastered", 7), ("p_known", 3.5)):
+        body = json.dumps({"student": "ana", "rows": {skill: {**good, column: value}}})
+        status, answer = _send(service, "tok-ana", "PUT", "mastery", body.encode())
+        assert status == 400, (column, value, answer)
+        assert column in str(answer)
+    assert _send(service, "tok-ana", "PUT", "mastery", json.dumps(
+        {"student": "ana", "rows": row}).encode())[0] == 200

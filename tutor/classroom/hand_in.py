@@ -35,7 +35,15 @@ and one line names the file, the first lines at fault and what is wrong with the
      in the file or against the answers already loaded for that student): the same
      question, answer and hints with the same seconds to answer, measured finer than a
      millisecond, is not given twice (on a clock that ticks coarser, two or more answers
-     moved by the same time are).
+     moved by the same time are);
+   * a row's time is not later than now (:data:`FUTURE_SLACK`, or a day for a file: a
+     student's own computer's clock may be set wrong);
+   * the question is one the lesson's game can deal: a power play's tile is one of the
+     game's tiles.
+
+The class's store service (:mod:`tutor.hub.store_service`) runs the same replay on each
+answer a page sends (:func:`stored_misfits`), in the context of the student's answers
+already stored: the question's earlier attempts, the session's earlier questions.
 
 Names are compared by :func:`tutor.storage.names.name_key` ("José" typed as NFC or NFD, or
 "JOSÉ", is one student).
@@ -47,11 +55,12 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from typing import Literal
 
-from engine.rules import effect_from_total, effect_rule, number_half
-from engine.tiles import Tile, TileError, parse_tile
+from engine.rules import RulesError, effect_from_total, effect_rule, number_half, variant
+from engine.tiles import Tile, TileError, TileSet, parse_tile
 from tutor.course.lessons import LessonError, load_lesson
 from tutor.i18n import N_, Message, ngettext, translator
 from tutor.storage.names import name_key
@@ -62,8 +71,9 @@ from tutor.teaching.answers import AnswerError, read_answer
 from tutor.teaching.asking import LONGEST_WAIT
 from tutor.teaching.evidence import parse_step
 
-__all__ = ["CLOCK_DRIFT", "CLOCK_SLACK", "Audience", "Misfit", "replay_misfits",
-           "replay_refusal", "scaffolds_of", "seal_refusal"]
+__all__ = ["CLOCK_DRIFT", "CLOCK_SLACK", "FILE_CLOCK_SLACK", "FUTURE_SLACK", "Audience",
+           "Misfit", "replay_misfits", "replay_refusal", "scaffolds_of", "seal_refusal",
+           "stored_misfits"]
 
 Audience = Literal["teacher", "student"]
 """Who reads the refusal: the teacher (the teacher page, ``import``) or the student (the
@@ -80,6 +90,14 @@ by at most 0.5 ms per second, allowed for twice in :data:`CLOCK_DRIFT`, and a cl
 the lesson ran moves it at once)."""
 CLOCK_DRIFT = 0.001
 """The share of a question's seconds to answer the two clocks may drift apart over it."""
+FUTURE_SLACK = timedelta(minutes=5)
+"""How far a row's time may be ahead of the clock that checks it, for the store service: the
+page's kernel and the service run on one class server, so their clocks agree but for a clock
+being set (NTP) and the moment the answer takes to arrive; a few minutes is far more."""
+FILE_CLOCK_SLACK = timedelta(days=1)
+"""The same for a file handed in: it was written on the student's own computer, whose clock
+may be set wrong by hours (a time zone chosen wrong moves it); a row a day or more ahead
+is not a clock's error."""
 _TILE = re.compile(r"(?:^|-)((?:[0-9]+|[x+\-])/(?:[0-9]+|[x+\-]))$")
 """A power play's tile at the end of its problem id (``m1r2t5-5/x``, ``m1r1-drill1-0--/6``)."""
 
@@ -144,7 +162,8 @@ def replay_refusal(file: str, rows: ProgressRows, lang: str,
     replay (:func:`replay_misfits`), or None. ``earlier``: the answers already loaded for the
     file's students (:func:`tutor.classroom.overview.loaded_answers`)."""
     misfits = replay_misfits(rows.attempts, rows.lines, earlier=earlier,
-                             answers=not rows.datashop)
+                             answers=not rows.datashop,
+                             latest=datetime.now(timezone.utc) + FILE_CLOCK_SLACK)
     if not misfits:
         return None
     _ = translator(lang)
@@ -163,7 +182,8 @@ def replay_refusal(file: str, rows: ProgressRows, lang: str,
 def replay_misfits(attempts: Sequence[Attempt], lines: Sequence[int], *,
                    earlier: Sequence[Attempt] = (),
                    scaffolds: Callable[[str], frozenset[str] | None] | None = None,
-                   answers: bool = True) -> list[Misfit]:
+                   answers: bool = True, latest: datetime | None = None,
+                   judge_from: int | None = None) -> list[Misfit]:
     """The rows of a file (``attempts``, each ending on its line of ``lines``) that the
     tutor could not have written, each with why, in line order (a line may have several;
     the likeliest explanation first).
@@ -171,19 +191,31 @@ def replay_misfits(attempts: Sequence[Attempt], lines: Sequence[int], *,
     ``earlier``: the answers already loaded for these students (checked for copies of the
     file's). ``scaffolds(lesson_id)``: a lesson's scaffolds, None for a lesson not installed
     here (default: the lessons folders'). ``answers``: the rows carry the expected and
-    answered values (a DataShop export's do not)."""
+    answered values (a DataShop export's do not). ``latest``: the latest time a row may
+    carry (now and a clock's slack; None: not checked). ``judge_from``: the rows on lines
+    before it are the context of the others (answers already stored): each is not checked
+    on its own, and no misfit of theirs is given."""
     rows = list(zip(lines, attempts, strict=True))
     found: list[Misfit] = []
 
     def note(line: int, problem: Message) -> None:
-        found.append(Misfit(line, problem))
+        if judge_from is None or line >= judge_from:
+            found.append(Misfit(line, problem))
 
-    for line, a in rows:
+    judged = rows if judge_from is None else [r for r in rows if r[0] >= judge_from]
+    for line, a in judged:
         for problem in _row_misfits(a, answers):
             note(line, problem)
+        if latest is not None and _when(a) > latest:
+            note(line, Message(N_("its time, {time}, is later than now"), time=a.time))
+    _deal_misfits(judged, note)
+
+    def wanted(group: Sequence[_Row]) -> bool:  # a group with a row judged
+        return judge_from is None or any(line >= judge_from for line, _ in group)
+
     _duplicates(rows, earlier, note)  # first: a copy explains what the others find in it
-    _question_misfits(rows, note)
-    _tag_misfits(rows, scaffolds or _lesson_scaffolds(), note)
+    _question_misfits(rows, note, wanted)
+    _tag_misfits(rows, scaffolds or _lesson_scaffolds(), note, wanted)
     _session_misfits(rows, note)
     return sorted(found, key=lambda m: m.line)  # stable: a line's problems in that order
 
@@ -233,6 +265,10 @@ def _row_misfits(a: Attempt, answers: bool) -> Iterable[Message]:
                       outcome=a.outcome.value, feedback=repr(a.feedback))
 
 
+_name_key = lru_cache(maxsize=1024)(name_key)
+"""The key of a student's name, worked out once per name (a replay asks it of every row)."""
+_parse_step = lru_cache(maxsize=16_384)(parse_step)
+"""A step's name read once (a replay reads each row's several times)."""
 _Note = Callable[[int, Message], None]
 _Row = tuple[int, Attempt]
 
@@ -244,12 +280,13 @@ def _group(rows: Iterable[_Row], key: Callable[[Attempt], object]) -> dict[objec
     return out
 
 
-def _question_misfits(rows: Sequence[_Row], note: _Note) -> None:
+def _question_misfits(rows: Sequence[_Row], note: _Note,
+                      wanted: Callable[[Sequence[_Row]], bool]) -> None:
     """One question (a student's step of a problem in a session): one expected answer,
     attempts numbered from 1 with no gap, and none after the question was over (answered
     right, or its answer shown)."""
-    questions = _group(rows, lambda a: (name_key(a.student), a.session, a.problem, a.step))
-    for question in questions.values():
+    questions = _group(rows, lambda a: (_name_key(a.student), a.session, a.problem, a.step))
+    for question in filter(wanted, questions.values()):
         first = next(((line, a) for line, a in question if a.expected is not None), None)
         for line, a in question:
             if first is not None and a.expected is not None and a.expected != first[1].expected:
@@ -284,13 +321,13 @@ def _play_tile(problem: str) -> Tile | None:
 
 
 def _tag_misfits(rows: Sequence[_Row], scaffolds: Callable[[str], frozenset[str] | None],
-                 note: _Note) -> None:
+                 note: _Note, wanted: Callable[[Sequence[_Row]], bool]) -> None:
     """Scaffold tags against the lesson and the session, and a play's points against its T."""
-    plays = _group(rows, lambda a: (name_key(a.student), a.session, a.problem))
-    for play in plays.values():
-        t_rows = [(line, a) for line, a in play if parse_step(a.step)[0] == "T"]
+    plays = _group(rows, lambda a: (_name_key(a.student), a.session, a.problem))
+    for play in filter(wanted, plays.values()):
+        t_rows = [(line, a) for line, a in play if _parse_step(a.step)[0] == "T"]
         for line, a in play:
-            step, tags, _trivial = parse_step(a.step)
+            step, tags, _trivial = _parse_step(a.step)
             lesson = scaffolds(a.lesson)
             # An assignment may turn a lesson's scaffolds on (issue 45): its games' sessions
             # carry its id, and the blanks its lesson alone would not use are the tutor's.
@@ -322,13 +359,44 @@ def _points_misfits(play: Sequence[_Row], t_rows: Sequence[_Row], note: _Note) -
     t = t_values.pop()
     gain, loss = effect_from_total(effect_rule(tile), number_half(tile), t)
     for line, a in play:
-        step = parse_step(a.step)[0]
+        step = _parse_step(a.step)[0]
         right = {"gain": gain, "loss": loss}.get(step)
         if right is not None and a.expected is not None and a.expected != right:
             note(line, Message(N_("the question's answer is {expected}, but {tile} played with "
                                   "T = {t} (line {at}) gives {right}"),
                                expected=a.expected, tile=str(tile), t=t, at=t_rows[0][0],
                                right=right))
+
+
+_GAMES: dict[str, TileSet | None] = {}
+"""Each lesson's game's tiles by lesson id, read once."""
+
+
+def _game_tiles(lesson_id: str) -> TileSet | None:
+    """The tiles of lesson ``lesson_id``'s game (None: no such lesson here, nothing to check
+    against)."""
+    if lesson_id not in _GAMES:
+        try:
+            _GAMES[lesson_id] = variant(load_lesson(lesson_id).variant).tileset
+        except (LessonError, RulesError):
+            return None  # not installed here (yet): looked for again next time
+    return _GAMES[lesson_id]
+
+
+def _deal_misfits(rows: Sequence[_Row], note: _Note) -> None:
+    """Questions the lesson's game cannot deal: a play whose tile (at the end of its problem
+    id) is not one of the game's tiles (a play's points are checked against its T by
+    :func:`_points_misfits`)."""
+    for line, a in rows:
+        found = _TILE.search(a.problem)
+        tiles = None if found is None else _game_tiles(a.lesson)
+        if found is None or tiles is None:
+            continue
+        try:
+            tiles.parse(found[1])
+        except TileError:
+            note(line, Message(N_("the tile {tile} of its question is not a tile of lesson "
+                                  "{lesson}'s game"), tile=found[1], lesson=a.lesson))
 
 
 def _when(a: Attempt) -> datetime:
@@ -345,7 +413,7 @@ def _session_misfits(rows: Sequence[_Row], note: _Note) -> None:
                                       "line {at}: a session plays one lesson"),
                                    lesson=a.lesson, other=lesson, at=lesson_line))
         spans = []
-        for question in _group(session, lambda a: (name_key(a.student), a.problem,
+        for question in _group(session, lambda a: (_name_key(a.student), a.problem,
                                                    a.step)).values():
             ends = [_when(a).timestamp() for _, a in question]
             shown = min(end - a.duration for end, (_, a) in zip(ends, question, strict=True))
@@ -367,7 +435,7 @@ _Content = tuple[object, ...]
 
 def _content(a: Attempt) -> _Content:
     """What an answer is, leaving out when and in which session it was given."""
-    return (name_key(a.student), a.problem, a.step, a.outcome, a.input, a.feedback, a.kc,
+    return (_name_key(a.student), a.problem, a.step, a.outcome, a.input, a.feedback, a.kc,
             a.attempt_at_step, a.hints, a.duration, a.expected, a.answered)
 
 
@@ -407,6 +475,25 @@ def _duplicates(rows: Sequence[_Row], earlier: Sequence[Attempt], note: _Note) -
             else:
                 note(line, Message(N_("the same answer, with the same seconds to answer, as at "
                                       "line {at}, again with its time or session moved"), at=at))
+
+
+def stored_misfits(sent: Sequence[Attempt], stored: Sequence[Attempt], *,
+                   now: datetime) -> list[Misfit]:
+    """The answers a page ``sent`` that the tutor could not have recorded, judged as
+    :func:`replay_misfits` judges a file's, in the context of the student's answers already
+    ``stored`` (oldest first): those of the sent rows' sessions go before them in the replay
+    (a question's attempt 2 follows its stored attempt 1; a question shown while a stored
+    one was open overlaps it), the others are checked for copies. A row sent again that is
+    stored already (a reply lost on the way back) fits. Lines count the sessions' stored
+    answers first (1 to their number), then the sent ones; each misfit is of a sent row.
+    ``now``: the checking clock's time (a row later than it by more than
+    :data:`FUTURE_SLACK` is refused)."""
+    sessions = {a.session for a in sent}
+    before = [a for a in stored if a.session in sessions]
+    others = [a for a in stored if a.session not in sessions]
+    rows = [*before, *sent]
+    return replay_misfits(rows, range(1, len(rows) + 1), earlier=others,
+                          latest=now + FUTURE_SLACK, judge_from=len(before) + 1)
 
 
 def _lesson_scaffolds() -> Callable[[str], frozenset[str] | None]:

@@ -30,6 +30,12 @@ and:
   where they run no code. A write without the key, or with another user's, is refused
   (HTTP 403); reads need the token only.
 
+What it stores is what the tutor could have recorded (issue 51): each answer sent is replayed
+by the check the teacher page runs on a file (:func:`tutor.classroom.hand_in.stored_misfits`)
+against the student's stored answers of that lesson, and a request with one that does not fit
+is refused whole (HTTP 400, the replay's sentence); a body over :data:`MAX_BODY` is answered
+413 unread, and a student over :data:`MAX_ROWS_PER_DAY` or :data:`MAX_STORED_BYTES` 429.
+
 Classes, rosters and assignments (issue 45): only a teacher makes, edits or closes an
 assignment, and saves or reads a roster or the list of classes; every row a teacher sends is
 checked again here (:func:`tutor.storage.class_rows.check_row`: a request written by hand is
@@ -61,20 +67,24 @@ import sys
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
 from typing import TypeVar
 from urllib.parse import quote, urlsplit
 
 import tornado.web
+from tornado import httputil
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 
+from tutor.classroom.hand_in import stored_misfits
 from tutor.i18n import N_
 from tutor.storage.class_rows import MAX_CODE, Assignment
 from tutor.storage.names import name_key, same_name
 from tutor.storage.read_mark import ReadMark
-from tutor.storage.records import ID, Attempt, MasteryValue, StoreError
+from tutor.storage.records import ID, Attempt, MasteryValue, StoreError, check_attempt
 from tutor.storage.service_store import (
     API,
+    MAX_REQUEST,
     WRITE_KEY_HEADER,
     assignment_from_json,
     assignment_json,
@@ -87,9 +97,9 @@ from tutor.storage.service_store import (
 )
 from tutor.storage.store import Store, StoreAccessError, StoreBusyError
 
-__all__ = ["GROUPS_SCOPE", "MIN_SECRET", "SERVICE_NAME", "TEACH_SCOPE", "WRITE_SECRET_ENV",
-           "Caller", "GroupMembers", "Keeper", "hub_group_members", "hub_identify", "main",
-           "make_app", "write_key"]
+__all__ = ["GROUPS_SCOPE", "MAX_BODY", "MAX_ROWS_PER_DAY", "MAX_STORED_BYTES", "MIN_SECRET",
+           "SERVICE_NAME", "TEACH_SCOPE", "WRITE_SECRET_ENV", "Caller", "GroupMembers", "Keeper",
+           "hub_group_members", "hub_identify", "listen", "main", "make_app", "write_key"]
 
 SERVICE_NAME = "leonard-store"
 """The service's name in the hub (its prefix is ``/services/leonard-store/``)."""
@@ -104,8 +114,27 @@ HUB_TIMEOUT = 10.0
 BUSY_TIMEOUT = 1.0
 """Seconds the service waits for a busy or restarting database per try (two tries); then it
 answers "busy" and the page keeps the answers for later."""
-MAX_BODY = 64 * 1024 * 1024
-"""The largest request: a teacher's merge sends a file's rows in batches far below it."""
+MAX_BODY = MAX_REQUEST
+"""The largest request the service reads (:data:`tutor.storage.service_store.MAX_REQUEST`):
+a larger one is answered 413 with a sentence, unread."""
+MAX_UNREAD = 64 * 1024 * 1024
+"""A request larger than :data:`MAX_BODY` is still taken in (and dropped as it comes) up to
+this size, so that its sender reads the 413 and its sentence; beyond it the connection is
+closed."""
+MAX_ROWS_PER_DAY = 20_000
+"""Answers one student may store in 24 hours (by the answers' times), then 429. A page asks
+one question at a time and a student answers it in a second at the fastest: all day, 11
+hours without a pause at an answer every 2 seconds. A simulated student who types at random
+(the most answers per question) made about 1,300 rows in a whole lesson of 07-all-power."""
+MAX_STORED_BYTES = 64 * 1024 * 1024
+"""The text one student's answers may hold in the store, then 429: a stored row of the
+tutor's holds about 450 bytes (measured on simulated lessons; 512 at most), so this is
+150,000 answers, a school year of 200 days of an hour's play at an answer every 5 seconds.
+Far below it, a forged row of 10,000-character texts (9.7 MiB of random text grew the
+database by 12.4 MiB) is refused at the limit instead of filling the disk."""
+ROW_OVERHEAD = 64
+"""Bytes counted for a stored row beyond the characters of its texts (its numbers, ids and
+index entries)."""
 TOKEN_CACHE_SECONDS = 60
 """How long the hub's answer about a token is kept (a revoked token stops within it)."""
 WRITE_SECRET_ENV = "LEONARD_WRITE_SECRET"
@@ -256,6 +285,51 @@ def _access(caller: Caller, student: str | None) -> StoreAccessError | None:
                             student=student)
 
 
+def _same_row(a: Attempt) -> tuple[object, ...]:
+    """What the store finds an attempt sent again by (a reply lost: stored once)."""
+    return (a.session, a.time, a.problem, a.step, a.outcome, a.input)
+
+
+def _texts(a: Attempt) -> int:
+    return sum(len(v) for v in (a.session, a.time, a.lesson, a.problem, a.step, a.input,
+                                a.feedback, a.kc))
+
+
+def _refusal(stored: list[Attempt], sent: list[Attempt], now: datetime,
+             usage: tuple[int, int, int]) -> _Refused | None:
+    """Why ``sent`` (one student's answers) is not stored, given the student's ``stored``
+    answers of the same lessons and the ``usage`` of all they stored (:meth:`Store.usage`:
+    answers of the last day, answers, characters): a row that does not fit the tutor's
+    replay (400), or the student's caps (429). None: store it."""
+    misfits = stored_misfits(sent, stored, now=now)
+    if misfits:
+        first = misfits[0]
+        sessions = {a.session for a in sent}
+        before = sum(1 for a in stored if a.session in sessions)
+        return _Refused(400, "invalid", StoreError(N_(
+            "Answer {row} of those sent does not fit the tutor's own record of the game "
+            "(its session's stored answers count as lines 1 to {stored}, those sent after "
+            "them): line {line}: {problem}. Nothing of them was stored."),
+            row=first.line - before, stored=before, line=first.line, problem=first.problem))
+    known = {_same_row(a) for a in stored}
+    new = {_same_row(a): a for a in sent if _same_row(a) not in known}.values()
+    if not new:
+        return None
+    today, rows, chars = usage
+    if today + len(new) > MAX_ROWS_PER_DAY:
+        return _Refused(429, "invalid", StoreError(N_(
+            "You have sent {limit} answers in a day, more than a student answers playing all "
+            "day; the class's store takes no more of yours today. Tell your teacher if you "
+            "were really playing."), limit=MAX_ROWS_PER_DAY))
+    stored_bytes = chars + sum(_texts(a) for a in new) + ROW_OVERHEAD * (rows + len(new))
+    if stored_bytes > MAX_STORED_BYTES:
+        return _Refused(429, "invalid", StoreError(N_(
+            "Your answers fill the room the class's store keeps for one student ({limit} "
+            "MiB); it takes no more of yours. Tell your teacher."),
+            limit=MAX_STORED_BYTES // (1024 * 1024)))
+    return None
+
+
 class _Api(tornado.web.RequestHandler):
     """The routes' common part: the caller from the token, JSON in and out, the store's
     errors as answers."""
@@ -349,7 +423,10 @@ class _Api(tornado.web.RequestHandler):
         try:
             return await self.keeper.run(work)
         except StoreBusyError as err:
-            raise _Refused(503, "busy", err) from err
+            log.warning("the store is busy: %s", err)  # its address is the service's only
+            raise _Refused(503, "busy", StoreBusyError(N_(
+                "The class's database is busy or out of reach. Nothing was saved; try again "
+                "in a moment."))) from err
         except StoreAccessError as err:
             raise _Refused(403, "access", err) from err
         except StoreError as err:
@@ -400,7 +477,11 @@ class _Attempts(_Api):
         self.write({"attempts": [attempt_json(a) for a in rows]})
 
     async def post(self) -> None:
-        """A student's answers, stored under the hub's name of the student."""
+        """A student's answers, stored under the hub's name of the student, once they fit
+        the tutor's replay in the context of the student's stored answers of the same
+        lessons (:func:`tutor.classroom.hand_in.stored_misfits`; read in the store's worker,
+        so no other write of theirs comes between) and the student's caps: a batch with a
+        misfit is refused whole (400), one over a cap too (429)."""
         rows = self.body().get("attempts")
         if not isinstance(rows, list):
             raise _Refused(400, "invalid", StoreError(N_("The request lacks {what}."),
@@ -410,7 +491,23 @@ class _Attempts(_Api):
             attempt = self._attempt(value)
             self.own(attempt.student, teachers_too=False)
             attempts.append(replace(attempt, student=self.caller.name))
-        ids = await self.store(lambda s: [s.add_attempt(a) for a in attempts])
+        for a in attempts:  # the values' ranges first: the replay reads times and numbers
+            problems = list(check_attempt(a))
+            if problems:
+                raise _Refused(400, "invalid", StoreError(N_(
+                    "The answer sent cannot be stored: {problem}."), problem=problems[0]))
+        name = self.caller.name
+
+        def checked_and_stored(s: Store) -> list[int] | _Refused:
+            now = datetime.now(timezone.utc)
+            since = (now - timedelta(days=1)).isoformat(timespec="microseconds")
+            refused = _refusal(s.lesson_attempts(name, {a.lesson for a in attempts}),
+                               attempts, now, s.usage(name, since))
+            return refused if refused is not None else [s.add_attempt(a) for a in attempts]
+
+        ids = await self.store(checked_and_stored)
+        if isinstance(ids, _Refused):
+            raise ids
         self.write({"ids": ids})
 
     def _attempt(self, value: object) -> Attempt:
@@ -581,6 +678,74 @@ class _OneAssignment(_Api):
         self.write({"assignment": None if found is None else assignment_json(found)})
 
 
+class _BodyLimit(httputil.HTTPServerConnectionDelegate):
+    """The service's routes (``app``) behind a body limit: a request larger than ``limit``
+    bytes is not handed to them; its body is dropped as it arrives, and it is answered 413
+    with a sentence."""
+
+    def __init__(self, app: tornado.web.Application, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    def start_request(self, server_conn: object, request_conn: httputil.HTTPConnection
+                      ) -> httputil.HTTPMessageDelegate:
+        return _LimitedRequest(self.app.start_request(server_conn, request_conn), request_conn,
+                               self.limit)
+
+    def on_close(self, server_conn: object) -> None:
+        self.app.on_close(server_conn)
+
+
+class _LimitedRequest(httputil.HTTPMessageDelegate):
+    def __init__(self, inner: httputil.HTTPMessageDelegate, conn: httputil.HTTPConnection,
+                 limit: int) -> None:
+        self.inner, self.conn, self.limit = inner, conn, limit
+        self.size, self.seen, self.too_big = 0, 0, False
+
+    def headers_received(self, start_line: httputil.RequestStartLine | httputil.ResponseStartLine,
+                         headers: httputil.HTTPHeaders) -> Awaitable[None] | None:
+        length = headers.get("Content-Length", "")
+        self.size = int(length) if length.isdigit() else 0
+        self.too_big = self.size > self.limit
+        return None if self.too_big else self.inner.headers_received(start_line, headers)
+
+    def data_received(self, chunk: bytes) -> Awaitable[None] | None:
+        if self.too_big:
+            self.seen += len(chunk)
+            return None
+        self.seen += len(chunk)
+        if self.seen > self.limit:  # a body without a Content-Length: dropped from here
+            self.too_big, self.size = True, self.seen
+            self.inner.on_connection_close()
+            return None
+        return self.inner.data_received(chunk)
+
+    def finish(self) -> None:
+        if not self.too_big:
+            self.inner.finish()
+            return
+        self.size = max(self.size, self.seen)
+        err = StoreError(N_("The request is {size} KiB, more than the class's store takes at "
+                            "once ({limit} KiB). Nothing of it was stored."),
+                         size=-(-self.size // 1024), limit=self.limit // 1024)
+        body = json.dumps(error_json("invalid", err)).encode("utf-8")
+        self.conn.write_headers(
+            httputil.ResponseStartLine("HTTP/1.1", 413, "Content Too Large"),
+            httputil.HTTPHeaders({"Content-Type": "application/json; charset=UTF-8",
+                                  "Content-Length": str(len(body))}), body)
+        self.conn.finish()
+
+    def on_connection_close(self) -> None:
+        if not self.too_big:
+            self.inner.on_connection_close()
+
+
+def listen(app: tornado.web.Application, port: int, address: str) -> HTTPServer:
+    """Listen for ``app``'s requests, behind the service's body limit (:data:`MAX_BODY`)."""
+    server = HTTPServer(_BodyLimit(app, MAX_BODY), max_body_size=MAX_UNREAD, xheaders=True)
+    server.listen(port, address)
+    return server
+
+
 def make_app(identify: Identify, keeper: Keeper, prefix: str = "/",
              group_members: GroupMembers | None = None, *,
              write_secret: str) -> tornado.web.Application:
@@ -637,8 +802,7 @@ def main(argv: list[str] | None = None) -> int:
                    write_secret=secret)
 
     async def serve() -> None:
-        server = HTTPServer(app, max_body_size=MAX_BODY, xheaders=True)
-        server.listen(where.port or 80, where.hostname or "127.0.0.1")
+        listen(app, where.port or 80, where.hostname or "127.0.0.1")
         try:  # create or migrate the tables now; a database still down is tried later
             await keeper.run(lambda s: None)
         except Exception as err:  # noqa: BLE001 - said, and tried again at each request

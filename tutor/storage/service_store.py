@@ -37,9 +37,10 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import os
 import time as _time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -68,7 +69,7 @@ from tutor.storage.store_base import (
     utc_now,
 )
 
-__all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "WRITE_KEY_ENV",
+__all__ = ["API", "COOLDOWN", "MAX_REQUEST", "SERVICE_SCHEMES", "TOKEN_ENV", "WRITE_KEY_ENV",
            "WRITE_KEY_HEADER", "ServiceCalls",
            "assignment_from_json", "assignment_json", "attempt_from_json", "attempt_json",
            "error_json", "is_service_address", "mastery_from_json", "message_from_json",
@@ -85,6 +86,14 @@ API = "api/v1/"
 """The service's routes, under its prefix (``/services/leonard-store/``)."""
 COOLDOWN = 3.0
 """Seconds after a "busy" answer during which the store says "busy" without asking."""
+MAX_REQUEST = 256 * 1024
+"""The largest request body the service takes (its answer to a larger one: 413). A page
+sends one answer at a time (at most about 0.5 KiB, measured on simulated lessons) and its
+mastery (a few KiB); a teacher's merge is sent in requests of at most
+:data:`_MERGE_BYTES`."""
+_MERGE_BYTES = MAX_REQUEST // 2
+"""The most of a merge's rows (as JSON) sent in one request: a file's rows go in as many
+requests as they need."""
 _GRACE = 3.0
 """Seconds a request may take beyond ``busy_timeout`` (the service's own wait for a busy
 database, and the hub's check of the token)."""
@@ -187,6 +196,33 @@ def names_from_json(value: object) -> list[str]:
     return list(value)
 
 
+_MASTERY_TEXTS = ("skill", "evidence")
+_MASTERY_REALS = ("p_known", "total_seconds")
+_LARGEST_COUNT = 2**31 - 1
+"""The largest count a mastery row holds (the databases' INTEGER)."""
+
+
+def _mastery_value(column: str, v: str | int | float) -> MasteryValue:
+    """``v`` as mastery ``column`` holds it, or :class:`StoreError` saying what is wrong
+    (before the database refuses it with an error of its own)."""
+    if column in _MASTERY_TEXTS:
+        if not isinstance(v, str):
+            raise _wire_error(f"the mastery column {column} is not a text")
+        return v
+    if isinstance(v, str):
+        raise _wire_error(f"the mastery column {column} is not a number")
+    if column in _MASTERY_REALS:
+        if not math.isfinite(v) or v < 0 or (column == "p_known" and v > 1):
+            raise _wire_error(f"the mastery column {column} is out of range")
+        return float(v)
+    if not isinstance(v, int) or not 0 <= v <= _LARGEST_COUNT:
+        raise _wire_error(f"the mastery column {column} is not a whole number from 0 to "
+                          f"{_LARGEST_COUNT}")
+    if column == "mastered" and v not in (0, 1):
+        raise _wire_error("the mastery column mastered is not 0 or 1")
+    return v
+
+
 def mastery_from_json(value: object) -> dict[str, dict[str, MasteryValue]]:
     """Mastery rows (skill → the columns of :data:`MASTERY_COLUMNS`) from JSON."""
     if not isinstance(value, dict):
@@ -202,11 +238,27 @@ def mastery_from_json(value: object) -> dict[str, dict[str, MasteryValue]]:
                 v = int(v)
             if not isinstance(v, str | int | float):
                 raise _wire_error(f"the mastery column {column} is missing")
-            kept[column] = v
+            kept[column] = _mastery_value(column, v)
         if kept["skill"] != skill:
             raise _wire_error("a mastery row names another skill")
         rows[skill] = kept
     return rows
+
+
+def _batches(rows: list[dict[str, object]], most: int) -> Iterator[list[dict[str, object]]]:
+    """``rows`` in order, in lists whose JSON takes at most ``most`` bytes (a row larger than
+    that alone: the service says what is wrong with it)."""
+    batch: list[dict[str, object]] = []
+    size = 0
+    for row in rows:
+        length = len(json.dumps(row).encode("utf-8")) + 2
+        if batch and size + length > most:
+            yield batch
+            batch, size = [], 0
+        batch.append(row)
+        size += length
+    if batch:
+        yield batch
 
 
 def _message_json(message: Message) -> dict[str, object]:
@@ -434,6 +486,16 @@ class ServiceCalls(StoreBase):
                             else {"student": student})
         return [attempt_from_json(a) for a in self._list(answer, "attempts")]
 
+    def lesson_attempts(self, student: str, lessons: Iterable[str]) -> list[Attempt]:
+        wanted = set(lessons)
+        return [a for a in self.attempts(student) if a.lesson in wanted]
+
+    def usage(self, student: str, since: str) -> tuple[int, int, int]:
+        rows = self.attempts(student)
+        chars = sum(len(v) for a in rows for v in (a.session, a.time, a.lesson, a.problem,
+                                                    a.step, a.input, a.feedback, a.kc))
+        return sum(1 for a in rows if a.time >= since), len(rows), chars
+
     def attempts_after(self, mark: ReadMark | None = None, student: str | None = None
                        ) -> tuple[list[tuple[int, Attempt]], ReadMark]:
         """As :meth:`tutor.storage.store.Store.attempts_after`, from the service (``GET
@@ -473,11 +535,11 @@ class ServiceCalls(StoreBase):
         for a in attempts:
             self._allow(a.student)
             self._refuse_bad(a)
-        if not attempts:
-            return 0
-        added = self._call("POST", "merge", {"attempts": [attempt_json(a) for a in attempts]}
-                           ).get("added")
-        return added if isinstance(added, int) else 0
+        total = 0
+        for batch in _batches([attempt_json(a) for a in attempts], _MERGE_BYTES):
+            added = self._call("POST", "merge", {"attempts": batch}).get("added")
+            total += added if isinstance(added, int) else 0
+        return total
 
     def name_merges(self) -> list[tuple[str, str, str]]:
         self._allow(None)

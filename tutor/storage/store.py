@@ -444,6 +444,42 @@ class Store(StoreBase):
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
 
+    # -- what the store service reads to check an answer sent (issue 51) --------------------
+    def lesson_attempts(self, student: str, lessons: Iterable[str]) -> list[Attempt]:
+        """``student``'s attempts in ``lessons``, in the order they were stored: what the
+        class's store service replays an answer sent against
+        (:func:`tutor.classroom.hand_in.stored_misfits`), without reading the student's
+        other lessons."""
+        wanted = sorted(set(lessons))
+        self._allow(student)
+        if not wanted:
+            return []
+        marks = ", ".join("?" * len(wanted))
+        sql = ("SELECT s.name, a.session, a.time, a.lesson, a.problem, a.step, a.outcome,"
+               " a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints,"
+               " a.duration, a.expected, a.answered FROM attempts a"
+               " JOIN students s ON s.id = a.student_id"
+               f" WHERE a.lesson IN ({marks}) AND " + self.backend.key_filter("s")
+               + " ORDER BY a.id")
+        args = self._key_args(sql, name_key(student), *wanted)
+        rows = self._retry(lambda: self.conn.execute(self._sql(sql), args).fetchall())
+        return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
+                        r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
+
+    def usage(self, student: str, since: str) -> tuple[int, int, int]:
+        """What ``student``'s stored attempts take: how many have a time from ``since`` on
+        (ISO 8601 UTC, compared as text, as the tutor writes times), how many there are,
+        and the characters of their texts (the store service's caps)."""
+        self._allow(student)
+        texts = " + ".join(f"length(a.{c})" for c in (
+            "session", "time", "lesson", "problem", "step", "input", "feedback", "kc"))
+        sql = (f"SELECT COUNT(CASE WHEN a.time >= ? THEN 1 END), COUNT(*), "
+               f"COALESCE(SUM({texts}), 0) FROM attempts a"
+               " JOIN students s ON s.id = a.student_id WHERE " + self.backend.key_filter("s"))
+        args = self._key_args(sql, name_key(student), since)
+        row = self._retry(lambda: one(self.conn.execute(self._sql(sql), args)))
+        return int(row[0]), int(row[1]), int(row[2])
+
     def attempts_after(self, mark: ReadMark | None = None, student: str | None = None
                        ) -> tuple[list[tuple[int, Attempt]], ReadMark]:
         """The attempts (of one student) a reader who stopped at ``mark`` has not read, each
