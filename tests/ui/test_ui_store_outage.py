@@ -74,3 +74,30 @@ def test_a_play_page_opened_while_the_store_is_down_says_so_and_plays_on(
     assert app.session.flush()
     assert [a.outcome.value for a in store.attempts("ana")] == ["CORRECT"]
     store.close()
+
+
+def test_the_play_pages_progress_tab_says_the_file_comes_with_the_store(tmp_path: Path) -> None:
+    """The play page's "My progress" section, opened while the store is down, says the file
+    can be downloaded when the store is back (it raised StoreBusyError), and offers the file
+    again once it is."""
+    from tutor.ui.play.sheet import progress_file_html
+
+    store = OutageStore(tmp_path / "p.sqlite3", busy_timeout=0.01, retries=0)
+    s = drive.start(Session.from_lesson("04-times", lang="en", student="ana", store=store,
+                                        seed=3))
+    for _ in range(500):
+        if s.pending_question is not None:
+            drive.answer(s, str(s.pending_question.expected))
+            break
+        drive.play(s, 0)
+    assert s.flush()
+    store.down = True
+    away = s.export_progress()
+    assert away is not None and away.away and away.count == 0
+    said = html.unescape(progress_file_html(away, "ana", "en"))
+    assert said == "Your progress file can be downloaded when the class's store is back."
+    store.down = False
+    back = s.export_progress()
+    assert back is not None and not back.away and back.count >= 1
+    assert "download=" in progress_file_html(back, "ana", "en")
+    store.close()

@@ -131,19 +131,28 @@ class ProgressFile:
     count: int
     """Attempts in it."""
     data: bytes
+    away: bool = False
+    """The class's store could not be reached: no file yet (``count`` 0, ``data`` empty);
+    the page says it can be downloaded when the store is back."""
 
 
 def export_progress(store: ProgressStore | None, student: str) -> ProgressFile | None:
     """``student``'s attempts in ``store`` as a :class:`ProgressFile` (None: no store, so
-    nothing is being saved)."""
+    nothing is being saved; one ``away`` when the class's store cannot be reached)."""
     if store is None:
         return None
     import tempfile
     from pathlib import Path
 
+    # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
+    from tutor.storage.store_base import StoreBusyError
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "progress.csv"
-        count = store.export_csv(path, student=student)
+        try:
+            count = store.export_csv(path, student=student)
+        except StoreBusyError:
+            return ProgressFile(count=0, data=b"", away=True)
         return ProgressFile(count=count, data=path.read_bytes())
 
 

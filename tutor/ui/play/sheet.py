@@ -185,15 +185,7 @@ def progress_html(store: ProgressStore | None, student: str, lang: str,
                   class_code: str = "") -> str:
     """:func:`progress_file_html` of ``student``'s attempts in ``store`` (the lessons page's
     download; the play page's comes from its session)."""
-    # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
-    from tutor.storage.store import StoreBusyError
-
-    try:
-        saved = export_progress(store, student)
-    except StoreBusyError:
-        return html.escape(translator(lang)(N_("Your progress file can be downloaded when the "
-                                               "class's store is back.")))
-    return progress_file_html(saved, student, lang, class_code)
+    return progress_file_html(export_progress(store, student), student, lang, class_code)
 
 
 def progress_file_html(saved: ProgressFile | None, student: str, lang: str,
@@ -204,6 +196,9 @@ def progress_file_html(saved: ProgressFile | None, student: str, lang: str,
     _ = translator(lang)
     if saved is None:
         return html.escape(_("Progress is not being saved in this game."))
+    if saved.away:
+        return html.escape(_(N_("Your progress file can be downloaded when the class's store "
+                                "is back.")))
     count = saved.count
     data = base64.b64encode(saved.data).decode("ascii")
     name = file_stem("leonard-progress", student, class_code) + ".csv"
