@@ -71,3 +71,33 @@ def test_a_page_opened_during_an_outage_loses_no_answer_and_lowers_no_mastery(
     assert during.arithmetic("hana") == (6, 6)
     during.close()
     store.close()
+
+
+def test_an_answer_the_store_refuses_does_not_hold_the_answers_after_it(
+        tmp_path: Path) -> None:
+    """The class's store refuses a row it finds the tutor could not have recorded (the
+    service's replay answers 400). That write is dropped and said once on the page; it does
+    not stay first in the queue, where it held every later answer unsaved (and raised at each
+    save)."""
+    from tutor.storage.records import Attempt, StoreError
+    from tutor.storage.store import Store
+
+    class Refusing(Store):
+        refuse = 1
+
+        def add_attempt(self, attempt: Attempt) -> int:
+            if self.refuse:
+                self.refuse -= 1
+                raise StoreError("the answer does not fit the question")
+            return super().add_attempt(attempt)
+
+    store = Refusing(tmp_path / "p.sqlite3")
+    s = drive.start(Session.from_lesson("04-times", lang="en", student="ana", store=store,
+                                        seed=3))
+    answer_right(s, 3)
+    assert s.flush() and s.unsaved == 0
+    rows = store.attempts("ana")
+    assert len({(a.problem, a.step) for a in rows}) == 2  # the 2nd and 3rd answers, saved
+    said = s.unsaved_message
+    assert said is not None and "the answer does not fit the question" in said
+    store.close()

@@ -16,11 +16,11 @@ from typing import Protocol
 
 from tutor.course.lessons import lesson_params
 from tutor.i18n import N_
-from tutor.storage.records import Attempt, MasteryValue, tagged_session
+from tutor.storage.records import Attempt, MasteryValue, StoreError, tagged_session
 from tutor.teaching.mastery import Mastery, Params
 from tutor.teaching.replay import rebuild_mastery
 
-__all__ = ["NOT_SAVED_YET", "STORE_DOWN", "ProgressStore", "Recorder", "load_mastery",
+__all__ = ["NOT_SAVED_YET", "REFUSED", "STORE_DOWN", "ProgressStore", "Recorder", "load_mastery",
            "save_mastery"]
 
 
@@ -51,6 +51,13 @@ STORE_DOWN = N_("The class's store cannot be reached now: play on, your answers 
 not read yet), until the store answers."""
 
 
+REFUSED = N_("The class's store refused one of your answers, so it does not count: {reason} "
+            "Your other answers are saved as usual.")
+"""Shown to the student once the class's store refused a write (issue 51: the service
+replays every answer it is sent and refuses one the tutor could not have recorded); the
+other writes go on."""
+
+
 def load_mastery(store: ProgressStore, student: str, params: Params | None = None) -> Mastery:
     """``student``'s saved mastery in ``store`` (a fresh one if nothing was saved), read from
     the store's mastery rows (:meth:`tutor.storage.store.Store.mastery_rows`)."""
@@ -78,6 +85,8 @@ class Recorder:
         """A new id; a game opened from an assignment's link carries the assignment's id in
         it (issue 45)."""
         self._unsaved: list[Callable[[], object]] = []
+        self._droppable: set[int] = set()
+        """The ids of the queued writes that are answers (:meth:`_save`)."""
         self._started: set[str] = set()
         self._unread: dict[str, tuple[Mastery, Callable[[Mastery], None] | None]] = {}
         self._own: dict[str, list[Attempt]] = {}  # an unread student's answers of this session
@@ -147,7 +156,7 @@ class Recorder:
         own = self._own.get(attempt.student)
         if own is not None:
             own.append(attempt)
-        self._save(lambda: self.store.add_attempt(attempt))
+        self._save(lambda: self.store.add_attempt(attempt), droppable=True)
         self.flush()
 
     def save_mastery(self, student: str, mastery: Mastery) -> None:
@@ -178,8 +187,16 @@ class Recorder:
         if on_read is not None:
             on_read(saved)
 
-    def _save(self, write: Callable[[], object]) -> None:
+    refused: StoreError | None = None
+    """The last write the store refused for what it was, not for being busy (None: none);
+    it was dropped, and the writes after it went on."""
+
+    def _save(self, write: Callable[[], object], droppable: bool = False) -> None:
+        """Queue ``write``; a ``droppable`` one (an answer) the store refuses is dropped and
+        said (:attr:`refused`), any other refusal raises (a name the store cannot keep)."""
         self._unsaved.append(write)
+        if droppable:
+            self._droppable.add(id(write))
 
     @property
     def unsaved(self) -> int:
@@ -190,12 +207,18 @@ class Recorder:
         """Write what waits, oldest first; True once nothing waits. While the store stays
         busy the writes are kept for the next try: never dropped, never out of order."""
         # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
-        from tutor.storage.store import StoreBusyError
+        from tutor.storage.store import StoreBusyError, StoreError
 
         while self._unsaved:
             try:
                 self._unsaved[0]()
             except StoreBusyError:
                 return False
-            self._unsaved.pop(0)
+            except StoreError as err:
+                # An answer refused for what it is (the service's replay, a limit): sending it
+                # again gets the same answer, and keeping it first would hold every later one.
+                if id(self._unsaved[0]) not in self._droppable:
+                    raise
+                self.refused = err
+            self._droppable.discard(id(self._unsaved.pop(0)))
         return True

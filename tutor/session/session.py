@@ -34,7 +34,7 @@ from tutor.course.lessons import Lesson, load_lesson
 from tutor.i18n import N_, normalize_lang
 from tutor.session.lesson_tally import LessonCounts
 from tutor.session.narration import describe_event
-from tutor.session.saving import NOT_SAVED_YET, STORE_DOWN, Recorder
+from tutor.session.saving import NOT_SAVED_YET, REFUSED, STORE_DOWN, Recorder
 from tutor.session.settings import (
     SETTINGS,
     Deals,
@@ -526,10 +526,16 @@ class Session(LessonCounts):
     @property
     def unsaved_message(self) -> str | None:
         """What to tell the student while :attr:`unsaved` is not 0, or while the page that
-        started with the store down has not read their saved progress yet (else None)."""
+        started with the store down has not read their saved progress yet, or after the store
+        refused an answer (else None)."""
         if self.recorder is not None and self.recorder.unread:
             return self._t(STORE_DOWN)
-        return self._t(NOT_SAVED_YET) if self.unsaved else None
+        if self.unsaved:
+            return self._t(NOT_SAVED_YET)
+        refused = self.recorder.refused if self.recorder is not None else None
+        if refused is not None:
+            return self._t(REFUSED).format(reason=refused.message(self.lang))
+        return None
 
     def flush(self) -> bool:
         """Write what waits for the progress file, oldest first; True once nothing waits."""
