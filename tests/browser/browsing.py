@@ -128,6 +128,26 @@ def audit(page: Any, name: str, artifacts: Path) -> list[dict[str, object]]:
             if v["impact"] in ("serious", "critical") or v["id"] in LANDMARKS]
 
 
+# Each panel heading (h3) not inside a landmark named by it: a region or section named by
+# the heading's words, or a form. [heading, the landmark around it and its name, if any].
+_PANELS_OUTSIDE_REGIONS = """(scope) => [...document.querySelectorAll(scope + ' h3')]
+  .filter(h => h.offsetParent !== null)
+  .map(h => { const l = h.closest('[role=region], [role=form], section, [role=main]');
+              const named = l && (l.getAttribute('aria-label')
+                  || (document.getElementById(l.getAttribute('aria-labelledby')) || {})
+                     .textContent || '');
+              return [h.textContent.trim(), l ? (l.getAttribute('role') || l.tagName) : null,
+                      named || null]; })
+  .filter(([text, role, named]) => !(role === 'form'
+           || (role && role !== 'main' && named && text.startsWith(named))))"""
+
+
+def panels_outside_regions(page: Any, scope: str = ".ld-page") -> list[list[str | None]]:
+    """The panels under ``scope`` whose heading is in no landmark named by it: a screen
+    reader's list of landmarks does not offer them. [heading, landmark role, its name]."""
+    return list(page.evaluate(_PANELS_OUTSIDE_REGIONS, scope))
+
+
 # Every text cut off on screen under the elements matching the selector: a box's placeholder
 # or a drop-down's chosen option wider than the room inside it, or a label or button whose text
 # overflows it (ipywidgets cut a long label with an ellipsis). [text, its width, the room].

@@ -21,6 +21,7 @@ from browsing import (
     audit,
     cut_in_each_language,
     need_chromium,
+    panels_outside_regions,
     past_the_edge_on_a_phone,
     serve,
 )
@@ -48,6 +49,7 @@ def test_the_lessons_page_opens_a_lesson(page: Any, pages: dict[str, Any],
     row = page.locator("tr[data-lesson='04-times']")
     assert "not yet" in row.inner_text()
     assert audit(page, "lessons", artifacts) == []  # issue 12: axe finds nothing serious
+    assert panels_outside_regions(page) == []  # each panel a landmark named by its heading
     assert past_the_edge_on_a_phone(page, ".ld-page") == []  # a phone: the table scrolls
     row.locator("a.ld-lesson-link").click()
     page.wait_for_url(re.compile(r"/voila/render/Play\.ipynb\?lesson=04-times&lang=en"
@@ -145,6 +147,7 @@ def test_the_teacher_page_shows_the_class_after_an_upload(
     assert "added instead of multiplying" in page.locator(".ld-mistakes-box").inner_text()
     page.screenshot(path=str(artifacts / "teacher-page.png"), full_page=True)
     assert audit(page, "teacher", artifacts) == []  # issue 12: with the class's data shown
+    assert panels_outside_regions(page) == []  # each panel a landmark named by its heading
     no_errors(page)
 
 
