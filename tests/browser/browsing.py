@@ -70,9 +70,10 @@ installed into :data:`AXE_CACHE` on first use. A maintained checker, not the old
 that Python wrappers bundle, which knows fewer rules."""
 AXE_CACHE = Path(os.environ.get("LEONARD_AXE_CACHE",
                                 Path.home() / ".cache" / "leonard-domino-tutor" / "axe-core"))
-LANDMARKS = ("region",)
-"""The rules whose violations fail an audit whatever their impact: every panel of a page is in
-a landmark region (axe calls it moderate), so that a screen reader's user can jump to it."""
+STRUCTURE = ("region", "heading-order")
+"""The rules whose violations fail an audit whatever their impact (axe calls them moderate):
+every panel of a page is in a landmark region and the headings go down one level at a time,
+so that a screen reader's user can list the panels and jump to one."""
 
 # Run axe with its experimental rules on too; only the violations come back.
 _RUN_AXE = """async () => {
@@ -114,7 +115,7 @@ def axe_script() -> Path:
 def audit(page: Any, name: str, artifacts: Path) -> list[dict[str, object]]:
     """Run axe-core (:func:`axe_script`, experimental rules on) on the page as it is; keep
     its report as ``axe-NAME.json`` in the test artifacts and return the violations that fail
-    an audit (id, impact, where): the serious and critical ones, and any of :data:`LANDMARKS`."""
+    an audit (id, impact, where): the serious and critical ones, and any of :data:`STRUCTURE`."""
     import json
 
     if not page.evaluate("() => typeof window.axe === 'object'"):
@@ -125,7 +126,7 @@ def audit(page: Any, name: str, artifacts: Path) -> list[dict[str, object]]:
     return [{"id": v["id"], "impact": v["impact"],
              "nodes": [n["target"] for n in v["nodes"]]}
             for v in report["violations"]
-            if v["impact"] in ("serious", "critical") or v["id"] in LANDMARKS]
+            if v["impact"] in ("serious", "critical") or v["id"] in STRUCTURE]
 
 
 # Each panel heading (h3) not inside a landmark named by it: a region or section named by
