@@ -7,11 +7,11 @@ from __future__ import annotations
 import ast
 import base64
 import csv
-import html
 import io
 import json
 import re
 from datetime import datetime, timezone
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -571,7 +571,7 @@ def test_each_page_is_a_main_landmark_and_each_panel_a_region_named_by_its_headi
                 continue  # the name form is a form landmark of its own
             mine = [label for sel, label in regions.items()
                     if sel.rsplit(".", 1)[-1] in panel._dom_classes]
-            shown = html.unescape(re.sub(r"<[^>]+>", "", heading.value.split("</h3>")[0]))
+            shown = unescape(re.sub(r"<[^>]+>", "", heading.value.split("</h3>")[0]))
             assert mine == [shown], (root, panel._dom_classes, mine)
             named += 1
         assert named >= (2 if root == "ld-lessons-page" else 9), (root, named)
