@@ -131,7 +131,9 @@ SMALL_TARGETS = """(scope) => [...document.querySelectorAll(scope + ' :is(button
   .filter(e => e.offsetParent !== null && !e.closest('.ld-sr, .ld-access')
                && e.type !== 'checkbox' && e.type !== 'file')
   .map(e => { const r = e.getBoundingClientRect();
-              return [e.getAttribute('aria-label') || e.title || e.className || e.tagName,
+              const widget = e.closest('.jupyter-widgets');
+              return [e.getAttribute('aria-label') || e.title
+                      || (widget && widget !== e ? widget.className : e.className) || e.tagName,
                       r.width, r.height]; })
   .filter(([, w, h]) => w < 43.5 || h < 43.5)"""
 
@@ -185,6 +187,7 @@ def test_the_lessons_and_teacher_pages_do_not_scroll_sideways(page: Any,
         page.goto(pages["url"] + name, timeout=120_000)
         page.locator(ready).first.wait_for(timeout=120_000)
         _fits(page, name)
+        assert page.evaluate(SMALL_TARGETS, ".ld-page") == [], name  # a finger's size
     assert page.page_errors == []
 
 

@@ -95,6 +95,7 @@ PAGE_CSS = """
   .ld-page .widget-dropdown select { height: 44px; }
   .ld-page .widget-text .widget-label, .ld-page .widget-dropdown .widget-label {
     line-height: 44px; }
+  .ld-page .widget-textarea textarea { min-height: 44px; }
 }
 /* A table wider than a phone's screen scrolls sideways instead of being cut off. */
 .ld-page .widget-html-content { max-width: 100%; overflow-x: auto; }
