@@ -17,7 +17,7 @@ CSS = """
                   overflow: visible; }  /* the keyboard help opens below it, over the page */
 .ld-app .ld-header { align-items: center; gap: 10px; flex-wrap: wrap; }
 .ld-app .ld-title h1 { margin: 0 12px 0 0; font-size: 22px; color: #17412f; }
-.ld-app .ld-name-form h2 { margin: 14px 0 4px; font-size: 1.17em; }
+.ld-app .ld-name-form h2 { margin: 1em 0; font-size: 1.17em; }  /* as its h3 was */
 .ld-app .ld-main { gap: 14px; align-items: flex-start; flex-wrap: wrap; }
 .ld-app .ld-play { flex: 100 1 480px; max-width: 804px; min-width: 0; }  /* the board first */
 .ld-app .ld-side { flex: 1 1 420px; max-width: 100%; gap: 10px; }
