@@ -64,20 +64,89 @@ def need_chromium() -> None:
     pytest.skip(reason)
 
 
-def audit(page: object, name: str, artifacts: Path) -> list[dict[str, object]]:
-    """Run axe-core on the page as it is; keep its report as ``axe-NAME.json`` in the test
-    artifacts and return the serious and critical violations (id, impact, where)."""
+AXE_VERSION = "4.14"
+"""The axe-core the audits run: the newest 4.14 release on npm (4.14.1 when this was written),
+installed into :data:`AXE_CACHE` on first use. A maintained checker, not the older axe-core
+that Python wrappers bundle, which knows fewer rules."""
+AXE_CACHE = Path(os.environ.get("LEONARD_AXE_CACHE",
+                                Path.home() / ".cache" / "leonard-domino-tutor" / "axe-core"))
+STRUCTURE = ("region", "heading-order")
+"""The rules whose violations fail an audit whatever their impact (axe calls them moderate):
+every panel of a page is in a landmark region and the headings go down one level at a time,
+so that a screen reader's user can list the panels and jump to one."""
+
+# Run axe with its experimental rules on too; only the violations come back.
+_RUN_AXE = """async () => {
+  const rules = {};
+  for (const r of axe.getRules(['experimental'])) rules[r.ruleId] = {enabled: true};
+  const result = await axe.run(document, {rules, resultTypes: ['violations']});
+  return {version: axe.version, violations: result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help, tags: v.tags,
+    nodes: v.nodes.map(n => ({target: n.target, html: n.html.slice(0, 300),
+                              summary: n.failureSummary}))}))};
+}"""
+
+
+def axe_script() -> Path:
+    """axe.min.js of axe-core :data:`AXE_VERSION`, installed from npm into :data:`AXE_CACHE`
+    when missing (the tests need npm, as the hub test does). Without npm the audits skip and say
+    why, or fail under CI=true."""
+    script = AXE_CACHE / AXE_VERSION / "node_modules" / "axe-core" / "axe.min.js"
+    if script.exists():
+        return script
+    npm = shutil.which("npm")
+    if npm is None:
+        reason = "npm not found: install nodejs and npm (apt-get install -y npm) to audit pages"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    import subprocess
+
+    folder = script.parents[2]
+    folder.mkdir(parents=True, exist_ok=True)
+    # A package.json of its own, or npm installs into the first folder above that has one.
+    (folder / "package.json").write_text('{"private": true}\n', encoding="utf-8")
+    subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--no-save",
+                    f"axe-core@{AXE_VERSION}"], cwd=folder, check=True, capture_output=True,
+                   timeout=300)
+    return script
+
+
+def audit(page: Any, name: str, artifacts: Path) -> list[dict[str, object]]:
+    """Run axe-core (:func:`axe_script`, experimental rules on) on the page as it is; keep
+    its report as ``axe-NAME.json`` in the test artifacts and return the violations that fail
+    an audit (id, impact, where): the serious and critical ones, and any of :data:`STRUCTURE`."""
     import json
 
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page)
-    violations = result.response["violations"]
-    (artifacts / f"axe-{name}.json").write_text(json.dumps(violations, indent=1),
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(axe_script()))
+    report = page.evaluate(_RUN_AXE)
+    (artifacts / f"axe-{name}.json").write_text(json.dumps(report, indent=1),
                                                 encoding="utf-8")
     return [{"id": v["id"], "impact": v["impact"],
              "nodes": [n["target"] for n in v["nodes"]]}
-            for v in violations if v["impact"] in ("serious", "critical")]
+            for v in report["violations"]
+            if v["impact"] in ("serious", "critical") or v["id"] in STRUCTURE]
+
+
+# Each panel heading (h3) not inside a landmark named by it: a region or section named by
+# the heading's words, or a form. [heading, the landmark around it and its name, if any].
+_PANELS_OUTSIDE_REGIONS = """(scope) => [...document.querySelectorAll(scope + ' h3')]
+  .filter(h => h.offsetParent !== null)
+  .map(h => { const l = h.closest('[role=region], [role=form], section, [role=main]');
+              const named = l && (l.getAttribute('aria-label')
+                  || (document.getElementById(l.getAttribute('aria-labelledby')) || {})
+                     .textContent || '');
+              return [h.textContent.trim(), l ? (l.getAttribute('role') || l.tagName) : null,
+                      named || null]; })
+  .filter(([text, role, named]) => !(role === 'form'
+           || (role && role !== 'main' && named && text.startsWith(named))))"""
+
+
+def panels_outside_regions(page: Any, scope: str = ".ld-page") -> list[list[str | None]]:
+    """The panels under ``scope`` whose heading is in no landmark named by it: a screen
+    reader's list of landmarks does not offer them. [heading, landmark role, its name]."""
+    return list(page.evaluate(_PANELS_OUTSIDE_REGIONS, scope))
 
 
 # Every text cut off on screen under the elements matching the selector: a box's placeholder

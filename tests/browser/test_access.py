@@ -271,10 +271,13 @@ def test_a_screen_reader_hears_the_board_every_play_and_question(page: Any, voil
     live = page.locator(LIVE)
     assert live.get_attribute("aria-live") == "polite" and live.get_attribute("lang") == "en"
     assert page.evaluate("document.documentElement.lang") == "en"
-    labels = page.locator(".ld-move").evaluate_all("bs => bs.map(b => b.getAttribute("
-                                                   "'aria-label'))")
-    assert labels and all(lbl and lbl.startswith("Move ") and not NOTATION.search(lbl)
-                          for lbl in labels), labels
+    # Each move's name starts with the words its button shows (WCAG 2.5.3), then says the
+    # move in words.
+    labels = page.locator(".ld-move").evaluate_all("bs => bs.map(b => [b.getAttribute("
+                                                   "'aria-label'), b.innerText])")
+    assert labels and all(lbl and lbl.startswith(f"{text}: move ")
+                          and not NOTATION.search(lbl.split(": ", 1)[1])
+                          for lbl, text in labels), labels
 
     # Switch to Spanish: the live region and the page speak Spanish, tiles in Spanish words.
     page.get_by_role("button", name="Español").click()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
-from browsing import past_the_edge_on_a_phone
+from browsing import audit, past_the_edge_on_a_phone
 from test_pages import no_errors, open_page
 
 from tutor.classroom.assignments import assignment_link
@@ -73,6 +73,7 @@ def test_the_teacher_makes_and_sends_an_assignment_in_a_few_actions(
     assert "Done: 0" in page.locator(".ld-assign-counts").inner_text()
     assert past_the_edge_on_a_phone(page, ".ld-assignments") == []
     page.screenshot(path=str(artifacts / "teacher-assignment.png"), full_page=True)
+    assert audit(page, "teacher-assignment", artifacts) == []  # the form and its table
     no_errors(page)
 
     # The link as it is, opened in a fresh browser (a student's: nothing of the teacher's
@@ -83,7 +84,7 @@ def test_the_teacher_makes_and_sends_an_assignment_in_a_few_actions(
         student.goto(picked, timeout=120_000)
         student.locator(f"article.ld-assignment[data-assignment='{a.id}']").wait_for(
             timeout=120_000)
-        assert "Leonard" in student.locator(".ld-lessons-page h2").inner_text()
+        assert "Leonard" in student.locator(".ld-lessons-page .ld-title h2").inner_text()
     finally:
         fresh.close()
 

@@ -120,6 +120,65 @@ def test_the_question_comes_under_the_board_and_both_show(page: Any, pages: dict
     _round_end_fits(page, artifacts / "phone-round-end.png", "the play page at the round's end")
 
 
+KEYBOARD = 336
+"""A phone's on-screen keyboard, in CSS pixels: it takes the bottom of the window while the
+student types."""
+
+# Every control a finger taps, shown on the page, smaller than 44 × 44 px (WCAG 2.5.5's size,
+# Apple's and Android's guides'): [what, its width, its height].
+SMALL_TARGETS = """(scope) => [...document.querySelectorAll(scope + ' :is(button, input, select,'
+    + ' textarea, [role=button])')]
+  .filter(e => e.offsetParent !== null && !e.closest('.ld-sr, .ld-access')
+               && e.type !== 'checkbox' && e.type !== 'file')
+  .map(e => { const r = e.getBoundingClientRect();
+              const widget = e.closest('.jupyter-widgets');
+              return [e.getAttribute('aria-label') || e.title
+                      || (widget && widget !== e ? widget.className : e.className) || e.tagName,
+                      r.width, r.height]; })
+  .filter(([, w, h]) => w < 43.5 || h < 43.5)"""
+
+# Whether each element is on screen, whole: inside the window (what the keyboard leaves).
+IN_VIEW = """(selectors) => selectors.every(sel => { const e = document.querySelector(sel);
+  const r = e && e.getBoundingClientRect();
+  return !!r && r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; })"""
+
+
+def test_a_phone_s_controls_fit_a_finger_and_the_keyboard_hides_no_part_of_the_question(
+        page: Any, pages: dict[str, Any], artifacts: Path) -> None:
+    """At 390 px every button, the answer box and the menus are at least 44 × 44 px (Revisar,
+    Pista, Muéstramelo and the answer box were 28 px tall). With the on-screen keyboard up
+    (the window 336 px shorter), the question, the answer box and the feedback to a wrong
+    answer stay on screen."""
+    page.set_viewport_size(PHONE_390)
+    query = f"?lesson=free-play&lang=es&seed={SEED}&student=phone-keyboard"
+    _open(page, pages["url"] + "Play.ipynb", query)
+    mirror = drive.start(Session.from_lesson("free-play", lang="es", seed=SEED, store=None))
+    page.wait_for_function(IDLE, timeout=30_000)
+    assert page.evaluate(SMALL_TARGETS, ".ld-app") == []  # the moves, the header's buttons
+    q = _play_to_a_question(page, mirror)
+    box = page.locator(".ld-answer input")
+    box.wait_for(state="visible", timeout=10_000)
+    page.wait_for_function("() => document.activeElement && "
+                           "document.activeElement.matches('.ld-answer input')", timeout=10_000)
+    for name in ("Revisar", "Pista", "Muéstramelo"):
+        assert page.get_by_role("button", name=name, exact=True).is_visible(), name
+    assert page.evaluate(SMALL_TARGETS, ".ld-app") == []
+    page.screenshot(path=str(artifacts / "phone-targets.png"))
+
+    # The keyboard opens under the focused answer box: the window loses its bottom 336 px.
+    card = [".ld-question", ".ld-answer input"]
+    page.set_viewport_size({"width": PHONE_390["width"],
+                            "height": PHONE_390["height"] - KEYBOARD})
+    page.wait_for_function(IN_VIEW, arg=card, timeout=10_000)
+    # A wrong answer: its feedback comes under the box, and shows above the keyboard too.
+    box.fill(str(q.expected + 7))
+    box.press("Enter")
+    page.locator(".ld-feedback .ld-bad").wait_for(timeout=10_000)
+    page.wait_for_function(IN_VIEW, arg=[*card, ".ld-feedback"], timeout=10_000)
+    page.screenshot(path=str(artifacts / "phone-keyboard-feedback.png"))
+    assert page.page_errors == []
+
+
 def test_the_lessons_and_teacher_pages_do_not_scroll_sideways(page: Any,
                                                               pages: dict[str, Any]) -> None:
     page.set_viewport_size(PHONE_390)
@@ -128,6 +187,7 @@ def test_the_lessons_and_teacher_pages_do_not_scroll_sideways(page: Any,
         page.goto(pages["url"] + name, timeout=120_000)
         page.locator(ready).first.wait_for(timeout=120_000)
         _fits(page, name)
+        assert page.evaluate(SMALL_TARGETS, ".ld-page") == [], name  # a finger's size
     assert page.page_errors == []
 
 

@@ -133,22 +133,26 @@ def test_a_tile_that_fits_one_way_is_placed_by_enter() -> None:
     assert tile in app.session.round.line_tiles()
 
 
-def test_every_move_button_has_a_name_in_words_and_its_number() -> None:
+def test_every_move_button_has_a_name_that_starts_with_its_caption() -> None:
+    """WCAG 2.5.3 (axe's label-content-name-mismatch): a button's name starts with the words
+    it shows, so "click 5/4 → L" finds it by voice; then its number and the move in words."""
     app = _app()
     legal = app.session.legal_actions()
     attrs = app.access.attributes
+    buttons = {b.tooltip: b.description for b in app.moves.children}
     for i, m in enumerate(legal, 1):
         name = attrs[f'.ld-move[title="{m}"]']
-        assert name["aria-label"] == f"Move {i}: {move_words(m, 'en')}"
+        assert name["aria-label"] == f"{buttons[str(m)]}: move {i}, {move_words(m, 'en')}"
         assert name["aria-keyshortcuts"] == (str(i) if i <= 9 else None)
-        assert not NOTATION.search(name["aria-label"])
+        assert not NOTATION.search(name["aria-label"].split(": ", 1)[1])
     assert attrs[".ld-hint"]["aria-keyshortcuts"] == "H"
     assert attrs[ANSWER_BOX]["aria-label"] == "Your answer"
     assert attrs[".ld-app"]["role"] == "main"
     app.set_lang("es")
     m = legal[0]
+    caption = {b.tooltip: b.description for b in app.moves.children}[str(m)]
     assert app.access.attributes[f'.ld-move[title="{m}"]']["aria-label"] == \
-        f"Jugada 1: {move_words(m, 'es')}"
+        f"{caption}: jugada 1, {move_words(m, 'es')}"
 
 
 def test_the_live_region_announces_plays_questions_feedback_and_reveals() -> None:

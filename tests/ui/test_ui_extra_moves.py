@@ -50,7 +50,7 @@ def test_3_4_the_redeal_button_shows_with_five_doubles_and_its_click_annuls_the_
     assert app.moves.why in app.moves.children and "§3.4" in app.moves.why.value
     names = app.moves.attributes(view.legal, "en", view.extra)
     words = names['.ld-move[title="annul"]']
-    assert words["aria-label"] == f"Move {number}: Ask for a redeal (five doubles)"
+    assert words["aria-label"] == f"Ask for a redeal (five doubles): move {number}"
     assert words["aria-keyshortcuts"] == str(number) and "§3.4" in (words["aria-description"]
                                                                     or "")
     button.click()

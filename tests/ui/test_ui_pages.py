@@ -11,6 +11,7 @@ import io
 import json
 import re
 from datetime import datetime, timezone
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -546,3 +547,31 @@ def test_lesson_builder_asks_before_replacing_a_lesson_of_the_same_name(
     b.save_btn.click()
     assert "ld-build-ask" in b.result.value and "04-times-2" in b.result.value
     assert not (tmp_path / "04-times.json").exists()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_each_page_is_a_main_landmark_and_each_panel_a_region_named_by_its_heading(
+        link: Any, tmp_path: Path, lang: str) -> None:
+    """A screen reader lists the page's landmarks and jumps to a panel (axe's region rule:
+    nothing outside a landmark): the page is the main region, named by its title, and every
+    panel with a heading is a region named by that heading, in the page's language."""
+    link(f"lang={lang}")
+    with Store(tmp_path / "p.sqlite3") as store:
+        pages = {"ld-lessons-page": lessons_page(store=store),
+                 "ld-teacher-page": teacher_page(store=store)}
+    for root, page in pages.items():
+        attrs = page.access.attributes
+        title = re.sub(r"<[^>]+>", "", page.header.title.value)
+        assert attrs[f".{root}"] == {"role": "main", "aria-label": title}
+        regions = {sel: a["aria-label"] for sel, a in attrs.items() if a.get("role") == "region"}
+        named = 0
+        for panel in page.children:
+            heading = getattr(panel, "heading", None)
+            if heading is None or panel is getattr(page, "name_form", None):
+                continue  # the name form is a form landmark of its own
+            mine = [label for sel, label in regions.items()
+                    if sel.rsplit(".", 1)[-1] in panel._dom_classes]
+            shown = unescape(re.sub(r"<[^>]+>", "", heading.value.split("</h3>")[0]))
+            assert mine == [shown], (root, panel._dom_classes, mine)
+            named += 1
+        assert named >= (2 if root == "ld-lessons-page" else 9), (root, named)

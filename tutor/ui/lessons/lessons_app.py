@@ -27,7 +27,7 @@ from tutor.ui.lessons.assignments_panel import AssignmentsPanel
 from tutor.ui.lessons.lesson_list import LessonListPanel
 from tutor.ui.lessons.progress_files import ProgressFilesPanel
 from tutor.ui.lessons.reviews import ReviewsPanel
-from tutor.ui.shared.access import PageAccess
+from tutor.ui.shared.access import PageAccess, landmarks
 from tutor.ui.shared.name_form import NAME_INPUT, NameForm
 from tutor.ui.shared.page_header import LanguagePage, PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
@@ -42,6 +42,12 @@ if TYPE_CHECKING:
 __all__ = ["LessonsPage"]
 
 TITLE = N_("Leonard-Domino Tutor: lessons")
+PANELS = {".ld-lesson-list": N_("Your lessons"),
+          ".ld-progress-files": N_("My progress"),
+          ".ld-own-answers-panel": N_("Your answers")}
+"""Each panel's landmark region, named by its heading (:func:`landmarks`); the assignments
+are a region of their own (a section named by its heading), the name form a form, and the
+reviews due (none most days) say "Due for review" on each line."""
 
 PROGRESS_LATER = N_("Your progress will be back when the class's store is: it cannot be reached "
                     "now. The lessons below open all the same, and your answers in them are "
@@ -174,7 +180,8 @@ class LessonsPage(LanguagePage):
         self.files.relabel(self.lang)
         self.name_form.relabel(self.lang)
         self.access.lang = self.lang
-        self.access.set_attributes(self.name_form.attributes(self.lang))
+        self.access.set_attributes({**landmarks(".ld-lessons-page", TITLE, PANELS, self.lang),
+                                    **self.name_form.attributes(self.lang)})
 
     def load(self, files: Sequence[tuple[str, bytes]]) -> None:
         """Merge the student's progress files into the store (a file of anyone else's answers

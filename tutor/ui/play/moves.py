@@ -130,9 +130,11 @@ class MovesPanel(widgets.HBox):
 
     def attributes(self, legal: Sequence[Action], lang: str,
                    extra: Sequence[ExtraMoveView] = ()) -> Attributes:
-        """Each button's name in words, with its number ("Move 2: six-three at the left
-        end", key 2; a game's own move by its label, its explanation as its description);
-        buttons are found by their title, the move's notation."""
+        """Each button's name: its caption first, as the screen shows it (WCAG 2.5.3: a
+        student who says "click 5/4 → L" to voice control finds it), then its number and the
+        move in words ("5/4 → L: move 2, five-four at the left end", key 2; a game's own move
+        by its label and number, its explanation as its description); buttons are found by
+        their title, the move's notation."""
         keys = tuple(str(m) for m in legal) + tuple(x.text for x in extra)
         if self._named is not None and self._named[1] == lang and (
                 not keys or keys == self._named[0]):
@@ -145,12 +147,12 @@ class MovesPanel(widgets.HBox):
                                          "tabindex": "-1"}}
         for i, m in enumerate(legal, 1):
             out[f".ld-move[title={css_string(str(m))}]"] = {
-                "aria-label": _(N_("Move {number}: {move}")).format(number=i,
-                                                                    move=move_words(m, lang)),
+                "aria-label": _(N_("{shown}: move {number}, {move}")).format(
+                    shown=move_label(m, lang), number=i, move=move_words(m, lang)),
                 "aria-keyshortcuts": str(i) if i <= 9 else None}
         for i, x in enumerate(extra, len(legal) + 1):
             out[f".ld-move[title={css_string(x.text)}]"] = {
-                "aria-label": _(N_("Move {number}: {move}")).format(number=i, move=x.label),
+                "aria-label": _(N_("{shown}: move {number}")).format(shown=x.label, number=i),
                 "aria-description": x.explanation or None,
                 "aria-keyshortcuts": str(i) if i <= 9 else None}
         self._named = (keys, lang, out)

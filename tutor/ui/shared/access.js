@@ -18,6 +18,10 @@
 //   class= for a class code): a reload opens the same student's page, without asking again;
 // - a question that opens is scrolled into view with its buttons (on a phone the answer row
 //   sat below the fold after a power play).
+// - while the student types an answer, the question card (question, answer box, feedback)
+//   stays in view when the on-screen keyboard takes the bottom of the screen and when the
+//   feedback comes under the box; the page asks the browser to shrink the window for the
+//   keyboard (interactive-widget=resizes-content) instead of covering the page with it.
 // - on a class hub, a page whose kernel the server closed (an idle tab) says so when the
 //   student comes back to it, with a button that reloads it.
 
@@ -104,6 +108,39 @@ function initialize({ model }) {
     row.scrollIntoView({ block: "center", inline: "nearest" });
   }
 
+  // The question card stays in view while the student types in the answer box: the
+  // on-screen keyboard (about 336 px of a phone's 844) shrinks the window, and the feedback
+  // to a wrong answer comes under the box. The first of "scroll_into_view" around the box
+  // that fits the window is shown whole (the least scroll that does it).
+  let card = { el: null, height: 0, room: 0 };
+  function keepAnswerInView(force) {
+    const active = document.activeElement;
+    const answer = model.get("answer");
+    if (!typing(active) || !answer || !active.matches(answer)) {
+      card = { el: null, height: 0, room: 0 };
+      return;
+    }
+    const vv = window.visualViewport;
+    const top = vv ? vv.offsetTop : 0;
+    const room = Math.min(window.innerHeight, vv ? vv.height : Infinity);
+    let around = null;
+    for (const selector of model.get("scroll_into_view") || []) {
+      const el = active.closest(selector);
+      if (el && el.getBoundingClientRect().height <= room) { around = el; break; }
+    }
+    const el = around || active;
+    const box = el.getBoundingClientRect();
+    if (!force && el === card.el && box.height === card.height && room === card.room) return;
+    card = { el, height: box.height, room };
+    if (box.top >= top && box.bottom <= top + room) return;
+    el.scrollIntoView({ block: box.top < top ? "start" : "end", inline: "nearest" });
+  }
+  function onViewport() { requestAnimationFrame(() => keepAnswerInView(true)); }
+  const viewport = document.querySelector('meta[name="viewport"]');
+  if (viewport && !/interactive-widget/.test(viewport.content)) {
+    viewport.content = viewport.content + ", interactive-widget=resizes-content";
+  }
+
   // The address bar says the page's student: a reload opens the same student's page.
   function onStudent() {
     const student = model.get("student");
@@ -123,7 +160,9 @@ function initialize({ model }) {
   function redrawn() {
     if (scheduled) return;
     scheduled = true;
-    requestAnimationFrame(() => { scheduled = false; applyAttributes(); tryFocus(); });
+    requestAnimationFrame(() => {
+      scheduled = false; applyAttributes(); tryFocus(); keepAnswerInView(false);
+    });
   }
 
   function onFocusRequest() {
@@ -340,6 +379,8 @@ function initialize({ model }) {
   window.addEventListener("keydown", onKey, true); // capture: before the canvas sees it
   window.addEventListener("click", onClick, true);
   window.addEventListener("resize", onResize);
+  window.addEventListener("resize", onViewport);
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", onViewport);
   for (const type of TOUCHES) {
     window.addEventListener(type, onTouch, { capture: true, passive: true });
   }
@@ -362,6 +403,8 @@ function initialize({ model }) {
     window.removeEventListener("focus", checkPage);
     clearTimeout(widthTimer);
     window.removeEventListener("resize", onResize);
+    window.removeEventListener("resize", onViewport);
+    if (window.visualViewport) window.visualViewport.removeEventListener("resize", onViewport);
     for (const type of TOUCHES) window.removeEventListener(type, onTouch, { capture: true });
     observer.disconnect();
     window.removeEventListener("keydown", onKey, true);

@@ -51,10 +51,22 @@ from tutor.i18n import format_number, translator
 
 from .panel import Widget, WidgetValue
 
-__all__ = ["Attributes", "PageAccess"]
+__all__ = ["Attributes", "PageAccess", "landmarks"]
 
 Attributes = dict[str, dict[str, str | None]]
 """CSS selector → attribute → value (None removes the attribute)."""
+
+def landmarks(page: str, title: str, panels: Mapping[str, str], lang: str) -> Attributes:
+    """The page's landmarks, so that a screen reader's user can list the panels and jump to
+    one (axe's ``region`` rule: no content outside a landmark): the element of selector
+    ``page`` is the page's main region, named ``title``; each of ``panels`` (selector →
+    its heading, msgids) is a region named by its heading."""
+    _ = translator(lang)
+    out: Attributes = {page: {"role": "main", "aria-label": _(title)}}
+    for selector, heading in panels.items():
+        out[selector] = {"role": "region", "aria-label": _(heading)}
+    return out
+
 
 ESM = (Path(__file__).resolve().parent / "access.js").read_text(encoding="utf-8")
 

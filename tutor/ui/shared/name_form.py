@@ -112,7 +112,7 @@ class NameForm(widgets.VBox):
     def relabel(self, lang: str) -> None:
         self.lang = lang
         _ = translator(lang)
-        self.heading.value = "<h3>" + html.escape(_("Who is playing?")) + "</h3>"
+        self.heading.value = "<h2>" + html.escape(_("Who is playing?")) + "</h2>"
         why = "ld-name-why" if self.saving else "ld-name-why ld-warn"
         self.why.value = (f"<p class='{why}'>"
                           + html.escape(_(SAVED_WHY if self.saving else NOT_SAVED_WHY))

@@ -86,6 +86,17 @@ PAGE_CSS = """
     width: 100% !important; max-width: 100%; text-align: left; }
   .ld-page .ld-assign-order { margin-left: 0; }
 }
+/* The name form's heading comes under the page's title (h2 too, the play page's level). */
+.ld-page .ld-name-form h2 { margin: 14px 0 4px; font-size: 18px; }
+/* A finger's tap targets on a phone: buttons, boxes and menus at least 44 × 44 px. */
+@media (max-width: 480px) {
+  .ld-page .jupyter-button { height: 44px; line-height: 44px; min-width: 44px; }
+  .ld-page .widget-text, .ld-page .widget-text input, .ld-page .widget-dropdown,
+  .ld-page .widget-dropdown select { height: 44px; }
+  .ld-page .widget-text .widget-label, .ld-page .widget-dropdown .widget-label {
+    line-height: 44px; }
+  .ld-page .widget-textarea textarea { min-height: 44px; }
+}
 /* A table wider than a phone's screen scrolls sideways instead of being cut off. */
 .ld-page .widget-html-content { max-width: 100%; overflow-x: auto; }
 </style>

@@ -17,6 +17,7 @@ CSS = """
                   overflow: visible; }  /* the keyboard help opens below it, over the page */
 .ld-app .ld-header { align-items: center; gap: 10px; flex-wrap: wrap; }
 .ld-app .ld-title h1 { margin: 0 12px 0 0; font-size: 22px; color: #17412f; }
+.ld-app .ld-name-form h2 { margin: 1em 0; font-size: 1.17em; }  /* as its h3 was */
 .ld-app .ld-main { gap: 14px; align-items: flex-start; flex-wrap: wrap; }
 .ld-app .ld-play { flex: 100 1 480px; max-width: 804px; min-width: 0; }  /* the board first */
 .ld-app .ld-side { flex: 1 1 420px; max-width: 100%; gap: 10px; }
@@ -119,6 +120,15 @@ CSS = """
   .ld-app .ld-match-end .widget-html-content, .ld-app .ld-lesson-end .widget-html-content,
   .ld-app .ld-sheet-table .widget-html-content { max-width: 100%; overflow-x: auto; }
   .ld-app .ld-bar-row { grid-template-columns: minmax(0, 120px) 1fr 38px; }
+  /* A finger's tap targets: every button, box, menu and accordion header at least 44 × 44
+     px (ipywidgets draws them 28 px tall), the answer box as tall as its buttons. */
+  .ld-app .jupyter-button { height: 44px; line-height: 44px; min-width: 44px; }
+  .ld-app .widget-text, .ld-app .widget-text input, .ld-app .widget-dropdown,
+  .ld-app .widget-dropdown select, .ld-app .widget-checkbox { height: 44px; }
+  .ld-app .widget-text .widget-label, .ld-app .widget-dropdown .widget-label,
+  .ld-app .widget-checkbox .widget-label-basic { line-height: 44px; }
+  .ld-app .jupyter-widget-Collapse-header { min-height: 44px; display: flex;
+                                            align-items: center; }
 }
 
 /* Contrast: the stock ipywidgets button colours give white text 2.2-4.1:1. */

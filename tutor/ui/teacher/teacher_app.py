@@ -22,7 +22,7 @@ from tutor.classroom.student_answers import answers_by_student
 from tutor.course.lessons import list_lessons
 from tutor.i18n import N_, normalize_lang, translate_error, translator
 from tutor.storage.records import Attempt, StoreError
-from tutor.ui.shared.access import PageAccess
+from tutor.ui.shared.access import PageAccess, landmarks
 from tutor.ui.shared.page_header import LanguagePage, PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
 from tutor.ui.shared.panel import classed
@@ -43,6 +43,16 @@ if TYPE_CHECKING:
 __all__ = ["TeacherPage"]
 
 TITLE = N_("Leonard-Domino Tutor: teacher")
+PANELS = {".ld-live-panel": N_("The class now"),
+          ".ld-class-upload-panel": N_("Students' progress files"),
+          ".ld-teacher-page > .ld-assignments": N_("Assignments"),
+          ".ld-heat-panel": N_("Mastery of the class"),
+          ".ld-next-steps-panel": N_("What to do next"),
+          ".ld-class-table-panel": N_("Class table"),
+          ".ld-student-answers-panel": N_("Each student's answers"),
+          ".ld-mistakes-panel": N_("Most frequent mistakes, by skill"),
+          ".ld-builder": N_("Lesson builder")}
+"""Each panel's landmark region, named by its heading (:func:`landmarks`)."""
 
 
 class TeacherPage(LanguagePage):
@@ -98,6 +108,7 @@ class TeacherPage(LanguagePage):
         for panel in (self.header, self.upload, self.builder, self.assignments):
             panel.relabel(self.lang)
         self.access.lang = self.lang
+        self.access.set_attributes(landmarks(".ld-teacher-page", TITLE, PANELS, self.lang))
         self.live.relabel(self.lang, self.live_seconds)
 
     def refresh(self) -> None:
