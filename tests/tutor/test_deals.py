@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests import driving as drive
+from tests.tutor.test_store_service import Service, start_service
 from tutor import Session
 from tutor.course.lessons import lesson_params
 from tutor.session.saving import load_mastery
@@ -101,7 +102,10 @@ def test_only_a_class_store_remembers_deals(tmp_path: Path) -> None:
 # --- the sessions ---------------------------------------------------------------------------
 
 def _rows(store: Store, student: str = "ana") -> dict[str, dict[str, MasteryValue]]:
-    return store.mastery_rows(student)
+    """The student's saved mastery rows of the skills some answer was evidence for (a page
+    saves the prior of a skill it only looked at: no evidence)."""
+    return {skill: row for skill, row in store.mastery_rows(student).items()
+            if row["asked"] or row["scaffolded_right"] or row["streak"]}
 
 
 def _to_question(s: Session, rng: random.Random) -> bool:
@@ -286,3 +290,56 @@ def test_a_class_store_records_the_seeded_deals_only(tmp_path: Path) -> None:
         s.close()
     assert [lesson for lesson, _ in _deals_table(db)] == [LESSON]
 
+
+
+# --- the store service ----------------------------------------------------------------------
+
+@pytest.fixture
+def service(store_url: str) -> Iterator[Service]:
+    running = start_service(store_url)
+    yield running
+    running.stop()
+
+
+def test_the_service_records_a_students_own_deals_only(service: Service) -> None:
+    with service.client("tok-ana", owner="ana") as ana:
+        assert ana.shared
+        assert ana.record_deal("ana", LESSON, DEAL, "tab-a")
+        assert ana.record_deal("ana", LESSON, DEAL, "tab-a")  # a reply lost, asked again
+        assert not ana.record_deal("ana", LESSON, DEAL, "tab-b")
+        assert [d[:3] for d in ana.deals("ana")] == [(LESSON, DEAL, "tab-a")]
+    with service.client("tok-beto") as beto:  # a page that does not check: the service does
+        with pytest.raises(StoreAccessError):
+            beto.record_deal("ana", LESSON, "another deal", "tab-c")
+        with pytest.raises(StoreAccessError):
+            beto.deals("ana")
+        with pytest.raises(StoreAccessError):
+            beto.revealed("ana", LESSON)
+        assert beto.record_deal("beto", LESSON, DEAL, "tab-d")  # beto's own: new for him
+    with service.client("tok-ruiz") as teacher:
+        assert [d[2] for d in teacher.deals("ana")] == ["tab-a"]
+        with pytest.raises(StoreAccessError):  # a teacher plays no deal as a student
+            teacher.record_deal("ana", LESSON, "a third deal", "tab-e")
+
+
+def test_through_the_service_a_second_tab_is_practice(service: Service) -> None:
+    """The pages of a class server: tab A's Show me, then tab B (the same link) is practice
+    and says so, and the reveal comes back from the service's revealed route."""
+    with service.client("tok-ana", owner="ana") as store:
+        a = drive.start(Session.from_lesson(LESSON, lang="en", student="ana", store=store,
+                                            seed=7))
+        assert not a.replayed
+        assert _to_question(a, random.Random(0))
+        q = a.pending_question
+        assert q is not None
+        drive.reveal(a)
+        a.close()
+        assert [(p, e) for p, _, e, _ in store.revealed("ana", LESSON)] == [
+            (q.problem, q.expected)]
+        before = _rows(store)
+        b = drive.start(Session.from_lesson(LESSON, lang="es", student="ana", store=store,
+                                            seed=7))
+        assert b.replayed and "práctica" in b.snapshot().practice_note
+        assert _answer_right(b, 3) == 3
+        b.close()
+        assert _rows(store) == before
