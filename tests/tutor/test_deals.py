@@ -343,3 +343,20 @@ def test_through_the_service_a_second_tab_is_practice(service: Service) -> None:
         assert _answer_right(b, 3) == 3
         b.close()
         assert _rows(store) == before
+
+
+def test_the_play_page_says_a_replayed_deal_is_practice(class_store: Store) -> None:
+    """The sentence is on the play page, at the head of the question's column, from the
+    page's start (before its first question), in the page's language."""
+    from tutor.ui import TutorApp
+
+    first = TutorApp(Session.from_lesson(LESSON, lang="en", student="ana", store=class_store,
+                                         seed=7))
+    assert "ld-practice" not in first.saving_note.value
+    first.session.close()
+    again = TutorApp(Session.from_lesson(LESSON, lang="es", student="ana", store=class_store,
+                                         seed=7))
+    assert "ld-practice" in again.saving_note.value
+    assert "práctica" in again.saving_note.value
+    assert again.saving_note.layout.display != "none"
+    again.session.close()
