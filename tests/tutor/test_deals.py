@@ -360,3 +360,43 @@ def test_the_play_page_says_a_replayed_deal_is_practice(class_store: Store) -> N
     assert "práctica" in again.saving_note.value
     assert again.saving_note.layout.display != "none"
     again.session.close()
+
+
+def test_a_reveal_counts_in_every_match_of_the_lesson() -> None:
+    """No store at all: the session itself remembers what Show me revealed, in its later
+    matches too (a new game with the same seed from Game setup)."""
+    s = drive.start(Session.from_lesson(LESSON, lang="en", student="ana", seed=7))
+    assert _to_question(s, random.Random(0))
+    shown = s.pending_question
+    assert shown is not None
+    drive.reveal(s)
+    drive.new_match(s, seed=7)
+    assert not s.replayed  # no class store: the deal is no practice
+    assert _to_question(s, random.Random(0))
+    q = s.pending_question
+    assert q is not None and (q.problem.partition("-")[2], q.step, q.expected) == (
+        shown.problem.partition("-")[2], shown.step, shown.expected)
+    mastery = s.asker.masteries[0]
+    before = mastery.to_dict()
+    assert drive.answer(s, str(q.expected)).kind == "correct"
+    assert mastery.to_dict() == before
+
+
+def test_a_lessons_prepared_deal_is_one_deal_without_a_seed(class_store: Store) -> None:
+    """A lesson whose file prepares its deals deals the same game whatever the seed: on a
+    class server its second play is practice, with or without a seed in the link."""
+    from dataclasses import replace as changed
+
+    from tutor.course.lessons import load_lesson
+
+    lesson = load_lesson(LESSON, "en")
+    prepared = changed(lesson, deals=tuple(lesson.deals_for(7) or ()), rich_in=frozenset())
+    assert prepared.deals
+    first = drive.start(Session.from_lesson(prepared, lang="en", student="ana",
+                                            store=class_store))
+    assert first.deal is not None and not first.replayed
+    first.close()
+    again = drive.start(Session.from_lesson(prepared, lang="en", student="ana",
+                                            store=class_store))
+    assert again.replayed and again.snapshot().practice_note
+    again.close()

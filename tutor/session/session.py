@@ -175,6 +175,9 @@ class Session(LessonCounts):
         self.max_minutes = max_minutes
         """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
         self._next_lessons = {}
+        self.revealed: dict[str, set[tuple[str, str, int | None]]] = {}
+        """Per student, the numbers of the questions "Show me" revealed in this session (the
+        lesson's): a right answer to them later is no proof, in any match (issue 51)."""
         self.notes_said: list[str] = []
         """The notes the tutor said in this session, in order (:data:`tutor.teaching.asking.NOTES`:
         each once per student, e.g. why a power tile against a power tile asks nothing)."""
@@ -204,7 +207,10 @@ class Session(LessonCounts):
             "max_minutes": lesson.max_minutes, **overrides}
         if "deals" not in overrides and not {"variant", "players", "humans", "rounds",
                                              "rules"} & set(overrides):
-            settings["deals"] = lesson.deals_for  # searched again for each match's seed
+            # prepared deals are the same whatever the seed (the same game each time: issue
+            # 51 keys them by their tiles); else searched again for each match's seed
+            settings["deals"] = ([dict(d) for d in lesson.deals] if lesson.deals
+                                 else lesson.deals_for)
         bots = settings["bots"]
         seats = settings["players"] - len(settings["humans"])
         if not isinstance(bots, str) and bots and len(bots) not in (seats, settings["players"]):
@@ -257,7 +263,7 @@ class Session(LessonCounts):
                            players=players, rng=rng, recorder=self.recorder,
                            symbol_value=rules.symbol_value, tileset=match.current.tileset,
                            id_prefix=f"m{self.match_number}-", rules=rules,
-                           replayed=self.replayed)
+                           replayed=self.replayed, shown=self.revealed)
         self.round_events: list[Event] = list(self.round.log)
         self._log(self.round.log)
         self._news(list(self.round.log))

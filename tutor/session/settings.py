@@ -177,9 +177,10 @@ def deal_key(s: GameSettings, c: Checked) -> str | None:
     """What makes two matches the same game for a student (issue 51): the game, the number of
     players, the seats the humans take, the seed, and the house rules but the number of
     rounds (the first round is dealt the same however many follow), and deals given as a
-    list; a lesson's own deals for a seed are the lesson's (the store keys a deal by lesson
-    too). None for a match without a seed: its deal is a fresh random one, new by
-    construction, and not recorded.
+    list (a lesson's prepared deals: the same game whatever the seed, so recorded without
+    one); a lesson's deals searched for a seed are the lesson's (the store keys a deal by
+    lesson too). None for a match without a seed or prepared deals: its deal is a fresh
+    random one, new by construction, and not recorded.
 
     >>> from engine.rules import HouseRules
     >>> s = GameSettings(variant="leonard", seed=7, deals=None)
@@ -188,12 +189,14 @@ def deal_key(s: GameSettings, c: Checked) -> str | None:
     True
     >>> deal_key(GameSettings(variant="leonard", seed=None), c) is None
     True
+    >>> deal_key(GameSettings(variant="leonard", seed=None, deals=[{"hands": []}]), c)[:14]
+    'leonard:2:None'
     """
     seed = s.get("seed")
-    if seed is None:
-        return None
     deals = s.get("deals")
-    given = None if deals is None or callable(deals) else repr(list(deals))
+    given = None if not deals or callable(deals) else repr(list(deals))
+    if seed is None and not given:
+        return None
     what = repr((s.get("variant"), c.players, c.humans, seed, replace(c.rules, rounds=1),
                  given))
     digest = hashlib.sha256(what.encode("utf-8")).hexdigest()[:16]

@@ -115,14 +115,16 @@ class Asker(Drilling):
                  recorder: AnswerRecorder | None = None, symbol_value: int = 0,
                  tileset: TileSet = LEONARD, id_prefix: str = "",
                  rules: HouseRules | None = None,
-                 replayed: frozenset[int] = frozenset()) -> None:
+                 replayed: frozenset[int] = frozenset(),
+                 shown: dict[str, set[Numbers]] | None = None) -> None:
         self.lang = lang
         self.replayed = replayed
         """The seats whose student played this deal before (on a class server): their
         questions are practice, no evidence (:data:`tutor.teaching.evidence.REPLAYED`)."""
-        self._shown: dict[int, set[Numbers]] = {}
-        """Per seat, the numbers "Show me" revealed here (the store has them too, once
-        saved: :meth:`AnswerRecorder.revealed`)."""
+        self.shown = shown if shown is not None else {}
+        """Per student, the numbers "Show me" revealed to them in this lesson (the session
+        keeps them across its matches; the store has them too, once saved, with those of the
+        student's other tabs: :meth:`AnswerRecorder.revealed`)."""
         self.id_prefix = id_prefix
         """Starts the problem ids of the questions this asker makes on its own (remediation
         items), so that no two questions of a session share a problem id and step (the
@@ -445,7 +447,7 @@ class Asker(Drilling):
         seconds = self._seconds(p)
         kc = self._evidence(p, False, seconds).skill if not p.first_recorded else q.skill
         self._record(p, Outcome.GIVEUP, "", "revealed", seconds, None, kc)
-        self._shown.setdefault(p.seat, set()).add(self._numbers(p))
+        self.shown.setdefault(self.students[p.seat], set()).add(self._numbers(p))
         self._pop()
         message = translator(self.lang)(ANSWER).format(answer=format_number(q.expected,
                                                                             self.lang))
@@ -511,7 +513,7 @@ class Asker(Drilling):
         this lesson: here, or in another tab (the store's give-up rows of the student, read
         now: only at a right first answer, and only the student's rows of this lesson)."""
         numbers = self._numbers(p)
-        if numbers in self._shown.get(p.seat, ()):
+        if numbers in self.shown.get(self.students[p.seat], ()):
             return True
         if self.recorder is None:
             return False
