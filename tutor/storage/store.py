@@ -545,12 +545,11 @@ class Store(StoreBase):
         rows): problem, step, the answer shown and when, oldest first. The student's own
         rows of one lesson only (a page asks at a right first answer: no class read)."""
         self._allow(student)
+        key = self.backend.key_filter("s")
         sql = ("SELECT a.problem, a.step, a.expected, a.time FROM attempts a JOIN students s "
-               "ON s.id = a.student_id WHERE " + self.backend.key_filter("s")
-               + " AND a.lesson = ? AND a.outcome = ? AND a.expected IS NOT NULL "
-               "ORDER BY a.time")
-        args = (*self._key_args(sql[:sql.index(" AND a.lesson")], name_key(student)), lesson,
-                Outcome.GIVEUP.value)
+               "ON s.id = a.student_id WHERE a.lesson = ? AND a.outcome = ? AND "
+               f"a.expected IS NOT NULL AND {key} ORDER BY a.time")
+        args = self._key_args(sql, name_key(student), lesson, Outcome.GIVEUP.value)
         return self._retry(lambda: [(r[0], r[1], int(r[2]), r[3]) for r in self.conn.execute(
             self._sql(sql), args).fetchall()])
 
