@@ -46,11 +46,12 @@ one after the other, and prints them side by side:
 * ``service``: the class hub's store path (issue 41): a real JupyterHub started from
   ``deploy/tljh/leonard.py`` (``tests/browser/hub_server.py``) runs the store service over the
   same kind of SQLite file, and every kernel writes through it with its own student's hub
-  token, checked by the hub. The students still play on this one Voilà server (a hub gives
-  each student a server of their own; here the pages' cost stays the same in both runs, so
-  the difference is the store path). Each kernel is given its student and token as a hub's
-  server gives them (``JUPYTERHUB_USER``, ``JUPYTERHUB_API_TOKEN``): the page's request
-  carries them in two headers, which Voilà puts in the kernel's environment
+  token, checked by the hub, and its write key (issue 51), checked by the service. The
+  students still play on this one Voilà server (a hub gives each student a server of their
+  own; here the pages' cost stays the same in both runs, so the difference is the store
+  path). Each kernel is given its student, token and key as a hub's server gives them
+  (``JUPYTERHUB_USER``, ``JUPYTERHUB_API_TOKEN``, ``LEONARD_WRITE_KEY``): the page's request
+  carries them in three headers, which Voilà puts in the kernel's environment
   (``http_header_envs``) and a ``sitecustomize`` of the run's own copies at the kernel's
   start.
 
@@ -107,14 +108,17 @@ LEAVE_TIMEOUT = 60.0
 """Seconds the kernels have to go once every student has left."""
 
 STUDENT_HEADER, TOKEN_HEADER = "X-Leonard-Student", "X-Leonard-Token"
-SITECUSTOMIZE = """# The class benchmark's kernels: the student and token a hub's server gives.
+KEY_HEADER = "X-Leonard-Key"
+SITECUSTOMIZE = """# The class benchmark's kernels: the student, token and key a hub's server gives.
 import os
 
 _student = os.environ.get("HTTP_X_LEONARD_STUDENT")
 _token = os.environ.get("HTTP_X_LEONARD_TOKEN")
+_key = os.environ.get("HTTP_X_LEONARD_KEY")
 if _student and _token:
     os.environ["JUPYTERHUB_USER"] = _student
     os.environ["JUPYTERHUB_API_TOKEN"] = _token
+    os.environ["LEONARD_WRITE_KEY"] = _key or ""
 """
 
 CONFIG_RE = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
@@ -317,6 +321,8 @@ class Student:
     """Every answer sent, in order (each right at the first try: one attempt each)."""
     token: str = ""
     """The student's hub token (the ``service`` store: the page's request carries it)."""
+    key: str = ""
+    """The student's write key, as the hub gives their server (the ``service`` store)."""
     left: bool = False
     """The closed tab's shutdown request was answered 204."""
     error: str = ""
@@ -421,8 +427,8 @@ async def play(http: Any, base: str, lesson: str, student: Student, moves: int, 
         query = urlencode({"lesson": lesson, "lang": "en", "seed": student.seed,
                            "student": student.name})
         t0 = time.perf_counter()
-        headers = ({STUDENT_HEADER: student.name, TOKEN_HEADER: student.token}
-                   if student.token else None)
+        headers = ({STUDENT_HEADER: student.name, TOKEN_HEADER: student.token,
+                    KEY_HEADER: student.key} if student.token else None)
         kernel_id, xsrf = await fetch_page(http, f"{base}voila/render/Play.ipynb?{query}",
                                            headers)
         student.kernel_id = kernel_id
@@ -578,10 +584,13 @@ async def run_class(base: str, server_pid: int, students: list[Student], lesson:
 
 def start_store_service(tmp: Path, students: list[Student]) -> Any:
     """A JupyterHub from ``deploy/tljh/leonard.py`` whose store service keeps
-    ``tmp/class.sqlite3``; each student gets a hub user and a token of theirs that may reach
-    the service. Returns the hub (``hub.stop()`` ends it)."""
+    ``tmp/class.sqlite3``; each student gets a hub user, a token of theirs that may reach
+    the service, and the write key the hub's spawner would give their server. Returns the
+    hub (``hub.stop()`` ends it)."""
     sys.path.insert(0, str(ROOT / "tests" / "browser"))
     from hub_server import Hub, proxy_command
+
+    from tutor.hub.store_service import write_key
 
     proxy = proxy_command()
     if proxy is None:
@@ -594,6 +603,7 @@ def start_store_service(tmp: Path, students: list[Student]) -> Any:
         s.token = hub.api("POST", f"users/{s.name}/tokens", json={
             "scopes": ["access:services!service=leonard-store"],
             "note": "class benchmark"})["token"]
+        s.key = write_key(hub.write_secret(), s.name)
     return hub
 
 
@@ -627,7 +637,7 @@ def measure(n: int, moves: int, think: float, arrival: float, lesson: str,
                "PYTHONPATH": os.pathsep.join(filter(None, [str(site), str(ROOT),
                                                            os.environ.get("PYTHONPATH")]))}
         args = [f"--VoilaConfiguration.http_header_envs={h}"
-                for h in (STUDENT_HEADER, TOKEN_HEADER)]
+                for h in (STUDENT_HEADER, TOKEN_HEADER, KEY_HEADER)]
     service_cpu0 = cpu_s(service_pid(hub)) if hub is not None else 0.0
     try:
         proc, base, _tmp, db = start_class_server("class-server-", "XSRF cookie", args, env=env,

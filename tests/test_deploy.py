@@ -1,7 +1,9 @@
 """The two deployments say the same thing (issue 41): ``deploy/tljh/leonard.py``, which
 ``tests/browser/test_hub.py`` runs on a real hub, and ``deploy/z2jh/`` (Kubernetes, which no
 machine of the project runs) give students' servers the same lockdown, the store service's
-address and no secret, and give the hub the same roles and teacher scope."""
+address and no secret, and give the hub the same roles and teacher scope; issue 51: each user's
+server its own write key, the same HMAC the store service checks, and the secret to the service
+alone."""
 
 from __future__ import annotations
 
@@ -80,8 +82,98 @@ def test_teachers_get_a_full_server_only_if_the_school_says_so(tmp_path: Path) -
     assert "LEONARD_FULL_SERVER" not in spawn("ms.ruiz")
     hook.__globals__["FULL_SERVER_FOR_TEACHERS"] = True
     assert spawn("ms.ruiz")["LEONARD_FULL_SERVER"] == "1"
+    assert spawn("ms.ruiz")["LEONARD_WRITE_KEY"]  # the write key's hook runs beside it
     assert spawn("mr.gil", ("teachers",))["LEONARD_FULL_SERVER"] == "1"
     assert "LEONARD_FULL_SERVER" not in spawn("ana", ("6B",))
+
+
+def test_each_server_gets_its_own_write_key_and_the_service_the_secret(tmp_path: Path
+                                                                       ) -> None:
+    """Issue 51 part 1, TLJH: ``leonard.py`` makes the secret once, root's alone (mode 600),
+    gives it to the store service's environment only (not its command, which the hub's API
+    shows), and each user's server, through the spawner's hook, the key the service checks
+    (:func:`tutor.hub.store_service.write_key`) for that user's hub name, and no other's.
+    The teachers' hook still works beside it. Deleting the file makes a new secret at the
+    hub's next reload (the README's rotation)."""
+    import stat
+    from types import SimpleNamespace
+
+    from tutor.hub.store_service import write_key
+
+    tljh = _tljh(tmp_path)
+    secret_file = tmp_path / "leonard" / "write-secret"
+    assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    secret = secret_file.read_text(encoding="utf-8").strip()
+    assert len(secret) == 64 and int(secret, 16) >= 0
+    service = next(s for s in tljh.JupyterHub.services.get_value([]) if s["name"] ==
+                   "leonard-store")
+    assert service["environment"]["LEONARD_WRITE_SECRET"] == secret
+    assert secret not in " ".join(service["command"])
+    shared = tljh.Spawner.environment.get_value({})
+    assert not any(secret in v for v in shared.values())
+    assert not any(k.startswith("LEONARD_WRITE") for k in shared)
+
+    hook = tljh.Spawner.pre_spawn_hook
+
+    def spawn(name: str) -> dict[str, str]:
+        user = SimpleNamespace(name=name, groups=[])
+        spawner = SimpleNamespace(user=user, environment=dict(shared))
+        hook(spawner)
+        return dict(spawner.environment)
+
+    ana, beto = spawn("ana"), spawn("beto")
+    assert ana["LEONARD_WRITE_KEY"] == write_key(secret, "ana") != write_key(secret, "beto")
+    assert beto["LEONARD_WRITE_KEY"] == write_key(secret, "beto")
+    assert not any(secret in v for v in ana.values())
+    assert ana["LEONARD_LOCKDOWN"] == "1" and "LEONARD_FULL_SERVER" not in ana
+
+    # A reload keeps the secret; a deleted file is a new one (and new keys).
+    assert (_tljh_again(tmp_path).JupyterHub.services.get_value([])[0]["environment"]
+            ["LEONARD_WRITE_SECRET"]) == secret
+    secret_file.unlink()
+    again = _tljh_again(tmp_path).JupyterHub.services.get_value([])[0]["environment"]
+    assert again["LEONARD_WRITE_SECRET"] != secret
+    assert again["LEONARD_WRITE_SECRET"] == secret_file.read_text(encoding="utf-8").strip()
+
+
+def _tljh_again(tmp_path: Path) -> Any:
+    """``leonard.py`` loaded again on the same LEONARD_HOME (the hub reloaded)."""
+    from traitlets.config import PyFileConfigLoader
+
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("LEONARD_HOME", str(tmp_path / "leonard"))
+        return PyFileConfigLoader("leonard.py", str(ROOT / "deploy" / "tljh")).load_config()
+
+
+def test_z2jh_gives_the_same_write_keys_from_a_kubernetes_secret() -> None:
+    """Issue 51 part 1, Kubernetes: the hub (its ``extraEnv``) and the store service's pod
+    read the secret from the same Kubernetes Secret, no student's pod does, and the hub's
+    ``extraConfig`` gives each user's pod the key the service checks."""
+    from types import SimpleNamespace
+
+    from traitlets.config import Config
+
+    from tutor.hub.store_service import write_key
+
+    values = yaml.safe_load((ROOT / "deploy" / "z2jh" / "config.yaml").read_text())
+    ref = values["hub"]["extraEnv"]["LEONARD_WRITE_SECRET"]["valueFrom"]["secretKeyRef"]
+    docs = list(yaml.safe_load_all((ROOT / "deploy" / "z2jh" / "store-service.yaml")
+                                   .read_text()))
+    deployment = next(d for d in docs if d["kind"] == "Deployment")
+    env = {e["name"]: e for e in deployment["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert env["LEONARD_WRITE_SECRET"]["valueFrom"]["secretKeyRef"] == ref
+    assert not any("WRITE" in k for k in values["singleuser"]["extraEnv"])
+
+    secret = "f" * 64
+    c = Config()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LEONARD_WRITE_SECRET", secret + "\n")
+        exec(values["hub"]["extraConfig"]["leonard-write-key"], {"c": c})  # noqa: S102
+    spawner = SimpleNamespace(user=SimpleNamespace(name="ana"),
+                              environment={"LEONARD_LOCKDOWN": "1"})
+    c.KubeSpawner.pre_spawn_hook(spawner)
+    assert spawner.environment == {"LEONARD_LOCKDOWN": "1",
+                                   "LEONARD_WRITE_KEY": write_key(secret, "ana")}
 
 
 def test_every_test_the_docs_cite_exists() -> None:

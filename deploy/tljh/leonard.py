@@ -5,6 +5,10 @@
 # - the store service: the one program that holds the class database's address. Students'
 #   servers get only the service's address; each request carries the hub's token of the
 #   student's server, and the service keeps each student to their own rows;
+# - the write keys (issue 51): a secret only the hub and the service hold (LEONARD_HOME/
+#   write-secret, made here if missing), and in each user's server, from the spawner, that
+#   user's key (an HMAC of their name under it). The service takes a write only with the
+#   key, which the hub's API cannot hand out: a token a student mints reads, never writes;
 # - the teacher role: a hub role with the scope custom:leonard:teach, given to TEACHERS and to
 #   the members of TEACHER_GROUPS. The service reads it from the token, never from a kernel;
 # - the service's own role: read:groups, so that a teacher can make a class's roster from a
@@ -18,7 +22,10 @@
 # local spawner and the dummy authenticator instead of TLJH's, and LEONARD_HOME,
 # LEONARD_PYTHON and LEONARD_SERVICE_PORT in the hub's environment).
 
+import hashlib
+import hmac
 import os
+import secrets
 import unicodedata
 
 c = get_config()  # noqa: F821 - JupyterHub's config files get this name
@@ -45,12 +52,29 @@ if os.path.exists(_address_file):
 else:
     STORE = os.path.join(HOME, "progress.sqlite3")
 
+# The secret of the write keys: made once (64 hexadecimal digits), root's alone. Delete the
+# file and reload the hub to make a new one (then restart the users' servers: see the README).
+_secret_file = os.path.join(HOME, "write-secret")
+if not os.path.exists(_secret_file):
+    os.makedirs(HOME, mode=0o700, exist_ok=True)
+    try:
+        _fd = os.open(_secret_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(_fd, "w", encoding="utf-8") as _f:
+            _f.write(secrets.token_hex(32) + "\n")
+os.chmod(_secret_file, 0o600)
+with open(_secret_file, encoding="utf-8") as _f:
+    WRITE_SECRET = _f.read().strip()
+
 SERVICE = "leonard-store"
 c.JupyterHub.services.append({
     "name": SERVICE,
     "url": f"http://127.0.0.1:{SERVICE_PORT}",
     "command": [PYTHON, "-m", "tutor.hub.store_service"],
-    "environment": {"LEONARD_TUTOR_DB": STORE},  # the service's alone
+    # the service's alone (a service's environment is not in the hub's API; its command is)
+    "environment": {"LEONARD_TUTOR_DB": STORE, "LEONARD_WRITE_SECRET": WRITE_SECRET},
 })
 
 # --- Who may do what ------------------------------------------------------------------------------
@@ -96,7 +120,27 @@ def _full_server_for_teachers(spawner):
         spawner.environment = {**spawner.environment, "LEONARD_FULL_SERVER": "1"}
 
 
-c.Spawner.pre_spawn_hook = _full_server_for_teachers
+def write_key(name):
+    """The user's write key: HMAC-SHA256 of the hub's name of them under the secret (the
+    service computes the same: tutor.hub.store_service.write_key)."""
+    return hmac.new(WRITE_SECRET.encode("utf-8"), name.encode("utf-8"),
+                    hashlib.sha256).hexdigest()
+
+
+def _give_write_key(spawner):
+    # Only this user's server gets it, in its environment: a student runs no code there
+    # (the lockdown), so it is out of their reach; a teacher's full server holds the
+    # teacher's own key.
+    spawner.environment = {**spawner.environment,
+                           "LEONARD_WRITE_KEY": write_key(spawner.user.name)}
+
+
+def _leonard_pre_spawn(spawner):
+    _full_server_for_teachers(spawner)
+    _give_write_key(spawner)
+
+
+c.Spawner.pre_spawn_hook = _leonard_pre_spawn
 
 
 # --- One name, one student ------------------------------------------------------------------------

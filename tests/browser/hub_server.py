@@ -223,6 +223,11 @@ c.Spawner.pre_spawn_hook = _idle_student
             env.pop(key, None)
         return env
 
+    def write_secret(self) -> str:
+        """The secret of the write keys, which ``leonard.py`` made in the store's folder
+        (issue 51): the hub's and the store service's alone."""
+        return (self.home / "write-secret").read_text(encoding="utf-8").strip()
+
     def tail(self, chars: int = 4000) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
 

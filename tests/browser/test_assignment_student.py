@@ -83,8 +83,11 @@ def test_a_student_opens_an_assignment_link_on_a_phone(page: Any, pages: dict[st
     link.click()
     page.wait_for_url(re.compile(r"/Play\.ipynb\?"), timeout=60_000)
     carried = {k: v[0] for k, v in parse_qs(urlsplit(page.url).query).items()}
-    # (No name yet, so no class either, as every lesson link: the play page asks for both.)
-    assert carried == {"lesson": "04-times", "lang": "es", "assignment": a.id}
+    # (No name yet: the play page asks for it. The assignment goes whole, with its class, so
+    # that the lesson's end leads to its next lesson and back to it: issue 52.)
+    assert carried == {"lesson": "04-times", "lang": "es", "assignment": a.id,
+                       "class": "6B", "title": a.title, "lessons": "04-times",
+                       "due": a.due, "tz": a.tz}
     give_a_name(page, "Inés")  # the play page asks the name the link did not give
     _ready(page)
     page.wait_for_url(re.compile(r"[?&]student=In%C3%A9s"), timeout=20_000)
@@ -102,4 +105,97 @@ def test_a_student_opens_an_assignment_link_on_a_phone(page: Any, pages: dict[st
                 break
             time.sleep(0.1)
     assert rows and {session_assignment(r.session) for r in rows} == {a.id}
+    no_errors(page)
+
+
+def _short_lesson(folder: Path, lesson_id: str, title: str) -> None:
+    """A lesson that ends after its first round with a question on its target (the lessons
+    folder's: ``LEONARD_LESSONS``): 01-other-end's game in one round, one question."""
+    import json
+
+    from tutor.course.paths import shipped_dir
+
+    data = json.loads((shipped_dir("lessons") / "01-other-end.json").read_text("utf-8"))
+    data["id"] = lesson_id
+    data["title"] = {"es": title, "en": title}
+    data["game"]["rounds"] = 1
+    data["game"]["seed"] = 5
+    data["tutor"]["max_questions"] = 1
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{lesson_id}.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def _play_to_the_lesson_end(page: Any, steps: int = 600) -> None:
+    """Play the first move offered, give up on every question ("Show me") and start the next
+    round, until the lesson's end is shown."""
+    end = page.locator(".ld-lesson-end")
+    for _step in range(steps):
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.ld-lesson-end, .ld-reveal, .ld-next-round,"
+            " .ld-move')].some(e => e.offsetParent !== null && e.title !== 'draw'"
+            " && e.title !== 'pass')", timeout=30_000)
+        if end.is_visible():
+            return
+        reveal = page.locator(".ld-reveal")
+        if reveal.is_visible():
+            reveal.click()
+            page.wait_for_timeout(200)
+            continue
+        following = page.locator(".ld-next-round")
+        if following.is_visible():
+            following.click()
+            page.wait_for_timeout(500)
+            continue
+        _click_first_move(page)
+    raise AssertionError(f"the lesson did not end in {steps} steps")
+
+
+def test_a_student_stays_in_the_assignment_from_lesson_to_lesson(
+        page: Any, pages: dict[str, Any], artifacts: Path, monkeypatch: Any) -> None:
+    """Issue 52, part 2, on the Binder path (the link carries the whole assignment): the
+    teacher's link, absolute, opened in the student's own browser; after the assignment's
+    first lesson the lesson's end offers its second (not the course's next), and "Back to the
+    lessons" keeps the assignment and the class, so the lessons page still lists it and the
+    progress file is named with the class code."""
+    # Its second lesson comes before its first in the course's order (by id): the course's
+    # next lesson after its first is none.
+    _short_lesson(pages["lessons"], "z52-b-start", "Primera de la tarea")
+    _short_lesson(pages["lessons"], "z52-a-next", "Segunda de la tarea")
+    now = datetime.now(timezone.utc)
+    monkeypatch.setenv("LEONARD_LESSONS", str(pages["lessons"]))  # the server's, here too
+    lessons = {lesson.id: lesson for lesson in list_lessons("es")}
+    a = check_assignment(class_code="6B", title="Dos lecciones",
+                         lessons=["z52-b-start", "z52-a-next"], installed=lessons, now=now,
+                         due_date="", due_time="", tz="Europe/Madrid", lang="es")
+    open_page(page, pages["url"] + "Lessons.ipynb?" + urlencode(assignment_query(a)),
+              ".ld-assignment")
+    page.locator(f"article.ld-assignment[data-assignment='{a.id}'] a.ld-assignment-link"
+                 ).first.click()
+    page.wait_for_url(re.compile(r"/Play\.ipynb\?"), timeout=60_000)
+    give_a_name(page, "Ana")
+    _ready(page)
+    page.wait_for_url(re.compile(r"[?&]student=Ana"), timeout=20_000)
+    _play_to_the_lesson_end(page)
+    end = page.locator(".ld-lesson-end")
+    following = end.locator("a.ld-next-lesson-link")
+    assert following.get_attribute("data-lesson") == "z52-a-next"
+    assert "Segunda de la tarea" in following.inner_text()
+    query = {k: v[0] for k, v in parse_qs(urlsplit(following.get_attribute("href") or "")
+                                          .query).items()}
+    assert (query["lesson"], query["assignment"], query["class"], query["student"]) == (
+        "z52-a-next", a.id, "6B", "Ana")
+    back = end.locator("a.ld-lessons-link")
+    back_query = {k: v[0] for k, v in parse_qs(urlsplit(back.get_attribute("href") or "")
+                                               .query).items()}
+    assert (back_query["assignment"], back_query["class"], back_query["student"]) == (
+        a.id, "6B", "Ana")
+    page.screenshot(path=str(artifacts / "assignment-lesson-end.png"), full_page=True)
+    no_errors(page)
+    back.click()
+    page.wait_for_url(re.compile(r"/Lessons\.ipynb\?"), timeout=60_000)
+    page.locator(f"article.ld-assignment[data-assignment='{a.id}']").wait_for(
+        timeout=120_000)
+    download = page.locator("a.ld-progress-download")
+    download.wait_for(timeout=60_000)
+    assert download.get_attribute("download") == "leonard-progress-Ana-6B.csv"
     no_errors(page)

@@ -1,9 +1,10 @@
 """The teacher makes an assignment and sends it, in a real browser (issue 45): the teacher
 page opened for class 6B, every click and field counted until the link to send is in the
-clipboard-ready box (the issue asks for under a minute: a handful of actions), the link
-opens the lessons page, and the panel fits a phone; and on the Binder path, the same table
-from the pasted link and the students' uploaded files. Served as a class serves it (``voila
-notebooks/``), on the session's one server."""
+clipboard (the issue asks for under a minute: a handful of actions; issue 52: the Copy
+button copies the whole address, and a QR code shows it), the link opens the lessons page
+with the assignment in a fresh browser (another person's), and the panel fits a phone; and on
+the Binder path, the same table from the pasted link and the students' uploaded files. Served
+as a class serves it (``voila notebooks/``), on the session's one server."""
 
 from __future__ import annotations
 
@@ -44,13 +45,14 @@ def test_the_teacher_makes_and_sends_an_assignment_in_a_few_actions(
     act("save", lambda: form.locator("button.ld-assign-save").click())
     box = form.locator(".ld-assign-link input")
     box.wait_for(state="visible", timeout=60_000)
-    page.wait_for_function("(el) => el.value.startsWith('Lessons.ipynb?assignment=')",
-                           arg=box.element_handle(), timeout=60_000)
-    # Send it: the link is selected in its box, ready to copy.
-    act("select the link", lambda: box.click())
-    box.select_text()
-    picked = page.evaluate("() => { const e = document.activeElement;"
-                           " return e.value.substring(e.selectionStart, e.selectionEnd); }")
+    # The whole address, for where the teacher is (issue 52: it was a relative path).
+    page.wait_for_function("(el) => /^https?:\\/\\/.*\\/Lessons\\.ipynb\\?assignment=/"
+                           ".test(el.value)", arg=box.element_handle(), timeout=60_000)
+    # Send it: the Copy button puts it in the clipboard.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    act("copy the link", lambda: form.locator("button.ld-copy").click())
+    form.locator(".ld-copy-status", has_text="Copied").wait_for(timeout=10_000)
+    picked = page.evaluate("() => navigator.clipboard.readText()")
     assert len(actions) <= MOST_ACTIONS, actions
     (artifacts / "assignment-actions.txt").write_text(
         f"{len(actions)} actions: {', '.join(actions)}\n", encoding="utf-8")
@@ -60,20 +62,30 @@ def test_the_teacher_makes_and_sends_an_assignment_in_a_few_actions(
     assert made, "the assignment was not saved"
     a = made[-1]
     assert (a.lessons, a.due) == (("04-times",), "2099-12-11T23:59")
-    assert picked == box.input_value() == assignment_link(a)
-    assert "Send your class this link" in form.locator(".ld-assign-result").inner_text()
+    assert picked == box.input_value() == urljoin(page.url, assignment_link(a))
+    form.locator(".ld-assign-result", has_text="Send your class this link").wait_for(
+        timeout=30_000)
+    assert "This server's address" in form.locator(".ld-link-where").inner_text()
+    qr = form.locator(".ld-link-qr svg[role='img']")
+    assert qr.is_visible() and "QR code" in (qr.get_attribute("aria-label") or "")
+    assert (qr.bounding_box() or {}).get("width", 0) >= 150  # big enough for a projector
     # The table of the assignment is shown below the form.
     assert "Done: 0" in page.locator(".ld-assign-counts").inner_text()
     assert past_the_edge_on_a_phone(page, ".ld-assignments") == []
     page.screenshot(path=str(artifacts / "teacher-assignment.png"), full_page=True)
     no_errors(page)
 
-    # The link, as a student opens it, opens the lessons page.
-    student = page.context.new_page()
-    student.goto(urljoin(page.url, picked), timeout=120_000)
-    student.locator(".ld-lessons-page").wait_for(timeout=120_000)
-    assert "Leonard" in student.locator(".ld-lessons-page h2").inner_text()
-    student.close()
+    # The link as it is, opened in a fresh browser (a student's: nothing of the teacher's
+    # page), opens the lessons page with the assignment.
+    fresh = page.context.browser.new_context()
+    try:
+        student = fresh.new_page()
+        student.goto(picked, timeout=120_000)
+        student.locator(f"article.ld-assignment[data-assignment='{a.id}']").wait_for(
+            timeout=120_000)
+        assert "Leonard" in student.locator(".ld-lessons-page h2").inner_text()
+    finally:
+        fresh.close()
 
 
 def test_on_binder_a_pasted_link_and_uploaded_files_give_the_table(

@@ -15,6 +15,10 @@ teacher; "José" typed two ways is one student; the fourth tab gets the page tha
 to close; an idle tab is closed and says so when the student comes back; PostgreSQL stopped
 mid-class, then back, loses and doubles nothing, and the page says the truth meanwhile.
 
+Issue 51 part 1: a token a student mints from the hub's API, or their server's own token
+without the server's write key, writes nothing; the page's writes (token and key) land; the
+key's secret is in no student's server, and each server holds its own user's key only.
+
 Issue 45: a class's roster made from a hub group, and its assignment seen by its students
 only, through each one's own server's token; and through the pages: a student's lessons
 page lists their class's assignment and their game from it is tagged, another class's
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import time
@@ -46,6 +51,7 @@ from hub_server import (
     SECRET,
     TEACHER,
     Hub,
+    alive,
     channel_message,
     cookie_header,
     environ,
@@ -264,17 +270,26 @@ def test_a_student_reaches_nothing_but_the_pages(hub: Hub) -> None:
 def test_no_student_holds_the_stores_key(hub: Hub) -> None:
     """Issue 41 part 2: the store's password is in no student's server or kernel, nor in a
     file of their home, the notebooks or the server's config; the store's folder is root's
-    alone; the hub's own config file holds no password."""
+    alone; the hub's own config file holds no password. Issue 51 part 1: nor is the secret
+    of the write keys; the student's server and its kernels hold the student's own key and
+    no other, which is in no file they can read nor in anything the hub's API answers."""
+    from tutor.hub.store_service import write_key
+
     user = "fran"
     hub.spawn(user)
     s = hub.login(user)
     hub.open_page(s, user, "Lessons.ipynb", "?lang=en")
+    write_secret = hub.write_secret()
+    own_key = write_key(write_secret, user)
     processes = [hub.server_pid(user), *hub.kernel_pids(user)]
     assert len(processes) >= 2
     for pid in processes:
         env = environ(pid)
         assert not any(SECRET in v for v in env.values()), f"the password is in {pid}'s env"
+        assert not any(write_secret in v for v in env.values()), \
+            f"the write keys' secret is in {pid}'s env"
         assert env["LEONARD_TUTOR_DB"] == hub.service_url
+        assert env["LEONARD_WRITE_KEY"] == own_key  # its own, which the page sends
     if hub.database.startswith("postgresql"):
         assert SECRET in hub.database  # the test would see it if it leaked
     readable = [*Path(f"/tmp/{user}").rglob("*"), *(ROOT / "notebooks").rglob("*"),
@@ -282,10 +297,23 @@ def test_no_student_holds_the_stores_key(hub: Hub) -> None:
                 hub.folder / "jupyterhub_config.py"]
     for path in readable:
         if path.is_file() and path.stat().st_size < 10_000_000:
-            assert SECRET not in path.read_text(errors="replace"), path
+            text = path.read_text(errors="replace")
+            assert SECRET not in text and write_secret not in text, path
+            assert own_key not in text, path
+    # What the hub's API tells the student, or an admin, about them: no key, no secret.
+    token = s.post(f"{hub.url}/hub/api/users/{user}/tokens", json={},
+                   headers={"X-XSRFToken": s.cookies.get("_xsrf", path="/hub/") or ""})
+    assert token.status_code == 201, token.text
+    mine = {"Authorization": f"token {token.json()['token']}"}
+    answers = [s.get(f"{hub.url}/hub/api/{path}", headers=mine).text
+               for path in ("user", f"users/{user}", f"users/{user}/tokens", "services")]
+    answers.append(json.dumps(hub.api("GET", f"users/{user}")))
+    for answer in answers:
+        assert own_key not in answer and write_secret not in answer, answer
     assert hub.home.stat().st_mode & 0o077 == 0
     for path in hub.home.iterdir():
         assert path.stat().st_mode & 0o077 == 0, path
+    assert (hub.home / "write-secret").stat().st_mode & 0o777 == 0o600
 
 
 def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
@@ -303,7 +331,9 @@ def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
     forged = Attempt("ana", "forged-session", "2026-12-01T10:00:00.000000+00:00", LESSON,
                      "x/3 on 4", "gain", Outcome.CORRECT, "12", "", "multiply", 1, True, 0,
                      2.0, 12, 12)
-    store = ServiceStore(kernel_env["LEONARD_TUTOR_DB"], token=token)
+    # As the page sends it: the server's token and the key the hub gave beto's server.
+    store = ServiceStore(kernel_env["LEONARD_TUTOR_DB"], token=token,
+                         write_key=kernel_env["LEONARD_WRITE_KEY"])
     try:
         with pytest.raises(StoreAccessError):
             store.add_attempt(forged)
@@ -329,10 +359,90 @@ def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
     teacher_env = environ(hub.server_pid(TEACHER))
     assert is_teacher(teacher_env)
     teacher = ServiceStore(teacher_env["LEONARD_TUTOR_DB"],
-                           token=teacher_env["JUPYTERHUB_API_TOKEN"])
+                           token=teacher_env["JUPYTERHUB_API_TOKEN"],
+                           write_key=teacher_env["LEONARD_WRITE_KEY"])
     assert teacher.me() == (TEACHER, True)
     assert "beto" in teacher.students()  # the class's rows are the teacher's to read
     teacher.close()
+
+
+def test_a_token_a_student_mints_writes_nothing(hub: Hub) -> None:
+    """Issue 51 part 1, as the issue tried it: jack, who never opened a page, mints a token
+    with the store service's scope from the hub's API (his own login, and an admin's call on
+    his behalf), and POSTs answers, a session and mastery: each refused with the sentence
+    why, nothing stored. A classmate's key does not help. beto's server's own token, sent
+    without the key the hub gave his server, writes nothing either; the same token reads."""
+    import requests
+
+    from tutor.storage.records import Attempt, Outcome
+    from tutor.storage.service_store import WRITE_KEY_HEADER, attempt_json
+    from tutor.storage.store import ServiceStore, Store, StoreAccessError
+    from tutor.teaching.mastery import Mastery
+
+    user, scope = "jack", "access:services!service=leonard-store"
+    s = hub.login(user)  # his login makes him a hub user; he opens no page
+    mint = s.post(f"{hub.url}/hub/api/users/{user}/tokens", json={"scopes": [scope]},
+                  headers={"X-XSRFToken": s.cookies.get("_xsrf", path="/hub/") or ""})
+    assert mint.status_code == 201, mint.text
+    tokens = [mint.json()["token"],
+              hub.api("POST", f"users/{user}/tokens", json={"scopes": [scope]})["token"]]
+    hub.spawn("beto")
+    beto_env = environ(hub.server_pid("beto"))
+    row = Attempt(user, "minted-session", "2026-12-01T10:00:00.000000+00:00", LESSON,
+                  "x/3 on 4", "gain", Outcome.CORRECT, "12", "", "multiply", 1, True, 0,
+                  2.0, 12, 12)
+    mastered = Mastery()
+    mastered.record("multiply", True)
+    refusal = f"this request did not come from {user}'s page"
+    for token in tokens:
+        for key in ("", beto_env["LEONARD_WRITE_KEY"]):
+            store = ServiceStore(hub.service_url, token=token, write_key=key, lang="en")
+            try:
+                assert store.me() == (user, False)  # the hub vouches for the token
+                with pytest.raises(StoreAccessError, match=refusal):
+                    store.add_attempt(row)
+                with pytest.raises(StoreAccessError, match=refusal):
+                    store.start_session(user, "minted-session")
+                with pytest.raises(StoreAccessError, match=refusal):
+                    store.save_mastery_rows(user, mastered.to_dict())
+                assert store.attempts(user) == []  # reading his own rows: allowed, none
+            finally:
+                store.close()
+        # And by hand, as the issue's jack sent 79 rows: the service's 403 and its sentence.
+        reply = requests.post(hub.service_url + "api/v1/attempts", timeout=30,
+                              json={"attempts": [attempt_json(row)] * 3},
+                              headers={"Authorization": f"token {token}"})
+        assert reply.status_code == 403 and reply.json()["error"] == "access", reply.text
+
+    # beto's server's token without its key: refused; with it (the page), his row lands.
+    beto_row = replace(row, student="beto", session="beto-keyless")
+    keyless = ServiceStore(hub.service_url, token=beto_env["JUPYTERHUB_API_TOKEN"],
+                           write_key="", lang="en")
+    try:
+        with pytest.raises(StoreAccessError, match="did not come from beto's page"):
+            keyless.add_attempt(beto_row)
+        reply = requests.post(hub.service_url + "api/v1/attempts", timeout=30,
+                              json={"attempts": [attempt_json(beto_row)]},
+                              headers={"Authorization":
+                                       f"token {beto_env['JUPYTERHUB_API_TOKEN']}",
+                                       WRITE_KEY_HEADER: write_key_of_another(hub, "beto")})
+        assert reply.status_code == 403, reply.text
+        read = [a.session for a in keyless.attempts("beto")]  # reads: the token is enough
+    finally:
+        keyless.close()
+    with Store(hub.database) as direct:
+        assert read == [a.session for a in direct.attempts("beto")]
+        assert direct.attempts(user) == [] and direct.mastery_rows(user) == {}
+        assert user not in direct.students()
+        assert not [a for a in direct.attempts() if a.session in ("minted-session",
+                                                                  "beto-keyless")]
+
+
+def write_key_of_another(hub: Hub, user: str) -> str:
+    """A key the hub never gave ``user``'s server: their key under another secret."""
+    from tutor.hub.store_service import write_key
+
+    return write_key(hub.write_secret()[::-1], user)
 
 
 def test_a_member_of_the_teachers_group_is_a_teacher(hub: Hub) -> None:
@@ -361,7 +471,8 @@ def test_a_class_from_a_hub_group_and_its_assignment_no_other_class_sees(hub: Hu
     def page_store(user: str) -> ServiceStore:
         hub.spawn(user)
         env = environ(hub.server_pid(user))  # what the user's kernels are given
-        return ServiceStore(env["LEONARD_TUTOR_DB"], token=env["JUPYTERHUB_API_TOKEN"])
+        return ServiceStore(env["LEONARD_TUTOR_DB"], token=env["JUPYTERHUB_API_TOKEN"],
+                            write_key=env["LEONARD_WRITE_KEY"])
 
     for group, members in (("6a", ["beto"]), ("6b", ["eve"])):
         for user in members:
@@ -498,6 +609,63 @@ def test_the_fourth_tab_gets_the_page_that_says_which_to_close(hub: Hub, browser
         time.sleep(1)
     fourth.locator("canvas.ld-board").wait_for(timeout=180_000)
     context.close()
+
+
+def test_twenty_tabs_opened_at_once_give_three_kernels_and_seventeen_cap_pages(
+        hub: Hub) -> None:
+    """Issue 51 part 4: 20 tabs of one student opened in the same second. Voilà starts a
+    page's kernel a while after the request comes in, so the cap must count the pages let in
+    whose kernels are not there yet: exactly the cap's number of kernels start, and every
+    other tab gets the page that names the open ones."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import requests
+
+    user = "burst"
+    hub.spawn(user)
+    s = requests.Session()  # logged in without opening a page: no kernel yet
+    s.get(hub.url + "/hub/login", timeout=30)
+    s.post(hub.url + "/hub/login?next=/hub/home", timeout=60, data={
+        "username": user, "password": PASSWORD,
+        "_xsrf": s.cookies.get("_xsrf", path="/hub/")}).raise_for_status()
+    prefix = f"{hub.url}/user/{user}/"
+    assert s.get(prefix + f"leonard/page/{uuid.uuid4()}", timeout=60).json()["state"] == "gone"
+    assert hub.kernel_pids(user) == []
+    start = threading.Barrier(20)
+
+    def open_tab(n: int) -> tuple[int, str, str]:
+        tab = requests.Session()
+        tab.cookies.update(s.cookies)
+        start.wait(timeout=60)
+        reply = tab.get(prefix + f"voila/render/Play.ipynb?lesson={LESSON}&lang=en&tab={n}",
+                        timeout=300, allow_redirects=False)
+        return reply.status_code, reply.text, xsrf(tab, user)
+
+    with ThreadPoolExecutor(20) as pool:
+        tabs = list(pool.map(open_tab, range(20)))
+    kernels = [m.group(1) for code, text, _x in tabs if code == 200
+               for m in [re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', text)] if m]
+    pids = hub.kernel_pids(user)
+    try:
+        assert sorted(code for code, _t, _x in tabs) == [200] * 3 + [429] * 17
+        assert len(set(kernels)) == 3
+        assert len(pids) == 3
+        for code, text, _x in tabs:
+            if code == 429:  # the cap page names the three pages (the ones still starting too)
+                assert "Too many tutor pages are open" in text
+                assert text.count("<li>") == 3, text
+    finally:
+        token = next(x for _c, _t, x in tabs if x) if any(x for _c, _t, x in tabs) else ""
+        for kernel in kernels:
+            s.post(prefix + f"voila/api/shutdown/{kernel}", timeout=60,
+                   headers={"X-XSRFToken": token}, cookies={"_xsrf": token})
+        hub.api("DELETE", f"users/{user}/server")
+        for _ in range(300):  # the kernels go with the server
+            if not any(alive(p) for p in pids):
+                break
+            time.sleep(0.1)
+    assert not any(alive(p) for p in pids)
 
 
 def test_an_idle_tab_is_closed_and_says_so(hub: Hub, browser: Any) -> None:

@@ -12,7 +12,9 @@ step 5's link opens it, served from the users' environment the steps installed (
 from the notebooks step 4 put in a new user's home, reading the class's store through the
 store service; the tables are in the database the steps made (step 2), owned by the role the
 steps made, which has the password typed at its prompt; that password is in the root-only
-address file and the store service's environment, and not in the student's server.
+address file and the store service's environment, and not in the student's server; and
+(issue 51) the write keys' secret ``leonard.py`` made is root's alone and the service's, the
+student's server holding only the student's own key.
 
 What cannot run here, and what stands in for it:
 
@@ -219,6 +221,7 @@ def test_the_tljh_steps_run_as_written(tmp_path: Path, cluster: Any) -> None:
     import psycopg
 
     from tutor.commands.server import SERVER_EXTENSIONS
+    from tutor.hub.store_service import write_key
 
     port = cluster.port
     machine = tmp_path / "machine"
@@ -313,6 +316,14 @@ def test_the_tljh_steps_run_as_written(tmp_path: Path, cluster: Any) -> None:
                        if "tutor.hub.store_service" in command(p))
         assert command(service).startswith(str(users / "bin" / "python")), command(service)
         assert environ(service)["LEONARD_TUTOR_DB"] == address
+        # Issue 51: leonard.py made the write keys' secret in the store's folder, root's
+        # alone; the service holds it, the student's server only the student's own key.
+        secret_file = srv / "write-secret"
+        assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+        write_secret = secret_file.read_text(encoding="utf-8").strip()
+        assert environ(service)["LEONARD_WRITE_SECRET"] == write_secret
+        assert write_secret not in " ".join(student_env.values())
+        assert student_env["LEONARD_WRITE_KEY"] == write_key(write_secret, STUDENT)
         # The tables are the tutor's, in the database the steps made, made by its role.
         with psycopg.connect(address) as conn:
             tables = {r[0] for r in conn.execute(

@@ -345,3 +345,42 @@ def test_a_big_merge_lets_students_save_within_a_second(tmp_path: Path) -> None:
         thread.join()
     assert result.added == 60_000 and not result.refused
     assert len(saved) >= 3 and not failed, (len(saved), len(failed))
+
+
+def test_page_urls_for_a_server_a_hub_and_binder() -> None:
+    """Issue 52, part 1: one function makes the links a page opens, for the lesson builder and
+    the assignment's link to send. The browser's origin wins over the kernel's guess (https
+    behind a proxy, which the kernel cannot see); a hub user's server is reached through the
+    hub's user-redirect; on Binder the ref is the one this session was built from, and an
+    origin that is not one is not used."""
+    from tutor.course.builder import page_urls
+
+    server = {"SERVER_NAME": "school.example", "SERVER_PORT": "443",
+              "SCRIPT_NAME": "/voila/render/notebooks/Teacher.ipynb"}
+    urls = page_urls("Lessons.ipynb", "class=6B", env=server)
+    assert urls.to_send == "https://school.example/voila/render/notebooks/Lessons.ipynb?class=6B"
+    assert not urls.on_binder and urls.binder_repo == ""
+    assert page_urls("Lessons.ipynb", "class=6B", env=server,
+                     origin="http://10.0.0.5:8866").to_send == (
+        "http://10.0.0.5:8866/voila/render/notebooks/Lessons.ipynb?class=6B")
+    assert page_urls("Lessons.ipynb", env=server, origin="javascript:alert(1)//").server == (
+        "https://school.example/voila/render/notebooks/Lessons.ipynb")
+    hub = {**server, "SCRIPT_NAME": "/jh/user/ana/voila/render/Teacher.ipynb",
+           "JUPYTERHUB_SERVICE_PREFIX": "/jh/user/ana/", "JUPYTERHUB_BASE_URL": "/jh/"}
+    assert page_urls("Lessons.ipynb", env=hub).server == (
+        "https://school.example/jh/hub/user-redirect/voila/render/Lessons.ipynb")
+    binder = {**hub, "BINDER_LAUNCH_HOST": "https://mybinder.org/",
+              "BINDER_REPO_URL": "https://github.com/school/leonard",
+              "BINDER_REF_URL": "https://github.com/school/leonard/tree/9c1e2f0"}
+    urls = page_urls("Play.ipynb", "lesson=04-times", env=binder)
+    assert urls.on_binder and urls.to_send == urls.binder == (
+        "https://mybinder.org/v2/gh/school/leonard/9c1e2f0?urlpath=voila%2Frender%2F"
+        "notebooks%2FPlay.ipynb%3Flesson%3D04-times")
+    assert (urls.binder_repo, urls.binder_ref, urls.binder_from) == (
+        "school/leonard", "9c1e2f0", ("BINDER_REPO_URL", "BINDER_REF_URL"))
+    # The lesson builder's Binder link opens the same build.
+    assert lesson_links("04-times", "en", env=binder)["binder"].startswith(
+        "https://mybinder.org/v2/gh/school/leonard/9c1e2f0?")
+    named = {"LEONARD_BINDER_REPO": "school/leonard", "LEONARD_BINDER_REF": "term-2"}
+    assert page_urls("Lessons.ipynb", env=named).binder.startswith(
+        "https://mybinder.org/v2/gh/school/leonard/term-2?")

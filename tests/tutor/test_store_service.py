@@ -8,7 +8,8 @@ its own name; the class's rows and students' files are a teacher's. Issue 45: th
 assignments of its own classes only (another class's refused by id); classes, rosters and
 assignments made by a teacher only, each row checked again by the service; a roster from a
 hub group, read from a stand-in for the hub's API (the real hub: ``tests/browser/
-test_hub.py``)."""
+test_hub.py``). Issue 51 part 1: a write needs the user's write key besides the token; the
+clients here carry their user's key unless a test says otherwise."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from dataclasses import dataclass, replace
 import pytest
 import tornado.web
 
-from tutor.hub.store_service import Caller, Keeper, hub_group_members, make_app
+from tutor.hub.store_service import Caller, Keeper, hub_group_members, make_app, write_key
 from tutor.storage.class_rows import Assignment
 from tutor.storage.records import Attempt, Outcome, StoreError
 from tutor.storage.store import ServiceStore, Store, StoreAccessError, StoreBusyError
@@ -36,6 +37,13 @@ SERVICE_TOKEN = "tok-service"
 """The store service's own token; the fake hub gives it ``read:groups`` unless a test takes
 the scope away (:data:`HUB_SCOPES`)."""
 HUB_SCOPES = {SERVICE_TOKEN: {"read:groups"}}
+WRITE_SECRET = "0123456789abcdef" * 4
+"""The secret the hub and the service share (the hub's config makes one per class server)."""
+
+
+def key_of(name: str) -> str:
+    """The write key the hub gives ``name``'s server."""
+    return write_key(WRITE_SECRET, name)
 
 
 @dataclass
@@ -46,6 +54,10 @@ class Service:
     stop: Callable[[], None]
 
     def client(self, token: str, **options: object) -> Store:
+        """A page's store: the token of its user's server, and the write key the hub gave
+        that server (``write_key=`` another, or none)."""
+        caller = TOKENS.get(token)
+        options.setdefault("write_key", key_of(caller.name) if caller else "")
         return Store(self.url, token=token, lang="en", busy_timeout=0.5, retries=1,
                      **options)  # type: ignore[arg-type]
 
@@ -94,7 +106,7 @@ def start_service(database: str, port: int | None = None) -> Service:
         hub = tornado.web.Application([(r"/hub/api/groups/([^/]+)", _FakeHubGroup)])
         hub_server = hub.listen(hub_port, "127.0.0.1")
         app = make_app(identify, keeper, "/services/leonard-store/", hub_group_members(
-            f"http://127.0.0.1:{hub_port}/hub/api/", SERVICE_TOKEN))
+            f"http://127.0.0.1:{hub_port}/hub/api/", SERVICE_TOKEN), write_secret=WRITE_SECRET)
         server = app.listen(port, "127.0.0.1")
         state.update(loop=loop, server=server, keeper=keeper)
         ready.set()
@@ -183,6 +195,91 @@ def test_a_forged_write_for_another_student_is_refused(service: Service) -> None
         assert direct.attempts() == [] and direct.students() == []
 
 
+def test_a_write_without_the_pages_key_is_refused_and_reads_need_none(service: Service
+                                                                      ) -> None:
+    """Issue 51 part 1: a token a student mints from the hub (``/hub/token``) is theirs, and
+    the hub vouches for it; but only their locked server holds their write key. A write
+    with the token alone, or with a classmate's key, is refused with the sentence why and
+    stores nothing; reads need the token only; the page's own writes (token and key) land."""
+    mastered = Mastery()
+    mastered.record("multiply", True)
+    for key, why in (("", "no key"), (key_of("beto"), "a classmate's key"),
+                     (key_of("ana") + "0", "a key one digit longer"),
+                     (key_of("ANA"), "the key of another spelling"),
+                     ("é" * 64, "a key that is not hexadecimal")):
+        with service.client("tok-ana", write_key=key) as minted:
+            for write in (lambda: minted.start_session("ana", "s-minted"),
+                          lambda: minted.add_attempt(_attempt("ana", "s-minted", 1)),
+                          lambda: minted.save_mastery_rows("ana", mastered.to_dict())):
+                with pytest.raises(StoreAccessError, match="saves only what the class's own "
+                                                           "pages send: this request did not "
+                                                           "come from ana's page"):
+                    write()
+            assert minted.me() == ("ana", False), why
+            assert minted.attempts("ana") == [] and minted.mastery_rows("ana") == {}, why
+    with Store(service.database) as direct:
+        assert direct.attempts() == [] and direct.students() == []
+        assert direct.mastery_rows("ana") == {}
+
+    with service.client("tok-ana") as page:  # the page: its server's token and key
+        session = page.start_session("ana")
+        page.add_attempt(_attempt("ana", session, 1))
+        page.save_mastery_rows("ana", mastered.to_dict())
+    with service.client("tok-ana", write_key="") as minted:  # reads: the token is enough
+        assert [a.session for a in minted.attempts("ana")] == [session]
+        assert Mastery.from_dict(minted.mastery_rows("ana")).states == mastered.states
+    with Store(service.database) as direct:
+        assert [a.student for a in direct.attempts()] == ["ana"]
+
+
+def test_a_teachers_write_needs_the_teachers_key_too(service: Service) -> None:
+    """The teacher's page runs in the teacher's server, which the hub gives the teacher's
+    key: a merge, a roster or an assignment sent with a token alone (or a student's key) is
+    refused like a student's answers; the class is still read with the token alone."""
+    for key in ("", key_of("ana")):
+        with service.client("tok-ruiz", write_key=key) as minted:
+            for write in (lambda: minted.merge([_attempt("carla", "s-file", 2)]),
+                          lambda: minted.save_roster("6B", ["ana"]),
+                          lambda: minted.roster_from_group("6b"),
+                          lambda: minted.save_assignment(_assignment()),
+                          lambda: minted.save_mastery_rows("carla", Mastery().to_dict())):
+                with pytest.raises(StoreAccessError, match="did not come from ms.ruiz's page"):
+                    write()
+            assert minted.students() == [] and minted.class_codes() == []
+    with Store(service.database) as direct:
+        assert direct.attempts() == [] and direct.class_codes() == []
+        assert direct.assignments() == []
+    with service.client("tok-ruiz") as teacher:
+        assert teacher.merge([_attempt("carla", "s-file", 2)]) == 1
+        teacher.save_roster("6B", ["ana"])
+        assert teacher.roster("6B") == ["ana"]
+
+
+def test_the_service_does_not_start_without_the_write_secret(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: object) -> None:
+    """Started without the secret (or with a short one), the service would take any token's
+    writes: it says what it lacks and exits 2, as for its other settings."""
+    from tutor.hub.store_service import main
+
+    with socket.socket() as taken:  # were it to start, it could not listen: no hang
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        monkeypatch.setenv("LEONARD_TUTOR_DB", f"{tmp_path}/store.sqlite3")
+        monkeypatch.setenv("JUPYTERHUB_API_TOKEN", SERVICE_TOKEN)
+        monkeypatch.setenv("JUPYTERHUB_API_URL", "http://127.0.0.1:1/hub/api")
+        monkeypatch.setenv("JUPYTERHUB_SERVICE_URL", f"http://127.0.0.1:{port}")
+        for secret in (None, "", "too-short"):
+            if secret is None:
+                monkeypatch.delenv("LEONARD_WRITE_SECRET", raising=False)
+            else:
+                monkeypatch.setenv("LEONARD_WRITE_SECRET", secret)
+            assert main([]) == 2
+            said = capsys.readouterr().err
+            assert "needs LEONARD_WRITE_SECRET" in said and "does not start" in said, said
+
+
 def test_a_token_the_hub_does_not_know_gets_nothing(service: Service) -> None:
     for token in ("", "tok-mallory"):
         if not token:
@@ -232,7 +329,7 @@ def test_a_service_out_of_reach_is_busy_and_the_answers_wait(store_urls: Callabl
     database = store_urls()
     port = _free_port()
     client = Store(f"http://127.0.0.1:{port}/services/leonard-store/", token="tok-ana",
-                   busy_timeout=0.5, retries=1)
+                   write_key=key_of("ana"), busy_timeout=0.5, retries=1)
     recorder = Recorder(client, "04-times")
     recorder.start("ana")
     recorder.attempt(_attempt("ana", recorder.session_id, 1))
@@ -353,19 +450,21 @@ def test_a_student_cannot_make_edit_close_or_read_a_roster(service: Service) -> 
 
 
 def test_a_forged_assignment_or_roster_is_refused_with_a_sentence(service: Service) -> None:
-    """A teacher's request written by hand (not through the page's checks): the service
-    checks every field again and says which is wrong; nothing is stored."""
+    """A teacher's request written by hand (not through the page's checks, but with the
+    teacher's token and key, as from the teacher's server): the service checks every field
+    again and says which is wrong; nothing is stored."""
     import json
     import urllib.error
     import urllib.request
 
-    from tutor.storage.service_store import assignment_json, message_from_json
+    from tutor.storage.service_store import WRITE_KEY_HEADER, assignment_json, message_from_json
 
     def put(route: str, body: object) -> tuple[int, str]:
         """The service's status and its sentence, in English."""
         request = urllib.request.Request(
             service.url + "api/v1/" + route, data=json.dumps(body).encode(), method="PUT",
-            headers={"Authorization": "token tok-ruiz", "Content-Type": "application/json"})
+            headers={"Authorization": "token tok-ruiz", "Content-Type": "application/json",
+                     WRITE_KEY_HEADER: key_of("ms.ruiz")})
         try:
             with urllib.request.urlopen(request, timeout=10) as reply:
                 return reply.status, ""

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from test_ui_pages import downloaded, upload
 
@@ -343,3 +343,164 @@ def test_on_a_hub_the_roster_is_taken_from_a_group(link: Any, tmp_path: Path) ->
         assert panel.roster_in.value == "ana\nbeto\ncarla"
         assert ("Saved the roster of 6B from the hub group 6b-hub: 3 students."
                 in _text(panel.roster_result.value))
+
+
+SERVER = {"SERVER_NAME": "school.example", "SERVER_PORT": "8866",
+          "SCRIPT_NAME": "/voila/render/notebooks/Teacher.ipynb"}
+
+
+def _env(monkeypatch: Any, values: dict[str, str]) -> None:
+    for name in ("SERVER_NAME", "SERVER_PORT", "SCRIPT_NAME", "JUPYTERHUB_SERVICE_PREFIX",
+                 "JUPYTERHUB_BASE_URL", "BINDER_LAUNCH_HOST", "BINDER_REPO_URL",
+                 "BINDER_REF_URL", "LEONARD_BINDER_REPO", "LEONARD_BINDER_REF"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+
+
+def test_the_link_to_send_is_this_servers_whole_address_with_copy_and_qr(
+        link: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Issue 52, part 1: "Link to send" was a relative path a teacher could not send. On a
+    server it is the server's whole address (the browser's origin once the page reports it:
+    https behind a proxy), the Copy button copies that, and its QR code is named for screen
+    readers."""
+    _env(monkeypatch, SERVER)
+    with Store(tmp_path / "class.sqlite3") as store:
+        panel = _page(link, store).assignments
+        _fill(panel)
+        panel.save_btn.click()
+        (a,) = store.assignments()
+        query = urlencode(assignment_query(a))
+        assert panel.link_out.value == (
+            "http://school.example:8866/voila/render/notebooks/Lessons.ipynb?" + query)
+        assert panel.links.copy.text == panel.link_out.value
+        assert panel.links.copy.button_label == "Copy"
+        assert "This server's address" in _text(panel.links.where.value)
+        qr = panel.links.qr.value
+        assert "<svg role=\"img\" aria-label=\"QR code of the link to send" in qr
+        assert "<path" in qr
+        # The page's own origin, as the browser tells it (https through the proxy).
+        panel.links.copy.origin = "https://school.example"
+        assert panel.link_out.value == (
+            "https://school.example/voila/render/notebooks/Lessons.ipynb?" + query)
+        assert panel.links.copy.text == panel.link_out.value
+        # What the link carries is the assignment, read back whole.
+        carried, notes = read_assignment(
+            read_link(panel.link_out.value.split("?", 1)[1], env={}).values,
+            ["04-times"])
+        assert carried == a and notes == []
+
+
+def test_on_a_hub_the_link_goes_through_user_redirect(link: Any, tmp_path: Path,
+                                                        monkeypatch: Any) -> None:
+    """On a class hub the teacher's page is on the teacher's own server: the link opens the
+    lessons page on each student's server (``/hub/user-redirect/``), never the teacher's."""
+    _env(monkeypatch, {"SERVER_NAME": "hub.school.example", "SERVER_PORT": "",
+                       "SCRIPT_NAME": "/user/ms-ruiz/voila/render/notebooks/Teacher.ipynb",
+                       "JUPYTERHUB_SERVICE_PREFIX": "/user/ms-ruiz/",
+                       "JUPYTERHUB_BASE_URL": "/"})
+    with Store(tmp_path / "class.sqlite3") as store:
+        panel = _page(link, store).assignments
+        panel.links.copy.origin = "https://hub.school.example"
+        _fill(panel)
+        panel.save_btn.click()
+        assert panel.link_out.value.startswith(
+            "https://hub.school.example/hub/user-redirect/voila/render/notebooks/"
+            "Lessons.ipynb?assignment=")
+        assert "ms-ruiz" not in panel.link_out.value
+        assert "through the hub" in panel.links.where.value
+
+
+def test_on_binder_the_link_is_a_binder_link_saying_what_it_was_made_from(
+        link: Any, monkeypatch: Any) -> None:
+    """On Binder the server's address is the teacher's temporary one: the link to send starts
+    a Binder session of the repository at the ref this one was built from, the page says so,
+    and the Binder link pasted back opens the assignment."""
+    _env(monkeypatch, {**SERVER, "BINDER_LAUNCH_HOST": "https://mybinder.org/",
+                       "BINDER_REPO_URL": "https://github.com/school/leonard",
+                       "BINDER_REF_URL": "https://github.com/school/leonard/tree/4f2a9c1"})
+    panel = _page(link, None).assignments
+    _fill(panel)
+    a = panel.save()
+    assert a is not None
+    query = urlencode(assignment_query(a))
+    assert panel.link_out.value == (
+        "https://mybinder.org/v2/gh/school/leonard/4f2a9c1?urlpath="
+        + quote("voila/render/notebooks/Lessons.ipynb?" + query, safe=""))
+    where = _text(panel.links.where.value)
+    assert "github.com/school/leonard at 4f2a9c1" in where
+    assert "BINDER_REPO_URL, BINDER_REF_URL" in where
+    panel.paste_in.value = panel.link_out.value
+    assert panel.open_link() == a
+    # Without a repository named, the page says which setting to give.
+    _env(monkeypatch, {"BINDER_LAUNCH_HOST": "https://mybinder.org/"})
+    panel.new_btn.click()
+    _fill(panel, title="Week 13")
+    panel.save_btn.click()
+    assert "LEONARD_BINDER_REPO" in panel.links.where.value
+    assert panel.links.qr.value == ""  # no QR code of a link that cannot open
+
+
+def test_after_save_a_second_assignment_is_new_and_editing_is_explicit(
+        link: Any, tmp_path: Path) -> None:
+    """Issue 52, part 5: after Save the form stayed in edit mode, and a second assignment
+    typed into it replaced the first under the same id. Now Save says "Saved" (pressing it
+    again saves nothing), typing makes a new assignment, and only Edit changes one."""
+    with Store(tmp_path / "class.sqlite3") as store:
+        panel = _page(link, store).assignments
+        _fill(panel)
+        panel.save_btn.click()
+        (first,) = store.assignments()
+        assert panel.save_btn.description == "Saved" and panel.save_btn.disabled
+        assert "New assignment" in _text(panel.result.value)
+        panel.save_btn.click()  # a second press saves nothing
+        assert len(store.assignments()) == 1
+        # The teacher types a second assignment over the first without pressing New.
+        panel.title_in.value = "Week 13: doubles"
+        assert panel.save_btn.description == "Save the assignment"
+        assert not panel.save_btn.disabled
+        assert panel.link_out.value == ""  # the first one's link is not shown for it
+        panel.lessons_in.value = "06-doubles"
+        panel.save_btn.click()
+        made = {a.id: a for a in store.assignments()}
+        assert len(made) == 2 and made[first.id] == first
+        (second,) = [a for a in made.values() if a.id != first.id]
+        assert (second.title, second.lessons) == ("Week 13: doubles", ("06-doubles",))
+        # Editing is the Edit button's: it changes the one shown, keeping its id.
+        panel.edit_btn.click()
+        assert panel.save_btn.description == "Save the changes"
+        panel.title_in.value = "Week 13: doubles and squares"
+        panel.save_btn.click()
+        made = {a.id: a for a in store.assignments()}
+        assert len(made) == 2 and made[second.id].title == "Week 13: doubles and squares"
+        assert made[first.id] == first
+
+
+def test_a_lesson_the_builder_saves_is_offered_at_once(link: Any, tmp_path: Path,
+                                                       monkeypatch: Any) -> None:
+    """Issue 52, part 5: a lesson made with the lesson builder on the same page appeared in
+    *Add a lesson* only after Refresh."""
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path / "lessons"))
+    with Store(tmp_path / "class.sqlite3") as store:
+        page = _page(link, store)
+        b = page.builder
+        b.id_in.value = "my-squares"
+        b.title_en.value, b.title_es.value = "My squares", "Mis cuadrados"
+        b.about_en.value, b.about_es.value = "Squares.", "Cuadrados."
+        b.skill_cbs["multiply"].value = True
+        assert b.save() is not None
+        options = [value for _label, value in page.assignments.lesson_dd.options]
+        assert "my-squares" in options
+        page.assignments.lesson_dd.value = "my-squares"
+        assert page.assignments.lessons_in.value == "my-squares"
+
+
+def test_with_no_answers_the_next_steps_do_not_say_everything_is_mastered(
+        link: Any, tmp_path: Path) -> None:
+    """Issue 52, part 5: an empty class read "Nothing to do: every skill asked is
+    mastered."."""
+    with Store(tmp_path / "class.sqlite3") as store:
+        page = _page(link, store)
+        text = _text(page.next_steps.table.value)
+        assert "mastered" not in text
+        assert "No answers yet" in text

@@ -144,9 +144,13 @@ def test_the_play_links_carry_the_assignment_and_its_settings(
     progress = next(g for g in got if g["id"] == made["progress"].id)
     hrefs = [href for _id, href, _mark in progress["lessons"]]
     assert [urlsplit(h).path for h in hrefs] == ["Play.ipynb", "Play.ipynb"]
+    a = made["progress"]
+    # The whole assignment goes with it (issue 52: the lesson's end leads to its next lesson
+    # and back to it, on Binder too).
     assert [query_of(h) for h in hrefs] == [
         {"lesson": lesson, "lang": "en", "student": "Ana", "class": "6B",
-         "assignment": made["progress"].id, "scaffolds": "off"}
+         "assignment": a.id, "title": a.title, "lessons": "04-times,06-doubles",
+         "due": a.due, "tz": a.tz, "scaffolds": "off"}
         for lesson in ("04-times", "06-doubles")]
     done = next(g for g in got if g["id"] == made["done"].id)
     assert "scaffolds" not in query_of(done["lessons"][0][1])  # the lesson's own
@@ -221,8 +225,11 @@ def test_an_edited_binder_link_opens_and_says_what_it_left_out(link: Any,
         'The lesson "99-gone" of this assignment is not here; it is left out.',
         "The due date in the link is not a date; showing the assignment without one."]
     (lesson,) = got["lessons"]
+    # What was left out stays out of the play link, which carries the rest (and the class:
+    # the student is not named yet).
     assert lesson[0] == "04-times" and query_of(lesson[1]) == {
-        "lesson": "04-times", "lang": "en", "assignment": a.id, "scaffolds": "on"}
+        "lesson": "04-times", "lang": "en", "assignment": a.id, "title": "t" * MAX_TITLE,
+        "lessons": "04-times", "scaffolds": "on", "class": "6B"}
     assert len(re.findall(r"class='ld-lesson-link'", page.lesson_list.value)) == len(LESSONS)
     assert page.asking and page.name_form.class_in.value == "6B"  # the link's class, kept
     link("lang=en&assignment=%3Cscript%3E&title=x")
@@ -378,3 +385,79 @@ def test_the_hubs_store_client_out_of_reach_breaks_neither_page(
     app = play_page(store=store, student="Ana")
     assert "Something went wrong" not in app.status.value
     assert LOGGED not in log.getvalue()
+
+
+def _end_links(app: Any, lesson: str) -> dict[str, Any]:
+    """The links the lesson's end shows on ``app``'s page once ``lesson`` is over: the way
+    the page reaches it (its round-end panel's ``onward``, from the page's link)."""
+    from tutor.course.lesson_end import LessonSummary
+    from tutor.ui.play.round_end import lesson_end_html
+
+    following = app.session.next_lesson()
+    summary = LessonSummary(lesson, "Ana", "en", "mastered", (), questions=9, rounds=2,
+                            minutes=8.0)
+    out = lesson_end_html(summary, "en", next_lesson=following[0] if following else None,
+                          next_title=following[1] if following else "",
+                          onward=app.round_end.onward)
+    back = re.search(r"class='ld-lessons-link' href='([^']+)'", out)
+    nxt = re.search(r"class='ld-next-lesson-link' data-lesson='([^']+)' href='([^']+)'", out)
+    return {"html": unescape(out), "back": unescape(back.group(1)) if back else None,
+            "next": (nxt.group(1), unescape(nxt.group(2))) if nxt else None}
+
+
+def test_an_assignments_lesson_ends_on_its_next_lesson_and_leads_back_to_it(
+        link: Any, tmp_path: Path) -> None:
+    """Issue 52, part 2, on Binder (no store knows the assignment): after 01-other-end the
+    page offered the curriculum's 02-plus, and "back to the lessons" dropped the assignment
+    and the class, so the lessons page lost "Your assignments" and the progress file its
+    class code. Now the end offers the assignment's next lesson, then "Assignment done", and
+    the way back keeps the assignment, the class and the student."""
+    a = make(["01-other-end", "04-times"], "Week 12")
+    link(urlencode({**assignment_query(a), "lang": "en"}))
+    db = tmp_path / "binder.sqlite3"
+    with Store(db) as store:
+        page = lessons_page(store=store, clock=lambda: NOW)
+        page.name("Ana", "6B")
+        first_href = shown(page)[0]["lessons"][0][1]
+    link(urlsplit(first_href).query)
+    app = play_page(store=str(db))
+    end = _end_links(app, "01-other-end")
+    assert end["next"] is not None
+    lesson, href = end["next"]
+    assert lesson == "04-times"  # not the curriculum's 02-plus
+    assert {k: query_of(href)[k] for k in ("lesson", "assignment", "class", "student")} == {
+        "lesson": "04-times", "assignment": a.id, "class": "6B", "student": "Ana"}
+    back = query_of(end["back"])
+    assert urlsplit(end["back"]).path == "Lessons.ipynb"
+    assert {k: back[k] for k in ("assignment", "class", "student", "lang")} == {
+        "assignment": a.id, "class": "6B", "student": "Ana", "lang": "en"}
+    # The lessons page it leads back to lists the assignment (from the link alone) and names
+    # the progress file with the class code.
+    link(urlsplit(end["back"]).query)
+    app.session.close()
+    with Store(db) as store:
+        again = lessons_page(store=store, clock=lambda: NOW)
+        assert [g["id"] for g in shown(again)] == [a.id]
+        assert "leonard-progress-Ana-6B.csv" in again.files.download.value
+    # The next lesson is the assignment's last: its end says the assignment is done.
+    link(urlsplit(href).query)
+    last = play_page(store=str(db))
+    end = _end_links(last, "04-times")
+    assert end["next"] is None
+    assert "Assignment done" in end["html"]
+    assert query_of(end["back"])["assignment"] == a.id
+    last.session.close()
+
+
+def test_outside_an_assignment_the_lesson_end_keeps_the_class_code(link: Any,
+                                                                    tmp_path: Path) -> None:
+    """The lesson's end outside an assignment offers the curriculum's next lesson, and both
+    of its links keep the class code the page was opened with (the lessons page names the
+    progress file with it)."""
+    link("lesson=01-other-end&lang=en&student=Ana&class=6B")
+    app = play_page(store=str(tmp_path / "p.sqlite3"))
+    end = _end_links(app, "01-other-end")
+    assert end["next"] is not None and end["next"][0] == "02-plus"
+    assert query_of(end["next"][1])["class"] == "6B"
+    assert query_of(end["back"])["class"] == "6B"
+    app.session.close()

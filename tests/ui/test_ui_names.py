@@ -380,3 +380,23 @@ def test_every_page_names_its_downloads_with_the_class_code(link: Any, tmp_path:
         assert _download_names(teacher_page(store=store)) == ["class-table-6B.csv"]
         link("lang=en")
         assert _download_names(teacher_page(store=store)) == ["class-table.csv"]
+
+
+def test_a_play_link_with_a_class_but_no_name_keeps_the_class_in_its_downloads(
+        link: Any, tmp_path: Path) -> None:
+    """Issue 52, part 2: an assignment's play link for a student not named yet carries the
+    class (``Play.ipynb?lesson=…&class=6B&assignment=…``); the play page asks the name with the
+    class box already filled, so the progress file is still named with the class code (it
+    was ``leonard-progress-Ana.csv`` unless the student typed the class again)."""
+    link("lesson=free-play&lang=en&seed=3&class=6B")
+    with Store(tmp_path / "p.sqlite3") as store:
+        app = play_page(store=store)
+        assert app.asking and app.name_form.class_in.value == "6B"
+        app.name_form.name_in.value = "Ana"
+        app.name_form.start_btn.click()
+        q = play_to_question(app)
+        assert q is not None
+        app._submit(str(q.expected))
+        app.session.flush()
+        app.sheet.selected_index = 1
+        assert _download_names(app) == ["leonard-progress-Ana-6B.csv"]

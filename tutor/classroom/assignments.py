@@ -36,9 +36,9 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Literal
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
-from tutor.classroom.link import MAX_CLASS, clean_name, read_link
+from tutor.classroom.link import MAX_CLASS, MAX_QUERY, clean_name, read_link
 from tutor.classroom.live import CountsMemo, LiveView, class_counts, lesson_over, parse_time
 from tutor.course.lesson_end import EndReason
 from tutor.i18n import N_, LanguageError, Message, TranslatableError, normalize_lang
@@ -226,11 +226,16 @@ def assignment_link(a: Assignment) -> str:
 
 def assignment_from_link(text: str, installed: Collection[str]
                          ) -> tuple[Assignment | None, list[Message]]:
-    """The assignment a link pasted by the teacher carries (the whole address, or only what
-    follows its ``?``), read as the lessons page reads it (:func:`read_assignment`), with the
-    notes about what was left out; None and a sentence if it carries none."""
+    """The assignment a link pasted by the teacher carries (the whole address, a Binder link
+    whose ``urlpath`` holds the page's, or only what follows its ``?``), read as the lessons
+    page reads it (:func:`read_assignment`), with the notes about what was left out; None
+    and a sentence if it carries none."""
     query = text.strip().split("?", 1)[1] if "?" in text else text.strip()
-    link = read_link(query.split("#", 1)[0], env={})
+    query = query.split("#", 1)[0]
+    wrapped = dict(parse_qsl(query)).get("urlpath", "") if len(query) <= MAX_QUERY else ""
+    if "?" in wrapped:  # a Binder link: the page's own link is inside its urlpath
+        query = wrapped.split("?", 1)[1]
+    link = read_link(query, env={})
     found, notes = read_assignment(link.values, installed)
     if found is None and not notes:
         notes.append(Message(N_("This link carries no assignment: paste the link that "

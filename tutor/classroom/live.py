@@ -28,18 +28,23 @@ for each student who answered, asked for a hint or gave up within the last
 
 A student whose latest row is older than the window is away (not playing now): the view
 counts them only. Rows are read once per refresh (:func:`live_rows` takes them); nothing here
-reads the wall clock, the store or the widgets.
+reads the wall clock or the widgets, and only :class:`LiveFeed` reads the store: the page's
+tick asks it for the rows stored since its last read, never the whole class (issue 51
+part 4).
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from tutor.course.lesson_end import EndReason, end_reason
 from tutor.course.lessons import list_lessons
+from tutor.storage.names import name_key
+from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import Attempt, Outcome
 from tutor.teaching.counts import Counts, student_counts
 from tutor.teaching.runs import first_answer, question_runs
@@ -47,9 +52,9 @@ from tutor.teaching.runs import first_answer, question_runs
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
 
-__all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "CountsMemo", "LiveRow",
-           "LiveState", "LiveView", "class_counts", "lesson_over", "live_rows", "live_view",
-           "parse_time"]
+__all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "CountsMemo", "LiveFeed",
+           "LiveRow", "LiveState", "LiveView", "class_counts", "lesson_over", "live_rows",
+           "live_view", "parse_time"]
 
 WRONG_IN_A_ROW = 3
 """Wrong first answers in a row that mark a student stuck."""
@@ -244,6 +249,75 @@ class AttemptSource(Protocol):
     """Where the attempts come from (:class:`tutor.storage.store.Store`)."""
 
     def attempts(self) -> Iterable[Attempt]: ...
+
+
+class NewAttemptSource(Protocol):
+    """Where the attempts stored since a mark come from
+    (:meth:`tutor.storage.store.Store.attempts_after`)."""
+
+    def attempts_after(self, mark: ReadMark | None = None, student: str | None = None
+                       ) -> tuple[list[tuple[int, Attempt]], ReadMark]: ...
+
+
+class LiveFeed:
+    """The class's rows as the live view keeps them between its reads (issue 51 part 4):
+    each tick asks the store only for the rows stored since the last one
+    (:meth:`tutor.storage.store.Store.attempts_after`) and folds them in, never the whole
+    class again.
+
+    Rows are kept once each by their id (a store may send a row again: on PostgreSQL a row
+    committed late is looked for again, :mod:`tutor.storage.read_mark`), each student's in
+    the order of their ids (a row committed late goes in its place), and students are
+    grouped by the key of their name (:func:`tutor.storage.names.name_key`), as the store
+    finds a student: rows read before two spellings were merged into one student and rows
+    read after are one student, under the name of their latest row. :meth:`attempts` is then
+    what one full read of the store gives, student by student."""
+
+    def __init__(self) -> None:
+        self.mark: ReadMark | None = None
+        """Where the last read stopped (None: nothing read yet)."""
+        self._rows: dict[str, list[tuple[int, Attempt]]] = {}
+        self._names: dict[str, tuple[int, str]] = {}
+        self._seen: set[int] = set()
+
+    def reset(self) -> None:
+        """Forget every row: the next read reads the class from the start."""
+        self.mark = None
+        self._rows.clear()
+        self._names.clear()
+        self._seen.clear()
+
+    def read(self, store: NewAttemptSource) -> list[tuple[int, Attempt]]:
+        """Read the rows stored since the last read and fold them in; the rows read (with
+        their ids, in the store's order: on the first read, the whole class)."""
+        rows, self.mark = store.attempts_after(self.mark)
+        self.fold(rows)
+        return rows
+
+    def fold(self, rows: Iterable[tuple[int, Attempt]]) -> None:
+        """Add rows (each with its id) to what the feed holds; an id it has already is kept
+        once."""
+        for row_id, a in rows:
+            if row_id in self._seen:
+                continue
+            self._seen.add(row_id)
+            key = name_key(a.student)
+            mine = self._rows.setdefault(key, [])
+            if mine and row_id < mine[-1][0]:
+                bisect.insort(mine, (row_id, a), key=lambda r: r[0])
+            else:
+                mine.append((row_id, a))
+            if row_id > self._names.get(key, (-1, ""))[0]:
+                self._names[key] = (row_id, a.student)
+
+    def attempts(self) -> list[Attempt]:
+        """Every row held, student by student, each student's in the order of their ids and
+        under one name (that of their latest row)."""
+        out: list[Attempt] = []
+        for key, rows in self._rows.items():
+            name = self._names[key][1]
+            out.extend(a if a.student == name else replace(a, student=name) for _, a in rows)
+        return out
 
 
 def live_view(store: AttemptSource, now: datetime, window: timedelta = PLAYING_WINDOW, *,

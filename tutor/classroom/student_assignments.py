@@ -24,13 +24,18 @@ when it knows the assignment, else the link's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from urllib.parse import urlencode
 
-from tutor.classroom.assignments import assignment_table, open_for, read_assignment
+from tutor.classroom.assignments import (
+    assignment_query,
+    assignment_table,
+    open_for,
+    read_assignment,
+)
 from tutor.classroom.link import page_link, unnamed
 from tutor.classroom.live import class_counts
 from tutor.i18n import N_, Message
@@ -170,12 +175,17 @@ def assignment_play_link(page: str, a: Assignment, lesson: str, lang: str, stude
                          class_code: str = "") -> str:
     """The link that plays ``lesson`` of ``a``: the play page's as the lessons page makes it
     (the student's name and class), with the assignment's id, its language if it sets one,
-    and its scaffolds setting if it sets one."""
+    its scaffolds setting if it sets one, and the rest of the assignment (title, lessons,
+    due date) so that the lesson's end offers its next lesson and leads back to it where no
+    store knows it (Binder; issue 52)."""
     base = page_link(page, lesson=lesson, lang=a.lang or lang, student=student,
                      class_code=class_code or a.class_code)
-    extra = urlencode({k: v for k, v in (("assignment", a.id),
-                                         ("scaffolds", a.scaffolds)) if v})
-    return f"{base}{'&' if '?' in base else '?'}{extra}"
+    query = assignment_query(a)
+    carried = {"assignment": a.id, **{k: v for k, v in query.items()
+                                      if k not in ("assignment", "class", "lang")}}
+    if unnamed(student):  # page_link leaves the class out without a name: the link keeps it
+        carried["class"] = a.class_code
+    return f"{base}{'&' if '?' in base else '?'}{urlencode(carried)}"
 
 
 _SCAFFOLD = {"on": True, "off": False}
@@ -191,13 +201,18 @@ class PlayAssignment:
     tag: str | None = None
     scaffold: bool | None = None
     note: Message | None = None
+    assignment: Assignment | None = None
+    """The assignment itself (its lessons in order: the lesson's end leads to the next):
+    the store's, else what the link carries (None: neither, or not counted)."""
 
 
-def play_assignment(values: Mapping[str, str], store: object) -> PlayAssignment:
+def play_assignment(values: Mapping[str, str], store: object,
+                    installed: Collection[str] = ()) -> PlayAssignment:
     """The play page's link (:attr:`tutor.classroom.link.Link.values`) read for its
     assignment. A store that knows the assignment gives its scaffolds setting (an edited
     link cannot change it); one that refuses it (another class's) leaves the game untagged,
-    saying so; a store that does not know it (Binder) takes the link's."""
+    saying so; a store that does not know it (Binder) takes the link's, with the lessons of
+    it that are ``installed``."""
     raw = values.get("assignment", "").strip()
     scaffolds = values.get("scaffolds", "").strip()
     if not raw:
@@ -206,6 +221,7 @@ def play_assignment(values: Mapping[str, str], store: object) -> PlayAssignment:
         return PlayAssignment(scaffold=_SCAFFOLD.get(scaffolds),
                               note=Message(NOT_COUNTED_DAMAGED))
     reader = _reader(store)
+    row: Assignment | None = None
     if reader is not None:
         try:
             row = reader.assignment(raw)
@@ -215,4 +231,6 @@ def play_assignment(values: Mapping[str, str], store: object) -> PlayAssignment:
             row = None  # busy or out of reach: the link's
         if row is not None:
             scaffolds = row.scaffolds
-    return PlayAssignment(tag=raw, scaffold=_SCAFFOLD.get(scaffolds))
+    if row is None and values.get("lessons", "").strip():
+        row, _notes = read_assignment(values, installed)  # the play page says nothing more
+    return PlayAssignment(tag=raw, scaffold=_SCAFFOLD.get(scaffolds), assignment=row)

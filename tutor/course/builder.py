@@ -9,6 +9,7 @@ import os
 import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -25,8 +26,9 @@ from tutor.course.paths import lesson_dirs, own_lessons_dir
 from tutor.i18n import N_, translator
 from tutor.storage.names import unnamed
 
-__all__ = ["LessonExistsError", "build_lesson", "free_lesson_id", "lesson_file_bytes",
-           "lesson_id_from_title", "lesson_links", "save_lesson", "taken_lesson_ids"]
+__all__ = ["BINDER_REF_ENV", "BINDER_REPO_ENV", "LessonExistsError", "PageUrls", "build_lesson",
+           "free_lesson_id", "lesson_file_bytes", "lesson_id_from_title", "lesson_links",
+           "page_urls", "save_lesson", "taken_lesson_ids"]
 
 BINDER_REPO_ENV = "LEONARD_BINDER_REPO"
 """``owner/repo`` of the project's GitHub repository, for Binder links (on Binder itself it
@@ -169,41 +171,138 @@ def save_lesson(data: Mapping[str, object], folder: Path | None = None, *, lang:
     return path
 
 
-def _binder_repo(env: dict[str, str]) -> str:
+BINDER_REF_ENV = "LEONARD_BINDER_REF"
+"""The branch, tag or commit of the repository that Binder links open (default ``main``; on
+Binder itself the one this session was built from, read from ``BINDER_REF_URL``)."""
+BINDER_HOST = "https://mybinder.org/"
+NOTEBOOKS_PATH = "voila/render/notebooks/"
+"""Where the pages are served on Binder (and on a regular install under Jupyter Server)."""
+
+
+@dataclass(frozen=True)
+class PageUrls:
+    """The links that open one page of the pages' folder (:func:`page_urls`): ``relative``
+    (from a page of the same folder), ``server`` (this server's whole address; ``""`` when
+    the page does not know it) and ``binder`` (a new Binder session of the repository,
+    ``binder_repo`` at ``binder_ref``, read from ``binder_from``: the variables it came from,
+    ``""`` when no repository is named and the link holds ``<owner>/<repo>``).
+    ``on_binder``: this page runs on Binder, whose own address is a temporary one."""
+
+    relative: str
+    server: str
+    binder: str
+    binder_repo: str
+    binder_ref: str
+    binder_from: tuple[str, ...]
+    on_binder: bool
+
+    @property
+    def to_send(self) -> str:
+        """The link that opens the page for someone else: the Binder link on Binder, else this
+        server's (the relative one if the page does not know its address)."""
+        if self.on_binder:
+            return self.binder
+        return self.server or self.relative
+
+
+def _binder_repo(env: Mapping[str, str]) -> tuple[str, str]:
+    """The repository Binder links open and the variable it was read from."""
     m = re.match(r"https?://github\.com/([^/]+/[^/.]+)", env.get("BINDER_REPO_URL", ""))
     if m:
-        return m[1]
-    return env.get(BINDER_REPO_ENV, "<owner>/<repo>")
+        return m[1], "BINDER_REPO_URL"
+    repo = env.get(BINDER_REPO_ENV, "").strip()
+    if re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
+        return repo, BINDER_REPO_ENV
+    return "<owner>/<repo>", ""
 
 
-def lesson_links(lesson_id: str, lang: str = "es", *, ref: str = "main",
-                 env: dict[str, str] | None = None, student: str | None = None,
-                 class_code: str | None = None) -> dict[str, str]:
-    """The links that open lesson ``lesson_id``: ``binder`` (a new Binder session of the
-    repository: it works once the lesson file is in the repository's ``lessons/``),
-    ``voila`` (this server, when the page knows its address) and ``relative`` (from a page
-    in the same folder as Play.ipynb). ``student`` (and ``class_code``), when one is known,
-    go into every link; without one the play page asks the student's name."""
+def _binder_ref(env: Mapping[str, str]) -> tuple[str, str]:
+    ref = env.get(BINDER_REF_ENV, "").strip()
+    if re.fullmatch(r"[\w./-]+", ref):
+        return ref, BINDER_REF_ENV
+    m = re.match(r"https?://github\.com/[^/]+/[^/]+/tree/([\w./-]+)$",
+                 env.get("BINDER_REF_URL", ""))
+    if m:
+        return m[1], "BINDER_REF_URL"
+    return "main", ""
+
+
+def _server_folder(env: Mapping[str, str]) -> str:
+    """The pages' folder on this server, as a path (``""``: the page does not know it). On a
+    hub user's server (``JUPYTERHUB_SERVICE_PREFIX``, ``/user/<name>/``) the folder is reached
+    through the hub's ``user-redirect``: the link opens the folder on whoever opens it's own
+    server, never the teacher's."""
+    script = env.get("SCRIPT_NAME", "")
+    if not script.endswith(".ipynb"):
+        return ""
+    folder = script.rsplit("/", 1)[0]
+    prefix = env.get("JUPYTERHUB_SERVICE_PREFIX", "").rstrip("/")
+    if prefix and folder.startswith(prefix + "/"):
+        base = env.get("JUPYTERHUB_BASE_URL", "/").rstrip("/")
+        folder = f"{base}/hub/user-redirect{folder[len(prefix):]}"
+    return folder
+
+
+def page_urls(page: str, query: str = "", *, env: Mapping[str, str] | None = None,
+              origin: str = "") -> PageUrls:
+    """The links that open ``page`` (``Play.ipynb``, ``Lessons.ipynb``) with ``query`` (already
+    encoded), for the page that asks: its server's address from the request Voilà gives the
+    kernel (``SERVER_NAME``, ``SERVER_PORT``, ``SCRIPT_NAME``; ``env``, default
+    ``os.environ``), or from ``origin`` (``https://host:port``, as the browser knows it: the
+    kernel cannot tell http from https behind a proxy); the Binder link from
+    ``BINDER_REPO_URL``/``BINDER_REF_URL`` (set by Binder), else :data:`BINDER_REPO_ENV` and
+    :data:`BINDER_REF_ENV`. The lesson builder's links and the assignment's link to send are
+    both made here.
+
+    >>> page_urls("Lessons.ipynb", "class=6B", env={"SERVER_NAME": "school.org",
+    ...     "SERVER_PORT": "8866", "SCRIPT_NAME": "/voila/render/Teacher.ipynb"}).to_send
+    'http://school.org:8866/voila/render/Lessons.ipynb?class=6B'
+    """
+    env = os.environ if env is None else env
+    target = f"{page}?{query}" if query else page
+    repo, repo_from = _binder_repo(env)
+    ref, ref_from = _binder_ref(env)
+    binder_host = env.get("BINDER_LAUNCH_HOST", "") or BINDER_HOST
+    if not re.fullmatch(r"https://[\w.-]+(:\d+)?/", binder_host):
+        binder_host = BINDER_HOST
+    binder = (f"{binder_host}v2/gh/{repo}/{quote(ref, safe='')}?urlpath="
+              + quote(NOTEBOOKS_PATH + target, safe=""))
+    server = ""
+    folder = _server_folder(env)
+    host = env.get("SERVER_NAME", "")
+    if re.fullmatch(r"https?://[\w.\-\[\]:]+", origin):
+        server = f"{origin}{folder}/{target}"
+    elif host:
+        port = env.get("SERVER_PORT", "")
+        scheme = "https" if port == "443" else "http"
+        shown_port = f":{port}" if port and port not in ("80", "443") else ""
+        server = f"{scheme}://{host}{shown_port}{folder}/{target}"
+    on_binder = bool(env.get("BINDER_LAUNCH_HOST") or env.get("BINDER_REPO_URL"))
+    return PageUrls(relative=target, server=server, binder=binder,
+                    binder_repo="" if not repo_from else repo, binder_ref=ref,
+                    binder_from=tuple(v for v in (repo_from, ref_from) if v),
+                    on_binder=on_binder)
+
+
+def lesson_links(lesson_id: str, lang: str = "es", *, env: Mapping[str, str] | None = None,
+                 student: str | None = None, class_code: str | None = None,
+                 origin: str = "") -> dict[str, str]:
+    """The links that open lesson ``lesson_id`` (:func:`page_urls`): ``binder`` (a new
+    Binder session of the repository: it works once the lesson file is in the repository's
+    ``lessons/``), ``voila`` (this server, when the page knows its address) and ``relative``
+    (from a page in the same folder as Play.ipynb). ``student`` (and ``class_code``), when
+    one is known, go into every link; without one the play page asks the student's name."""
     if not LESSON_ID.fullmatch(lesson_id):
         raise LessonError("", translator(lang)(N_("“{id}” is not the name of a lesson: a lesson "
                                                   "name has only small letters, digits and "
                                                   "dashes, like 01-other-end."))
                           .format(id=lesson_id))
-    env = dict(os.environ if env is None else env)
     named = student is not None and not unnamed(student)
     query = urlencode({"lesson": lesson_id, "lang": lang,
                        **({"student": student} if named else {}),
                        **({"class": class_code} if named and class_code else {})})
-    page = f"voila/render/notebooks/Play.ipynb?{query}"
-    links = {
-        "binder": f"https://mybinder.org/v2/gh/{_binder_repo(env)}/{ref}?urlpath="
-                  + quote(page, safe=""),
-        "relative": f"Play.ipynb?{query}",
-    }
-    host, script = env.get("SERVER_NAME"), env.get("SCRIPT_NAME", "")
-    if host:
-        port = env.get("SERVER_PORT", "")
-        folder = script.rsplit("/", 1)[0] if script.endswith(".ipynb") else ""
-        links["voila"] = (f"http://{host}{':' + port if port else ''}{folder}/Play.ipynb?"
-                          f"{query}")
+    urls = page_urls("Play.ipynb", query, env=env, origin=origin)
+    links = {"binder": urls.binder, "relative": urls.relative}
+    if urls.server:
+        links["voila"] = urls.server
     return links

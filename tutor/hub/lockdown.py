@@ -20,7 +20,12 @@ Voilà's equal and more:
 * **A few pages at once** (:data:`KERNEL_CAP`, ``$LEONARD_KERNEL_CAP``): a page opened past the
   cap first frees the kernels of tabs already closed (no connection, idle a while); if the
   student really has that many pages open, they get a page in their language naming them,
-  the one used longest ago first, and saying to close one.
+  the one used longest ago first, and saying to close one. The cap holds under a burst (issue
+  51 part 4: 20 tabs opened in the same second): Voilà starts a page's kernel a while after
+  the request came in, so counting the running kernels alone let every tab of a burst in. A
+  page request takes a slot when it is let in (:meth:`Lockdown.admit`, synchronously, as the
+  request is routed), the slot passes to its kernel when Voilà starts it, and it is given
+  back when the request ends without a kernel (an error, a redirect) or the start fails.
 * **Idle tabs are closed** after ``$LEONARD_IDLE_TAB_MINUTES`` (:data:`IDLE_TAB_MINUTES`)
   without a message, and a closed tab's kernel after :data:`CLOSED_TAB_MINUTES`; a page
   that comes back asks :class:`PageStatus` and says it was closed and how to go on.
@@ -40,6 +45,8 @@ import html
 import os
 import re
 import time
+import uuid
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -88,6 +95,9 @@ page (a tab closed without Voilà's shutdown); a kernel started less than this a
 alone (its page may still be loading)."""
 CHECK_SECONDS = 60
 """How often the idle kernels are looked for."""
+HOLD_SECONDS = 120
+"""A slot taken by a page request whose kernel has not started this long after is given back
+(a request that ended unseen: the end of every request gives its slot back before this)."""
 KERNEL_CAP_ENV = "LEONARD_KERNEL_CAP"
 
 _KERNEL = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -159,23 +169,79 @@ class Lockdown:
         self.pages: dict[str, Page] = {}
         self.closed: dict[str, str] = {}
         """Kernel id → why this extension closed it (``idle``, ``room``)."""
+        self.held: weakref.WeakKeyDictionary[HTTPServerRequest, float] = (
+            weakref.WeakKeyDictionary())
+        """The page requests let in whose kernel has not started yet, and when (each holds
+        a slot of the cap; the oldest first)."""
+        self.starting: dict[str, Page] = {}
+        """The kernels being started (their ids chosen here) and their pages: each holds a
+        slot of the cap until it is running, or its start failed."""
 
     @property
     def kernels(self) -> MappingKernelManager:
         return self.serverapp.kernel_manager
 
+    def occupied(self) -> int:
+        """The slots of the cap in use: the running kernels, the kernels being started, and
+        the page requests let in whose kernel has not started yet."""
+        now = time.monotonic()
+        for request, since in list(self.held.items()):
+            if now - since >= HOLD_SECONDS:
+                self.held.pop(request, None)
+        return len(set(self.kernels.list_kernel_ids()) | set(self.starting)) + len(self.held)
+
+    def coming(self) -> list[Page]:
+        """The pages whose kernels are not running yet (being started, or their requests
+        let in): the cap page names them too."""
+        running = set(self.kernels.list_kernel_ids())
+        return ([p for k, p in self.starting.items() if k not in running]
+                + [Page(r.path, r.query) for r in self.held.keys()])
+
+    def admit(self, request: HTTPServerRequest) -> bool:
+        """Whether a page request fits under the cap; if it does, it holds a slot from now
+        (until its kernel starts, or it ends). Synchronous on purpose: requests routed one
+        after the other in the same second see each other's slots, before any kernel
+        exists."""
+        if self.occupied() >= self.kernel_cap:
+            return False
+        self.held[request] = time.monotonic()
+        return True
+
+    def release(self, request: HTTPServerRequest) -> None:
+        """A request ended: the slot it still holds (no kernel was started for it) is free."""
+        self.held.pop(request, None)
+
+    def _hand_over(self, path: str, query: str) -> None:
+        """A kernel starts for the page ``path?query``: the slot of the request it is for
+        (the oldest one let in for that page, else the oldest one) becomes the kernel's."""
+        waiting = list(self.held.keys())
+        mine = [r for r in waiting if (r.path, r.query) == (path, query)]
+        if mine or waiting:
+            self.held.pop((mine or waiting)[0], None)
+
     def watch_starts(self) -> None:
         """Remember each kernel's page: Voilà starts a page's kernel with the request's path
-        and query string in its environment (``SCRIPT_NAME``, ``QUERY_STRING``)."""
+        and query string in its environment (``SCRIPT_NAME``, ``QUERY_STRING``). The
+        request's slot passes to the kernel as its start begins; a start that fails frees
+        it."""
         manager = self.kernels
         start = cast(_Start, manager.start_kernel)
 
         async def start_kernel(**kwargs: object) -> str:
-            kernel_id = str(await start(**kwargs))
             env = kwargs.get("env")
             page_env = env if isinstance(env, dict) else {}
-            self.pages[kernel_id] = Page(str(page_env.get("SCRIPT_NAME", "")),
-                                         str(page_env.get("QUERY_STRING", "")))
+            path = str(page_env.get("SCRIPT_NAME", ""))
+            query = str(page_env.get("QUERY_STRING", ""))
+            # The id is chosen here, so a kernel is counted once: being started, then running.
+            wanted = kwargs.get("kernel_id")
+            starting = wanted if isinstance(wanted, str) else str(uuid.uuid4())
+            self._hand_over(path, query)
+            self.starting[starting] = Page(path, query)
+            try:
+                kernel_id = str(await start(**{**kwargs, "kernel_id": starting}))
+            finally:
+                page = self.starting.pop(starting)
+            self.pages[kernel_id] = page
             return kernel_id
 
         # The instance's own attribute: Voilà calls the server's manager, this one.
@@ -219,10 +285,22 @@ class Lockdown:
             if (not young and self.connections(kernel_id) == 0
                     and self.idle_seconds(kernel_id, now) >= REAP_SECONDS):
                 await self.close(kernel_id, "room")
-        return len(self.kernels.list_kernel_ids()) < self.kernel_cap
+        return not self.full()
 
     def full(self) -> bool:
-        return len(self.kernels.list_kernel_ids()) >= self.kernel_cap
+        return self.occupied() >= self.kernel_cap
+
+    def watch_ends(self) -> None:
+        """Give back the slot of each request that ends without its kernel started (the
+        end of every request is logged: :meth:`tornado.web.Application.log_request`)."""
+        app = self.serverapp.web_app
+        log = app.log_request
+
+        def log_request(handler: tornado.web.RequestHandler) -> None:
+            self.release(handler.request)
+            log(handler)
+
+        app.__dict__["log_request"] = log_request
 
     def install(self) -> None:
         """Refuse what is not a page's, limit the messages, count the pages, close idle
@@ -230,6 +308,7 @@ class Lockdown:
         app = self.serverapp
         app.kernel_manager.allowed_message_types = list(PAGE_MESSAGES)
         self.watch_starts()
+        self.watch_ends()
         router = app.web_app.default_router
         settings = {"lockdown": self}
         rules = [Rule(_Refused(self.base_url), _RefusedHandler),
@@ -255,8 +334,8 @@ class _AtCap(Matcher):
 
     def match(self, request: HTTPServerRequest) -> dict[str, object] | None:
         rest = request.path[len(self.lockdown.base_url):]
-        if request.method == "GET" and _RENDER.fullmatch(rest) and self.lockdown.full():
-            return {}
+        if request.method == "GET" and _RENDER.fullmatch(rest):
+            return None if self.lockdown.admit(request) else {}
         return None
 
 
@@ -347,10 +426,13 @@ class _CapPageHandler(JupyterHandler):
         now = datetime.now(timezone.utc)
         kernels = sorted(self.lockdown.kernels.list_kernel_ids(),
                          key=lambda k: -self.lockdown.idle_seconds(k, now))
+        pages = [(self.lockdown.pages.get(k), self.lockdown.idle_seconds(k, now))
+                 for k in kernels]
+        # Pages opened in the same burst, whose kernels are still starting: used just now.
+        pages += [(page, 0.0) for page in self.lockdown.coming()]
         items = "".join(
-            "<li>" + html.escape(_page_name(self.lockdown.pages.get(k), lang)) + " — "
-            + html.escape(_minutes_ago(self.lockdown.idle_seconds(k, now), lang)) + "</li>"
-            for k in kernels)
+            "<li>" + html.escape(_page_name(page, lang)) + " — "
+            + html.escape(_minutes_ago(idle, lang)) + "</li>" for page, idle in pages)
         self.set_status(429)
         self.set_header("Cache-Control", "no-store")
         self.finish(_PAGE.format(
@@ -360,7 +442,7 @@ class _CapPageHandler(JupyterHandler):
                 "once. Close one of these tabs, then reload this one:",
                 "You have {n} pages of the tutor open, the most one student can have at "
                 "once. Close one of these tabs, then reload this one:",
-                len(kernels), lang).format(n=len(kernels))) + "</p><ol class='ld-open-pages'>"
+                len(pages), lang).format(n=len(pages))) + "</p><ol class='ld-open-pages'>"
             + items + "</ol><p>" + html.escape(_(
                 "The one at the top is the one you used longest ago. Your answers are saved "
                 "whichever tab you close.")) + "</p><p><a class='button' href='"

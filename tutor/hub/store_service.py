@@ -19,7 +19,16 @@ and:
   students' files and rebuild their mastery; nothing a kernel sets can give it;
 * every write is idempotent (an attempt sent again after a lost reply is found, not stored
   twice), and a database that is busy or out of reach is answered "busy" (HTTP 503), which
-  the page takes as "keep the answers and try again".
+  the page takes as "keep the answers and try again";
+* every write (answers, sessions, mastery, and a teacher's merges, rosters and assignments)
+  also carries the user's *write key* (issue 51 part 1): :func:`write_key`, an HMAC of the
+  hub's name of the user under a secret only the hub and this service hold
+  (``$LEONARD_WRITE_SECRET``). The hub's spawner puts each user's key in their own server's
+  environment (``deploy/tljh/leonard.py``), and the hub's API cannot hand it out, so a token a
+  student mints (``/hub/token``, ``POST /hub/api/users/<me>/tokens``) reads their rows but
+  writes nothing: evidence comes only from the pages of their locked server (issue 41),
+  where they run no code. A write without the key, or with another user's, is refused
+  (HTTP 403); reads need the token only.
 
 Classes, rosters and assignments (issue 45): only a teacher makes, edits or closes an
 assignment, and saves or reads a roster or the list of classes; every row a teacher sends is
@@ -34,7 +43,8 @@ the hub's config gives the scope ``read:groups`` (``deploy/tljh/leonard.py``).
 Run by the hub (``c.JupyterHub.services``), which gives it ``JUPYTERHUB_API_TOKEN``,
 ``JUPYTERHUB_API_URL``, ``JUPYTERHUB_SERVICE_URL`` (where to listen) and
 ``JUPYTERHUB_SERVICE_PREFIX``; ``LEONARD_TUTOR_DB`` is the database (a file path or a
-``postgresql://`` address)::
+``postgresql://`` address), and ``LEONARD_WRITE_SECRET`` the secret of the write keys
+(without it the service does not start)::
 
     python -m tutor.hub.store_service
 """
@@ -42,6 +52,8 @@ Run by the hub (``c.JupyterHub.services``), which gives it ``JUPYTERHUB_API_TOKE
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -59,9 +71,11 @@ from tornado.ioloop import IOLoop
 from tutor.i18n import N_
 from tutor.storage.class_rows import MAX_CODE, Assignment
 from tutor.storage.names import name_key, same_name
+from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import ID, Attempt, MasteryValue, StoreError
 from tutor.storage.service_store import (
     API,
+    WRITE_KEY_HEADER,
     assignment_from_json,
     assignment_json,
     attempt_from_json,
@@ -73,8 +87,9 @@ from tutor.storage.service_store import (
 )
 from tutor.storage.store import Store, StoreAccessError, StoreBusyError
 
-__all__ = ["GROUPS_SCOPE", "SERVICE_NAME", "TEACH_SCOPE", "Caller", "GroupMembers", "Keeper",
-           "hub_group_members", "hub_identify", "main", "make_app"]
+__all__ = ["GROUPS_SCOPE", "MIN_SECRET", "SERVICE_NAME", "TEACH_SCOPE", "WRITE_SECRET_ENV",
+           "Caller", "GroupMembers", "Keeper", "hub_group_members", "hub_identify", "main",
+           "make_app", "write_key"]
 
 SERVICE_NAME = "leonard-store"
 """The service's name in the hub (its prefix is ``/services/leonard-store/``)."""
@@ -93,6 +108,14 @@ MAX_BODY = 64 * 1024 * 1024
 """The largest request: a teacher's merge sends a file's rows in batches far below it."""
 TOKEN_CACHE_SECONDS = 60
 """How long the hub's answer about a token is kept (a revoked token stops within it)."""
+WRITE_SECRET_ENV = "LEONARD_WRITE_SECRET"
+"""Where the service finds the secret of the write keys (the hub's config gives it; see
+:func:`write_key`)."""
+MIN_SECRET = 32
+"""The fewest characters of a write secret the service starts with (``leonard.py`` makes 64
+hexadecimal digits)."""
+_READS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""The methods that change nothing: every other one is a write, and needs the key."""
 
 _T = TypeVar("_T")
 log = logging.getLogger("leonard-store")
@@ -108,6 +131,15 @@ class Caller:
 
 Identify = Callable[[str], Awaitable[Caller | None]]
 """A token → the caller it belongs to, or None when the hub does not vouch for it."""
+
+
+def write_key(secret: str, name: str) -> str:
+    """The write key of the hub user ``name`` (the hub's name, after its
+    ``normalize_username``): HMAC-SHA256 of the name under ``secret``, in hexadecimal.
+    ``deploy/tljh/leonard.py`` and ``deploy/z2jh/config.yaml`` compute the same in the hub
+    (whose Python has no tutor to import), and give it to the user's server as
+    ``LEONARD_WRITE_KEY``."""
+    return hmac.new(secret.encode("utf-8"), name.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def hub_identify(api_url: str, api_token: str, service: str = SERVICE_NAME) -> Identify:
@@ -231,10 +263,11 @@ class _Api(tornado.web.RequestHandler):
 
     caller: Caller
 
-    def initialize(self, identify: Identify, keeper: Keeper,
+    def initialize(self, identify: Identify, keeper: Keeper, write_secret: str,
                    group_members: GroupMembers | None = None) -> None:
         self.identify = identify
         self.keeper = keeper
+        self.write_secret = write_secret
         self.group_members = group_members
 
     def check_xsrf_cookie(self) -> None:
@@ -252,6 +285,19 @@ class _Api(tornado.web.RequestHandler):
                             "with the hub's token of their user."), "params": {}}})
             return
         self.caller = caller
+        if self.request.method not in _READS and not self.from_the_page(caller):
+            self.set_status(403)
+            self.finish(error_json("access", StoreAccessError(N_(
+                "The class's store saves only what the class's own pages send: this request "
+                "did not come from {owner}'s page, so nothing was saved."), owner=caller.name)))
+
+    def from_the_page(self, caller: Caller) -> bool:
+        """Whether the request carries ``caller``'s write key, which only the hub gives, and
+        only to their own server (:func:`write_key`): a token alone is not enough to write."""
+        given = self.request.headers.get(WRITE_KEY_HEADER, "")
+        expected = write_key(self.write_secret, caller.name)
+        return bool(given) and hmac.compare_digest(given.encode("utf-8", "replace"),
+                                                   expected.encode("utf-8"))
 
     def body(self) -> dict[str, object]:
         try:
@@ -408,6 +454,19 @@ class _Revealed(_Api):
         self.write({"revealed": [list(r) for r in rows]})
 
 
+class _AttemptsAfter(_Api):
+    async def get(self) -> None:
+        """The rows stored since the reader's mark (``after``; none: every row), each with
+        its id, and the new mark (issue 51 part 4: the teacher's live view asks every few
+        seconds). The class's to a teacher; a student's own only, as ``GET attempts``."""
+        student = self.get_query_argument("student", None)
+        self.own(student)
+        mark = self.checked(lambda: ReadMark.parse(self.get_query_argument("after", "")))
+        rows, after = await self.store(lambda s: s.attempts_after(mark, student))
+        self.write({"attempts": [{**attempt_json(a), "id": i} for i, a in rows],
+                    "after": after.text()})
+
+
 class _Students(_Api):
     async def get(self) -> None:
         me = self.caller
@@ -557,18 +616,24 @@ class _OneAssignment(_Api):
 
 
 def make_app(identify: Identify, keeper: Keeper, prefix: str = "/",
-             group_members: GroupMembers | None = None) -> tornado.web.Application:
+             group_members: GroupMembers | None = None, *,
+             write_secret: str) -> tornado.web.Application:
     """The service's routes under ``prefix`` (the hub's ``/services/leonard-store/``);
-    ``group_members`` reads a hub group (:func:`hub_group_members`)."""
+    ``group_members`` reads a hub group (:func:`hub_group_members`); a write needs the
+    caller's key under ``write_secret`` (:func:`write_key`)."""
+    if len(write_secret) < MIN_SECRET:
+        raise ValueError(f"the write secret must have at least {MIN_SECRET} characters")
     base = prefix.rstrip("/") + "/" + API
     routes: list[tuple[str, type[_Api]]] = [
         ("me", _Me), ("sessions", _Sessions), ("attempts", _Attempts),
+        ("attempts-after", _AttemptsAfter),
         ("students", _Students), ("mastery", _Mastery), ("merge", _Merge),
         ("name-merges", _NameMerges), ("classes", _Classes), ("classes-of", _ClassesOf),
         ("roster", _Roster), ("roster-from-group", _RosterFromGroup),
         ("assignments", _Assignments), ("assignment", _OneAssignment),
         ("deals", _Deals), ("revealed", _Revealed)]
-    settings = {"identify": identify, "keeper": keeper, "group_members": group_members}
+    settings = {"identify": identify, "keeper": keeper, "group_members": group_members,
+                "write_secret": write_secret}
     return tornado.web.Application(
         [(base + route, handler, settings) for route, handler in routes],
         compress_response=True)
@@ -585,6 +650,14 @@ def main(argv: list[str] | None = None) -> int:
         print("The store service is started by JupyterHub (c.JupyterHub.services), which "
               f"sets its environment; missing: {', '.join(missing)}.", file=sys.stderr)
         return 2
+    secret = env.get(WRITE_SECRET_ENV, "").strip()
+    if len(secret) < MIN_SECRET:
+        print(f"The store service needs {WRITE_SECRET_ENV}: the secret, at least {MIN_SECRET} "
+              "characters, it shares with the hub alone, which gives each user's server its "
+              "write key (deploy/tljh/leonard.py makes it in LEONARD_HOME/write-secret). "
+              "Without it the service cannot tell a page's answers from a token a student "
+              "made, so it does not start.", file=sys.stderr)
+        return 2
     try:
         keeper = Keeper(env["LEONARD_TUTOR_DB"])
     except StoreError as err:
@@ -595,7 +668,8 @@ def main(argv: list[str] | None = None) -> int:
     identify = hub_identify(env["JUPYTERHUB_API_URL"], env["JUPYTERHUB_API_TOKEN"],
                             env.get("JUPYTERHUB_SERVICE_NAME", SERVICE_NAME))
     app = make_app(identify, keeper, prefix,
-                   hub_group_members(env["JUPYTERHUB_API_URL"], env["JUPYTERHUB_API_TOKEN"]))
+                   hub_group_members(env["JUPYTERHUB_API_URL"], env["JUPYTERHUB_API_TOKEN"]),
+                   write_secret=secret)
 
     async def serve() -> None:
         server = HTTPServer(app, max_body_size=MAX_BODY, xheaders=True)

@@ -9,6 +9,12 @@ keeps each student to their own rows; only a user the hub gives the teacher role
 class. A kernel that changed its own ``JUPYTERHUB_USER`` changed nothing: the token still
 names the student.
 
+A write (an answer, a session, mastery; a teacher's merge, roster or assignment) carries one
+thing more: the user's write key (``$LEONARD_WRITE_KEY``, in the :data:`WRITE_KEY_HEADER`
+header), which the hub gives only to the user's own server, never through its API (issue 51
+part 1). The service refuses a write without it: a token a student minted from the hub reads
+their rows, but cannot write evidence the page never saw.
+
 :class:`~tutor.storage.store.ServiceStore` is a :class:`~tutor.storage.store.Store` to the
 code that uses one: ``Store()`` with a service address (given, or in ``$LEONARD_TUTOR_DB``)
 makes one, so the pages, the session's recorder and the teacher's command line need no
@@ -41,6 +47,7 @@ from urllib.parse import urlencode, urlsplit
 from tutor.course.paths import SERVICE_SCHEMES, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, Message, normalize_lang
 from tutor.storage.class_rows import Assignment, check_roster_row, check_row
+from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import (
     KC_SEPARATOR,
     Attempt,
@@ -61,13 +68,19 @@ from tutor.storage.store_base import (
     utc_now,
 )
 
-__all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "ServiceCalls",
+__all__ = ["API", "COOLDOWN", "SERVICE_SCHEMES", "TOKEN_ENV", "WRITE_KEY_ENV",
+           "WRITE_KEY_HEADER", "ServiceCalls",
            "assignment_from_json", "assignment_json", "attempt_from_json", "attempt_json",
            "error_json", "is_service_address", "mastery_from_json", "message_from_json",
            "names_from_json"]
 
 TOKEN_ENV = "JUPYTERHUB_API_TOKEN"
 """Where a single-user server (and so its kernels) finds the hub's token of its user."""
+WRITE_KEY_ENV = "LEONARD_WRITE_KEY"
+"""Where a user's server (and so its kernels) finds the user's write key, which the hub's
+spawner gives it (``deploy/tljh/leonard.py``; :func:`tutor.hub.store_service.write_key`)."""
+WRITE_KEY_HEADER = "X-Leonard-Write-Key"
+"""The header that carries the write key to the service."""
 API = "api/v1/"
 """The service's routes, under its prefix (``/services/leonard-store/``)."""
 COOLDOWN = 3.0
@@ -244,8 +257,9 @@ class ServiceCalls(StoreBase):
     module's docstring): what :class:`tutor.storage.store.ServiceStore` is made of.
 
     A ServiceStore is made by ``Store(address)`` for an ``http(s)://`` address; ``token``
-    defaults to ``$JUPYTERHUB_API_TOKEN``. Nothing is asked of the service until the first
-    read or write, so a page opens at once even while the service is down.
+    defaults to ``$JUPYTERHUB_API_TOKEN``, ``write_key`` to ``$LEONARD_WRITE_KEY`` (without
+    it the store reads, and the service refuses its writes). Nothing is asked of the service
+    until the first read or write, so a page opens at once even while the service is down.
     """
 
     hub_groups = True
@@ -256,7 +270,7 @@ class ServiceCalls(StoreBase):
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
                  retries: int = BUSY_RETRIES, owner: str | None = None,
-                 token: str | None = None) -> None:
+                 token: str | None = None, write_key: str | None = None) -> None:
         self.lang = normalize_lang(lang)
         address = str(path) if path is not None else os.environ.get("LEONARD_TUTOR_DB", "")
         parts = urlsplit(address)
@@ -275,6 +289,8 @@ class ServiceCalls(StoreBase):
         self._port = parts.port
         self._prefix = (parts.path or "/").rstrip("/") + "/" + API
         self._token = token if token is not None else os.environ.get(TOKEN_ENV, "")
+        self._write_key = (write_key if write_key is not None
+                           else os.environ.get(WRITE_KEY_ENV, ""))
         self._connection: http.client.HTTPConnection | None = None
         self._busy_until = 0.0
         if not self._token:
@@ -312,6 +328,8 @@ class ServiceCalls(StoreBase):
         target = self._prefix + route + (("?" + urlencode(query)) if query else "")
         data = None if body is None else json.dumps(body).encode("utf-8")
         headers = {"Authorization": f"token {self._token}", "Accept": "application/json"}
+        if self._write_key:
+            headers[WRITE_KEY_HEADER] = self._write_key
         if data is not None:
             headers["Content-Type"] = "application/json"
         last = ""
@@ -417,6 +435,29 @@ class ServiceCalls(StoreBase):
         answer = self._call("GET", "attempts", query=None if student is None
                             else {"student": student})
         return [attempt_from_json(a) for a in self._list(answer, "attempts")]
+
+    def attempts_after(self, mark: ReadMark | None = None, student: str | None = None
+                       ) -> tuple[list[tuple[int, Attempt]], ReadMark]:
+        """As :meth:`tutor.storage.store.Store.attempts_after`, from the service (``GET
+        attempts-after``): only the rows since ``mark`` cross the wire."""
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
+        query = {"after": (mark or ReadMark()).text()}
+        if student is not None:
+            query["student"] = student
+        answer = self._call("GET", "attempts-after", query=query)
+        rows = []
+        for value in self._list(answer, "attempts"):
+            found = value.get("id") if isinstance(value, dict) else None
+            if not isinstance(found, int) or isinstance(found, bool):
+                raise _wire_error("an attempt read since a mark has no id")
+            rows.append((found, attempt_from_json(value)))
+        after = answer.get("after")
+        try:
+            return rows, ReadMark.parse(after if isinstance(after, str) else "?")
+        except StoreError as err:
+            raise _wire_error("the answer has no mark to read from next") from err
 
     def save_mastery_rows(self, student: str,
                           rows: Mapping[str, Mapping[str, MasteryValue]]) -> None:

@@ -62,6 +62,7 @@ from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.class_rows import Assignment
 from tutor.storage.names import name_key
+from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
@@ -82,6 +83,7 @@ from tutor.storage.store_backends import (
     Backend,
     Connection,
     PostgresBackend,
+    Row,
     SQLiteBackend,
     Transaction,
     checked_location,
@@ -447,6 +449,39 @@ class Store(StoreBase):
             if student is not None else self.conn.execute(sql + " ORDER BY a.id")).fetchall())
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
+
+    def attempts_after(self, mark: ReadMark | None = None, student: str | None = None
+                       ) -> tuple[list[tuple[int, Attempt]], ReadMark]:
+        """The attempts (of one student) a reader who stopped at ``mark`` has not read, each
+        with its id, in the order of their ids, and the mark to give at the next read (None:
+        from the start, every row). A row may come again (on PostgreSQL, one committed late
+        is looked for again: :mod:`tutor.storage.read_mark`); the reader keeps each id once.
+        A store opened for one student gives that student's (any other raises
+        :class:`StoreAccessError`)."""
+        mark = mark or ReadMark()
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
+        where, values = self.backend.after_filter("a", mark)
+        sql = ("SELECT a.id, s.name, a.session, a.time, a.lesson, a.problem, a.step, "
+               "a.outcome, a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, "
+               "a.hints, a.duration, a.expected, a.answered FROM attempts a"
+               " JOIN students s ON s.id = a.student_id WHERE " + where)
+        if student is not None:
+            sql += " AND " + self.backend.key_filter("s")
+            values = self._key_args(sql, name_key(student), *values)
+        sql += " ORDER BY a.id"
+
+        def read() -> tuple[int, list[Row]]:
+            horizon = self.backend.read_horizon(self.conn)
+            return horizon, self.conn.execute(self._sql(sql), values).fetchall()
+
+        horizon, rows = self._retry(read)
+        found = [(int(r[0]), Attempt(r[1], r[2], r[3], r[4], r[5], r[6], Outcome(r[7]), r[8],
+                                     r[9], r[10], r[11], bool(r[12]), r[13], r[14], r[15],
+                                     r[16])) for r in rows]
+        last = max([mark.last_id, *(i for i, _ in found)])
+        return found, ReadMark(last, horizon)
 
     # -- mastery -----------------------------------------------------------------------------
     def save_mastery_rows(self, student: str,

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 from tutor.course.paths import PROGRESS_ENV, default_path, scheme_of
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.class_rows import CLASS_TABLES
+from tutor.storage.read_mark import RECHECK_IDS, ReadMark
 from tutor.storage.store_base import StoreAddressError
 
 if TYPE_CHECKING:
@@ -141,6 +142,16 @@ class Backend:
     merges_table = _MERGES_TABLE
     #: The statements that create the deals table (version 5) and its key.
     deals_tables: tuple[str, ...] = ()
+
+    def read_horizon(self, conn: Connection) -> int:
+        """The :attr:`~tutor.storage.read_mark.ReadMark.horizon` of a read about to begin: 0
+        where rows are committed in the order of their ids (SQLite: one writer at a time)."""
+        return 0
+
+    def after_filter(self, alias: str, mark: ReadMark) -> tuple[str, tuple[object, ...]]:
+        """The condition (and its values) on the attempts table named ``alias`` that gives
+        the rows a reader who stopped at ``mark`` has not read: here, the higher ids."""
+        return f"{alias}.id > ?", (mark.last_id,)
 
 
 def _version_table(version: int) -> tuple[str, str]:
@@ -332,6 +343,25 @@ class PostgresBackend(Backend):
 
     def add_column_sql(self, table: str, name: str, kind: str) -> str:
         return f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {name} {kind}"
+
+    def read_horizon(self, conn: Connection) -> int:
+        """The oldest transaction still running (64-bit, with its epoch): a row not visible
+        to a read that begins now was inserted by it or by a later one. Asked before the
+        read's rows, so it is never later than the rows' own snapshot."""
+        return int(one(conn.execute(
+            "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"))[0])
+
+    def after_filter(self, alias: str, mark: ReadMark) -> tuple[str, tuple[object, ...]]:
+        """The higher ids, and the rows committed late: among the :data:`RECHECK_IDS` ids
+        below the last one read, those whose inserting transaction (``xmin``, 32 bits) is
+        at or after the mark's horizon, compared modulo 2**32 as PostgreSQL compares
+        transaction ids (:mod:`tutor.storage.read_mark` says why)."""
+        if mark.horizon <= 0:
+            return super().after_filter(alias, mark)
+        late = (f"mod(mod({alias}.xmin::text::bigint - ?, 4294967296) + 4294967296, "
+                "4294967296) < 2147483648")
+        return (f"({alias}.id > ? OR ({alias}.id > ? AND {late}))",
+                (mark.last_id, mark.last_id - RECHECK_IDS, mark.horizon % 2**32))
 
 
 def is_database_address(location: str | os.PathLike[str]) -> bool:

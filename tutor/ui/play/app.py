@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
@@ -29,7 +30,7 @@ from tutor.ui.play.keys import HelpPanel, shortcut_map
 from tutor.ui.play.log import LogPanel
 from tutor.ui.play.moves import MOVES_GROUP, MovesPanel, move_label
 from tutor.ui.play.question import AnsweredCard, TutorPanel
-from tutor.ui.play.round_end import RoundEndPanel
+from tutor.ui.play.round_end import Onward, RoundEndPanel
 from tutor.ui.play.scores import ScoresPanel
 from tutor.ui.play.sheet import SheetPanel
 from tutor.ui.play.skills import SkillsPanel
@@ -144,6 +145,8 @@ class TutorApp(widgets.VBox):
         self.log_panel = LogPanel()
         self.sheet = SheetPanel(on_open=act(self._sheet_opened))
         self.name_form = NameForm(saving=self._saving_on)
+        if self.class_code:  # the link's class (an assignment's): not typed again
+            self.name_form.class_in.value = self.class_code
         self.name_form.on_name(act(self._named))
         self.access.on_name(act(self.name_form.hand_in))
         for accordion in (self.setup, self.sheet):  # their headers say whether they are open
@@ -194,6 +197,11 @@ class TutorApp(widgets.VBox):
         for part in (self._main, self.setup, self.sheet, self.new_game_btn):
             part.layout.display = "none" if shown else None
 
+    def lead_on(self, onward: Onward) -> None:
+        """Where the lesson's end leads (:class:`~tutor.ui.play.round_end.Onward`: the page's
+        class code and the assignment its link carried: its next lesson comes next)."""
+        self.round_end.onward = replace(onward, class_code=onward.class_code or self.class_code)
+
     def _named(self, student: str, class_code: str) -> None:
         """The student said their name: their game starts (the session that only filled
         the panels is dropped, having saved nothing), and the page's link says the name, so
@@ -206,6 +214,7 @@ class TutorApp(widgets.VBox):
         view = self._snapshot()
         self.lang = view.lang
         self.class_code = class_code
+        self.round_end.onward = replace(self.round_end.onward, class_code=class_code)
         with self.access.hold_sync():
             self.access.student, self.access.class_code = student, class_code
         self._generation += 1

@@ -11,11 +11,18 @@ from tutor.classroom.identity import hub_user
 from tutor.classroom.link import read_link, unnamed
 from tutor.classroom.request import page_query
 from tutor.classroom.student_assignments import PlayAssignment, play_assignment
-from tutor.course.lessons import FALLBACK_ID, LessonError, default_lesson, load_lesson
+from tutor.course.lessons import (
+    FALLBACK_ID,
+    LessonError,
+    default_lesson,
+    list_lessons,
+    load_lesson,
+)
 from tutor.i18n import N_, Message, translate_error, translator
 from tutor.session.session import LessonSettings, Session
 from tutor.storage.store import Store, StoreError
 from tutor.ui.play.app import TutorApp
+from tutor.ui.play.round_end import Onward
 from tutor.ui.shared.panel import UNFORESEEN, logged
 
 if TYPE_CHECKING:
@@ -117,14 +124,24 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
         # (A lesson that fell back to free play said so already: its notes are not repeated.)
         app = TutorApp(session=session, ask_name=lambda name, lang_: start(name, lang_,
                                                                          notes=[]),
-                       saving=store is not None)
+                       saving=store is not None, class_code=link.class_code)
     else:
         session = start(link.student, lang)
         app = TutorApp(session=session, class_code=link.class_code)
+    app.lead_on(Onward(class_code=link.class_code, assignment=given.assignment,
+                       title=_lesson_title))
     if notes:
         app._say(" ".join(notes), "msg")
         app.refresh()
     return app
+
+
+def _lesson_title(lesson_id: str, lang: str) -> str:
+    """A lesson's title in ``lang`` (its id if it cannot be read)."""
+    try:
+        return load_lesson(lesson_id, lang).text("title", lang)
+    except LessonError:
+        return lesson_id
 
 
 def _assignment(values: Mapping[str, str], store: object,
@@ -132,7 +149,9 @@ def _assignment(values: Mapping[str, str], store: object,
     """The link's assignment (:func:`play_assignment`); a store that answers in a way nobody
     foresaw leaves the game untagged, saying why, and the page opens all the same."""
     try:
-        return play_assignment(values, store)
+        installed = ([lesson.id for lesson in list_lessons(lang)]
+                     if values.get("lessons", "").strip() else [])
+        return play_assignment(values, store, installed)
     except Exception as err:
         logged(err)
         return PlayAssignment(note=Message(UNFORESEEN, error=str(err) or type(err).__name__))

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
+from tutor.classroom.assignments import Assignment, assignment_query
 from tutor.classroom.link import PLAY_PAGE, page_link, unnamed
+from tutor.classroom.student_assignments import assignment_play_link
 from tutor.course.lesson_end import LessonSummary
 from tutor.games import BONUS_WORDS, END_WORDS, GAMES, game
 from tutor.i18n import N_, format_number, ngettext, translator
@@ -22,7 +26,8 @@ from tutor.ui.play.scores import pair_name
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import classed
 
-__all__ = ["BONUS_WHY", "LESSONS_PAGE", "ROUND_END_BUTTONS", "SCORING_WHY", "RoundEndPanel",
+__all__ = ["BONUS_WHY", "LESSONS_PAGE", "ROUND_END_BUTTONS", "SCORING_WHY", "Onward",
+           "RoundEndPanel",
            "arithmetic_row", "hands_left_text", "lesson_end_html", "lesson_links_html",
            "match_end_html", "match_html", "round_summary_html"]
 
@@ -162,19 +167,59 @@ def match_html(view: Snapshot, lang: str, *, pending: bool) -> str:
             f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{result}")
 
 
+def _no_title(lesson: str, _lang: str) -> str:
+    return lesson
+
+
+@dataclass(frozen=True)
+class Onward:
+    """Where a lesson's end leads (issue 52): the class code the page was opened with, and the
+    assignment its link carried (None: none), whose next lesson comes next instead of the
+    curriculum's; ``title(lesson, lang)`` gives a lesson's title."""
+
+    class_code: str = ""
+    assignment: Assignment | None = None
+    title: Callable[[str, str], str] = field(default=_no_title, compare=False)
+
+
 def lesson_links_html(lang: str, student: str, next_lesson: str | None = None,
-                      next_title: str = "") -> str:
+                      next_title: str = "", *, onward: Onward | None = None,
+                      lesson: str = "") -> str:
     """The links at a lesson's or a match's end, relative like the lessons page's own (built
     by the same :func:`tutor.classroom.link.page_link`): back to the lessons page and, unless this
-    was
-    the last lesson, on to the next one in the play page."""
+    was the last lesson, on to the next one in the play page. Both keep the class code
+    (``onward``), so the lessons page's progress file is named with it. From an assignment
+    (``onward.assignment``), ``lesson`` being one of its lessons: on to the assignment's next
+    lesson, "Assignment done" after its last, and back to the lessons page carrying the
+    assignment (on Binder it is known from the link alone)."""
     _ = translator(lang)
-    back, back_words = page_link(LESSONS_PAGE, lang=lang, student=student), _(
-        "Back to the lessons")
+    onward = onward or Onward()
+    a = onward.assignment
+    class_code = onward.class_code or (a.class_code if a is not None else "")
+    back = page_link(LESSONS_PAGE, lang=lang, student=student, class_code=class_code)
+    if a is not None:
+        carried = {k: v for k, v in assignment_query(a).items() if k not in ("class", "lang")}
+        if unnamed(student):
+            carried["class"] = a.class_code
+        back += ("&" if "?" in back else "?") + urlencode(carried)
     out = (f"<a class='ld-lessons-link' href='{html.escape(back)}'>"
-           f"{html.escape(back_words)}</a>")
-    if next_lesson is not None:
-        href = page_link(PLAY_PAGE, lesson=next_lesson, lang=lang, student=student)
+           f"{html.escape(_('Back to the lessons'))}</a>")
+    if a is not None and lesson in a.lessons:
+        at = a.lessons.index(lesson) + 1
+        if at < len(a.lessons):
+            following = a.lessons[at]
+            href = assignment_play_link(PLAY_PAGE, a, following, lang, student, class_code)
+            words = _("Next lesson of “{assignment}”: {title}").format(
+                assignment=a.title, title=onward.title(following, lang))
+            out += (f" · <a class='ld-next-lesson-link' data-lesson='{html.escape(following)}' "
+                    f"href='{html.escape(href)}'>{html.escape(words)}</a>")
+        else:
+            done = _("Assignment done: “{assignment}” has no lesson after this one.").format(
+                assignment=a.title)
+            out += f" · <span class='ld-assignment-done'>{html.escape(done)}</span>"
+    elif next_lesson is not None:
+        href = page_link(PLAY_PAGE, lesson=next_lesson, lang=lang, student=student,
+                         class_code=class_code)
         words = _("Next lesson: {title}").format(title=next_title or next_lesson)
         out += (f" · <a class='ld-next-lesson-link' data-lesson='{html.escape(next_lesson)}' "
                 f"href='{html.escape(href)}'>{html.escape(words)}</a>")
@@ -203,7 +248,8 @@ def _answers_html(answers: StudentAnswers, lang: str, *, named: bool) -> str:
             + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
-def match_end_html(end: MatchEndView, view: Snapshot, lang: str, *, links: bool = True) -> str:
+def match_end_html(end: MatchEndView, view: Snapshot, lang: str, *, links: bool = True,
+                   onward: Onward | None = None) -> str:
     """The match's end (docs/rules.md §1.9, §4): the final scores, every point counted (pair
     games: each pair's too); each student's answers of the match, right at the first answer /
     asked per skill; and (``links``) the links back to the lessons page and on to the next
@@ -225,12 +271,13 @@ def match_end_html(end: MatchEndView, view: Snapshot, lang: str, *, links: bool 
     parts += [_answers_html(a, lang, named=named) for a in end.answers]
     if links:
         parts.append(lesson_links_html(lang, end.student, view.next_lesson,
-                                       view.next_lesson_title))
+                                       view.next_lesson_title, onward=onward,
+                                       lesson=end.lesson))
     return "".join(parts)
 
 
 def lesson_end_html(summary: LessonSummary, lang: str, *, next_lesson: str | None = None,
-                    next_title: str = "") -> str:
+                    next_title: str = "", onward: Onward | None = None) -> str:
     """The lesson's end (docs/rules.md §4): why it ended, a table of its target skills (right at
     the first answer of those asked, mastered ✔ or not, what to practise next), and the link
     back to the lessons page (relative, like the lessons page's links here) and, given
@@ -259,7 +306,8 @@ def lesson_end_html(summary: LessonSummary, lang: str, *, next_lesson: str | Non
             "</caption><thead><tr>"
             + "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
             + f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            + lesson_links_html(lang, summary.student, next_lesson, next_title))
+            + lesson_links_html(lang, summary.student, next_lesson, next_title, onward=onward,
+                                lesson=summary.lesson))
 
 
 class RoundEndPanel(widgets.VBox):
@@ -278,6 +326,8 @@ class RoundEndPanel(widgets.VBox):
         self.next_round_btn.on_click(lambda _b: on_next_round())
         self.new_match_btn = classed(W.Button(button_style="info"), "ld-new-match")
         self.new_match_btn.on_click(lambda _b: on_new_match())
+        self.onward = Onward()
+        """Where the lesson's end leads (the page's class code and assignment)."""
         super().__init__([self.lesson_end, self.summary, self.match_table, self.match_end,
                           W.HBox([self.next_round_btn, self.new_match_btn])])
         self.add_class("ld-round-end")
@@ -300,7 +350,8 @@ class RoundEndPanel(widgets.VBox):
         pending = view.question is not None
         lesson = view.lesson_end
         self.lesson_end.value = "" if lesson is None else lesson_end_html(
-            lesson, view.lang, next_lesson=view.next_lesson, next_title=view.next_lesson_title)
+            lesson, view.lang, next_lesson=view.next_lesson, next_title=view.next_lesson_title,
+            onward=self.onward)
         self.lesson_end.layout.display = None if lesson is not None else "none"
         self.summary.value = round_summary_html(
             view.round_summary, view.lang, pending=pending, variant=view.variant,
@@ -308,7 +359,7 @@ class RoundEndPanel(widgets.VBox):
         self.match_table.value = match_html(view, view.lang, pending=pending)
         end = view.match_end  # the lesson's end, when shown too, holds the links
         self.match_end.value = "" if end is None else match_end_html(
-            end, view, view.lang, links=lesson is None)
+            end, view, view.lang, links=lesson is None, onward=self.onward)
         self.match_end.layout.display = None if end is not None else "none"
         self.next_round_btn.layout.display = (
             None if not view.lesson_over and not pending else "none")

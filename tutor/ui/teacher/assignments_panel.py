@@ -18,15 +18,18 @@ import html
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
+from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
 from tutor.classroom.assignments import (
+    LESSONS_PAGE,
     Assignment,
     AssignmentError,
     AssignmentTable,
     assignment_from_link,
     assignment_link,
+    assignment_query,
     assignment_table,
     check_assignment,
     due_text,
@@ -45,6 +48,7 @@ from tutor.ui.teacher.assignment_table import (
     csv_link_html,
     sort_states,
 )
+from tutor.ui.teacher.link_box import LinkBox
 from tutor.ui.teacher.roster_box import AUTO, LABEL, NOT_TEXT, SHORT, RosterBox, error_html
 
 if TYPE_CHECKING:
@@ -106,6 +110,12 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         self.lang = "es"
         self.zone = school_zone()
         self.editing: Assignment | None = None
+        """The assignment the form changes (None: the form makes a new one). Only *Edit*
+        sets it: after *Save* the form is a new assignment's again (issue 52: a second
+        assignment typed after saving one replaced it)."""
+        self.saved: Assignment | None = None
+        """The assignment just saved, while the form still shows it unchanged (its Save
+        button says "Saved"; any change makes the form a new assignment's)."""
         self.shown: Assignment | None = None
         self.sort_key, self.descending = "student", False
         self.lessons: Mapping[str, Lesson] = {}
@@ -150,13 +160,16 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         self.new_btn = classed(W.Button(icon="plus", layout=AUTO), "ld-assign-new")
         self.new_btn.on_click(guard(lambda _b: self.new()))
         self.result = classed(W.HTML(), "ld-assign-result")
-        self.link_out = classed(W.Text(layout=W.Layout(width="100%", display="none"),
-                                       style=LABEL), "ld-assign-link")
+        self.links = LinkBox("ld-assign-link", LABEL)
+        self.link_out = self.links.text
         self.form = classed(W.VBox([
             self.class_in, self.title_in, self.lesson_dd, self.lessons_in, self.chosen,
             classed(W.HBox([self.due_date, self.due_time]), "ld-checks"), self.zone_note,
             self.settings, classed(W.HBox([self.save_btn, self.new_btn]), "ld-checks"),
-            self.result, self.link_out]), "ld-form", "ld-assign-form")
+            self.result, self.links]), "ld-form", "ld-assign-form")
+        for box in (self.class_in, self.title_in, self.lessons_in, self.due_date,
+                    self.due_time, self.lang_dd, self.scaffolds_dd):
+            box.observe(guard(self._typed), names="value")
         # -- the assignments made, and the one shown
         self.list_heading = W.HTML()
         self.pick_dd = classed(W.Dropdown(options=[("", "")], value="", layout=_WIDE,
@@ -225,17 +238,20 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
             "the end of that day.").format(zone=self.zone)) + "</div>"
         kept = (self.lang_dd.value, self.scaffolds_dd.value)
         self.lang_dd.description = _("Language")
-        self.lang_dd.options = [(_("the student's"), ""), (_("Spanish"), "es"),
-                                (_("English"), "en")]
         self.scaffolds_dd.description = _("Scaffolds")
-        self.scaffolds_dd.options = [(_("each lesson's own"), ""), (_("on"), "on"),
-                                     (_("off"), "off")]
-        self.lang_dd.value, self.scaffolds_dd.value = kept
+        self._quiet = True  # new words for the same choices: not a change to the form
+        try:
+            self.lang_dd.options = [(_("the student's"), ""), (_("Spanish"), "es"),
+                                    (_("English"), "en")]
+            self.scaffolds_dd.options = [(_("each lesson's own"), ""), (_("on"), "on"),
+                                         (_("off"), "off")]
+            self.lang_dd.value, self.scaffolds_dd.value = kept
+        finally:
+            self._quiet = False
         self.settings.set_title(0, _("More settings (language, scaffolds)"))
-        self.save_btn.tooltip = _("Check the assignment and save it")
         self.new_btn.description = _("New assignment")
         self.new_btn.tooltip = _("Empty the form to make another assignment")
-        self.link_out.description = _("Link to send")
+        self.links.relabel(lang, _("Link to send"))
         self.list_heading.value = "<h4>" + html.escape(_("Assignments made")) + "</h4>"
         self.pick_dd.description = _("Show")
         self.edit_btn.description = _("Edit")
@@ -255,8 +271,34 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
 
     def _relabel_form(self) -> None:
         _ = translator(self.lang)
-        self.save_btn.description = (_("Save the changes") if self.editing is not None
-                                     else _("Save the assignment"))
+        if self.saved is not None:
+            self.save_btn.description = _("Saved")
+            self.save_btn.tooltip = _("Saved: change the form to make a new assignment, or "
+                                      "press Edit below to change this one")
+            self.save_btn.icon = "check"
+        else:
+            self.save_btn.description = (_("Save the changes") if self.editing is not None
+                                         else _("Save the assignment"))
+            self.save_btn.tooltip = _("Check the assignment and save it")
+            self.save_btn.icon = "save"
+        self.save_btn.disabled = self.saved is not None
+
+    def _typed(self, _change: Mapping[str, object]) -> None:
+        """A change to the form after Save: it now makes a new assignment (the one saved
+        stays as it is: changing it is *Edit*'s)."""
+        if self.saved is None or self._quiet:
+            return
+        self.saved = None
+        self.editing = None
+        self.links.show(LESSONS_PAGE, None)
+
+        def said(lang: str) -> str:
+            _ = translator(lang)
+            return "<div class='ld-legend'>" + html.escape(_(
+                "A new assignment: saving it keeps the one saved before.")) + "</div>"
+
+        self._say("result", said)
+        self._relabel_form()
 
     def _say(self, box: str, said: Callable[[str], str]) -> None:
         self._said[box] = said
@@ -275,15 +317,20 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         ``live`` are the class table's and the live view's, so the three agree."""
         self.lang = lang
         self._attempts, self._counts, self._live = attempts, counts, live
+        self.show_lessons(lessons, titles)
+        self._show_list()
+
+    def show_lessons(self, lessons: Mapping[str, Lesson], titles: Mapping[str, str]) -> None:
+        """The lessons *Add a lesson* offers (those with target skills): the page's, read
+        again when the lesson builder saves one, so that it is offered at once."""
         self.lessons, self.titles = lessons, titles
-        _ = translator(lang)
+        _ = translator(self.lang)
         chosen = self.lesson_dd.value
         self.lesson_dd.options = [(_("choose a lesson to add it"), "")] + [
             (f"{titles.get(x, x)} ({x})", x) for x, lesson in lessons.items()
             if lesson.plan.targets]
         self.lesson_dd.value = chosen if chosen in lessons else ""
         self._show_chosen()
-        self._show_list()
 
     def files_merged(self, merged: Sequence[tuple[str, Sequence[Attempt]]]) -> None:
         """The files the page merged (the teacher's upload: each file's shown name and rows,
@@ -316,7 +363,10 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
 
     def save(self) -> Assignment | None:
         """Check the form and save the assignment (new, or the one being edited); show its
-        link, or the sentence that says what is wrong (the form keeps what was typed)."""
+        link, or the sentence that says what is wrong (the form keeps what was typed). The
+        form unchanged since it was saved is saved already: nothing is saved again."""
+        if self.saved is not None:
+            return self.saved
         try:
             a = check_assignment(
                 class_code=str(self.class_in.value), title=str(self.title_in.value),
@@ -330,17 +380,19 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
             self._refuse("result", err)
             return None
         edited = self.editing is not None
-        self.editing = a
+        self.editing = None  # the next save is a new assignment's, unless Edit says otherwise
+        self.saved = a
         self.shown = a
         self._relabel_form()
         link = assignment_link(a)
-        self.link_out.value = link
-        self.link_out.layout.display = ""
+        self.links.show(LESSONS_PAGE, urlencode(assignment_query(a)))
 
         def said(lang: str) -> str:
             _ = translator(lang)
             head = (_("Saved the changes to “{title}”. Its link is the same:") if edited
                     else _("Saved “{title}” for {code}. Send your class this link:"))
+            after = _("Press “New assignment” to make another; Edit, under “Assignments "
+                      "made”, changes this one.")
             due = due_text(a, lang)
             when = (" " + _("Due {due}.").format(due=due)) if due else ""
             head = head.format(title=a.title, code=a.class_code)
@@ -348,7 +400,8 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
             return (f"<div class='ld-ok'>{html.escape(head)}</div>"
                     f"<div class='ld-legend'><a class='ld-assign-link-a' target='_blank' "
                     f"href='{html.escape(link)}'>{html.escape(open_it)}</a>"
-                    f"{html.escape(when)}</div>")
+                    f"{html.escape(when)}</div>"
+                    f"<div class='ld-legend'>{html.escape(after)}</div>")
 
         self._say("result", said)
         self._show_list()
@@ -356,12 +409,15 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
 
     def new(self) -> None:
         """An empty form for another assignment (the class code stays)."""
-        self.editing = None
-        for field in (self.title_in, self.lessons_in, self.due_date, self.due_time):
-            field.value = ""
-        self.lang_dd.value = self.scaffolds_dd.value = ""
-        self.link_out.value = ""
-        self.link_out.layout.display = "none"
+        self._quiet = True
+        try:
+            for field in (self.title_in, self.lessons_in, self.due_date, self.due_time):
+                field.value = ""
+            self.lang_dd.value = self.scaffolds_dd.value = ""
+        finally:
+            self._quiet = False
+        self.editing = self.saved = None
+        self.links.show(LESSONS_PAGE, None)
         self._say("result", lambda _lang: "")
         self._relabel_form()
 
@@ -370,16 +426,19 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         a = self.shown
         if a is None:
             return
-        self.editing = a
-        self.class_in.value = a.class_code
-        self.title_in.value = a.title
-        self.lessons_in.value = ", ".join(a.lessons)
-        day, _t, clock = a.due.partition("T")
-        self.due_date.value, self.due_time.value = day, clock
-        self.lang_dd.value = a.lang
-        self.scaffolds_dd.value = a.scaffolds
-        self.link_out.value = assignment_link(a)
-        self.link_out.layout.display = ""
+        self._quiet = True
+        try:
+            self.class_in.value = a.class_code
+            self.title_in.value = a.title
+            self.lessons_in.value = ", ".join(a.lessons)
+            day, _t, clock = a.due.partition("T")
+            self.due_date.value, self.due_time.value = day, clock
+            self.lang_dd.value = a.lang
+            self.scaffolds_dd.value = a.scaffolds
+        finally:
+            self._quiet = False
+        self.editing, self.saved = a, None
+        self.links.show(LESSONS_PAGE, urlencode(assignment_query(a)))
 
         def said(lang: str) -> str:
             _ = translator(lang)
@@ -404,6 +463,8 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         self.shown = changed
         if self.editing is not None and self.editing.id == a.id:
             self.editing = changed
+        if self.saved is not None and self.saved.id == a.id:
+            self.saved = changed
         self._show_list()
 
     # -- the list and the table --------------------------------------------------------------
@@ -497,7 +558,9 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
                f"<div class='ld-assign-counts'>{html.escape(counts_line(table, self.lang))}"
                "</div>",
                f"<div class='ld-legend'>{html.escape(its_link)} "
-               f"<code class='ld-assign-shown-link'>{html.escape(assignment_link(a))}</code>"
+               f"<code class='ld-assign-shown-link'>"
+               f"{html.escape(self.links.url_for(LESSONS_PAGE, urlencode(assignment_query(a))))}"
+               "</code>"
                "</div>"]
         if table.missing:
             out.append("<div class='ld-warn ld-assign-missing'>" + html.escape(_(

@@ -5,6 +5,7 @@ links that open it: here, on this Voilà server, and on Binder."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -87,9 +88,12 @@ class BuilderPanel(widgets.VBox):
     until the teacher edits it; a name taken already is saved only once the teacher ticks
     “Replace a lesson of the same name”."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None,
+                 on_saved: Callable[[Path], None] | None = None) -> None:
         W = widgets
         self.folder = folder
+        self.on_saved = on_saved
+        """Called with the lesson file once one is saved (the page offers it at once)."""
         self.lang = "es"
         self.heading = W.HTML()
         self.help = W.HTML()
@@ -242,4 +246,6 @@ class BuilderPanel(widgets.VBox):
             return None
         self.result.value = saved_html(path, links, self.lang)
         self.replace_cb.value = False  # the next lesson asks again before replacing one
+        if self.on_saved is not None:
+            self.on_saved(path)
         return path

@@ -37,11 +37,17 @@ def _link_html(step: NextStep, lang: str, titles: Mapping[str, str], class_code:
 
 
 def next_steps_html(steps: Sequence[NextStep], lang: str,
-                    titles: Mapping[str, str] | None = None, class_code: str = "") -> str:
+                    titles: Mapping[str, str] | None = None, class_code: str = "", *,
+                    answered: bool = True) -> str:
     """The next steps as a table (caption, column headers), one row per student and skill,
-    in the order given (stuck students first); each link carries ``class_code``."""
+    in the order given (stuck students first); each link carries ``class_code``.
+    ``answered`` false: the class has no answer yet (nothing is mastered either: the page
+    says so, issue 52)."""
     _ = translator(lang)
     titles = titles or {}
+    if not answered:
+        return ("<div class='ld-legend ld-empty'>" + html.escape(_(
+            "No answers yet: the next steps appear once students have played.")) + "</div>")
     if not steps:
         return ("<div class='ld-legend ld-empty'>"
                 + html.escape(_("Nothing to do: every skill asked is mastered.")) + "</div>")
@@ -77,7 +83,10 @@ class NextStepsPanel(widgets.VBox):
         classed(self, "ld-next-steps-panel")
 
     def render(self, steps: Sequence[NextStep], lang: str,
-               titles: Mapping[str, str] | None = None, class_code: str = "") -> None:
+               titles: Mapping[str, str] | None = None, class_code: str = "", *,
+               answered: bool = True) -> None:
+        """``answered`` false: the class has no answer yet."""
         _ = translator(lang)
         self.heading.value = "<h3>" + html.escape(_("What to do next")) + "</h3>"
-        self.table.value = next_steps_html(steps, lang, titles, class_code)
+        self.table.value = next_steps_html(steps, lang, titles, class_code,
+                                           answered=answered)

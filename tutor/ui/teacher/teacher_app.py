@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tutor.classroom.live import CountsMemo, LiveView, class_counts, live_rows
+from tutor.classroom.live import CountsMemo, LiveFeed, LiveView, class_counts, live_rows
 from tutor.classroom.next_steps import next_steps
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
@@ -66,6 +66,8 @@ class TeacherPage(LanguagePage):
         self._lessons: dict[str, Lesson] = {}
         self._counts: CountsMemo = {}
         """The live view's counts of each student, replayed again only on a new row."""
+        self._feed = LiveFeed()
+        """The class's rows as the live view read them: each tick reads only newer ones."""
         self.from_files: set[str] = set()
         """The sessions merged from uploaded files on this page: the live view shows their
         students as from files, never stuck (issue 43)."""
@@ -80,7 +82,8 @@ class TeacherPage(LanguagePage):
         self.next_steps = NextStepsPanel()
         self.answers = StudentAnswersPanel()
         self.mistakes = MistakesPanel()
-        self.builder = BuilderPanel(lessons_folder)
+        self.builder = BuilderPanel(lessons_folder,
+                                    on_saved=self._guarded(lambda _path: self.lessons_changed()))
         self.assignments = AssignmentsPanel(store, class_code=class_code, clock=self.clock,
                                             guard=self._guarded)
         self.children = [page_stylesheet(), self.header, self.access, self.live, self.upload,
@@ -101,7 +104,9 @@ class TeacherPage(LanguagePage):
         """Every class panel from the store's attempts, read once (the "Refresh" button)."""
         self._titles.clear()  # a lesson built since has its title (and its caps)
         self._counts.clear()
-        attempts = self.store.attempts() if self.store is not None else []
+        self._feed.reset()  # the whole class, read once; the ticks read from there on
+        attempts = ([a for _, a in self._feed.read(self.store)] if self.store is not None
+                    else [])
         live = self._render_live(attempts)
         by_student = class_counts(attempts, self._lessons, self._counts)  # the live view's too
         self.rows = class_table(attempts, by_student=by_student)
@@ -109,17 +114,29 @@ class TeacherPage(LanguagePage):
         self.table.render(self.rows, self.lang, self.class_code)
         self.next_steps.render(next_steps(attempts, self._installed(), self.clock(),
                                           by_student=by_student, live=live),
-                               self.lang, self._lesson_titles(), self.class_code)
+                               self.lang, self._lesson_titles(), self.class_code,
+                               answered=bool(attempts))
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
         # Guarded on its own: a store that cannot hold assignments leaves the rest shown.
         self._guarded(self.assignments.render)(attempts, self._lessons, self._lesson_titles(),
                                                self.lang, counts=by_student, live=live)
 
+    def lessons_changed(self) -> None:
+        """A lesson was saved by the builder: the lessons are read again, and the
+        assignments' *Add a lesson* offers it at once (issue 52: it waited for Refresh)."""
+        self._titles.clear()
+        titles = self._lesson_titles()
+        self.assignments.show_lessons(self._lessons, titles)
+
     def refresh_live(self) -> None:
-        """The live view alone, from one read of the store (the page's tick): the class
-        table and the other panels wait for the "Refresh" button."""
-        self._render_live(self.store.attempts() if self.store is not None else [])
+        """The live view alone (the page's tick), from the rows stored since the last read
+        folded into those read before (:class:`tutor.classroom.live.LiveFeed`: never the
+        whole class again): the class table and the other panels wait for the "Refresh"
+        button."""
+        if self.store is not None:
+            self._feed.read(self.store)
+        self._render_live(self._feed.attempts())
 
     def _render_live(self, attempts: Sequence[Attempt]) -> LiveView:
         titles = self._lesson_titles()
