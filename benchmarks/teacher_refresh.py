@@ -10,7 +10,8 @@ the tests start one; ``--store``: that address), and the teacher page, built onc
 is refreshed ``--repeat`` times:
 
 - the page's tick (:meth:`tutor.ui.teacher.teacher_app.TeacherPage.refresh_live`: one read of the
-  store, the live view, one HTML table), which runs every few seconds on a shared store;
+  store's new rows, the live view, one HTML table), which runs every few seconds on a shared
+  store; and a tick that finds a new row, which feeds it to every panel (issue 52 part 3);
 - its parts: the store's read alone, and the live view from rows in memory;
 - the "Refresh" button (:meth:`~tutor.ui.teacher.teacher_app.TeacherPage.refresh`: every panel);
 - the same button once the class has an assignment of the lesson with the whole class on its
@@ -124,6 +125,19 @@ def main(argv: list[str] | None = None) -> int:
                                                              max(3, args.repeat // 10))
                 results["  the assignment's table"] = timed(page.assignments.table_now,
                                                            args.repeat)
+                student = rows[-1]
+                added = iter(range(10**6))
+
+                def tick_with_a_row() -> None:
+                    k = next(added)
+                    store.record_attempt(
+                        student.student, student.session, lesson=student.lesson,
+                        problem=f"bench-{k}", step="T", outcome="CORRECT",
+                        input_text="12", kc=student.kc, expected=12, answered=12)
+                    page.refresh_live()
+
+                results["tick with a new row (every panel)"] = timed(
+                    tick_with_a_row, max(3, args.repeat // 5))
         finally:
             if cluster is not None:
                 cluster.stop()
