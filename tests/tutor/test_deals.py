@@ -99,6 +99,29 @@ def test_only_a_class_store_remembers_deals(tmp_path: Path) -> None:
         assert served.shared  # the store service opens its SQLite file so
 
 
+def test_the_class_servers_file_remembers_deals(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's class server names one file for every page in $LEONARD_TUTOR_DB: a page
+    opens it as Store() and it remembers deals, so a second tab with the same seed is
+    practice there too. Without the variable a page's store is the student's own file."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("LEONARD_TUTOR_DB", raising=False)
+    with Store() as own:
+        assert not own.shared
+    monkeypatch.setenv("LEONARD_TUTOR_DB", str(tmp_path / "class.sqlite3"))
+    with Store() as page:
+        assert page.shared
+    stores = [Store(), Store()]  # two tabs: each page opens Store() (tutor.ui.play.entry)
+    first, again = (Session.from_lesson("04-times", lang="en", student="ana", seed=7,
+                                        store=store) for store in stores)
+    drive.start(first)
+    drive.start(again)
+    assert not first.replayed and again.replayed
+    for s, store in zip((first, again), stores, strict=True):
+        s.close()
+        store.close()
+
+
 # --- the sessions ---------------------------------------------------------------------------
 
 def _rows(store: Store, student: str = "ana") -> dict[str, dict[str, MasteryValue]]:

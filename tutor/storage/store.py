@@ -165,9 +165,10 @@ class Store(StoreBase):
     ``lang`` is the language of its error messages (a teacher's or a student's).
 
     ``shared``: whether the store is a class's, shared by a class server's pages, which then
-    remember the deals each student played (:attr:`shared`); None: a PostgreSQL store is, an
-    SQLite file is not (a student's own file, or Binder's) unless the class's store service
-    opens it.
+    remember the deals each student played (:attr:`shared`); None: a PostgreSQL store is, and
+    so is the file a class server names in ``$LEONARD_TUTOR_DB`` (the README's class server:
+    every page opens it); another SQLite file is not (a student's own file, or Binder's, in
+    the home folder) unless the class's store service opens it.
     """
 
     def __new__(cls, path: str | os.PathLike[str] | None = None,
@@ -189,7 +190,9 @@ class Store(StoreBase):
         location = (checked_location(path, self.lang) if path is not None
                     else default_location(self.lang))
         self.owner = owner
-        self.shared = isinstance(location, str) if shared is None else shared
+        if shared is None:  # a class's database, or the class server's file in $ENV_VAR
+            shared = isinstance(location, str) or (path is None and bool(os.environ.get(ENV_VAR)))
+        self.shared = shared
         self._tries = 0
         self.conn: Connection
         self.retries = max(0, int(retries))
