@@ -299,20 +299,25 @@ _TILE = re.compile(r"[^-/]+/[^/]+$|-/[^/]+$")
 
 def question_numbers(problem: str, step: str, expected: int | None
                      ) -> tuple[str, str, int | None]:
-    """What makes two questions "the same numbers" for :data:`SHOWN`: the play (the tile
-    placed, read from the end of the problem id, whose start names the match, round and turn;
-    a round's end: its last part), the step (its tags left out) and the answer. For a power
-    play the tile gives the rule and its number, and the step and answer then give T: the
-    same tile, step and answer is the same computation, whichever deal, turn or tab it comes
-    in; another tile with the same answer (4 × 8 after 8 × 4 was shown) is not.
+    """What makes two questions "the same numbers" for :data:`SHOWN`: the play, the step
+    (its tags left out) and the answer.
+
+    * A power play is its tile, read from the end of the problem id: the tile gives the rule
+      and its number, and the step and answer then give T, so the same tile, step and answer
+      is the same computation, whichever deal, turn or tab it comes in; another tile with
+      the same answer (4 × 8 after 8 × 4 was shown) is not.
+    * Anything else (a round's count, a Ponce rounding) is its whole problem id, the match,
+      round and turn it came at: the same position of the same deal (another tab, the link
+      again). A count is the sum of hands, not one fact, so another round whose hands add up
+      to the same answer is another question: what was shown does not answer it.
 
     >>> question_numbers("m1r1t3-4/x", "gain[blanks]", 32)
     ('4/x', 'gain', 32)
     >>> question_numbers("m2r1t7--/4", "loss", 8), question_numbers("m1r1t9-domino", "collect", 20)
-    (('-/4', 'loss', 8), ('domino', 'collect', 20))
+    (('-/4', 'loss', 8), ('m1r1t9-domino', 'collect', 20))
     """
     found = _TILE.search(problem)
-    play = found.group(0) if found else problem.rpartition("-")[2]
+    play = found.group(0) if found else problem
     return play, parse_step(step)[0], expected
 
 
