@@ -11,8 +11,8 @@ __all__ = ["table_box"]
 
 
 def table_box(table_html: str, label: str) -> str:
-    """``table_html`` (one ``<table>``, with anything after it that belongs to it) inside the
-    box that scrolls sideways when the table is wider than the window; ``label`` names it for
-    a screen reader (the table's caption)."""
+    """``table_html`` (one ``<table>``) inside the box that scrolls sideways when the table
+    is wider than the window; ``label`` names it for a screen reader (the table's caption).
+    Legends under a table stay outside the box: they wrap to the window's width."""
     return (f"<div class='ld-table-scroll' role='region' tabindex='0' "
             f"aria-label='{html.escape(label, quote=True)}'>{table_html}</div>")
