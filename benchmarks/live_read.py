@@ -212,42 +212,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", help="the store's address (default: a fresh SQLite file)")
     args = ap.parse_args(argv)
 
-    cluster = None
-    with tempfile.TemporaryDirectory(prefix="live-read-") as tmp:
-        if args.store:
-            address: str = args.store
-        elif args.postgres:
-            from tests.pg_cluster import Cluster, why_not
+    from tests.pg_cluster import bench_store
 
-            reason = why_not()
-            if reason:
-                print(reason)
-                return 2
-            cluster = Cluster().start()
-            address = cluster.new_database()
-        else:
-            address = str(Path(tmp) / "class.sqlite3")
-        try:
-            print(f"{args.students} students, {args.minutes:g} minutes, a row every "
-                  f"{args.every:g} s each, a tick every {args.tick:g} s "
-                  f"({'PostgreSQL' if '://' in address else 'SQLite'})")
-            print(f"{'tick':>4}  {'full read':>12} {'ms':>7}  {'new rows read':>14} {'ms':>6}"
-                  f"  {'rows':>5}")
+    with tempfile.TemporaryDirectory(prefix="live-read-") as tmp, \
+            bench_store(args.store, args.postgres, Path(tmp) / "class.sqlite3") as found:
+        if found is None:
+            return 2
+        address: str = found
+        print(f"{args.students} students, {args.minutes:g} minutes, a row every "
+              f"{args.every:g} s each, a tick every {args.tick:g} s "
+              f"({'PostgreSQL' if '://' in address else 'SQLite'})")
+        print(f"{'tick':>4}  {'full read':>12} {'ms':>7}  {'new rows read':>14} {'ms':>6}"
+              f"  {'rows':>5}")
 
-            def say(n: int, t: Tick) -> None:
-                print(f"{n + 1:>4}  {t.full_bytes:>12,} {t.full_ms:>7.1f}  {t.new_bytes:>14,} "
-                      f"{t.new_ms:>6.1f}  {t.new_rows:>5}")
+        def say(n: int, t: Tick) -> None:
+            print(f"{n + 1:>4}  {t.full_bytes:>12,} {t.full_ms:>7.1f}  {t.new_bytes:>14,} "
+                  f"{t.new_ms:>6.1f}  {t.new_rows:>5}")
 
-            rows, ticks = measure(address, args.students, args.minutes, args.every,
-                                  args.tick, args.ticks, say)
-            full = statistics.median(t.full_bytes for t in ticks)
-            new = statistics.median(t.new_bytes for t in ticks)
-            print(f"rows after the class: {rows:,}; bytes per tick (median): full read "
-                  f"{full:,.0f} ({full / 2**20:.2f} MiB), new rows {new:,.0f} "
-                  f"({new / 2**20:.4f} MiB): {full / max(new, 1):,.0f}× less")
-        finally:
-            if cluster is not None:
-                cluster.stop()
+        rows, ticks = measure(address, args.students, args.minutes, args.every,
+                              args.tick, args.ticks, say)
+        full = statistics.median(t.full_bytes for t in ticks)
+        new = statistics.median(t.new_bytes for t in ticks)
+        print(f"rows after the class: {rows:,}; bytes per tick (median): full read "
+              f"{full:,.0f} ({full / 2**20:.2f} MiB), new rows {new:,.0f} "
+              f"({new / 2**20:.4f} MiB): {full / max(new, 1):,.0f}× less")
     return 0
 
 

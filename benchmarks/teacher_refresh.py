@@ -10,7 +10,8 @@ the tests start one; ``--store``: that address), and the teacher page, built onc
 is refreshed ``--repeat`` times:
 
 - the page's tick (:meth:`tutor.ui.teacher.teacher_app.TeacherPage.refresh_live`: one read of the
-  store, the live view, one HTML table), which runs every few seconds on a shared store;
+  store's new rows, the live view, one HTML table), which runs every few seconds on a shared
+  store; and a tick that finds a new row, which feeds it to every panel (issue 52 part 3);
 - its parts: the store's read alone, and the live view from rows in memory;
 - the "Refresh" button (:meth:`~tutor.ui.teacher.teacher_app.TeacherPage.refresh`: every panel);
 - the same button once the class has an assignment of the lesson with the whole class on its
@@ -66,67 +67,67 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", help="the store's address (default: a fresh SQLite file)")
     args = ap.parse_args(argv)
 
+    from tests.pg_cluster import bench_store
     from tutor.classroom.live import live_rows
     from tutor.classroom.overview import merge_files
     from tutor.course.lessons import list_lessons
     from tutor.storage.store import Store
     from tutor.ui.teacher.teacher_app import TeacherPage
 
-    cluster = None
-    with tempfile.TemporaryDirectory(prefix="teacher-refresh-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="teacher-refresh-") as tmp, \
+            bench_store(args.store, args.postgres, Path(tmp) / "class.sqlite3") as found:
+        if found is None:
+            return 2
+        address: str = found
         folder = Path(tmp)
         files = class_files(args.students, args.lesson, folder / "class")
-        if args.store:
-            address: str = args.store
-        elif args.postgres:
-            from tests.pg_cluster import Cluster, why_not
+        with Store(address, lang="en") as store:
+            merge_files(store, [(f.name, f.read_bytes()) for f in files], "en")
+            rows = store.attempts()
+            page = TeacherPage(store=store, lang="en", live_seconds=5)
+            view = page.live.view
+            assert view is not None
+            print(f"store: {store.backend.name}; {len(files)} students, {len(rows)} rows; "
+                  f"live view: {view.count('playing')} playing, {len(view.stuck)} stuck, "
+                  f"{view.count('finished')} finished, {view.count('files')} from files")
+            results = {
+                "tick (refresh_live)": timed(page.refresh_live, args.repeat),
+                "  store read (attempts)": timed(store.attempts, args.repeat),
+                "  live view from rows": timed(lambda: live_rows(rows, page.clock()),
+                                               args.repeat),
+                "button (refresh: every panel)": timed(page.refresh,
+                                                       max(3, args.repeat // 10)),
+            }
+            from datetime import timedelta
 
-            reason = why_not()
-            if reason:
-                print(reason)
-                return 2
-            cluster = Cluster().start()
-            address = cluster.new_database()
-        else:
-            address = str(folder / "class.sqlite3")
-        try:
-            with Store(address, lang="en") as store:
-                merge_files(store, [(f.name, f.read_bytes()) for f in files], "en")
-                rows = store.attempts()
-                page = TeacherPage(store=store, lang="en", live_seconds=5)
-                view = page.live.view
-                assert view is not None
-                print(f"store: {store.backend.name}; {len(files)} students, {len(rows)} rows; "
-                      f"live view: {view.count('playing')} playing, {len(view.stuck)} stuck, "
-                      f"{view.count('finished')} finished, {view.count('files')} from files")
-                results = {
-                    "tick (refresh_live)": timed(page.refresh_live, args.repeat),
-                    "  store read (attempts)": timed(store.attempts, args.repeat),
-                    "  live view from rows": timed(lambda: live_rows(rows, page.clock()),
-                                                   args.repeat),
-                    "button (refresh: every panel)": timed(page.refresh,
-                                                           max(3, args.repeat // 10)),
-                }
-                from datetime import timedelta
+            from tutor.classroom.assignments import check_assignment
 
-                from tutor.classroom.assignments import check_assignment
+            lessons = {ls.id: ls for ls in list_lessons("en")}
+            due = page.clock() + timedelta(days=7)
+            store.save_roster("B1", store.students())
+            store.save_assignment(check_assignment(
+                class_code="B1", title="Benchmark", lessons=[args.lesson],
+                installed=lessons, now=page.clock(), due_date=f"{due:%Y-%m-%d}"))
+            page.refresh()
+            table = page.assignments.table_now()
+            assert table is not None and len(table.rows) == len(files)
+            results["button, with an assignment"] = timed(page.refresh,
+                                                         max(3, args.repeat // 10))
+            results["  the assignment's table"] = timed(page.assignments.table_now,
+                                                       args.repeat)
+            student = rows[-1]
+            added = iter(range(10**6))
 
-                lessons = {ls.id: ls for ls in list_lessons("en")}
-                due = page.clock() + timedelta(days=7)
-                store.save_roster("B1", store.students())
-                store.save_assignment(check_assignment(
-                    class_code="B1", title="Benchmark", lessons=[args.lesson],
-                    installed=lessons, now=page.clock(), due_date=f"{due:%Y-%m-%d}"))
-                page.refresh()
-                table = page.assignments.table_now()
-                assert table is not None and len(table.rows) == len(files)
-                results["button, with an assignment"] = timed(page.refresh,
-                                                             max(3, args.repeat // 10))
-                results["  the assignment's table"] = timed(page.assignments.table_now,
-                                                           args.repeat)
-        finally:
-            if cluster is not None:
-                cluster.stop()
+            def tick_with_a_row() -> None:
+                k = next(added)
+                store.record_attempt(
+                    student.student, student.session, lesson=student.lesson,
+                    problem=f"bench-{k}", step="T", outcome="CORRECT",
+                    input_text="12", kc=student.kc, expected=12, answered=12)
+                page.refresh_live()
+
+            results["tick with a new row (every panel)"] = timed(
+                tick_with_a_row, max(3, args.repeat // 5))
     print(f"{'':32} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms':>8}")
     for name, r in results.items():
         print(f"{name:32} {r['p50']:8.1f} {r['p95']:8.1f} {r['cpu']:8.1f}")

@@ -15,9 +15,11 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["Cluster", "find_bin", "why_not"]
+__all__ = ["Cluster", "bench_store", "find_bin", "why_not"]
 
 
 def find_bin() -> Path | None:
@@ -159,3 +161,26 @@ def _quote(text: str) -> str:
     import shlex
 
     return shlex.quote(text)
+
+
+@contextmanager
+def bench_store(given: str | None, postgres: bool, file: Path) -> Iterator[str | None]:
+    """A benchmark's store address: ``given`` (its ``--store``), else with ``postgres`` a
+    fresh database of a throwaway cluster (stopped at the end), else the SQLite ``file``.
+    None (the reason printed) when PostgreSQL is asked for and cannot start here."""
+    if given:
+        yield given
+        return
+    if not postgres:
+        yield str(file)
+        return
+    reason = why_not()
+    if reason:
+        print(reason)
+        yield None
+        return
+    cluster = Cluster().start()
+    try:
+        yield cluster.new_database()
+    finally:
+        cluster.stop()

@@ -582,6 +582,53 @@ def test_nfc_and_nfd_jose_are_one_student(hub: Hub, browser: Any) -> None:
     assert len(sessions) == 2
 
 
+def test_two_tabs_with_one_seed_the_second_is_practice_and_show_me_proves_nothing(
+        hub: Hub, browser: Any) -> None:
+    """Issue 51 part 3: the same link with seed=7 in two tabs. The first tab's answers count;
+    the second says, before its first question, that the game is practice. "Show me" in the
+    second tab gives the answer; typing it in the first tab is right, but no proof: the
+    student's saved mastery stays as it was."""
+    from tutor.storage.store import Store
+
+    user = "kim"
+    link = f"?lesson={LESSON}&lang=en&seed=7"
+
+    def evidence() -> dict[str, object]:
+        with Store(hub.database) as store:
+            return {skill: row for skill, row in store.mastery_rows(user).items()
+                    if row["asked"] or row["streak"] or row["scaffolded_right"]}
+
+    first = _login(browser, hub, user)
+    # the server spawned first, so that its spawn page's redirect opens no Play page (a page
+    # opened again, even by a reload, is a second opening of the deal)
+    _open(first, hub, user, "Lessons.ipynb", "?lang=en")
+    _open(first, hub, user, "Play.ipynb", link)
+    _play_to_question(first)
+    assert first.locator(".ld-practice").count() == 0
+    second = first.context.new_page()
+    _open(second, hub, user, "Play.ipynb", link)
+    note = second.locator(".ld-practice")
+    note.wait_for(timeout=180_000)  # said from the page's start
+    assert "played this deal before" in note.inner_text()
+    _play_to_question(second)  # the same moves: the same question
+    second.locator(".ld-reveal").click()
+    for _ in range(120):
+        with Store(hub.database) as store:
+            shown = store.revealed(user, LESSON)
+        if shown:
+            break
+        time.sleep(0.5)
+    assert len(shown) == 1
+    before = evidence()
+    assert "Right" in _answer(first, str(shown[0][2]))
+    time.sleep(1)  # the mastery saved with the answer
+    assert evidence() == before
+    with Store(hub.database) as store:
+        right = [a for a in store.attempts(user) if a.outcome.value == "CORRECT"]
+    assert right and all("shown" in a.step for a in right)
+    first.context.close()
+
+
 def test_the_fourth_tab_gets_the_page_that_says_which_to_close(hub: Hub, browser: Any
                                                                ) -> None:
     """Issue 41 part 4: three pages open at once are the most; the fourth tab gets a page in

@@ -208,29 +208,35 @@ def test_wrong_then_right_without_a_hint_is_no_hint_anywhere(
 def test_the_class_now_tells_finished_and_uploaded_students_from_stuck_ones(
         scripted_class: dict[str, Any]) -> None:
     """Issue 43, finding 2: a student who mastered the lesson, and the students of uploaded
-    files, read "stuck: no answer for 10 min"; times in seconds beside minutes."""
+    files, read "stuck: no answer for 10 min"; times in seconds beside minutes. Issue 52:
+    no answer for N minutes is "left", not stuck, and finished is never said of a student
+    who may still be answering (the store keeps no lesson end: the page says finished once
+    the lesson is over by its rows and the student stopped, N minutes)."""
     page, page_clock = scripted_class["page"], scripted_class["page_clock"]
     shown = live_cells(page)
     assert set(shown) == {"ana", "bo", "cy", "di", "ed"}
     assert shown["ana"]["Now"] == "playing"
-    assert shown["bo"]["Now"] == "finished: every skill mastered"
+    bo_minutes = re.fullmatch(r"(\d+) min ago", shown["bo"]["Last answer"])
+    assert bo_minutes and int(bo_minutes.group(1)) < 10
+    assert shown["bo"]["Now"] == "playing"  # his last answer a few minutes ago
     assert shown["cy"]["Now"] == "from uploaded files"
-    # Ten minutes later nobody answered: the players are stuck, the others are not.
+    # Ten minutes later nobody answered: the players have left, none is stuck.
     page_clock.now += timedelta(minutes=10)
     page.refresh_live()
     later = live_cells(page)
-    assert later["ana"]["Now"] == "stuck: no answer for 10 min"
+    assert later["ana"]["Now"] == "left: no answer for 10 min"
     assert later["ana"]["Last answer"] == "10 min ago"
     for name in ("di", "ed"):  # the same minutes in both columns
         minutes = re.fullmatch(r"(\d+) min ago", later[name]["Last answer"])
         assert minutes and int(minutes.group(1)) >= 10
-        assert later[name]["Now"] == f"stuck: no answer for {minutes.group(1)} min"
+        assert later[name]["Now"] == f"left: no answer for {minutes.group(1)} min"
     assert later["bo"]["Now"] == "finished: every skill mastered"
     assert later["cy"]["Now"] == "from uploaded files"
     assert all("s ago" not in cells["Last answer"] for cells in later.values())
-    # The stuck come first, then the finished, then the files.
+    # Those who left come first here (nobody stuck or playing), then the finished, then the
+    # files.
     assert list(later) == ["ana", "di", "ed", "bo", "cy"]
-    assert "3 stuck, 1 finished, 1 from uploaded files." in page.live.table.value
+    assert "3 left, 1 finished, 1 from uploaded files." in page.live.table.value
     # One unit per column: questions, and of those the ones right at the first try.
     heads = list(next(iter(later.values())))
     assert heads == ["Student", "Lesson", "Questions", "Right at the first try",

@@ -1,9 +1,9 @@
 """The teacher's live view (issue 35, part 3; tutor.classroom.live): who plays which lesson,
-answers so
-far, and who is stuck — three wrong first answers in a row, or no answer for two minutes —
-with time from the store's timestamps against an injected clock (no wall clock). A question,
-its first answer and "right at the first try" are docs/rules.md §4's, as
-tutor.teaching.counts counts them.
+answers so far, and who is stuck — three wrong first answers in a row, with an answer in the
+last N minutes — or has left (no answer for N minutes, issue 52), with time from the store's
+timestamps against an injected clock (no wall clock). A question, its first answer and
+"right at the first try" are docs/rules.md §4's, as tutor.teaching.counts counts them; a
+student's state is one function's (tutor.classroom.live.student_state, issue 52 part 3).
 """
 
 from __future__ import annotations
@@ -11,7 +11,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from tutor.classroom.live import IDLE_SECONDS, WRONG_IN_A_ROW, CountsMemo, live_rows, live_view
+from tutor.classroom.live import (
+    STUCK_MINUTES,
+    WRONG_IN_A_ROW,
+    CountsMemo,
+    live_rows,
+    live_view,
+    student_state,
+)
 from tutor.storage.store import Store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -89,22 +96,49 @@ def test_three_wrong_first_answers_in_a_row_is_stuck_and_a_right_one_ends_it(
         assert live_view(store, now).rows[0].stuck is None
 
 
-def test_no_answer_for_two_minutes_is_stuck_by_the_injected_clock(tmp_path: Path) -> None:
-    assert IDLE_SECONDS == 120
+def test_stuck_needs_an_answer_in_the_last_n_minutes_and_no_answer_for_n_is_left(
+        tmp_path: Path) -> None:
+    """Issue 52: Beto answered 3 questions and closed the tab; 14 minutes later he was
+    "stuck: no answer for 14 min" on every view. Stuck is active in the last N minutes and
+    failing; no answer for N minutes is left."""
+    assert STUCK_MINUTES == 10
+    n = STUCK_MINUTES * 60
     with Store(tmp_path / "p.sqlite3") as store:
         c = Class(store)
-        c.question("ana", "04-times", 0, "right")          # last row at 0 s
-        c.question("beto", "04-times", 100, "right")       # last row at 100 s
+        c.question("beto", "04-times", 0, "wrong", "right")   # three answers, then gone
+        c.question("beto", "04-times", 10, "wrong", "right")
+        c.question("beto", "04-times", 20, "wrong", "right")  # last row at 21 s
+        c.question("ana", "04-times", 0, "right")             # one answer, then gone
         attempts = store.attempts()
-    just_before = live_rows(attempts, T0 + timedelta(seconds=119.9))
-    assert [r.stuck for r in just_before.rows] == [None, None]
-    two_minutes = live_rows(attempts, T0 + timedelta(seconds=120))
-    # The stuck come first; then the others, by name.
-    assert [(r.student, r.stuck) for r in two_minutes.rows] == [("ana", "idle"),
-                                                                ("beto", None)]
-    assert live_rows(attempts, T0 + timedelta(seconds=221)).stuck[1].student == "beto"
+    soon = live_rows(attempts, T0 + timedelta(seconds=60))
+    assert [(r.student, r.state, r.stuck) for r in soon.rows] == [
+        ("beto", "stuck", "wrong"), ("ana", "playing", None)]
+    # Ana's two minutes without an answer are not "stuck" (the old rule): still playing.
+    assert live_rows(attempts, T0 + timedelta(seconds=130)).rows[1].state == "playing"
+    later = live_rows(attempts, T0 + timedelta(seconds=21 + n))
+    assert [(r.student, r.state, r.stuck) for r in later.rows] == [
+        ("ana", "left", None), ("beto", "left", None)]
+    assert later.stuck == ()
+    fourteen = live_rows(attempts, T0 + timedelta(minutes=14))
+    assert {r.state for r in fourteen.rows} == {"left"}
     # A clock behind the store's times: no negative idleness.
     assert live_rows(attempts, T0 - timedelta(seconds=5)).rows[0].idle_seconds == 0.0
+
+
+def test_the_one_state_rule() -> None:
+    """Finished only with the lesson over and the student stopped; from files before all
+    else; stuck and left split by N minutes."""
+    n = STUCK_MINUTES * 60
+    assert student_state(idle_seconds=5, wrong_in_a_row=0, over="mastered",
+                         from_files=False) == ("playing", None)
+    assert student_state(idle_seconds=n, wrong_in_a_row=0, over="mastered",
+                         from_files=False) == ("finished", None)
+    assert student_state(idle_seconds=n, wrong_in_a_row=5, over=None,
+                         from_files=False) == ("left", None)
+    assert student_state(idle_seconds=n - 1, wrong_in_a_row=3, over=None,
+                         from_files=False) == ("stuck", "wrong")
+    assert student_state(idle_seconds=5, wrong_in_a_row=3, over=None,
+                         from_files=True) == ("files", None)
 
 
 def test_a_student_not_playing_now_is_counted_not_listed(tmp_path: Path) -> None:

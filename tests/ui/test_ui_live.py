@@ -1,7 +1,8 @@
 """The teacher page's live view as widgets (issue 35, part 3): the panel lists who plays
 which lesson with their answers and who is stuck (docs/rules.md §4's first answers; the clock is
-the test's), the page's tick reads the store again for the live view alone, the "Refresh"
-button reads every panel again, and the tick runs only on a shared store."""
+the test's), the page's tick reads the stored rows since its last read and feeds them to
+every panel (issue 52), the "Refresh" button reads every panel again, and the tick runs
+only on a shared store."""
 
 from __future__ import annotations
 
@@ -69,14 +70,23 @@ def test_the_live_panel_shows_who_plays_what_and_who_is_stuck(no_hub: None,
                                 "playing")
         assert page.live.button.description == "Refresh"
 
-        # The page's tick reads the store again: beto's new answer, two minutes of quiet.
+        # The page's tick reads the store again: beto's new answer, two minutes of quiet
+        # (still playing: issue 52), and every panel takes the same rows at once (issue 52:
+        # the class table waited for Refresh and disagreed with the live view).
         answer(store, "beto", 10, 50, right=True)
         clock.now = T0 + timedelta(seconds=50 + 120)
-        before = page.table.children  # the class table waits for the button
         page.access._message(page.access, {"event": "tick"}, [])
         shown = live_rows(page)
-        assert shown["beto"][1:] == ("2", "2 of 2", "2 min ago", "stuck: no answer for 2 min")
-        assert page.table.children is before
+        assert shown["beto"][1:] == ("2", "2 of 2", "2 min ago", "playing")
+        beto = next(r for r in page.rows if r.student == "beto")
+        assert beto.asked == 2  # the class table, without Refresh
+
+        # Ten minutes without an answer: left (a closed tab), not stuck.
+        clock.now = T0 + timedelta(seconds=50 + 600)
+        page.access._message(page.access, {"event": "tick"}, [])
+        shown = live_rows(page)
+        assert shown["beto"][4] == "left: no answer for 10 min"
+        assert shown["ana"][4] == "left: no answer for 10 min"
 
         # The button reads every panel again.
         answer(store, "carla", 1, 165, right=True)
@@ -106,3 +116,15 @@ def test_the_live_view_speaks_spanish(no_hub: None, tmp_path: Path,
         page = teacher_page(store=store, clock=Clock())
         assert page.live.button.description == "Actualizar"
         assert "Nadie está jugando ahora." in page.live.table.value
+
+
+def test_every_time_of_the_live_view_is_on_the_schools_clock(
+        no_hub: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 52: "Read at 03:27:10" was UTC next to due times on Madrid's clock."""
+    monkeypatch.setenv("LEONARD_TIMEZONE", "Europe/Madrid")
+    monkeypatch.setenv("TZ", "UTC")
+    with Store(tmp_path / "p.sqlite3") as store:
+        page = teacher_page(store=store, clock=Clock())  # 09:00 UTC: 10:00 in Madrid
+        assert "Read at 10:00:00." in page.live.table.value
+        assert "school&#x27;s clock: Europe/Madrid" in page.live.legend.value
+        assert "10 minutes" in page.live.legend.value

@@ -22,7 +22,7 @@ def fake_view(**changes: Any) -> Any:
         "round_gains_shown": [0, 0], "round_losses_shown": [0, 0],
         "humans": (0,), "names": ("A", "B"), "seat_students": ("anon", ""),
         "asked": (0, 0), "first_try_right": (0, 0), "lesson_title": "", "lesson_goal": "",
-        "seat_kinds": (), "unsaved": 0, "unsaved_note": "",
+        "seat_kinds": (), "unsaved": 0, "unsaved_note": "", "practice_note": "",
     }
     fields.update(changes)
     return SimpleNamespace(**fields)

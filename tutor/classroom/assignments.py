@@ -18,7 +18,9 @@ link (the session of a game opened from the assignment carries its id:
   "reached the cap without mastery" differently);
 * ``"done"``: every assigned lesson done; ``"not started"``: no answer in any of them;
   ``"overdue"``: not done and the due time has passed; ``"in progress"``: otherwise;
-* stuck now: as the live view says (:mod:`tutor.classroom.live`).
+* stuck now: as the live view says (:func:`tutor.classroom.live.student_state`, the one
+  rule of every view); a lesson the live view says they are still playing (playing or
+  stuck) is not done in that session, whatever its rows say.
 
 Mastery is the student's, whatever link they played from: a lesson mastered before the
 assignment, or from the plain lessons page, counts as done. The counts are the class table's
@@ -451,21 +453,25 @@ class AssignmentTable:
         return tuple(r for r in self.rows if r.stuck)
 
 
-def _lesson_state(lesson: Lesson, rows: Sequence[Attempt], counts: Counts | None
-                  ) -> LessonState:
+def _lesson_state(lesson: Lesson, rows: Sequence[Attempt], counts: Counts | None,
+                  ongoing: str | None = None) -> LessonState:
+    """``ongoing``: the session the student is playing now (the live view's state, from
+    :func:`tutor.classroom.live.student_state`, playing or stuck): a lesson is not over in
+    it, whatever its rows say, until the live view says they finished (issue 52 part 3)."""
     mine = [a for a in rows if a.lesson == lesson.id]
     targets = lesson.plan.targets
     mastered = sum(counts.p_known(t, lesson.mastery)[1] for t in targets) if counts else 0
     sessions: dict[str, list[datetime]] = {}
     for a in mine:
         sessions.setdefault(a.session, []).append(parse_time(a.time))
+    ended = {k: v for k, v in sessions.items() if k != ongoing}
     over: EndReason | None = None
     finished: datetime | None = None
-    if counts is not None and mine:
+    if counts is not None and ended:
         if mastered == len(targets):
-            over, finished = "mastered", max(max(t) for t in sessions.values())
+            over, finished = "mastered", max(max(t) for t in ended.values())
         else:
-            for session, times in sorted(sessions.items(), key=lambda kv: min(kv[1])):
+            for session, times in sorted(ended.items(), key=lambda kv: min(kv[1])):
                 reason = lesson_over(counts, lesson, session, times)
                 if reason is not None:
                     over, finished = reason, max(times)
@@ -506,10 +512,13 @@ def assignment_table(a: Assignment, roster: Sequence[str], attempts: Iterable[At
     due = due_at(a)
     late = due is not None and now >= due
     stuck = {name_key(r.student) for r in live.rows if r.state == "stuck"} if live else set()
+    ongoing = {name_key(r.student): r.session for r in live.rows
+               if r.state in ("playing", "stuck")} if live else {}
     table: list[StudentState] = []
     for key, (name, on_roster) in members.items():
         rows = rows_by_key.get(key, [])
-        states = tuple(_lesson_state(ls, rows, counts_by_key.get(key)) for ls in present)
+        states = tuple(_lesson_state(ls, rows, counts_by_key.get(key), ongoing.get(key))
+                       for ls in present)
         state: State
         if states and all(s.over is not None for s in states):
             state = "done"

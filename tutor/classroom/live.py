@@ -10,21 +10,25 @@ for each student who answered, asked for a hint or gave up within the last
   first try, as :mod:`tutor.teaching.counts` counts them (a question counts once, when its
   first answer is evidence: the class table's "Questions"), so the two columns share one
   unit ("4 of 6" right at the first try of the 6 questions);
-- what they are doing now (:attr:`LiveRow.state`):
+- what they are doing now (:attr:`LiveRow.state`), decided by one function,
+  :func:`student_state`, which every view of the teacher page takes its state from (the live
+  view, the assignment table, "What to do now"; issue 52 part 3):
 
+  * ``"files"``: their latest answers came in an uploaded progress file, not from a game on
+    this server (the page says which sessions it merged): no one to help now;
   * ``"finished"``: their lesson is over, as the play page ends it
     (:func:`tutor.course.lesson_end.end_reason`: every target mastered — the lessons page's
-    "✔ done" — or the lesson's question cap or minutes reached). Never stuck;
-  * ``"files"``: their latest answers came in an uploaded progress file, not from a game on
-    this server (the page says which sessions it merged): no one to help now, never stuck;
-  * ``"stuck"``, and why (:attr:`LiveRow.stuck`):
-
-    - ``"wrong"``: their last :data:`WRONG_IN_A_ROW` questions' first answers were all wrong
-      (a wrong answer, or "Show me" before any answer; a question left after hints only is
-      skipped, and a right first answer ends the run);
-    - ``"idle"``: no answer, hint or "Show me" for :data:`IDLE_SECONDS` (time from the
-      store's timestamps, against the clock);
-  * ``"playing"``: otherwise.
+    "✔ done" — or the lesson's question cap or minutes reached) *and* they stopped: no
+    answer, hint or "Show me" for :data:`STUCK_MINUTES`. A student still answering is
+    playing: the play page goes on past mastery until the match's rounds are played, so
+    mastery alone never says the lesson ended (issue 52: "finished" after question 8 of 13);
+  * ``"left"``: no answer, hint or "Show me" for :data:`STUCK_MINUTES` and their lesson not
+    over (a closed tab): no one to help now, never stuck;
+  * ``"stuck"`` (:attr:`LiveRow.stuck` ``"wrong"``): active within the last
+    :data:`STUCK_MINUTES` and failing: their last :data:`WRONG_IN_A_ROW` questions' first
+    answers were all wrong (a wrong answer, or "Show me" before any answer; a question left
+    after hints only is skipped, and a right first answer ends the run);
+  * ``"playing"``: otherwise (active within :data:`STUCK_MINUTES`).
 
 A student whose latest row is older than the window is away (not playing now): the view
 counts them only. Rows are read once per refresh (:func:`live_rows` takes them); nothing here
@@ -52,22 +56,26 @@ from tutor.teaching.runs import first_answer, question_runs
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
 
-__all__ = ["IDLE_SECONDS", "PLAYING_WINDOW", "WRONG_IN_A_ROW", "CountsMemo", "LiveFeed",
-           "LiveRow", "LiveState", "LiveView", "class_counts", "lesson_over", "live_rows",
-           "live_view", "parse_time"]
+__all__ = ["PLAYING_WINDOW", "STATES", "STUCK_MINUTES", "WRONG_IN_A_ROW", "CountsMemo",
+           "LiveFeed", "LiveRow", "LiveState", "LiveView", "class_counts", "lesson_over",
+           "live_rows", "live_view", "parse_time", "student_state"]
 
 WRONG_IN_A_ROW = 3
 """Wrong first answers in a row that mark a student stuck."""
-IDLE_SECONDS = 120.0
-"""Seconds without an answer, a hint or "Show me" that mark a playing student stuck."""
+STUCK_MINUTES = 10
+"""N, the minutes that split being here from having left: a student with an answer, a hint
+or "Show me" within the last N minutes is active (playing, or stuck if failing); one with
+none for N minutes has left (a closed tab) or, their lesson over, finished. The page says
+N."""
 PLAYING_WINDOW = timedelta(minutes=45)
 """A student whose latest row is older than this is not playing now (a class period)."""
 
 _ANSWERS = (Outcome.CORRECT, Outcome.INCORRECT)
 
-LiveState = Literal["stuck", "playing", "finished", "files"]
+LiveState = Literal["stuck", "playing", "left", "finished", "files"]
 """What a student in the live view is doing now; the view lists them in this order."""
-_ORDER: dict[str, int] = {"stuck": 0, "playing": 1, "finished": 2, "files": 3}
+STATES: tuple[LiveState, ...] = ("stuck", "playing", "left", "finished", "files")
+_ORDER: dict[str, int] = {state: i for i, state in enumerate(STATES)}
 
 
 def parse_time(text: str) -> datetime:
@@ -97,11 +105,12 @@ class LiveRow:
     idle_seconds: float
     """Seconds from :attr:`last` to the clock's now (0 if the clock is behind)."""
     stuck: str | None
-    """``"wrong"``, ``"idle"`` or None (both true: ``"wrong"``, the surer sign); always None
-    for a finished student and one from files."""
+    """``"wrong"`` (stuck) or None."""
     state: LiveState = "playing"
     finished: EndReason | None = None
     """Why their lesson is over (:func:`tutor.course.lesson_end.end_reason`), or None."""
+    session: str = ""
+    """The session of their latest row."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +190,28 @@ def class_counts(attempts: Iterable[Attempt], lessons: Mapping[str, Lesson] | No
     return {name: _counts(name, rows[name], lessons, memo) for name in sorted(rows)}
 
 
+def student_state(*, idle_seconds: float, wrong_in_a_row: int, over: EndReason | None,
+                  from_files: bool) -> tuple[LiveState, str | None]:
+    """A student's state now, and why stuck (``"wrong"``) or None: the one rule every view
+    of the teacher page reads (see the module's text). ``idle_seconds``: from their latest
+    row to now; ``wrong_in_a_row``: their latest questions' wrong first answers in a row;
+    ``over``: why the lesson of their latest row is over by its rows, or None;
+    ``from_files``: their latest row came in an uploaded file.
+
+    >>> student_state(idle_seconds=60, wrong_in_a_row=0, over="mastered", from_files=False)
+    ('playing', None)
+    >>> student_state(idle_seconds=14 * 60, wrong_in_a_row=3, over=None, from_files=False)
+    ('left', None)
+    """
+    if from_files:
+        return "files", None
+    if idle_seconds >= STUCK_MINUTES * 60:
+        return ("finished" if over is not None else "left"), None
+    if wrong_in_a_row >= WRONG_IN_A_ROW:
+        return "stuck", "wrong"
+    return "playing", None
+
+
 def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
               now: datetime, counts: Counts, lessons: Mapping[str, Lesson],
               from_files: Collection[str]) -> LiveRow:
@@ -196,20 +227,16 @@ def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
     idle = max(0.0, (now - last).total_seconds())
     this_lesson = [t for a, t in zip(rows, times, strict=True)
                    if a.session == session and a.lesson == lesson]
-    finished = lesson_over(counts, lessons.get(lesson), session, this_lesson)
-    state: LiveState
-    if finished is not None:
-        state, stuck = "finished", None
-    elif session in from_files:
-        state, stuck = "files", None
-    else:
-        stuck = "wrong" if wrong >= WRONG_IN_A_ROW else "idle" if idle >= IDLE_SECONDS else None
-        state = "stuck" if stuck is not None else "playing"
+    over = lesson_over(counts, lessons.get(lesson), session, this_lesson)
+    state, stuck = student_state(idle_seconds=idle, wrong_in_a_row=wrong, over=over,
+                                 from_files=session in from_files)
+    finished = over if state == "finished" else None
     return LiveRow(student=student, lesson=lesson,
                    answers=sum(q.attempts for q in on_lesson),
                    questions=sum(q.counted for q in on_lesson),
                    right_first=sum(q.right_first for q in on_lesson), wrong_in_a_row=wrong,
-                   last=last, idle_seconds=idle, stuck=stuck, state=state, finished=finished)
+                   last=last, idle_seconds=idle, stuck=stuck, state=state, finished=finished,
+                   session=session)
 
 
 def _installed_lessons() -> dict[str, Lesson]:

@@ -41,9 +41,9 @@ if TYPE_CHECKING:
 
 __all__ = ["STUCK_WORDS", "NextStep", "lesson_for", "next_steps"]
 
-STUCK_WORDS = {"wrong": N_("stuck now: wrong answers in a row"),
-               "idle": N_("stuck now: no answer for a while")}
-"""The live view's stuck reasons, as the next steps say them."""
+STUCK_WORDS = {"wrong": N_("stuck now: wrong answers in a row")}
+"""The live view's stuck reasons, as the next steps say them (a student with no answer for a
+while has left: not stuck, :func:`tutor.classroom.live.student_state`)."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class NextStep:
     scaffolds: bool
     """That lesson shows scaffolds (the steps with blanks, or T first)."""
     stuck: str | None
-    """The live view's stuck reason now (``"wrong"``, ``"idle"``), or None."""
+    """The live view's stuck reason now (``"wrong"``), or None."""
 
     def link(self, lang: str, class_code: str = "") -> str | None:
         """The play page's link to send (relative: beside this page), with the student's

@@ -133,6 +133,13 @@ class LessonTally:
         self.asked: Counter[str] = Counter()
         self.right: Counter[str] = Counter()
         self.mistakes: dict[str, Counter[str]] = {}
+        self.unjudged: Counter[str] = Counter()
+        """Questions answered that are no evidence because their deal was played before or
+        their answer was revealed before (issue 51): not asked nor right, but they took the
+        lesson's time, so they count toward its question cap (:meth:`questions`)."""
+
+    def add_unjudged(self, skill: str) -> None:
+        self.unjudged[skill] += 1
 
     def add(self, skill: str, right: bool, mistake: str | None = None) -> None:
         self.asked[skill] += 1
@@ -144,7 +151,8 @@ class LessonTally:
             self.mistakes.setdefault(home, Counter())[mistake] += 1
 
     def questions(self, skills: frozenset[str]) -> int:
-        return sum(self.asked[s] for s in skills)
+        """Questions on ``skills`` answered in the lesson, evidence or not."""
+        return sum(self.asked[s] + self.unjudged[s] for s in skills)
 
     def mistake(self, skill: str) -> str | None:
         seen = self.mistakes.get(skill)

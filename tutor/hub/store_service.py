@@ -252,7 +252,8 @@ class Keeper:
 
     def _with(self, work: Callable[[Store], _T]) -> _T:
         if self._store is None:
-            self._store = Store(self.location, busy_timeout=BUSY_TIMEOUT, retries=1)
+            self._store = Store(self.location, busy_timeout=BUSY_TIMEOUT, retries=1,
+                                shared=True)
         return work(self._store)
 
     async def run(self, work: Callable[[Store], _T]) -> _T:
@@ -517,6 +518,39 @@ class _Attempts(_Api):
             raise _Refused(400, "invalid", err) from err
 
 
+class _Deals(_Api):
+    """The deals a student has played (issue 51): a student records and reads only their
+    own; a deal is recorded under the hub's name of the student, whatever the request says."""
+
+    async def get(self) -> None:
+        student = self.text(self.get_query_argument("student", ""), "the student")
+        self.own(student)
+        rows = await self.store(lambda s: s.deals(student))
+        self.write({"deals": [list(r) for r in rows]})
+
+    async def post(self) -> None:
+        body = self.body()
+        student = self.text(body.get("student"), "the student")
+        lesson = self.text(body.get("lesson"), "the lesson")
+        deal = self.text(body.get("deal"), "the deal")
+        session = self.text(body.get("session"), "the session")
+        self.own(student, teachers_too=False)
+        name = self.caller.name
+        first = await self.store(lambda s: s.record_deal(name, lesson, deal, session))
+        self.write({"first": first})
+
+
+class _Revealed(_Api):
+    """The answers "Show me" gave a student in one lesson (their own give-up rows)."""
+
+    async def get(self) -> None:
+        student = self.text(self.get_query_argument("student", ""), "the student")
+        lesson = self.text(self.get_query_argument("lesson", ""), "the lesson")
+        self.own(student)
+        rows = await self.store(lambda s: s.revealed(student, lesson))
+        self.write({"revealed": [list(r) for r in rows]})
+
+
 class _AttemptsAfter(_Api):
     async def get(self) -> None:
         """The rows stored since the reader's mark (``after``; none: every row), each with
@@ -761,7 +795,8 @@ def make_app(identify: Identify, keeper: Keeper, prefix: str = "/",
         ("students", _Students), ("mastery", _Mastery), ("merge", _Merge),
         ("name-merges", _NameMerges), ("classes", _Classes), ("classes-of", _ClassesOf),
         ("roster", _Roster), ("roster-from-group", _RosterFromGroup),
-        ("assignments", _Assignments), ("assignment", _OneAssignment)]
+        ("assignments", _Assignments), ("assignment", _OneAssignment),
+        ("deals", _Deals), ("revealed", _Revealed)]
     settings = {"identify": identify, "keeper": keeper, "group_members": group_members,
                 "write_secret": write_secret}
     return tornado.web.Application(

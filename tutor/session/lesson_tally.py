@@ -25,6 +25,7 @@ from tutor.course.lesson_end import (
 from tutor.course.lessons import list_lessons
 from tutor.i18n import translator
 from tutor.session.snapshot import StudentAnswers
+from tutor.teaching.evidence import REPLAYED, SHOWN
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
 
 if TYPE_CHECKING:
@@ -258,8 +259,13 @@ class LessonCounts:
         """Count a question's first answer in the lesson's and the match's tallies as
         :mod:`tutor.teaching.counts` counts it: once, under the skill its evidence is about, right
         only when right with no hint before it; a repeated number (no evidence) not at
-        all."""
+        all; a deal played before or an answer revealed before (no evidence) only toward the
+        lesson's question cap."""
         ev = p.evidence
+        if ev is not None and ev.why in (REPLAYED, SHOWN):
+            name = self.students.get(p.seat, self.student)
+            self._tallies.setdefault(name, LessonTally()).add_unjudged(ev.skill)
+            return
         if ev is None or ev.kind == "none":
             return
         right = ev.correct and not ev.hints

@@ -17,6 +17,8 @@ from typing import Protocol
 from tutor.course.lessons import lesson_params
 from tutor.i18n import N_
 from tutor.storage.records import Attempt, MasteryValue, StoreError, tagged_session
+from tutor.teaching.asking import Numbers
+from tutor.teaching.evidence import question_numbers
 from tutor.teaching.mastery import Mastery, Params
 from tutor.teaching.replay import rebuild_mastery
 
@@ -38,6 +40,13 @@ class ProgressStore(Protocol):
     def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]: ...
 
     def attempts(self, student: str | None = None) -> list[Attempt]: ...
+
+    shared: bool
+
+    def record_deal(self, student: str, lesson: str, deal: str, session: str,
+                    time: str | None = None) -> bool: ...
+
+    def revealed(self, student: str, lesson: str) -> list[tuple[str, str, int, str]]: ...
 
 NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress store is busy or out of "
                    "reach. They wait on this page and are saved as soon as it answers; keep "
@@ -91,6 +100,7 @@ class Recorder:
         self._unread: dict[str, tuple[Mastery, Callable[[Mastery], None] | None]] = {}
         self._own: dict[str, list[Attempt]] = {}  # an unread student's answers of this session
         self._merging: set[str] = set()
+        self._dealt: set[tuple[str, str]] = set()  # (student, deal) played in this session
         self._now: Callable[[], str] = utc_now
         if clock is not None:  # an injected clock (tests, simulated days): its time is saved
             self._now = lambda: clock().astimezone(timezone.utc).isoformat(
@@ -150,6 +160,44 @@ class Recorder:
         """The students whose saved mastery this session could not read yet (the store did
         not answer when they started): their mastery is not saved until it is."""
         return frozenset(self._unread)
+
+    def first_deal(self, student: str, deal: str | None) -> bool:
+        """Whether ``student`` plays ``deal`` (:func:`tutor.session.settings.deal_key`) of
+        this lesson for the first time, so that its answers are evidence (issue 51). Only a
+        class's store remembers deals (:attr:`tutor.storage.store.Store.shared`): elsewhere,
+        and for a deal without a seed (a fresh one, new by construction), every deal is new.
+        A store busy or out of reach now: new, and the deal is recorded once it answers."""
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
+        from tutor.storage.store import StoreBusyError
+
+        if deal is None or not getattr(self.store, "shared", False):
+            return True
+        if (student, deal) in self._dealt:  # the same deal again in this session (Game setup)
+            return False
+        self._dealt.add((student, deal))
+        if self._unsaved:  # the store is busy: keep the order of the writes
+            self._save(lambda: self.store.record_deal(student, self.lesson, deal,
+                                                      self.session_id))
+            return True
+        try:
+            return self.store.record_deal(student, self.lesson, deal, self.session_id)
+        except StoreBusyError:
+            self._save(lambda: self.store.record_deal(student, self.lesson, deal,
+                                                      self.session_id))
+            return True
+
+    def revealed(self, student: str) -> list[Numbers] | None:
+        """The numbers of the questions "Show me" revealed to ``student`` in this lesson,
+        in any session (the store's give-up rows of the student in the lesson); None while
+        the store is busy or out of reach."""
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
+        from tutor.storage.store import StoreError
+
+        try:
+            rows = self.store.revealed(student, self.lesson)
+        except StoreError:
+            return None
+        return [question_numbers(problem, step, expected) for problem, step, expected, _ in rows]
 
     def attempt(self, attempt: Attempt) -> None:
         """Save ``attempt`` as it is (the store numbers nothing of it)."""

@@ -47,6 +47,7 @@ from tutor.session.settings import (
     bot_names,
     check_settings,
     checked_clock,
+    deal_key,
     open_store,
 )
 from tutor.session.snapshot import (
@@ -84,6 +85,12 @@ _WHY_NOT = {
     None: N_("It is not your turn."),
 }
 """Why :meth:`Session.apply_action` refuses a move, by what the game waits for."""
+
+
+PRACTICE_DEAL = N_("You have played this deal before, so this game is practice: your answers "
+                   "here do not count toward mastery. For answers that count, start a new game "
+                   "with a new seed (or none).")
+"""Said on the play page when a match replays a deal the student played before (issue 51)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +175,9 @@ class Session(LessonCounts):
         self.max_minutes = max_minutes
         """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
         self._next_lessons = {}
+        self.revealed: dict[str, set[tuple[str, str, int | None]]] = {}
+        """Per student, the numbers of the questions "Show me" revealed in this session (the
+        lesson's): a right answer to them later is no proof, in any match (issue 51)."""
         self.notes_said: list[str] = []
         """The notes the tutor said in this session, in order (:data:`tutor.teaching.asking.NOTES`:
         each once per student, e.g. why a power tile against a power tile asks nothing)."""
@@ -197,7 +207,10 @@ class Session(LessonCounts):
             "max_minutes": lesson.max_minutes, **overrides}
         if "deals" not in overrides and not {"variant", "players", "humans", "rounds",
                                              "rules"} & set(overrides):
-            settings["deals"] = lesson.deals_for  # searched again for each match's seed
+            # prepared deals are the same whatever the seed (the same game each time: issue
+            # 51 keys them by their tiles); else searched again for each match's seed
+            settings["deals"] = ([dict(d) for d in lesson.deals] if lesson.deals
+                                 else lesson.deals_for)
         bots = settings["bots"]
         seats = settings["players"] - len(settings["humans"])
         if not isinstance(bots, str) and bots and len(bots) not in (seats, settings["players"]):
@@ -237,12 +250,20 @@ class Session(LessonCounts):
         self.plan = Plan(targets=c.targets, scaffolds=c.scaffolds, drill=bool(s["drill"]),
                          ask_bot_plays=bool(s["ask_bot_plays"]), game=s["variant"])
         rng = random.Random(None if self.seed is None else self.seed * 7919 + self.match_number)
+        self.deal = deal_key(s, c)
+        """What makes this match the same game as another (:func:`deal_key`; None: no seed)."""
+        self.replayed = frozenset(
+            seat for seat, name in students.items()
+            if self.recorder is not None and not self.recorder.first_deal(name, self.deal))
+        """The seats whose student played this deal before, on a class server (issue 51):
+        the match is practice for them, its answers no evidence (:attr:`practice_note`)."""
         self.asker = Asker(lang=self.lang, plan=self.plan, ask=c.ask, students=students,
                            masteries={seat: self._mastery(name) for seat, name in
                                       students.items()},
                            players=players, rng=rng, recorder=self.recorder,
                            symbol_value=rules.symbol_value, tileset=match.current.tileset,
-                           id_prefix=f"m{self.match_number}-", rules=rules)
+                           id_prefix=f"m{self.match_number}-", rules=rules,
+                           replayed=self.replayed, shown=self.revealed)
         self.round_events: list[Event] = list(self.round.log)
         self._log(self.round.log)
         self._news(list(self.round.log))
@@ -522,6 +543,12 @@ class Session(LessonCounts):
     def unsaved(self) -> int:
         """How many writes wait for a busy progress file (see :meth:`flush`)."""
         return self.recorder.unsaved if self.recorder is not None else 0
+
+    @property
+    def practice_note(self) -> str | None:
+        """What the page says when this match replays a deal the student played before (on
+        a class server: :attr:`replayed`), before the first question; else None."""
+        return self._t(PRACTICE_DEAL) if self.replayed else None
 
     @property
     def unsaved_message(self) -> str | None:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SETTINGS", "Checked", "DealList", "Deals", "GameSettings", "LessonOverrides",
            "LessonSettings", "MatchChanges", "SessionError", "SessionKeywords", "bot_names",
-           "check_settings", "checked_clock", "open_store", "scaffolds"]
+           "check_settings", "checked_clock", "deal_key", "open_store", "scaffolds"]
 
 
 def bot_names(spec: str | Sequence[str | None], players: int,
@@ -170,6 +171,36 @@ def check_settings(s: GameSettings, lang: str) -> Checked:
                        "({bot_seats}), not {given}."), players=players,
                     bot_seats=players - len(humans), given=len(s["bots"]))
     return Checked(ask, players, humans, targets, kinds, rules, names)
+
+
+def deal_key(s: GameSettings, c: Checked) -> str | None:
+    """What makes two matches the same game for a student (issue 51): the game, the number of
+    players, the seats the humans take, the seed, and the house rules but the number of
+    rounds (the first round is dealt the same however many follow), and deals given as a
+    list (a lesson's prepared deals: the same game whatever the seed, so recorded without
+    one); a lesson's deals searched for a seed are the lesson's (the store keys a deal by
+    lesson too). None for a match without a seed or prepared deals: its deal is a fresh
+    random one, new by construction, and not recorded.
+
+    >>> from engine.rules import HouseRules
+    >>> s = GameSettings(variant="leonard", seed=7, deals=None)
+    >>> c = Checked(frozenset(), 2, (0,), frozenset(), frozenset(), HouseRules(), [None])
+    >>> deal_key(s, c) == deal_key(s, replace(c, rules=HouseRules(rounds=1)))
+    True
+    >>> deal_key(GameSettings(variant="leonard", seed=None), c) is None
+    True
+    >>> deal_key(GameSettings(variant="leonard", seed=None, deals=[{"hands": []}]), c)[:14]
+    'leonard:2:None'
+    """
+    seed = s.get("seed")
+    deals = s.get("deals")
+    given = None if not deals or callable(deals) else repr(list(deals))
+    if seed is None and not given:
+        return None
+    what = repr((s.get("variant"), c.players, c.humans, seed, replace(c.rules, rounds=1),
+                 given))
+    digest = hashlib.sha256(what.encode("utf-8")).hexdigest()[:16]
+    return f"{s.get('variant')}:{c.players}:{seed}:{digest}"
 
 
 def _utc_now() -> datetime:

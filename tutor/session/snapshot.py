@@ -299,6 +299,9 @@ class Snapshot:
     unsaved_note: str = ""
     """While :attr:`unsaved` is not 0: what the page says of them, in the snapshot's language
     (they wait on the page and are saved as soon as the store answers)."""
+    practice_note: str = ""
+    """The match replays a deal the student played before, on a class server (issue 51):
+    what the page says of it before the first question (its answers are no evidence)."""
     lesson_over: bool = False
     """The lesson is over (free play: the match); no further round."""
     lesson_end: LessonSummary | None = None
@@ -439,6 +442,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         match_winners=None if session.match.match_end is None
         else tuple(session.match.match_end.winners),
         unsaved=session.unsaved, unsaved_note=session.unsaved_message or "",
+        practice_note=session.practice_note or "",
         lesson_over=lesson_over,
         lesson_end=session.lesson_summary() if lesson_over and session.plan.targets else None,
         hand_points=tuple(end.hand_totals) if end is not None and pending is None else (),

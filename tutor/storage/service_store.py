@@ -316,6 +316,8 @@ class ServiceCalls(StoreBase):
 
     hub_groups = True
     """A hub's store: a roster can be taken from one of its groups."""
+    shared = True
+    """A class server's store: it remembers the deals each student played."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
@@ -540,6 +542,40 @@ class ServiceCalls(StoreBase):
             added = self._call("POST", "merge", {"attempts": batch}).get("added")
             total += added if isinstance(added, int) else 0
         return total
+
+    def record_deal(self, student: str, lesson: str, deal: str, session: str,
+                    time: str | None = None) -> bool:
+        """As :meth:`tutor.storage.store.Store.record_deal` (the service records it under the
+        hub's name of the student, at its own time)."""
+        self._allow(student)
+        self._check_deal(lesson, deal, session)
+        first = self._call("POST", "deals", {"student": student, "lesson": lesson,
+                                             "deal": deal, "session": session}).get("first")
+        if not isinstance(first, bool):
+            raise _wire_error("the answer does not say whether the deal is new")
+        return first
+
+    def deals(self, student: str) -> list[tuple[str, str, str, str]]:
+        self._allow(student)
+        found = []
+        for row in self._list(self._call("GET", "deals", query={"student": student}), "deals"):
+            if not (isinstance(row, list) and len(row) == 4
+                    and all(isinstance(v, str) for v in row)):
+                raise _wire_error("a played deal is not four texts")
+            found.append((str(row[0]), str(row[1]), str(row[2]), str(row[3])))
+        return found
+
+    def revealed(self, student: str, lesson: str) -> list[tuple[str, str, int, str]]:
+        self._allow(student)
+        found = []
+        answer = self._call("GET", "revealed", query={"student": student, "lesson": lesson})
+        for row in self._list(answer, "revealed"):
+            if not (isinstance(row, list) and len(row) == 4 and isinstance(row[0], str)
+                    and isinstance(row[1], str) and isinstance(row[2], int)
+                    and not isinstance(row[2], bool) and isinstance(row[3], str)):
+                raise _wire_error("a revealed answer is not a problem, step, number and time")
+            found.append((row[0], row[1], int(row[2]), row[3]))
+        return found
 
     def name_merges(self) -> list[tuple[str, str, str]]:
         self._allow(None)

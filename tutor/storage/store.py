@@ -33,6 +33,10 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
 * version 4: the class's rows beside the progress (issue 45): ``classes``, ``roster`` and
   ``assignments`` (:mod:`tutor.storage.class_rows`). The migration creates them; no other
   row changes.
+* version 5: the deals each student has played (issue 51): ``deals`` (student, lesson, deal,
+  the session that played it first, when), so that on a class server a deal opened a second
+  time is practice (:meth:`Store.record_deal`). The migration creates the table; no other
+  row changes.
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -159,6 +163,12 @@ class Store(StoreBase):
     under a JupyterHub); None for the whole class (a teacher, or a page outside a hub).
 
     ``lang`` is the language of its error messages (a teacher's or a student's).
+
+    ``shared``: whether the store is a class's, shared by a class server's pages, which then
+    remember the deals each student played (:attr:`shared`); None: a PostgreSQL store is, and
+    so is the file a class server names in ``$LEONARD_TUTOR_DB`` (the README's class server:
+    every page opens it); another SQLite file is not (a student's own file, or Binder's, in
+    the home folder) unless the class's store service opens it.
     """
 
     def __new__(cls, path: str | os.PathLike[str] | None = None,
@@ -174,11 +184,15 @@ class Store(StoreBase):
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
-                 retries: int = BUSY_RETRIES, owner: str | None = None) -> None:
+                 retries: int = BUSY_RETRIES, owner: str | None = None,
+                 shared: bool | None = None) -> None:
         self.lang = normalize_lang(lang)
         location = (checked_location(path, self.lang) if path is not None
                     else default_location(self.lang))
         self.owner = owner
+        if shared is None:  # a class's database, or the class server's file in $ENV_VAR
+            shared = isinstance(location, str) or (path is None and bool(os.environ.get(ENV_VAR)))
+        self.shared = shared
         self._tries = 0
         self.conn: Connection
         self.retries = max(0, int(retries))
@@ -568,6 +582,55 @@ class Store(StoreBase):
             return added
 
         return self._retry(write)
+
+    # -- deals played (issue 51) ------------------------------------------------------------
+    def record_deal(self, student: str, lesson: str, deal: str, session: str,
+                    time: str | None = None) -> bool:
+        """Record that ``student`` plays ``deal`` (:func:`tutor.session.deal_key`: what makes
+        two games the same game) of ``lesson`` in ``session``; True if this session is the
+        first to play it (then its answers are evidence), False if another session played it
+        before (practice). One transaction, keyed by student, lesson and deal: of two tabs
+        that open the same deal at the same moment exactly one is the first; asking again
+        for the same session (a write tried again) gives the same answer."""
+        self._allow(student)
+        self._check_deal(lesson, deal, session)
+        now = time or utc_now()
+
+        def write() -> bool:
+            with self._transaction():
+                sid = self._student_id(student)
+                self.conn.execute(self._sql(
+                    "INSERT INTO deals (student_id, lesson, deal, session, time) "
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"),
+                    (sid, lesson, deal, session, now))
+                first = one(self.conn.execute(self._sql(
+                    "SELECT session FROM deals WHERE student_id = ? AND lesson = ? AND "
+                    "deal = ?"), (sid, lesson, deal)))[0]
+                return bool(first == session)
+
+        return self._retry(write)
+
+    def deals(self, student: str) -> list[tuple[str, str, str, str]]:
+        """The deals ``student`` has played: (lesson, deal, the session that played it first,
+        when), oldest first."""
+        self._allow(student)
+        sql = ("SELECT d.lesson, d.deal, d.session, d.time FROM deals d JOIN students s ON "
+               "s.id = d.student_id WHERE " + self.backend.key_filter("s") + " ORDER BY d.time")
+        return self._retry(lambda: [(r[0], r[1], r[2], r[3]) for r in self.conn.execute(
+            self._sql(sql), self._key_args(sql, name_key(student))).fetchall()])
+
+    def revealed(self, student: str, lesson: str) -> list[tuple[str, str, int, str]]:
+        """The questions whose answer "Show me" gave ``student`` in ``lesson`` (their give-up
+        rows): problem, step, the answer shown and when, oldest first. The student's own
+        rows of one lesson only (a page asks at a right first answer: no class read)."""
+        self._allow(student)
+        key = self.backend.key_filter("s")
+        sql = ("SELECT a.problem, a.step, a.expected, a.time FROM attempts a JOIN students s "
+               "ON s.id = a.student_id WHERE a.lesson = ? AND a.outcome = ? AND "
+               f"a.expected IS NOT NULL AND {key} ORDER BY a.time")
+        args = self._key_args(sql, name_key(student), lesson, Outcome.GIVEUP.value)
+        return self._retry(lambda: [(r[0], r[1], int(r[2]), r[3]) for r in self.conn.execute(
+            self._sql(sql), args).fetchall()])
 
     def name_merges(self) -> list[tuple[str, str, str]]:
         """The students merged because their names were one name written two ways (when the

@@ -70,6 +70,13 @@ DATABASE_SCHEMES = ("postgresql", "postgres")
 """Address schemes that name a PostgreSQL store (``postgresql://user@host:5432/db``)."""
 
 
+_DEALS_TABLE = """CREATE TABLE IF NOT EXISTS deals (
+    student_id {id} NOT NULL REFERENCES students(id), lesson TEXT NOT NULL,
+    deal TEXT NOT NULL, session TEXT NOT NULL, time TEXT NOT NULL{key})"""
+"""The deals each student has played (version 5, issue 51): one row per student, lesson and
+deal (:meth:`tutor.storage.store.Store.record_deal`), naming the session that played it
+first."""
+
 _MERGES_TABLE = """CREATE TABLE IF NOT EXISTS name_merges (
     kept TEXT NOT NULL, merged TEXT NOT NULL, time TEXT NOT NULL)"""
 """Names written two ways for one student (NFC and NFD, upper and lower case), merged into
@@ -133,6 +140,8 @@ class Backend:
         return f"ALTER TABLE {table} ADD COLUMN {name} {kind}"
 
     merges_table = _MERGES_TABLE
+    #: The statements that create the deals table (version 5) and its key.
+    deals_tables: tuple[str, ...] = ()
 
     def read_horizon(self, conn: Connection) -> int:
         """The :attr:`~tutor.storage.read_mark.ReadMark.horizon` of a read about to begin: 0
@@ -192,7 +201,11 @@ class SQLiteBackend(Backend):
     misconceptions INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (student_id, skill))""",
             *CLASS_TABLES,
+            *SQLiteBackend.deals_tables,
         )
+
+    deals_tables = (_DEALS_TABLE.format(id="INTEGER",
+                                        key=",\n    UNIQUE (student_id, lesson, deal)"),)
 
     def connect(self, location: str | Path, timeout: float) -> sqlite3.Connection:
         conn = sqlite3.connect(location, isolation_level=None, timeout=timeout)
@@ -276,8 +289,13 @@ class PostgresBackend(Backend):
     misconceptions INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (student_id, skill))""",
             *CLASS_TABLES,
+            *PostgresBackend.deals_tables,
         )
 
+    # Keyed by the md5 of the texts, as the attempts are (a b-tree entry's size).
+    deals_tables = (_DEALS_TABLE.format(id="BIGINT", key=""),
+                    "CREATE UNIQUE INDEX IF NOT EXISTS deals_key ON deals "
+                    "(student_id, md5(lesson), md5(deal))")
 
     def connect(self, location: str | Path, timeout: float) -> Connection:
         import psycopg

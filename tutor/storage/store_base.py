@@ -18,7 +18,7 @@ from tutor.storage.names import same_name
 from tutor.storage.records import Attempt, StoreError, check_attempt
 from tutor.storage.store_files import read_attempts, write_csv, write_datashop
 
-__all__ = ["BUSY_RETRIES", "BUSY_TIMEOUT", "MASTERY_COLUMNS", "StoreAccessError",
+__all__ = ["BUSY_RETRIES", "BUSY_TIMEOUT", "MASTERY_COLUMNS", "MAX_DEAL", "StoreAccessError",
            "StoreAddressError", "StoreBase", "StoreBusyError", "utc_now"]
 
 # Waiting for a busy progress file: SQLite itself waits up to BUSY_TIMEOUT seconds for the
@@ -27,6 +27,8 @@ __all__ = ["BUSY_RETRIES", "BUSY_TIMEOUT", "MASTERY_COLUMNS", "StoreAccessError"
 # not by a clock.
 BUSY_TIMEOUT = 5.0
 BUSY_RETRIES = 3
+MAX_DEAL = 200
+"""Characters of a played deal's lesson, deal and session (:meth:`Store.record_deal`)."""
 
 
 class StoreBusyError(StoreError):
@@ -62,6 +64,11 @@ class StoreBase:
 
     lang: str
     owner: str | None
+    shared: bool = False
+    """Whether the store is a class's, shared by a class server's pages (the store service's,
+    or a PostgreSQL database): a deal a student opens a second time is then practice, since
+    the store remembers the deals each student played. A student's own file (Binder's) keeps
+    link seeds as they are: one deal for the whole class, which a student may play again."""
 
     def attempts(self, student: str | None = None) -> list[Attempt]:
         raise NotImplementedError
@@ -96,6 +103,14 @@ class StoreBase:
         if problems:
             raise StoreError(N_("This attempt cannot be stored: {problems}."),
                              problems=problems, lang=self.lang)
+
+    def _check_deal(self, lesson: str, deal: str, session: str) -> None:
+        """Refuse a deal row no page would write (an empty or over-long lesson, deal or
+        session)."""
+        for what, value in (("lesson", lesson), ("deal", deal), ("session", session)):
+            if not isinstance(value, str) or not value or len(value) > MAX_DEAL:
+                raise StoreError(N_("A played deal needs its {what} (at most {limit} "
+                                    "characters)."), what=what, limit=MAX_DEAL, lang=self.lang)
 
     def _teacher_only(self) -> None:
         if self.owner is not None:

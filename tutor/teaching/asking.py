@@ -32,7 +32,15 @@ from tutor.teaching.coverage import (
 )
 from tutor.teaching.diagnosis import Diagnosis, candidates, diagnose, is_typo
 from tutor.teaching.drilling import Drilling
-from tutor.teaching.evidence import Evidence, blame_of, is_trivial, judge
+from tutor.teaching.evidence import (
+    REPLAYED,
+    SHOWN,
+    Evidence,
+    blame_of,
+    is_trivial,
+    judge,
+    question_numbers,
+)
 from tutor.teaching.hints import ANSWER, Hint, hint_ladder
 from tutor.teaching.mastery import Mastery
 from tutor.teaching.pending import Feedback, Pending
@@ -76,6 +84,8 @@ WORKING = N_("That is the working. Now work it out: what number is it?")
 """The reply to working (``4*8``): docs/rules.md §4, the student computes (docs/teaching.md)."""
 LONGEST_WAIT = 86_400.0
 """A question left open longer than this counts as this long (a day)."""
+Numbers = tuple[str, str, int | None]
+"""A question's numbers: :func:`tutor.teaching.evidence.question_numbers`."""
 
 
 class AnswerRecorder(Protocol):
@@ -91,6 +101,11 @@ class AnswerRecorder(Protocol):
 
     def save_mastery(self, student: str, mastery: Mastery) -> None: ...
 
+    def revealed(self, student: str) -> list[Numbers] | None:
+        """The numbers of the questions "Show me" revealed to ``student`` in this lesson, as
+        the store has them (any tab's); None when the store cannot say now."""
+        ...
+
 
 class Asker(Drilling):
     """The questions of one match for its human seats, each seat a student of its own."""
@@ -99,8 +114,17 @@ class Asker(Drilling):
                  masteries: dict[int, Mastery], players: int, rng: random.Random,
                  recorder: AnswerRecorder | None = None, symbol_value: int = 0,
                  tileset: TileSet = LEONARD, id_prefix: str = "",
-                 rules: HouseRules | None = None) -> None:
+                 rules: HouseRules | None = None,
+                 replayed: frozenset[int] = frozenset(),
+                 shown: dict[str, set[Numbers]] | None = None) -> None:
         self.lang = lang
+        self.replayed = replayed
+        """The seats whose student played this deal before (on a class server): their
+        questions are practice, no evidence (:data:`tutor.teaching.evidence.REPLAYED`)."""
+        self.shown = shown if shown is not None else {}
+        """Per student, the numbers "Show me" revealed to them in this lesson (the session
+        keeps them across its matches; the store has them too, once saved, with those of the
+        student's other tabs: :meth:`AnswerRecorder.revealed`)."""
         self.id_prefix = id_prefix
         """Starts the problem ids of the questions this asker makes on its own (remediation
         items), so that no two questions of a session share a problem id and step (the
@@ -311,7 +335,8 @@ class Asker(Drilling):
                 q, seat, source, gains, losses, shown=frozenset({"T"} if t_asked else ()),
                 trivial=is_trivial(q.step, ctx.rule, ctx.n, ctx.t), remediation=remediation,
                 tells=tells, requires=self._requires(of), values=candidates(q),
-                drilled=drilled if of == drilled else ""))
+                drilled=drilled if of == drilled else "",
+                flags=frozenset({REPLAYED}) if seat in self.replayed else frozenset()))
         if was_empty:
             self._show(self.queue[0])
 
@@ -422,6 +447,7 @@ class Asker(Drilling):
         seconds = self._seconds(p)
         kc = self._evidence(p, False, seconds).skill if not p.first_recorded else q.skill
         self._record(p, Outcome.GIVEUP, "", "revealed", seconds, None, kc)
+        self.shown.setdefault(self.students[p.seat], set()).add(self._numbers(p))
         self._pop()
         message = translator(self.lang)(ANSWER).format(answer=format_number(q.expected,
                                                                             self.lang))
@@ -457,12 +483,15 @@ class Asker(Drilling):
         blame = None if diag is None or diag.correct else blame_of(diag.kind, diag.skill,
                                                                     q.skill)
         answered = None if diag is None or correct else value
+        if correct and not p.hints and REPLAYED not in p.flags and self._was_shown(p):
+            p.flags = p.flags | {SHOWN}  # its row says so: the replay judges it the same
         ev = judge(q.skill, correct, scaffold=p.shown, hints=p.hints, trivial=p.trivial,
                    blame=blame, mistake=None if diag is None else diag.rule, tells=p.tells,
                    requires=p.requires,
                    consistent=None if answered is None else frozenset(
                        m for m, v in p.values.items() if answered in v),
-                   typo=answered is not None and is_typo(q.expected, answered))
+                   typo=answered is not None and is_typo(q.expected, answered),
+                   replayed=REPLAYED in p.flags, shown=SHOWN in p.flags)
         p.evidence = ev
         mastery = self.masteries[p.seat]
         reviewed = reviewed_skill(q.problem) or ev.skill
@@ -474,6 +503,22 @@ class Asker(Drilling):
         if self.recorder is not None:
             self.recorder.save_mastery(self.students[p.seat], mastery)
         return ev
+
+    def _numbers(self, p: Pending) -> Numbers:
+        q = p.question
+        return question_numbers(q.problem, q.step, q.expected)
+
+    def _was_shown(self, p: Pending) -> bool:
+        """Whether "Show me" revealed the answer to ``p``'s numbers to its student before in
+        this lesson: here, or in another tab (the store's give-up rows of the student, read
+        now: only at a right first answer, and only the student's rows of this lesson)."""
+        numbers = self._numbers(p)
+        if numbers in self.shown.get(self.students[p.seat], ()):
+            return True
+        if self.recorder is None:
+            return False
+        found = self.recorder.revealed(self.students[p.seat])
+        return found is not None and numbers in found
 
     def _review_evidence(self, p: Pending, mastery: Mastery, ev: Evidence,
                          was_mastered: bool) -> None:

@@ -9,6 +9,12 @@ whether it is *proof* (an unscaffolded, unhinted right answer: BKT observes "rig
 *against* (a wrong answer, a give-up, or a hint before answering: BKT observes "wrong", the
 streak resets) or *none* (nothing to learn from).
 
+Two facts make an answer *none* whatever it is (issue 51): the deal was played before by the
+student (a deal opened a second time on a class server is practice: ``replayed``), and a
+right first answer whose numbers "Show me" gave the student earlier in the lesson
+(``shown``: the same play, step and answer, :func:`question_numbers`), which may be memory
+rather than computation.
+
 The stored attempt keeps those facts without a new column: the step name carries tags in
 brackets (:func:`step_name`: ``gain[blanks]``, ``gain[T]``, ``gain[T,trivial]``) and the
 ``kc`` column the skill the answer was judged about (the blamed skill for a wrong answer).
@@ -18,14 +24,16 @@ own output), so a report rebuilt from a progress file or an export equals live m
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from tutor.teaching.diagnosis import LIKELIHOOD, MISTAKE_CODES, mistake_skill
 
-__all__ = ["SCAFFOLD_TAGS", "TRIVIAL", "Evidence", "blame_of", "is_trivial", "judge",
-           "parse_step", "parse_tells", "parse_values", "step_name"]
+__all__ = ["REPLAYED", "SCAFFOLD_TAGS", "SHOWN", "TRIVIAL", "Evidence", "blame_of",
+           "is_trivial", "judge", "parse_step", "parse_tells", "parse_values",
+           "question_numbers", "step_flags", "step_name"]
 
 Kind = Literal["proof", "practice", "against", "none"]
 SCAFFOLD_TAGS = ("T", "blanks")
@@ -34,6 +42,12 @@ SCAFFOLD_TAGS = ("T", "blanks")
 TRIVIAL = "trivial"
 """Step tag of an item whose operation does nothing (×1, +0, T = 0)."""
 OTHER_END = "other-end"
+REPLAYED = "replayed"
+"""Step tag of a question of a deal the student played before (on a class server): practice,
+no evidence, right or wrong."""
+SHOWN = "shown"
+"""Step tag of a right first answer whose numbers "Show me" gave the student before in the
+lesson (:func:`question_numbers`): no evidence."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +57,8 @@ class Evidence:
     skill: str
     kind: Kind
     why: str
-    """``proof``, ``scaffolded``, ``hinted``, ``wrong``, ``blamed`` or ``repeat``."""
+    """``proof``, ``scaffolded``, ``hinted``, ``wrong``, ``blamed``, ``repeat``,
+    ``replayed`` (a deal played before) or ``shown`` (its answer was revealed before)."""
     correct: bool = False
     """The first answer was right (whatever it counts as)."""
     hints: int = 0
@@ -82,7 +97,8 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
           trivial: bool = False, blame: str | None = None, mistake: str | None = None,
           tells: Iterable[str] | None = None,
           requires: Iterable[str] | None = None,
-          consistent: Iterable[str] | None = None, typo: bool = False) -> Evidence:
+          consistent: Iterable[str] | None = None, typo: bool = False,
+          replayed: bool = False, shown: bool = False) -> Evidence:
     """The evidence of a question's first answer (docs/rules.md §4).
 
     ``skill``: the question's skill; ``correct``: the first answer was right (a give-up is
@@ -100,8 +116,13 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
     typing slip away from the right one (:func:`tutor.teaching.diagnosis.is_typo`), so the
     diagnosis named no mistake, but a mistake of the skill that gives it makes it a
     misconception all the same (the tutor cannot tell which it was: it does not say, and it
-    does not let it pass).
+    does not let it pass). ``replayed``: the question is of a deal the student played before
+    (:data:`REPLAYED`); ``shown``: its numbers' answer was revealed to the student before in
+    the lesson (:data:`SHOWN`).
 
+    - A deal played before is practice: no answer of it is evidence.
+    - A right first answer whose answer "Show me" gave before is no evidence (memory, not
+      computation); a wrong one is evidence against, as any.
     - A trivial item (×1, +0, T = 0) is no evidence for its operation: its answer is T (or
       the tile's own number when T = 0), so it is evidence for ``other-end`` — right or
       wrong, whatever the diagnosis — unless T was just asked in the same play (the same
@@ -117,14 +138,22 @@ def judge(skill: str, correct: bool, *, scaffold: Iterable[str] = (), hints: int
     ('other-end', 'against')
     >>> judge("multiply", True, trivial=True).skill
     'other-end'
+    >>> judge("multiply", True, replayed=True).kind, judge("multiply", True, shown=True).why
+    ('none', 'shown')
     """
-    shown = frozenset(scaffold)
-    scaffolded = bool(shown)
+    scaffolds = frozenset(scaffold)
+    scaffolded = bool(scaffolds)
+    if replayed:
+        return Evidence(OTHER_END if trivial else skill, "none", REPLAYED, correct, hints,
+                        scaffolded)
+    if shown and correct and not hints:
+        return Evidence(OTHER_END if trivial else skill, "none", SHOWN, correct, hints,
+                        scaffolded)
     told = None if tells is None else frozenset(tells)
     needs = None if requires is None else frozenset(requires)
     if trivial:
         own = OTHER_END
-        if "T" in shown and skill != OTHER_END:
+        if "T" in scaffolds and skill != OTHER_END:
             return Evidence(own, "none", "repeat", correct, hints, scaffolded)
         blame = None
     else:
@@ -212,12 +241,14 @@ def _codes(mistakes: Iterable[str]) -> str:
 def step_name(step: str, scaffold: Iterable[str] = (), trivial: bool = False,
               tells: Iterable[str] | None = None,
               requires: Iterable[str] | None = None,
-              values: Mapping[str, Iterable[int]] | None = None) -> str:
+              values: Mapping[str, Iterable[int]] | None = None,
+              flags: Iterable[str] = ()) -> str:
     """The step name to store: the question's step with its scaffolds and ``trivial`` as
     tags (``gain``, ``gain[blanks]``, ``gain[T,trivial]``), and what a right answer to it
     rules out (``out=``) of what the lesson requires (``need=``), as mistake codes, and the
-    wrong numbers of each mistake there (``alt=``); DataShop's Step Name is free text, and
-    each question keeps one name for all its attempts.
+    wrong numbers of each mistake there (``alt=``), and ``flags`` (:data:`REPLAYED`,
+    :data:`SHOWN`: no evidence); DataShop's Step Name is free text, and each question keeps
+    one name for all its attempts.
 
     >>> step_name("gain", ["blanks", "T"], True)
     'gain[T,blanks,trivial]'
@@ -226,6 +257,7 @@ def step_name(step: str, scaffold: Iterable[str] = (), trivial: bool = False,
     'gain[out=fd,need=fd.sd]'
     """
     tags = [t for t in SCAFFOLD_TAGS if t in set(scaffold)] + ([TRIVIAL] if trivial else [])
+    tags += [f for f in (REPLAYED, SHOWN) if f in set(flags)]
     if tells is not None:
         tags.append(TELLS_TAG + _codes(tells))
     if requires is not None:
@@ -248,6 +280,40 @@ def parse_step(name: str) -> tuple[str, frozenset[str], bool]:
     step, _, rest = name[:-1].partition("[")
     tags = {t.strip() for t in rest.split(",")}
     return step, frozenset(t for t in SCAFFOLD_TAGS if t in tags), TRIVIAL in tags
+
+
+def step_flags(name: str) -> frozenset[str]:
+    """A stored step name's :data:`REPLAYED` and :data:`SHOWN` tags (those it carries).
+
+    >>> sorted(step_flags("gain[blanks,replayed]")), sorted(step_flags("gain"))
+    (['replayed'], [])
+    """
+    if not name.endswith("]") or "[" not in name:
+        return frozenset()
+    tags = {t.strip() for t in name[:-1].partition("[")[2].split(",")}
+    return frozenset(f for f in (REPLAYED, SHOWN) if f in tags)
+
+
+_TILE = re.compile(r"[^-/]+/[^/]+$|-/[^/]+$")
+
+
+def question_numbers(problem: str, step: str, expected: int | None
+                     ) -> tuple[str, str, int | None]:
+    """What makes two questions "the same numbers" for :data:`SHOWN`: the play (the tile
+    placed, read from the end of the problem id, whose start names the match, round and turn;
+    a round's end: its last part), the step (its tags left out) and the answer. For a power
+    play the tile gives the rule and its number, and the step and answer then give T: the
+    same tile, step and answer is the same computation, whichever deal, turn or tab it comes
+    in; another tile with the same answer (4 × 8 after 8 × 4 was shown) is not.
+
+    >>> question_numbers("m1r1t3-4/x", "gain[blanks]", 32)
+    ('4/x', 'gain', 32)
+    >>> question_numbers("m2r1t7--/4", "loss", 8), question_numbers("m1r1t9-domino", "collect", 20)
+    (('-/4', 'loss', 8), ('domino', 'collect', 20))
+    """
+    found = _TILE.search(problem)
+    play = found.group(0) if found else problem.rpartition("-")[2]
+    return play, parse_step(step)[0], expected
 
 
 def parse_values(name: str) -> dict[str, frozenset[int]] | None:

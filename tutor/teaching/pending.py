@@ -95,10 +95,14 @@ class Pending:
     """The skill a drill between rounds queued this item for (empty: not a drill item)."""
     evidence: Evidence | None = None
     """What the first answer (or giving up) was judged to be evidence of."""
+    flags: frozenset[str] = frozenset()
+    """:data:`~tutor.teaching.evidence.REPLAYED` (a deal played before: practice) and
+    :data:`~tutor.teaching.evidence.SHOWN` (its answer was revealed before): no evidence,
+    and its rows say so (their step name's tags)."""
 
     @property
     def step_name(self) -> str:
         """The step name stored with each attempt (the scaffolds, ``trivial``, and what a
         right answer rules out of what the lesson requires, as tags)."""
         return step_name(self.question.step, self.shown, self.trivial, self.tells,
-                         self.requires, self.values)
+                         self.requires, self.values, self.flags)

@@ -15,7 +15,17 @@ from datetime import datetime, timezone
 
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
 from tutor.teaching.diagnosis import CATALOG, is_typo
-from tutor.teaching.evidence import Evidence, judge, parse_step, parse_tells, parse_values
+from tutor.teaching.evidence import (
+    REPLAYED,
+    SHOWN,
+    Evidence,
+    judge,
+    parse_step,
+    parse_tells,
+    parse_values,
+    question_numbers,
+    step_flags,
+)
 from tutor.teaching.mastery import SKILLS, Mastery, Params, default_params
 from tutor.teaching.review import missed_review, review_missed, reviewed_skill
 from tutor.teaching.runs import first_answer, hints_before_answer, question_runs
@@ -58,9 +68,20 @@ def first_answer_evidence(attempts: Iterable[Attempt], *,
     whether the item was trivial and what a right answer to it ruled out of what the lesson
     required, the ``kc`` column which skill the answer was judged about, the hint rows before
     it the hints taken. Skills the tutor does not know are left out, unless ``any_skill``
-    (fitting takes any skill a file names)."""
+    (fitting takes any skill a file names).
+
+    Issue 51: a question of a deal played before (its step's :data:`REPLAYED` tag) is no
+    evidence; nor is a right first answer tagged :data:`SHOWN`, or whose numbers
+    (:func:`tutor.teaching.evidence.question_numbers`) a give-up row of the same student and
+    lesson revealed before it, whichever session (tab) it was in."""
+    rows = list(attempts)
+    reveals = _reveals(rows)
     found: list[tuple[Attempt, Evidence]] = []
-    for a, hints in _first_answers(attempts):
+    for a, hints in _first_answers(rows):
+        flags = step_flags(a.step)
+        when = reveals.get((a.student, a.lesson, question_numbers(a.problem, a.step,
+                                                                   a.expected)))
+        shown = SHOWN in flags or (when is not None and when < _when(a))
         _step, scaffold, trivial = parse_step(a.step)
         tells, requires = parse_tells(a.step)
         values = parse_values(a.step)
@@ -74,7 +95,24 @@ def first_answer_evidence(attempts: Iterable[Attempt], *,
                                        else None, tells=tells, requires=requires,
                                        consistent=consistent,
                                        typo=a.answered is not None and a.expected is not None
-                                       and is_typo(a.expected, a.answered))))
+                                       and is_typo(a.expected, a.answered),
+                                       replayed=REPLAYED in flags, shown=shown)))
+    return found
+
+
+RevealKey = tuple[str, str, tuple[str, str, int | None]]
+
+
+def _reveals(attempts: Iterable[Attempt]) -> dict[RevealKey, datetime]:
+    """When "Show me" first revealed each question's numbers to each student in each lesson
+    (their give-up rows)."""
+    found: dict[RevealKey, datetime] = {}
+    for a in attempts:
+        if a.outcome is Outcome.GIVEUP and a.expected is not None:
+            key = (a.student, a.lesson, question_numbers(a.problem, a.step, a.expected))
+            when = _when(a)
+            if key not in found or when < found[key]:
+                found[key] = when
     return found
 
 

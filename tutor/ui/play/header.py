@@ -129,17 +129,23 @@ class Status(widgets.HTML):
 class SavingNote(widgets.HTML):
     """Answers waiting on the page for the progress store (:attr:`Snapshot.unsaved_note`):
     said until they are saved, whatever else the page says, at the head of the question's
-    column (on a phone, right under the board, where the student answers)."""
+    column (on a phone, right under the board, where the student answers). A match that
+    replays a deal the student played before says so here too, from its start
+    (:attr:`Snapshot.practice_note`: practice, no evidence)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.add_class("ld-saving")
 
     def render(self, view: Snapshot) -> None:
-        note = view.unsaved_note
-        self.value = (f"<div class='ld-msg ld-unsaved' role='status'>{html.escape(note)}</div>"
-                      if note else "")
-        self.layout.display = None if note else "none"  # no empty gap above the question
+        note, practice = view.unsaved_note, view.practice_note
+        self.value = "".join((
+            f"<div class='ld-msg ld-practice' role='note'>{html.escape(practice)}</div>"
+            if practice else "",
+            f"<div class='ld-msg ld-unsaved' role='status'>{html.escape(note)}</div>"
+            if note else ""))
+        # no empty gap above the question
+        self.layout.display = None if note or practice else "none"
 
 
 class LessonLine(widgets.HTML):

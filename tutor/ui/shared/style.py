@@ -60,6 +60,8 @@ CSS = """
 /* Answers waiting for the store: said at the head of the question's column. */
 .ld-app .ld-unsaved { padding: 8px 12px; background: #fff4e5; border-left: 4px solid #b42318;
                       color: #b42318; font-weight: 600; font-size: 15px; }
+.ld-app .ld-practice { padding: 8px 12px; background: #eef4ff; border-left: 4px solid #1d4ed8;
+                       color: #1e3a8a; font-weight: 600; font-size: 15px; }
 .ld-app .ld-moves { flex-wrap: wrap; gap: 6px; width: 100%; }
 .ld-app .ld-move { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 15px;
                    min-width: 92px; }

@@ -11,20 +11,22 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import ipywidgets as widgets
 
-from tutor.classroom.live import IDLE_SECONDS, PLAYING_WINDOW, WRONG_IN_A_ROW, LiveRow, LiveView
+from tutor.classroom.assignments import school_zone
+from tutor.classroom.live import PLAYING_WINDOW, STUCK_MINUTES, WRONG_IN_A_ROW, LiveRow, LiveView
 from tutor.i18n import N_, format_number, ngettext, translator
 from tutor.ui.shared.panel import classed
 from tutor.ui.shared.tables import table_box
 
-__all__ = ["LivePanel", "ago_text", "live_html", "state_text"]
+__all__ = ["LivePanel", "ago_text", "live_html", "school_time", "state_text"]
 
 STUCK_WHY = {
     "wrong": N_("stuck: {n} wrong first answers in a row"),
-    "idle": N_("stuck: no answer for {minutes} min"),
 }
+LEFT_WHY = N_("left: no answer for {minutes} min")
 
 FINISHED_WHY = {
     "mastered": N_("finished: every skill mastered"),
@@ -58,28 +60,37 @@ def state_text(row: LiveRow, lang: str) -> str:
         return _("from uploaded files")
     if row.stuck == "wrong":
         return _(STUCK_WHY["wrong"]).format(n=row.wrong_in_a_row)
-    if row.stuck == "idle":
-        return _(STUCK_WHY["idle"]).format(minutes=_minutes(row.idle_seconds))
+    if row.state == "left":
+        return _(LEFT_WHY).format(minutes=_minutes(row.idle_seconds))
     return _("playing")
 
 
 
+def school_time(when: datetime) -> datetime:
+    """``when`` on the school's clock (:func:`tutor.classroom.assignments.school_zone`), the
+    clock of every time on the teacher page (issue 52: "Read at" was in UTC next to due
+    times in Madrid's)."""
+    return when.astimezone(ZoneInfo(school_zone()))
+
+
 def live_html(view: LiveView, lang: str, titles: Mapping[str, str] | None = None) -> str:
-    """The live view as a table (stuck students first, then playing, finished and from
-    files), with a line of when it was read and how many are in each state."""
+    """The live view as a table (stuck students first, then playing, left, finished and from
+    files), with a line of when it was read (the school's clock) and how many are in each
+    state."""
     _ = translator(lang)
     titles = titles or {}
-    when = view.now.astimezone().strftime("%H:%M:%S")
+    when = school_time(view.now).strftime("%H:%M:%S")
     read_at = _("Read at {time}.").format(time=when)
     parts = [f"<div class='ld-live-when'>{html.escape(read_at)}"]
     window = _minutes(PLAYING_WINDOW.total_seconds())
     tally = [(ngettext("{n} playing", "{n} playing", n, lang) if state == "playing" else
               ngettext("{n} stuck", "{n} stuck", n, lang) if state == "stuck" else
+              ngettext("{n} left", "{n} left", n, lang) if state == "left" else
               ngettext("{n} finished", "{n} finished", n, lang) if state == "finished" else
               ngettext("{n} from uploaded files", "{n} from uploaded files", n, lang)
               ).format(n=n)
-             for state, n in ((s, view.count(s)) for s in ("playing", "stuck", "finished",
-                                                            "files")) if n]
+             for state, n in ((s, view.count(s)) for s in ("playing", "stuck", "left",
+                                                            "finished", "files")) if n]
     if view.away:
         tally.append(ngettext("{n} away (no answer in the last {minutes} min)",
                               "{n} away (no answer in the last {minutes} min)", view.away,
@@ -130,11 +141,13 @@ class LivePanel(widgets.VBox):
         _ = translator(lang)
         self.heading.value = "<h3>" + html.escape(_("The class now")) + "</h3>"
         self.button.description = _("Refresh")
-        legend = _("Stuck: {n} wrong first answers in a row, or no answer for {minutes} "
-                   "minutes. Finished: the lesson is over (every skill mastered, or its "
-                   "questions or time used up); never stuck. From uploaded files: answers "
-                   "handed in as files, not played here.").format(
-            n=WRONG_IN_A_ROW, minutes=_minutes(IDLE_SECONDS))
+        legend = _("Stuck: an answer in the last {minutes} minutes and {n} wrong first "
+                   "answers in a row. Left: no answer for {minutes} minutes (a closed tab), "
+                   "the lesson not over. Finished: the lesson is over (every skill mastered, "
+                   "or its questions or time used up) and no answer for {minutes} minutes. "
+                   "From uploaded files: answers handed in as files, not played here. "
+                   "Times are on the school's clock: {zone}.").format(
+            n=WRONG_IN_A_ROW, minutes=STUCK_MINUTES, zone=school_zone())
         if every > 0:
             legend += " " + _("This view reads the class again every {n} seconds.").format(
                 n=format_number(every, lang))

@@ -6,7 +6,8 @@ column), each student's answers (their name opens them), the frequent mistakes (
 students who made them), the assignments (:mod:`tutor.ui.teacher.assignments_panel`: made,
 sent and followed student by student) and the lesson builder. Above them
 the live view (:mod:`tutor.ui.teacher.live_panel`): who plays which lesson and who is stuck, read
-again by its "Refresh" button and, on a shared store, every few seconds by itself."""
+again by its "Refresh" button and, on a shared store, every few seconds by itself: each tick
+feeds the rows it read to every panel (issue 52 part 3)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,10 @@ PANELS = {".ld-live-panel": N_("The class now"),
 """Each panel's landmark region, named by its heading (:func:`landmarks`)."""
 
 
+def _states(live: LiveView) -> dict[str, tuple[str, str]]:
+    return {r.student: (r.state, r.lesson) for r in live.rows}
+
+
 class TeacherPage(LanguagePage):
     """The teacher page as one widget. ``store`` None: nothing can be read or merged (the
     lesson builder still works). ``live_seconds`` > 0: the live view reads the store again
@@ -78,6 +83,8 @@ class TeacherPage(LanguagePage):
         """The live view's counts of each student, replayed again only on a new row."""
         self._feed = LiveFeed()
         """The class's rows as the live view read them: each tick reads only newer ones."""
+        self._states: dict[str, tuple[str, str]] = {}
+        """Each student's state (and lesson) at the last render of every panel."""
         self.from_files: set[str] = set()
         """The sessions merged from uploaded files on this page: the live view shows their
         students as from files, never stuck (issue 43)."""
@@ -118,7 +125,14 @@ class TeacherPage(LanguagePage):
         self._feed.reset()  # the whole class, read once; the ticks read from there on
         attempts = ([a for _, a in self._feed.read(self.store)] if self.store is not None
                     else [])
+        self._render_all(attempts)
+
+    def _render_all(self, attempts: Sequence[Attempt]) -> LiveView:
+        """Every class panel from ``attempts``: the live view first, whose states (one per
+        student, :func:`tutor.classroom.live.student_state`) the assignment table and the
+        next steps take, so no two panels say different things of a student."""
         live = self._render_live(attempts)
+        self._states = _states(live)
         by_student = class_counts(attempts, self._lessons, self._counts)  # the live view's too
         self.rows = class_table(attempts, by_student=by_student)
         self.heat_map.render(self.rows, self.lang)
@@ -132,6 +146,7 @@ class TeacherPage(LanguagePage):
         # Guarded on its own: a store that cannot hold assignments leaves the rest shown.
         self._guarded(self.assignments.render)(attempts, self._lessons, self._lesson_titles(),
                                                self.lang, counts=by_student, live=live)
+        return live
 
     def lessons_changed(self) -> None:
         """A lesson was saved by the builder: the lessons are read again, and the
@@ -141,13 +156,19 @@ class TeacherPage(LanguagePage):
         self.assignments.show_lessons(self._lessons, titles)
 
     def refresh_live(self) -> None:
-        """The live view alone (the page's tick), from the rows stored since the last read
-        folded into those read before (:class:`tutor.classroom.live.LiveFeed`: never the
-        whole class again): the class table and the other panels wait for the "Refresh"
-        button."""
-        if self.store is not None:
-            self._feed.read(self.store)
-        self._render_live(self._feed.attempts())
+        """The page's tick: the rows stored since the last read, folded into those read
+        before (:class:`tutor.classroom.live.LiveFeed`: never the whole class again), feed
+        the live view and, when a row came or a student's state changed (a student who
+        stopped answering has left), every other panel too, from the same rows: the panels
+        never disagree between two ticks (issue 52 part 3)."""
+        new = self._feed.read(self.store) if self.store is not None else []
+        attempts = self._feed.attempts()
+        if new:
+            self._render_all(attempts)
+            return
+        live = self._render_live(attempts)
+        if _states(live) != self._states:
+            self._render_all(attempts)
 
     def _render_live(self, attempts: Sequence[Attempt]) -> LiveView:
         titles = self._lesson_titles()
