@@ -241,6 +241,32 @@ def past_the_edge(page: Any, selector: str) -> list[str]:
     return list(page.evaluate(_PAST_THE_EDGE, selector))
 
 
+# Visible elements reaching past the window's right edge unless a table's own scroll box
+# (``.ld-table-scroll``, :func:`tutor.ui.shared.panel.table_box`) holds them: stricter than
+# :data:`_PAST_THE_EDGE`, where any widget's box that scrolls sideways counts, so a whole panel
+# (legends, forms) scrolling in its widget strip passed. [class, its right edge, the window's].
+_OUTSIDE_TABLE_SCROLL = """(selector) => {
+  const edge = document.documentElement.clientWidth + 1;
+  const held = (el) => {
+    const box = el.closest('.ld-table-scroll');
+    return !!box && box !== el && getComputedStyle(box).overflowX === 'auto'
+           && box.getBoundingClientRect().right <= edge;
+  };
+  return [...document.querySelectorAll(selector + ' *')]
+    .filter(el => el.offsetParent !== null && !el.closest('.ld-sr')
+            && el.getBoundingClientRect().right > edge && !held(el))
+    .map(el => [String(el.className || el.tagName), Math.round(el.getBoundingClientRect().right),
+                edge - 1]).slice(0, 5);
+}"""
+
+
+def past_the_edge_outside_tables(page: Any, selector: str) -> list[list[object]]:
+    """The first elements under ``selector`` that reach past the window's right edge and are
+    not in a table's own sideways-scrolling box: what the window cuts off, or what makes
+    a whole panel or the page scroll sideways."""
+    return list(page.evaluate(_OUTSIDE_TABLE_SCROLL, selector))
+
+
 def past_the_edge_on_a_phone(page: Any, selector: str) -> list[str]:
     """:func:`past_the_edge` with the window a phone's (:data:`PHONE`), then back to the
     tests' :data:`WINDOW`. The page's boxes take the new width over a few frames (seen in CI:

@@ -8,9 +8,12 @@ the round's summary tables fit the width.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+from browsing import WINDOW, audit, past_the_edge_outside_tables
 from test_dashboard import (
     IDLE,
     _answer_and_move_on,
@@ -23,6 +26,7 @@ from test_dashboard import (
 
 from tests import driving as drive
 from tutor.session.session import Session
+from tutor.storage.store import Store
 
 PHONE_390 = {"width": 390, "height": 844}
 SEED = 11
@@ -188,6 +192,50 @@ def test_the_lessons_and_teacher_pages_do_not_scroll_sideways(page: Any,
         page.locator(ready).first.wait_for(timeout=120_000)
         _fits(page, name)
         assert page.evaluate(SMALL_TARGETS, ".ld-page") == [], name  # a finger's size
+    assert page.page_errors == []
+
+
+# The lessons whose answers give one student answers in many skills (issue 52, part 4).
+MANY_SKILLS = ("02-plus", "05-squares", "07-all-power", "08-full-match")
+
+# Each column header of the lessons table: its text and right edge, and the window's width.
+HEADERS = """() => [...document.querySelectorAll('table.ld-lessons-table thead th')]
+  .map(th => [th.textContent.trim(), Math.round(th.getBoundingClientRect().right),
+              document.documentElement.clientWidth])"""
+
+
+def test_tables_with_answers_in_many_skills_fit_at_1280_and_390(
+        page: Any, pages: dict[str, Any], tmp_path: Path, artifacts: Path) -> None:
+    """Issue 52, part 4: a student with answers in many skills. At 1280 px the lessons table
+    shows every column (its mastery cell wraps, each skill on its own), and at 1280 and 390 px
+    nothing of the lessons or teacher page reaches past the window except inside a table's
+    own scroll box; the page itself never scrolls sideways."""
+    for lesson in MANY_SKILLS:
+        subprocess.run([sys.executable, "-m", "tutor", "simulate-students", "--lesson", lesson,
+                        "--students", "1", "--seed", "3", "--profile", "bkt:0.3,0.2,0.1,0.2",
+                        "--write-progress", str(tmp_path / lesson), "--name-prefix", "wide",
+                        "--lang", "en"], check=True, capture_output=True)
+        with Store(pages["db"]) as store:
+            store.import_file(tmp_path / lesson / "leonard-progress-wide-01.csv")
+    for name, ready in (("Lessons.ipynb?lang=en&student=wide-01", ".ld-lessons-table"),
+                        ("Teacher.ipynb?lang=en", "table.ld-class-table")):
+        page.goto(pages["url"] + name, timeout=120_000)
+        page.locator(ready).first.wait_for(timeout=120_000)
+        page.set_viewport_size(WINDOW)
+        page.wait_for_timeout(300)  # the boxes take the new width
+        if name.startswith("Lessons"):
+            assert len(page.locator("tr.ld-lesson").first.locator(".ld-skill").all()) >= 1
+            wide = [h for h in page.evaluate(HEADERS) if h[1] > h[2]]
+            assert wide == [], f"columns off the screen at 1280 px: {wide}"
+        for size in (WINDOW, PHONE_390):
+            page.set_viewport_size(size)
+            page.wait_for_timeout(300)  # the boxes take the new width
+            shot = f"wide-{name.split('.')[0].lower()}-{size['width']}.png"
+            page.screenshot(path=str(artifacts / shot), full_page=True)
+            assert past_the_edge_outside_tables(page, ".ld-page") == [], (name, size)
+            _fits(page, f"{name} at {size['width']} px")
+        # The tables that scroll are boxes a keyboard reaches, named as their tables.
+        assert audit(page, f"wide-{name.split('.')[0].lower()}-390", artifacts) == []
     assert page.page_errors == []
 
 

@@ -260,7 +260,10 @@ def test_heat_map_is_a_table_with_numbers_and_headers(link: Any, tmp_path: Path,
         page = teacher_page(store=store)
         upload(page.upload.upload, class_files[:3])
     heat = page.heat_map.map.value
-    assert heat.startswith("<table class='ld-heat'><caption>")
+    # The table in its own sideways-scrolling box, named as the table (issue 52, part 4).
+    assert heat.startswith("<div class='ld-table-scroll' role='region' tabindex='0' "
+                           "aria-label='Dominio de cada habilidad")
+    assert "><table class='ld-heat'><caption>" in heat
     assert "<th scope='col'>Estudiante</th>" in heat
     assert heat.count("<th scope='row'>") == 3
     assert re.search(r"<td class='ld-cell' style='background:#[0-9a-f]{6};color:#[0-9a-f]{6}'"

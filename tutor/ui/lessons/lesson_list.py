@@ -14,6 +14,7 @@ from tutor.i18n import gettext, translator
 from tutor.teaching.counts import MASTERY_LEGEND, evidence_text
 from tutor.teaching.mastery import SKILL_NAMES, Mastery
 from tutor.ui.shared.panel import classed
+from tutor.ui.shared.tables import table_box
 
 __all__ = ["LessonListPanel", "lesson_list_html"]
 
@@ -31,8 +32,12 @@ def _skills_html(row: LessonProgress, lang: str) -> str:
             fresh = Mastery(row.lesson.mastery)
             evidence = evidence_text(0, 0, 0, lang,
                                      to_master=fresh.answers_to_master(fresh.state(skill)))
+        # One chip per skill, its bar under its name: the cell wraps between chips and
+        # inside the evidence, instead of one line as wide as all the lesson's skills.
         parts.append(f"<span class='ld-skill' data-skill='{html.escape(skill)}'>"
-                     f"{html.escape(name)}: {pct}%{mark} "
+                     f"<span class='ld-skill-name'>{html.escape(name)}: {pct}%{mark}</span> "
+                     f"<span class='ld-bar' aria-hidden='true'>"
+                     f"<span class='ld-bar-fill' style='width: {pct}%'></span></span> "
                      f"<span class='ld-evidence'>({html.escape(evidence)})</span></span>")
     return " ".join(parts) or html.escape(_("every skill"))
 
@@ -44,7 +49,7 @@ def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str,
     _ = translator(lang)
     head = [_("No."), _("Lesson"), _("Mastery of its skills"), _("Questions answered"),
             _("Done")]
-    cls = ["ld-num", "", "", "ld-num", ""]
+    cls = ["ld-num", "", "ld-skills", "ld-num", ""]
     caption = (_("Your lessons") if unnamed(student)
                else _("Lessons of {student}").format(student=student))
     done_word, todo_word = _("done"), _("not yet")
@@ -67,13 +72,14 @@ def lesson_list_html(rows: Sequence[LessonProgress], lang: str, student: str,
             f"<td class='ld-num'>{number}</td>"
             f"<th scope='row'><a class='ld-lesson-link' href='{html.escape(href)}'>{title}</a>"
             f"{about_html}</th>"
-            f"<td>{_skills_html(row, lang)}</td>"
+            f"<td class='ld-skills'>{_skills_html(row, lang)}</td>"
             f"<td class='ld-num'>{row.asked}</td>"
             f"<td class='ld-done-cell'>{done}</td></tr>")
     out.append("</tbody></table>")
     legend = _("The percentage is the chance you know the skill; ✔: mastered. A lesson is "
                "done when all its skills are mastered.")
-    return ("".join(out) + f"<div class='ld-legend'>{html.escape(legend)}</div>"
+    return (table_box("".join(out), caption)
+            + f"<div class='ld-legend'>{html.escape(legend)}</div>"
             f"<div class='ld-legend ld-mastery-legend'>{html.escape(_(MASTERY_LEGEND))}</div>")
 
 

@@ -41,7 +41,17 @@ PAGE_CSS = """
 .ld-page .ld-assignment-lessons { margin: 4px 0; padding-left: 22px; }
 .ld-page .ld-assignment-lessons li { margin: 4px 0; }
 .ld-page .ld-assignment-notes { margin: 4px 0; padding-left: 18px; }
-.ld-page .ld-skill { white-space: nowrap; margin-right: 10px; }
+/* The lessons table's mastery cell (issue 52, part 4): one chip per skill, its name and
+   percentage on a line, a bar under it, its evidence wrapping under that; the chips wrap
+   side by side, so the cell is as narrow as the window needs. */
+.ld-page td.ld-skills { min-width: 11em; }
+.ld-page .ld-skill { display: inline-block; vertical-align: top; white-space: normal;
+                     width: 15em; max-width: 100%; margin: 0 10px 6px 0; line-height: 1.35; }
+.ld-page .ld-skill-name { font-weight: 600; }
+.ld-page .ld-bar { display: block; height: 6px; margin: 3px 0; border-radius: 3px;
+                   background: #d6dde4; overflow: hidden; }
+.ld-page .ld-bar-fill { display: block; height: 100%; background: #17412f; }
+.ld-page .ld-skill .ld-evidence { display: block; font-size: 13px; color: #52606d; }
 .ld-page .ld-ok { color: #0b7a35; font-weight: 700; }
 .ld-page .ld-msg { color: #b42318; font-weight: 600; }
 .ld-page table.ld-heat td.ld-cell { text-align: center; min-width: 64px;
@@ -97,8 +107,11 @@ PAGE_CSS = """
     line-height: 44px; }
   .ld-page .widget-textarea textarea { min-height: 44px; }
 }
-/* A table wider than a phone's screen scrolls sideways instead of being cut off. */
+/* A table wider than the window scrolls sideways in its own box (tutor.ui.shared.tables),
+   never the page; a widget's box keeps to the window too. */
 .ld-page .widget-html-content { max-width: 100%; overflow-x: auto; }
+.ld-page .ld-table-scroll { max-width: 100%; overflow-x: auto; }
+.ld-page .ld-table-scroll:focus-visible { outline: 2px solid #0b5cad; outline-offset: 2px; }
 </style>
 """
 

@@ -16,6 +16,7 @@ from tutor.classroom.student_answers import STEP_NAMES, AnsweredQuestion
 from tutor.i18n import format_number, gettext, ngettext, translator
 from tutor.teaching.mastery import SKILL_NAMES
 from tutor.ui.shared.panel import classed
+from tutor.ui.shared.tables import table_box
 
 __all__ = ["OwnAnswersPanel", "StudentAnswersPanel", "answer_table_html", "answers_summary",
            "own_answers_html", "result_text", "student_answers_html"]
@@ -112,7 +113,7 @@ def answer_table_html(questions: Sequence[AnsweredQuestion], lang: str, caption:
             f"<td>{html.escape(result_text(q, lang))}</td>"
             f"<td class='ld-num'>{format_number(round(q.seconds), lang)}</td></tr>")
     out.append("</tbody></table>")
-    return "".join(out)
+    return table_box("".join(out), caption)
 
 
 def answers_summary(questions: Sequence[AnsweredQuestion], lang: str) -> str:

@@ -24,6 +24,7 @@ from tutor.classroom.assignments import (
 from tutor.classroom.link import ANONYMOUS
 from tutor.i18n import N_, gettext, translator
 from tutor.ui.play.sheet import file_stem
+from tutor.ui.shared.tables import table_box
 
 __all__ = ["COLUMNS", "SORT_KEYS", "assignment_table_html", "counts_line", "csv_link_html",
            "sort_states"]
@@ -128,7 +129,7 @@ def assignment_table_html(table: AssignmentTable, lang: str, titles: Mapping[str
             f"<td class='ld-when'>{html.escape(_when(r.finished, a.tz, lang))}</td>"
             f"<td>{html.escape(stuck if r.stuck else '–')}</td></tr>")
     out.append("</tbody></table>")
-    return "".join(out)
+    return table_box("".join(out), caption)
 
 
 def csv_link_html(table: AssignmentTable, lang: str) -> str:

@@ -21,6 +21,7 @@ from tutor.teaching.counts import MASTERY_LEGEND
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS
 from tutor.ui.play.sheet import file_stem
 from tutor.ui.shared.panel import Guard, classed
+from tutor.ui.shared.tables import table_box
 
 __all__ = ["COLUMNS", "ClassTablePanel", "class_csv_link_html", "class_table_html", "sort_rows"]
 
@@ -110,8 +111,8 @@ def class_table_html(rows: Sequence[ClassRow], lang: str, sort: str | None = Non
             f"<td class='ld-num'>{r.revealed}</td>"
             f"<td class='ld-num'>{format_number(round(r.mean_seconds, 1), lang)}</td></tr>")
     out.append("</tbody></table>")
-    out.append(f"<div class='ld-legend ld-mastery-legend'>{html.escape(_(MASTERY_LEGEND))}</div>")
-    return "".join(out)
+    return (table_box("".join(out), caption)
+            + f"<div class='ld-legend ld-mastery-legend'>{html.escape(_(MASTERY_LEGEND))}</div>")
 
 
 def class_csv_link_html(rows: Sequence[ClassRow], lang: str, class_code: str = "") -> str:

@@ -14,6 +14,7 @@ from tutor.classroom.overview import ClassRow, class_grid
 from tutor.i18n import format_number, gettext, ngettext, translator
 from tutor.teaching.mastery import SKILL_NAMES
 from tutor.ui.shared.panel import classed
+from tutor.ui.shared.tables import table_box
 
 __all__ = ["HeatMapPanel", "heat_legend_html", "heat_map_html"]
 
@@ -54,9 +55,9 @@ def heat_map_html(rows: Sequence[ClassRow], lang: str) -> str:
                     f"<th scope='row'>{html.escape(student)}</th>{tds}</tr>")
     caption = _("Mastery of each skill, by student (the chance the student knows it)")
     corner = _("Student")
-    return (f"<table class='ld-heat'><caption>{html.escape(caption)}</caption>"
-            f"<thead><tr><th scope='col'>{html.escape(corner)}</th>{head}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table>" + heat_legend_html(lang))
+    return table_box(f"<table class='ld-heat'><caption>{html.escape(caption)}</caption>"
+                     f"<thead><tr><th scope='col'>{html.escape(corner)}</th>{head}</tr></thead>"
+                     f"<tbody>{''.join(body)}</tbody></table>", caption) + heat_legend_html(lang)
 
 
 def heat_legend_html(lang: str) -> str:

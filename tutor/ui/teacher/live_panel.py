@@ -19,6 +19,7 @@ from tutor.classroom.assignments import school_zone
 from tutor.classroom.live import PLAYING_WINDOW, STUCK_MINUTES, WRONG_IN_A_ROW, LiveRow, LiveView
 from tutor.i18n import N_, format_number, ngettext, translator
 from tutor.ui.shared.panel import classed
+from tutor.ui.shared.tables import table_box
 
 __all__ = ["LivePanel", "ago_text", "live_html", "school_time", "state_text"]
 
@@ -117,8 +118,9 @@ def live_html(view: LiveView, lang: str, titles: Mapping[str, str] | None = None
             f"<td class='ld-num'>{r.questions}</td><td class='ld-num'>{html.escape(right)}</td>"
             f"<td class='ld-num'>{html.escape(ago_text(r.idle_seconds, lang))}</td>"
             f"<td class='ld-live-state'>{html.escape(state_text(r, lang))}</td></tr>")
-    parts.append(f"<table class='ld-live-table'><thead><tr>{head}</tr></thead>"
-                 f"<tbody>{''.join(rows)}</tbody></table>")
+    parts.append(table_box(f"<table class='ld-live-table'><thead><tr>{head}</tr></thead>"
+                           f"<tbody>{''.join(rows)}</tbody></table>",
+                           _("The class now, student by student")))
     return "".join(parts)
 
 

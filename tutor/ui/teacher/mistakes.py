@@ -12,6 +12,7 @@ from tutor.classroom.overview import MISTAKE_NAMES, Mistake
 from tutor.i18n import format_number, gettext, translator
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS
 from tutor.ui.shared.panel import classed
+from tutor.ui.shared.tables import table_box
 
 __all__ = ["MistakesPanel", "mistakes_html"]
 
@@ -50,9 +51,9 @@ def mistakes_html(mistakes: Mapping[str, Sequence[Mistake]], lang: str) -> str:
             f"<td class='ld-mistake-students'>{html.escape(', '.join(m.names))}</td>"
             f"<td>{html.escape(_example(m, lang))}</td></tr>"
             for m in mistakes[skill])
-        out.append(f"<table class='ld-mistakes' data-skill='{skill}'><caption>"
-                   f"{html.escape(name)}</caption><thead><tr>{head}</tr></thead>"
-                   f"<tbody>{rows}</tbody></table>")
+        out.append(table_box(f"<table class='ld-mistakes' data-skill='{skill}'><caption>"
+                             f"{html.escape(name)}</caption><thead><tr>{head}</tr></thead>"
+                             f"<tbody>{rows}</tbody></table>", name))
     return "".join(out)
 
 

@@ -13,6 +13,7 @@ from tutor.classroom.next_steps import STUCK_WORDS, NextStep
 from tutor.i18n import gettext, translator
 from tutor.teaching.mastery import SKILL_NAMES
 from tutor.ui.shared.panel import classed
+from tutor.ui.shared.tables import table_box
 
 __all__ = ["NextStepsPanel", "next_steps_html"]
 
@@ -68,9 +69,10 @@ def next_steps_html(steps: Sequence[NextStep], lang: str,
     caption = _("Next steps, student by student (stuck students first)")
     legend = _("The link opens the lesson on the play page under the student's name: send it "
                "to them, or open it on their computer.")
-    return (f"<table class='ld-next-steps'><caption>{html.escape(caption)}</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            f"<div class='ld-legend'>{html.escape(legend)}</div>")
+    return (table_box(f"<table class='ld-next-steps'><caption>{html.escape(caption)}</caption>"
+                      f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>",
+                      caption)
+            + f"<div class='ld-legend'>{html.escape(legend)}</div>")
 
 
 class NextStepsPanel(widgets.VBox):
