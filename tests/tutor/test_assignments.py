@@ -148,6 +148,20 @@ def test_a_roster_matches_names_however_written_and_refuses_one_given_twice() ->
     assert from_csv.names == ("Ana", "Beto")
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_roster_refuses_a_look_alike_name_as_the_store_would(lang: str) -> None:
+    """Issue 51 part 6: Cyrillic "а" in "аna" looks like "ana" on every page; the store
+    refuses such a name when the student plays, so the roster refuses it when the teacher
+    saves it, with the store's own sentence, and saves nothing."""
+    check = read_roster("Ana\n\u0430na\nBeto\n")
+    with pytest.raises(RosterError) as refused:
+        check_roster(check)
+    said = refused.value.message(lang)
+    assert "\u0430na" in said
+    assert said.endswith("Nothing was saved." if lang == "en" else "No se guardó nada.")
+    assert check_roster(read_roster("Ana\nБорис\nBeto\n")) == ["Ana", "Борис", "Beto"]
+
+
 def _class(tmp_path: Path, student_plays: Callable[..., None], a: Any,
            lessons: dict[str, Lesson] | None = None) -> str:
     """A class of 6B: Ana finishes the assignment from its link, Beto starts it, Carla never

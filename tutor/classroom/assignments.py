@@ -52,7 +52,7 @@ from tutor.storage.class_rows import (
     Assignment,
     zone,
 )
-from tutor.storage.names import name_key
+from tutor.storage.names import name_key, name_problem
 from tutor.storage.records import ID, session_assignment, tagged_session
 from tutor.storage.store_files import csv_cell
 
@@ -363,8 +363,10 @@ def read_roster(text: str) -> RosterCheck:
 
 
 def check_roster(check: RosterCheck) -> list[str]:
-    """The names to save, or :class:`RosterError`: an empty roster, or one that gives a
-    student twice (the teacher says which one they meant; nothing is merged silently)."""
+    """The names to save, or :class:`RosterError`: an empty roster, one that gives a
+    student twice (the teacher says which one they meant; nothing is merged silently), or a
+    name no student can have (:func:`tutor.storage.names.name_problem`: an invisible
+    character, letters of two scripts, which the store refuses when the student plays)."""
     if not check.names:
         raise RosterError(N_("The roster is empty: paste one student's name per line, or "
                              "upload a CSV file with the names in its first column."))
@@ -375,6 +377,11 @@ def check_roster(check: RosterCheck) -> list[str]:
                              "student once; nothing was saved."), names=pairs)
     if len(check.names) > MAX_ROSTER:
         raise RosterError(N_("A roster can have at most {limit} students."), limit=MAX_ROSTER)
+    for name in check.names:  # the store would refuse the student once they play
+        problem = name_problem(name)
+        if problem is not None:
+            raise RosterError(N_("The roster cannot hold this name: {problem} Nothing was "
+                                 "saved."), problem=problem)
     return list(check.names)
 
 
