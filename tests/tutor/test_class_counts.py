@@ -209,16 +209,15 @@ def test_the_class_now_tells_finished_and_uploaded_students_from_stuck_ones(
         scripted_class: dict[str, Any]) -> None:
     """Issue 43, finding 2: a student who mastered the lesson, and the students of uploaded
     files, read "stuck: no answer for 10 min"; times in seconds beside minutes. Issue 52:
-    no answer for N minutes is "left", not stuck, and finished is never said of a student
-    who may still be answering (the store keeps no lesson end: the page says finished once
-    the lesson is over by its rows and the student stopped, N minutes)."""
+    no answer for N minutes is "left", not stuck, and finished is said as soon as the lesson
+    is over by the student's rows."""
     page, page_clock = scripted_class["page"], scripted_class["page_clock"]
     shown = live_cells(page)
     assert set(shown) == {"ana", "bo", "cy", "di", "ed"}
     assert shown["ana"]["Now"] == "playing"
     bo_minutes = re.fullmatch(r"(\d+) min ago", shown["bo"]["Last answer"])
     assert bo_minutes and int(bo_minutes.group(1)) < 10
-    assert shown["bo"]["Now"] == "playing"  # his last answer a few minutes ago
+    assert shown["bo"]["Now"] == "finished: every skill mastered"  # a few minutes ago
     assert shown["cy"]["Now"] == "from uploaded files"
     # Ten minutes later nobody answered: the players have left, none is stuck.
     page_clock.now += timedelta(minutes=10)

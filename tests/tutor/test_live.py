@@ -126,10 +126,12 @@ def test_stuck_needs_an_answer_in_the_last_n_minutes_and_no_answer_for_n_is_left
 
 
 def test_the_one_state_rule() -> None:
-    """Finished only with the lesson over and the student stopped; from files before all
-    else; stuck and left split by N minutes."""
+    """Finished with the lesson over by its rows, at once; from files before all else;
+    stuck and left split by N minutes."""
     n = STUCK_MINUTES * 60
     assert student_state(idle_seconds=5, wrong_in_a_row=0, over="mastered",
+                         from_files=False) == ("finished", None)
+    assert student_state(idle_seconds=5, wrong_in_a_row=0, over=None,
                          from_files=False) == ("playing", None)
     assert student_state(idle_seconds=n, wrong_in_a_row=0, over="mastered",
                          from_files=False) == ("finished", None)

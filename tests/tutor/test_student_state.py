@@ -1,5 +1,6 @@
 """One state per student, the same on every view (issue 52 part 3): a scripted class —
-finished, still playing past mastery, stuck, left after three answers, from uploaded files —
+finished (half an hour ago, and a minute ago), playing, stuck, left after three answers, from
+uploaded files —
 really played through the tutor, its rows moved in time, measured at three times. The live
 view, the assignment table and "What to do now" take each student's state from one rule
 (tutor.classroom.live.student_state) and never contradict one another."""
@@ -50,26 +51,30 @@ def test_every_view_says_the_same_state_at_three_times(
     lesson = LESSONS["04-times"]
     student_plays(lesson, "Ana", db, seed=1, assignment=a.id)        # the whole lesson
     student_plays(lesson, "Pia", db, seed=1, assignment=a.id)        # the same, still on it
+    student_plays(lesson, "Eli", db, seed=1, assignment=a.id)        # the same, just over
     student_plays(lesson, "Beto", db, seed=2, wrong_every=1, assignment=a.id)
     student_plays(lesson, "Carla", db, seed=3, wrong_every=1, assignment=a.id)
     student_plays(lesson, "Dora", db, seed=4, rounds=1, assignment=a.id)
     with Store(db) as store:
-        rows = {name: store.attempts(name) for name in ("Ana", "Pia", "Beto", "Carla", "Dora")}
+        rows = {name: store.attempts(name)
+                for name in ("Ana", "Pia", "Eli", "Beto", "Carla", "Dora")}
     minute = timedelta(minutes=1)
     attempts = (_ending_at(rows["Ana"], T - 30 * minute)       # finished half an hour ago
-                + _ending_at(rows["Pia"], T - minute)          # mastered, still answering
+                + _ending_at(rows["Pia"], T - minute, questions=6)  # half-way, answering
+                + _ending_at(rows["Eli"], T - minute)          # the lesson over a minute ago
                 + _ending_at(rows["Beto"], T - 14 * minute, questions=3)  # closed the tab
                 + _ending_at(rows["Carla"], T - minute, questions=4)      # failing now
                 + _ending_at(rows["Dora"], T - 5 * minute))    # handed in as a file
     from_files = {rows["Dora"][0].session}
-    roster = ["Ana", "Pia", "Beto", "Carla", "Dora"]
+    roster = ["Ana", "Pia", "Eli", "Beto", "Carla", "Dora"]
     expected = {
-        T: {"Ana": "finished", "Pia": "playing", "Beto": "left", "Carla": "stuck",
-            "Dora": "files"},
-        T + 3 * minute: {"Ana": "finished", "Pia": "playing", "Beto": "left",
-                         "Carla": "stuck", "Dora": "files"},
-        T + (STUCK_MINUTES + 1) * minute: {"Ana": "finished", "Pia": "finished",
-                                           "Beto": "left", "Carla": "left", "Dora": "files"},
+        T: {"Ana": "finished", "Pia": "playing", "Eli": "finished", "Beto": "left",
+            "Carla": "stuck", "Dora": "files"},
+        T + 3 * minute: {"Ana": "finished", "Pia": "playing", "Eli": "finished",
+                         "Beto": "left", "Carla": "stuck", "Dora": "files"},
+        T + (STUCK_MINUTES + 1) * minute: {"Ana": "finished", "Pia": "left",
+                                           "Eli": "finished", "Beto": "left", "Carla": "left",
+                                           "Dora": "files"},
     }
     counts = class_counts(attempts, LESSONS)
     for now, states in expected.items():
@@ -78,8 +83,8 @@ def test_every_view_says_the_same_state_at_three_times(
         stuck = {r.student for r in live.rows if r.state == "stuck"}
         table = assignment_table(a, roster, attempts, LESSONS, now, counts=counts, live=live)
         assert {r.student for r in table.stuck} == stuck, now
-        # Done in the assignment table exactly when the live view says finished: Pia,
-        # mastered and still answering, is not done while she plays (issue 52).
+        # Done in the assignment table exactly when the live view says finished: Pia, still
+        # answering, is not; Eli, whose lesson ended a minute ago, is at once (issue 52).
         assert {r.student for r in table.rows if r.state == "done"} == {
             s for s, state in states.items() if state == "finished"}, now
         steps = next_steps(attempts, list(LESSONS.values()), now, by_student=counts,

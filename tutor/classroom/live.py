@@ -18,10 +18,11 @@ for each student who answered, asked for a hint or gave up within the last
     this server (the page says which sessions it merged): no one to help now;
   * ``"finished"``: their lesson is over, as the play page ends it
     (:func:`tutor.course.lesson_end.end_reason`: every target mastered — the lessons page's
-    "✔ done" — or the lesson's question cap or minutes reached) *and* they stopped: no
-    answer, hint or "Show me" for :data:`STUCK_MINUTES`. A student still answering is
-    playing: the play page goes on past mastery until the match's rounds are played, so
-    mastery alone never says the lesson ended (issue 52: "finished" after question 8 of 13);
+    "✔ done" — or the lesson's question cap or minutes reached), read from their rows, at
+    once: a teacher waits for "done" at the end of a class. Not yet "the play page ended
+    the lesson" (issue 52 part 3): the play page goes on past mastery until the match's
+    rounds are played, and the store does not record that end, so a student playing out
+    the last rounds after mastering is already finished here;
   * ``"left"``: no answer, hint or "Show me" for :data:`STUCK_MINUTES` and their lesson not
     over (a closed tab): no one to help now, never stuck;
   * ``"stuck"`` (:attr:`LiveRow.stuck` ``"wrong"``): active within the last
@@ -65,8 +66,8 @@ WRONG_IN_A_ROW = 3
 STUCK_MINUTES = 10
 """N, the minutes that split being here from having left: a student with an answer, a hint
 or "Show me" within the last N minutes is active (playing, or stuck if failing); one with
-none for N minutes has left (a closed tab) or, their lesson over, finished. The page says
-N."""
+none for N minutes has left (a closed tab), unless their lesson is over (finished). The
+page says N."""
 PLAYING_WINDOW = timedelta(minutes=45)
 """A student whose latest row is older than this is not playing now (a class period)."""
 
@@ -199,14 +200,16 @@ def student_state(*, idle_seconds: float, wrong_in_a_row: int, over: EndReason |
     ``from_files``: their latest row came in an uploaded file.
 
     >>> student_state(idle_seconds=60, wrong_in_a_row=0, over="mastered", from_files=False)
-    ('playing', None)
+    ('finished', None)
     >>> student_state(idle_seconds=14 * 60, wrong_in_a_row=3, over=None, from_files=False)
     ('left', None)
     """
     if from_files:
         return "files", None
+    if over is not None:  # at once: a teacher waits for "done" at the end of a class
+        return "finished", None
     if idle_seconds >= STUCK_MINUTES * 60:
-        return ("finished" if over is not None else "left"), None
+        return "left", None
     if wrong_in_a_row >= WRONG_IN_A_ROW:
         return "stuck", "wrong"
     return "playing", None

@@ -144,7 +144,7 @@ class LivePanel(widgets.VBox):
         legend = _("Stuck: an answer in the last {minutes} minutes and {n} wrong first "
                    "answers in a row. Left: no answer for {minutes} minutes (a closed tab), "
                    "the lesson not over. Finished: the lesson is over (every skill mastered, "
-                   "or its questions or time used up) and no answer for {minutes} minutes. "
+                   "or its questions or time used up), at once. "
                    "From uploaded files: answers handed in as files, not played here. "
                    "Times are on the school's clock: {zone}.").format(
             n=WRONG_IN_A_ROW, minutes=STUCK_MINUTES, zone=school_zone())
