@@ -17,14 +17,24 @@ pytest.importorskip("jupyterhub")
 yaml = pytest.importorskip("yaml")
 
 
-def _tljh(tmp_path: Path) -> Any:
+def _load_leonard(home: Path) -> Any:
+    """``leonard.py`` loaded as the hub loads it, on ``home``. What it sets on JupyterHub's
+    Authenticator class (its name rule) is put back after, so that no later test meets
+    a name check that runs this hub's users' Python."""
+    from jupyterhub.auth import Authenticator
     from traitlets.config import PyFileConfigLoader
 
-    home = tmp_path / "leonard"
-    home.mkdir()
     with pytest.MonkeyPatch.context() as env:
         env.setenv("LEONARD_HOME", str(home))
+        for method in ("normalize_username", "validate_username"):
+            env.setattr(Authenticator, method, getattr(Authenticator, method))
         return PyFileConfigLoader("leonard.py", str(ROOT / "deploy" / "tljh")).load_config()
+
+
+def _tljh(tmp_path: Path) -> Any:
+    home = tmp_path / "leonard"
+    home.mkdir()
+    return _load_leonard(home)
 
 
 def test_z2jh_gives_what_tljh_gives(tmp_path: Path) -> None:
@@ -138,11 +148,7 @@ def test_each_server_gets_its_own_write_key_and_the_service_the_secret(tmp_path:
 
 def _tljh_again(tmp_path: Path) -> Any:
     """``leonard.py`` loaded again on the same LEONARD_HOME (the hub reloaded)."""
-    from traitlets.config import PyFileConfigLoader
-
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("LEONARD_HOME", str(tmp_path / "leonard"))
-        return PyFileConfigLoader("leonard.py", str(ROOT / "deploy" / "tljh")).load_config()
+    return _load_leonard(tmp_path / "leonard")
 
 
 def test_z2jh_gives_the_same_write_keys_from_a_kubernetes_secret() -> None:

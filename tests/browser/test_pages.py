@@ -11,6 +11,7 @@ plays (a mirror Session with the same lesson and seed knows the answers).
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +100,11 @@ def test_download_then_load_on_a_new_server_loses_and_duplicates_nothing(
     handed_in = tmp_path / "download.csv"
     info.value.save_as(handed_in)
 
-    proc, url = serve(tmp_path / "binder")  # a new Binder: an empty progress file
+    # A new Binder of the same repository: the same lessons (the ones teachers made on this
+    # server included), an empty progress file.
+    if pages["lessons"].exists():
+        shutil.copytree(pages["lessons"], tmp_path / "binder" / "lessons")
+    proc, url = serve(tmp_path / "binder")
     try:
         open_page(page, url + f"Lessons.ipynb?lang=en&student={student}", ".ld-lesson-link")
         assert page.locator(".ld-lessons-table").inner_text() != shown

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Callable
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from tornado.httputil import HTTPHeaders, HTTPServerRequest, RequestStartLine
@@ -114,7 +116,8 @@ async def _open_tab(lockdown: Lockdown, n: int) -> str:
         lockdown.release(request)
 
 
-def test_twenty_tabs_opened_at_once_get_the_caps_kernels_and_the_rest_the_cap_page() -> None:
+def test_twenty_tabs_opened_at_once_get_the_caps_kernels_and_the_rest_the_cap_page(
+        own_thread: Callable[[Callable[[], Any]], Any]) -> None:
     """Issue 51 part 4: a burst of 20 tabs, all routed before any kernel exists."""
     kernels = _Kernels()
     lockdown = _lockdown(kernels)
@@ -122,7 +125,7 @@ def test_twenty_tabs_opened_at_once_get_the_caps_kernels_and_the_rest_the_cap_pa
     async def burst() -> list[str]:
         return await asyncio.gather(*(_open_tab(lockdown, n) for n in range(20)))
 
-    shown = asyncio.run(burst())
+    shown = own_thread(lambda: asyncio.run(burst()))
     assert len(kernels.running) == KERNEL_CAP == 3
     assert shown.count("cap page") == 17
     assert {k for k in shown if k != "cap page"} == set(kernels.running)
@@ -132,11 +135,12 @@ def test_twenty_tabs_opened_at_once_get_the_caps_kernels_and_the_rest_the_cap_pa
         kernels.running[k]["QUERY_STRING"] for k in kernels.running)
     # A tab closed (its kernel shut): the next page fits, one only.
     kernels.running.pop(next(iter(kernels.running)))
-    again = asyncio.run(burst())
+    again = own_thread(lambda: asyncio.run(burst()))
     assert again.count("cap page") == 19 and len(kernels.running) == 3
 
 
-def test_a_failed_start_or_a_request_without_a_kernel_gives_its_slot_back() -> None:
+def test_a_failed_start_or_a_request_without_a_kernel_gives_its_slot_back(
+        own_thread: Callable[[Callable[[], Any]], Any]) -> None:
     kernels = _Kernels(fail=True)
     lockdown = _lockdown(kernels)
 
@@ -144,7 +148,7 @@ def test_a_failed_start_or_a_request_without_a_kernel_gives_its_slot_back() -> N
         return await asyncio.gather(*(_open_tab(lockdown, n) for n in range(5)),
                                     return_exceptions=True)
 
-    shown = asyncio.run(burst())
+    shown = own_thread(lambda: asyncio.run(burst()))
     assert sum(isinstance(s, RuntimeError) for s in shown) == 3
     assert lockdown.occupied() == 0 and not lockdown.full()
     # A page request that ends before its kernel (a redirect, an error): its slot is free.
