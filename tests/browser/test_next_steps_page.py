@@ -60,6 +60,9 @@ def test_the_link_of_a_next_step_opens_the_lesson_for_the_student(
         assert "needs more practice: 1 question so far" in rows.nth(1).inner_text()
         table = page.locator("tr[data-student='zoe'][data-skill='multiply'] .ld-evidence")
         assert f"needs {need.to_master} more right in a row" in table.inner_text()
+        # Under the link, the whole address to send (issue 52), this server's.
+        whole = url + "Play.ipynb?lesson=04-times&lang=en&student=zoe"
+        first.locator("code.ld-next-href", has_text=whole).wait_for(timeout=30_000)
         assert audit(page, "teacher-next-steps", artifacts) == []  # axe: nothing serious
         assert past_the_edge_on_a_phone(page, ".ld-page") == []  # a phone: the table scrolls
         no_errors(page)

@@ -504,3 +504,31 @@ def test_with_no_answers_the_next_steps_do_not_say_everything_is_mastered(
         text = _text(page.next_steps.table.value)
         assert "mastered" not in text
         assert "No answers yet" in text
+
+
+def test_the_next_steps_show_the_whole_address_to_send(link: Any, tmp_path: Path,
+                                                       monkeypatch: Any) -> None:
+    """Issue 52: the next steps' "Link to send" showed a relative path, no link to paste in a
+    message. Under each link is now the whole address, as the assignment's link box makes it
+    (the browser's origin once the page reports it), with the student's name and class; the
+    link itself still opens the lesson beside this page."""
+    _env(monkeypatch, SERVER)
+    with Store(tmp_path / "class.sqlite3") as store:
+        session = store.start_session("Bea")
+        for k in range(3):
+            store.record_attempt("Bea", session, lesson="04-times", problem=f"p{k}",
+                                 step="gain", outcome="INCORRECT", input_text="7",
+                                 kc="multiply", expected=12, answered=7,
+                                 time=f"2026-12-07T08:5{k}:00+00:00")
+        page = _page(link, store)
+        relative = "Play.ipynb?lesson=04-times&lang=en&student=Bea&class=6B"
+        row = page.next_steps.table.value.split("data-student='Bea' data-skill='multiply'")[1]
+        assert f"href='{relative.replace('&', '&amp;')}'" in row
+        code = re.search(r"<code class='ld-next-href'>([^<]*)</code>", row)
+        assert code is not None and code[1].replace("&amp;", "&") == (
+            "http://school.example:8866/voila/render/notebooks/" + relative)
+        page.assignments.links.copy.origin = "https://school.example"  # the browser's
+        row = page.next_steps.table.value.split("data-student='Bea' data-skill='multiply'")[1]
+        code = re.search(r"<code class='ld-next-href'>([^<]*)</code>", row)
+        assert code is not None and code[1].replace("&amp;", "&") == (
+            "https://school.example/voila/render/notebooks/" + relative)

@@ -7,6 +7,7 @@ a QR code for a class projector (``segno``, inline SVG with its name for screen 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 import ipywidgets as widgets
 
@@ -99,6 +100,11 @@ class LinkBox(widgets.VBox):
     def url_for(self, page: str, query: str) -> str:
         """The link to send that opens ``page`` with ``query`` (as :meth:`show` shows it)."""
         return page_urls(page, query, origin=str(self.copy.origin)).to_send
+
+    def on_origin(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once the page has said its origin (the browser's address):
+        from then on :meth:`url_for` gives this server's whole address."""
+        self.copy.observe(lambda _change: callback(), names="origin")
 
     def _origin(self, _change: Change) -> None:
         self._draw()

@@ -5,7 +5,7 @@ now come first. Names are student text: every one is escaped."""
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 
@@ -27,23 +27,33 @@ def _student_html(step: NextStep, lang: str) -> str:
     return f"{name}<br><span class='ld-stuck'>{html.escape(why)}</span>"
 
 
-def _link_html(step: NextStep, lang: str, titles: Mapping[str, str], class_code: str) -> str:
+ToSend = Callable[[str, str], str]
+"""The whole address to send for a page and its query (``page``, ``query``): the link box's
+(:meth:`tutor.ui.teacher.link_box.LinkBox.url_for`), for where the teacher is."""
+
+
+def _link_html(step: NextStep, lang: str, titles: Mapping[str, str], class_code: str,
+               to_send: ToSend | None) -> str:
     href = step.link(lang, class_code)
     if href is None or step.lesson is None:
         return "–"
     title = titles.get(step.lesson, step.lesson)
+    page, _sep, query = href.partition("?")
+    shown = href if to_send is None else to_send(page, query)
+    # The link opens here (beside this page); the address under it is the one to send.
     return (f"<a class='ld-next-link' href='{html.escape(href)}' target='_blank' "
             f"rel='noopener'>{html.escape(title)}</a><br>"
-            f"<code class='ld-next-href'>{html.escape(href)}</code>")
+            f"<code class='ld-next-href'>{html.escape(shown)}</code>")
 
 
 def next_steps_html(steps: Sequence[NextStep], lang: str,
                     titles: Mapping[str, str] | None = None, class_code: str = "", *,
-                    answered: bool = True) -> str:
+                    answered: bool = True, to_send: ToSend | None = None) -> str:
     """The next steps as a table (caption, column headers), one row per student and skill,
     in the order given (stuck students first); each link carries ``class_code``.
     ``answered`` false: the class has no answer yet (nothing is mastered either: the page
-    says so, issue 52)."""
+    says so, issue 52). ``to_send`` makes the address shown under each link whole (issue
+    52: a relative one is no link to paste in a message); without it, it is relative."""
     _ = translator(lang)
     titles = titles or {}
     if not answered:
@@ -65,10 +75,10 @@ def next_steps_html(steps: Sequence[NextStep], lang: str,
             f"<td>{html.escape(gettext(SKILL_NAMES[s.skill], lang))}</td>"
             f"<td>{html.escape(s.shows(lang))}</td>"
             f"<td>{html.escape(s.advice(lang, titles))}</td>"
-            f"<td>{_link_html(s, lang, titles, class_code)}</td></tr>")
+            f"<td>{_link_html(s, lang, titles, class_code, to_send)}</td></tr>")
     caption = _("Next steps, student by student (stuck students first)")
-    legend = _("The link opens the lesson on the play page under the student's name: send it "
-               "to them, or open it on their computer.")
+    legend = _("The link opens the lesson on the play page under the student's name: send "
+               "the address under it to them, or open the link on their computer.")
     return (table_box(f"<table class='ld-next-steps'><caption>{html.escape(caption)}</caption>"
                       f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>",
                       caption)
@@ -86,9 +96,10 @@ class NextStepsPanel(widgets.VBox):
 
     def render(self, steps: Sequence[NextStep], lang: str,
                titles: Mapping[str, str] | None = None, class_code: str = "", *,
-               answered: bool = True) -> None:
-        """``answered`` false: the class has no answer yet."""
+               answered: bool = True, to_send: ToSend | None = None) -> None:
+        """``answered`` false: the class has no answer yet; ``to_send``: as
+        :func:`next_steps_html`'s."""
         _ = translator(lang)
         self.heading.value = "<h3>" + html.escape(_("What to do next")) + "</h3>"
         self.table.value = next_steps_html(steps, lang, titles, class_code,
-                                           answered=answered)
+                                           answered=answered, to_send=to_send)

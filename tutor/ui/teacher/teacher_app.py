@@ -103,6 +103,10 @@ class TeacherPage(LanguagePage):
                                     on_saved=self._guarded(lambda _path: self.lessons_changed()))
         self.assignments = AssignmentsPanel(store, class_code=class_code, clock=self.clock,
                                             guard=self._guarded)
+        # The browser says the page's address once it is drawn: the next steps' links to
+        # send are made whole from it (the assignment's link box makes them, issue 52).
+        self.assignments.links.on_origin(
+            self._guarded(lambda: self._render_all(self._feed.attempts())))
         self.children = [page_stylesheet(), self.header, self.access, self.live, self.upload,
                          self.assignments, self.heat_map, self.next_steps,
                          self.table, self.answers, self.mistakes, self.builder]
@@ -140,7 +144,7 @@ class TeacherPage(LanguagePage):
         self.next_steps.render(next_steps(attempts, self._installed(), self.clock(),
                                           by_student=by_student, live=live),
                                self.lang, self._lesson_titles(), self.class_code,
-                               answered=bool(attempts))
+                               answered=bool(attempts), to_send=self.assignments.links.url_for)
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
         # Guarded on its own: a store that cannot hold assignments leaves the rest shown.
