@@ -495,6 +495,26 @@ def test_a_lesson_the_builder_saves_is_offered_at_once(link: Any, tmp_path: Path
         assert page.assignments.lessons_in.value == "my-squares"
 
 
+def test_the_builders_server_link_is_made_as_the_link_to_send(link: Any, tmp_path: Path,
+                                                                monkeypatch: Any) -> None:
+    """Issue 52: the builder's "Link for this server" was guessed from the kernel's request
+    (http behind an https proxy) while the assignment's came from the browser's origin; both
+    are made from the origin now."""
+    _env(monkeypatch, SERVER)
+    monkeypatch.setenv("LEONARD_LESSONS", str(tmp_path / "lessons"))
+    with Store(tmp_path / "class.sqlite3") as store:
+        page = _page(link, store)
+        page.assignments.links.copy.origin = "https://school.example"  # the browser's
+        b = page.builder
+        b.id_in.value = "my-squares"
+        b.title_en.value, b.title_es.value = "My squares", "Mis cuadrados"
+        b.skill_cbs["multiply"].value = True
+        assert b.save() is not None
+        found = re.search(r"<a class='ld-built-voila' href='([^']*)'", b.result.value)
+        assert found is not None and found[1].replace("&amp;", "&") == (
+            "https://school.example/voila/render/notebooks/Play.ipynb?lesson=my-squares&lang=en")
+
+
 def test_with_no_answers_the_next_steps_do_not_say_everything_is_mastered(
         link: Any, tmp_path: Path) -> None:
     """Issue 52, part 5: an empty class read "Nothing to do: every skill asked is

@@ -89,11 +89,15 @@ class BuilderPanel(widgets.VBox):
     “Replace a lesson of the same name”."""
 
     def __init__(self, folder: Path | None = None,
-                 on_saved: Callable[[Path], None] | None = None) -> None:
+                 on_saved: Callable[[Path], None] | None = None,
+                 origin: Callable[[], str] | None = None) -> None:
         W = widgets
         self.folder = folder
         self.on_saved = on_saved
         """Called with the lesson file once one is saved (the page offers it at once)."""
+        self.origin = origin
+        """The page's origin as the browser said it (``https://host``), or "": the server's
+        link is made from it, as the assignment's link to send is (issue 52)."""
         self.lang = "es"
         self.heading = W.HTML()
         self.help = W.HTML()
@@ -236,7 +240,8 @@ class BuilderPanel(widgets.VBox):
             data = self.lesson_data()
             path = save_lesson(data, self.folder, lang=self.lang,
                                replace=bool(self.replace_cb.value))
-            links = lesson_links(str(data["id"]), self.lang)
+            links = lesson_links(str(data["id"]), self.lang,
+                                 origin=self.origin() if self.origin is not None else "")
         except LessonExistsError as err:  # ask: replace it, or another name
             free = free_lesson_id(err.lesson_id, taken_lesson_ids(self.folder))
             self.result.value = exists_html(err, free, self.lang)

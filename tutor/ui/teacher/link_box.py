@@ -99,7 +99,12 @@ class LinkBox(widgets.VBox):
 
     def url_for(self, page: str, query: str) -> str:
         """The link to send that opens ``page`` with ``query`` (as :meth:`show` shows it)."""
-        return page_urls(page, query, origin=str(self.copy.origin)).to_send
+        return page_urls(page, query, origin=self.origin).to_send
+
+    @property
+    def origin(self) -> str:
+        """The page's origin as the browser said it (``https://host:port``), or ""."""
+        return str(self.copy.origin)
 
     def on_origin(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once the page has said its origin (the browser's address):
@@ -115,7 +120,7 @@ class LinkBox(widgets.VBox):
             self.text.value = self.copy.text = self.where.value = self.qr.value = ""
             return
         _ = translator(self.lang)
-        urls = page_urls(self.page, self.query, origin=str(self.copy.origin))
+        urls = page_urls(self.page, self.query, origin=self.origin)
         self.urls = urls
         url = urls.to_send
         self.text.value = self.copy.text = url

@@ -100,7 +100,8 @@ class TeacherPage(LanguagePage):
         self.answers = StudentAnswersPanel()
         self.mistakes = MistakesPanel()
         self.builder = BuilderPanel(lessons_folder,
-                                    on_saved=self._guarded(lambda _path: self.lessons_changed()))
+                                    on_saved=self._guarded(lambda _path: self.lessons_changed()),
+                                    origin=lambda: self.assignments.links.origin)
         self.assignments = AssignmentsPanel(store, class_code=class_code, clock=self.clock,
                                             guard=self._guarded)
         # The browser says the page's address once it is drawn: the next steps' links to
