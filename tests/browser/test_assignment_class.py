@@ -24,6 +24,39 @@ from tutor.course.lessons import list_lessons
 from tutor.storage.store import Store
 
 
+def live_states(page: Any) -> dict[str, str]:
+    """Each student's state in the teacher page's live view."""
+    return {row.get_attribute("data-student"): row.get_attribute("data-state")
+            for row in page.locator("tr.ld-live-row").all()}
+
+
+def _mastered_mid_match(student: str, db: str, assignment: str) -> None:
+    """``student`` plays 04-times from ``assignment``'s link, every answer right, until
+    multiplying is mastered with the lesson not over yet (the first match still on), and
+    stops there, as a page still open."""
+    import random
+
+    from tutor.session.session import Session
+
+    s = Session.from_lesson("04-times", lang="en", student=student, store=db, seed=1,
+                            assignment=assignment)
+    rng = random.Random(1)
+    for _ in range(10_000):
+        if s.pending_question is None and all(k.mastered for k in s.lesson_summary().skills):
+            break
+        q = s.pending_question
+        if q is not None:
+            s.answer(str(q.expected))
+        elif s.current_player() is not None:
+            s.apply_action(rng.randrange(len(s.legal_actions())))
+        elif s.waiting() is None:
+            s.advance(forced=False)
+        else:
+            s.new_round()
+    assert not s.lesson_over
+    s.close()
+
+
 @pytest.fixture(scope="module")
 def pg_pages(pg_cluster: Any, tmp_path_factory: pytest.TempPathFactory
              ) -> Iterator[dict[str, Any]]:
@@ -76,6 +109,17 @@ def test_a_class_of_three_on_postgresql(page: Any, pg_pages: dict[str, Any],
     played = {row.get_attribute("data-student")
               for row in page.locator("table.ld-class-table tbody tr").all()}
     assert played == {"Ana", "Beto"}
+    # The live view (issue 52 part 3): Ana's play page ended her lesson, so she is
+    # finished; Beto, one round in, is playing.
+    assert live_states(page) == {"Ana": "finished", "Beto": "playing"}
+
+    # Ivo masters multiplying and plays the match's last rounds: the page has not ended his
+    # lesson, so he is playing, never finished, in the live view and in the table.
+    _mastered_mid_match("Ivo", db, a.id)
+    page.locator("tr.ld-live-row[data-student='Ivo']").wait_for(timeout=60_000)  # a tick
+    assert live_states(page)["Ivo"] == "playing"
+    table = page.locator(f"table.ld-assign-table[data-assignment='{a.id}']")
+    assert table.locator("tr[data-student='Ivo']").get_attribute("data-state") == "in progress"
     page.screenshot(path=str(artifacts / "assignment-class-pg.png"), full_page=True)
     no_errors(page)
 
