@@ -24,41 +24,26 @@ from tutor.storage.store import SCHEMA_VERSION, Store, StoreAccessError
 LESSONS: dict[str, Lesson] = {lesson.id: lesson for lesson in list_lessons("en")}
 
 
-def _step(s: Session, rng: random.Random) -> None:
-    """One step of a student who answers every question right."""
-    q = s.pending_question
-    if q is not None:
-        s.answer(str(q.expected))
-    elif s.current_player() is not None:
-        s.apply_action(rng.randrange(len(s.legal_actions())))
-    elif s.waiting() is None:
-        s.advance(forced=False)
-    elif s.round.over and not s.lesson_over:
-        s.new_round()
+def mastered_now(s: Session) -> bool:
+    """Every skill of the lesson mastered, and no question waiting."""
+    return s.pending_question is None and all(k.mastered for k in s.lesson_summary().skills)
 
 
 def test_the_play_page_records_why_it_ended_the_lesson_after_mastery_mid_match(
-        store_url: str) -> None:
+        store_url: str, plays_until: Callable[..., bool]) -> None:
     """Ana masters multiplying before the lesson's first match is over: the page plays the
     match out, so she is playing (never finished) until the page ends the lesson; then the
     store has one record of why, dated after her last answer, and she is finished."""
     s = Session.from_lesson("04-times", lang="en", student="Ana", store=store_url, seed=1)
     rng = random.Random(1)
-    seen_playing = False
-    for _ in range(10_000):
-        if s.lesson_over:
-            break
-        mastered = all(sk.mastered for sk in s.lesson_summary().skills)
-        if mastered and not seen_playing and s.pending_question is None:
-            # Mastered, the lesson not over: the page goes on; nothing is recorded yet.
-            with Store(store_url) as store:
-                assert store.session_marks() == []
-                now = max(parse_time(a.time) for a in store.attempts())
-                view = live_view(store, now + timedelta(minutes=1), lessons=LESSONS)
-            assert [(r.student, r.state) for r in view.rows] == [("Ana", "playing")]
-            seen_playing = True
-        _step(s, rng)
-    assert s.lesson_over and seen_playing
+    assert plays_until(s, rng, mastered_now)
+    assert not s.lesson_over  # mastered, the lesson not over: the page goes on
+    with Store(store_url) as store:
+        assert store.session_marks() == []  # nothing recorded yet
+        now = max(parse_time(a.time) for a in store.attempts())
+        view = live_view(store, now + timedelta(minutes=1), lessons=LESSONS)
+    assert [(r.student, r.state) for r in view.rows] == [("Ana", "playing")]
+    assert plays_until(s, rng, lambda s: s.lesson_over)
     s.close()
     with Store(store_url) as store:
         (mark,) = store.session_marks()
