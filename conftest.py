@@ -12,7 +12,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    import random
+
     from tutor.course.lessons import Lesson
+    from tutor.session.session import Session
 
 ROOT = Path(__file__).resolve().parent
 
@@ -95,9 +98,19 @@ def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong
     extra = {} if rounds is None else {"rounds": rounds}
     s = Session.from_lesson(lesson, lang="en", student=student, store=str(db), seed=seed,
                             assignment=assignment, **extra)
-    rng = random.Random(seed)
+    play_until(s, random.Random(seed), lambda _s: False, wrong_every)
+    s.close()
+
+
+def play_until(s: "Session", rng: "random.Random", done: Callable[["Session"], bool],
+               wrong_every: int = 0) -> bool:
+    """A simulated student's steps in session ``s`` (answers right, except every
+    ``wrong_every``-th question first answered wrong; random moves from ``rng``) until
+    ``done(s)`` (True), or the match is over (False)."""
     asked = 0
     for _ in range(10_000):
+        if done(s):
+            return True
         q = s.pending_question
         if q is not None:
             asked += 1
@@ -114,8 +127,14 @@ def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong
         elif s.round.over and not s.match.over:
             s.new_round()
         else:
-            break
-    s.close()
+            return False
+    return False
+
+
+@pytest.fixture(scope="session")
+def plays_until() -> Any:
+    """:func:`play_until`: a simulated student's steps in a session until a condition."""
+    return play_until
 
 
 @pytest.fixture(scope="session")

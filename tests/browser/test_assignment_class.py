@@ -9,6 +9,7 @@ and each student's lessons page shows them their own state.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,14 @@ from test_pages import no_errors, open_page
 
 from tutor.commands.server import start_voila, stop_server
 from tutor.course.lessons import list_lessons
+from tutor.session.session import Session
 from tutor.storage.store import Store
+
+
+def live_states(page: Any) -> dict[str, str]:
+    """Each student's state in the teacher page's live view."""
+    return {row.get_attribute("data-student"): row.get_attribute("data-state")
+            for row in page.locator("tr.ld-live-row").all()}
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +46,8 @@ def pg_pages(pg_cluster: Any, tmp_path_factory: pytest.TempPathFactory
 
 
 def test_a_class_of_three_on_postgresql(page: Any, pg_pages: dict[str, Any],
-                                        student_plays: Any, artifacts: Path) -> None:
+                                        student_plays: Any, plays_until: Any,
+                                        artifacts: Path) -> None:
     titles = {lesson.id: lesson.text("title", "en") for lesson in list_lessons("en")}
     url, db = pg_pages["url"], pg_pages["db"]
     open_page(page, url + "Teacher.ipynb?lang=en&class=6E", ".ld-assign-title input")
@@ -76,6 +85,21 @@ def test_a_class_of_three_on_postgresql(page: Any, pg_pages: dict[str, Any],
     played = {row.get_attribute("data-student")
               for row in page.locator("table.ld-class-table tbody tr").all()}
     assert played == {"Ana", "Beto"}
+    # The live view (issue 52 part 3): Ana's play page ended her lesson, so she is
+    # finished; Beto, one round in, is playing.
+    assert live_states(page) == {"Ana": "finished", "Beto": "playing"}
+
+    # Ivo masters multiplying and plays the match's last rounds: the page has not ended his
+    # lesson, so he is playing, never finished, in the live view and in the table.
+    ivo = Session.from_lesson("04-times", lang="en", student="Ivo", store=db, seed=1,
+                              assignment=a.id)
+    assert plays_until(ivo, random.Random(1), lambda s: s.pending_question is None and all(
+        k.mastered for k in s.lesson_summary().skills)) and not ivo.lesson_over
+    ivo.close()  # the page still open: nothing more happens
+    page.locator("tr.ld-live-row[data-student='Ivo']").wait_for(timeout=60_000)  # a tick
+    assert live_states(page)["Ivo"] == "playing"
+    table = page.locator(f"table.ld-assign-table[data-assignment='{a.id}']")
+    assert table.locator("tr[data-student='Ivo']").get_attribute("data-state") == "in progress"
     page.screenshot(path=str(artifacts / "assignment-class-pg.png"), full_page=True)
     no_errors(page)
 

@@ -226,8 +226,9 @@ def test_the_table_agrees_with_the_class_table_and_the_live_view(
     db = _class(tmp_path, student_plays, a)
     with Store(db) as store:
         attempts = store.attempts()
+        marks = store.session_marks()  # the lessons the play page ended
     counts = class_counts(attempts, LESSONS)
-    live = live_rows(attempts, NOW, lessons=LESSONS)
+    live = live_rows(attempts, NOW, lessons=LESSONS, marks=marks)
     table = assignment_table(a, ["Ana", "Beto", "Carla"], attempts, LESSONS, NOW,
                              counts=counts, live=live)
     alone = assignment_table(a, ["Ana", "Beto", "Carla"], attempts, LESSONS, NOW)
@@ -299,20 +300,20 @@ def test_a_store_from_before_assignments_opens_and_keeps_every_row(
         store_url: str, student_plays: Callable[..., None]) -> None:
     """A version-3 store (the tutor before issue 45: no class tables), SQLite or PostgreSQL,
     with a class's games in it, opens at today's version (4 added the class tables, 5 the
-    deals played): every attempt, session, student and mastery row kept, and assignments can
-    be made in it."""
+    deals played, 6 the session marks): every attempt, session, student and mastery row
+    kept, and assignments can be made in it."""
     student_plays("04-times", "Ana", store_url, seed=1)
     student_plays("04-times", "Beto", store_url, seed=2, rounds=1, wrong_every=2)
     tables = ("students", "sessions", "attempts", "mastery", "name_merges")
     conn = _raw(store_url)
-    for table in ("assignments", "roster", "classes", "deals"):
+    for table in ("assignments", "roster", "classes", "deals", "session_marks"):
         conn.execute(f"DROP TABLE {table}")
     conn.execute("UPDATE schema_version SET version = 3")
     before = {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
     conn.close()
     with Store(store_url) as store:
         assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
-            SCHEMA_VERSION == 5
+            SCHEMA_VERSION == 6
         store.save_roster("6B", ["Ana", "Beto"])
         store.save_assignment(make())
         assert store.roster("6B") == ["Ana", "Beto"] and len(store.assignments()) == 1

@@ -24,7 +24,7 @@ import tornado.web
 
 from tutor.hub.store_service import Caller, Keeper, hub_group_members, listen, make_app, write_key
 from tutor.storage.class_rows import Assignment
-from tutor.storage.records import Attempt, Outcome, StoreError
+from tutor.storage.records import FROM_FILE, Attempt, Outcome, StoreError
 from tutor.storage.store import ServiceStore, Store, StoreAccessError, StoreBusyError
 from tutor.teaching.mastery import Mastery
 
@@ -742,3 +742,37 @@ def test_a_mistyped_mastery_row_is_400(service: Service) -> None:
         assert column in str(answer)
     assert _send(service, "tok-ana", "PUT", "mastery", json.dumps(
         {"student": "ana", "rows": row}).encode())[0] == 200
+
+
+def test_a_pages_lesson_end_is_stored_under_the_hubs_name_and_read_by_the_teacher(
+        service: Service) -> None:
+    """Issue 52 part 3 on a class server: the play page records the lesson's end through the
+    service (the student's own, under the hub's name); one dated in the future is refused
+    with a sentence; the teacher reads the class's ends and the sessions a merged file
+    brought, a student only their own."""
+    import json
+
+    with service.client("tok-ana", owner="ana") as ana:
+        session = ana.start_session("ana")
+        ana.add_attempt(_attempt("ana", session, 1))
+        ana.mark_session("ANA", session, "04-times", "mastered", "2026-12-01T10:00:02+00:00")
+        ana.mark_session("ana", session, "04-times", "mastered", "2026-12-01T10:00:02+00:00")
+        with pytest.raises(StoreError, match="not why a lesson ends"):
+            ana.mark_session("ana", session, "04-times", FROM_FILE)
+        with pytest.raises(StoreAccessError):
+            ana.mark_session("beto", session, "04-times", "mastered")
+        assert [(m.student, m.mark) for m in ana.session_marks()] == [("ana", "mastered")]
+        with pytest.raises(StoreAccessError):
+            ana.session_marks(student="beto")
+    status, answer = _send(service, "tok-beto", "POST", "marks", json.dumps(
+        {"student": "beto", "session": "s-b", "lesson": "04-times", "mark": "mastered",
+         "time": "9999-01-01T00:00:00+00:00"}).encode())
+    assert status == 400 and "in the future" in json.dumps(answer)
+    with service.client("tok-ruiz") as ruiz:
+        assert ruiz.merge([_attempt("carla", "s-file", 2)], from_file=True) == 1
+        marks = ruiz.session_marks()
+        assert [(m.student, m.session, m.mark) for m in marks] == [
+            ("ana", session, "mastered"), ("carla", "s-file", FROM_FILE)]
+        assert ruiz.session_marks("2026-12-01T10:00:03+00:00") == marks[1:]
+    with Store(service.database) as direct:
+        assert direct.session_marks() == marks

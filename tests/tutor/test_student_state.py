@@ -1,6 +1,7 @@
 """One state per student, the same on every view (issue 52 part 3): a scripted class —
-finished (half an hour ago, and a minute ago), playing, stuck, left after three answers, from
-uploaded files —
+finished (half an hour ago, and a minute ago: the play page ended the lesson and the store
+recorded it), playing (half-way, and after mastering with the match still on), stuck, left
+after three answers, from uploaded files (the store's mark) —
 really played through the tutor, its rows moved in time, measured at three times. The live
 view, the assignment table and "What to do now" take each student's state from one rule
 (tutor.classroom.live.student_state) and never contradict one another."""
@@ -16,17 +17,18 @@ from tutor.classroom.assignments import assignment_table, check_assignment
 from tutor.classroom.live import STUCK_MINUTES, class_counts, live_rows, parse_time
 from tutor.classroom.next_steps import next_steps
 from tutor.course.lessons import Lesson, list_lessons
-from tutor.storage.records import Attempt
+from tutor.storage.records import FROM_FILE, Attempt, SessionMark
 from tutor.storage.store import Store
 
 T = datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
 LESSONS: dict[str, Lesson] = {lesson.id: lesson for lesson in list_lessons("en")}
 
 
-def _ending_at(rows: Sequence[Attempt], last: datetime, questions: int | None = None
-               ) -> list[Attempt]:
+def _ending_at(rows: Sequence[Attempt], last: datetime, questions: int | None = None,
+               marks: Sequence[SessionMark] = ()) -> tuple[list[Attempt], list[SessionMark]]:
     """``rows`` (their first ``questions`` questions' rows), moved so the last is at
-    ``last``."""
+    ``last``, and the store's ``marks`` of them moved as much (none once rows are cut: the
+    page did not end that lesson)."""
     if questions is not None:
         keep: list[Attempt] = []
         seen: list[str] = []
@@ -36,10 +38,12 @@ def _ending_at(rows: Sequence[Attempt], last: datetime, questions: int | None = 
                     break
                 seen.append(a.problem)
             keep.append(a)
-        rows = keep
+        rows, marks = keep, ()
     shift = last - max(parse_time(a.time) for a in rows)
-    return [dataclasses.replace(a, time=(parse_time(a.time) + shift).isoformat())
-            for a in rows]
+    return ([dataclasses.replace(a, time=(parse_time(a.time) + shift).isoformat())
+             for a in rows],
+            [dataclasses.replace(m, time=(parse_time(m.time) + shift).isoformat())
+             for m in marks])
 
 
 def test_every_view_says_the_same_state_at_three_times(
@@ -49,44 +53,59 @@ def test_every_view_says_the_same_state_at_three_times(
                          tz="Europe/Madrid")
     db = tmp_path / "class.sqlite3"
     lesson = LESSONS["04-times"]
-    student_plays(lesson, "Ana", db, seed=1, assignment=a.id)        # the whole lesson
-    student_plays(lesson, "Pia", db, seed=1, assignment=a.id)        # the same, still on it
-    student_plays(lesson, "Eli", db, seed=1, assignment=a.id)        # the same, just over
+    names = ("Ana", "Pia", "Eli", "Ivo", "Beto", "Carla", "Dora")
+    for name in ("Ana", "Pia", "Eli", "Ivo"):                       # the whole lesson
+        student_plays(lesson, name, db, seed=1, assignment=a.id)
     student_plays(lesson, "Beto", db, seed=2, wrong_every=1, assignment=a.id)
     student_plays(lesson, "Carla", db, seed=3, wrong_every=1, assignment=a.id)
     student_plays(lesson, "Dora", db, seed=4, rounds=1, assignment=a.id)
     with Store(db) as store:
-        rows = {name: store.attempts(name)
-                for name in ("Ana", "Pia", "Eli", "Beto", "Carla", "Dora")}
+        rows = {name: store.attempts(name) for name in names}
+        marks = {name: store.session_marks(student=name) for name in names}
+    assert [m.mark for m in marks["Ana"]] == ["mastered"]  # the play page ended it
     minute = timedelta(minutes=1)
-    attempts = (_ending_at(rows["Ana"], T - 30 * minute)       # finished half an hour ago
-                + _ending_at(rows["Pia"], T - minute, questions=6)  # half-way, answering
-                + _ending_at(rows["Eli"], T - minute)          # the lesson over a minute ago
-                + _ending_at(rows["Beto"], T - 14 * minute, questions=3)  # closed the tab
-                + _ending_at(rows["Carla"], T - minute, questions=4)      # failing now
-                + _ending_at(rows["Dora"], T - 5 * minute))    # handed in as a file
-    from_files = {rows["Dora"][0].session}
-    roster = ["Ana", "Pia", "Eli", "Beto", "Carla", "Dora"]
+    played = [
+        _ending_at(rows["Ana"], T - 30 * minute, marks=marks["Ana"]),  # finished long ago
+        _ending_at(rows["Pia"], T - minute, questions=6),  # half-way, answering
+        _ending_at(rows["Eli"], T - minute, marks=marks["Eli"]),  # the lesson just over
+        # Every target mastered, but the match's last rounds still to play: the page has
+        # not ended the lesson (no mark yet), so Ivo is playing, never finished.
+        _ending_at(rows["Ivo"], T - minute),
+        _ending_at(rows["Beto"], T - 14 * minute, questions=3),  # closed the tab
+        _ending_at(rows["Carla"], T - minute, questions=4),  # failing now
+        _ending_at(rows["Dora"], T - 5 * minute),  # handed in as a file: the store's mark
+    ]
+    attempts = [x for moved, _ in played for x in moved]
+    stored = [m for _, moved in played for m in moved] + [
+        SessionMark("Dora", rows["Dora"][0].session, "04-times", FROM_FILE,
+                    (T - 4 * minute).isoformat())]
+    roster = list(names)
     expected = {
-        T: {"Ana": "finished", "Pia": "playing", "Eli": "finished", "Beto": "left",
-            "Carla": "stuck", "Dora": "files"},
+        T: {"Ana": "finished", "Pia": "playing", "Eli": "finished", "Ivo": "playing",
+            "Beto": "left", "Carla": "stuck", "Dora": "files"},
         T + 3 * minute: {"Ana": "finished", "Pia": "playing", "Eli": "finished",
-                         "Beto": "left", "Carla": "stuck", "Dora": "files"},
+                         "Ivo": "playing", "Beto": "left", "Carla": "stuck",
+                         "Dora": "files"},
         T + (STUCK_MINUTES + 1) * minute: {"Ana": "finished", "Pia": "left",
-                                           "Eli": "finished", "Beto": "left", "Carla": "left",
-                                           "Dora": "files"},
+                                           "Eli": "finished", "Ivo": "left", "Beto": "left",
+                                           "Carla": "left", "Dora": "files"},
     }
     counts = class_counts(attempts, LESSONS)
     for now, states in expected.items():
-        live = live_rows(attempts, now, lessons=LESSONS, from_files=from_files)
+        live = live_rows(attempts, now, lessons=LESSONS, marks=stored)
         assert {r.student: r.state for r in live.rows} == states, now
         stuck = {r.student for r in live.rows if r.state == "stuck"}
         table = assignment_table(a, roster, attempts, LESSONS, now, counts=counts, live=live)
         assert {r.student for r in table.stuck} == stuck, now
-        # Done in the assignment table exactly when the live view says finished: Pia, still
-        # answering, is not; Eli, whose lesson ended a minute ago, is at once (issue 52).
-        assert {r.student for r in table.rows if r.state == "done"} == {
-            s for s, state in states.items() if state == "finished"}, now
+        # Done in the assignment table whenever the live view says finished, and never while
+        # it says playing or stuck: Pia, still answering, and Ivo, playing out the match
+        # after mastering, are not; Eli, whose lesson ended a minute ago, is at once. Once
+        # Ivo has left, his mastered lesson is done (mastery is the student's).
+        done = {r.student for r in table.rows if r.state == "done"}
+        finished = {s for s, state in states.items() if state == "finished"}
+        active = {s for s, state in states.items() if state in ("playing", "stuck")}
+        assert finished <= done and not done & active, now
+        assert ("Ivo" in done) == (states["Ivo"] == "left"), now
         steps = next_steps(attempts, list(LESSONS.values()), now, by_student=counts,
                            live=live)
         assert {s.student for s in steps if s.stuck is not None} <= stuck, now

@@ -128,3 +128,33 @@ def test_every_time_of_the_live_view_is_on_the_schools_clock(
         assert "Read at 10:00:00." in page.live.table.value
         assert "school&#x27;s clock: Europe/Madrid" in page.live.legend.value
         assert "10 minutes" in page.live.legend.value
+
+
+def test_finished_and_from_files_come_from_the_store_and_survive_a_reload(
+        no_hub: None, tmp_path: Path, student_plays: Any) -> None:
+    """Issue 52 part 3: "from files" was the page's memory of its own uploads, lost on
+    reload; "finished" is the play page's record. Both are the store's: the page's tick
+    shows a lesson ended since, and a page opened again says the same."""
+    db = tmp_path / "p.sqlite3"
+    student_plays("04-times", "dora", tmp_path / "dora.sqlite3", seed=4, rounds=1)
+    with Store(tmp_path / "dora.sqlite3") as own:  # Dora's own Binder file
+        own.export_csv(tmp_path / "dora.csv", "dora")
+    student_plays("04-times", "ana", db, seed=1, rounds=1)  # one round: the lesson goes on
+    with Store(db) as store:
+        rows = store.attempts()
+        last = max(datetime.fromisoformat(a.time) for a in rows)
+        clock = Clock()
+        clock.now = last + timedelta(seconds=40)
+        page = teacher_page(store=store, clock=clock)
+        page.merge([("dora.csv", (tmp_path / "dora.csv").read_bytes())])
+        states = {k: v[4] for k, v in live_rows(page).items()}
+        assert states == {"ana": "playing", "dora": "from uploaded files"}
+        # Ana's play page ends her lesson: the next tick says so, with no new answer.
+        store.mark_session("ana", rows[0].session, "04-times", "mastered",
+                           (last + timedelta(seconds=1)).isoformat())
+        page.access._message(page.access, {"event": "tick"}, [])
+        assert live_rows(page)["ana"][4].startswith("finished")
+        again = teacher_page(store=store, clock=clock)  # the page opened again
+        assert {k: v[4] for k, v in live_rows(again).items()} == {
+            k: v[4] for k, v in live_rows(page).items()}
+        assert live_rows(again)["dora"][4] == "from uploaded files"

@@ -14,7 +14,9 @@ link (the session of a game opened from the assignment carries its id:
 
 * an assigned lesson is *done* when it is over as the play page ends it
   (:func:`tutor.course.lesson_end.end_reason`): every target mastered, or a cap reached in
-  one of its sessions; the table says which (``"mastered"`` or ``"cap"``: a teacher treats
+  one of its sessions (by its rows, or as the store recorded the play page's end:
+  :meth:`tutor.storage.store.Store.mark_session`, a cap the rows cannot show); the table
+  says which (``"mastered"`` or ``"cap"``: a teacher treats
   "reached the cap without mastery" differently);
 * ``"done"``: every assigned lesson done; ``"not started"``: no answer in any of them;
   ``"overdue"``: not done and the due time has passed; ``"in progress"``: otherwise;
@@ -41,7 +43,14 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import parse_qsl, urlencode
 
 from tutor.classroom.link import MAX_CLASS, MAX_QUERY, clean_name, read_link
-from tutor.classroom.live import CountsMemo, LiveView, class_counts, lesson_over, parse_time
+from tutor.classroom.live import (
+    CountsMemo,
+    LiveView,
+    class_counts,
+    lesson_over,
+    parse_time,
+    session_ends,
+)
 from tutor.course.lesson_end import EndReason
 from tutor.i18n import N_, LanguageError, Message, TranslatableError, normalize_lang
 from tutor.storage.class_rows import (
@@ -53,7 +62,7 @@ from tutor.storage.class_rows import (
     zone,
 )
 from tutor.storage.names import name_key, name_problem
-from tutor.storage.records import ID, session_assignment, tagged_session
+from tutor.storage.records import ID, SessionMark, session_assignment, tagged_session
 from tutor.storage.store_files import csv_cell
 
 if TYPE_CHECKING:
@@ -461,25 +470,32 @@ class AssignmentTable:
 
 
 def _lesson_state(lesson: Lesson, rows: Sequence[Attempt], counts: Counts | None,
-                  ongoing: str | None = None) -> LessonState:
+                  ongoing: str | None = None,
+                  ended: Mapping[str, tuple[EndReason, datetime]] | None = None
+                  ) -> LessonState:
     """``ongoing``: the session the student is playing now (the live view's state, from
     :func:`tutor.classroom.live.student_state`, playing or stuck): a lesson is not over in
-    it, whatever its rows say, until the live view says they finished (issue 52 part 3)."""
+    it, whatever its rows say, until the live view says they finished (issue 52 part 3).
+    ``ended``: the student's sessions in which the play page ended this lesson (the store's
+    record: why, when), over whatever their rows say (a cap the rows cannot show)."""
+    ended = ended or {}
     mine = [a for a in rows if a.lesson == lesson.id]
     targets = lesson.plan.targets
     mastered = sum(counts.p_known(t, lesson.mastery)[1] for t in targets) if counts else 0
     sessions: dict[str, list[datetime]] = {}
     for a in mine:
         sessions.setdefault(a.session, []).append(parse_time(a.time))
-    ended = {k: v for k, v in sessions.items() if k != ongoing}
+    ended_rows = {k: v for k, v in sessions.items() if k != ongoing}
     over: EndReason | None = None
     finished: datetime | None = None
-    if counts is not None and ended:
+    if counts is not None and ended_rows:
         if mastered == len(targets):
-            over, finished = "mastered", max(max(t) for t in ended.values())
+            over, finished = "mastered", max(max(t) for t in ended_rows.values())
         else:
-            for session, times in sorted(ended.items(), key=lambda kv: min(kv[1])):
-                reason = lesson_over(counts, lesson, session, times)
+            for session, times in sorted(ended_rows.items(), key=lambda kv: min(kv[1])):
+                recorded = ended.get(session)
+                reason = (recorded[0] if recorded is not None
+                          else lesson_over(counts, lesson, session, times))
                 if reason is not None:
                     over, finished = reason, max(times)
                     break
@@ -491,11 +507,18 @@ def assignment_table(a: Assignment, roster: Sequence[str], attempts: Iterable[At
                      lessons: Mapping[str, Lesson], now: datetime, *,
                      counts: Mapping[str, Counts] | None = None,
                      memo: CountsMemo | None = None,
-                     live: LiveView | None = None) -> AssignmentTable:
+                     live: LiveView | None = None,
+                     marks: Iterable[SessionMark] = ()) -> AssignmentTable:
     """The assignment's table at ``now`` (aware). ``roster``: the class's (may be empty);
     ``attempts``: the store's (any students); ``lessons``: the installed ones by id;
     ``counts``: each student's counts if the page has them (the class table's), else made
-    here (with ``memo``); ``live``: the live view, whose stuck students are marked."""
+    here (with ``memo``); ``live``: the live view, whose stuck students are marked;
+    ``marks``: the store's session marks (the lessons the play page ended: over in that
+    session, whatever its rows say)."""
+    ends, _files = session_ends(marks)
+    ended_by: dict[tuple[str, str], dict[str, tuple[EndReason, datetime]]] = {}
+    for (key, session, lesson_id), end in ends.items():
+        ended_by.setdefault((key, lesson_id), {})[session] = end
     rows_by_key: dict[str, list[Attempt]] = {}
     names: dict[str, str] = {}
     from_link: list[str] = []
@@ -524,7 +547,8 @@ def assignment_table(a: Assignment, roster: Sequence[str], attempts: Iterable[At
     table: list[StudentState] = []
     for key, (name, on_roster) in members.items():
         rows = rows_by_key.get(key, [])
-        states = tuple(_lesson_state(ls, rows, counts_by_key.get(key), ongoing.get(key))
+        states = tuple(_lesson_state(ls, rows, counts_by_key.get(key), ongoing.get(key),
+                                     ended_by.get((key, ls.id)))
                        for ls in present)
         state: State
         if states and all(s.over is not None for s in states):

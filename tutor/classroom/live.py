@@ -15,14 +15,14 @@ for each student who answered, asked for a hint or gave up within the last
   view, the assignment table, "What to do now"; issue 52 part 3):
 
   * ``"files"``: their latest answers came in an uploaded progress file, not from a game on
-    this server (the page says which sessions it merged): no one to help now;
-  * ``"finished"``: their lesson is over, as the play page ends it
-    (:func:`tutor.course.lesson_end.end_reason`: every target mastered — the lessons page's
-    "✔ done" — or the lesson's question cap or minutes reached), read from their rows, at
-    once: a teacher waits for "done" at the end of a class. Not yet "the play page ended
-    the lesson" (issue 52 part 3): the play page goes on past mastery until the match's
-    rounds are played, and the store does not record that end, so a student playing out
-    the last rounds after mastering is already finished here;
+    this server (the store marks the sessions a file brought,
+    :data:`tutor.storage.records.FROM_FILE`, so a reload says it too): no one to help now;
+  * ``"finished"``: the play page ended their lesson (:attr:`tutor.session.session.Session.
+    lesson_over`, :func:`tutor.course.lesson_end.end_reason`: every target mastered and the
+    first match played, or the lesson's question cap or minutes reached), as the store
+    recorded it (:meth:`tutor.storage.store.Store.mark_session`) at or after their latest
+    row: nothing else (issue 52 part 3). A student playing out the match's last rounds
+    after mastering is still playing;
   * ``"left"``: no answer, hint or "Show me" for :data:`STUCK_MINUTES` and their lesson not
     over (a closed tab): no one to help now, never stuck;
   * ``"stuck"`` (:attr:`LiveRow.stuck` ``"wrong"``): active within the last
@@ -44,13 +44,13 @@ import bisect
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, get_args
 
 from tutor.course.lesson_end import EndReason, end_reason
 from tutor.course.lessons import list_lessons
 from tutor.storage.names import name_key
 from tutor.storage.read_mark import ReadMark
-from tutor.storage.records import Attempt, Outcome
+from tutor.storage.records import FROM_FILE, Attempt, Outcome, SessionMark
 from tutor.teaching.counts import Counts, student_counts
 from tutor.teaching.runs import first_answer, question_runs
 
@@ -58,8 +58,8 @@ if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
 
 __all__ = ["PLAYING_WINDOW", "STATES", "STUCK_MINUTES", "WRONG_IN_A_ROW", "CountsMemo",
-           "LiveFeed", "LiveRow", "LiveState", "LiveView", "class_counts", "lesson_over",
-           "live_rows", "live_view", "parse_time", "student_state"]
+           "Ends", "LiveFeed", "LiveRow", "LiveState", "LiveView", "class_counts", "lesson_over",
+           "live_rows", "live_view", "marks_since", "parse_time", "session_ends", "student_state"]
 
 WRONG_IN_A_ROW = 3
 """Wrong first answers in a row that mark a student stuck."""
@@ -196,7 +196,8 @@ def student_state(*, idle_seconds: float, wrong_in_a_row: int, over: EndReason |
     """A student's state now, and why stuck (``"wrong"``) or None: the one rule every view
     of the teacher page reads (see the module's text). ``idle_seconds``: from their latest
     row to now; ``wrong_in_a_row``: their latest questions' wrong first answers in a row;
-    ``over``: why the lesson of their latest row is over by its rows, or None;
+    ``over``: why the play page ended the lesson of their latest row (its record at or after
+    that row), or None;
     ``from_files``: their latest row came in an uploaded file.
 
     >>> student_state(idle_seconds=60, wrong_in_a_row=0, over="mastered", from_files=False)
@@ -206,7 +207,7 @@ def student_state(*, idle_seconds: float, wrong_in_a_row: int, over: EndReason |
     """
     if from_files:
         return "files", None
-    if over is not None:  # at once: a teacher waits for "done" at the end of a class
+    if over is not None:  # the play page ended it: at once, a teacher waits for "done"
         return "finished", None
     if idle_seconds >= STUCK_MINUTES * 60:
         return "left", None
@@ -215,8 +216,37 @@ def student_state(*, idle_seconds: float, wrong_in_a_row: int, over: EndReason |
     return "playing", None
 
 
+Ends = Mapping[tuple[str, str, str], tuple[EndReason, datetime]]
+"""Each student's session's lesson the play page ended (the key of the student's name,
+session, lesson): why, and when (the latest such record). Keyed by student too: a mark says
+only what its own student's page recorded."""
+
+
+def session_ends(marks: Iterable[SessionMark]) -> tuple[Ends, frozenset[str]]:
+    """The lesson ends the store recorded, and the sessions whose rows came in a file, from
+    its marks (:meth:`tutor.storage.store.Store.session_marks`)."""
+    ends: dict[tuple[str, str, str], tuple[EndReason, datetime]] = {}
+    files: set[str] = set()
+    for m in marks:
+        if m.mark == FROM_FILE:
+            files.add(m.session)
+            continue
+        reason = _END_REASONS.get(m.mark)
+        if reason is None:
+            continue
+        when = parse_time(m.time)
+        key = (name_key(m.student), m.session, m.lesson)
+        known = ends.get(key)
+        if known is None or when >= known[1]:
+            ends[key] = (reason, when)
+    return ends, frozenset(files)
+
+
+_END_REASONS: dict[str, EndReason] = {r: r for r in get_args(EndReason)}
+
+
 def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
-              now: datetime, counts: Counts, lessons: Mapping[str, Lesson],
+              now: datetime, counts: Counts, ends: Ends,
               from_files: Collection[str]) -> LiveRow:
     latest = max(range(len(rows)), key=lambda i: (times[i], i))
     lesson = rows[latest].lesson
@@ -228,9 +258,8 @@ def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
     runs = question_runs(rows)
     wrong = _wrong_run(runs)
     idle = max(0.0, (now - last).total_seconds())
-    this_lesson = [t for a, t in zip(rows, times, strict=True)
-                   if a.session == session and a.lesson == lesson]
-    over = lesson_over(counts, lessons.get(lesson), session, this_lesson)
+    ended = ends.get((name_key(student), session, lesson))
+    over = ended[0] if ended is not None and ended[1] >= last else None
     state, stuck = student_state(idle_seconds=idle, wrong_in_a_row=wrong, over=over,
                                  from_files=session in from_files)
     finished = over if state == "finished" else None
@@ -249,14 +278,19 @@ def _installed_lessons() -> dict[str, Lesson]:
 def live_rows(attempts: Iterable[Attempt], now: datetime,
               window: timedelta = PLAYING_WINDOW, *,
               lessons: Mapping[str, Lesson] | None = None,
-              from_files: Collection[str] = (), memo: CountsMemo | None = None) -> LiveView:
+              marks: Iterable[SessionMark] = (), from_files: Collection[str] = (),
+              memo: CountsMemo | None = None) -> LiveView:
     """The live view of ``attempts`` (the store's rows, any students) at ``now`` (an aware
     datetime: the injected clock's reading). ``lessons``: the lessons by id (default: the
-    installed ones), whose targets and caps say when a student's lesson is over;
-    ``from_files``: the sessions whose rows came in uploaded progress files; ``memo``: the
-    counts of the last reading (kept by the caller, with the same ``lessons``), of which a
-    student with no new row is not replayed again."""
+    installed ones), whose mastery settings the counts take; ``marks``: the store's session
+    marks (:meth:`tutor.storage.store.Store.session_marks`: the lessons the play page ended,
+    the sessions that came in files) since the window's start at least; ``from_files``:
+    more sessions whose rows came in uploaded progress files; ``memo``: the counts of the
+    last reading (kept by the caller, with the same ``lessons``), of which a student with no
+    new row is not replayed again."""
     lessons = _installed_lessons() if lessons is None else lessons
+    ends, filed = session_ends(marks)
+    from_files = filed | set(from_files)
     since = now - window
     by_student: dict[str, tuple[list[Attempt], list[datetime]]] = {}
     everything: dict[str, list[Attempt]] = {}
@@ -269,16 +303,18 @@ def live_rows(attempts: Iterable[Attempt], now: datetime,
         rows.append(a)
         times.append(when)
     live = [_live_row(name, rows, times, now, _counts(name, everything[name], lessons, memo),
-                      lessons, from_files)
+                      ends, from_files)
             for name, (rows, times) in by_student.items()]
     live.sort(key=lambda r: (_ORDER[r.state], r.student.casefold(), r.student))
     return LiveView(now=now, rows=tuple(live), away=len(everything) - len(live))
 
 
 class AttemptSource(Protocol):
-    """Where the attempts come from (:class:`tutor.storage.store.Store`)."""
+    """Where the attempts and session marks come from (:class:`tutor.storage.store.Store`)."""
 
     def attempts(self) -> Iterable[Attempt]: ...
+
+    def session_marks(self, since: str | None = None) -> list[SessionMark]: ...
 
 
 class NewAttemptSource(Protocol):
@@ -353,5 +389,13 @@ class LiveFeed:
 def live_view(store: AttemptSource, now: datetime, window: timedelta = PLAYING_WINDOW, *,
               lessons: Mapping[str, Lesson] | None = None,
               from_files: Collection[str] = ()) -> LiveView:
-    """:func:`live_rows` of the store's attempts (one read)."""
-    return live_rows(store.attempts(), now, window, lessons=lessons, from_files=from_files)
+    """:func:`live_rows` of the store's attempts and its session marks of the window."""
+    marks = store.session_marks(marks_since(now, window))
+    return live_rows(store.attempts(), now, window, lessons=lessons, marks=marks,
+                     from_files=from_files)
+
+
+def marks_since(now: datetime, window: timedelta = PLAYING_WINDOW) -> str:
+    """The time from which the live view at ``now`` needs the store's session marks (the
+    window's start), as the store compares times (ISO 8601 UTC)."""
+    return (now - window).astimezone(timezone.utc).isoformat(timespec="microseconds")

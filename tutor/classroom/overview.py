@@ -420,7 +420,7 @@ def _merge_in_batches(store: Store, rows: Sequence[Attempt]) -> int:
             time.sleep(MERGE_PAUSE_SECONDS)
         batch = rows[start:start + size]
         began = time.monotonic()
-        added += store.merge(batch)
+        added += store.merge(batch, from_file=True)
         took = max(time.monotonic() - began, 1e-3)
         start += len(batch)
         size = max(50, min(20_000, int(len(batch) * MERGE_HOLD_SECONDS / took)))

@@ -40,7 +40,7 @@ from tutor.classroom.link import page_link, unnamed
 from tutor.classroom.live import class_counts
 from tutor.i18n import N_, Message
 from tutor.storage.class_rows import Assignment
-from tutor.storage.records import ID, StoreError
+from tutor.storage.records import ID, SessionMark, StoreError
 from tutor.storage.store import StoreAccessError
 
 if TYPE_CHECKING:
@@ -77,6 +77,9 @@ class AssignmentReader(Protocol):
     def assignments(self, class_code: str | None = None) -> list[Assignment]: ...
 
     def assignment(self, assignment_id: str) -> Assignment | None: ...
+
+    def session_marks(self, since: str | None = None, student: str | None = None
+                      ) -> list[SessionMark]: ...
 
 
 def _reader(store: object) -> AssignmentReader | None:
@@ -138,10 +141,13 @@ def my_assignments(store: object, student: str, class_code: str, values: Mapping
     link_notes: list[Message] = []
     known = False
     reader = _reader(store)
+    marks: list[SessionMark] = []  # the lessons the play page ended for the student
     if reader is not None:
         try:
             listed, linked, refused = _from_store(reader, student, class_code,
                                                   link_id if ID.fullmatch(link_id) else "")
+            if not unnamed(student):
+                marks = reader.session_marks(student=student)
         except StoreError as err:
             notes.append(Message(UNREADABLE, error=err.msg))
             if reader.owner is not None:  # a hub's: a link cannot stand in for its row
@@ -161,7 +167,8 @@ def my_assignments(store: object, student: str, class_code: str, values: Mapping
     shown = []
     counts = class_counts(attempts, lessons) if by_id else {}  # replayed once for them all
     for a in open_for(by_id.values()):
-        table = assignment_table(a, [student], attempts, lessons, now, counts=counts)
+        table = assignment_table(a, [student], attempts, lessons, now, counts=counts,
+                                 marks=marks)
         own_notes = tuple(link_notes) if linked is not None and a.id == linked.id \
             and not known else ()
         shown.append(MyAssignment(assignment=a, state=table.rows[0], missing=table.missing,

@@ -187,7 +187,7 @@ def _checked_import(path: Path, unsealed: bool, location: str | Path, lang: str)
 
 def _import(path: Path, rows: Sequence[Attempt], store: Store, lang: str) -> int:
     _ = translator(lang)
-    added = store.merge(rows)
+    added = store.merge(rows, from_file=True)
     known = len(rows) - added
     _say(_(N_("{file}: {added}, {known}.")).format(
         file=path.name,

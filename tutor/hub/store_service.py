@@ -76,7 +76,7 @@ from tornado import httputil
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 
-from tutor.classroom.hand_in import stored_misfits
+from tutor.classroom.hand_in import FUTURE_SLACK, stored_misfits
 from tutor.i18n import N_
 from tutor.storage.class_rows import MAX_CODE, Assignment
 from tutor.storage.names import name_key, same_name
@@ -600,7 +600,8 @@ class _Merge(_Api):
             raise _Refused(403, "access", StoreAccessError(N_(
                 "On this class server your answers are saved as you play; only a teacher "
                 "loads progress files.")))
-        rows = self.body().get("attempts")
+        body = self.body()
+        rows = body.get("attempts")
         if not isinstance(rows, list):
             raise _Refused(400, "invalid", StoreError(N_("The request lacks {what}."),
                                                       what="attempts"))
@@ -608,8 +609,48 @@ class _Merge(_Api):
             attempts = [attempt_from_json(v) for v in rows]
         except StoreError as err:
             raise _Refused(400, "invalid", err) from err
-        added = await self.store(lambda s: s.merge(attempts))
+        from_file = body.get("from_file", False)
+        if not isinstance(from_file, bool):
+            raise _Refused(400, "invalid", StoreError(N_("The request lacks {what}."),
+                                                      what="from_file (true or false)"))
+        added = await self.store(lambda s: s.merge(attempts, from_file=from_file))
         self.write({"added": added})
+
+
+class _Marks(_Api):
+    """The session marks (issue 52 part 3). A student's play page marks their own lesson's
+    end (under the hub's name of the student, at the page's time, never in the future); a
+    teacher reads the class's since a time (the live view's window), a student their own."""
+
+    async def get(self) -> None:
+        student = self.get_query_argument("student", None)
+        self.own(student)
+        since = self.get_query_argument("since", None)
+        marks = await self.store(lambda s: s.session_marks(since, student))
+        self.write({"marks": [[m.student, m.session, m.lesson, m.mark, m.time]
+                              for m in marks]})
+
+    async def post(self) -> None:
+        body = self.body()
+        student = self.text(body.get("student"), "the student")
+        session = self.text(body.get("session"), "the session")
+        lesson = self.text(body.get("lesson"), "the lesson")
+        mark = self.text(body.get("mark"), "why the lesson ended")
+        time = self.text(body.get("time"), "the time")
+        self.own(student, teachers_too=False)
+        try:
+            when = datetime.fromisoformat(time)
+            future = when.utcoffset() is not None and when > datetime.now(
+                timezone.utc) + FUTURE_SLACK
+        except ValueError:
+            future = False  # the store says what is wrong with it
+        if future:
+            raise _Refused(400, "invalid", StoreError(N_(
+                "The lesson's end is dated in the future ({time}): it is not stored."),
+                time=time))
+        name = self.caller.name
+        await self.store(lambda s: s.mark_session(name, session, lesson, mark, time))
+        self.write({"marked": True})
 
 
 class _NameMerges(_Api):
@@ -796,7 +837,7 @@ def make_app(identify: Identify, keeper: Keeper, prefix: str = "/",
         ("name-merges", _NameMerges), ("classes", _Classes), ("classes-of", _ClassesOf),
         ("roster", _Roster), ("roster-from-group", _RosterFromGroup),
         ("assignments", _Assignments), ("assignment", _OneAssignment),
-        ("deals", _Deals), ("revealed", _Revealed)]
+        ("deals", _Deals), ("revealed", _Revealed), ("marks", _Marks)]
     settings = {"identify": identify, "keeper": keeper, "group_members": group_members,
                 "write_secret": write_secret}
     return tornado.web.Application(

@@ -48,6 +48,9 @@ class ProgressStore(Protocol):
 
     def revealed(self, student: str, lesson: str) -> list[tuple[str, str, int, str]]: ...
 
+    def mark_session(self, student: str, session: str, lesson: str, mark: str,
+                     time: str | None = None) -> None: ...
+
 NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress store is busy or out of "
                    "reach. They wait on this page and are saved as soon as it answers; keep "
                    "this page open until then.")
@@ -198,6 +201,16 @@ class Recorder:
         except StoreError:
             return None
         return [question_numbers(problem, step, expected) for problem, step, expected, _ in rows]
+
+    def lesson_ended(self, student: str, reason: str) -> None:
+        """The play page ended this lesson for ``student`` (``reason``: its
+        :data:`tutor.course.lesson_end.EndReason`): the store records it, at this session's
+        clock, after the answers before it (the teacher page's "finished" reads it: issue
+        52 part 3). A store busy now gets it when it answers, in order."""
+        when = self._now()
+        self._save(lambda: self.store.mark_session(student, self.session_id, self.lesson,
+                                                   reason, when))
+        self.flush()
 
     def attempt(self, attempt: Attempt) -> None:
         """Save ``attempt`` as it is (the store numbers nothing of it)."""

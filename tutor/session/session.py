@@ -157,6 +157,8 @@ class Session(LessonCounts):
         self.recorder = (Recorder(self.store, lesson, self.clock, assignment)
                          if self.store is not None else None)
         self.session_id = self.recorder.session_id if self.recorder else ""
+        self._ends_noted: set[tuple[int, str]] = set()
+        """The lesson ends recorded (match number, reason): each once (:meth:`_note_end`)."""
         self.masteries = {}
         self.counted_from = {}
         self.lesson_info: Lesson | None = None
@@ -479,7 +481,22 @@ class Session(LessonCounts):
                 self.recorder.flush()  # said once: a page opened again does not say it again
         if rnd.over and not (self.plan.targets and self._end_reason()):
             self.asker.drill(f"m{self.match_number}r{rnd.number}-")
+        self._note_end()
         return events
+
+    def _note_end(self) -> None:
+        """Once the play page ends the lesson (:attr:`lesson_over`: free play, its match),
+        the store records why for each student of the session, once: the teacher's
+        "finished" is that record, nothing else (issue 52 part 3). A new match played
+        after it (free play) ends again, and is recorded again."""
+        if self.recorder is None or not self.lesson_over:
+            return
+        reason = self._end_reason()
+        if reason is None or (self.match_number, reason) in self._ends_noted:
+            return
+        self._ends_noted.add((self.match_number, reason))
+        for name in dict.fromkeys(self.students.values() or [self.student]):
+            self.recorder.lesson_ended(name, reason)
 
 
     # --- questions --------------------------------------------------------------------------
@@ -508,6 +525,7 @@ class Session(LessonCounts):
         fb, done = self.asker.answer(text)
         if first and p.attempts > 0:
             self._tally_evidence(p, fb.diagnosis.rule if fb.diagnosis is not None else None)
+        self._note_end()
         return fb
 
     def hint(self) -> str:
@@ -528,6 +546,7 @@ class Session(LessonCounts):
         fb = self.asker.reveal()
         if first:
             self._tally_evidence(p, None)
+        self._note_end()
         return fb
 
     def _need_question(self) -> Pending:

@@ -25,9 +25,13 @@ __all__ = [
     "Attempt",
     "MasteryValue",
     "Outcome",
+    "END_MARKS",
+    "FROM_FILE",
     "ProgressImportError",
+    "SessionMark",
     "StoreError",
     "check_attempt",
+    "check_mark",
     "out_of_range",
     "outcome",
     "session_assignment",
@@ -192,3 +196,36 @@ def session_assignment(session: str) -> str | None:
     """The assignment a session was opened from (:func:`tagged_session`), or None."""
     base, at, found = session.rpartition("@")
     return found if at and base and ID.fullmatch(found) else None
+
+
+# -- what a session's rows cannot say (issue 52 part 3) --------------------------------------
+
+END_MARKS = ("mastered", "questions", "minutes", "rounds", "match")
+"""Why the play page ended a lesson (:data:`tutor.course.lesson_end.EndReason`'s values): a
+session's lesson marked with one of these was ended by the play page, at the mark's time."""
+FROM_FILE = "file"
+"""The mark of a session's lesson whose rows came in an uploaded progress file."""
+
+
+@dataclass(frozen=True)
+class SessionMark:
+    """What the store knows of one session's lesson beside its rows: the play page ended it
+    (``mark`` one of :data:`END_MARKS`) or its rows came from a file (:data:`FROM_FILE`)."""
+
+    student: str
+    session: str
+    lesson: str
+    mark: str
+    time: str
+    """When: the page's clock at the lesson's end (the rows' clock); the merge's, for a
+    file."""
+
+
+def check_mark(session: str, lesson: str, mark: str, time: str) -> Iterator[Message]:
+    """What is wrong with a session mark no page would write (nothing: a good one)."""
+    for what, value in ((N_("the session"), session), (N_("the lesson"), lesson)):
+        if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
+            yield Message(N_("{what} is empty or too long"), what=Message(what))
+    if mark not in (*END_MARKS, FROM_FILE):
+        yield Message(N_("{value} is not why a lesson ends"), value=repr(mark))
+    yield from _check_time(time)

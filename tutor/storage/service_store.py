@@ -54,6 +54,7 @@ from tutor.storage.records import (
     Attempt,
     MasteryValue,
     Outcome,
+    SessionMark,
     StoreError,
 )
 from tutor.storage.records import outcome as _outcome
@@ -532,16 +533,43 @@ class ServiceCalls(StoreBase):
         return mastery_from_json(self._call("GET", "mastery", query={"student": student})
                                  .get("rows"))
 
-    def merge(self, rows: Iterable[Attempt]) -> int:
+    def merge(self, rows: Iterable[Attempt], *, from_file: bool = False) -> int:
         attempts = list(rows)
         for a in attempts:
             self._allow(a.student)
             self._refuse_bad(a)
         total = 0
         for batch in _batches([attempt_json(a) for a in attempts], _MERGE_BYTES):
-            added = self._call("POST", "merge", {"attempts": batch}).get("added")
+            added = self._call("POST", "merge", {"attempts": batch,
+                                                 "from_file": from_file}).get("added")
             total += added if isinstance(added, int) else 0
         return total
+
+    def mark_session(self, student: str, session: str, lesson: str, mark: str,
+                     time: str | None = None) -> None:
+        """As :meth:`tutor.storage.store.Store.mark_session` (under the hub's name of the
+        student)."""
+        self._allow(student)
+        self._call("POST", "marks", {"student": student, "session": session,
+                                     "lesson": lesson, "mark": mark,
+                                     "time": time or utc_now()})
+
+    def session_marks(self, since: str | None = None, student: str | None = None
+                      ) -> list[SessionMark]:
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
+        query = {"since": since} if since is not None else {}
+        if student is not None:
+            query["student"] = student
+        found = []
+        answer = self._call("GET", "marks", query=query)
+        for row in self._list(answer, "marks"):
+            if not (isinstance(row, list) and len(row) == 5
+                    and all(isinstance(v, str) for v in row)):
+                raise _wire_error("a session mark is not five texts")
+            found.append(SessionMark(*(str(v) for v in row)))
+        return found
 
     def record_deal(self, student: str, lesson: str, deal: str, session: str,
                     time: str | None = None) -> bool:

@@ -37,6 +37,10 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
   the session that played it first, when), so that on a class server a deal opened a second
   time is practice (:meth:`Store.record_deal`). The migration creates the table; no other
   row changes.
+* version 6: what a session's rows cannot say (issue 52 part 3): ``session_marks`` (student,
+  session, lesson, mark, when): the play page ended the lesson, and why
+  (:meth:`Store.mark_session`), or its rows came in an uploaded file (:meth:`Store.merge`
+  with ``from_file``). The migration creates the table; no other row changes.
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -61,13 +65,14 @@ from typing import TypeVar
 
 import tutor.storage.class_rows as class_rows
 from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
-from tutor.i18n import N_, SOURCE_LANG, normalize_lang
+from tutor.i18n import N_, SOURCE_LANG, Message, normalize_lang
 from tutor.storage.class_rows import Assignment
 from tutor.storage.names import name_key, name_problem
 from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import (
     CSV_COLUMNS,
     DATASHOP_COLUMNS,
+    FROM_FILE,
     KC_SEPARATOR,
     LIMITS,
     MAX_TEXT,
@@ -75,8 +80,10 @@ from tutor.storage.records import (
     MasteryValue,
     Outcome,
     ProgressImportError,
+    SessionMark,
     StoreError,
     check_attempt,
+    check_mark,
     out_of_range,
 )
 from tutor.storage.records import outcome as _outcome
@@ -564,24 +571,82 @@ class Store(StoreBase):
             self._sql(sql), self._key_args(sql, name_key(student))).fetchall())
         return {r[0]: dict(zip(MASTERY_COLUMNS, r, strict=True)) for r in rows}
 
-    def merge(self, rows: Iterable[Attempt]) -> int:
+    def merge(self, rows: Iterable[Attempt], *, from_file: bool = False) -> int:
         """Add attempts (all in one transaction); return how many were new. A store opened
-        for one student refuses a row of another (and then writes none)."""
+        for one student refuses a row of another (and then writes none). ``from_file``: the
+        rows came in an uploaded progress file, and each session's lesson with a new row is
+        marked so (:data:`tutor.storage.records.FROM_FILE`, at the merge's time): the teacher
+        page says so after a reload too."""
         attempts = list(rows)
         for a in attempts:
             self._allow(a.student)
             self._refuse_bad(a)
+        now = utc_now()
 
         def write() -> int:
             added = 0
+            new: dict[tuple[str, str], int] = {}
             with self._transaction():
                 for a in attempts:
                     sid = self._student_id(a.student)
                     self._ensure_session(a.session, sid, a.time)
-                    added += 1 if self._insert(sid, a, ignore=True) else 0
+                    if self._insert(sid, a, ignore=True):
+                        added += 1
+                        new[(a.session, a.lesson)] = sid
+                if from_file:
+                    for (session, lesson), sid in new.items():
+                        self._mark(sid, session, lesson, FROM_FILE, now)
             return added
 
         return self._retry(write)
+
+    # -- session marks (issue 52 part 3) ----------------------------------------------------
+    def _mark(self, sid: int, session: str, lesson: str, mark: str, time: str) -> None:
+        self.conn.execute(self._sql(
+            "INSERT INTO session_marks (student_id, session, lesson, mark, time) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"), (sid, session, lesson, mark, time))
+
+    def mark_session(self, student: str, session: str, lesson: str, mark: str,
+                     time: str | None = None) -> None:
+        """Record that the play page ended ``lesson`` in ``student``'s ``session``, and why
+        (``mark``: one of :data:`tutor.storage.records.END_MARKS`), at ``time`` (the page's
+        clock, the one its rows carry). Once per student, session, lesson and reason: a
+        write tried again changes nothing. (One session may be several students': the
+        players of one device.)"""
+        self._allow(student)
+        when = time or utc_now()
+        problems = list(check_mark(session, lesson, mark, when))
+        if mark == FROM_FILE:
+            problems.append(Message(N_("{value} is not why a lesson ends"), value=repr(mark)))
+        if problems:
+            raise StoreError(N_("This lesson's end cannot be stored: {problems}."),
+                             problems=tuple(problems), lang=self.lang)
+
+        def write() -> None:
+            with self._transaction():
+                self._mark(self._student_id(student), session, lesson, mark, when)
+
+        self._retry(write)
+
+    def session_marks(self, since: str | None = None, student: str | None = None
+                      ) -> list[SessionMark]:
+        """The session marks made at or after ``since`` (ISO 8601 UTC; None: all), oldest
+        first: the class's, or ``student``'s (a store opened for one student gives theirs).
+        The teacher page reads those of its live window at each tick."""
+        if student is None and self.owner is not None:
+            student = self.owner
+        self._allow(student)
+        where = ["m.time >= ?"] if since is not None else []
+        args: tuple[object, ...] = (since,) if since is not None else ()
+        if student is not None:
+            where.append(self.backend.key_filter("s"))
+        sql = ("SELECT s.name, m.session, m.lesson, m.mark, m.time FROM session_marks m "
+               "JOIN students s ON s.id = m.student_id"
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.time")
+        if student is not None:
+            args = self._key_args(sql, name_key(student), *args)
+        return self._retry(lambda: [SessionMark(*r) for r in self.conn.execute(
+            self._sql(sql), args).fetchall()])
 
     # -- deals played (issue 51) ------------------------------------------------------------
     def record_deal(self, student: str, lesson: str, deal: str, session: str,

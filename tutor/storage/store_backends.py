@@ -77,6 +77,14 @@ _DEALS_TABLE = """CREATE TABLE IF NOT EXISTS deals (
 deal (:meth:`tutor.storage.store.Store.record_deal`), naming the session that played it
 first."""
 
+_MARKS_TABLE = """CREATE TABLE IF NOT EXISTS session_marks (
+    student_id {id} NOT NULL REFERENCES students(id), session TEXT NOT NULL,
+    lesson TEXT NOT NULL, mark TEXT NOT NULL, time TEXT NOT NULL{key})"""
+"""What the rows of a session's lesson cannot say (version 6, issue 52 part 3): the play page
+ended it, and why; or its rows came in an uploaded file
+(:class:`tutor.storage.records.SessionMark`)."""
+_MARKS_TIME = "CREATE INDEX IF NOT EXISTS session_marks_time ON session_marks (time)"
+
 _MERGES_TABLE = """CREATE TABLE IF NOT EXISTS name_merges (
     kept TEXT NOT NULL, merged TEXT NOT NULL, time TEXT NOT NULL)"""
 """Names written two ways for one student (NFC and NFD, upper and lower case), merged into
@@ -142,6 +150,8 @@ class Backend:
     merges_table = _MERGES_TABLE
     #: The statements that create the deals table (version 5) and its key.
     deals_tables: tuple[str, ...] = ()
+    #: The statements that create the session marks' table (version 6) and its keys.
+    marks_tables: tuple[str, ...] = ()
 
     def read_horizon(self, conn: Connection) -> int:
         """The :attr:`~tutor.storage.read_mark.ReadMark.horizon` of a read about to begin: 0
@@ -202,10 +212,14 @@ class SQLiteBackend(Backend):
     PRIMARY KEY (student_id, skill))""",
             *CLASS_TABLES,
             *SQLiteBackend.deals_tables,
+            *SQLiteBackend.marks_tables,
         )
 
     deals_tables = (_DEALS_TABLE.format(id="INTEGER",
                                         key=",\n    UNIQUE (student_id, lesson, deal)"),)
+    marks_tables = (_MARKS_TABLE.format(id="INTEGER",
+                                        key=",\n    UNIQUE (student_id, session, lesson, mark)"),
+                    _MARKS_TIME)
 
     def connect(self, location: str | Path, timeout: float) -> sqlite3.Connection:
         conn = sqlite3.connect(location, isolation_level=None, timeout=timeout)
@@ -290,12 +304,16 @@ class PostgresBackend(Backend):
     PRIMARY KEY (student_id, skill))""",
             *CLASS_TABLES,
             *PostgresBackend.deals_tables,
+            *PostgresBackend.marks_tables,
         )
 
     # Keyed by the md5 of the texts, as the attempts are (a b-tree entry's size).
     deals_tables = (_DEALS_TABLE.format(id="BIGINT", key=""),
                     "CREATE UNIQUE INDEX IF NOT EXISTS deals_key ON deals "
                     "(student_id, md5(lesson), md5(deal))")
+    marks_tables = (_MARKS_TABLE.format(id="BIGINT", key=""),
+                    "CREATE UNIQUE INDEX IF NOT EXISTS session_marks_key ON session_marks "
+                    "(student_id, md5(session), md5(lesson), mark)", _MARKS_TIME)
 
     def connect(self, location: str | Path, timeout: float) -> Connection:
         import psycopg

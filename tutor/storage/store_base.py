@@ -73,7 +73,7 @@ class StoreBase:
     def attempts(self, student: str | None = None) -> list[Attempt]:
         raise NotImplementedError
 
-    def merge(self, rows: Iterable[Attempt]) -> int:
+    def merge(self, rows: Iterable[Attempt], *, from_file: bool = False) -> int:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -140,4 +140,4 @@ class StoreBase:
         A bad file raises :class:`ProgressImportError` in ``lang`` (default: the store's).
         """
         rows = read_attempts(Path(path), lang or self.lang)
-        return self.merge(rows)
+        return self.merge(rows, from_file=True)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "TABLES", "check_header", "check_schema"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 # Columns added to the mastery table in version 1's lifetime: a version-1 file may lack them;
@@ -94,12 +94,19 @@ def _migrate_4_to_5(store: Store) -> None:
         store.conn.execute(statement)
 
 
+def _migrate_5_to_6(store: Store) -> None:
+    """The session marks (issue 52 part 3): a new table, no other row changes."""
+    for statement in store.backend.marks_tables:
+        store.conn.execute(statement)
+
+
 MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2, 2: _migrate_2_to_3,
-                                                  3: _migrate_3_to_4, 4: _migrate_4_to_5}
+                                                  3: _migrate_3_to_4, 4: _migrate_4_to_5,
+                                                  5: _migrate_5_to_6}
 """``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
 opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
 TABLES = {"schema_version", "students", "sessions", "attempts", "mastery", "name_merges",
-           "classes", "roster", "assignments", "deals"}
+           "classes", "roster", "assignments", "deals", "session_marks"}
 
 
 def check_header(path: Path, lang: str) -> None:

@@ -38,7 +38,7 @@ from tutor.classroom.assignments import (
     with_closed,
 )
 from tutor.i18n import TranslatableError, translator
-from tutor.storage.records import StoreError
+from tutor.storage.records import SessionMark, StoreError
 from tutor.ui.shared.panel import Guard, classed
 from tutor.ui.teacher.assignment_table import (
     COLUMNS,
@@ -123,6 +123,7 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         self._attempts: Sequence[Attempt] = ()
         self._counts: Mapping[str, Counts] | None = None
         self._live: LiveView | None = None
+        self._marks: Sequence[SessionMark] = ()
         self._files: list[tuple[str, list[Attempt]]] = []
         self._quiet = False
         self._loaded = ""
@@ -311,12 +312,14 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
 
     def render(self, attempts: Sequence[Attempt], lessons: Mapping[str, Lesson],
                titles: Mapping[str, str], lang: str, *,
-               counts: Mapping[str, Counts] | None = None, live: LiveView | None = None
-               ) -> None:
+               counts: Mapping[str, Counts] | None = None, live: LiveView | None = None,
+               marks: Sequence[SessionMark] = ()) -> None:
         """Show the assignments from the page's one read of the store: ``counts`` and
-        ``live`` are the class table's and the live view's, so the three agree."""
+        ``live`` are the class table's and the live view's, so the three agree; ``marks``:
+        the store's session marks the live view read (the lessons the play page ended)."""
         self.lang = lang
         self._attempts, self._counts, self._live = attempts, counts, live
+        self._marks = marks
         self.show_lessons(lessons, titles)
         self._show_list()
 
@@ -529,7 +532,7 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         if roster is None:
             roster = self.book.roster(a.class_code)
         return assignment_table(a, roster, self._attempts, self.lessons, self.clock(),
-                                counts=self._counts, live=self._live)
+                                counts=self._counts, live=self._live, marks=self._marks)
 
     def _show_table(self) -> None:
         _ = translator(self.lang)

@@ -143,8 +143,9 @@ class LivePanel(widgets.VBox):
         self.button.description = _("Refresh")
         legend = _("Stuck: an answer in the last {minutes} minutes and {n} wrong first "
                    "answers in a row. Left: no answer for {minutes} minutes (a closed tab), "
-                   "the lesson not over. Finished: the lesson is over (every skill mastered, "
-                   "or its questions or time used up), at once. "
+                   "the lesson not over. Finished: the play page ended the lesson (every "
+                   "skill mastered and the first match played, or its questions, time or "
+                   "rounds used up). "
                    "From uploaded files: answers handed in as files, not played here. "
                    "Times are on the school's clock: {zone}.").format(
             n=WRONG_IN_A_ROW, minutes=STUCK_MINUTES, zone=school_zone())

@@ -16,13 +16,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tutor.classroom.live import CountsMemo, LiveFeed, LiveView, class_counts, live_rows
+from tutor.classroom.live import (
+    CountsMemo,
+    LiveFeed,
+    LiveView,
+    class_counts,
+    live_rows,
+    marks_since,
+)
 from tutor.classroom.next_steps import next_steps
 from tutor.classroom.overview import ClassRow, class_table, frequent_mistakes, merge_files
 from tutor.classroom.student_answers import answers_by_student
 from tutor.course.lessons import list_lessons
 from tutor.i18n import N_, normalize_lang, translate_error, translator
-from tutor.storage.records import Attempt, StoreError
+from tutor.storage.records import Attempt, SessionMark, StoreError
 from tutor.ui.shared.access import PageAccess, landmarks
 from tutor.ui.shared.page_header import LanguagePage, PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
@@ -85,9 +92,11 @@ class TeacherPage(LanguagePage):
         """The class's rows as the live view read them: each tick reads only newer ones."""
         self._states: dict[str, tuple[str, str]] = {}
         """Each student's state (and lesson) at the last render of every panel."""
-        self.from_files: set[str] = set()
-        """The sessions merged from uploaded files on this page: the live view shows their
-        students as from files, never stuck (issue 43)."""
+        self._marks: list[SessionMark] = []
+        """The store's session marks: the lessons the play page ended ("finished", and done
+        in an assignment) and the sessions that came in files (issue 52 part 3: the store
+        keeps both, so a reload says the same). All of them at a refresh; each tick adds
+        those of the live window (a mark is never changed or removed)."""
         self.header = PageHeader(TITLE, self.lang)
         self.header.on_lang(self._guarded(self._on_lang))
         self.access = PageAccess(lang=self.lang, tick_seconds=self.live_seconds)
@@ -128,6 +137,8 @@ class TeacherPage(LanguagePage):
         self._titles.clear()  # a lesson built since has its title (and its caps)
         self._counts.clear()
         self._feed.reset()  # the whole class, read once; the ticks read from there on
+        self._marks = []
+        self._read_marks(since=None)
         attempts = ([a for _, a in self._feed.read(self.store)] if self.store is not None
                     else [])
         self._render_all(attempts)
@@ -150,7 +161,8 @@ class TeacherPage(LanguagePage):
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
         # Guarded on its own: a store that cannot hold assignments leaves the rest shown.
         self._guarded(self.assignments.render)(attempts, self._lessons, self._lesson_titles(),
-                                               self.lang, counts=by_student, live=live)
+                                               self.lang, counts=by_student, live=live,
+                                               marks=self._marks)
         return live
 
     def lessons_changed(self) -> None:
@@ -166,6 +178,7 @@ class TeacherPage(LanguagePage):
         the live view and, when a row came or a student's state changed (a student who
         stopped answering has left), every other panel too, from the same rows: the panels
         never disagree between two ticks (issue 52 part 3)."""
+        self._read_marks(since=marks_since(self.clock()))
         new = self._feed.read(self.store) if self.store is not None else []
         attempts = self._feed.attempts()
         if new:
@@ -175,10 +188,19 @@ class TeacherPage(LanguagePage):
         if _states(live) != self._states:
             self._render_all(attempts)
 
+    def _read_marks(self, since: str | None) -> None:
+        """Add the store's session marks made since ``since`` (None: all) to those read
+        before (read before the rows: a mark is written after its rows, so none is read
+        without them)."""
+        if self.store is None:
+            return
+        known = set(self._marks)
+        self._marks += [m for m in self.store.session_marks(since) if m not in known]
+
     def _render_live(self, attempts: Sequence[Attempt]) -> LiveView:
         titles = self._lesson_titles()
-        view = live_rows(attempts, self.clock(), lessons=self._lessons,
-                         from_files=self.from_files, memo=self._counts)
+        view = live_rows(attempts, self.clock(), lessons=self._lessons, marks=self._marks,
+                         memo=self._counts)
         self.live.render(view, self.lang, titles)
         return view
 
@@ -212,7 +234,6 @@ class TeacherPage(LanguagePage):
             self.refresh()
             self.upload.show_result(None, self.lang, error=translate_error(err, self.lang))
             return
-        self.from_files |= result.sessions
         self.assignments.files_merged(result.by_file)
         # The class first, then the line that says it is done: a page that shows the line
         # shows the merged class.
