@@ -1,4 +1,4 @@
-"""One state per student, the same on every view (issue 52 part 3): a scripted class —
+"""One state per student, the same on every view (issue 52 part 3): a scripted class of 30 —
 finished (half an hour ago, and a minute ago: the play page ended the lesson and the store
 recorded it), playing (half-way, and after mastering with the match still on), stuck, left
 after three answers, from uploaded files (the store's mark) —
@@ -73,14 +73,24 @@ def test_every_view_says_the_same_state_at_three_times(
         _ending_at(rows["Ivo"], T - minute),
         _ending_at(rows["Beto"], T - 14 * minute, questions=3),  # closed the tab
         _ending_at(rows["Carla"], T - minute, questions=4),  # failing now
-        _ending_at(rows["Dora"], T - 5 * minute),  # handed in as a file: the store's mark
+        _ending_at(rows["Dora"], T - 5 * minute),  # handed in as a file
     ]
-    attempts = [x for moved, _ in played for x in moved]
-    stored = [m for _, moved in played for m in moved] + [
+    played.append((played.pop()[0], [  # Dora's session: the store's mark of an upload
         SessionMark("Dora", rows["Dora"][0].session, "04-times", FROM_FILE,
-                    (T - 4 * minute).isoformat())]
-    roster = list(names)
-    expected = {
+                    (T - 4 * minute).isoformat())]))
+    # A class of 30: each kind of student above, again and again under new names.
+    attempts: list[Attempt] = []
+    stored: list[SessionMark] = []
+    kind_of: dict[str, str] = {}
+    for k in range(30):
+        kind = names[k % len(names)]
+        name = f"{kind}{k // len(names) + 1}"
+        kind_of[name] = kind
+        moved, its_marks = played[k % len(names)]
+        attempts += [dataclasses.replace(x, student=name) for x in moved]
+        stored += [dataclasses.replace(m, student=name) for m in its_marks]
+    roster = sorted(kind_of)
+    by_kind = {
         T: {"Ana": "finished", "Pia": "playing", "Eli": "finished", "Ivo": "playing",
             "Beto": "left", "Carla": "stuck", "Dora": "files"},
         T + 3 * minute: {"Ana": "finished", "Pia": "playing", "Eli": "finished",
@@ -90,12 +100,15 @@ def test_every_view_says_the_same_state_at_three_times(
                                            "Eli": "finished", "Ivo": "left", "Beto": "left",
                                            "Carla": "left", "Dora": "files"},
     }
+    expected = {now: {name: kinds[kind] for name, kind in kind_of.items()}
+                for now, kinds in by_kind.items()}
     counts = class_counts(attempts, LESSONS)
     for now, states in expected.items():
         live = live_rows(attempts, now, lessons=LESSONS, marks=stored)
         assert {r.student: r.state for r in live.rows} == states, now
         stuck = {r.student for r in live.rows if r.state == "stuck"}
-        table = assignment_table(a, roster, attempts, LESSONS, now, counts=counts, live=live)
+        table = assignment_table(a, roster, attempts, LESSONS, now, counts=counts, live=live,
+                                 marks=stored)
         assert {r.student for r in table.stuck} == stuck, now
         # Done in the assignment table whenever the live view says finished, and never while
         # it says playing or stuck: Pia, still answering, and Ivo, playing out the match
@@ -105,7 +118,8 @@ def test_every_view_says_the_same_state_at_three_times(
         finished = {s for s, state in states.items() if state == "finished"}
         active = {s for s, state in states.items() if state in ("playing", "stuck")}
         assert finished <= done and not done & active, now
-        assert ("Ivo" in done) == (states["Ivo"] == "left"), now
+        assert all((name in done) == (states[name] == "left")
+                   for name, kind in kind_of.items() if kind == "Ivo"), now
         steps = next_steps(attempts, list(LESSONS.values()), now, by_student=counts,
                            live=live)
         assert {s.student for s in steps if s.stuck is not None} <= stuck, now
