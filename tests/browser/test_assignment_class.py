@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -100,6 +101,18 @@ def test_a_class_of_three_on_postgresql(page: Any, pg_pages: dict[str, Any],
     assert live_states(page)["Ivo"] == "playing"
     table = page.locator(f"table.ld-assign-table[data-assignment='{a.id}']")
     assert table.locator("tr[data-student='Ivo']").get_attribute("data-state") == "in progress"
+
+    # Lea answered 3 questions wrong at first, 14 minutes ago, and closed the tab: she has
+    # left (no answer for 10 minutes), she is not stuck.
+    lea = Session.from_lesson("04-times", lang="en", student="Lea", store=db, seed=3,
+                              assignment=a.id,
+                              clock=lambda: datetime.now(timezone.utc) - timedelta(minutes=14))
+    assert plays_until(lea, random.Random(3), lambda s: s.pending_question is None and (
+        s.lesson_summary().questions >= 3), wrong_every=1)
+    lea.close()
+    page.locator("tr.ld-live-row[data-student='Lea']").wait_for(timeout=60_000)  # a tick
+    assert live_states(page)["Lea"] == "left"
+    assert "stuck" not in table.locator("tr[data-student='Lea']").inner_text()
     page.screenshot(path=str(artifacts / "assignment-class-pg.png"), full_page=True)
     no_errors(page)
 
