@@ -299,3 +299,14 @@ def give_a_name(page: Any, name: str = "Ana", timeout: float = 120_000) -> None:
     if box.is_visible():
         box.fill(name)
         box.press("Enter")
+
+
+def watch_errors(page: Any) -> Any:
+    """``page`` keeping its script errors in ``page.page_errors`` (what ``no_errors``
+    checks), each with the page it happened on and its stack, so a failure says where it
+    came from. The ``page`` fixture's page is watched; a page a test opens itself (another
+    browser context: a student's) is watched by this."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"{e} (on {page.url})\n{e.stack or ''}"))
+    page.page_errors = errors
+    return page

@@ -22,6 +22,7 @@ from browsing import (
     WINDOW,
     need_chromium,
     serve,
+    watch_errors,
 )
 
 from tutor.commands.server import start_voila, stop_server
@@ -103,11 +104,7 @@ def browser() -> Iterator[object]:
 @pytest.fixture()
 def page(browser: object) -> Iterator[object]:
     context = browser.new_context(viewport=WINDOW)  # type: ignore[attr-defined]
-    pg = context.new_page()
-    errors: list[str] = []
-    # Each error with the page it happened on and its stack, so a failure says where it came from.
-    pg.on("pageerror", lambda e: errors.append(f"{e} (on {pg.url})\n{e.stack or ''}"))
-    pg.page_errors = errors  # type: ignore[attr-defined]
+    pg = watch_errors(context.new_page())
     console: list[str] = []
     pg.on("console", lambda m: " of shared " in m.text  # JupyterLab's module version notes
           or console.append(f"{m.type}: {m.text}"[:500]))

@@ -150,26 +150,24 @@ def _play_to_the_lesson_end(page: Any, steps: int = 600) -> None:
     raise AssertionError(f"the lesson did not end in {steps} steps")
 
 
-def test_a_student_stays_in_the_assignment_from_lesson_to_lesson(
-        page: Any, pages: dict[str, Any], artifacts: Path, monkeypatch: Any) -> None:
-    """Issue 52, part 2, on the Binder path (the link carries the whole assignment): the
-    teacher's link, absolute, opened in the student's own browser; after the assignment's
-    first lesson the lesson's end offers its second (not the course's next), and "Back to the
-    lessons" keeps the assignment and the class, so the lessons page still lists it and the
-    progress file is named with the class code."""
-    # Its second lesson comes before its first in the course's order (by id): the course's
-    # next lesson after its first is none.
-    _short_lesson(pages["lessons"], "z52-b-start", "Primera de la tarea")
-    _short_lesson(pages["lessons"], "z52-a-next", "Segunda de la tarea")
-    now = datetime.now(timezone.utc)
-    monkeypatch.setenv("LEONARD_LESSONS", str(pages["lessons"]))  # the server's, here too
-    lessons = {lesson.id: lesson for lesson in list_lessons("es")}
-    a = check_assignment(class_code="6B", title="Dos lecciones",
-                         lessons=["z52-b-start", "z52-a-next"], installed=lessons, now=now,
-                         due_date="", due_time="", tz="Europe/Madrid", lang="es")
-    open_page(page, pages["url"] + "Lessons.ipynb?" + urlencode(assignment_query(a)),
-              ".ld-assignment")
-    page.locator(f"article.ld-assignment[data-assignment='{a.id}'] a.ld-assignment-link"
+FIRST, SECOND = "z52-b-start", "z52-a-next"
+"""The two lessons of the stay-in-the-assignment tests: the second comes before the first
+in the course's order (by id), so the course's next lesson after the first is not it."""
+
+
+def two_short_lessons(folder: Path) -> None:
+    """The assignment's two lessons, written into a lessons folder the server reads."""
+    _short_lesson(folder, FIRST, "Primera de la tarea")
+    _short_lesson(folder, SECOND, "Segunda de la tarea")
+
+
+def stays_in_the_assignment(page: Any, assignment: str, class_code: str,
+                            artifacts: Path) -> None:
+    """From the lessons page an assignment's link opened (no name in it), the student plays
+    its first lesson to the end: the lesson's end offers its second (not the course's next),
+    and "Back to the lessons" keeps the assignment and the class, so the lessons page still
+    lists it and the progress file is named with the class code."""
+    page.locator(f"article.ld-assignment[data-assignment='{assignment}'] a.ld-assignment-link"
                  ).first.click()
     page.wait_for_url(re.compile(r"/Play\.ipynb\?"), timeout=60_000)
     give_a_name(page, "Ana")
@@ -178,24 +176,41 @@ def test_a_student_stays_in_the_assignment_from_lesson_to_lesson(
     _play_to_the_lesson_end(page)
     end = page.locator(".ld-lesson-end")
     following = end.locator("a.ld-next-lesson-link")
-    assert following.get_attribute("data-lesson") == "z52-a-next"
+    assert following.get_attribute("data-lesson") == SECOND
     assert "Segunda de la tarea" in following.inner_text()
     query = {k: v[0] for k, v in parse_qs(urlsplit(following.get_attribute("href") or "")
                                           .query).items()}
     assert (query["lesson"], query["assignment"], query["class"], query["student"]) == (
-        "z52-a-next", a.id, "6B", "Ana")
+        SECOND, assignment, class_code, "Ana")
     back = end.locator("a.ld-lessons-link")
     back_query = {k: v[0] for k, v in parse_qs(urlsplit(back.get_attribute("href") or "")
                                                .query).items()}
     assert (back_query["assignment"], back_query["class"], back_query["student"]) == (
-        a.id, "6B", "Ana")
+        assignment, class_code, "Ana")
     page.screenshot(path=str(artifacts / "assignment-lesson-end.png"), full_page=True)
     no_errors(page)
     back.click()
     page.wait_for_url(re.compile(r"/Lessons\.ipynb\?"), timeout=60_000)
-    page.locator(f"article.ld-assignment[data-assignment='{a.id}']").wait_for(
+    page.locator(f"article.ld-assignment[data-assignment='{assignment}']").wait_for(
         timeout=120_000)
     download = page.locator("a.ld-progress-download")
     download.wait_for(timeout=60_000)
-    assert download.get_attribute("download") == "leonard-progress-Ana-6B.csv"
+    assert download.get_attribute("download") == f"leonard-progress-Ana-{class_code}.csv"
     no_errors(page)
+
+
+def test_a_student_stays_in_the_assignment_from_lesson_to_lesson(
+        page: Any, pages: dict[str, Any], artifacts: Path, monkeypatch: Any) -> None:
+    """Issue 52, part 2, on the Binder path (the link carries the whole assignment): see
+    :func:`stays_in_the_assignment`; the Binder image's own shape (a regular install under
+    Jupyter Server, the teacher's Copy button) is test_binder.py's."""
+    two_short_lessons(pages["lessons"])
+    now = datetime.now(timezone.utc)
+    monkeypatch.setenv("LEONARD_LESSONS", str(pages["lessons"]))  # the server's, here too
+    lessons = {lesson.id: lesson for lesson in list_lessons("es")}
+    a = check_assignment(class_code="6B", title="Dos lecciones", lessons=[FIRST, SECOND],
+                         installed=lessons, now=now, due_date="", due_time="",
+                         tz="Europe/Madrid", lang="es")
+    open_page(page, pages["url"] + "Lessons.ipynb?" + urlencode(assignment_query(a)),
+              ".ld-assignment")
+    stays_in_the_assignment(page, a.id, "6B", artifacts)

@@ -22,7 +22,8 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
-from browsing import ROOT, give_a_name, need_chromium
+from browsing import ROOT, give_a_name, need_chromium, watch_errors
+from test_assignment_student import FIRST, SECOND, stays_in_the_assignment, two_short_lessons
 from test_assignment_teacher import binder_assignment_table
 from test_classroom_server import check_culling, scaled
 
@@ -182,3 +183,46 @@ def test_binder_carries_an_assignment_from_teacher_to_student(
     page.locator("canvas.ld-board").wait_for(timeout=180_000)
     assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
     binder_assignment_table(page, pages, student_plays, tmp_path)
+
+
+def test_binder_teacher_copies_a_link_that_keeps_the_student_in_the_assignment(
+        binder: dict[str, Any], page: Any, artifacts: Path) -> None:
+    """Issue 52 in Binder's shape (a regular install under Jupyter Server): the teacher makes
+    a two-lesson assignment and copies its link with the Copy button; the link is whole and
+    opens the assignment in a fresh browser (a student's); the student finishes its first
+    lesson, the lesson's end offers the second, and the download is named with the class."""
+    # The teacher's own lessons, where the builder saves them on Binder (under HOME).
+    two_short_lessons(binder["home"] / ".local" / "share" / "leonard-domino-tutor" / "lessons")
+    pages = binder["base"] + "/voila/render/notebooks/"
+    page.goto(pages + "Teacher.ipynb?lang=en&class=6B", timeout=180_000)
+    form = page.locator(".ld-assign-form")
+    form.locator(".ld-assign-title input").wait_for(timeout=180_000)
+    form.locator(".ld-assign-title input").fill("Dos lecciones")
+    lessons = form.locator(".ld-assign-lessons input")
+    for lesson_id, title, shown in ((FIRST, "Primera de la tarea", FIRST),
+                                    (SECOND, "Segunda de la tarea", f"{FIRST}, {SECOND}")):
+        form.locator(".ld-assign-add-lesson select").select_option(
+            label=f"{title} ({lesson_id})")
+        page.wait_for_function("([el, v]) => el.value === v",
+                               arg=[lessons.element_handle(), shown], timeout=30_000)
+    form.locator("button.ld-assign-save").click()
+    box = form.locator(".ld-assign-link input")
+    page.wait_for_function("(el) => /^http:\\/\\/.*\\/voila\\/render\\/notebooks\\/"
+                           "Lessons\\.ipynb\\?assignment=/.test(el.value)",
+                           arg=box.element_handle(), timeout=60_000)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    form.locator("button.ld-copy").click()
+    form.locator(".ld-copy-status", has_text="Copied").wait_for(timeout=10_000)
+    picked = page.evaluate("() => navigator.clipboard.readText()")
+    assert picked == box.input_value()
+    assignment = parse_qs(urlsplit(picked).query)["assignment"][0]
+
+    fresh = page.context.browser.new_context()  # the student's browser: the link alone
+    try:
+        student = watch_errors(fresh.new_page())
+        student.goto(picked, timeout=180_000)
+        student.locator(f"article.ld-assignment[data-assignment='{assignment}']").wait_for(
+            timeout=180_000)
+        stays_in_the_assignment(student, assignment, "6B", artifacts)
+    finally:
+        fresh.close()
