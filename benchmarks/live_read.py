@@ -1,6 +1,8 @@
 """What the teacher's live view reads from the class's store service at each tick, after a long
 class: the whole class's rows (``GET attempts``, what each tick read before issue 51) beside
-the rows stored since the last tick (``GET attempts-after``, what it reads now), side by side.
+the rows stored since the last tick (``GET attempts-after``, what it reads now), side by side;
+and the session marks of the live window it reads too (``GET marks``: one per lesson a play
+page ended, here one for each session at its last row).
 
     python benchmarks/live_read.py [--students 30] [--minutes 120] [--every 10] [--tick 5]
                                    [--ticks 6] [--postgres] [--store ADDRESS]
@@ -73,6 +75,15 @@ def class_rows(students: int, start: float, end: float, every: float) -> Iterato
                           kc, 1 + (k % 4 == 1), k % 4 != 1, int(outcome is Outcome.HINT),
                           4.2, expected, answered)
             k += 1
+
+
+def _session_ends(rows: list[Attempt]) -> dict[str, tuple[str, str]]:
+    """Each session's student and the time of its last row: the play page ended the lesson
+    there (one mark per session)."""
+    ends: dict[str, tuple[str, str]] = {}
+    for a in rows:
+        ends[a.session] = (a.student, max(a.time, ends.get(a.session, ("", ""))[1]))
+    return ends
 
 
 def _free_port() -> int:
@@ -149,6 +160,9 @@ class Tick:
     new_bytes: int
     new_ms: float
     new_rows: int
+    marks_bytes: int
+    """The session marks of the live window (``GET marks?since=``: the lessons the play pages
+    ended, issue 52), read at each tick beside the new rows."""
 
 
 def measure(database: str, students: int = 30, minutes: float = 120.0, every: float = 10.0,
@@ -159,7 +173,7 @@ def measure(database: str, students: int = 30, minutes: float = 120.0, every: fl
     The live view's own rows (:class:`tutor.classroom.live.LiveFeed`, through a
     :class:`~tutor.storage.store.ServiceStore`) are checked against the full read at the
     end."""
-    from tutor.classroom.live import LiveFeed
+    from tutor.classroom.live import LiveFeed, marks_since
     from tutor.storage.store import Store
 
     history = 60 * minutes
@@ -167,6 +181,8 @@ def measure(database: str, students: int = 30, minutes: float = 120.0, every: fl
         rows = list(class_rows(students, 0, history, every))
         for i in range(0, len(rows), 2000):
             store.merge(rows[i:i + 2000])
+        for session, (student, ended) in _session_ends(rows).items():
+            store.mark_session(student, session, "04-times", "mastered", ended)
         before = len(rows)
         results: list[Tick] = []
         with service(database) as address, Store(address, token=TEACHER_TOKEN,
@@ -186,8 +202,10 @@ def measure(database: str, students: int = 30, minutes: float = 120.0, every: fl
                 mark = str(answer["after"])
                 got = answer["attempts"]
                 assert isinstance(got, list)
+                now = START + timedelta(seconds=start + tick)
+                marks_bytes, _ = read_bytes(address, "marks", {"since": marks_since(now)})
                 result = Tick(full_bytes, (t1 - t0) * 1000, new_bytes, (t2 - t1) * 1000,
-                              len(got))
+                              len(got), marks_bytes)
                 results.append(result)
                 feed.read(teacher)
                 if on_tick is not None:
@@ -223,19 +241,19 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.every:g} s each, a tick every {args.tick:g} s "
               f"({'PostgreSQL' if '://' in address else 'SQLite'})")
         print(f"{'tick':>4}  {'full read':>12} {'ms':>7}  {'new rows read':>14} {'ms':>6}"
-              f"  {'rows':>5}")
+              f"  {'rows':>5}  {'marks read':>10}")
 
         def say(n: int, t: Tick) -> None:
             print(f"{n + 1:>4}  {t.full_bytes:>12,} {t.full_ms:>7.1f}  {t.new_bytes:>14,} "
-                  f"{t.new_ms:>6.1f}  {t.new_rows:>5}")
+                  f"{t.new_ms:>6.1f}  {t.new_rows:>5}  {t.marks_bytes:>10,}")
 
         rows, ticks = measure(address, args.students, args.minutes, args.every,
                               args.tick, args.ticks, say)
         full = statistics.median(t.full_bytes for t in ticks)
-        new = statistics.median(t.new_bytes for t in ticks)
+        new = statistics.median(t.new_bytes + t.marks_bytes for t in ticks)
         print(f"rows after the class: {rows:,}; bytes per tick (median): full read "
-              f"{full:,.0f} ({full / 2**20:.2f} MiB), new rows {new:,.0f} "
-              f"({new / 2**20:.4f} MiB): {full / max(new, 1):,.0f}× less")
+              f"{full:,.0f} ({full / 2**20:.2f} MiB), new rows and the window's marks "
+              f"{new:,.0f} ({new / 2**20:.4f} MiB): {full / max(new, 1):,.0f}× less")
     return 0
 
 

@@ -295,5 +295,6 @@ def test_a_tick_after_a_two_hour_class_of_30_reads_under_a_mebibyte(store_url: s
                                        tick=5, ticks=2)
     assert rows == 21_600
     assert all(t.full_bytes > 8 * 2**20 for t in ticks)  # what each tick read before
-    assert all(0 < t.new_bytes <= 2**20 for t in ticks), ticks
+    assert all(0 < t.new_bytes + t.marks_bytes <= 2**20 for t in ticks), ticks
+    assert all(t.marks_bytes > 100 for t in ticks)  # the window's lesson ends, read too
     assert all(t.new_rows == 15 for t in ticks)
