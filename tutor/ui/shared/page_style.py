@@ -88,7 +88,8 @@ PAGE_CSS = """
 .ld-page .ld-assign-order { margin: 0 0 4px 150px; padding-left: 20px; }
 .ld-page .ld-assign-link input { font-family: ui-monospace, monospace; }
 /* A whole address shown as text breaks anywhere, so a long link never widens a phone's page. */
-.ld-page .ld-assign-shown-link { overflow-wrap: anywhere; word-break: break-all; }
+.ld-page .ld-assign-shown-link, .ld-page .ld-next-href { overflow-wrap: anywhere;
+                                                   word-break: break-all; }
 .ld-page .ld-assign-settings .jupyter-widget-Collapse-header,
 .ld-page .ld-assign-settings .jupyter-widget-Collapse-header > span {
   color: #1f2933; background: #eef2f5; }
