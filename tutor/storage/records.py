@@ -222,10 +222,11 @@ class SessionMark:
 
 
 def check_mark(session: str, lesson: str, mark: str, time: str) -> Iterator[Message]:
-    """What is wrong with a session mark no page would write (nothing: a good one)."""
+    """What is wrong with a lesson's end no page would write (nothing: a good one). A file's
+    mark (:data:`FROM_FILE`) is the merge's own, never a page's."""
     for what, value in ((N_("the session"), session), (N_("the lesson"), lesson)):
         if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
             yield Message(N_("{what} is empty or too long"), what=Message(what))
-    if mark not in (*END_MARKS, FROM_FILE):
+    if mark not in END_MARKS:
         yield Message(N_("{value} is not why a lesson ends"), value=repr(mark))
     yield from _check_time(time)

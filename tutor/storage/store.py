@@ -65,7 +65,7 @@ from typing import TypeVar
 
 import tutor.storage.class_rows as class_rows
 from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
-from tutor.i18n import N_, SOURCE_LANG, Message, normalize_lang
+from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.class_rows import Assignment
 from tutor.storage.names import name_key, name_problem
 from tutor.storage.read_mark import ReadMark
@@ -615,12 +615,10 @@ class Store(StoreBase):
         players of one device.)"""
         self._allow(student)
         when = time or utc_now()
-        problems = list(check_mark(session, lesson, mark, when))
-        if mark == FROM_FILE:
-            problems.append(Message(N_("{value} is not why a lesson ends"), value=repr(mark)))
+        problems = tuple(check_mark(session, lesson, mark, when))
         if problems:
             raise StoreError(N_("This lesson's end cannot be stored: {problems}."),
-                             problems=tuple(problems), lang=self.lang)
+                             problems=problems, lang=self.lang)
 
         def write() -> None:
             with self._transaction():
