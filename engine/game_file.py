@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .events import Drew
+from .deal import Deal
+from .events import Drew, Event
 from .match import Match
-from .round import DRAW, PASS, DealError, IllegalMoveError, Play
+from .round import DRAW, PASS, DealError, IllegalMoveError, Play, Round
 from .rules import HouseRules, RulesError
 from .tiles import TileError
 
@@ -42,9 +44,24 @@ def _need(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: s
     return value
 
 
-def replay(record: dict[str, Any]) -> Match:
+Watch = Callable[[Round, list[Event], list[int]], None]
+"""Called after each move a replay makes: the round (its ``number`` and ``placements`` as
+they are after the move), the move's events, and the match's scores before it."""
+
+
+def replay(record: dict[str, Any], *, partial: bool = False,
+           dealt: Sequence[Deal | Mapping[str, Any]] | None = None,
+           watch: Watch | None = None) -> Match:
     """Play a record again. Raises :class:`RecordError` naming the first turn that is illegal
-    or the first result that differs from what the record says."""
+    or the first result that differs from what the record says.
+
+    ``partial``: the record of a match still being played: its last round may stop at any
+    turn, and the final scores are not compared. ``dealt``: deal from the record's seed, with
+    these prepared deals first (an empty list: none), as the match that made the record was
+    dealt, and check that every round's hands, pile, table tile and starter in the record
+    are those (a record without a seed: the prepared rounds are checked, the others played
+    as the record gives them); None: the record's own deals are played as they are. ``watch``: see
+    :data:`Watch`."""
     if not isinstance(record, dict):
         raise RecordError("a game record is a JSON object")
     variant = _need(record, "variant", str, "record")
@@ -67,8 +84,11 @@ def replay(record: dict[str, Any]) -> Match:
             "table": rd.get("table"),
             "starter": _need(rd, "starter", int, f"round {i}"),
         })
+    own = deals if dealt is None else list(dealt) if isinstance(seed, int) \
+        else [*dealt, *deals[len(dealt):]]  # no seed: the rounds after the prepared ones as given
+    checked = 0 if dealt is None else len(rounds) if isinstance(seed, int) else len(dealt)
     try:
-        match = Match(variant, players, rules, seed, deals=deals)
+        match = Match(variant, players, rules, seed, deals=own)
     except (DealError, RulesError, TileError) as e:
         raise RecordError(f"round 1: {e}") from None
     if not match.target and len(rounds) > rules.rounds:
@@ -81,9 +101,11 @@ def replay(record: dict[str, Any]) -> Match:
                 match.start_round()
             except (DealError, TileError) as e:
                 raise RecordError(f"round {i}: {e}") from None
-        _replay_round(match, rd, i)
+        if i <= checked:
+            _same_deal(match.current, deals[i - 1], i, seed)
+        _replay_round(match, rd, i, partial and i == len(rounds), watch)
     want = record.get("scores")
-    if want is not None and list(want) != match.scores:
+    if not partial and want is not None and list(want) != match.scores:
         raise RecordError(f"final scores: the record says {want}, the replay gives "
                           f"{match.scores}")
     return match
@@ -93,9 +115,37 @@ def _draws(forced: list[dict[str, Any]]) -> str:
     return ", ".join(f"seat {f.get('player')} ({f.get('tile')})" for f in forced) or "nobody"
 
 
-def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
+def _same_deal(rnd: Round, given: dict[str, Any], i: int, seed: int | None) -> None:
+    """The record's deal of round ``i`` is the one ``rnd`` was dealt (from ``seed``, or the
+    prepared deal)."""
+    own = rnd.dealt()
+    try:
+        hands = [[rnd.tileset.parse(t) for t in h] for h in given["hands"]]
+        pile = [rnd.tileset.parse(t) for t in given["pile"]]
+        table = None if given["table"] is None else rnd.tileset.parse(given["table"])
+    except (TileError, TypeError, AttributeError) as e:
+        raise RecordError(f"round {i}: {e}") from None
+    theirs = ([sorted(h, key=str) for h in hands], pile, table, given["starter"])
+    mine = ([sorted(map(rnd.tileset.parse, h), key=str) for h in own.hands],
+            [rnd.tileset.parse(t) for t in own.pile],
+            None if own.table is None else rnd.tileset.parse(own.table), own.starter)
+    if theirs != mine:
+        dealer = "the prepared deal" if seed is None else f"the one seed {seed} deals"
+        raise RecordError(f"round {i}: the record's deal is not {dealer}")
+
+
+def _replay_round(match: Match, rd: dict[str, Any], i: int, partial: bool = False,
+                  watch: Watch | None = None) -> None:
     rnd = match.current
     turns = _need(rd, "turns", list, f"round {i}")
+
+    def apply(action: Any, seat: int) -> list[Event]:
+        before = list(match.scores)
+        events = match.apply(action, seat)
+        if watch is not None:
+            watch(rnd, events, before)
+        return events
+
     for k, turn in enumerate(turns, 1):
         where = f"round {i}, turn {k}"
         if not isinstance(turn, dict):
@@ -104,7 +154,7 @@ def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
         where += f" (seat {seat})"
         try:
             for text in turn.get("drew") or []:
-                match.apply(DRAW, seat)
+                apply(DRAW, seat)
                 got = rnd.log[-1]
                 drawn = getattr(got, "tile", None)
                 if drawn is None or drawn != rnd.tileset.parse(text):
@@ -113,9 +163,9 @@ def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
             play = turn.get("play")
             extra = rnd.recorded_extra(turn)  # the game's own move (Cuban's redeal)
             if extra is not None:
-                match.apply(extra, seat)
+                apply(extra, seat)
             elif play is None:
-                match.apply(PASS, seat)
+                apply(PASS, seat)
             else:
                 if not isinstance(play, dict) or "tile" not in play:
                     raise RecordError(f"{where}: \"play\" must be {{\"tile\": …, \"end\": …}} "
@@ -127,7 +177,7 @@ def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
                     quoted = ", ".join(f'"{n}"' for n in names)
                     raise RecordError(f"{where}: end must be {quoted} or null, not {end!r}")
                 before = len(rnd.log)
-                match.apply(Play(tile, end), seat)
+                apply(Play(tile, end), seat)
                 forced = [{"player": e.seat, "tile": str(e.tile)} for e in rnd.log[before:]
                           if isinstance(e, Drew) and e.forced]
                 want = turn.get("forced")
@@ -137,6 +187,8 @@ def _replay_round(match: Match, rd: dict[str, Any], i: int) -> None:
                                       f"{_draws(want)} draw, the replay gives {_draws(forced)}")
         except (IllegalMoveError, TileError) as e:
             raise RecordError(f"{where}: {e}") from None
+    if partial and not rnd.over:
+        return
     if not rnd.over:
         raise RecordError(f"round {i}: the turns stop before the round is over "
                           f"(seat {rnd.turn} is to move)")
