@@ -300,20 +300,28 @@ def _deals_table(db: Path) -> list[tuple[str, ...]]:
         return conn.execute("SELECT lesson, deal FROM deals").fetchall()
 
 
-def test_a_class_store_records_the_seeded_deals_only(tmp_path: Path) -> None:
-    """A deal without a seed (a lesson's default: a fresh random one) is new by construction
-    and not recorded; a seeded one is, once."""
+def test_a_class_store_deals_every_match_from_a_seed_it_records(tmp_path: Path) -> None:
+    """A lesson's match without a seed in its link (a fresh random deal) gets one drawn on a
+    class's store, so that the store's service can deal the game again and replay it (issue
+    51 part 2): each such deal is new, recorded once, and not practice; a seeded one is
+    recorded too. A student's own file (Binder) records nothing and draws no seed."""
     db = tmp_path / "class.sqlite3"
     with Store(db, shared=True) as store:
-        s = drive.start(Session.from_lesson(LESSON, lang="en", student="ana", store=store))
-        assert s.deal is None and not s.replayed
-        s.close()
-        assert _deals_table(db) == []
+        seeds = []
+        for _ in range(2):
+            s = drive.start(Session.from_lesson(LESSON, lang="en", student="ana", store=store))
+            assert s.seed is not None and s.deal is not None and not s.replayed
+            seeds.append(s.seed)
+            s.close()
+        assert seeds[0] != seeds[1]
         s = drive.start(Session.from_lesson(LESSON, lang="en", student="ana", store=store,
                                             seed=7))
         s.close()
-    assert [lesson for lesson, _ in _deals_table(db)] == [LESSON]
-
+    assert [lesson for lesson, _ in _deals_table(db)] == [LESSON] * 3
+    with Store(tmp_path / "own.sqlite3") as own:
+        s = drive.start(Session.from_lesson(LESSON, lang="en", student="ana", store=own))
+        assert s.seed is None and s.deal is None
+        s.close()
 
 
 # --- the store service ----------------------------------------------------------------------

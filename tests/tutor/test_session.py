@@ -6,7 +6,7 @@ import random
 import re
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -289,9 +289,10 @@ def test_an_attempt_is_one_value_from_the_answer_to_the_store(tmp_path: Path) ->
     handed: list[Attempt] = []
 
     class Spy(Store):
-        def add_attempt(self, attempt: Attempt) -> int:
+        def add_attempt(self, attempt: Attempt, game: Mapping[str, object] | None = None
+                        ) -> int:
             handed.append(attempt)
-            return super().add_attempt(attempt)
+            return super().add_attempt(attempt, game)
 
     store = Spy(tmp_path / "progress.sqlite3")
     s = first_question(lang="en", student="ana", store=store, lesson="lesson-1")

@@ -5,6 +5,7 @@ writes a mastery it did not read over the one saved before."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
 
 from tests import driving as drive
@@ -85,11 +86,12 @@ def test_an_answer_the_store_refuses_does_not_hold_the_answers_after_it(
     class Refusing(Store):
         refuse = 1
 
-        def add_attempt(self, attempt: Attempt) -> int:
+        def add_attempt(self, attempt: Attempt, game: Mapping[str, object] | None = None
+                        ) -> int:
             if self.refuse:
                 self.refuse -= 1
                 raise StoreError("the answer does not fit the question")
-            return super().add_attempt(attempt)
+            return super().add_attempt(attempt, game)
 
     store = Refusing(tmp_path / "p.sqlite3")
     s = drive.start(Session.from_lesson("04-times", lang="en", student="ana", store=store,

@@ -24,7 +24,7 @@ import tornado.web
 
 from tutor.hub.store_service import Caller, Keeper, hub_group_members, listen, make_app, write_key
 from tutor.storage.class_rows import Assignment
-from tutor.storage.records import FROM_FILE, Attempt, Outcome, StoreError
+from tutor.storage.records import FROM_FILE, Attempt, Outcome, StoreError, move_of
 from tutor.storage.store import ServiceStore, Store, StoreAccessError, StoreBusyError
 from tutor.teaching.mastery import Mastery
 
@@ -138,11 +138,12 @@ def service(store_urls: Callable[[], str]) -> Iterator[Service]:
 
 def _attempt(student: str, session: str, second: int, outcome: Outcome = Outcome.CORRECT
              ) -> Attempt:
-    """An answer the tutor could have recorded: each second's its own question (x/3 played
-    on a 4), answered right at once (or wrong, 5, at once)."""
+    """An answer the tutor could have recorded: each second's its own question (a drill
+    between rounds: x/3 played on a 4, about no move of a game), answered right at once (or
+    wrong, 5, at once)."""
     right = outcome is Outcome.CORRECT
     return Attempt(student, session, f"2026-12-01T10:00:{second:02d}.000000+00:00", "04-times",
-                   f"m1r1t{second}-x/3", "gain", outcome, "12" if right else "5",
+                   f"m1r1-drill{second}-0-x/3", "gain", outcome, "12" if right else "5",
                    "correct" if right else "slip", "multiply", 1, True, 0, 0.5, 12,
                    12 if right else 5)
 
@@ -595,7 +596,7 @@ def test_a_question_the_deal_cannot_give_is_refused(service: Service) -> None:
     """A tile the lesson's game does not have; points that are not the engine's for the
     tile and the T asked just before (the T already stored: the check reads it)."""
     status, said = _post_rows(service, "tok-beto", [
-        replace(_attempt("beto", "s1", 1), problem="m1r1t1-x/9")])
+        replace(_attempt("beto", "s1", 1), problem="m1r1-drill1-0-x/9")])
     assert status == 400 and "x/9" in said and "not a tile of lesson 04-times" in said
     t_row = replace(_attempt("beto", "s2", 1), step="T", kc="other-end", input="4",
                     expected=4, answered=4)
@@ -672,31 +673,131 @@ def test_over_a_students_caps_is_429(service: Service, monkeypatch: pytest.Monke
     assert len(_stored(service, "beto")) == 5 and len(_stored(service, "ana")) == 1
 
 
-def test_a_simulated_lesson_sent_answer_by_answer_is_all_stored(service: Service) -> None:
-    """The rows a page records (the simulator plays through the page's own Session), sent
-    one by one in order as the page sends them: none refused (a question's attempt 2 after
-    its stored attempt 1, a session's questions one after the other). Then one forged."""
-    import tempfile
-    from pathlib import Path
+_Sent = list[tuple[Attempt, dict[str, object] | None]]
 
+
+def _played_through(store: Store, lessons: tuple[str, ...], seeds: tuple[int | None, ...],
+                    student: str = "ana") -> tuple[list[Attempt], _Sent]:
+    """A simulated student plays ``lessons`` through the page's own Session with the
+    page's ``store`` (a learner who is right half of the time); the answers stored as the
+    store gave them back, and each answer the page sent with the game record it sent."""
+    import random
+
+    from engine.bots import GreedyBot
     from tutor.commands.learners import learner
-    from tutor.commands.simulate import simulate_one
+    from tutor.commands.simulate import Run, drive
+    from tutor.session.session import Session
 
-    with tempfile.TemporaryDirectory() as tmp:
-        with Store(Path(tmp) / "played.sqlite3") as played:
-            for seed, lesson in enumerate(("04-times", "07-all-power")):
-                simulate_one(lesson, learner("learner:0.5", "en"), seed, "en", store=played,
-                             name="ana")
-            rows = played.attempts("ana")
-    assert len(rows) > 40 and any(a.attempt_at_step > 1 for a in rows)
+    sent: _Sent = []
+    real = store.add_attempt
+
+    def add(attempt: Attempt, game: object = None) -> int:
+        sent.append((attempt, dict(game) if isinstance(game, dict) else None))
+        return real(attempt, game)  # type: ignore[arg-type]
+
+    store.add_attempt = add  # type: ignore[method-assign]
+    for k, (lesson, seed) in enumerate(zip(lessons, seeds, strict=True)):
+        s = Session.from_lesson(lesson, lang="en", store=store, seed=seed, student=student)
+        assert s.seed is not None  # a class's store: every match dealt from a seed
+        drive(s, learner("learner:0.5", "en")(), random.Random(k), GreedyBot(k),
+              Run())
+        assert s.recorder is not None and s.recorder.refused is None
+    return store.attempts(student), sent
+
+
+def test_a_simulated_lesson_played_through_the_service_is_all_stored(service: Service) -> None:
+    """The page's own Session, playing two lessons on the class's store (its deals dealt
+    from a seed it draws, or from a link's), sends every answer with its game's record:
+    none refused (a question's attempt 2 after its stored attempt 1, a session's questions
+    one after the other, every question about a move of the game it played)."""
     with service.client("tok-ana") as ana:
-        for row in rows:
-            ana.add_attempt(row)
-        assert ana.attempts("ana") == rows
-        right = next(a for a in rows if a.outcome is Outcome.CORRECT and a.expected)
-        with pytest.raises(StoreError, match="does not fit the tutor's own record"):
-            ana.add_attempt(replace(right, time=ana.attempts("ana")[-1].time, input="1",
-                                    answered=1))
+        stored, sent = _played_through(ana, ("04-times", "07-all-power"), (None, 3))
+        assert stored == [a for a, _ in sent]
+    assert len(stored) > 40 and any(a.attempt_at_step > 1 for a in stored)
+    moves = [(a, game) for a, game in sent if move_of(a.problem)]
+    assert len(moves) > 20 and all(game is not None for _, game in moves)
+
+
+def _post_with_games(service: Service, token: str, rows: list[Attempt],
+                     games: list[dict[str, object]] | None) -> tuple[int, str]:
+    import json
+
+    from tutor.storage.service_store import attempt_json, message_from_json
+
+    body: dict[str, object] = {"attempts": [attempt_json(a) for a in rows]}
+    if games is not None:
+        body["games"] = games
+    status, answer = _send(service, token, "POST", "attempts", json.dumps(body).encode())
+    said = message_from_json(answer["message"]).translate("en") if "message" in answer else ""
+    return status, said
+
+
+FORGERIES = ("no record", "another deal", "deal not recorded", "another tile", "another T",
+             "another gain")
+
+
+def test_an_answer_about_a_move_its_game_did_not_make_is_refused(service: Service) -> None:
+    """Issue 51 part 2: the service replays the game the page sent, dealt from its seed,
+    and an answer about a move must be about that game's move. carla plays 07-all-power through
+    the service; then each forgery is a new answer in a new session, about a move of her
+    real game: 400 with the replay's sentence, nothing stored."""
+    with service.client("tok-carla") as carla:
+        stored, sent = _played_through(carla, ("07-all-power",), (None,), "carla")
+    moves = [(a, g) for a, g in sent if move_of(a.problem) and g is not None]
+    for forgery in FORGERIES:
+        row, games, expect = _forged(moves, forgery)
+        status, said = _post_with_games(service, "tok-carla", [row], games)
+        assert status == 400, (forgery, said)
+        assert expect in said and "Nothing of them was stored" in said, (forgery, said)
+    assert _stored(service, "carla") == stored
+    row, games, _ = _forged(moves, "none")  # the same answer in a new session, as it was
+    assert _post_with_games(service, "tok-carla", [row], games)[0] == 200
+
+
+def _forged(moves: list[tuple[Attempt, dict[str, object]]], forgery: str
+            ) -> tuple[Attempt, list[dict[str, object]] | None, str]:
+    """An answer about a move of ``moves``' game, changed by ``forgery``, in a session of
+    its own; the games sent with it, and what the refusal says."""
+    import copy
+
+    step = "gain" if forgery == "another gain" else "T"
+    base, record = next((a, g) for a, g in moves if a.step.split("[")[0] == step
+                        and a.outcome is Outcome.CORRECT)
+    session = f"forged-{forgery.replace(' ', '-')}"
+    row = replace(base, session=session, attempt_at_step=1, first_attempt=True)
+    game = copy.deepcopy(record)
+    expect = {"no record": "the record of that game did not come with it",
+              "another deal": "is not the one seed",
+              "deal not recorded": "is not a deal the class's store recorded",
+              "another T": "played in its game gives",
+              "another gain": "played in its game gives"}.get(forgery, "")
+    rounds = game["rounds"]
+    assert isinstance(rounds, list)
+    if forgery == "another deal":
+        hands = rounds[0]["hands"]
+        hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    elif forgery == "deal not recorded":
+        game["seed"] = int(str(game["seed"])) + 10_000  # a later match is dealt from seed + 1
+    elif forgery == "another tile":
+        at = move_of(base.problem)
+        assert at is not None
+        other = "x/4" if at[3] != "x/4" else "x/5"
+        row = replace(row, problem=f"m{at[0]}r{at[1]}t{at[2]}-{other}")
+        expect = f"about {other}, but its game played"
+    elif forgery in ("another T", "another gain"):
+        wrong = (base.expected or 0) + 1
+        row = replace(row, input=str(wrong), expected=wrong, answered=wrong)
+    move = move_of(row.problem)
+    assert move is not None
+    games = None if forgery == "no record" else [
+        {"session": session, "match": move[0], "record": game}]
+    return row, games, expect
+
+
+def test_games_that_are_not_records_get_a_sentence(service: Service) -> None:
+    status, said = _post_with_games(service, "tok-beto", [_attempt("beto", "s9", 1)],
+                                    [{"session": "s9", "match": "one"}])  # type: ignore[list-item]
+    assert status == 400 and "a session, a match's number and its record" in said
 
 
 def test_a_busy_database_is_said_without_its_address(pg_cluster: object) -> None:

@@ -61,6 +61,7 @@ from typing import Literal
 
 from engine.rules import RulesError, effect_from_total, effect_rule, number_half, variant
 from engine.tiles import Tile, TileError, TileSet, parse_tile
+from tutor.classroom.played_games import SentGames, game_misfits
 from tutor.course.lessons import LessonError, load_lesson
 from tutor.i18n import N_, Message, ngettext, translator
 from tutor.storage.names import name_key
@@ -183,7 +184,8 @@ def replay_misfits(attempts: Sequence[Attempt], lines: Sequence[int], *,
                    earlier: Sequence[Attempt] = (),
                    scaffolds: Callable[[str], frozenset[str] | None] | None = None,
                    answers: bool = True, latest: datetime | None = None,
-                   judge_from: int | None = None) -> list[Misfit]:
+                   judge_from: int | None = None,
+                   games: SentGames | None = None) -> list[Misfit]:
     """The rows of a file (``attempts``, each ending on its line of ``lines``) that the
     tutor could not have written, each with why, in line order (a line may have several;
     the likeliest explanation first).
@@ -194,7 +196,10 @@ def replay_misfits(attempts: Sequence[Attempt], lines: Sequence[int], *,
     answered values (a DataShop export's do not). ``latest``: the latest time a row may
     carry (now and a clock's slack; None: not checked). ``judge_from``: the rows on lines
     before it are the context of the others (answers already stored): each is not checked
-    on its own, and no misfit of theirs is given."""
+    on its own, and no misfit of theirs is given. ``games``: the records of the games a
+    page sent with its answers (the store service): each answer about a move must be about
+    that game's move (:func:`tutor.classroom.played_games.game_misfits`; None: a file, which
+    carries no game record)."""
     rows = list(zip(lines, attempts, strict=True))
     found: list[Misfit] = []
 
@@ -209,6 +214,8 @@ def replay_misfits(attempts: Sequence[Attempt], lines: Sequence[int], *,
         if latest is not None and _when(a) > latest:
             note(line, Message(N_("its time, {time}, is later than now"), time=a.time))
     _deal_misfits(judged, note)
+    if games is not None:
+        game_misfits(judged, games, note)
 
     def wanted(group: Sequence[_Row]) -> bool:  # a group with a row judged
         return judge_from is None or any(line >= judge_from for line, _ in group)
@@ -478,7 +485,7 @@ def _duplicates(rows: Sequence[_Row], earlier: Sequence[Attempt], note: _Note) -
 
 
 def stored_misfits(sent: Sequence[Attempt], stored: Sequence[Attempt], *,
-                   now: datetime) -> list[Misfit]:
+                   now: datetime, games: SentGames | None = None) -> list[Misfit]:
     """The answers a page ``sent`` that the tutor could not have recorded, judged as
     :func:`replay_misfits` judges a file's, in the context of the student's answers already
     ``stored`` (oldest first): those of the sent rows' sessions go before them in the replay
@@ -487,13 +494,14 @@ def stored_misfits(sent: Sequence[Attempt], stored: Sequence[Attempt], *,
     stored already (a reply lost on the way back) fits. Lines count the sessions' stored
     answers first (1 to their number), then the sent ones; each misfit is of a sent row.
     ``now``: the checking clock's time (a row later than it by more than
-    :data:`FUTURE_SLACK` is refused)."""
+    :data:`FUTURE_SLACK` is refused). ``games``: as :func:`replay_misfits`'s."""
     sessions = {a.session for a in sent}
     before = [a for a in stored if a.session in sessions]
     others = [a for a in stored if a.session not in sessions]
     rows = [*before, *sent]
     return replay_misfits(rows, range(1, len(rows) + 1), earlier=others,
-                          latest=now + FUTURE_SLACK, judge_from=len(before) + 1)
+                          latest=now + FUTURE_SLACK, judge_from=len(before) + 1,
+                          games=games)
 
 
 def _lesson_scaffolds() -> Callable[[str], frozenset[str] | None]:

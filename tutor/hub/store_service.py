@@ -64,7 +64,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -77,6 +77,7 @@ from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 
 from tutor.classroom.hand_in import FUTURE_SLACK, stored_misfits
+from tutor.classroom.played_games import SentGames
 from tutor.i18n import N_
 from tutor.storage.class_rows import MAX_CODE, Assignment
 from tutor.storage.names import name_key, same_name
@@ -297,12 +298,13 @@ def _texts(a: Attempt) -> int:
 
 
 def _refusal(stored: list[Attempt], sent: list[Attempt], now: datetime,
-             usage: tuple[int, int, int]) -> _Refused | None:
+             usage: tuple[int, int, int], games: SentGames) -> _Refused | None:
     """Why ``sent`` (one student's answers) is not stored, given the student's ``stored``
-    answers of the same lessons and the ``usage`` of all they stored (:meth:`Store.usage`:
-    answers of the last day, answers, characters): a row that does not fit the tutor's
-    replay (400), or the student's caps (429). None: store it."""
-    misfits = stored_misfits(sent, stored, now=now)
+    answers of the same lessons, the ``usage`` of all they stored (:meth:`Store.usage`:
+    answers of the last day, answers, characters) and the ``games`` the page sent with
+    them: a row that does not fit the tutor's replay or its game (400), or the student's
+    caps (429). None: store it."""
+    misfits = stored_misfits(sent, stored, now=now, games=games)
     if misfits:
         first = misfits[0]
         sessions = {a.session for a in sent}
@@ -498,18 +500,33 @@ class _Attempts(_Api):
                 raise _Refused(400, "invalid", StoreError(N_(
                     "The answer sent cannot be stored: {problem}."), problem=problems[0]))
         name = self.caller.name
+        records = self._games()
 
         def checked_and_stored(s: Store) -> list[int] | _Refused:
             now = datetime.now(timezone.utc)
             since = (now - timedelta(days=1)).isoformat(timespec="microseconds")
+            games = SentGames(records, [(lesson, deal) for lesson, deal, _, _ in s.deals(name)])
             refused = _refusal(s.lesson_attempts(name, {a.lesson for a in attempts}),
-                               attempts, now, s.usage(name, since))
+                               attempts, now, s.usage(name, since), games)
             return refused if refused is not None else [s.add_attempt(a) for a in attempts]
 
         ids = await self.store(checked_and_stored)
         if isinstance(ids, _Refused):
             raise ids
         self.write({"ids": ids})
+
+    def _games(self) -> dict[tuple[str, int], Mapping[str, object]]:
+        """The records of the matches the answers are about (the body's ``games``: each
+        ``{"session": …, "match": n, "record": {…}}``), by session and match."""
+        games = self.body().get("games", [])
+        if not isinstance(games, list) or not all(
+                isinstance(g, dict) and isinstance(g.get("session"), str)
+                and isinstance(g.get("match"), int) and isinstance(g.get("record"), dict)
+                for g in games):
+            raise _Refused(400, "invalid", StoreError(N_(
+                "The games sent with the answers are not a list of a session, a match's "
+                "number and its record each.")))
+        return {(g["session"], g["match"]): g["record"] for g in games}
 
     def _attempt(self, value: object) -> Attempt:
         try:

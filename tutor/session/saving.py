@@ -14,9 +14,10 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Protocol
 
+from engine.match import Match
 from tutor.course.lessons import lesson_params
 from tutor.i18n import N_
-from tutor.storage.records import Attempt, MasteryValue, StoreError, tagged_session
+from tutor.storage.records import Attempt, MasteryValue, StoreError, move_of, tagged_session
 from tutor.teaching.asking import Numbers
 from tutor.teaching.evidence import question_numbers
 from tutor.teaching.mastery import Mastery, Params
@@ -32,7 +33,7 @@ class ProgressStore(Protocol):
     def start_session(self, student: str, session: str | None = None,
                       started: str | None = None) -> str: ...
 
-    def add_attempt(self, attempt: Attempt) -> int: ...
+    def add_attempt(self, attempt: Attempt, game: Mapping[str, object] | None = None) -> int: ...
 
     def save_mastery_rows(self, student: str,
                           rows: Mapping[str, Mapping[str, MasteryValue]]) -> None: ...
@@ -104,6 +105,7 @@ class Recorder:
         self._own: dict[str, list[Attempt]] = {}  # an unread student's answers of this session
         self._merging: set[str] = set()
         self._dealt: set[tuple[str, str]] = set()  # (student, deal) played in this session
+        self._matches: dict[int, Match] = {}  # the session's matches by number (:meth:`playing`)
         self._now: Callable[[], str] = utc_now
         if clock is not None:  # an injected clock (tests, simulated days): its time is saved
             self._now = lambda: clock().astimezone(timezone.utc).isoformat(
@@ -164,6 +166,12 @@ class Recorder:
         not answer when they started): their mastery is not saved until it is."""
         return frozenset(self._unread)
 
+    @property
+    def shared(self) -> bool:
+        """The store is a class's (:attr:`tutor.storage.store.Store.shared`): it remembers
+        the deals each student played, and the session deals every match from a seed."""
+        return bool(getattr(self.store, "shared", False))
+
     def first_deal(self, student: str, deal: str | None) -> bool:
         """Whether ``student`` plays ``deal`` (:func:`tutor.session.settings.deal_key`) of
         this lesson for the first time, so that its answers are evidence (issue 51). Only a
@@ -173,7 +181,7 @@ class Recorder:
         # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import StoreBusyError
 
-        if deal is None or not getattr(self.store, "shared", False):
+        if deal is None or not self.shared:
             return True
         if (student, deal) in self._dealt:  # the same deal again in this session (Game setup)
             return False
@@ -212,12 +220,23 @@ class Recorder:
                                                    reason, when))
         self.flush()
 
+    def playing(self, number: int, match: Match) -> None:
+        """This session plays ``match``, its match number ``number``: an answer about one of
+        its moves goes to the store with the match's record as it is then, which a class's
+        store service replays (issue 51 part 2:
+        :func:`tutor.classroom.played_games.game_misfits`)."""
+        self._matches[number] = match
+
     def attempt(self, attempt: Attempt) -> None:
-        """Save ``attempt`` as it is (the store numbers nothing of it)."""
+        """Save ``attempt`` as it is (the store numbers nothing of it), with the record of
+        its match when it is about a move of the game (:meth:`playing`)."""
         own = self._own.get(attempt.student)
         if own is not None:
             own.append(attempt)
-        self._save(lambda: self.store.add_attempt(attempt), droppable=True)
+        move = move_of(attempt.problem)
+        match = None if move is None else self._matches.get(move[0])
+        self._save(lambda: self.store.add_attempt(
+            attempt, None if match is None else match.to_record()), droppable=True)
         self.flush()
 
     def save_mastery(self, student: str, mastery: Mastery) -> None:

@@ -226,6 +226,12 @@ class Session(LessonCounts):
     # --- setup ------------------------------------------------------------------------------
 
     def _setup(self, **s: Unpack[GameSettings]) -> None:
+        if s.get("seed") is None and self.recorder is not None and self.recorder.shared \
+                and not isinstance(s.get("deals"), list):
+            # A class's store deals every match from a seed it records (issue 51): its
+            # service deals the game again from it to check the answers about its moves. A
+            # lesson's prepared deals are one game without a seed (:func:`deal_key`).
+            s["seed"] = random.SystemRandom().randrange(2**31)
         c = check_settings(s, self.lang)
         players, humans, rules = c.players, c.humans, c.rules
         deals = s["deals"](s["seed"]) if callable(s["deals"]) else s["deals"]
@@ -248,6 +254,8 @@ class Session(LessonCounts):
         self.bots = bots
         self.students = students
         self.match_number += 1
+        if self.recorder is not None:
+            self.recorder.playing(self.match_number, match)
         self._match_tallies = {}
         self.plan = Plan(targets=c.targets, scaffolds=c.scaffolds, drill=bool(s["drill"]),
                          ask_bot_plays=bool(s["ask_bot_plays"]), game=s["variant"])

@@ -21,6 +21,7 @@ __all__ = [
     "ID",
     "KC_SEPARATOR",
     "LIMITS",
+    "MOVE_PROBLEM",
     "MAX_TEXT",
     "Attempt",
     "MasteryValue",
@@ -34,6 +35,7 @@ __all__ = [
     "check_mark",
     "out_of_range",
     "outcome",
+    "move_of",
     "session_assignment",
     "tagged_session",
 ]
@@ -196,6 +198,24 @@ def session_assignment(session: str) -> str | None:
     """The assignment a session was opened from (:func:`tagged_session`), or None."""
     base, at, found = session.rpartition("@")
     return found if at and base and ID.fullmatch(found) else None
+
+
+MOVE_PROBLEM = re.compile(r"^m([0-9]+)r([0-9]+)t([0-9]+)-(.+)$")
+"""The problem of a question about a move of the game (:func:`move_of`)."""
+
+
+def move_of(problem: str) -> tuple[int, int, int, str] | None:
+    """The move a question is about, from its ``problem``: the match's number in its session,
+    the round's, the tiles placed after the move, and the tile played (``m1r2t5-6/x``) or how
+    the round ended (``m1r2t27-domino``); None for a question about no move of the game (a
+    drill between rounds: ``m1r2-drill1-0-6/x``). The session names its questions so
+    (:meth:`tutor.session.session.Session._apply`).
+
+    >>> move_of("m1r2t5-6/x"), move_of("m1r1-drill1-0-round")
+    ((1, 2, 5, '6/x'), None)
+    """
+    found = MOVE_PROBLEM.match(problem)
+    return None if found is None else (int(found[1]), int(found[2]), int(found[3]), found[4])
 
 
 # -- what a session's rows cannot say (issue 52 part 3) --------------------------------------

@@ -56,6 +56,7 @@ from tutor.storage.records import (
     Outcome,
     SessionMark,
     StoreError,
+    move_of,
 )
 from tutor.storage.records import outcome as _outcome
 from tutor.storage.store_backends import Backend
@@ -454,11 +455,17 @@ class ServiceCalls(StoreBase):
     def students(self) -> list[str]:
         return [str(s) for s in self._list(self._call("GET", "students"), "students")]
 
-    def add_attempt(self, attempt: Attempt) -> int:
+    def add_attempt(self, attempt: Attempt, game: Mapping[str, object] | None = None) -> int:
+        """As :meth:`tutor.storage.store.Store.add_attempt`; the service replays ``game``
+        (the record of the match the answer is about) and refuses an answer about a move
+        that is not that game's (:func:`tutor.classroom.played_games.game_misfits`)."""
         self._allow(attempt.student)
         self._refuse_bad(attempt)
-        ids = self._list(self._call("POST", "attempts", {"attempts": [attempt_json(attempt)]}),
-                         "ids")
+        move = move_of(attempt.problem)
+        body: dict[str, object] = {"attempts": [attempt_json(attempt)]}
+        if game is not None and move is not None:
+            body["games"] = [{"session": attempt.session, "match": move[0], "record": game}]
+        ids = self._list(self._call("POST", "attempts", body), "ids")
         return int(ids[0]) if ids and isinstance(ids[0], int) else 0
 
     def record_attempt(

@@ -400,14 +400,16 @@ class Store(StoreBase):
 
         return self._retry(write)
 
-    def add_attempt(self, attempt: Attempt) -> int:
+    def add_attempt(self, attempt: Attempt, game: Mapping[str, object] | None = None) -> int:
         """Store ``attempt`` as it is and commit it; return its id (an attempt stored
         already is found, not stored twice: its id is returned). The tutor builds the
         attempt once, at the answer (:class:`tutor.teaching.asking.Asker`: its session, time,
-        attempt
-        number at the step and first-attempt mark included), and the
+        attempt number at the step and first-attempt mark included), and the
         :class:`~tutor.session.saving.Recorder` hands it here unchanged. Values outside
-        :data:`LIMITS` raise :class:`StoreError`."""
+        :data:`LIMITS` raise :class:`StoreError`. ``game``: the record of the match the
+        answer is about, which the class's store service replays
+        (:meth:`tutor.storage.service_store.ServiceStore.add_attempt`); the page that holds
+        this store itself has nothing to check it against, and the store keeps no game."""
         a = attempt
         self._allow(a.student)
         self._refuse_bad(a)
