@@ -112,9 +112,46 @@ def hub_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 def test_the_hub_refuses_look_alike_names_with_a_sentence(hub_names: Any) -> None:
+    _refuses_look_alikes(hub_names)
+
+
+def test_a_z2jh_hub_asks_the_store_service_and_refuses_the_same_names(
+        service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Zero to JupyterHub: the hub's image has no tutor, so ``deploy/z2jh/config.yaml``'s
+    ``leonard-names`` (run here as the chart runs ``hub.extraConfig``) asks the store
+    service's ``name-check``, the real service here: the same names refused, with the same
+    sentences, as on TLJH."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from tutor.storage.service_store import message_from_json
+
+    yaml = pytest.importorskip("yaml")
+    pytest.importorskip("jupyterhub")
+    from jupyterhub.auth import Authenticator
+    from traitlets.config import Config
+
+    monkeypatch.setattr(Authenticator, "normalize_username", Authenticator.normalize_username)
+    monkeypatch.setattr(Authenticator, "validate_username", Authenticator.validate_username)
+    check = f"http://127.0.0.1:{service.port}/services/leonard-store/api/v1/name-check"
+    monkeypatch.setenv("LEONARD_NAME_CHECK", check)
+    values = yaml.safe_load((ROOT / "deploy" / "z2jh" / "config.yaml").read_text())
+    exec(values["hub"]["extraConfig"]["leonard-names"], {"c": Config()})  # noqa: S102
+    _refuses_look_alikes(Authenticator())
+    for bad in ("", "a" * 256):  # no name, or a long text: 400 and a sentence
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(check + "?name=" + bad, timeout=10)
+        assert refused.value.code == 400
+        assert message_from_json(json.load(refused.value)["message"]).translate("en") == (
+            "A name to check has 1 to 255 characters.")
+
+
+def _refuses_look_alikes(auth: Any) -> None:
+    """``auth`` (a JupyterHub authenticator with a deployment's name rule) keeps real names
+    and refuses look-alikes with the tutor's sentence, as its login page shows it."""
     from tornado import web
 
-    auth = hub_names
     assert auth.normalize_username(FULLWIDTH_ANA) == "ana"
     assert auth.normalize_username(unicodedata.normalize("NFD", "José")) == "josé"
     assert auth.validate_username("ana") and auth.validate_username("josé")

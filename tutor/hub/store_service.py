@@ -80,7 +80,7 @@ from tutor.classroom.hand_in import FUTURE_SLACK, stored_misfits
 from tutor.classroom.played_games import SentGames
 from tutor.i18n import N_
 from tutor.storage.class_rows import MAX_CODE, Assignment
-from tutor.storage.names import name_key, same_name
+from tutor.storage.names import name_key, problem_json, same_name
 from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import ID, Attempt, MasteryValue, StoreError, check_attempt
 from tutor.storage.service_store import (
@@ -838,6 +838,27 @@ def listen(app: tornado.web.Application, port: int, address: str) -> HTTPServer:
     return server
 
 
+MAX_NAME_CHECKED = 255
+"""The longest name ``name-check`` reads (a hub's user names are far shorter)."""
+
+
+class _NameCheck(tornado.web.RequestHandler):
+    """``GET name-check?name=…``: whether the tutor refuses a user name as one that could
+    pass for another (:func:`tutor.storage.names.problem_json`), for a hub whose own Python
+    has no tutor (Zero to JupyterHub: ``deploy/z2jh/config.yaml``'s ``leonard-names`` asks it
+    at each login), so that the hub and the store refuse the same names. It needs no token:
+    the answer is a function of the name sent alone, and tells nothing of the store."""
+
+    def get(self) -> None:
+        name = self.get_query_argument("name", "")
+        if not name or len(name) > MAX_NAME_CHECKED:
+            self.set_status(400)
+            self.finish(error_json("invalid", StoreError(N_(
+                "A name to check has 1 to {limit} characters."), limit=MAX_NAME_CHECKED)))
+            return
+        self.finish(problem_json(name))
+
+
 def make_app(identify: Identify, keeper: Keeper, prefix: str = "/",
              group_members: GroupMembers | None = None, *,
              write_secret: str) -> tornado.web.Application:
@@ -858,7 +879,8 @@ def make_app(identify: Identify, keeper: Keeper, prefix: str = "/",
     settings = {"identify": identify, "keeper": keeper, "group_members": group_members,
                 "write_secret": write_secret}
     return tornado.web.Application(
-        [(base + route, handler, settings) for route, handler in routes],
+        [*[(base + route, handler, settings) for route, handler in routes],
+         (base + "name-check", _NameCheck)],
         compress_response=True)
 
 

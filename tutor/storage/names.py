@@ -135,6 +135,15 @@ def unnamed(student: str) -> bool:
     return student == ANONYMOUS or student.startswith(f"{ANONYMOUS} (")
 
 
+def problem_json(name: str) -> dict[str, dict[str, str] | None]:
+    """``{"problem": null}``, or ``{"problem": {"en": …, "es": …}}``: :func:`name_problem`'s
+    sentence in both languages, as a hub's login asks it (:func:`serve`; on Kubernetes the
+    store service's ``name-check``)."""
+    problem = name_problem(name)
+    return {"problem": None if problem is None else {
+        lang: problem.translate(lang) for lang in ("en", "es")}}
+
+
 def serve(lines: IO[str], out: IO[str]) -> None:
     """Answer name checks, one a line, until ``lines`` ends: each line a name as a JSON
     string, each answer a JSON line ``{"problem": null}`` or ``{"problem": {"en": …, "es":
@@ -146,10 +155,7 @@ def serve(lines: IO[str], out: IO[str]) -> None:
             name = json.loads(line)
         except ValueError:
             name = line.rstrip("\n")
-        problem = name_problem(str(name))
-        answer = {"problem": None if problem is None else {
-            lang: problem.translate(lang) for lang in ("en", "es")}}
-        out.write(json.dumps(answer, ensure_ascii=True) + "\n")
+        out.write(json.dumps(problem_json(str(name)), ensure_ascii=True) + "\n")
         out.flush()
 
 if __name__ == "__main__":  # python -m tutor.storage.names: the hub's name check
