@@ -329,7 +329,7 @@ def test_a_forged_write_and_a_forged_teacher_are_refused(hub: Hub) -> None:
     kernel_env = environ(hub.server_pid("beto"))  # what beto's kernels are given
     token = kernel_env["JUPYTERHUB_API_TOKEN"]
     forged = Attempt("ana", "forged-session", "2026-12-01T10:00:00.000000+00:00", LESSON,
-                     "m1r1t4-x/3", "gain", Outcome.CORRECT, "12", "correct", "multiply", 1,
+                     "m1r1-drill1-0-x/3", "gain", Outcome.CORRECT, "12", "correct", "multiply", 1,
                      True, 0, 2.0, 12, 12)
     # As the page sends it: the server's token and the key the hub gave beto's server.
     store = ServiceStore(kernel_env["LEONARD_TUTOR_DB"], token=token,
