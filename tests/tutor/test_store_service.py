@@ -776,3 +776,38 @@ def test_a_pages_lesson_end_is_stored_under_the_hubs_name_and_read_by_the_teache
         assert ruiz.session_marks("2026-12-01T10:00:03+00:00") == marks[1:]
     with Store(service.database) as direct:
         assert direct.session_marks() == marks
+
+
+def test_the_daily_cap_counts_what_the_store_received_whatever_the_answers_times(
+        service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows dated a week ago count on the day the store receives them: past the cap they are
+    refused (429, its sentence), as today's are. A page's honest backlog (answers kept
+    through an outage, sent later with their own older times) below the cap is stored, and
+    counts today."""
+    from datetime import datetime, timedelta, timezone
+
+    import tutor.hub.store_service as service_module
+
+    monkeypatch.setattr(service_module, "MAX_ROWS_PER_DAY", 5)
+    week_ago = datetime.now(timezone.utc) - timedelta(days=7)
+    old = [replace(_attempt("beto", "s-old", k), time=(week_ago + timedelta(seconds=k))
+                   .isoformat(timespec="microseconds")) for k in range(1, 8)]
+    for row in old[:5]:
+        assert _post_rows(service, "tok-beto", [row])[0] == 200
+    assert _post_rows(service, "tok-beto", [old[4]])[0] == 200  # sent again: not more
+    status, said = _post_rows(service, "tok-beto", [old[5]])
+    assert status == 429 and "5 answers in a day" in said
+    status, said = _post_rows(service, "tok-beto", old[5:])
+    assert status == 429 and "5 answers in a day" in said
+    assert len(_stored(service, "beto")) == 5
+
+    kept = datetime.now(timezone.utc) - timedelta(hours=3)  # the store was down since then
+    backlog = [replace(_attempt("ana", "s-outage", k), time=(kept + timedelta(seconds=k))
+                       .isoformat(timespec="microseconds")) for k in range(1, 5)]
+    assert _post_rows(service, "tok-ana", backlog) == (200, "")
+    assert _stored(service, "ana") == backlog
+    more = [replace(_attempt("ana", "s-outage", k), time=(kept + timedelta(seconds=k))
+                    .isoformat(timespec="microseconds")) for k in range(5, 7)]
+    status, said = _post_rows(service, "tok-ana", more)  # 4 received today, and 2: over 5
+    assert status == 429 and "5 answers in a day" in said
+    assert _post_rows(service, "tok-ana", more[:1])[0] == 200

@@ -122,10 +122,13 @@ MAX_UNREAD = 64 * 1024 * 1024
 this size, so that its sender reads the 413 and its sentence; beyond it the connection is
 closed."""
 MAX_ROWS_PER_DAY = 20_000
-"""Answers one student may store in 24 hours (by the answers' times), then 429. A page asks
-one question at a time and a student answers it in a second at the fastest: all day, 11
-hours without a pause at an answer every 2 seconds. A simulated student who types at random
-(the most answers per question) made about 1,300 rows in a whole lesson of 07-all-power."""
+"""Answers one student may store in 24 hours, then 429: those the store received in the
+last 24 hours, whatever time they carry (a page's answers kept through an outage and sent
+later, with their own older times, count on the day they come; so do rows dated in the
+past, which would otherwise pass uncounted). A page asks one question at a time and a
+student answers it in a second at the fastest: all day, 11 hours without a pause at an
+answer every 2 seconds. A simulated student who types at random (the most answers per
+question) made about 1,300 rows in a whole lesson of 07-all-power."""
 MAX_STORED_BYTES = 64 * 1024 * 1024
 """The text one student's answers may hold in the store, then 429: a stored row of the
 tutor's holds about 450 bytes (measured on simulated lessons; 512 at most), so this is
@@ -300,8 +303,8 @@ def _refusal(stored: list[Attempt], sent: list[Attempt], now: datetime,
              usage: tuple[int, int, int]) -> _Refused | None:
     """Why ``sent`` (one student's answers) is not stored, given the student's ``stored``
     answers of the same lessons and the ``usage`` of all they stored (:meth:`Store.usage`:
-    answers of the last day, answers, characters): a row that does not fit the tutor's
-    replay (400), or the student's caps (429). None: store it."""
+    answers received in the last day, answers, characters): a row that does not fit the
+    tutor's replay (400), or the student's caps (429). None: store it."""
     misfits = stored_misfits(sent, stored, now=now)
     if misfits:
         first = misfits[0]

@@ -494,6 +494,9 @@ class ServiceCalls(StoreBase):
         return [a for a in self.attempts(student) if a.lesson in wanted]
 
     def usage(self, student: str, since: str) -> tuple[int, int, int]:
+        """As the store's, but counting the answers of the day by their own times (the
+        service does not send when it received each; the service's cap reads the
+        database's)."""
         rows = self.attempts(student)
         chars = sum(len(v) for a in rows for v in (a.session, a.time, a.lesson, a.problem,
                                                     a.step, a.input, a.feedback, a.kc))

@@ -41,6 +41,13 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
   session, lesson, mark, when): the play page ended the lesson, and why
   (:meth:`Store.mark_session`), or its rows came in an uploaded file (:meth:`Store.merge`
   with ``from_file``). The migration creates the table; no other row changes.
+* version 7: when the store received each answer (issue 51): ``attempts.received``, set at
+  insert by the store's clock, whatever time the answer carries (the store service's daily
+  cap counts by it: :meth:`Store.usage`); and the indexes of a student's answers to one
+  question (problem and step: :meth:`Store.replay_context`) and of those received since a
+  time. The migration adds the column, dates the answers of the last day as received at
+  their own times (none later than the migration), leaves older ones undated, and makes
+  the indexes; no row is added or dropped.
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -441,10 +448,10 @@ class Store(StoreBase):
         row = self.conn.execute(self._sql(
             "INSERT INTO attempts (student_id, session, time, lesson, problem, step, outcome,"
             " input, feedback, kc, attempt_at_step, first_attempt, hints, duration, expected,"
-            " answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " answered, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + (" ON CONFLICT DO NOTHING" if ignore else "") + " RETURNING id"),
             (student_id, *astuple(a)[1:6], a.outcome.value, *astuple(a)[7:11],
-             int(a.first_attempt), *astuple(a)[12:]),
+             int(a.first_attempt), *astuple(a)[12:], utc_now()),
         ).fetchone()
         return int(row[0]) if row is not None else 0
 
@@ -488,13 +495,15 @@ class Store(StoreBase):
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
 
     def usage(self, student: str, since: str) -> tuple[int, int, int]:
-        """What ``student``'s stored attempts take: how many have a time from ``since`` on
-        (ISO 8601 UTC, compared as text, as the tutor writes times), how many there are,
-        and the characters of their texts (the store service's caps)."""
+        """What ``student``'s stored attempts take: how many the store received from
+        ``since`` on (ISO 8601 UTC, compared as text, as the store writes times), whatever
+        time they carry (answers sent late, or dated in the past, count on the day they
+        come), how many there are, and the characters of their texts (the store service's
+        caps)."""
         self._allow(student)
         texts = " + ".join(f"length(a.{c})" for c in (
             "session", "time", "lesson", "problem", "step", "input", "feedback", "kc"))
-        sql = (f"SELECT COUNT(CASE WHEN a.time >= ? THEN 1 END), COUNT(*), "
+        sql = (f"SELECT COUNT(CASE WHEN a.received >= ? THEN 1 END), COUNT(*), "
                f"COALESCE(SUM({texts}), 0) FROM attempts a"
                " JOIN students s ON s.id = a.student_id WHERE " + self.backend.key_filter("s"))
         args = self._key_args(sql, name_key(student), since)

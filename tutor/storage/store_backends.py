@@ -85,6 +85,11 @@ ended it, and why; or its rows came in an uploaded file
 (:class:`tutor.storage.records.SessionMark`)."""
 _MARKS_TIME = "CREATE INDEX IF NOT EXISTS session_marks_time ON session_marks (time)"
 
+_RECEIVED_INDEX = ("CREATE INDEX IF NOT EXISTS attempts_received ON attempts (student_id, "
+                   "received)")
+"""The answers a student's store received since a time (version 7: the store service's daily
+cap counts them, whatever time the answers carry)."""
+
 _MERGES_TABLE = """CREATE TABLE IF NOT EXISTS name_merges (
     kept TEXT NOT NULL, merged TEXT NOT NULL, time TEXT NOT NULL)"""
 """Names written two ways for one student (NFC and NFD, upper and lower case), merged into
@@ -150,6 +155,10 @@ class Backend:
     merges_table = _MERGES_TABLE
     #: The statements that create the deals table (version 5) and its key.
     deals_tables: tuple[str, ...] = ()
+    #: The attempts' indexes of version 7: a student's answers to a question (problem and
+    #: step), which the store service reads for copies of an answer sent, and those the
+    #: store received since a time (the daily cap).
+    attempts_indexes: tuple[str, ...] = ()
     #: The statements that create the session marks' table (version 6) and its keys.
     marks_tables: tuple[str, ...] = ()
 
@@ -200,8 +209,10 @@ class SQLiteBackend(Backend):
     input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
     attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
     hints INTEGER NOT NULL, duration REAL NOT NULL, expected INTEGER, answered INTEGER,
+    received TEXT,
     UNIQUE (student_id, session, time, lesson, problem, step, outcome, input, feedback, kc,
             attempt_at_step))""",
+            *SQLiteBackend.attempts_indexes,
             """CREATE TABLE IF NOT EXISTS mastery (
     student_id INTEGER NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
     p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
@@ -220,6 +231,11 @@ class SQLiteBackend(Backend):
     marks_tables = (_MARKS_TABLE.format(id="INTEGER",
                                         key=",\n    UNIQUE (student_id, session, lesson, mark)"),
                     _MARKS_TIME)
+    # (A student's answers of a session are found by the key's index: UNIQUE (student_id,
+    # session, …).)
+    attempts_indexes = (
+        "CREATE INDEX IF NOT EXISTS attempts_question ON attempts (student_id, problem, step)",
+        _RECEIVED_INDEX)
 
     def connect(self, location: str | Path, timeout: float) -> sqlite3.Connection:
         conn = sqlite3.connect(location, isolation_level=None, timeout=timeout)
@@ -288,12 +304,13 @@ class PostgresBackend(Backend):
     input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
     attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
     hints INTEGER NOT NULL, duration DOUBLE PRECISION NOT NULL, expected BIGINT,
-    answered BIGINT)""",
+    answered BIGINT, received TEXT)""",
             # The same key as SQLite's UNIQUE: a row with these values is a duplicate.
             "CREATE UNIQUE INDEX IF NOT EXISTS attempts_key ON attempts (student_id, "
             "md5(session), time, md5(lesson), md5(problem), md5(step), outcome, md5(input), "
             "md5(feedback), md5(kc), attempt_at_step)",
             "CREATE INDEX IF NOT EXISTS attempts_student ON attempts (student_id, id)",
+            *PostgresBackend.attempts_indexes,
             """CREATE TABLE IF NOT EXISTS mastery (
     student_id BIGINT NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
     p_known DOUBLE PRECISION NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
@@ -314,6 +331,11 @@ class PostgresBackend(Backend):
     marks_tables = (_MARKS_TABLE.format(id="BIGINT", key=""),
                     "CREATE UNIQUE INDEX IF NOT EXISTS session_marks_key ON session_marks "
                     "(student_id, md5(session), md5(lesson), mark)", _MARKS_TIME)
+    # (A student's answers of a session are found by attempts_key: (student_id,
+    # md5(session), …).)
+    attempts_indexes = (
+        "CREATE INDEX IF NOT EXISTS attempts_question ON attempts (student_id, md5(problem), "
+        "md5(step))", _RECEIVED_INDEX)
 
     def connect(self, location: str | Path, timeout: float) -> Connection:
         import psycopg
