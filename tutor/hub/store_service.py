@@ -302,9 +302,11 @@ def _texts(a: Attempt) -> int:
 def _refusal(stored: list[Attempt], sent: list[Attempt], now: datetime,
              usage: tuple[int, int, int]) -> _Refused | None:
     """Why ``sent`` (one student's answers) is not stored, given the student's ``stored``
-    answers of the same lessons and the ``usage`` of all they stored (:meth:`Store.usage`:
-    answers received in the last day, answers, characters): a row that does not fit the
-    tutor's replay (400), or the student's caps (429). None: store it."""
+    answers the replay reads (:meth:`Store.replay_context`: those of the sent answers'
+    sessions, and the others' to the same questions) and the ``usage`` of all they stored
+    (:meth:`Store.usage`: answers received in the last day, answers, characters): a row
+    that does not fit the tutor's replay (400), or the student's caps (429). None: store
+    it."""
     misfits = stored_misfits(sent, stored, now=now)
     if misfits:
         first = misfits[0]
@@ -483,7 +485,8 @@ class _Attempts(_Api):
     async def post(self) -> None:
         """A student's answers, stored under the hub's name of the student, once they fit
         the tutor's replay in the context of the student's stored answers of the same
-        lessons (:func:`tutor.classroom.hand_in.stored_misfits`; read in the store's worker,
+        lessons (:func:`tutor.classroom.hand_in.stored_misfits`, given the rows it reads:
+        :meth:`Store.replay_context`; read in the store's worker,
         so no other write of theirs comes between) and the student's caps: a batch with a
         misfit is refused whole (400), one over a cap too (429)."""
         rows = self.body().get("attempts")
@@ -505,8 +508,8 @@ class _Attempts(_Api):
         def checked_and_stored(s: Store) -> list[int] | _Refused:
             now = datetime.now(timezone.utc)
             since = (now - timedelta(days=1)).isoformat(timespec="microseconds")
-            refused = _refusal(s.lesson_attempts(name, {a.lesson for a in attempts}),
-                               attempts, now, s.usage(name, since))
+            refused = _refusal(s.replay_context(name, attempts), attempts, now,
+                               s.usage(name, since))
             return refused if refused is not None else [s.add_attempt(a) for a in attempts]
 
         ids = await self.store(checked_and_stored)

@@ -20,6 +20,7 @@ extra) is the store a district's server shares, chosen by a ``postgresql://`` ad
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -161,6 +162,15 @@ class Backend:
     attempts_indexes: tuple[str, ...] = ()
     #: The statements that create the session marks' table (version 6) and its keys.
     marks_tables: tuple[str, ...] = ()
+
+    def text_in(self, column: str, count: int) -> str:
+        """The condition that the text ``column`` is one of ``count`` values (each ``?``
+        given one value, in order), as its index reads it."""
+        return f"{column} IN ({', '.join('?' * count)})"
+
+    def text_in_args(self, values: Sequence[str]) -> tuple[object, ...]:
+        """The values of :meth:`text_in`'s marks."""
+        return tuple(values)
 
     def read_horizon(self, conn: Connection) -> int:
         """The :attr:`~tutor.storage.read_mark.ReadMark.horizon` of a read about to begin: 0
@@ -336,6 +346,15 @@ class PostgresBackend(Backend):
     attempts_indexes = (
         "CREATE INDEX IF NOT EXISTS attempts_question ON attempts (student_id, md5(problem), "
         "md5(step))", _RECEIVED_INDEX)
+
+    def text_in(self, column: str, count: int) -> str:
+        """By the texts' md5 (as the indexes hold long texts), then the texts themselves,
+        each list one array (:meth:`text_in_args`): a statement psycopg has prepared (the
+        sixth time it runs) would otherwise build the lists again for every row it reads."""
+        return f"md5({column}) = ANY(?) AND {column} = ANY(?)"
+
+    def text_in_args(self, values: Sequence[str]) -> tuple[object, ...]:
+        return ([hashlib.md5(v.encode("utf-8")).hexdigest() for v in values], list(values))
 
     def connect(self, location: str | Path, timeout: float) -> Connection:
         import psycopg
