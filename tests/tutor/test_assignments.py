@@ -300,8 +300,8 @@ def test_a_store_from_before_assignments_opens_and_keeps_every_row(
         store_url: str, student_plays: Callable[..., None]) -> None:
     """A version-3 store (the tutor before issue 45: no class tables), SQLite or PostgreSQL,
     with a class's games in it, opens at today's version (4 added the class tables, 5 the
-    deals played, 6 the session marks): every attempt, session, student and mastery row
-    kept, and assignments can be made in it."""
+    deals played, 6 the session marks, 7 when each answer was received): every attempt,
+    session, student and mastery row kept, and assignments can be made in it."""
     student_plays("04-times", "Ana", store_url, seed=1)
     student_plays("04-times", "Beto", store_url, seed=2, rounds=1, wrong_every=2)
     tables = ("students", "sessions", "attempts", "mastery", "name_merges")
@@ -313,7 +313,7 @@ def test_a_store_from_before_assignments_opens_and_keeps_every_row(
     conn.close()
     with Store(store_url) as store:
         assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
-            SCHEMA_VERSION == 6
+            SCHEMA_VERSION == 7
         store.save_roster("6B", ["Ana", "Beto"])
         store.save_assignment(make())
         assert store.roster("6B") == ["Ana", "Beto"] and len(store.assignments()) == 1

@@ -86,7 +86,7 @@ def test_a_version_4_store_gets_the_deals_table(store_url: str) -> None:
     with Store(store_url) as store:
         assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [
             (SCHEMA_VERSION,)]
-        assert SCHEMA_VERSION == 6  # through 5, then 6 (the session marks)
+        assert SCHEMA_VERSION == 7  # through 5, 6 (the session marks), then 7
         assert {"deals", "session_marks"} <= store.backend.tables(store.conn)
         assert [a.input for a in store.attempts("ana")] == ["12"]
         assert store.record_deal("ana", LESSON, DEAL, session)

@@ -147,7 +147,8 @@ def test_a_merged_file_marks_the_sessions_it_brought(
 
 def test_a_version_5_store_gets_the_marks_table(store_url: str,
                                                 student_plays: Callable[..., None]) -> None:
-    """A store of version 5 (before the marks) opens at version 6 with every row kept."""
+    """A store of version 5 (before the marks) opens at today's version (7) with
+    every row kept."""
     student_plays("04-times", "Ana", store_url, seed=1, rounds=1)
     with Store(store_url) as store:
         store.conn.execute("DROP TABLE session_marks")
@@ -155,8 +156,8 @@ def test_a_version_5_store_gets_the_marks_table(store_url: str,
         before = store.attempts()
         session = before[0].session
     with Store(store_url) as store:
-        assert SCHEMA_VERSION == 6
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(6,)]
+        assert SCHEMA_VERSION == 7
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
         assert store.attempts() == before
         store.mark_session("Ana", session, "04-times", "questions")
         assert [m.mark for m in store.session_marks()] == ["questions"]

@@ -610,3 +610,61 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
     with pytest.raises(StoreError,
                        match=f"version 0; this tutor reads version {SCHEMA_VERSION}"):
         Store(url)
+
+
+def _indexes(store: Store) -> set[str]:
+    if store.backend.name == "sqlite":
+        return {r[0] for r in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    return {r[0] for r in store.conn.execute(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'attempts'")}
+
+
+def test_a_version_6_store_gets_when_each_answer_was_received(db: Db) -> None:
+    """Version 7 (issue 51): a store of version 6 opens at 7 with every row kept, the
+    answers of the last day dated as received at their own times (one dated later than
+    now, at the migration's), older ones undated (past every day the daily cap counts), and
+    the indexes of a question's answers and of the answers received; then each answer
+    stored is dated by the store's clock, whatever time it carries."""
+    from datetime import datetime, timedelta, timezone
+
+    url = db("v6")
+    now = datetime.now(timezone.utc)
+
+    def at(**ago: float) -> str:
+        return (now - timedelta(**ago)).isoformat(timespec="microseconds")
+
+    times = {"week": at(days=7), "hour": at(hours=1), "future": at(days=-400)}
+    with Store(url) as store:
+        for k, (what, when) in enumerate(times.items()):
+            store.add_attempt(Attempt("ana", "s1", when, "L1", f"p{k}", "gain",
+                                      Outcome.CORRECT, "12", what, "multiply", 1, True, 0,
+                                      2.5, 12, 12))
+        store.record_attempt("beto", store.start_session("beto"), lesson="L2", problem="q",
+                             step="sum", outcome="GIVEUP", time=times["hour"])
+        for index in ("attempts_question", "attempts_received"):
+            store.conn.execute(f"DROP INDEX {index}")
+        store.conn.execute("ALTER TABLE attempts DROP COLUMN received")
+        store.conn.execute("UPDATE schema_version SET version = 6")
+        tables = ("students", "sessions", "attempts", "mastery", "deals", "session_marks")
+        before = {t: store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                  for t in tables}
+        attempts = store.attempts()
+        assert "received" not in store.backend.columns(store.conn, "attempts")
+    with Store(url) as store:
+        assert SCHEMA_VERSION == 7
+        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
+        assert store.attempts() == attempts
+        after = {t: store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                 for t in tables}
+        assert {t: [r[:-1] for r in rows] if t == "attempts" else rows
+                for t, rows in after.items()} == before
+        received = dict(store.conn.execute("SELECT feedback, received FROM attempts"))
+        assert received["week"] is None and received["hour"] == times["hour"]
+        assert times["hour"] < received["future"] <= datetime.now(timezone.utc).isoformat()
+        assert {"attempts_question", "attempts_received"} <= _indexes(store)
+        assert store.usage("ana", at(days=1))[:2] == (2, 3)
+        store.add_attempt(Attempt("ana", "s1", at(days=30), "L1", "p9", "gain",
+                                  Outcome.CORRECT, "12", "late", "multiply", 1, True, 0, 2.5,
+                                  12, 12))
+        assert store.usage("ana", at(days=1))[:2] == (3, 4)

@@ -14,6 +14,7 @@ clients here carry their user's key unless a test says otherwise."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -877,3 +878,133 @@ def test_a_pages_lesson_end_is_stored_under_the_hubs_name_and_read_by_the_teache
         assert ruiz.session_marks("2026-12-01T10:00:03+00:00") == marks[1:]
     with Store(service.database) as direct:
         assert direct.session_marks() == marks
+
+
+# -- what one answer sent costs the service's check (issue 51: a few rows read, not the lesson)
+
+@functools.lru_cache(maxsize=1)
+def _played() -> tuple[Attempt, ...]:
+    """ana's answers as pages record them: three games of 04-times (the same questions come
+    again in other games) and one of 07-all-power."""
+    import tempfile
+    from pathlib import Path
+
+    from tutor.commands.learners import learner
+    from tutor.commands.simulate import simulate_one
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with Store(Path(tmp) / "played.sqlite3") as played:
+            for seed, lesson in enumerate(("04-times", "04-times", "04-times", "07-all-power")):
+                simulate_one(lesson, learner("learner:0.5", "en"), seed, "en", store=played,
+                             name="ana")
+            return tuple(played.attempts("ana"))
+
+
+def _moved(a: Attempt, session: str, seconds: float, duration: float | None = None
+           ) -> Attempt:
+    from datetime import datetime, timedelta
+
+    when = datetime.fromisoformat(a.time) + timedelta(seconds=seconds)
+    return replace(a, session=session, time=when.isoformat(timespec="microseconds"),
+                   duration=a.duration if duration is None else duration)
+
+
+def test_the_services_check_reads_few_rows_and_judges_as_with_the_whole_lesson(
+        store_url: str) -> None:
+    """The check of answers sent reads the sent sessions' stored answers and, of the other
+    sessions, only those to the same questions (:meth:`Store.replay_context`), and its
+    result is the one it gives with every stored answer of the lessons
+    (:meth:`Store.lesson_attempts`): the same misfits, the same refusal and sentence, for
+    honest answers, answers sent again, forged ones, and copies (one finely timed, two or
+    more coarsely timed moved by the same time, of which one already stored in the sent
+    session: the copy it is moved with is read through the stored one's question)."""
+    from datetime import datetime, timezone
+
+    from tutor.classroom.hand_in import stored_misfits
+    from tutor.hub.store_service import _refusal
+
+    rows = list(_played())
+    sessions = list(dict.fromkeys(a.session for a in rows))
+    first, second, last = sessions[0], sessions[1], sessions[2]
+    assert len(sessions) == 4 and len({a.lesson for a in rows}) == 2
+    # The first game's seconds measured coarsely (to a tenth): its copies count in pairs.
+    coarse = [replace(a, duration=round(a.duration, 1) + 0.1) if a.session == first else a
+              for a in rows]
+    held = [a for a in coarse if a.session == last][-5:]
+    a1, a2 = [a for a in coarse if a.session == first and a.outcome is Outcome.CORRECT][:2]
+    b_row = [a for a in coarse if a.session == second and a.outcome is Outcome.CORRECT][0]
+    in_second = _moved(a1, second, 7200)  # a copy already stored in the second game
+    stored_rows = [a for a in coarse if a not in held] + [in_second]
+    right = next(a for a in held if a.outcome is Outcome.CORRECT and a.expected)
+    batches = {
+        "the next answers": held,
+        "the next answer": held[:1],
+        "answers sent again": [a for a in coarse if a.session == last][:3],
+        "a forged answer": [replace(right, input="1", answered=1)],
+        "a fine copy": [_moved(b_row, last, 3600)],
+        "a fine copy, same session": [_moved(b_row, second, 3600)],
+        "one coarse copy": [_moved(a2, last, 3600)],
+        "two coarse copies": [_moved(a1, last, 3600), _moved(a2, last, 3600)],
+        "a coarse copy moved with a stored one": [_moved(a2, second, 7200)],
+        "another lesson in the session": [replace(held[0], lesson="07-all-power")],
+        "a time in the future": [replace(held[0], time="9999-01-01T10:00:00.000000+00:00")],
+    }
+    now = datetime.now(timezone.utc)
+    with Store(store_url) as store:
+        assert store.merge(stored_rows) == len(stored_rows)
+        found = {}
+        for what, sent in batches.items():
+            everything = store.lesson_attempts("ana", {a.lesson for a in sent})
+            few = store.replay_context("ana", sent)
+            assert set(few) <= set(everything) and len(few) < len(everything), what
+            old, new = (stored_misfits(sent, everything, now=now),
+                        stored_misfits(sent, few, now=now))
+            assert new == old, what
+            old_no, new_no = (_refusal(everything, sent, now, (0, 0, 0)),
+                              _refusal(few, sent, now, (0, 0, 0)))
+            assert (old_no is None) == (new_no is None), what
+            if old_no is not None and new_no is not None:
+                assert (new_no.status, str(new_no.err)) == (old_no.status, str(old_no.err)), what
+            found[what] = [m.problem.msgid for m in old]
+    copy = "the same answer, with the same seconds"
+    assert found["the next answers"] == found["answers sent again"] == []
+    assert found["a forged answer"] and found["a time in the future"]
+    for what in ("a fine copy", "a fine copy, same session", "two coarse copies",
+                 "a coarse copy moved with a stored one"):
+        assert any(m.startswith(copy) for m in found[what]), (what, found[what])
+    assert not any(m.startswith(copy) for m in found["one coarse copy"])
+
+
+def test_the_daily_cap_counts_what_the_store_received_whatever_the_answers_times(
+        service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows dated a week ago count on the day the store receives them: past the cap they are
+    refused (429, its sentence), as today's are. A page's honest backlog (answers kept
+    through an outage, sent later with their own older times) below the cap is stored, and
+    counts today."""
+    from datetime import datetime, timedelta, timezone
+
+    import tutor.hub.store_service as service_module
+
+    monkeypatch.setattr(service_module, "MAX_ROWS_PER_DAY", 5)
+    week_ago = datetime.now(timezone.utc) - timedelta(days=7)
+    old = [replace(_attempt("beto", "s-old", k), time=(week_ago + timedelta(seconds=k))
+                   .isoformat(timespec="microseconds")) for k in range(1, 8)]
+    for row in old[:5]:
+        assert _post_rows(service, "tok-beto", [row])[0] == 200
+    assert _post_rows(service, "tok-beto", [old[4]])[0] == 200  # sent again: not more
+    status, said = _post_rows(service, "tok-beto", [old[5]])
+    assert status == 429 and "5 answers in a day" in said
+    status, said = _post_rows(service, "tok-beto", old[5:])
+    assert status == 429 and "5 answers in a day" in said
+    assert len(_stored(service, "beto")) == 5
+
+    kept = datetime.now(timezone.utc) - timedelta(hours=3)  # the store was down since then
+    backlog = [replace(_attempt("ana", "s-outage", k), time=(kept + timedelta(seconds=k))
+                       .isoformat(timespec="microseconds")) for k in range(1, 5)]
+    assert _post_rows(service, "tok-ana", backlog) == (200, "")
+    assert _stored(service, "ana") == backlog
+    more = [replace(_attempt("ana", "s-outage", k), time=(kept + timedelta(seconds=k))
+                    .isoformat(timespec="microseconds")) for k in range(5, 7)]
+    status, said = _post_rows(service, "tok-ana", more)  # 4 received today, and 2: over 5
+    assert status == 429 and "5 answers in a day" in said
+    assert _post_rows(service, "tok-ana", more[:1])[0] == 200

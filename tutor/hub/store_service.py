@@ -123,10 +123,13 @@ MAX_UNREAD = 64 * 1024 * 1024
 this size, so that its sender reads the 413 and its sentence; beyond it the connection is
 closed."""
 MAX_ROWS_PER_DAY = 20_000
-"""Answers one student may store in 24 hours (by the answers' times), then 429. A page asks
-one question at a time and a student answers it in a second at the fastest: all day, 11
-hours without a pause at an answer every 2 seconds. A simulated student who types at random
-(the most answers per question) made about 1,300 rows in a whole lesson of 07-all-power."""
+"""Answers one student may store in 24 hours, then 429: those the store received in the
+last 24 hours, whatever time they carry (a page's answers kept through an outage and sent
+later, with their own older times, count on the day they come; so do rows dated in the
+past, which would otherwise pass uncounted). A page asks one question at a time and a
+student answers it in a second at the fastest: all day, 11 hours without a pause at an
+answer every 2 seconds. A simulated student who types at random (the most answers per
+question) made about 1,300 rows in a whole lesson of 07-all-power."""
 MAX_STORED_BYTES = 64 * 1024 * 1024
 """The text one student's answers may hold in the store, then 429: a stored row of the
 tutor's holds about 450 bytes (measured on simulated lessons; 512 at most), so this is
@@ -298,12 +301,13 @@ def _texts(a: Attempt) -> int:
 
 
 def _refusal(stored: list[Attempt], sent: list[Attempt], now: datetime,
-             usage: tuple[int, int, int], games: SentGames) -> _Refused | None:
+             usage: tuple[int, int, int], games: SentGames | None = None) -> _Refused | None:
     """Why ``sent`` (one student's answers) is not stored, given the student's ``stored``
-    answers of the same lessons, the ``usage`` of all they stored (:meth:`Store.usage`:
-    answers of the last day, answers, characters) and the ``games`` the page sent with
-    them: a row that does not fit the tutor's replay or its game (400), or the student's
-    caps (429). None: store it."""
+    answers the replay reads (:meth:`Store.replay_context`: those of the sent answers'
+    sessions, and the others' to the same questions), the ``usage`` of all they stored
+    (:meth:`Store.usage`: answers received in the last day, answers, characters) and the
+    ``games`` the page sent with them: a row that does not fit the tutor's replay or its
+    game (400), or the student's caps (429). None: store it."""
     misfits = stored_misfits(sent, stored, now=now, games=games)
     if misfits:
         first = misfits[0]
@@ -482,7 +486,8 @@ class _Attempts(_Api):
     async def post(self) -> None:
         """A student's answers, stored under the hub's name of the student, once they fit
         the tutor's replay in the context of the student's stored answers of the same
-        lessons (:func:`tutor.classroom.hand_in.stored_misfits`; read in the store's worker,
+        lessons (:func:`tutor.classroom.hand_in.stored_misfits`, given the rows it reads:
+        :meth:`Store.replay_context`; read in the store's worker,
         so no other write of theirs comes between) and the student's caps: a batch with a
         misfit is refused whole (400), one over a cap too (429)."""
         rows = self.body().get("attempts")
@@ -506,8 +511,8 @@ class _Attempts(_Api):
             now = datetime.now(timezone.utc)
             since = (now - timedelta(days=1)).isoformat(timespec="microseconds")
             games = SentGames(records, [(lesson, deal) for lesson, deal, _, _ in s.deals(name)])
-            refused = _refusal(s.lesson_attempts(name, {a.lesson for a in attempts}),
-                               attempts, now, s.usage(name, since), games)
+            refused = _refusal(s.replay_context(name, attempts), attempts, now,
+                               s.usage(name, since), games)
             return refused if refused is not None else [s.add_attempt(a) for a in attempts]
 
         ids = await self.store(checked_and_stored)

@@ -500,7 +500,15 @@ class ServiceCalls(StoreBase):
         wanted = set(lessons)
         return [a for a in self.attempts(student) if a.lesson in wanted]
 
+    def replay_context(self, student: str, sent: Sequence[Attempt]) -> list[Attempt]:
+        """The sent answers' lessons' stored answers (more rows than the store's, the same
+        replay: the service itself reads them from the database)."""
+        return self.lesson_attempts(student, {a.lesson for a in sent})
+
     def usage(self, student: str, since: str) -> tuple[int, int, int]:
+        """As the store's, but counting the answers of the day by their own times (the
+        service does not send when it received each; the service's cap reads the
+        database's)."""
         rows = self.attempts(student)
         chars = sum(len(v) for a in rows for v in (a.session, a.time, a.lesson, a.problem,
                                                     a.step, a.input, a.feedback, a.kc))

@@ -41,6 +41,13 @@ once migrate it once. A store at a newer version is refused ("Update the tutor")
   session, lesson, mark, when): the play page ended the lesson, and why
   (:meth:`Store.mark_session`), or its rows came in an uploaded file (:meth:`Store.merge`
   with ``from_file``). The migration creates the table; no other row changes.
+* version 7: when the store received each answer (issue 51): ``attempts.received``, set at
+  insert by the store's clock, whatever time the answer carries (the store service's daily
+  cap counts by it: :meth:`Store.usage`); and the indexes of a student's answers to one
+  question (problem and step: :meth:`Store.replay_context`) and of those received since a
+  time. The migration adds the column, dates the answers of the last day as received at
+  their own times (none later than the migration), leaves older ones undated, and makes
+  the indexes; no row is added or dropped.
 
 A store opened for one student (``owner=``, as a student's page under a JupyterHub opens it)
 reads and writes only that student's rows; anything else raises :class:`StoreAccessError`.
@@ -143,6 +150,12 @@ __all__ = [
 ]
 
 ENV_VAR = PROGRESS_ENV
+_ATTEMPT_COLUMNS = ("a.session, a.time, a.lesson, a.problem, a.step, a.outcome, a.input, "
+                    "a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints, "
+                    "a.duration, a.expected, a.answered")
+"""An attempt's columns after its student's name, in :class:`Attempt`'s order."""
+_IN_CHUNK = 200
+"""The most values one ``IN (…)`` of a read is given (a longer list is read in parts)."""
 # Waiting for a busy progress file (BUSY_TIMEOUT, BUSY_RETRIES: tutor.storage.store_base):
 # the pauses between tries are _BACKOFF, 2 × _BACKOFF, 4 × _BACKOFF … seconds.
 _BACKOFF = 0.05
@@ -150,6 +163,12 @@ _BACKOFF = 0.05
 # _RECONNECT_PAUSE seconds, as many tries as fit in busy_timeout (a count, not a clock).
 _RECONNECT_PAUSE = 0.1
 _T = TypeVar("_T")
+
+
+def _attempt_of(r: Row) -> Attempt:
+    """An attempt from its student's name and :data:`_ATTEMPT_COLUMNS`."""
+    return Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
+                   r[10], bool(r[11]), r[12], r[13], r[14], r[15])
 
 
 class Store(StoreBase):
@@ -443,10 +462,10 @@ class Store(StoreBase):
         row = self.conn.execute(self._sql(
             "INSERT INTO attempts (student_id, session, time, lesson, problem, step, outcome,"
             " input, feedback, kc, attempt_at_step, first_attempt, hints, duration, expected,"
-            " answered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " answered, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + (" ON CONFLICT DO NOTHING" if ignore else "") + " RETURNING id"),
             (student_id, *astuple(a)[1:6], a.outcome.value, *astuple(a)[7:11],
-             int(a.first_attempt), *astuple(a)[12:]),
+             int(a.first_attempt), *astuple(a)[12:], utc_now()),
         ).fetchone()
         return int(row[0]) if row is not None else 0
 
@@ -489,14 +508,62 @@ class Store(StoreBase):
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
 
+    def replay_context(self, student: str, sent: Sequence[Attempt]) -> list[Attempt]:
+        """The stored answers of ``student`` that the replay of the answers ``sent`` reads
+        (:func:`tutor.classroom.hand_in.stored_misfits`), in the order they were stored: in
+        the sent answers' lessons, every answer of their sessions (the replay's context),
+        and of the other sessions only those to the same questions (problem and step) as
+        one of these or of the sent ones, the only ones that can be copies of them. The
+        replay's result is the one it gives with all of :meth:`lesson_attempts`; only the
+        rows it never looks at are left unread (the store service's check of each answer
+        sent reads a few rows, not the whole lesson)."""
+        self._allow(student)
+        lessons = {a.lesson for a in sent}
+        sessions = sorted({a.session for a in sent})
+        if not sent:
+            return []
+        sid_sql = self.backend.student_id_sql()
+        backend, columns = self.backend, _ATTEMPT_COLUMNS
+
+        def rows_where(sid: int, column: str, values: Sequence[str]) -> list[Row]:
+            """The student's rows of the sent lessons whose ``column`` is one of ``values``
+            (the lessons are checked here: a condition on them could lead the database to
+            an index that reads all the student's rows)."""
+            found: list[Row] = []
+            for start in range(0, len(values), _IN_CHUNK):
+                part = values[start:start + _IN_CHUNK]
+                sql = (f"SELECT a.id, s.name, {columns} FROM attempts a JOIN students s ON "
+                       "s.id = a.student_id WHERE a.student_id = ? AND "
+                       + backend.text_in(f"a.{column}", len(part)))
+                found += [r for r in self.conn.execute(self._sql(sql), (
+                    sid, *backend.text_in_args(part))) if r[4] in lessons]
+            return found
+
+        def read() -> list[Row]:
+            row = self.conn.execute(self._sql(sid_sql), self._key_args(
+                sid_sql, name_key(student))).fetchone()
+            if row is None:
+                return []
+            sid = int(row[0])
+            own = rows_where(sid, "session", sessions)
+            questions = {(r[5], r[6]) for r in own} | {(a.problem, a.step) for a in sent}
+            wanted = set(sessions)
+            copies = [r for r in rows_where(sid, "problem", sorted({q[0] for q in questions}))
+                      if r[2] not in wanted and (r[5], r[6]) in questions]
+            return sorted({int(r[0]): r for r in (*own, *copies)}.values(), key=lambda r: r[0])
+
+        return [_attempt_of(r[1:]) for r in self._retry(read)]
+
     def usage(self, student: str, since: str) -> tuple[int, int, int]:
-        """What ``student``'s stored attempts take: how many have a time from ``since`` on
-        (ISO 8601 UTC, compared as text, as the tutor writes times), how many there are,
-        and the characters of their texts (the store service's caps)."""
+        """What ``student``'s stored attempts take: how many the store received from
+        ``since`` on (ISO 8601 UTC, compared as text, as the store writes times), whatever
+        time they carry (answers sent late, or dated in the past, count on the day they
+        come), how many there are, and the characters of their texts (the store service's
+        caps)."""
         self._allow(student)
         texts = " + ".join(f"length(a.{c})" for c in (
             "session", "time", "lesson", "problem", "step", "input", "feedback", "kc"))
-        sql = (f"SELECT COUNT(CASE WHEN a.time >= ? THEN 1 END), COUNT(*), "
+        sql = (f"SELECT COUNT(CASE WHEN a.received >= ? THEN 1 END), COUNT(*), "
                f"COALESCE(SUM({texts}), 0) FROM attempts a"
                " JOIN students s ON s.id = a.student_id WHERE " + self.backend.key_filter("s"))
         args = self._key_args(sql, name_key(student), since)

@@ -20,6 +20,7 @@ extra) is the store a district's server shares, chosen by a ``postgresql://`` ad
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -84,6 +85,11 @@ _MARKS_TABLE = """CREATE TABLE IF NOT EXISTS session_marks (
 ended it, and why; or its rows came in an uploaded file
 (:class:`tutor.storage.records.SessionMark`)."""
 _MARKS_TIME = "CREATE INDEX IF NOT EXISTS session_marks_time ON session_marks (time)"
+
+_RECEIVED_INDEX = ("CREATE INDEX IF NOT EXISTS attempts_received ON attempts (student_id, "
+                   "received)")
+"""The answers a student's store received since a time (version 7: the store service's daily
+cap counts them, whatever time the answers carry)."""
 
 _MERGES_TABLE = """CREATE TABLE IF NOT EXISTS name_merges (
     kept TEXT NOT NULL, merged TEXT NOT NULL, time TEXT NOT NULL)"""
@@ -150,8 +156,21 @@ class Backend:
     merges_table = _MERGES_TABLE
     #: The statements that create the deals table (version 5) and its key.
     deals_tables: tuple[str, ...] = ()
+    #: The attempts' indexes of version 7: a student's answers to a question (problem and
+    #: step), which the store service reads for copies of an answer sent, and those the
+    #: store received since a time (the daily cap).
+    attempts_indexes: tuple[str, ...] = ()
     #: The statements that create the session marks' table (version 6) and its keys.
     marks_tables: tuple[str, ...] = ()
+
+    def text_in(self, column: str, count: int) -> str:
+        """The condition that the text ``column`` is one of ``count`` values (each ``?``
+        given one value, in order), as its index reads it."""
+        return f"{column} IN ({', '.join('?' * count)})"
+
+    def text_in_args(self, values: Sequence[str]) -> tuple[object, ...]:
+        """The values of :meth:`text_in`'s marks."""
+        return tuple(values)
 
     def read_horizon(self, conn: Connection) -> int:
         """The :attr:`~tutor.storage.read_mark.ReadMark.horizon` of a read about to begin: 0
@@ -200,8 +219,10 @@ class SQLiteBackend(Backend):
     input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
     attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
     hints INTEGER NOT NULL, duration REAL NOT NULL, expected INTEGER, answered INTEGER,
+    received TEXT,
     UNIQUE (student_id, session, time, lesson, problem, step, outcome, input, feedback, kc,
             attempt_at_step))""",
+            *SQLiteBackend.attempts_indexes,
             """CREATE TABLE IF NOT EXISTS mastery (
     student_id INTEGER NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
     p_known REAL NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
@@ -220,6 +241,11 @@ class SQLiteBackend(Backend):
     marks_tables = (_MARKS_TABLE.format(id="INTEGER",
                                         key=",\n    UNIQUE (student_id, session, lesson, mark)"),
                     _MARKS_TIME)
+    # (A student's answers of a session are found by the key's index: UNIQUE (student_id,
+    # session, …).)
+    attempts_indexes = (
+        "CREATE INDEX IF NOT EXISTS attempts_question ON attempts (student_id, problem, step)",
+        _RECEIVED_INDEX)
 
     def connect(self, location: str | Path, timeout: float) -> sqlite3.Connection:
         conn = sqlite3.connect(location, isolation_level=None, timeout=timeout)
@@ -288,12 +314,13 @@ class PostgresBackend(Backend):
     input TEXT NOT NULL, feedback TEXT NOT NULL, kc TEXT NOT NULL,
     attempt_at_step INTEGER NOT NULL, first_attempt INTEGER NOT NULL,
     hints INTEGER NOT NULL, duration DOUBLE PRECISION NOT NULL, expected BIGINT,
-    answered BIGINT)""",
+    answered BIGINT, received TEXT)""",
             # The same key as SQLite's UNIQUE: a row with these values is a duplicate.
             "CREATE UNIQUE INDEX IF NOT EXISTS attempts_key ON attempts (student_id, "
             "md5(session), time, md5(lesson), md5(problem), md5(step), outcome, md5(input), "
             "md5(feedback), md5(kc), attempt_at_step)",
             "CREATE INDEX IF NOT EXISTS attempts_student ON attempts (student_id, id)",
+            *PostgresBackend.attempts_indexes,
             """CREATE TABLE IF NOT EXISTS mastery (
     student_id BIGINT NOT NULL REFERENCES students(id), skill TEXT NOT NULL,
     p_known DOUBLE PRECISION NOT NULL, mastered INTEGER NOT NULL, asked INTEGER NOT NULL,
@@ -314,6 +341,20 @@ class PostgresBackend(Backend):
     marks_tables = (_MARKS_TABLE.format(id="BIGINT", key=""),
                     "CREATE UNIQUE INDEX IF NOT EXISTS session_marks_key ON session_marks "
                     "(student_id, md5(session), md5(lesson), mark)", _MARKS_TIME)
+    # (A student's answers of a session are found by attempts_key: (student_id,
+    # md5(session), …).)
+    attempts_indexes = (
+        "CREATE INDEX IF NOT EXISTS attempts_question ON attempts (student_id, md5(problem), "
+        "md5(step))", _RECEIVED_INDEX)
+
+    def text_in(self, column: str, count: int) -> str:
+        """By the texts' md5 (as the indexes hold long texts), then the texts themselves,
+        each list one array (:meth:`text_in_args`): a statement psycopg has prepared (the
+        sixth time it runs) would otherwise build the lists again for every row it reads."""
+        return f"md5({column}) = ANY(?) AND {column} = ANY(?)"
+
+    def text_in_args(self, values: Sequence[str]) -> tuple[object, ...]:
+        return ([hashlib.md5(v.encode("utf-8")).hexdigest() for v in values], list(values))
 
     def connect(self, location: str | Path, timeout: float) -> Connection:
         import psycopg

@@ -7,6 +7,7 @@ versions themselves are listed in :mod:`tutor.storage.store`'s docstring.)
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "TABLES", "check_header", "check_schema"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 # Columns added to the mastery table in version 1's lifetime: a version-1 file may lack them;
@@ -100,9 +101,29 @@ def _migrate_5_to_6(store: Store) -> None:
         store.conn.execute(statement)
 
 
+def _migrate_6_to_7(store: Store) -> None:
+    """When the store received each answer (issue 51: the daily cap counts what the store
+    received in a day, whatever time the answers carry), and the indexes of a student's
+    answers to a question and of those received since a time. An answer stored before has
+    no such time but one: those of the last day (by their own times, none later than now)
+    are counted as received then, so the day of the update keeps its cap; older ones are
+    past every day the cap looks at, and keep none. No row is added or dropped."""
+    conn, backend = store.conn, store.backend
+    if "received" not in backend.columns(conn, "attempts"):
+        conn.execute(backend.add_column_sql("attempts", "received", "TEXT"))
+    now = datetime.now(timezone.utc)
+    since = (now - timedelta(days=1)).isoformat(timespec="microseconds")
+    stamp = now.isoformat(timespec="microseconds")
+    conn.execute(store._sql("UPDATE attempts SET received = CASE WHEN time > ? THEN ? ELSE "
+                            "time END WHERE received IS NULL AND time >= ?"),
+                 (stamp, stamp, since))
+    for statement in backend.attempts_indexes:
+        conn.execute(statement)
+
+
 MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _migrate_1_to_2, 2: _migrate_2_to_3,
                                                   3: _migrate_3_to_4, 4: _migrate_4_to_5,
-                                                  5: _migrate_5_to_6}
+                                                  5: _migrate_5_to_6, 6: _migrate_6_to_7}
 """``MIGRATIONS[v](store)`` brings the tables from version ``v`` to ``v + 1`` (run inside the
 opening transaction, which then sets ``schema_version`` to :data:`SCHEMA_VERSION`)."""
 TABLES = {"schema_version", "students", "sessions", "attempts", "mastery", "name_merges",
