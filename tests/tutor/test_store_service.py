@@ -1008,3 +1008,8 @@ def test_the_daily_cap_counts_what_the_store_received_whatever_the_answers_times
     status, said = _post_rows(service, "tok-ana", more)  # 4 received today, and 2: over 5
     assert status == 429 and "5 answers in a day" in said
     assert _post_rows(service, "tok-ana", more[:1])[0] == 200
+
+    # A teacher's merge of carla's files is no page's sending: it does not count.
+    with service.client("tok-ruiz") as ruiz:
+        assert ruiz.merge([_attempt("carla", f"s-file{k}", 1) for k in range(10)]) == 10
+    assert _post_rows(service, "tok-carla", [_attempt("carla", "s-page", 1)])[0] == 200

@@ -415,7 +415,7 @@ class Store(StoreBase):
                     earlier == 0 if first_attempt is None else first_attempt, hints,
                     float(duration), expected, answered)
                 self._refuse_bad(attempt)
-                return self._insert(sid, attempt, ignore=False)
+                return self._insert(sid, attempt, ignore=False, received=utc_now())
 
         return self._retry(write)
 
@@ -437,7 +437,7 @@ class Store(StoreBase):
             with self._transaction():
                 sid = self._student_id(a.student)
                 self._ensure_session(a.session, sid, a.time)
-                added = self._insert(sid, a, ignore=True)
+                added = self._insert(sid, a, ignore=True, received=utc_now())
                 if added:
                     return added
                 found = self._stored_already(sid, a.session, a.time, a.problem, a.step,
@@ -458,14 +458,17 @@ class Store(StoreBase):
             (sid, session, time, problem, step, outcome.value, input_text)).fetchone()
         return None if row is None else int(row[0])
 
-    def _insert(self, student_id: int, a: Attempt, *, ignore: bool) -> int:
+    def _insert(self, student_id: int, a: Attempt, *, ignore: bool,
+                received: str | None) -> int:
+        """Insert ``a``; ``received``: when a page sent it (the daily cap counts those:
+        :meth:`usage`), None for a row merged from files."""
         row = self.conn.execute(self._sql(
             "INSERT INTO attempts (student_id, session, time, lesson, problem, step, outcome,"
             " input, feedback, kc, attempt_at_step, first_attempt, hints, duration, expected,"
             " answered, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + (" ON CONFLICT DO NOTHING" if ignore else "") + " RETURNING id"),
             (student_id, *astuple(a)[1:6], a.outcome.value, *astuple(a)[7:11],
-             int(a.first_attempt), *astuple(a)[12:], utc_now()),
+             int(a.first_attempt), *astuple(a)[12:], received),
         ).fetchone()
         return int(row[0]) if row is not None else 0
 
@@ -558,8 +561,8 @@ class Store(StoreBase):
         """What ``student``'s stored attempts take: how many the store received from
         ``since`` on (ISO 8601 UTC, compared as text, as the store writes times), whatever
         time they carry (answers sent late, or dated in the past, count on the day they
-        come), how many there are, and the characters of their texts (the store service's
-        caps)."""
+        come; rows a teacher merged from files do not: the cap is on what pages send), how
+        many there are, and the characters of their texts (the store service's caps)."""
         self._allow(student)
         texts = " + ".join(f"length(a.{c})" for c in (
             "session", "time", "lesson", "problem", "step", "input", "feedback", "kc"))
@@ -659,7 +662,7 @@ class Store(StoreBase):
                 for a in attempts:
                     sid = self._student_id(a.student)
                     self._ensure_session(a.session, sid, a.time)
-                    if self._insert(sid, a, ignore=True):
+                    if self._insert(sid, a, ignore=True, received=None):
                         added += 1
                         new[(a.session, a.lesson)] = sid
                 if from_file:
