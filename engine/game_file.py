@@ -60,18 +60,113 @@ def replay(record: dict[str, Any], *, partial: bool = False,
     these prepared deals first (an empty list: none), as the match that made the record was
     dealt, and check that every round's hands, pile, table tile and starter in the record
     are those (a record without a seed: the prepared rounds are checked, the others played
-    as the record gives them); None: the record's own deals are played as they are. ``watch``: see
-    :data:`Watch`."""
-    if not isinstance(record, dict):
-        raise RecordError("a game record is a JSON object")
-    variant = _need(record, "variant", str, "record")
-    players = _need(record, "players", int, "record")
+    as the record gives them); None: the record's own deals are played as they are.
+    ``watch``: see :data:`Watch`. :class:`Replay` replays a record that grows."""
+    return Replay(record, partial=partial, dealt=dealt, watch=watch).match
+
+
+class Replay:
+    """A record replayed, then replayed further as it grows: a page sends its match's record
+    again with each answer, and :meth:`extend` plays only the turns added since (checking
+    that the record still holds the turns already played, and the same deals). Arguments as
+    :func:`replay`'s; ``match`` is the match as the record leaves it."""
+
+    def __init__(self, record: dict[str, Any], *, partial: bool = False,
+                 dealt: Sequence[Deal | Mapping[str, Any]] | None = None,
+                 watch: Watch | None = None) -> None:
+        if not isinstance(record, dict):
+            raise RecordError("a game record is a JSON object")
+        variant = _need(record, "variant", str, "record")
+        players = _need(record, "players", int, "record")
+        self.seed = record.get("seed")
+        try:
+            rules = HouseRules.from_dict(_need(record, "rules", dict, "record"))
+        except (RulesError, TypeError) as e:
+            raise RecordError(f"record: rules: {e}") from None
+        deals = _deals(record)
+        self.head = (variant, players, self.seed, rules)
+        self.dealt = None if dealt is None else list(dealt)
+        self.watch = watch
+        self.deals: list[dict[str, Any]] = []
+        """The record's deals of the rounds begun."""
+        self.turns: list[list[Any]] = []
+        """The turns played, by round."""
+        own: list[Any]
+        if self.dealt is None:
+            own = [deals[0]]  # the record's own deals, each round's as it begins
+        elif isinstance(self.seed, int):
+            own = self.dealt  # the prepared deals, then the seed's
+        else:
+            own = self.dealt or [deals[0]]  # no seed: the prepared deals, then the record's
+        try:
+            self.match = Match(variant, players, rules, self.seed, deals=own)
+        except (DealError, RulesError, TileError) as e:
+            raise RecordError(f"round 1: {e}") from None
+        self.extend(record, partial=partial)
+
+    def extend(self, record: dict[str, Any], *, partial: bool = False) -> Match:
+        """Play the turns ``record`` (the same match's, grown) adds."""
+        if not isinstance(record, dict):
+            raise RecordError("a game record is a JSON object")
+        variant, players, seed, rules = self.head
+        try:
+            given = HouseRules.from_dict(_need(record, "rules", dict, "record"))
+        except (RulesError, TypeError) as e:
+            raise RecordError(f"record: rules: {e}") from None
+        for what, was, now in (("game", variant, _need(record, "variant", str, "record")),
+                               ("players", players, _need(record, "players", int, "record")),
+                               ("seed", seed, record.get("seed")),
+                               ("rules", rules.to_dict(), given.to_dict())):
+            if now != was:
+                raise RecordError(f"record: not the match replayed before (its {what} is "
+                                  f"{now!r}, not {was!r})")
+        deals, rounds = _deals(record), record["rounds"]
+        match = self.match
+        if not match.target and len(rounds) > rules.rounds:
+            raise RecordError(f"record: {len(rounds)} rounds, but its rules play {rules.rounds}")
+        if len(rounds) < len(self.turns):
+            raise RecordError(f"record: {len(rounds)} rounds, but it had {len(self.turns)}")
+        checked = 0 if self.dealt is None else len(rounds) if isinstance(seed, int) \
+            else len(self.dealt)
+        for i, rd in enumerate(rounds, 1):
+            turns = _need(rd, "turns", list, f"round {i}")
+            if i <= len(self.turns):  # begun before: the same deal, and its turns kept
+                played = self.turns[i - 1]
+                if deals[i - 1] != self.deals[i - 1] or turns[:len(played)] != played:
+                    raise RecordError(f"round {i}: the record no longer holds the deal and "
+                                      f"turns it had")
+                if len(turns) == len(played) and match.rounds[i - 1].over:
+                    continue
+            else:
+                if i > 1:
+                    if match.over:
+                        raise RecordError(f"round {i}: the match was already over after "
+                                          f"round {i - 1}")
+                    if self.dealt is None or not isinstance(seed, int) \
+                            and i > len(self.dealt):
+                        match.deals.append(deals[i - 1])  # played as the record gives it
+                    try:
+                        match.start_round()
+                    except (DealError, TileError) as e:
+                        raise RecordError(f"round {i}: {e}") from None
+                if i <= checked:
+                    _same_deal(match.current, deals[i - 1], i, seed)
+                self.deals.append(deals[i - 1])
+                self.turns.append([])
+            played = self.turns[i - 1]
+            _replay_round(match, rd, i, partial and i == len(rounds), self.watch,
+                          start=len(played))
+            played += turns[len(played):]
+        want = record.get("scores")
+        if not partial and want is not None and list(want) != match.scores:
+            raise RecordError(f"final scores: the record says {want}, the replay gives "
+                              f"{match.scores}")
+        return match
+
+
+def _deals(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each round's deal as a record gives it."""
     rounds = _need(record, "rounds", list, "record")
-    seed = record.get("seed")
-    try:
-        rules = HouseRules.from_dict(_need(record, "rules", dict, "record"))
-    except (RulesError, TypeError) as e:
-        raise RecordError(f"record: rules: {e}") from None
     if not rounds:
         raise RecordError("record: \"rounds\" is empty")
     deals = []
@@ -84,31 +179,7 @@ def replay(record: dict[str, Any], *, partial: bool = False,
             "table": rd.get("table"),
             "starter": _need(rd, "starter", int, f"round {i}"),
         })
-    own = deals if dealt is None else list(dealt) if isinstance(seed, int) \
-        else [*dealt, *deals[len(dealt):]]  # no seed: the rounds after the prepared ones as given
-    checked = 0 if dealt is None else len(rounds) if isinstance(seed, int) else len(dealt)
-    try:
-        match = Match(variant, players, rules, seed, deals=own)
-    except (DealError, RulesError, TileError) as e:
-        raise RecordError(f"round 1: {e}") from None
-    if not match.target and len(rounds) > rules.rounds:
-        raise RecordError(f"record: {len(rounds)} rounds, but its rules play {rules.rounds}")
-    for i, rd in enumerate(rounds, 1):
-        if i > 1:
-            if match.over:
-                raise RecordError(f"round {i}: the match was already over after round {i - 1}")
-            try:
-                match.start_round()
-            except (DealError, TileError) as e:
-                raise RecordError(f"round {i}: {e}") from None
-        if i <= checked:
-            _same_deal(match.current, deals[i - 1], i, seed)
-        _replay_round(match, rd, i, partial and i == len(rounds), watch)
-    want = record.get("scores")
-    if not partial and want is not None and list(want) != match.scores:
-        raise RecordError(f"final scores: the record says {want}, the replay gives "
-                          f"{match.scores}")
-    return match
+    return deals
 
 
 def _draws(forced: list[dict[str, Any]]) -> str:
@@ -135,7 +206,9 @@ def _same_deal(rnd: Round, given: dict[str, Any], i: int, seed: int | None) -> N
 
 
 def _replay_round(match: Match, rd: dict[str, Any], i: int, partial: bool = False,
-                  watch: Watch | None = None) -> None:
+                  watch: Watch | None = None, start: int = 0) -> None:
+    """Play round ``i``'s turns from its turn ``start`` (0: the first) and check its end
+    (``partial``: it may stop before it)."""
     rnd = match.current
     turns = _need(rd, "turns", list, f"round {i}")
 
@@ -146,7 +219,7 @@ def _replay_round(match: Match, rd: dict[str, Any], i: int, partial: bool = Fals
             watch(rnd, events, before)
         return events
 
-    for k, turn in enumerate(turns, 1):
+    for k, turn in enumerate(turns[start:], start + 1):
         where = f"round {i}, turn {k}"
         if not isinstance(turn, dict):
             raise RecordError(f"{where}: not a JSON object")

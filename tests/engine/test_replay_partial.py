@@ -16,6 +16,7 @@ import pytest
 from engine import HouseRules, Match, RecordError, replay
 from engine.bots import make_bot
 from engine.events import Event, Placed, PowerEffect
+from engine.game_file import Replay
 from engine.round import Round
 from engine.view import view_of
 
@@ -104,3 +105,37 @@ def test_prepared_deals_are_the_ones_a_record_must_show() -> None:
     replay(record, partial=True, dealt=[given])
     with pytest.raises(RecordError, match="not the one seed 8 deals"):
         replay(record, partial=True, dealt=[])
+
+
+def test_a_growing_record_is_played_on_from_where_it_stopped() -> None:
+    """A page sends its match's record again with each answer: :class:`Replay` plays only
+    the turns added, across rounds, and sees the moves a whole replay sees; a record that
+    no longer holds a turn it had, or is another match's, is refused."""
+    match = Match("leonard", 2, HouseRules(), 21)
+    bots = [make_bot("greedy", 21), make_bot("greedy", 22)]
+    records = []
+    while not match.over:
+        rnd = match.current
+        if rnd.over:
+            match.start_round()
+            continue
+        match.apply(bots[rnd.turn].choose(view_of(rnd, rnd.turn)), rnd.turn)
+        records.append(json.loads(json.dumps(match.to_record())))
+    assert len(records[-1]["rounds"]) > 1
+    seen: list[tuple[int, int, list[Event]]] = []
+    growing = Replay(records[0], partial=True, dealt=[],
+                     watch=lambda rnd, events, before: seen.append(
+                         (rnd.number, rnd.placements, events)))
+    for record in records[1::3] + records[-1:]:
+        growing.extend(record, partial=True)
+    whole: list[tuple[int, int, list[Event]]] = []
+    replay(records[-1], dealt=[], watch=lambda rnd, events, before: whole.append(
+        (rnd.number, rnd.placements, events)))
+    assert seen == whole and growing.match.scores == match.scores
+    changed = copy.deepcopy(records[-1])
+    turns = changed["rounds"][0]["turns"]
+    turns[0], turns[1] = turns[1], turns[0]
+    with pytest.raises(RecordError, match="round 1: the record no longer holds"):
+        growing.extend(changed, partial=True)
+    with pytest.raises(RecordError, match="not the match replayed before .its seed is 22, not 21"):
+        Replay(records[0], partial=True, dealt=[]).extend(dict(records[-1], seed=22))

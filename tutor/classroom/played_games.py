@@ -19,18 +19,20 @@ carries no game record, so this check is the service's alone.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.events import Event, PowerEffect, RoundEnded
-from engine.game_file import RecordError, replay
+from engine.game_file import RecordError, Replay
 from engine.round import Round
 from engine.rules import HouseRules, RulesError
 from engine.tiles import TileError
 from tutor.course.lessons import LessonError, load_lesson
 from tutor.i18n import N_, Message
+from tutor.storage.names import name_key
 from tutor.storage.records import Attempt, move_of
 from tutor.teaching.evidence import parse_step
 
@@ -64,12 +66,62 @@ def _lesson_deals(lesson_id: str, seed: int | None) -> tuple[tuple[object, ...],
 _Moves = dict[tuple[int, int], list[tuple[Event, list[int]]]]
 
 
-def _replayed(record: Mapping[str, object], lesson_id: str) -> _Moves | RecordError:
-    """Each move's events (with the scores before it) by (round, placements), replaying
-    ``record`` dealt as a page of lesson ``lesson_id`` deals it: from its seed, with the
-    lesson's deals when the record plays the lesson's game, or from the seed alone (a game
-    changed in Game setup); the first that replays. A record without a seed (a lesson's
-    prepared deals) must show those deals."""
+class _Played:
+    """A match replayed (:class:`engine.game_file.Replay`) and each of its moves' events
+    (with the scores before the move) by (round, placements), as the replay plays them."""
+
+    def __init__(self, record: Mapping[str, object], dealt: list[dict[str, object]]) -> None:
+        self.moves: _Moves = defaultdict(list)
+        self.replay = Replay(dict(record), partial=True, dealt=dealt, watch=self._watch)
+
+    def _watch(self, rnd: Round, events: list[Event], before: list[int]) -> None:
+        self.moves[(rnd.number, rnd.placements)] += [(e, before) for e in events]
+
+
+_REPLAYS: OrderedDict[tuple[str, str, int], _Played] = OrderedDict()
+"""The matches replayed last, by student, session and match number: a page sends its match's
+record again with each answer, and only the turns added since are played (the store
+service's check of an answer costs a move or two, not the whole match)."""
+_KEPT = 256
+"""How many matches :data:`_REPLAYS` keeps (the least recently checked go first): a class of
+30, each with a few matches open, and more."""
+
+
+def _played(key: tuple[str, str, int], record: Mapping[str, object],
+            lesson_id: str) -> _Moves | RecordError:
+    """:func:`_replayed`, going on from the same match's replay when it is kept: the record
+    must hold what was played before (else it is replayed whole, and judged so)."""
+    with _REPLAYS_LOCK:  # one check at a time goes on from a kept replay
+        return _played_locked(key, record, lesson_id)
+
+
+_REPLAYS_LOCK = threading.Lock()
+
+
+def _played_locked(key: tuple[str, str, int], record: Mapping[str, object],
+                   lesson_id: str) -> _Moves | RecordError:
+    kept = _REPLAYS.pop(key, None)
+    if kept is not None:
+        try:
+            kept.replay.extend(dict(record), partial=True)
+        except (RecordError, RulesError, TileError, ValueError, TypeError, KeyError):
+            kept = None  # changed: replayed from its start below, which says what is wrong
+    if kept is None:
+        found = _replayed(record, lesson_id)
+        if isinstance(found, RecordError):
+            return found
+        kept = found
+    _REPLAYS[key] = kept
+    while len(_REPLAYS) > _KEPT:
+        _REPLAYS.popitem(last=False)
+    return kept.moves
+
+
+def _replayed(record: Mapping[str, object], lesson_id: str) -> _Played | RecordError:
+    """``record`` replayed, dealt as a page of lesson ``lesson_id`` deals it: from its seed,
+    with the lesson's deals when the record plays the lesson's game, or from the seed alone
+    (a game changed in Game setup); the first that replays. A record without a seed (a
+    lesson's prepared deals) must show those deals."""
     seed = record.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int | None):
         return RecordError("its seed is not a number")
@@ -87,21 +139,10 @@ def _replayed(record: Mapping[str, object], lesson_id: str) -> _Moves | RecordEr
     failed = RecordError("the record has no seed, and its lesson prepares no deal")
     for dealt in candidates:
         try:
-            return _moves(record, dealt)
+            return _Played(record, dealt)
         except (RecordError, RulesError, TileError, ValueError, TypeError, KeyError) as e:
             failed = e if isinstance(e, RecordError) else RecordError(str(e))
     return failed
-
-
-def _moves(record: Mapping[str, object], dealt: list[dict[str, object]]) -> _Moves:
-    """:func:`_replayed` with one list of prepared deals."""
-    moves: _Moves = defaultdict(list)
-
-    def watch(rnd: Round, events: list[Event], before: list[int]) -> None:
-        moves[(rnd.number, rnd.placements)] += [(e, before) for e in events]
-
-    replay(dict(record), partial=True, dealt=dealt, watch=watch)
-    return moves
 
 
 def _deal_recorded(record: Mapping[str, object], lesson: str,
@@ -176,7 +217,8 @@ def game_misfits(rows: Sequence[tuple[int, Attempt]], sent: SentGames,
                                seed=record.get("seed"), lesson=a.lesson))
             continue
         if (a.session, match) not in replays:
-            replays[(a.session, match)] = _replayed(record, a.lesson)
+            replays[(a.session, match)] = _played((name_key(a.student), a.session, match),
+                                                  record, a.lesson)
         moves = replays[(a.session, match)]
         if isinstance(moves, RecordError):
             note(line, Message(N_("its game does not replay: {error}"), error=str(moves)))
