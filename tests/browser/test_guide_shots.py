@@ -9,12 +9,15 @@ teacher page, after uploading the demo files ``python -m tutor simulate-students
 04-times --students 4 --write-progress DIR`` writes, shows the class now (the live view:
 who plays which lesson, who is stuck), the class table (a "Shown the answer" column, mastery
 with its evidence, sorted by a click), a student's answers and the lesson builder. The
-pictures go to docs/img/ (cropped to the part a guide shows; each kept small), so running
-this test refreshes them.
+pictures (cropped to the part a guide shows; each kept small) go to the test's artifacts
+folder, ``test-artifacts/guide-shots/``: a test run leaves the checkout as it was.
+``python tools/guide_shots.py`` runs this test with ``LEONARD_GUIDE_SHOTS=docs/img`` to
+refresh the guides' pictures when a page changes.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -23,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browsing import ROOT, need_chromium
+from browsing import ARTIFACTS, ROOT, need_chromium
 from test_dashboard import _answer, _play_to_a_question
 from test_pages import no_errors, open_page, serve
 from test_working import WORK_IT_OUT, working_for
@@ -32,7 +35,9 @@ from tests import driving as drive
 from tutor.commands.server import stop_server
 from tutor.session.session import Session
 
-IMG = ROOT / "docs" / "img"
+SHOTS_ENV = "LEONARD_GUIDE_SHOTS"
+"""Where the pictures go when set (``tools/guide_shots.py``: the guides' ``docs/img``)."""
+IMG = Path(os.environ.get(SHOTS_ENV) or ARTIFACTS / "guide-shots")
 SEED = 19
 """Lesson 04-times with this deal reaches a power play's question within its first round."""
 MAX_BYTES = 200_000
@@ -51,7 +56,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 
 def shot(locator: Any, name: str) -> Path:
-    """A screenshot of one part of the page into docs/img/NAME.png, checked to be small."""
+    """A screenshot of one part of the page into :data:`IMG`/NAME.png, checked to be small."""
     IMG.mkdir(parents=True, exist_ok=True)
     path = IMG / f"{name}.png"
     locator.scroll_into_view_if_needed()
