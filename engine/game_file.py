@@ -91,18 +91,17 @@ class Replay:
         """The record's deals of the rounds begun."""
         self.turns: list[list[Any]] = []
         """The turns played, by round."""
-        own: list[Any]
-        if self.dealt is None:
-            own = [deals[0]]  # the record's own deals, each round's as it begins
-        elif isinstance(self.seed, int):
-            own = self.dealt  # the prepared deals, then the seed's
-        else:
-            own = self.dealt or [deals[0]]  # no seed: the prepared deals, then the record's
+        own = [*(self.dealt or []), *deals[:1]] if self._as_given(1) else self.dealt
         try:
             self.match = Match(variant, players, rules, self.seed, deals=own)
         except (DealError, RulesError, TileError) as e:
             raise RecordError(f"round 1: {e}") from None
         self.extend(record, partial=partial)
+
+    def _as_given(self, i: int) -> bool:
+        """Round ``i`` is played from the record's own deal (none is dealt to check it
+        against): no ``dealt``, or no seed and past the prepared deals."""
+        return self.dealt is None or not isinstance(self.seed, int) and i > len(self.dealt)
 
     def extend(self, record: dict[str, Any], *, partial: bool = False) -> Match:
         """Play the turns ``record`` (the same match's, grown) adds."""
@@ -126,8 +125,6 @@ class Replay:
             raise RecordError(f"record: {len(rounds)} rounds, but its rules play {rules.rounds}")
         if len(rounds) < len(self.turns):
             raise RecordError(f"record: {len(rounds)} rounds, but it had {len(self.turns)}")
-        checked = 0 if self.dealt is None else len(rounds) if isinstance(seed, int) \
-            else len(self.dealt)
         for i, rd in enumerate(rounds, 1):
             turns = _need(rd, "turns", list, f"round {i}")
             if i <= len(self.turns):  # begun before: the same deal, and its turns kept
@@ -142,14 +139,13 @@ class Replay:
                     if match.over:
                         raise RecordError(f"round {i}: the match was already over after "
                                           f"round {i - 1}")
-                    if self.dealt is None or not isinstance(seed, int) \
-                            and i > len(self.dealt):
-                        match.deals.append(deals[i - 1])  # played as the record gives it
+                    if self._as_given(i):
+                        match.deals.append(deals[i - 1])
                     try:
                         match.start_round()
                     except (DealError, TileError) as e:
                         raise RecordError(f"round {i}: {e}") from None
-                if i <= checked:
+                if not self._as_given(i):
                     _same_deal(match.current, deals[i - 1], i, seed)
                 self.deals.append(deals[i - 1])
                 self.turns.append([])

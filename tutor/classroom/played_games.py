@@ -30,6 +30,7 @@ from engine.game_file import RecordError, Replay
 from engine.round import Round
 from engine.rules import HouseRules, RulesError
 from engine.tiles import TileError
+from tutor.course.deals import deal_head
 from tutor.course.lessons import LessonError, load_lesson
 from tutor.i18n import N_, Message
 from tutor.storage.names import name_key
@@ -85,6 +86,7 @@ service's check of an answer costs a move or two, not the whole match)."""
 _KEPT = 256
 """How many matches :data:`_REPLAYS` keeps (the least recently checked go first): a class of
 30, each with a few matches open, and more."""
+_REPLAYS_LOCK = threading.Lock()
 
 
 def _played(key: tuple[str, str, int], record: Mapping[str, object],
@@ -92,29 +94,21 @@ def _played(key: tuple[str, str, int], record: Mapping[str, object],
     """:func:`_replayed`, going on from the same match's replay when it is kept: the record
     must hold what was played before (else it is replayed whole, and judged so)."""
     with _REPLAYS_LOCK:  # one check at a time goes on from a kept replay
-        return _played_locked(key, record, lesson_id)
-
-
-_REPLAYS_LOCK = threading.Lock()
-
-
-def _played_locked(key: tuple[str, str, int], record: Mapping[str, object],
-                   lesson_id: str) -> _Moves | RecordError:
-    kept = _REPLAYS.pop(key, None)
-    if kept is not None:
-        try:
-            kept.replay.extend(dict(record), partial=True)
-        except (RecordError, RulesError, TileError, ValueError, TypeError, KeyError):
-            kept = None  # changed: replayed from its start below, which says what is wrong
-    if kept is None:
-        found = _replayed(record, lesson_id)
-        if isinstance(found, RecordError):
-            return found
-        kept = found
-    _REPLAYS[key] = kept
-    while len(_REPLAYS) > _KEPT:
-        _REPLAYS.popitem(last=False)
-    return kept.moves
+        kept = _REPLAYS.pop(key, None)
+        if kept is not None:
+            try:
+                kept.replay.extend(dict(record), partial=True)
+            except (RecordError, RulesError, TileError, ValueError, TypeError, KeyError):
+                kept = None  # changed: replayed from its start below, which says what is wrong
+        if kept is None:
+            found = _replayed(record, lesson_id)
+            if isinstance(found, RecordError):
+                return found
+            kept = found
+        _REPLAYS[key] = kept
+        while len(_REPLAYS) > _KEPT:
+            _REPLAYS.popitem(last=False)
+        return kept.moves
 
 
 def _replayed(record: Mapping[str, object], lesson_id: str) -> _Played | RecordError:
@@ -149,7 +143,7 @@ def _deal_recorded(record: Mapping[str, object], lesson: str,
                    deals: Collection[tuple[str, str]]) -> bool:
     """The store recorded the deal of ``record`` (its game, players and seed: the start of
     :func:`tutor.session.settings.deal_key`) for the student in ``lesson``."""
-    head = f"{record.get('variant')}:{record.get('players')}:{record.get('seed')}:"
+    head = deal_head(record.get("variant"), record.get("players"), record.get("seed"))
     return any(lesson == lesson_id and key.startswith(head) for lesson_id, key in deals)
 
 

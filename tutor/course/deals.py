@@ -13,10 +13,17 @@ from collections.abc import Collection, Sequence
 from engine.round import Round
 from engine.rules import HouseRules, effect_rule, variant
 
-__all__ = ["POWER_ROWS", "richness", "search_deals"]
+__all__ = ["POWER_ROWS", "deal_head", "richness", "search_deals"]
 
 POWER_ROWS = ("x/n", "+/n", "-/n", "x/x", "+/+", "-/-", "+/-", "x/+", "x/-")
 """The §1.6 rows a lesson may ask its deals to be rich in."""
+
+
+def deal_head(variant: object, players: object, seed: object) -> str:
+    """The start of a played deal's key (:func:`tutor.session.settings.deal_key`, which a
+    class's store records): its game, players and seed. The store service finds the deal of
+    a game record a page sends by it (:mod:`tutor.classroom.played_games`)."""
+    return f"{variant}:{players}:{seed}:"
 
 
 def richness(rnd: Round, humans: Collection[int], rows: Collection[str]) -> int:

@@ -510,7 +510,8 @@ class _Attempts(_Api):
         def checked_and_stored(s: Store) -> list[int] | _Refused:
             now = datetime.now(timezone.utc)
             since = (now - timedelta(days=1)).isoformat(timespec="microseconds")
-            games = SentGames(records, [(lesson, deal) for lesson, deal, _, _ in s.deals(name)])
+            games = SentGames(records, [(lesson, deal) for lesson, deal, _, _ in s.deals(name)]
+                              if records else ())  # no record: no deal to find
             refused = _refusal(s.replay_context(name, attempts), attempts, now,
                                s.usage(name, since), games)
             return refused if refused is not None else [s.add_attempt(a) for a in attempts]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from engine.deal import Deal
 from engine.rules import HouseRules
+from tutor.course.deals import deal_head
 from tutor.i18n import N_, TranslatableError
 from tutor.teaching.asking import ASK_KINDS
 from tutor.teaching.mastery import SKILLS, Params
@@ -200,7 +201,7 @@ def deal_key(s: GameSettings, c: Checked) -> str | None:
     what = repr((s.get("variant"), c.players, c.humans, seed, replace(c.rules, rounds=1),
                  given))
     digest = hashlib.sha256(what.encode("utf-8")).hexdigest()[:16]
-    return f"{s.get('variant')}:{c.players}:{seed}:{digest}"
+    return deal_head(s.get("variant"), c.players, seed) + digest
 
 
 def _utc_now() -> datetime:

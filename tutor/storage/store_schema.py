@@ -43,7 +43,7 @@ def _migrate_2_to_3(store: Store) -> None:
     """The mastery's evidence column (issue 42); name keys for every student, students
     whose names share a key become the first of them (lowest id), and each merge is listed
     in ``name_merges`` (issue 41)."""
-    conn, sql = store.conn, store._sql
+    conn, sql = store.conn, store.backend.sql
     if "evidence" not in store.backend.columns(conn, "mastery"):
         conn.execute(store.backend.add_column_sql("mastery", "evidence",
                                                   "TEXT NOT NULL DEFAULT ''"))
@@ -72,7 +72,7 @@ _ATTEMPT_KEY = ("session", "time", "lesson", "problem", "step", "outcome", "inpu
 def _merge_student(store: Store, merged: int, into: int) -> None:
     """Student ``merged``'s rows become student ``into``'s: an attempt both hold is kept
     once; the mastery rows of both are dropped (rebuilt from the attempts when next read)."""
-    conn, sql = store.conn, store._sql
+    conn, sql = store.conn, store.backend.sql
     same = " AND ".join(f"b.{c} = attempts.{c}" for c in _ATTEMPT_KEY)
     conn.execute(sql("DELETE FROM attempts WHERE student_id = ? AND EXISTS (SELECT 1 FROM "
                      f"attempts b WHERE b.student_id = ? AND {same})"), (merged, into))
@@ -114,7 +114,7 @@ def _migrate_6_to_7(store: Store) -> None:
     now = datetime.now(timezone.utc)
     since = (now - timedelta(days=1)).isoformat(timespec="microseconds")
     stamp = now.isoformat(timespec="microseconds")
-    conn.execute(store._sql("UPDATE attempts SET received = CASE WHEN time > ? THEN ? ELSE "
+    conn.execute(store.backend.sql("UPDATE attempts SET received = CASE WHEN time > ? THEN ? ELSE "
                             "time END WHERE received IS NULL AND time >= ?"),
                  (stamp, stamp, since))
     for statement in backend.attempts_indexes:
@@ -193,5 +193,5 @@ def _migrate(store: Store) -> None:
         while found < SCHEMA_VERSION:
             MIGRATIONS[found](store)
             found += 1
-        store.conn.execute(store._sql("UPDATE schema_version SET version = ?"),
+        store.conn.execute(store.backend.sql("UPDATE schema_version SET version = ?"),
                            (SCHEMA_VERSION,))
