@@ -174,6 +174,24 @@ def test_a_page_without_a_name_shows_the_loaded_students_lessons(
         assert "student=student-02" in page.lesson_list.value
 
 
+def test_the_lesson_links_carry_the_name_before_they_show(link: Any, tmp_path: Path) -> None:
+    """Issue 33: the browser applies the page's changes in order, so the list must be drawn
+    with the name before it shows, and the address bar change last: a student who clicks a
+    lesson the moment it appears opens it under their name, not at a page that asks again."""
+    link("lang=en")
+    with Store(tmp_path / "p.sqlite3") as store:
+        page = lessons_page(store=store)
+        seen: list[tuple[str, str]] = []
+        page.lesson_list.layout.observe(
+            lambda change: seen.append(("shown", page.lesson_list.value))
+            if change["new"] != "none" else None, "display")
+        page.access.observe(lambda change: seen.append(("address", change["new"])), "student")
+        page.name_form.name_in.value = "Lía"
+        page.name_form.start_btn.click()
+    assert [what for what, _ in seen] == ["shown", "address"]
+    assert "student=L%C3%ADa" in seen[0][1] and "Lessons of Lía" in seen[0][1]
+
+
 def test_teacher_page_merges_a_class_of_30_and_its_table_matches_the_files(
         link: Any, tmp_path: Path, class_files: list[tuple[str, bytes]]) -> None:
     link("lang=en")

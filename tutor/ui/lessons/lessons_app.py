@@ -123,10 +123,12 @@ class LessonsPage(LanguagePage):
         """The student said their name: their lessons and progress, links that carry the
         name, and the address bar's link too (a reload keeps it)."""
         self.student, self.class_code = student, class_code
+        # The list is drawn with the name before it shows: a link clicked the moment it
+        # appears already carries the name (the browser applies the changes in order).
+        self.refresh()
+        self._show_name_form(False)
         with self.access.hold_sync():
             self.access.student, self.access.class_code = student, class_code
-        self._show_name_form(False)
-        self.refresh()
 
     def progress(self) -> list[LessonProgress]:
         """Each lesson with this student's progress (none saved: nothing done yet)."""
