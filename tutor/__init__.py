@@ -15,6 +15,11 @@ docstring: ``i18n`` imports nothing of the tutor, ``games`` the engine and ``i18
 still importable) nothing. This file, which re-exports the public names, has the line below.
 May import: ``tutor.old_names``, ``tutor.teaching``, ``tutor.session`` and ``tutor.storage``.
 
+Python runs this file first for every import of a ``tutor.…`` module, a server extension's
+(:mod:`tutor.hub.page_xsrf`) too, so it loads nothing itself: each public name is imported
+from its module the first time it is asked for (:func:`__getattr__`, PEP 562), and
+``import tutor`` loads no session, no store and no widgets.
+
 >>> from tutor import Session
 >>> s = Session(seed=1, lang="en")
 >>> s.snapshot().round, s.snapshot().players
@@ -23,23 +28,22 @@ May import: ``tutor.old_names``, ``tutor.teaching``, ``tutor.session`` and ``tut
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from tutor import old_names
-from tutor.session.narration import describe_event
-from tutor.session.session import Session, SessionError
-from tutor.session.snapshot import Snapshot
-from tutor.teaching.answers import AnswerError, Reading, parse_answer, read_answer
-from tutor.teaching.asking import Feedback
-from tutor.teaching.diagnosis import CATALOG, Diagnosis, diagnose
-from tutor.teaching.hints import Hint, hint_ladder
-from tutor.teaching.mastery import BKTParams, Mastery
-from tutor.teaching.questions import Question, QuestionError, question_for
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the names as mypy and readers see them; at run time, __getattr__
+    from tutor.session.narration import describe_event
+    from tutor.session.session import Session, SessionError
+    from tutor.session.snapshot import Snapshot
     from tutor.storage.store import Store
-
-old_names.install()  # what a config or a script wrote before a module moved still imports
+    from tutor.teaching.answers import AnswerError, Reading, parse_answer, read_answer
+    from tutor.teaching.asking import Feedback
+    from tutor.teaching.diagnosis import CATALOG, Diagnosis, diagnose
+    from tutor.teaching.hints import Hint, hint_ladder
+    from tutor.teaching.mastery import BKTParams, Mastery
+    from tutor.teaching.questions import Question, QuestionError, question_for
 
 __all__ = [
     "CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
@@ -48,11 +52,36 @@ __all__ = [
     "read_answer",
 ]
 
+old_names.install()  # what a config or a script wrote before a module moved still imports
 
-def __getattr__(name: str) -> type[Store]:
-    if name == "Store":
-        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
-        from tutor.storage.store import Store
+_HOME: dict[str, str] = {
+    "describe_event": "tutor.session.narration",
+    "Session": "tutor.session.session", "SessionError": "tutor.session.session",
+    "Snapshot": "tutor.session.snapshot",
+    "Store": "tutor.storage.store",
+    "AnswerError": "tutor.teaching.answers", "Reading": "tutor.teaching.answers",
+    "parse_answer": "tutor.teaching.answers", "read_answer": "tutor.teaching.answers",
+    "Feedback": "tutor.teaching.asking",
+    "CATALOG": "tutor.teaching.diagnosis", "Diagnosis": "tutor.teaching.diagnosis",
+    "diagnose": "tutor.teaching.diagnosis",
+    "Hint": "tutor.teaching.hints", "hint_ladder": "tutor.teaching.hints",
+    "BKTParams": "tutor.teaching.mastery", "Mastery": "tutor.teaching.mastery",
+    "Question": "tutor.teaching.questions", "QuestionError": "tutor.teaching.questions",
+    "question_for": "tutor.teaching.questions",
+}
+"""Each public name's module. Only what is asked for is loaded: ``from tutor import
+hint_ladder`` loads the hints, not the session or the store (nor sqlite3)."""
 
-        return Store
-    raise AttributeError(f"module 'tutor' has no attribute {name!r}")
+
+def __getattr__(name: str) -> object:
+    """A public name, from its module (:data:`_HOME`), kept here once asked for."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'tutor' has no attribute {name!r}")
+    value: object = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

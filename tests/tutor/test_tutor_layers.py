@@ -316,6 +316,37 @@ def test_engine_and_tutor_load_no_widgets() -> None:
     assert not {m for m in json.loads(out.stdout) if _in(m, WIDGETS)}
 
 
+SESSION_STACK = ("tutor.session", "tutor.teaching", "tutor.storage", "tutor.course",
+                 "tutor.classroom", "tutor.commands", UI)
+"""What a page or a teacher's command loads, and a server extension never needs."""
+
+
+@pytest.mark.parametrize("modules", ["tutor", "tutor.hub.page_xsrf",
+                                     "tutor.hub.page_templates, tutor.hub.page_xsrf"])
+def test_a_server_extension_loads_no_session_stack(modules: str) -> None:
+    """Issue 53 part 5: Python runs ``tutor/__init__.py`` before any ``tutor.…`` module, and
+    it imported the whole session stack (about 40 modules for the 77-line
+    ``tutor.hub.page_xsrf``, in every class server). It now loads nothing until a public name
+    is asked for."""
+    out = subprocess.run([sys.executable, "-c", PROBE.format(modules=modules)], cwd=ROOT,
+                         capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT)})
+    loaded = set(json.loads(out.stdout))
+    assert "tutor" in loaded
+    assert sorted(m for m in loaded if _in(m, {*SESSION_STACK, *WIDGETS, "sqlite3"})) == []
+
+
+def test_a_public_name_loads_only_its_own_module() -> None:
+    """``from tutor import hint_ladder`` loads the hints, not the session or the store."""
+    out = subprocess.run([sys.executable, "-c", PROBE.format(
+        modules="tutor\nfrom tutor import hint_ladder")], cwd=ROOT, capture_output=True,
+        text=True, check=True, env={"PYTHONPATH": str(ROOT)})
+    loaded = set(json.loads(out.stdout))
+    assert "tutor.teaching.hints" in loaded
+    assert sorted(m for m in loaded if _in(m, {"tutor.session", "tutor.storage.store",
+                                               "sqlite3", UI})) == []
+
+
 PUBLIC = {
     "tutor": ("CATALOG", "AnswerError", "BKTParams", "Diagnosis", "Feedback", "Hint", "Mastery",
               "Question", "QuestionError", "Reading", "Session", "SessionError", "Snapshot",
