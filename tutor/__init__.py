@@ -10,10 +10,10 @@ SQLite or PostgreSQL, file formats), ``course`` (lesson files, deals, when a les
 
 The layer test (tests/tutor/test_tutor_layers.py) reads each package's "May import:" line as
 the rule for its modules. A module directly in ``tutor/`` has its own line in its own
-docstring: ``i18n`` imports nothing of the tutor, ``games`` the engine and ``i18n``,
-``__main__`` the commands and what they start, and ``old_names`` (the modules' old names,
-still importable) nothing. This file, which re-exports the public names, has the line below.
-May import: ``tutor.old_names``, ``tutor.teaching``, ``tutor.session`` and ``tutor.storage``.
+docstring: ``i18n`` imports nothing of the tutor, ``games`` the engine and ``i18n``, and
+``__main__`` the commands and what they start. This file, which re-exports the public names,
+has the line below.
+May import: ``tutor.teaching``, ``tutor.session`` and ``tutor.storage``.
 
 Python runs this file first for every import of a ``tutor.…`` module, a server extension's
 (:mod:`tutor.hub.page_xsrf`) too, so it loads nothing itself: each public name is imported
@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING
-
-from tutor import old_names
 
 if TYPE_CHECKING:  # the names as mypy and readers see them; at run time, __getattr__
     from tutor.session.narration import describe_event
@@ -51,8 +49,6 @@ __all__ = [
     "describe_event", "diagnose", "hint_ladder", "parse_answer", "question_for",
     "read_answer",
 ]
-
-old_names.install()  # what a config or a script wrote before a module moved still imports
 
 _HOME: dict[str, str] = {
     "describe_event": "tutor.session.narration",

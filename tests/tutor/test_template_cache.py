@@ -135,24 +135,46 @@ def test_server_config_enables_the_cache_for_both_servers(
     assert serving.write_voila_config(voila) == voila  # writing again is fine
 
 
-def test_a_config_written_with_the_classroom_names_is_written_again_with_the_new(
+OLD_VOILA_PY = '''\
+import logging
+try:
+    from tutor.template_cache import turn_on
+except ImportError:  # the project is no longer installed in this environment
+    pass
+else:
+    turn_on(logging.getLogger("Voila"))
+try:
+    from tutor.xsrf_cookie import turn_on as xsrf_cookie
+except ImportError:
+    pass
+else:
+    xsrf_cookie(logging.getLogger("Voila"))
+'''
+"""The part of the ``voila.py`` that ``python -m tutor.serve --write-server-config`` wrote
+before the tutor's modules were grouped into packages (issue 34 part 7): its ImportErrors
+now silently lose the template cache and the cookie, until it is written again."""
+
+
+def test_a_config_written_with_the_old_names_is_written_again_with_the_new(
         tmp_path: Path) -> None:
     """Issue 46 renamed the server extensions (``tutor.classroom.template_cache`` is
-    ``tutor.hub.page_templates``): running ``--write-server-config`` again on a server set up
-    with the names before puts the new names in their place (the old would no longer load),
-    and rewrites its ``voila.py`` instead of taking it for someone else's."""
+    ``tutor.hub.page_templates``), and issue 34 before it (``tutor.template_cache``):
+    running ``--write-server-config`` again on a server set up with either puts the new names
+    in their place (issue 53: the older no longer load, the newer only until 0.2.0), and
+    rewrites its ``voila.py`` instead of taking it for someone else's."""
     server = tmp_path / "jupyter_server_config.json"
     server.write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
         "tutor.classroom.template_cache": True, "tutor.classroom.xsrf_cookie": True,
-        "other": True}}}))
+        "tutor.template_cache": True, "tutor.xsrf_cookie": True, "other": True}}}))
     serving.write_server_config(server)
     written = json.loads(server.read_text())["ServerApp"]["jpserver_extensions"]
     assert written == {"other": True, **serving.SERVER_EXTENSIONS}
-    voila = tmp_path / "voila.py"
-    voila.write_text(serving.VOILA_PY.replace("tutor.hub.page_templates",
-                                              "tutor.classroom.template_cache"))
-    assert serving.write_voila_config(voila) == voila
-    assert voila.read_text() == serving.VOILA_PY
+    for old in (serving.VOILA_PY.replace("tutor.hub.page_templates",
+                                         "tutor.classroom.template_cache"), OLD_VOILA_PY):
+        voila = tmp_path / "voila.py"
+        voila.write_text(old)
+        assert serving.write_voila_config(voila) == voila
+        assert voila.read_text() == serving.VOILA_PY
 
 
 def test_a_voila_py_of_someone_else_is_kept(tmp_path: Path) -> None:
@@ -265,45 +287,3 @@ def test_the_class_servers_logger_makes_no_debug_records() -> None:
     app._configure_logging()
     assert not logging.getLogger("Voila").isEnabledFor(logging.DEBUG)
     assert logging.getLogger("Voila").isEnabledFor(logging.INFO)
-
-
-OLD_VOILA_PY = '''\
-import logging
-try:
-    from tutor.template_cache import turn_on
-except ImportError:  # the project is no longer installed in this environment
-    pass
-else:
-    turn_on(logging.getLogger("Voila"))
-try:
-    from tutor.xsrf_cookie import turn_on as xsrf_cookie
-except ImportError:
-    pass
-else:
-    xsrf_cookie(logging.getLogger("Voila"))
-'''
-"""The part of the ``voila.py`` that ``python -m tutor.serve --write-server-config`` wrote
-before the tutor's modules were grouped into packages (issue 34 part 7)."""
-
-
-def test_a_class_server_set_up_before_the_regrouping_keeps_its_settings(tmp_path: Path) -> None:
-    """A server set up with the old module names keeps its template cache and its XSRF cookie
-    (its voila.py swallows an ImportError, so without the old names both would silently go),
-    its jupyter_server_config names extensions that still load, and the old command runs."""
-    import subprocess
-    import sys
-
-    from tutor import template_cache as old_cache
-    from tutor import xsrf_cookie as old_cookie
-    script = tmp_path / "old_config.py"  # not voila.py: it would shadow the voila package
-    script.write_text(OLD_VOILA_PY + "from tutor.hub import page_templates, page_xsrf\n"
-                      "print(page_templates.installed(), page_xsrf.installed())\n")
-    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                         check=True)
-    assert ran.stdout.split() == ["True", "True"], ran.stderr
-    for old, new in ((old_cache, page_templates), (old_cookie, page_xsrf)):
-        assert old._load_jupyter_server_extension is new._load_jupyter_server_extension
-        assert old._jupyter_server_extension_points() == new._jupyter_server_extension_points()
-    command = subprocess.run([sys.executable, "-m", "tutor.serve", "--help"],
-                             capture_output=True, text=True, check=True)
-    assert "--write-server-config" in command.stdout

@@ -5,8 +5,8 @@ its modules: a module may import its own package's modules and what that line na
 package (``tutor.teaching``), a single module (``tutor.storage.records``), ``engine`` or a
 widget toolkit — and nothing else of ``tutor``, ``engine`` or the widgets (the standard
 library and other libraries are not checked here). A module directly in ``tutor/`` (``i18n``,
-``games``, ``__main__``, ``old_names`` (the modules' old names, still importable), and
-``tutor/__init__.py`` itself) has its own line, in its own docstring. There are no hand-kept
+``games``, ``__main__`` and ``tutor/__init__.py`` itself) has its own line, in its own
+docstring. There are no hand-kept
 sets of module names: a module moved to another folder is under that folder's line.
 
 The imports are found by a static scan, with ``ast``, of every module — at the top or inside
@@ -169,18 +169,36 @@ class Rule:
         return next(m for m in (*sorted(MODULES), *sorted(WIDGETS)) if self.bad(m))
 
 
+OLD_NAMES = {"tutor.classroom.template_cache": "tutor.hub.page_templates",
+             "tutor.classroom.xsrf_cookie": "tutor.hub.page_xsrf"}
+"""Issue 53 part 5: the server extensions' old names, which a class server's config may
+still hold, each a module that gives the extension of its new name (until version 0.2.0).
+They sit in a folder below the one they import from, so no folder's line is their rule:
+each has a rule of its own (:func:`_old_name_rule`): it imports its new module and nothing
+else."""
+
+
 def _line_rule(rule_of: str) -> Rule:
     names = ", ".join(sorted(may_import(rule_of))) or "nothing"
     return Rule(f"{rule_of} imports its own package and only: {names}",
-                lambda m: holder(m) == rule_of, lambda i: not allowed(rule_of, i))
+                lambda m: holder(m) == rule_of and m not in OLD_NAMES,
+                lambda i: not allowed(rule_of, i))
+
+
+def _old_name_rule(old: str) -> Rule:
+    new = OLD_NAMES[old]
+    return Rule(f"{old} (an old name) imports only {new}", lambda m: m == old,
+                lambda i: i.split(".")[0] in CHECKED and not _in(i, new))
 
 
 RULES = (
     *(_line_rule(h) for h in HOLDERS),
+    *(_old_name_rule(old) for old in sorted(OLD_NAMES)),
     Rule("a page reaches no command-line module", lambda m: _in(m, UI),
          lambda i: _in(i, COMMANDS), through=True),
 )
-"""One rule per "May import:" line, and one that follows imports through other modules."""
+"""One rule per "May import:" line, one per old name, and one that follows imports through
+other modules."""
 
 
 def broken(rule: Rule, imports: dict[str, set[str]]) -> list[str]:

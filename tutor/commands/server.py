@@ -111,12 +111,14 @@ lockdown of a student's server (:mod:`tutor.hub.lockdown`) acts only under a hub
 config enables it too, so that a server it starts is locked down even where this was not
 written."""
 
-OLD_EXTENSIONS = ("tutor.classroom.template_cache", "tutor.classroom.xsrf_cookie")
-"""The names :data:`SERVER_EXTENSIONS` had from the regrouping into packages (issue 34) to the
-renaming of what clashed with the old root names (issue 46): a config written then names
-them, and writing it again puts the new names in their place. Both they and the names before
-the regrouping (``tutor.template_cache``, ``tutor.xsrf_cookie``) stay importable
-(:mod:`tutor.old_names`), so a config not written again keeps working."""
+OLD_EXTENSIONS = ("tutor.classroom.template_cache", "tutor.classroom.xsrf_cookie",
+                  "tutor.template_cache", "tutor.xsrf_cookie")
+"""The names :data:`SERVER_EXTENSIONS` had before: from the regrouping into packages (issue 34)
+to the renaming of what clashed (issue 46), and before the regrouping. A config written then
+names them (both, if it was written again in between), and writing it again puts the new names
+in their place. Until version 0.2.0 the first two still load, with a warning
+(:mod:`tutor.classroom.template_cache`, :mod:`tutor.classroom.xsrf_cookie`); the two before
+the regrouping no longer do (CHANGELOG.md)."""
 
 VOILA_PY = f"""\
 # Written by `python -m tutor.commands.server --write-server-config` (Leonard-Domino Tutor).

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from jupyter_server.serverapp import ServerApp
     from voila.handler import VoilaHandler  # Voilà has no types: mypy reads it as Any
 
-__all__ = ["install", "installed"]
+__all__ = ["install", "installed", "turn_on"]
 
 _MARK = "_leonard_xsrf_cookie"
 

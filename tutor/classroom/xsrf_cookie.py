@@ -1,0 +1,35 @@
+"""The old name of :mod:`tutor.hub.page_xsrf`, kept only for a class server whose config still
+names it: it goes in version 0.2.0 (CHANGELOG.md).
+
+From issue 34 to issue 46 ``python -m tutor.commands.server --write-server-config`` (then
+``python -m tutor.classroom.serve``) wrote this name into the server's
+``jupyter_server_config.json`` (``ServerApp.jpserver_extensions``) and ``voila.py``. It is the
+same extension: the names below are :mod:`tutor.hub.page_xsrf`'s own, and Jupyter Server,
+asking this module for its extension points, is sent there. Importing it warns
+(``DeprecationWarning``, and a warning in the server's log): writing the config again puts the
+new name in its place.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+
+from tutor.hub.page_xsrf import install, installed, turn_on
+
+__all__ = ["REMOVED_IN", "install", "installed", "turn_on"]
+
+REMOVED_IN = "0.2.0"
+"""The version of the Leonard-Domino Tutor that no longer has this name."""
+
+_SAYS = (f"Leonard-Domino Tutor: {__name__} is the old name of tutor.hub.page_xsrf and goes in "
+         f"version {REMOVED_IN}; re-run `python -m tutor.commands.server "
+         f"--write-server-config` to write the new name into this server's config.")
+
+warnings.warn(_SAYS, DeprecationWarning, stacklevel=2)
+logging.getLogger(__name__).warning(_SAYS)  # a server shows no DeprecationWarning by default
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    """Jupyter Server loads the extension from its new module."""
+    return [{"module": "tutor.hub.page_xsrf"}]
