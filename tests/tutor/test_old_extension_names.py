@@ -64,8 +64,9 @@ def test_an_old_extension_name_warns_and_is_the_same_extension(
 
 
 def test_a_shim_goes_in_the_version_it_says() -> None:
-    """Each shim names the next minor version after this one: when the project reaches it,
-    this fails until the shims are deleted."""
+    """Each shim names the next minor version after this one, and CHANGELOG.md tells a class
+    server's keeper so under this version: when the project reaches it, this fails until the
+    shims are deleted."""
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     found = re.search(r'^version = "([0-9.]+)"$', pyproject, re.MULTILINE)  # [project]'s
     assert found is not None
@@ -77,6 +78,11 @@ def test_a_shim_goes_in_the_version_it_says() -> None:
             shim = importlib.import_module(old)
         assert _version(shim.REMOVED_IN) == (major, minor + 1, 0), shim.__name__
         assert _version(version) < _version(shim.REMOVED_IN)
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    this = changelog.split(f"\n## {version}", 1)[1].split("\n## ", 1)[0]
+    assert all(f"`{old}`" in this for old in SHIMS)
+    assert f"removed in version {shim.REMOVED_IN}" in this
+    assert "python -m tutor.commands.server --write-server-config" in this
 
 
 LOAD = """
