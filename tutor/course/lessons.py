@@ -19,10 +19,10 @@ from engine.rules import VARIANTS
 from tutor.course.deals import search_deals
 from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 from tutor.course.lesson_schema import SCHEMA, DealFile, LessonFile
-from tutor.course.paths import LESSON_ID as LESSON_ID  # where the builders read it
-from tutor.course.paths import MAX_ID_LENGTH as MAX_ID_LENGTH
 from tutor.course.paths import lesson_dirs, shipped_dir
 from tutor.i18n import N_, translate_error, translator
+from tutor.storage.lesson_ids import LESSON_ID as LESSON_ID  # where the builders read it
+from tutor.storage.lesson_ids import MAX_ID_LENGTH as MAX_ID_LENGTH
 from tutor.teaching.coverage import plan_coverage
 from tutor.teaching.mastery import Params, default_params, params_from_dict
 from tutor.teaching.practice import SCAFFOLDS, Plan

@@ -33,8 +33,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tutor.course.paths import LESSON_ID
 from tutor.i18n import N_, SOURCE_LANG, LanguageError, Message, normalize_lang
+from tutor.storage.lesson_ids import LESSON_ID
 from tutor.storage.names import name_key
 from tutor.storage.records import ID, StoreError, session_assignment, tagged_session
 

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 from urllib.parse import urlsplit, urlunsplit
 
-from tutor.course.paths import PROGRESS_ENV, default_path, scheme_of
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
+from tutor.storage.address import PROGRESS_ENV, default_path, scheme_of
 from tutor.storage.class_rows import CLASS_TABLES
 from tutor.storage.read_mark import RECHECK_IDS, ReadMark
 from tutor.storage.store_base import StoreAddressError
