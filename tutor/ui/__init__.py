@@ -17,9 +17,8 @@ A package per page, and what they share:
 - ``tutor.ui.pages``: the lessons and teacher pages' one call, above both.
 
 Panels read the snapshot (or the pages' data from :mod:`tutor.classroom`) and raise intents;
-they import no store and no engine beyond its types. Each page package's ``__init__`` says
-what it may import; this one re-exports the public names.
-May import: ``tutor.ui.play``, ``tutor.ui.pages`` and ``tutor.ui.shared``.
+they import no store and no engine beyond its types. This package re-exports the public names.
+Its layer: pyproject.toml's import contracts.
 
 >>> from tutor.ui import dashboard   # doctest: +SKIP
 >>> dashboard()                       # doctest: +SKIP
