@@ -63,6 +63,9 @@ def _sentence(contract: Contract) -> str:
     if kind == "forbidden":
         rule = (f"{_code(_names(contract['source_modules']))} import none of "
                 f"{_code(_names(contract['forbidden_modules']))}, directly or through others")
+    elif kind == "protected":
+        rule = (f"only {_code(_names(contract['allowed_importers']))} imports "
+                f"{_code(_names(contract['protected_modules']))} directly")
     elif kind == "acyclic_siblings":
         rule = (f"no two modules or packages under {_code(_names(contract['ancestors']))} "
                 "import each other, directly or through others")
