@@ -30,7 +30,8 @@ class Cursor(Protocol):
 
 class Connection(Protocol):
     """The part of a DB-API connection the store uses (``sqlite3.Connection``,
-    ``psycopg.Connection``), opened in autocommit mode by :meth:`Backend.connect`."""
+    ``psycopg.Connection``), opened in autocommit mode by
+    :meth:`tutor.storage.store_backends.Backend.connect`."""
 
     def execute(self, sql: str, parameters: Sequence[object] = ..., /) -> Cursor: ...
 
