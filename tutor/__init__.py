@@ -1,19 +1,13 @@
 """The Leonard-Domino tutor: questions on the engine's plays, answers, hints, diagnosis, progress.
 
-A package per part of the design (DESIGN.md), each ``__init__`` saying what it may import:
-``teaching`` (questions, answers, diagnosis, hints, evidence, mastery, practice, review),
-``session`` (the session that owns the loop, its snapshot, narration), ``storage`` (rows on
-SQLite or PostgreSQL, file formats), ``course`` (lesson files, deals, when a lesson ends),
-``classroom`` (what the pages show as data, identity, the link, server settings),
-``commands`` (teacher commands, simulated students) and ``ui`` (the only widgets).
-``i18n`` (translations) and ``games`` (one entry per game) serve them all.
-
-The layer test (tests/tutor/test_tutor_layers.py) reads each package's "May import:" line as
-the rule for its modules. A module directly in ``tutor/`` has its own line in its own
-docstring: ``i18n`` imports nothing of the tutor, ``games`` the engine and ``i18n``, and
-``__main__`` the commands and what they start. This file, which re-exports the public names,
-has the line below.
-May import: ``tutor.teaching``, ``tutor.session`` and ``tutor.storage``.
+A package per part of the design (DESIGN.md): ``teaching`` (questions, answers, diagnosis,
+hints, evidence, mastery, practice, review), ``session`` (the session that owns the loop, its
+snapshot, narration), ``storage`` (rows on SQLite or PostgreSQL, file formats), ``course``
+(lesson files, deals, when a lesson ends), ``classroom`` (what the pages show as data,
+identity, the link, server settings), ``commands`` (teacher commands, simulated students) and
+``ui`` (the only widgets). ``i18n`` (translations) and ``games`` (one entry per game) serve
+them all. What each may import is pyproject.toml's import contracts (``lint-imports``); this
+file re-exports the public names of ``teaching``, ``session`` and ``storage``.
 
 Python runs this file first for every import of a ``tutor.…`` module, a server extension's
 (:mod:`tutor.hub.page_xsrf`) too, so it loads nothing itself: each public name is imported

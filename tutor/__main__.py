@@ -1,7 +1,6 @@
 """Command line: ``python -m tutor play`` (a game in the terminal), ``dashboard`` (Voilà), and
 for teachers ``export``, ``import`` and ``report`` (see :mod:`tutor.commands.teacher`).
-May import: ``engine``, ``tutor.i18n``, ``tutor.teaching``, ``tutor.course``, ``tutor.session``,
-``tutor.classroom`` and ``tutor.commands``."""
+Its layer: pyproject.toml's import contracts."""
 
 from __future__ import annotations
 

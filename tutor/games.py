@@ -10,7 +10,7 @@ has exactly one entry here, and no other tutor module switches on a game's name:
 game is its engine module, its entry below, the catalogs and a lesson
 (tests/tutor/test_games.py states the rule).
 
-May import: ``engine`` and ``tutor.i18n``. The texts are marked with :func:`N_` and
+Its layer: pyproject.toml's import contracts. The texts are marked with :func:`N_` and
 translated where they are shown.
 """
 

@@ -1,7 +1,7 @@
 """Translations (gettext domain "tutor") and locale-aware numbers for learner-facing text.
 
 Update both catalogs after changing messages: ``python tools/update_catalogs.py``.
-May import: nothing.
+Its layer: pyproject.toml's import contracts.
 """
 
 from __future__ import annotations

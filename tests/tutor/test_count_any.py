@@ -27,7 +27,7 @@ def test_modules_typed_without_any_hold_no_any_nor_ignore() -> None:
     assert "tutor.*" in typed  # every module of the tutor refuses an explicit Any …
     exempt = tool.exempt_modules()
     # … but the two boundaries: the ui's widget aliases and a database row
-    assert exempt == {"tutor.ui.shared.panel", "tutor.storage.store_backends"}
+    assert exempt == {"tutor.ui.shared.panel", "tutor.storage.connection"}
     assert tool.check(tool.count_tree(), typed, exempt=exempt) == []
     assert tool.main(["--check"]) == 0
 

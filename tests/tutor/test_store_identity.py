@@ -109,7 +109,7 @@ def test_the_hub_api_says_admin_and_groups(hub_api: str) -> None:
 def test_the_teacher_page_refuses_a_student_under_a_hub(
         store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("ipywidgets")
-    from tutor.ui.shared.pages import teacher_page
+    from tutor.ui.pages import teacher_page
 
     with Store(store_url) as store:
         _play(store, "ana")

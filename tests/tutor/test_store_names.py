@@ -130,7 +130,7 @@ def test_a_version_2_store_merges_the_spellings_into_one_student(
         # The teacher page says so for a month (in the teacher's language).
         from datetime import datetime, timedelta, timezone
 
-        from tutor.ui.shared.pages import name_merge_notes
+        from tutor.ui.pages import name_merge_notes
 
         notes = name_merge_notes(store, "en")
         assert len(notes) == 2 and all(f"“{NFC}”" in n for n in notes)

@@ -23,8 +23,8 @@ from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome
 from tutor.storage.store import Store
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS
 from tutor.ui import lessons_page, teacher_page
+from tutor.ui.shared.answer_list import answer_table_html, result_text
 from tutor.ui.shared.page_style import PAGE_CSS
-from tutor.ui.teacher.answer_list import answer_table_html, result_text
 from tutor.ui.teacher.class_table import COLUMNS, sort_rows
 
 

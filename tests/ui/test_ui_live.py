@@ -15,7 +15,7 @@ import pytest
 
 from tutor.storage.store import Store
 from tutor.ui import teacher_page
-from tutor.ui.shared.pages import LIVE_SECONDS
+from tutor.ui.pages import LIVE_SECONDS
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 

@@ -38,7 +38,7 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from tutor.course.paths import PROGRESS_ENV, is_service_address
+from tutor.storage.address import PROGRESS_ENV, is_service_address
 from tutor.storage.records import StoreError
 from tutor.storage.service_store import TOKEN_ENV
 from tutor.storage.store import ServiceStore

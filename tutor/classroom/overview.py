@@ -32,7 +32,8 @@ from tutor.teaching.counts import (
 from tutor.teaching.diagnosis import CATALOG, MISTAKE_NAMES, mistake_skill
 from tutor.teaching.mastery import SKILLS, Mastery, Params
 from tutor.teaching.replay import rebuild_mastery
-from tutor.teaching.review import Due, ReviewSchedule, due_reviews
+from tutor.teaching.replay import reviews_due as replayed_reviews_due
+from tutor.teaching.review import Due
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
@@ -89,14 +90,10 @@ def lesson_progress(attempts: Sequence[Attempt], lessons: Sequence[Lesson]) -> l
 
 def reviews_due(attempts: Sequence[Attempt], now: datetime,
                 params: dict[str, Params] | None = None) -> list[Due]:
-    """What one student (``attempts``, theirs) has due for review at ``now`` (an aware UTC
-    datetime), in teaching order: the schedule of :mod:`tutor.teaching.review` replayed from the
-    attempts with the lessons' knowledge tracing (``params`` by lesson id; default: the
-    installed lessons')."""
-    schedule = ReviewSchedule()
-    rebuild_mastery(attempts, lesson_params() if params is None else params,
-                    watch=schedule.observe)
-    return due_reviews(schedule, now)
+    """What one student (``attempts``, theirs) has due for review at ``now``:
+    :func:`tutor.teaching.replay.reviews_due` with the installed lessons' knowledge tracing
+    unless ``params`` (by lesson id) says otherwise."""
+    return replayed_reviews_due(attempts, now, lesson_params() if params is None else params)
 
 
 @dataclass(frozen=True)

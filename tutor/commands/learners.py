@@ -431,7 +431,7 @@ def working(q: Question, stage: int = 0) -> str:
     """The working of ``q`` as a student copying its numbers types it, never the number:
     ``5*(4+2)`` for x/5 on 4/2, ``4+2`` for its T, ``6^2`` for a square, ``12-15`` for a
     score. ``stage`` 1, 2 … give the later forms (``5*6``), the last one repeated. Built from
-    the question's numbers (:class:`~tutor.teaching.questions.Context`), never by evaluating
+    the question's numbers (:class:`~tutor.teaching.prompts.Context`), never by evaluating
     text."""
     forms = [_with_op(f) for f in _workings(q)]
     return forms[min(stage, len(forms) - 1)]

@@ -9,7 +9,7 @@ from typing import Required, TypedDict
 from engine.bots import BOTS
 from engine.rules import VARIANTS
 from tutor.course.deals import POWER_ROWS
-from tutor.course.paths import MAX_ID_LENGTH
+from tutor.storage.lesson_ids import MAX_ID_LENGTH
 from tutor.teaching.mastery import SKILLS
 from tutor.teaching.practice import SCAFFOLDS
 

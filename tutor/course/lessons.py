@@ -19,13 +19,12 @@ from engine.rules import VARIANTS
 from tutor.course.deals import search_deals
 from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 from tutor.course.lesson_schema import SCHEMA, DealFile, LessonFile
-from tutor.course.paths import LESSON_ID as LESSON_ID  # where the builders read it
-from tutor.course.paths import MAX_ID_LENGTH as MAX_ID_LENGTH
 from tutor.course.paths import lesson_dirs, shipped_dir
 from tutor.i18n import N_, translate_error, translator
-from tutor.teaching.coverage import plan_coverage
+from tutor.storage.lesson_ids import LESSON_ID as LESSON_ID  # where the builders read it
+from tutor.storage.lesson_ids import MAX_ID_LENGTH as MAX_ID_LENGTH
 from tutor.teaching.mastery import Params, default_params, params_from_dict
-from tutor.teaching.practice import SCAFFOLDS, Plan
+from tutor.teaching.practice import SCAFFOLDS, Plan, plan_coverage
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -478,7 +477,7 @@ def check_folder(folder: Path, lang: str = "en") -> tuple[int, list[str]]:
 
 def lesson_coverage(lesson: Lesson) -> dict[str, SkillCoverage]:
     """What the questions of ``lesson`` can tell apart, per skill, as its sessions compute it
-    (:func:`tutor.teaching.coverage.plan_coverage`): what mastery requires each skill's row
+    (:func:`tutor.teaching.practice.plan_coverage`): what mastery requires each skill's row
     to rule out there, and what no question of the lesson can show."""
     return plan_coverage(lesson.plan, lesson.players, lesson.ask, lesson.rules)
 

@@ -6,7 +6,4 @@ pages and nothing else, keeps a student to a few open pages and closes idle ones
 not (Binder, standalone Voilà): the page templates compiled once per server
 (:mod:`tutor.hub.page_templates`) and the XSRF cookie a closing page needs
 (:mod:`tutor.hub.page_xsrf`). Nothing here runs in a page's kernel.
-May import: ``tutor.i18n``, ``tutor.storage``, ``tutor.classroom.request``,
-``tutor.classroom.hand_in`` (the tutor's replay, which checks each answer stored) and
-``tutor.classroom.played_games`` (the games a page sends with its answers). Never teaching,
-widgets or a page."""
+Its layer: pyproject.toml's import contracts. Never teaching, widgets or a page."""

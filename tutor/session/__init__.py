@@ -2,5 +2,4 @@
 
 The session is what the dashboard, the terminal and the simulated students share: it
 advances the game, asks through ``tutor.teaching`` and hands each screen one snapshot.
-May import: ``engine``, ``tutor.i18n``, ``tutor.games``, ``tutor.teaching``, ``tutor.course``,
-``tutor.storage`` and ``tutor.classroom.overview`` (the reviews due). Never widgets."""
+Its layer: pyproject.toml's import contracts. Never widgets."""

@@ -22,11 +22,12 @@ from tutor.course.lesson_end import (
     end_reason,
     next_step,
 )
-from tutor.course.lessons import list_lessons
+from tutor.course.lessons import lesson_params, list_lessons
 from tutor.i18n import translator
 from tutor.session.snapshot import StudentAnswers
 from tutor.teaching.evidence import REPLAYED, SHOWN
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
+from tutor.teaching.replay import reviews_due
 
 if TYPE_CHECKING:
     from engine.match import Match
@@ -80,9 +81,6 @@ class LessonCounts:
         the session's clock (:class:`tutor.teaching.review.Due` items; none without a store)."""
         if self.store is None:
             return []
-        # lazy: it loads store_files, kept out of `import tutor` (test_loading_a_lesson_loads_…)
-        from tutor.classroom.overview import reviews_due
-
         # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
         from tutor.storage.store import StoreBusyError
 
@@ -92,7 +90,7 @@ class LessonCounts:
             attempts = self.store.attempts(name)
         except StoreBusyError:
             return []  # the file is busy: review waits for the next lesson
-        return reviews_due(attempts, self.clock())
+        return reviews_due(attempts, self.clock(), lesson_params())
 
     def _mix_in_reviews(self) -> None:
         """Review (tutor.teaching.review): a lesson opened when reviews are due starts with review

@@ -6,7 +6,7 @@ waiting`, :meth:`Session.legal_actions`, :meth:`Session.apply_action`, :meth:`Se
 :meth:`Session.advance` is the one loop (a bot's move, a human's forced draw or pass). Around
 it: the questions (asked by :mod:`tutor.teaching.asking`), the lesson's tally
 (:mod:`tutor.session.lesson_tally`), the saving (:mod:`tutor.session.saving`) and the snapshot a
-screen draws from (:func:`tutor.session.snapshot.build_snapshot`).
+screen draws from (:func:`build_snapshot`).
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from os import PathLike
 from typing import TYPE_CHECKING
 
 from engine.bots import Bot, bot_move, make_bot
-from engine.events import Drew, Event
+from engine.events import Drew, Event, Placed
 from engine.match import Match
 from engine.round import DRAW, Action, Draw, Pass, Round
 from engine.rules import HouseRules, RulesError
+from engine.sheet import ScoreSheet
+from engine.tiles import Tile
 from engine.view import view_of
 from tutor.course.lesson_end import (
     DEFAULT_MAX_MINUTES,
@@ -31,7 +33,8 @@ from tutor.course.lesson_end import (
     SkillSummary,
 )
 from tutor.course.lessons import Lesson, load_lesson
-from tutor.i18n import N_, normalize_lang
+from tutor.games import game
+from tutor.i18n import N_, normalize_lang, translator
 from tutor.session.lesson_tally import LessonCounts
 from tutor.session.narration import describe_event
 from tutor.session.saving import NOT_SAVED_YET, REFUSED, STORE_DOWN, Recorder
@@ -55,15 +58,20 @@ from tutor.session.snapshot import (
     WAIT_MOVE,
     WAIT_QUESTION,
     WAIT_ROUND,
+    ExtraMoveView,
+    MatchEndView,
+    MatchRow,
     ProgressFile,
+    QuestionView,
+    RoundSummary,
+    ScoreSheetView,
+    SkillView,
     Snapshot,
-    build_snapshot,
     export_progress,
-    skill_views,
 )
-from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending
+from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending, note_text
 from tutor.teaching.hints import Hint
-from tutor.teaching.mastery import Params, default_params
+from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Params, default_params
 from tutor.teaching.practice import Plan
 from tutor.teaching.questions import Question, seat_name
 
@@ -71,7 +79,6 @@ if TYPE_CHECKING:
     from typing import Unpack
 
     from tutor.course.lessons import Lesson
-    from tutor.session.snapshot import SkillView
     from tutor.storage.store import Store
 
 __all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Deals",
@@ -610,7 +617,7 @@ class Session(LessonCounts):
 
     def snapshot(self, seat: int | None = None, *, sheet: bool = False,
                  progress: bool = False) -> Snapshot:
-        """Everything a screen draws, once (:func:`tutor.session.snapshot.build_snapshot`).
+        """Everything a screen draws, once (:func:`build_snapshot`).
         ``seat``: whose hand to show (default: the human to move, else the first human).
         ``sheet``, ``progress``: with the round's score sheet, the student's progress file."""
         return build_snapshot(self, seat, sheet=sheet, progress=progress)
@@ -634,3 +641,174 @@ class Session(LessonCounts):
     def _error(self, msgid: str, **params: object) -> SessionError:
         """A :class:`SessionError` in the session's language."""
         return SessionError(msgid, lang=self.lang, **params)
+
+
+# --- building a snapshot (:meth:`Session.snapshot`; here, not in tutor.session.snapshot, which
+# --- holds the views and stays below the session: no import cycle) ---------------------------
+
+
+def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = False,
+                   progress: bool = False) -> Snapshot:
+    """Everything a screen draws of ``session``, once. ``seat``: whose hand to show (default:
+    the human to move, else the first human). Scores leave out the points a pending question
+    asks for. ``sheet``, ``progress``: add the round's score sheet, the student's progress
+    file (a page asks for them only while it shows them)."""
+    rnd = session.round
+    humans = session.humans
+    to_move = session.current_player()
+    if seat is None:
+        seat = to_move if to_move is not None else (humans[0] if humans else None)
+    asker = session.asker
+    hidden_g, hidden_l = asker.hidden()
+    scores = session.match.scores
+    pending = asker.pending
+    student_seat = (pending.seat if pending is not None
+                    else seat if seat in session.students else (humans[0] if humans else None))
+    student = session.students.get(student_seat, session.student) \
+        if student_seat is not None else session.student
+    question = None
+    if pending is not None:
+        q = pending.question
+        question = QuestionView(
+            id=q.id, prompt=q.prompt, step=q.step, skill=q.skill, situation=q.situation,
+            attempts=pending.attempts, hints=tuple(pending.given), scaffold=pending.scaffold,
+            queued=len(asker.queue) - 1, student=student, more_hints=asker.more_hints())
+    end = rnd.result
+    line = rnd.line_tiles()
+    lesson_over = session.lesson_over
+    match_end = _match_end_view(session)
+    following = session.next_lesson() if lesson_over or match_end is not None else None
+    waiting = session.waiting()
+    hiding = any(hidden_g) or any(hidden_l)
+    players = session.players
+    info = session.lesson_info
+    names = tuple(session.students.get(s, "") for s in range(players))
+    counts = [session.arithmetic(n) if n else (0, 0) for n in names]
+    return Snapshot(
+        lang=session.lang, variant=rnd.variant.name, tileset=rnd.tileset,
+        players=players, names=tuple(seat_name(s) for s in range(players)),
+        humans=humans, round=rnd.number, rounds=session.match.rules.rounds,
+        target=session.match.target if session.match.variant.goal == "points" else 0,
+        line=tuple(line), end_names=rnd.end_names,
+        arms=tuple(tuple(rnd.arm_tiles(e)) for e in rnd.end_names)
+        if rnd.line.shape.kind == "hub" else (),
+        ends=rnd.ends,
+        table=None if rnd.table is None else rnd.tileset.tiles[rnd.table],
+        last_placed=_last_placed(session.last_events, line),
+        turn=rnd.turn, human_to_move=to_move, bot_pending=waiting is None,
+        hand_sizes=tuple(rnd.hand_sizes), hand_seat=seat,
+        hand=() if seat is None else tuple(rnd.hand(seat)),
+        legal=tuple(rnd.legal_moves()) if seat == to_move is not None else (),
+        pile=rnd.pile_count,
+        scores_shown=tuple(scores[s] - hidden_g[s] + hidden_l[s] for s in range(players)),
+        round_gains_shown=tuple(rnd.gains[s] - hidden_g[s] for s in range(players)),
+        round_losses_shown=tuple(rnd.losses[s] - hidden_l[s] for s in range(players)),
+        hiding=hiding, teams=tuple(session.match.teams)
+        if len(session.match.teams) < players else (),
+        question=question, student=student,
+        skills=skill_views(session, student_seat),
+        log=tuple(session.describe(e) for e in session.log_events),
+        round_over=rnd.over, round_winner=None if end is None else end.winner,
+        round_end=None if end is None else end.reason, match_over=session.match.over,
+        match_winners=None if session.match.match_end is None
+        else tuple(session.match.match_end.winners),
+        unsaved=session.unsaved, unsaved_note=session.unsaved_message or "",
+        practice_note=session.practice_note or "",
+        lesson_over=lesson_over,
+        lesson_end=session.lesson_summary() if lesson_over and session.plan.targets else None,
+        hand_points=tuple(end.hand_totals) if end is not None and pending is None else (),
+        match_end=match_end, next_lesson=None if following is None else following[0],
+        next_lesson_title="" if following is None else following[1],
+        step=session.steps, news=tuple(session.describe(e) for e in session.last_events),
+        notes=tuple(note_text(n, session.lang) for n in session.notes_said),
+        waiting=waiting, seat_kinds=_seat_kinds(session),
+        round_summary=None if end is None
+        else RoundSummary.of(end, session.round_events, players),
+        match_rows=_match_rows(session) if rnd.over else (),
+        sheet_available=True,  # engine.sheet is part of every engine build
+        extra=_extra_views(session) if seat == to_move is not None else (),
+        seat_students=names, first_try_right=tuple(c[0] for c in counts),
+        asked=tuple(c[1] for c in counts),
+        lesson_title=info.text("title", session.lang) if info is not None else "",
+        lesson_goal=info.goal_text(session.lang) if info is not None else "",
+        settings=session.settings.copy(),
+        sheet=_sheet(session) if sheet and not hiding else None,
+        progress=session.export_progress(student) if progress else None)
+
+
+def _extra_views(session: Session) -> tuple[ExtraMoveView, ...]:
+    """The game's own moves on offer (the round's ``extra_moves``: Cuban's redeal), with their
+    words from the game's :mod:`tutor.games` entry."""
+    rnd = session.round
+    entry = game(rnd.variant.name)
+    t = translator(session.lang)
+    views = []
+    for move in rnd.extra_moves():
+        label, why = entry.extra_move_words(str(move))
+        views.append(ExtraMoveView(move=move, text=str(move), label=t(label),
+                                   explanation=t(why) if why else ""))
+    return tuple(views)
+
+
+def _seat_kinds(session: Session) -> tuple[str, ...]:
+    """Each seat's player: ``human`` or its bot's level."""
+    bots = session.bots
+    return tuple("human" if seat in session.students
+                 else type(bots[seat]).__name__.replace("Bot", "").lower()
+                 if seat in bots else "" for seat in range(session.players))
+
+
+def _match_rows(session: Session) -> tuple[MatchRow, ...]:
+    m = session.match
+    return tuple(MatchRow(number=r.number, points=tuple(
+        r.gains[i] - r.losses[i] for i in range(m.players)), current=r is m.current)
+        for r in m.rounds)
+
+
+def _match_end_view(session: Session) -> MatchEndView | None:
+    """The match's end for the snapshot: once it is over and no question waits."""
+    match = session.match
+    end = match.match_end
+    if end is None or session.asker.pending is not None:
+        return None
+    pairs = len(match.teams) < session.players
+    return MatchEndView(
+        scores=tuple(end.scores),
+        team_scores=tuple(end.team_scores) if pairs and end.team_scores else (),
+        winners=tuple(end.winners),
+        answers=tuple(session.match_answers(seat) for seat in session.humans),
+        lesson=session.lesson, student=session.student_of(None))
+
+
+def skill_views(session: Session, seat: int | None = None) -> tuple[SkillView, ...]:
+    """The skills to show for ``seat``'s student: the lesson's targets (every skill in free
+    play), and any other skill they have been asked about."""
+    mastery = session.mastery if seat is None or seat not in session.students \
+        else session.mastery_of(seat)
+    t = translator(session.lang)
+    out = []
+    for skill in SKILLS:
+        st = mastery.state(skill)
+        target = skill in session.plan.focus
+        if not target and not st.asked:
+            continue
+        out.append(SkillView(skill, t(SKILL_NAMES[skill]), st.p_known, st.mastered,
+                             st.asked, st.first_try_right, target, st.streak,
+                             tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
+    return tuple(out)
+
+
+def _sheet(session: Session) -> ScoreSheetView | None:
+    """The Leonard score sheet of the current round."""
+    return ScoreSheet.from_round(session.round)
+
+
+def _last_placed(events: Sequence[Event], line: Sequence[Tile]) -> int | None:
+    placed = [e for e in events if isinstance(e, Placed)]
+    if not placed:
+        return None
+    tile = placed[-1].tile
+    for i, t in enumerate(line):
+        if t == tile:
+            return i
+    return None

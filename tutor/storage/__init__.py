@@ -1,4 +1,4 @@
 """Storage: progress as rows (attempts, mastery rows, students), on SQLite or PostgreSQL,
 and the export/import file formats. It knows what happened, not what it means: no teaching.
-May import: ``tutor.i18n`` and ``tutor.course.paths`` (where the default file lives).
+Its layer: pyproject.toml's import contracts.
 Never teaching or widgets."""

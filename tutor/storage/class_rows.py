@@ -27,19 +27,35 @@ date), with a sentence naming the field.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tutor.course.paths import LESSON_ID
 from tutor.i18n import N_, SOURCE_LANG, LanguageError, Message, normalize_lang
+from tutor.storage.connection import Connection
+from tutor.storage.lesson_ids import LESSON_ID
 from tutor.storage.names import name_key
 from tutor.storage.records import ID, StoreError, session_assignment, tagged_session
 
-if TYPE_CHECKING:
-    from tutor.storage.store import Store
+_T = TypeVar("_T")
+
+
+class Store(Protocol):
+    """What the class rows use of the store (:class:`tutor.storage.store.Store`): its
+    connection, its SQL dialect, its transactions and its retries. A Protocol, so that this
+    module, which the store imports, does not import the store back."""
+
+    @property
+    def conn(self) -> Connection: ...
+
+    def _sql(self, text: str) -> str: ...
+
+    def _transaction(self) -> AbstractContextManager[None]: ...
+
+    def _retry(self, work: Callable[[], _T]) -> _T: ...
 
 __all__ = ["CLASS_TABLES", "DUE_FORMAT", "ID", "MAX_CODE", "MAX_LESSONS", "MAX_NAME",
            "MAX_ROSTER", "MAX_TITLE", "Assignment", "assignment", "assignments",

@@ -45,8 +45,8 @@ from dataclasses import fields
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-from tutor.course.paths import SERVICE_SCHEMES, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, Message, normalize_lang
+from tutor.storage.address import SERVICE_SCHEMES, is_service_address
 from tutor.storage.class_rows import Assignment, check_roster_row, check_row
 from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import (

@@ -71,8 +71,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import tutor.storage.class_rows as class_rows
-from tutor.course.paths import PROGRESS_ENV, default_path, is_service_address
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
+from tutor.storage.address import PROGRESS_ENV, default_path, is_service_address
 from tutor.storage.class_rows import Assignment
 from tutor.storage.names import name_key, name_problem
 from tutor.storage.read_mark import ReadMark

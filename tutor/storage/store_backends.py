@@ -23,14 +23,15 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, cast
 from urllib.parse import urlsplit, urlunsplit
 
-from tutor.course.paths import PROGRESS_ENV, default_path, scheme_of
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
+from tutor.storage.address import PROGRESS_ENV, default_path, scheme_of
 from tutor.storage.class_rows import CLASS_TABLES
+from tutor.storage.connection import Connection, Cursor, Row
 from tutor.storage.read_mark import RECHECK_IDS, ReadMark
 from tutor.storage.store_base import StoreAddressError
 
@@ -40,32 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["DATABASE_SCHEMES", "Backend", "Connection", "Cursor", "PostgresBackend", "Row",
            "SQLiteBackend", "Transaction", "checked_location", "default_location",
            "hide_password", "is_database_address", "one", "scheme_of"]
-
-Row = tuple[Any, ...]
-"""A row as a driver returns it. The one ``Any`` of the storage layer, at the drivers'
-boundary: sqlite3 and psycopg type a column's value as ``Any``, since the schema, not the
-driver, says what it is (TEXT a str, INTEGER an int, a NULL None).
-:class:`tutor.storage.store.Store`
-reads each column as its schema says."""
-
-
-class Cursor(Protocol):
-    """What the store reads from a statement's result (sqlite3's and psycopg's cursors)."""
-
-    def fetchone(self) -> Row | None: ...
-
-    def fetchall(self) -> list[Row]: ...
-
-    def __iter__(self) -> Iterator[Row]: ...
-
-
-class Connection(Protocol):
-    """The part of a DB-API connection the store uses (``sqlite3.Connection``,
-    ``psycopg.Connection``), opened in autocommit mode by :meth:`Backend.connect`."""
-
-    def execute(self, sql: str, parameters: Sequence[object] = ..., /) -> Cursor: ...
-
-    def close(self) -> None: ...
 
 DATABASE_SCHEMES = ("postgresql", "postgres")
 """Address schemes that name a PostgreSQL store (``postgresql://user@host:5432/db``)."""

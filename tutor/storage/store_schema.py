@@ -9,16 +9,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tutor.i18n import N_
 from tutor.storage.class_rows import CLASS_TABLES
+from tutor.storage.connection import Connection
 from tutor.storage.names import name_key
 from tutor.storage.records import StoreError
+from tutor.storage.store_backends import Backend, Transaction
 from tutor.storage.store_base import utc_now
 
-if TYPE_CHECKING:
-    from tutor.storage.store import Store
+
+class Store(Protocol):
+    """What the schema's checks and migrations use of the store
+    (:class:`tutor.storage.store.Store`). A Protocol, so that this module, which the store
+    imports, does not import the store back."""
+
+    @property
+    def conn(self) -> Connection: ...
+
+    @property
+    def backend(self) -> Backend: ...
+
+    @property
+    def lang(self) -> str: ...
+
+    @property
+    def path(self) -> object: ...
+
+    def _transaction(self) -> Transaction: ...
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "TABLES", "check_header", "check_schema"]
 

@@ -4,5 +4,4 @@ Questions on the engine's plays, reading and diagnosing answers, hints, the evid
 mastery (BKT and the streak), practice and review, fitting BKT parameters, and what the
 stored attempts mean: questions as runs of attempts (``runs``), the counts every page shows
 (``counts``) and the mastery replayed from them (``replay``).
-May import: ``engine``, ``tutor.i18n``, ``tutor.games`` and ``tutor.storage.records``
-(the row types, not the store). Never the store, the session, a page or widgets."""
+Its layer: pyproject.toml's import contracts. Never the store, the session, a page or widgets."""

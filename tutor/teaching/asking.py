@@ -28,7 +28,6 @@ from tutor.teaching.coverage import (
     SkillCoverage,
     drill_sources,
     item_tells,
-    plan_coverage,
 )
 from tutor.teaching.diagnosis import Diagnosis, candidates, diagnose, is_typo
 from tutor.teaching.drilling import Drilling
@@ -44,7 +43,7 @@ from tutor.teaching.evidence import (
 from tutor.teaching.hints import ANSWER, Hint, hint_ladder
 from tutor.teaching.mastery import Mastery
 from tutor.teaching.pending import Feedback, Pending
-from tutor.teaching.practice import DRILL_SKILLS, Plan, Practice
+from tutor.teaching.practice import DRILL_SKILLS, Plan, Practice, plan_coverage
 from tutor.teaching.questions import (
     RULE_SKILL,
     Perspective,

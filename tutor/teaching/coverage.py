@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from engine.events import PowerEffect, RoundEnded
 from engine.round import Round
@@ -50,12 +49,9 @@ from tutor.teaching.questions import (
     tens_question,
 )
 
-if TYPE_CHECKING:
-    from tutor.teaching.practice import Plan
-
 __all__ = ["DRILL_SKILLS", "POWER_DRILLS", "ROUND_END_DRILLS", "ROUND_ENDS", "Coverage",
            "LazyCoverage", "PooledEnd", "SkillCoverage",
-           "coverage", "drill_sources", "item_tells", "plan_coverage", "round_end_pool",
+           "coverage", "drill_sources", "item_tells", "round_end_pool",
            "skill_mistakes"]
 
 ROUND_ENDS = 400
@@ -330,13 +326,3 @@ class LazyCoverage(Mapping[str, SkillCoverage]):
 
     def __len__(self) -> int:
         return len(self._get())
-
-
-def plan_coverage(plan: Plan, players: int, ask: Iterable[str],
-                  rules: HouseRules | None = None) -> dict[str, SkillCoverage]:
-    """:func:`coverage` of a lesson's plan (:class:`tutor.teaching.practice.Plan`): its game,
-    the skills it drills (its focus, when it drills), T first when it practises the other end
-    or scaffolds with T. The asker and ``python -m tutor lessons check`` both call it."""
-    return coverage(plan.game, players, ask, rules,
-                    drills=[s for s in plan.focus if s in DRILL_SKILLS] if plan.drill else (),
-                    t_first=OTHER_END in plan.targets or "T" in plan.scaffolds)

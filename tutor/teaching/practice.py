@@ -14,17 +14,24 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from engine.events import PowerEffect, RoundEnded
-from engine.rules import effect_rule, number_half, power_effect
+from engine.rules import HouseRules, effect_rule, number_half, power_effect
 from engine.tiles import LEONARD, Tile, TileSet
 from tutor.games import DEFAULT_GAME, GAMES, game
-from tutor.teaching.coverage import DRILL_SKILLS, POWER_DRILLS, PooledEnd, SkillCoverage
+from tutor.teaching.coverage import (
+    DRILL_SKILLS,
+    POWER_DRILLS,
+    PooledEnd,
+    SkillCoverage,
+    coverage,
+)
+from tutor.teaching.evidence import OTHER_END
 from tutor.teaching.mastery import MOST_STREAK, SKILLS, STREAK_TO_MASTER, Mastery
 
 __all__ = ["DRILL_LIMIT", "DRILL_PER_SKILL", "DRILL_SKILLS", "DRILL_TOP_UPS", "DRILL_TRIES",
            "GAME_SKILLS", "POWER_DRILLS",
            "REMEDIATIONS_PER_ROUND", "REMEDIATION_TRIES", "DrillPosition", "EndDrill", "Plan",
            "Practice", "drill_position", "drill_round_end", "items_to_rule_out",
-           "pick_round_end", "right_answers_to_mastery", "wanted"]
+           "pick_round_end", "plan_coverage", "right_answers_to_mastery", "wanted"]
 
 GAME_SKILLS: Mapping[str, frozenset[str]] = MappingProxyType(
     {name: g.skills for name, g in GAMES.items()})
@@ -435,3 +442,13 @@ def drill_round_end(skill: str, rng: random.Random, tileset: TileSet, seat: int 
             end = drill.end(totals, seat)
         if end is not None:
             return EndDrill(hands, end)
+
+
+def plan_coverage(plan: Plan, players: int, ask: Iterable[str],
+                  rules: HouseRules | None = None) -> dict[str, SkillCoverage]:
+    """:func:`tutor.teaching.coverage.coverage` of a lesson's plan (:class:`Plan`): its game,
+    the skills it drills (its focus, when it drills), T first when it practises the other end
+    or scaffolds with T. The asker and ``python -m tutor lessons check`` both call it."""
+    return coverage(plan.game, players, ask, rules,
+                    drills=[s for s in plan.focus if s in DRILL_SKILLS] if plan.drill else (),
+                    t_first=OTHER_END in plan.targets or "T" in plan.scaffolds)

@@ -1,6 +1,7 @@
 """The words of a question: each step's prompt in the source language (marked for
-translation), and the prompt a question's numbers (:class:`~tutor.teaching.questions.Context`)
-give it in a student's language, from the point of view of the seat it calls "you".
+translation), and the prompt a question's numbers (:class:`Context`) give it in a student's
+language, from the point of view of the seat it calls "you". The numbers' type is here, below
+the questions that fill it in, so that the two modules do not import each other.
 
 The questions themselves (what is asked, the engine's answer) are
 :mod:`tutor.teaching.questions`'.
@@ -8,14 +9,58 @@ The questions themselves (what is asked, the engine's answer) are
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from tutor.i18n import N_, translator
 
-if TYPE_CHECKING:
-    from tutor.teaching.questions import Context
+__all__ = ["COUNTS", "INTROS", "PROMPTS", "SUPPOSED_STEPS", "Context", "prompt", "seat_name"]
 
-__all__ = ["COUNTS", "INTROS", "PROMPTS", "SUPPOSED_STEPS", "prompt", "seat_name"]
+
+@dataclass(frozen=True)
+class Context:
+    """The numbers behind a question, all read from the engine's events, line and scores."""
+
+    rule: str
+    """The §1.6 row (``x/n`` … ``power-vs-power``, ``neutralized``), ``collect-domino`` /
+    ``collect-tranque``, ``score`` or ``round``."""
+    seat: int
+    """Who played (round end: who collects; a score: whose play took the points)."""
+    target: int
+    """Who loses (the right-hand player of ``seat``); for a score, whose score it is."""
+    tile: str = ""
+    own_rule: str = ""
+    """The played tile's own §1.6 row (differs from ``rule`` for power-vs-power)."""
+    n: int = 0
+    t: int | None = None
+    t_tile: str = ""
+    t_halves: tuple[int, int] | None = None
+    """The values of the T tile's halves (a symbol half counts its D-1 value)."""
+    t_symbols: int = 0
+    """How many halves of the T tile are symbols (for the D-1 "symbol value" mistake)."""
+    symbol_value: int = 0
+    near_tile: str = ""
+    """The tile next to the played one, at the end where it went (before the play)."""
+    near_total: int | None = None
+    gain: int = 0
+    loss: int = 0
+    hands: tuple[int, ...] = ()
+    """Round end: the hand totals the winner collects, in seat order."""
+    pips: tuple[int, ...] = ()
+    """Round end with one hand to count: the values of its tiles' halves, in order."""
+    winner_hand: int = 0
+    counted: str = ""
+    """Round end: whose hands are counted: ``others``, ``pair``, ``all`` or ``block`` (the
+    traditional block's differences)."""
+    count: int = 0
+    """Round end: the points of the hands, before rounding (a ``tens`` question)."""
+    before: int = 0
+    """A score question: the score before the loss (or the round's gains)."""
+    taken: int = 0
+    """A score question: the points lost (or the round's losses)."""
+    supposed: bool = False
+    """A practice item's numbers that neither the game nor the practice position on the
+    screen shows (a round's gains, the points of hands not shown): the prompt says they are
+    supposed ("Practice: suppose that …")."""
 
 
 PROMPTS: dict[tuple[str, str], str] = {
@@ -48,7 +93,7 @@ PROMPTS: dict[tuple[str, str], str] = {
 }
 SUPPOSED_STEPS = frozenset(step for step, who in PROMPTS if who == "supposed")
 """The steps whose practice items carry numbers of their own, not the screen's: their prompt
-says the numbers are supposed (:attr:`~tutor.teaching.questions.Context.supposed`)."""
+says the numbers are supposed (:attr:`Context.supposed`)."""
 
 
 # A round-end question is an opening (how the round ended) and what to count.

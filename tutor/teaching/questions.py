@@ -20,8 +20,8 @@ from engine.tiles import Tile
 from tutor.i18n import format_number, normalize_lang
 from tutor.teaching import formula
 from tutor.teaching.formula import Blank, Formula, Num, Power, Product, Sum
+from tutor.teaching.prompts import Context, seat_name
 from tutor.teaching.prompts import prompt as prompt_text
-from tutor.teaching.prompts import seat_name
 
 if TYPE_CHECKING:
     from sympy import Expr  # sympy has no types: mypy reads Expr as Any
@@ -89,53 +89,6 @@ class Situation:
     """Round end: each hand to count, as (seat, its tiles)."""
     drill: bool = False
     """A practice position between rounds, not a play of the game."""
-
-
-@dataclass(frozen=True)
-class Context:
-    """The numbers behind a question, all read from the engine's events, line and scores."""
-
-    rule: str
-    """The §1.6 row (``x/n`` … ``power-vs-power``, ``neutralized``), ``collect-domino`` /
-    ``collect-tranque``, ``score`` or ``round``."""
-    seat: int
-    """Who played (round end: who collects; a score: whose play took the points)."""
-    target: int
-    """Who loses (the right-hand player of ``seat``); for a score, whose score it is."""
-    tile: str = ""
-    own_rule: str = ""
-    """The played tile's own §1.6 row (differs from ``rule`` for power-vs-power)."""
-    n: int = 0
-    t: int | None = None
-    t_tile: str = ""
-    t_halves: tuple[int, int] | None = None
-    """The values of the T tile's halves (a symbol half counts its D-1 value)."""
-    t_symbols: int = 0
-    """How many halves of the T tile are symbols (for the D-1 "symbol value" mistake)."""
-    symbol_value: int = 0
-    near_tile: str = ""
-    """The tile next to the played one, at the end where it went (before the play)."""
-    near_total: int | None = None
-    gain: int = 0
-    loss: int = 0
-    hands: tuple[int, ...] = ()
-    """Round end: the hand totals the winner collects, in seat order."""
-    pips: tuple[int, ...] = ()
-    """Round end with one hand to count: the values of its tiles' halves, in order."""
-    winner_hand: int = 0
-    counted: str = ""
-    """Round end: whose hands are counted: ``others``, ``pair``, ``all`` or ``block`` (the
-    traditional block's differences)."""
-    count: int = 0
-    """Round end: the points of the hands, before rounding (a ``tens`` question)."""
-    before: int = 0
-    """A score question: the score before the loss (or the round's gains)."""
-    taken: int = 0
-    """A score question: the points lost (or the round's losses)."""
-    supposed: bool = False
-    """A practice item's numbers that neither the game nor the practice position on the
-    screen shows (a round's gains, the points of hands not shown): the prompt says they are
-    supposed ("Practice: suppose that …")."""
 
 
 @dataclass(frozen=True)

@@ -27,10 +27,17 @@ from tutor.teaching.evidence import (
     step_flags,
 )
 from tutor.teaching.mastery import SKILLS, Mastery, Params, default_params
-from tutor.teaching.review import missed_review, review_missed, reviewed_skill
+from tutor.teaching.review import (
+    Due,
+    ReviewSchedule,
+    due_reviews,
+    missed_review,
+    review_missed,
+    reviewed_skill,
+)
 from tutor.teaching.runs import first_answer, hints_before_answer, question_runs
 
-__all__ = ["Watch", "first_answer_evidence", "rebuild_mastery"]
+__all__ = ["Watch", "first_answer_evidence", "rebuild_mastery", "reviews_due"]
 
 Watch = Callable[[Attempt, int, dict[str, bool], Mastery], None]
 """Called after each replayed first answer with it, the hints before it, whether its skill
@@ -141,3 +148,13 @@ def rebuild_mastery(attempts: Iterable[Attempt], params: Mapping[str, Params], *
         if watch is not None:
             watch(a, ev.hints, was, mastery)
     return mastery
+
+
+def reviews_due(attempts: Iterable[Attempt], now: datetime,
+                params: Mapping[str, Params]) -> list[Due]:
+    """What one student (``attempts``, theirs) has due for review at ``now`` (an aware UTC
+    datetime), in teaching order: the schedule of :mod:`tutor.teaching.review` replayed from the
+    attempts with each lesson's knowledge tracing (``params`` by lesson id)."""
+    schedule = ReviewSchedule()
+    rebuild_mastery(attempts, params, watch=schedule.observe)
+    return due_reviews(schedule, now)

@@ -11,22 +11,23 @@ A package per page, and what they share:
 - ``tutor.ui.lessons``: the lessons page (lesson list, reviews due, progress files).
 - ``tutor.ui.teacher``: the teacher page (class table, heat map, mistakes, live view, uploads,
   answers, lesson builder).
-- ``tutor.ui.shared``: the panel base, styles, page header, uploads, the name form, the
-  access layer (``access.js``) and ``pages``, the lessons and teacher pages' one call.
+- ``tutor.ui.shared``: the panel base, styles, page header, uploads, the name form, a
+  student's answers (``answer_list``, on both the lessons and the teacher page) and the
+  access layer (``access.js``).
+- ``tutor.ui.pages``: the lessons and teacher pages' one call, above both.
 
 Panels read the snapshot (or the pages' data from :mod:`tutor.classroom`) and raise intents;
-they import no store and no engine beyond its types. Each page package's ``__init__`` says
-what it may import; this one re-exports the public names.
-May import: ``tutor.ui.play`` and ``tutor.ui.shared``.
+they import no store and no engine beyond its types. This package re-exports the public names.
+Its layer: pyproject.toml's import contracts.
 
 >>> from tutor.ui import dashboard   # doctest: +SKIP
 >>> dashboard()                       # doctest: +SKIP
 """
 
+from tutor.ui.pages import lessons_page, teacher_page
 from tutor.ui.play.app import TutorApp
 from tutor.ui.play.entry import dashboard, play_page
 from tutor.ui.play.layout import BoardLayout, EndSpot, Hit, PlacedTile, hit_test, layout
-from tutor.ui.shared.pages import lessons_page, teacher_page
 
 __all__ = ["BoardLayout", "EndSpot", "Hit", "PlacedTile", "TutorApp", "dashboard", "hit_test",
            "layout", "lessons_page", "play_page", "teacher_page"]

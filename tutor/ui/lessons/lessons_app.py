@@ -28,11 +28,11 @@ from tutor.ui.lessons.lesson_list import LessonListPanel
 from tutor.ui.lessons.progress_files import ProgressFilesPanel
 from tutor.ui.lessons.reviews import ReviewsPanel
 from tutor.ui.shared.access import PageAccess, landmarks
+from tutor.ui.shared.answer_list import OwnAnswersPanel
 from tutor.ui.shared.name_form import NAME_INPUT, NameForm
 from tutor.ui.shared.page_header import LanguagePage, PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
 from tutor.ui.shared.panel import classed, logged
-from tutor.ui.teacher.answer_list import OwnAnswersPanel
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson

@@ -48,6 +48,7 @@ from tutor.ui.teacher.assignment_table import (
     csv_link_html,
     sort_states,
 )
+from tutor.ui.teacher.book import Book
 from tutor.ui.teacher.link_box import LinkBox
 from tutor.ui.teacher.roster_box import AUTO, LABEL, NOT_TEXT, SHORT, RosterBox, error_html
 
@@ -64,39 +65,6 @@ __all__ = ["COLUMNS", "NOT_TEXT", "AssignmentsPanel", "assignment_table_html", "
 _WIDE = widgets.Layout(width="520px", max_width="100%")
 
 
-class _Book:
-    """Where the assignments and rosters are kept: the page's store, or (no store: nothing
-    can be saved on this server) this page's memory until it closes."""
-
-    def __init__(self, store: Store | None) -> None:
-        self.store = store
-        self._assignments: dict[str, Assignment] = {}
-        self._rosters: dict[str, list[str]] = {}
-
-    def assignments(self) -> list[Assignment]:
-        if self.store is not None:
-            return self.store.assignments()
-        return list(self._assignments.values())
-
-    def save_assignment(self, a: Assignment) -> None:
-        if self.store is not None:
-            self.store.save_assignment(a)
-        else:
-            self._assignments[a.id] = a
-
-    def roster(self, code: str) -> list[str]:
-        if not code:
-            return []
-        return self.store.roster(code) if self.store is not None else self._rosters.get(code,
-                                                                                        [])
-
-    def save_roster(self, code: str, names: list[str]) -> None:
-        if self.store is not None:
-            self.store.save_roster(code, names)
-        else:
-            self._rosters[code] = names
-
-
 class AssignmentsPanel(RosterBox, widgets.VBox):
     """The assignments of the teacher page (see the module). ``class_code``: the page's
     (prefilled); ``clock``: now, an aware datetime; ``guard`` wraps the buttons' actions (the
@@ -105,7 +73,7 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
     def __init__(self, store: Store | None, *, class_code: str = "",
                  clock: Callable[[], datetime], guard: Guard) -> None:
         W = widgets
-        self.book = _Book(store)
+        self.book = Book(store)
         self.clock = clock
         self.lang = "es"
         self.zone = school_zone()

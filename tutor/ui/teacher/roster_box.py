@@ -19,10 +19,10 @@ from tutor.i18n import N_, TranslatableError, gettext, translator
 from tutor.storage.records import StoreError
 from tutor.ui.shared.panel import Guard, classed
 from tutor.ui.shared.uploads import ProgressUpload
+from tutor.ui.teacher.book import Book
 
 if TYPE_CHECKING:
     from tutor.storage.store import Store
-    from tutor.ui.teacher.assignments_panel import _Book
 
 __all__ = ["AUTO", "LABEL", "NOT_TEXT", "SHORT", "RosterBox", "error_html"]
 
@@ -47,7 +47,7 @@ class RosterBox:
     they do. The panel gives the rest: where rosters are kept (``book``), the language, what
     its message boxes say, and its table (shown again after a save)."""
 
-    book: _Book
+    book: Book
     lang: str
     _loaded: str
     """The roster last shown or saved in the names box."""

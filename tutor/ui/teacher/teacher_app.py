@@ -31,10 +31,10 @@ from tutor.course.lessons import list_lessons
 from tutor.i18n import N_, normalize_lang, translate_error, translator
 from tutor.storage.records import Attempt, SessionMark, StoreError
 from tutor.ui.shared.access import PageAccess, landmarks
+from tutor.ui.shared.answer_list import StudentAnswersPanel
 from tutor.ui.shared.page_header import LanguagePage, PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
 from tutor.ui.shared.panel import classed
-from tutor.ui.teacher.answer_list import StudentAnswersPanel
 from tutor.ui.teacher.assignments_panel import AssignmentsPanel
 from tutor.ui.teacher.class_table import ClassTablePanel
 from tutor.ui.teacher.class_upload import ClassUploadPanel
