@@ -31,7 +31,7 @@ from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
 if TYPE_CHECKING:
     from engine.match import Match
     from tutor.session.saving import Recorder
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
     from tutor.teaching.asking import Asker, Pending
     from tutor.teaching.practice import Plan
     from tutor.teaching.review import Due
@@ -50,7 +50,7 @@ class LessonCounts:
     humans: tuple[int, ...]
     params: Params
     recorder: Recorder | None
-    store: Store | None
+    store: ProgressStore | None
     clock: Callable[[], datetime]
     match: Match
     match_number: int

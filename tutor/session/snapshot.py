@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from os import PathLike
 from typing import TYPE_CHECKING, Protocol
 
 from engine.events import Bonus, Event, Placed, PowerEffect, RoundEnded
@@ -29,6 +28,7 @@ from tutor.teaching.questions import Situation, seat_name
 
 if TYPE_CHECKING:
     from tutor.session.session import Session
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "ExtraMoveView",
            "MatchEndView", "MatchRow",
@@ -102,13 +102,6 @@ class MatchRow:
     points: tuple[int, ...]
     current: bool
     """The round being played (its points wait while a question is pending)."""
-
-
-class ProgressStore(Protocol):
-    """What a page reads of the progress store (a :class:`tutor.storage.store.Store`): a student's
-    attempts as CSV."""
-
-    def export_csv(self, path: str | PathLike[str], student: str | None = None) -> int: ...
 
 
 class ScoreSheetView(Protocol):

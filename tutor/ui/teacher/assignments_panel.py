@@ -54,8 +54,8 @@ from tutor.ui.teacher.roster_box import AUTO, LABEL, NOT_TEXT, SHORT, RosterBox,
 if TYPE_CHECKING:
     from tutor.classroom.live import LiveView
     from tutor.course.lessons import Lesson
+    from tutor.storage.progress_store import ProgressStore
     from tutor.storage.records import Attempt
-    from tutor.storage.store import Store
     from tutor.teaching.counts import Counts
 
 __all__ = ["COLUMNS", "NOT_TEXT", "AssignmentsPanel", "assignment_table_html", "counts_line",
@@ -64,11 +64,11 @@ __all__ = ["COLUMNS", "NOT_TEXT", "AssignmentsPanel", "assignment_table_html", "
 _WIDE = widgets.Layout(width="520px", max_width="100%")
 
 
-class _Book:
+class ClassBook:
     """Where the assignments and rosters are kept: the page's store, or (no store: nothing
     can be saved on this server) this page's memory until it closes."""
 
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: ProgressStore | None) -> None:
         self.store = store
         self._assignments: dict[str, Assignment] = {}
         self._rosters: dict[str, list[str]] = {}
@@ -102,10 +102,10 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
     (prefilled); ``clock``: now, an aware datetime; ``guard`` wraps the buttons' actions (the
     page's: an unforeseen error is said on the page)."""
 
-    def __init__(self, store: Store | None, *, class_code: str = "",
+    def __init__(self, store: ProgressStore | None, *, class_code: str = "",
                  clock: Callable[[], datetime], guard: Guard) -> None:
         W = widgets
-        self.book = _Book(store)
+        self.book = ClassBook(store)
         self.clock = clock
         self.lang = "es"
         self.zone = school_zone()

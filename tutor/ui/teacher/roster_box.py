@@ -21,8 +21,8 @@ from tutor.ui.shared.panel import Guard, classed
 from tutor.ui.shared.uploads import ProgressUpload
 
 if TYPE_CHECKING:
-    from tutor.storage.store import Store
-    from tutor.ui.teacher.assignments_panel import _Book
+    from tutor.storage.progress_store import ProgressStore
+    from tutor.ui.teacher.assignments_panel import ClassBook
 
 __all__ = ["AUTO", "LABEL", "NOT_TEXT", "SHORT", "RosterBox", "error_html"]
 
@@ -47,7 +47,7 @@ class RosterBox:
     they do. The panel gives the rest: where rosters are kept (``book``), the language, what
     its message boxes say, and its table (shown again after a save)."""
 
-    book: _Book
+    book: ClassBook
     lang: str
     _loaded: str
     """The roster last shown or saved in the names box."""
@@ -68,7 +68,7 @@ class RosterBox:
             action()
         return run
 
-    def _build_roster(self, store: Store | None, class_code: str, guard: Guard) -> None:
+    def _build_roster(self, store: ProgressStore | None, class_code: str, guard: Guard) -> None:
         W = widgets
         self.roster_heading = W.HTML()
         self.roster_class = classed(W.Text(value=class_code, layout=SHORT, style=LABEL),
@@ -87,7 +87,7 @@ class RosterBox:
         self.group_btn = classed(W.Button(icon="users", layout=AUTO), "ld-roster-group-take")
         self.group_btn.on_click(guard(self._clicked(self.roster_from_group)))
         self.group_box = classed(W.HBox([self.group_in, self.group_btn]), "ld-checks")
-        if not getattr(store, "hub_groups", False):
+        if store is None or not store.hub_groups:
             self.group_box.layout.display = "none"
 
     def _relabel_roster(self, lang: str) -> None:
