@@ -174,7 +174,7 @@ def measure(database: str, students: int = 30, minutes: float = 120.0, every: fl
     :class:`~tutor.storage.store.ServiceStore`) are checked against the full read at the
     end."""
     from tutor.classroom.live import LiveFeed, marks_since
-    from tutor.storage.store import Store
+    from tutor.storage.store import ServiceStore, Store
 
     history = 60 * minutes
     with Store(database, lang="en") as store:
@@ -185,8 +185,8 @@ def measure(database: str, students: int = 30, minutes: float = 120.0, every: fl
             store.mark_session(student, session, "04-times", "mastered", ended)
         before = len(rows)
         results: list[Tick] = []
-        with service(database) as address, Store(address, token=TEACHER_TOKEN,
-                                                  lang="en") as teacher:
+        with service(database) as address, ServiceStore(address, token=TEACHER_TOKEN,
+                                                         lang="en") as teacher:
             feed = LiveFeed()
             feed.read(teacher)  # the page's "Refresh": the whole class, once
             _size, answer = read_bytes(address, "attempts-after")

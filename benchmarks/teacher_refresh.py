@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             page = TeacherPage(store=store, lang="en", live_seconds=5)
             view = page.live.view
             assert view is not None
-            print(f"store: {store.backend.name}; {len(files)} students, {len(rows)} rows; "
+            print(f"store: {store.kind}; {len(files)} students, {len(rows)} rows; "
                   f"live view: {view.count('playing')} playing, {len(view.stuck)} stuck, "
                   f"{view.count('finished')} finished, {view.count('files')} from files")
             results = {

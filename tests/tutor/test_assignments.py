@@ -312,7 +312,7 @@ def test_a_store_from_before_assignments_opens_and_keeps_every_row(
     before = {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables}
     conn.close()
     with Store(store_url) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
+        assert store.db.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
             SCHEMA_VERSION == 7
         store.save_roster("6B", ["Ana", "Beto"])
         store.save_assignment(make())

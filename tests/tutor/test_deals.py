@@ -79,15 +79,15 @@ def test_a_version_4_store_gets_the_deals_table(store_url: str) -> None:
         store.record_attempt("ana", session, lesson=LESSON, problem="m1r1t1-4/x", step="gain",
                              outcome="CORRECT", input_text="12", kc="multiply", expected=12,
                              answered=12)
-        store.conn.execute("DROP TABLE deals")
-        store.conn.execute("DROP TABLE session_marks")  # version 6's
-        store.conn.execute("UPDATE schema_version SET version = 4")
-        assert "deals" not in store.backend.tables(store.conn)
+        store.db.conn.execute("DROP TABLE deals")
+        store.db.conn.execute("DROP TABLE session_marks")  # version 6's
+        store.db.conn.execute("UPDATE schema_version SET version = 4")
+        assert "deals" not in store.db.tables()
     with Store(store_url) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [
+        assert store.db.conn.execute("SELECT version FROM schema_version").fetchall() == [
             (SCHEMA_VERSION,)]
         assert SCHEMA_VERSION == 7  # through 5, 6 (the session marks), then 7
-        assert {"deals", "session_marks"} <= store.backend.tables(store.conn)
+        assert {"deals", "session_marks"} <= store.db.tables()
         assert [a.input for a in store.attempts("ana")] == ["12"]
         assert store.record_deal("ana", LESSON, DEAL, session)
         assert not store.record_deal("ana", LESSON, DEAL, "another tab")

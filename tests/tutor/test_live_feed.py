@@ -146,8 +146,8 @@ def test_two_spellings_of_one_name_are_one_student_under_the_latest() -> None:
 
 def _insert_uncommitted(store: Store, student: str, t: float) -> None:
     """A row inserted in a transaction left open (another writer, still committing)."""
-    store.conn.execute("BEGIN")
-    store.conn.execute(
+    store.db.conn.execute("BEGIN")
+    store.db.conn.execute(
         "INSERT INTO attempts (student_id, session, time, lesson, problem, step, outcome, "
         "input, feedback, kc, attempt_at_step, first_attempt, hints, duration, expected, "
         "answered) SELECT id, %s, %s, '04-times', 'late', 'gain', 'CORRECT', '12', '', "
@@ -170,7 +170,7 @@ def test_a_row_committed_after_a_higher_one_is_read_on_postgresql(pg_cluster: ob
         _insert_uncommitted(slow, "beto", 2)  # its id is handed out now
         store.add_attempt(row("ana", 3, problem="p2"))  # a higher id, committed first
         assert [a.problem for _, a in feed.read(store)] == ["p2"]
-        slow.conn.execute("COMMIT")
+        slow.db.conn.execute("COMMIT")
         store.add_attempt(row("ana", 4, problem="p3"))
         late = feed.read(store)
         # The rows committed while the slow writer was open come again (the feed keeps

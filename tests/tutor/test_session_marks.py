@@ -151,13 +151,13 @@ def test_a_version_5_store_gets_the_marks_table(store_url: str,
     every row kept."""
     student_plays("04-times", "Ana", store_url, seed=1, rounds=1)
     with Store(store_url) as store:
-        store.conn.execute("DROP TABLE session_marks")
-        store.conn.execute("UPDATE schema_version SET version = 5")
+        store.db.conn.execute("DROP TABLE session_marks")
+        store.db.conn.execute("UPDATE schema_version SET version = 5")
         before = store.attempts()
         session = before[0].session
     with Store(store_url) as store:
         assert SCHEMA_VERSION == 7
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
+        assert store.db.conn.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
         assert store.attempts() == before
         store.mark_session("Ana", session, "04-times", "questions")
         assert [m.mark for m in store.session_marks()] == ["questions"]

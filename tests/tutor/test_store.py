@@ -93,9 +93,9 @@ def test_default_path_without_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
 
 def test_wal_busy_timeout_and_schema_version(tmp_path: Path) -> None:
     with Store(tmp_path / "p.sqlite3") as store:
-        assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
-        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
+        assert store.db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store.db.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
+        assert store.db.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
             SCHEMA_VERSION
 
 
@@ -217,7 +217,7 @@ def test_sigkill_mid_write_keeps_every_committed_attempt(tmp_path: Path, db: Db)
     assert child.returncode == -signal.SIGKILL
     with Store(crash) as store:
         assert store.integrity_ok()
-        stored = {r[0] for r in store.conn.execute("SELECT id FROM attempts")}
+        stored = {r[0] for r in store.db.conn.execute("SELECT id FROM attempts")}
     assert set(reported) <= stored
     assert len(reported) >= 200
 
@@ -516,12 +516,12 @@ def test_env_var_selects_the_postgresql_store(pg_cluster, monkeypatch: pytest.Mo
     url = pg_cluster.new_database()
     monkeypatch.setenv(ENV_VAR, url)
     with Store() as store:
-        assert store.backend.name == "postgresql"
+        assert store.kind == "postgresql"
         s = store.start_session("ana")
         store.record_attempt("ana", s, lesson="L", problem="p", step="s", outcome="CORRECT")
     with Store(url) as again:
         assert [a.student for a in again.attempts()] == ["ana"]
-        assert again.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
+        assert again.db.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
             SCHEMA_VERSION
 
 
@@ -572,7 +572,7 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
             conn.execute("ALTER TABLE mastery ADD COLUMN scaffolded_right INTEGER NOT NULL "
                          "DEFAULT 0")
     with Store(old) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [
+        assert store.db.conn.execute("SELECT version FROM schema_version").fetchall() == [
             (SCHEMA_VERSION,)]
         assert [(a.student, a.input, a.first_attempt) for a in store.attempts()] == [
             ("ana", "12", True)]
@@ -582,7 +582,7 @@ def test_a_version_1_file_opens_and_is_migrated(tmp_path: Path, with_added_colum
                              outcome="INCORRECT", input_text="7")
         assert [a.attempt_at_step for a in store.attempts("ana")] == [1, 2]
     with Store(old) as again:  # opened again: nothing more to migrate
-        assert again.conn.execute("SELECT version FROM schema_version").fetchall() == [
+        assert again.db.conn.execute("SELECT version FROM schema_version").fetchall() == [
             (SCHEMA_VERSION,)]
 
 
@@ -596,9 +596,9 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
                           "ALTER TABLE mastery DROP COLUMN scaffolded_right",
                           "ALTER TABLE mastery DROP COLUMN evidence",
                           "UPDATE schema_version SET version = 1"):
-            store.conn.execute(statement)
+            store.db.conn.execute(statement)
     with Store(url) as store:
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [
+        assert store.db.conn.execute("SELECT version FROM schema_version").fetchall() == [
             (SCHEMA_VERSION,)]
         m = Mastery()
         m.record("multiply", True)
@@ -606,17 +606,17 @@ def test_a_version_1_store_is_migrated_on_both_backends(db: Db) -> None:
         save_mastery(store, "ana", m)
         assert load_mastery(store, "ana").states == m.states
         assert load_mastery(store, "ana").states["multiply"].streak == 2
-        store.conn.execute("UPDATE schema_version SET version = 0")
+        store.db.conn.execute("UPDATE schema_version SET version = 0")
     with pytest.raises(StoreError,
                        match=f"version 0; this tutor reads version {SCHEMA_VERSION}"):
         Store(url)
 
 
 def _indexes(store: Store) -> set[str]:
-    if store.backend.name == "sqlite":
-        return {r[0] for r in store.conn.execute(
+    if store.kind == "sqlite":
+        return {r[0] for r in store.db.conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'index'")}
-    return {r[0] for r in store.conn.execute(
+    return {r[0] for r in store.db.conn.execute(
         "SELECT indexname FROM pg_indexes WHERE tablename = 'attempts'")}
 
 
@@ -643,23 +643,23 @@ def test_a_version_6_store_gets_when_each_answer_was_received(db: Db) -> None:
         store.record_attempt("beto", store.start_session("beto"), lesson="L2", problem="q",
                              step="sum", outcome="GIVEUP", time=times["hour"])
         for index in ("attempts_question", "attempts_received"):
-            store.conn.execute(f"DROP INDEX {index}")
-        store.conn.execute("ALTER TABLE attempts DROP COLUMN received")
-        store.conn.execute("UPDATE schema_version SET version = 6")
+            store.db.conn.execute(f"DROP INDEX {index}")
+        store.db.conn.execute("ALTER TABLE attempts DROP COLUMN received")
+        store.db.conn.execute("UPDATE schema_version SET version = 6")
         tables = ("students", "sessions", "attempts", "mastery", "deals", "session_marks")
-        before = {t: store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+        before = {t: store.db.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
                   for t in tables}
         attempts = store.attempts()
-        assert "received" not in store.backend.columns(store.conn, "attempts")
+        assert "received" not in store.db.columns("attempts")
     with Store(url) as store:
         assert SCHEMA_VERSION == 7
-        assert store.conn.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
+        assert store.db.conn.execute("SELECT version FROM schema_version").fetchall() == [(7,)]
         assert store.attempts() == attempts
-        after = {t: store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+        after = {t: store.db.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
                  for t in tables}
         assert {t: [r[:-1] for r in rows] if t == "attempts" else rows
                 for t, rows in after.items()} == before
-        received = dict(store.conn.execute("SELECT feedback, received FROM attempts"))
+        received = dict(store.db.conn.execute("SELECT feedback, received FROM attempts"))
         assert received["week"] is None and received["hour"] == times["hour"]
         assert times["hour"] < received["future"] <= datetime.now(timezone.utc).isoformat()
         assert {"attempts_question", "attempts_received"} <= _indexes(store)

@@ -131,9 +131,9 @@ def test_thirty_kernels_create_the_store_at_once(tmp_path: Path, kids: Kids, sto
     assert failures == []
     with Store(db) as store:
         assert store.integrity_ok()
-        if store.backend.name == "sqlite":
-            assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert store.conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
+        if store.kind == "sqlite":
+            assert store.db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store.db.conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == 1
         assert store.students() == names
         assert len(store.attempts()) == 3 * CLASS
 
@@ -154,7 +154,7 @@ def _lose_nothing(kids: Kids, db: str, tmp_path: Path, restart: Callable[[], Non
     assert failures == []
     with Store(db) as store:
         assert store.integrity_ok()
-        assert store.conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 200 * CLASS
+        assert store.db.conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 200 * CLASS
         assert store.students() == names
         for name in names:
             rows = store.attempts(name)

@@ -119,7 +119,7 @@ def test_a_version_2_store_merges_the_spellings_into_one_student(
                 "1, 1, 0, 2.0)", (sid,))
     raw.conn.close()
     with Store(url) as store:  # opened: migrated to version 3
-        assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
+        assert store.db.conn.execute("SELECT version FROM schema_version").fetchone()[0] == \
             SCHEMA_VERSION
         assert sorted(store.students()) == [NFC, "ana"]
         jose = store.attempts("JOSE\u0301")

@@ -19,6 +19,7 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pytest
 import tornado.web
@@ -26,7 +27,14 @@ import tornado.web
 from tutor.hub.store_service import Caller, Keeper, hub_group_members, listen, make_app, write_key
 from tutor.storage.class_rows import Assignment
 from tutor.storage.records import FROM_FILE, Attempt, Outcome, StoreError, move_of
-from tutor.storage.store import ServiceStore, Store, StoreAccessError, StoreBusyError
+from tutor.storage.store import (
+    ServiceStore,
+    Store,
+    StoreAccessError,
+    StoreAddressError,
+    StoreBusyError,
+    open_store,
+)
 from tutor.teaching.mastery import Mastery
 
 TOKENS = {"tok-ana": Caller("ana", False), "tok-beto": Caller("beto", False),
@@ -54,13 +62,13 @@ class Service:
     port: int
     stop: Callable[[], None]
 
-    def client(self, token: str, **options: object) -> Store:
+    def client(self, token: str, **options: object) -> ServiceStore:
         """A page's store: the token of its user's server, and the write key the hub gave
         that server (``write_key=`` another, or none)."""
         caller = TOKENS.get(token)
         options.setdefault("write_key", key_of(caller.name) if caller else "")
-        return Store(self.url, token=token, lang="en", busy_timeout=0.5, retries=1,
-                     **options)  # type: ignore[arg-type]
+        return ServiceStore(self.url, token=token, lang="en", busy_timeout=0.5, retries=1,
+                            **options)  # type: ignore[arg-type]
 
 
 class _FakeHubGroup(tornado.web.RequestHandler):
@@ -147,6 +155,22 @@ def _attempt(student: str, session: str, second: int, outcome: Outcome = Outcome
                    f"m1r1-drill{second}-0-x/3", "gain", outcome, "12" if right else "5",
                    "correct" if right else "slip", "multiply", 1, True, 0, 0.5, 12,
                    12 if right else 5)
+
+
+def test_open_store_opens_the_service_its_address_names(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    """Issue 53 part 2: every page, command and session opens the class's store with
+    ``open_store``; on a class server (``$LEONARD_TUTOR_DB`` is the service's address) that
+    is the service, and a ``Store`` on the database is refused with a sentence, never a
+    store that quietly turns into another class."""
+    monkeypatch.setenv("LEONARD_TUTOR_DB", "http://127.0.0.1:9/services/leonard-store/")
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "tok-ana")
+    with open_store(lang="en", owner="ana") as page:
+        assert isinstance(page, ServiceStore) and page.kind == "service" and page.shared
+    with pytest.raises(StoreAddressError, match="the class's store service"):
+        Store(lang="en")
+    with open_store(tmp_path / "own.sqlite3") as own:
+        assert isinstance(own, Store) and own.kind == "sqlite"
 
 
 def test_a_students_answers_are_stored_under_the_hubs_name(service: Service) -> None:
@@ -335,8 +359,8 @@ def test_a_service_out_of_reach_is_busy_and_the_answers_wait(store_urls: Callabl
 
     database = store_urls()
     port = _free_port()
-    client = Store(f"http://127.0.0.1:{port}/services/leonard-store/", token="tok-ana",
-                   write_key=key_of("ana"), busy_timeout=0.5, retries=1)
+    client = ServiceStore(f"http://127.0.0.1:{port}/services/leonard-store/", token="tok-ana",
+                          write_key=key_of("ana"), busy_timeout=0.5, retries=1)
     recorder = Recorder(client, "04-times")
     recorder.start("ana")
     recorder.attempt(_attempt("ana", recorder.session_id, 1))

@@ -373,8 +373,8 @@ def test_the_hubs_store_client_out_of_reach_breaks_neither_page(
     monkeypatch.setattr(ServiceStore, "attempts", lambda self, student=None: [])
     a = make(["04-times"], "Week 12")
     link("lang=en&" + urlencode(assignment_query(a)))
-    store = Store("http://127.0.0.1:9/services/leonard-store/", token="t", owner="Ana",
-                  busy_timeout=0.1, retries=0)
+    store = ServiceStore("http://127.0.0.1:9/services/leonard-store/", token="t", owner="Ana",
+                         busy_timeout=0.1, retries=0)
     page = lessons_page(store=store, student="Ana", clock=lambda: NOW)
     assert len(re.findall(r"class='ld-lesson-link'", page.lesson_list.value)) == len(LESSONS)
     (said,) = page_notes(page)

@@ -125,7 +125,9 @@ player counts and goal from the tutor's one entry per game, :mod:`tutor.games`).
 
 def forbidden_imports(source: str) -> set[str]:
     """What ``source`` imports that a panel must not: the engine (but its types) and the
-    progress store (``tutor.storage.store*``), at any depth (an import inside a function too)."""
+    progress store (``tutor.storage.store*``), at any depth (an import inside a function too).
+    A panel may name the store's type (:class:`tutor.storage.progress_store.ProgressStore`,
+    a Protocol) for what a page hands it, not open or import a store."""
     bad = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -139,7 +141,8 @@ def forbidden_imports(source: str) -> set[str]:
             if module == "engine" or module.startswith("engine."):
                 if name not in ENGINE_TYPES.get(module, set()):
                     bad.add(full)
-            elif full.startswith("tutor.storage"):
+            elif full.startswith("tutor.storage") and \
+                    full != "tutor.storage.progress_store.ProgressStore":
                 bad.add(full)
     return bad
 

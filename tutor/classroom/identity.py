@@ -40,8 +40,7 @@ from dataclasses import dataclass
 
 from tutor.storage.address import PROGRESS_ENV, is_service_address
 from tutor.storage.records import StoreError
-from tutor.storage.service_store import TOKEN_ENV
-from tutor.storage.store import ServiceStore
+from tutor.storage.service_store import TOKEN_ENV, ServiceStore
 
 __all__ = ["HUB_USER_ENV", "TEACHERS_ENV", "HubProfile", "hub_profile", "hub_user",
            "is_teacher", "teachers_setting"]

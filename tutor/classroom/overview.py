@@ -37,7 +37,7 @@ from tutor.teaching.review import Due
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
     from tutor.storage.store_files import ProgressRows
 
 __all__ = ["MISTAKE_NAMES", "ClassFiles", "ClassRow", "LessonProgress", "MergeResult", "Mistake",
@@ -249,7 +249,7 @@ def _read_file(name: str, content: bytes, lang: str) -> ProgressRows:
     return parse_progress(content, shown_name(name), lang)
 
 
-def loaded_answers(store: Store, names: Iterable[str]) -> list[Attempt]:
+def loaded_answers(store: ProgressStore, names: Iterable[str]) -> list[Attempt]:
     """The answers ``store`` already holds of the students ``names`` (matched by
     :func:`tutor.storage.names.name_key`): what a file's answers are checked against for
     copies (:mod:`tutor.classroom.hand_in`)."""
@@ -272,7 +272,7 @@ def _from_the_future(file: str, rows: Sequence[Attempt], now: datetime,
                     late, lang).format(file=file, n=late, date=latest.strftime("%Y-%m-%d %H:%M"))
 
 
-def merge_files(store: Store, files: Sequence[tuple[str, bytes]], lang: str = "en",
+def merge_files(store: ProgressStore, files: Sequence[tuple[str, bytes]], lang: str = "en",
                 on_progress: Callable[[int, int], None] | None = None, *,
                 now: datetime | None = None) -> MergeResult:
     """Merge progress files (name, content) into ``store``: each file is checked whole and
@@ -288,7 +288,7 @@ def merge_files(store: Store, files: Sequence[tuple[str, bytes]], lang: str = "e
     return _merge(store, files, lang, on_progress, None, now)
 
 
-def merge_student_files(store: Store, files: Sequence[tuple[str, bytes]], student: str,
+def merge_student_files(store: ProgressStore, files: Sequence[tuple[str, bytes]], student: str,
                         lang: str = "en",
                         on_progress: Callable[[int, int], None] | None = None, *,
                         now: datetime | None = None) -> MergeResult:
@@ -348,7 +348,7 @@ class ClassFiles:
         return None
 
 
-def _merge(store: Store, files: Sequence[tuple[str, bytes]], lang: str,
+def _merge(store: ProgressStore, files: Sequence[tuple[str, bytes]], lang: str,
            on_progress: Callable[[int, int], None] | None, student: str | None,
            now: datetime | None = None) -> MergeResult:
     result = MergeResult()
@@ -405,7 +405,7 @@ longer than that, and every save waiting finds it free before the next batch."""
 _FIRST_BATCH = 500
 
 
-def _merge_in_batches(store: Store, rows: Sequence[Attempt]) -> int:
+def _merge_in_batches(store: ProgressStore, rows: Sequence[Attempt]) -> int:
     """``store.merge(rows)`` in batches of about :data:`MERGE_HOLD_SECONDS` each (their size
     follows the time the last one took), with a pause between them, so that a student's save
     never waits for a whole big file (issue 36: a minute). Returns how many rows were new. A
@@ -436,14 +436,14 @@ def _not_own(file: str, names: set[str], student: str | None) -> Message | None:
     return None
 
 
-def refresh_mastery(store: Store, student: str) -> Mastery:
+def refresh_mastery(store: ProgressStore, student: str) -> Mastery:
     """Rebuild ``student``'s mastery from all their attempts in ``store`` and save it."""
     mastery = rebuild_mastery(store.attempts(student), lesson_params())
     store.save_mastery_rows(student, mastery.to_dict())
     return mastery
 
 
-def saved_attempts(store: Store | None, student: str) -> list[Attempt] | None:
+def saved_attempts(store: ProgressStore | None, student: str) -> list[Attempt] | None:
     """``student``'s attempts in ``store`` (none without a store); None while the store cannot
     be reached (:class:`~tutor.storage.store.StoreBusyError`: an outage of the class's store,
     which a page says and outlives, issue 51)."""

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from tutor.commands.teacher import _decimal, _say, _table, command_lang
+from tutor.commands.printed import decimal, say, text_table
+from tutor.commands.teacher import command_lang
 from tutor.i18n import N_, ngettext, translate_error, translator
 from tutor.storage.records import StoreError
 from tutor.storage.response_logs import (
@@ -102,18 +103,18 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
     try:
         return _fit(args, lang)
     except (StoreError, LogError) as err:  # a file that is not an export or a log
-        _say(translate_error(err, lang), error=True)
+        say(translate_error(err, lang), error=True)
         return 2
 
 
 def _fit(args: argparse.Namespace, lang: str) -> int:
     _ = translator(lang)
     if not 1 <= args.num_fits <= _MOST_FITS:
-        _say(_(N_("--num-fits must be a whole number from 1 to {most}, not {value}.")).format(
+        say(_(N_("--num-fits must be a whole number from 1 to {most}, not {value}.")).format(
             most=_MOST_FITS, value=args.num_fits), error=True)
         return 2
     if args.forgets and args.write_params:
-        _say(_(N_("--forgets fits a model the tutor does not run (its knowledge tracing "
+        say(_(N_("--forgets fits a model the tutor does not run (its knowledge tracing "
                   "has no forgetting), so its parameters are not written: leave out "
                   "--forgets to write a parameters file.")), error=True)
         return 2
@@ -135,7 +136,7 @@ def _fit(args: argparse.Namespace, lang: str) -> int:
     info = args.json  # with --json, stdout is the JSON alone: the rest goes to stderr
     if not fits:
         _say_skipped(log, skipped, lang, error=True)
-        _say(_(N_("No skill has {n} first answers to fit in these files.")).format(
+        say(_(N_("No skill has {n} first answers to fit in these files.")).format(
             n=MIN_OBSERVATIONS), error=True)
         return 1
     out = fit_json(fits, skipped, log, forgets=args.forgets)
@@ -146,27 +147,27 @@ def _fit(args: argparse.Namespace, lang: str) -> int:
     _say_skipped(log, skipped, lang, error=info)
     other = [s for s in fits if s not in SKILLS]
     if other:
-        _say(ngettext("{n} skill is not one of the tutor's ({names}): it goes under "
+        say(ngettext("{n} skill is not one of the tutor's ({names}): it goes under "
                       "other_skills, which the tutor does not read.",
                       "{n} skills are not the tutor's ({names}): they go under other_skills, "
                       "which the tutor does not read.", len(other), lang).format(
             n=len(other), names=_some(other)), error=info)
     unused = [s for s, f in fits.items() if s in SKILLS and _useless(f)]
     for skill in unused:
-        _say(_(N_("{skill}: not used by the tutor: p_guess + p_slip reached {most}, so its "
+        say(_(N_("{skill}: not used by the tutor: p_guess + p_slip reached {most}, so its "
                   "answers hardly tell a student who knows it from one who does not; the "
                   "tutor keeps its own parameters for it.")).format(
-            skill=skill, most=_decimal(1 - MIN_GAP, "0.00", lang)), error=info)
+            skill=skill, most=decimal(1 - MIN_GAP, "0.00", lang)), error=info)
     if args.write_params:
         target = Path(args.write_params)
         try:
             _write_json(target, out)
         except OSError as err:
-            _say(_(N_("Cannot write {file}: {error}.")).format(
+            say(_(N_("Cannot write {file}: {error}.")).format(
                 file=target, error=err.strerror or err), error=True)
             return 1
         own = len([s for s in fits if s in SKILLS]) - len(unused)
-        _say(_(N_("Wrote the parameters of {own} to {file}: set LEONARD_BKT_PARAMS={file} "
+        say(_(N_("Wrote the parameters of {own} to {file}: set LEONARD_BKT_PARAMS={file} "
                   "on the server, or paste its skills into a lesson's mastery setting."))
              .format(own=_(N_("{n} of the tutor's skills")).format(n=own),
                      file=target.resolve()), error=info)
@@ -227,19 +228,19 @@ def _print_table(fits: list[SkillFit], forgets: bool, lang: str) -> None:
         value = f.p_forget if name == "p_forget" else getattr(f.params, name)
         bound = name in f.at_bound or (name in ("p_slip", "p_guess")
                                        and "p_guess+p_slip" in f.at_bound)
-        return _decimal(value, "0.000", lang) + ("*" if bound else "")
+        return decimal(value, "0.000", lang) + ("*" if bound else "")
 
     header = [_(N_("Skill")), *names, _(N_("Log-likelihood")), _(N_("Students")),
               _(N_("Attempts"))]
-    table = [[f.skill, *(cell(f, n) for n in names), _decimal(f.log_likelihood, "0.0", lang),
+    table = [[f.skill, *(cell(f, n) for n in names), decimal(f.log_likelihood, "0.0", lang),
               str(f.students), str(f.attempts)] for f in fits]
-    print("\n".join(_table(header, table)))
+    print("\n".join(text_table(header, table)))
     if any(f.at_bound for f in fits):
-        _say(_(N_("* at a bound of the fit: a probability at {low} or {high}, or p_guess + "
+        say(_(N_("* at a bound of the fit: a probability at {low} or {high}, or p_guess + "
                   "p_slip at {most} (the data would push it further; the model cannot "
                   "describe them well).")).format(
-            low=_decimal(LOW, "0.0000", lang), high=_decimal(1 - LOW, "0.0000", lang),
-            most=_decimal(1 - MIN_GAP, "0.00", lang)))
+            low=decimal(LOW, "0.0000", lang), high=decimal(1 - LOW, "0.0000", lang),
+            most=decimal(1 - MIN_GAP, "0.00", lang)))
 
 
 def _say_skipped(log: ResponseLog, skipped: dict[str, int], lang: str, error: bool) -> None:
@@ -247,26 +248,26 @@ def _say_skipped(log: ResponseLog, skipped: dict[str, int], lang: str, error: bo
     for reason, s in log.skipped.items():
         what = _(SKIP_REASONS[reason])
         if s.line and s.value is not None:
-            _say(ngettext("{file}: {n} row left out: {reason} (line {line}: {value}).",
+            say(ngettext("{file}: {n} row left out: {reason} (line {line}: {value}).",
                           "{file}: {n} rows left out: {reason} (the first at line {line}: "
                           "{value}).", s.rows, lang).format(
                 file=s.file, n=s.rows, reason=what, line=s.line, value=repr(s.value)),
                 error=error)
         elif s.line:
-            _say(ngettext("{file}: {n} row left out: {reason} (line {line}).",
+            say(ngettext("{file}: {n} row left out: {reason} (line {line}).",
                           "{file}: {n} rows left out: {reason} (the first at line {line}).",
                           s.rows, lang).format(file=s.file, n=s.rows, reason=what,
                                                line=s.line), error=error)
         else:
-            _say(ngettext("{n} answer left out: {reason}.", "{n} answers left out: {reason}.",
+            say(ngettext("{n} answer left out: {reason}.", "{n} answers left out: {reason}.",
                           s.rows, lang).format(n=s.rows, reason=what), error=error)
     small = list(skipped)
     if len(small) <= _LISTED:
         for skill, n in skipped.items():
-            _say(_(N_("{skill}: not fitted, {n} first answers (at least {min} are needed)."))
+            say(_(N_("{skill}: not fitted, {n} first answers (at least {min} are needed)."))
                  .format(skill=skill, n=n, min=MIN_OBSERVATIONS), error=error)
     else:
-        _say(ngettext("{n} skill not fitted, with fewer than {min} first answers: {names}.",
+        say(ngettext("{n} skill not fitted, with fewer than {min} first answers: {names}.",
                       "{n} skills not fitted, each with fewer than {min} first answers: "
                       "{names}.", len(small), lang).format(
             n=len(small), min=MIN_OBSERVATIONS, names=_some(small)), error=error)

@@ -9,7 +9,6 @@ the same in the student's progress file and in a teacher's file that imported it
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -17,10 +16,12 @@ from typing import TypeVar
 from tutor.classroom.hand_in import replay_refusal, seal_refusal
 from tutor.classroom.identity import hub_user, is_teacher
 from tutor.classroom.overview import loaded_answers
+from tutor.commands.printed import decimal, say, text_table
 from tutor.course.lessons import lesson_params
 from tutor.i18n import N_, ngettext, normalize_lang, translate_error, translator, visible
+from tutor.storage.progress_store import ProgressStore
 from tutor.storage.records import Attempt, StoreError
-from tutor.storage.store import Store, default_location, is_database_address
+from tutor.storage.store import default_location, is_database_address, open_store
 from tutor.storage.store_files import read_progress
 from tutor.teaching.counts import student_counts
 from tutor.teaching.mastery import SKILL_NAMES, STREAK_TO_MASTER, default_params
@@ -37,11 +38,6 @@ _P = TypeVar("_P", bound=argparse.ArgumentParser)
 
 COMMANDS = ("export", "import", "report")
 _DATASHOP_SUFFIXES = (".tsv", ".txt")
-
-
-def _say(text: str, error: bool = False) -> None:
-    """Print one line (a message of a teacher command: it may hold names and file names)."""
-    print(visible(text), file=sys.stderr if error else sys.stdout)
 
 
 def add_commands(sub: argparse._SubParsersAction[_P], lang: str) -> None:
@@ -96,7 +92,7 @@ def command_lang(args: argparse.Namespace, default_lang: str) -> str | None:
     try:
         return normalize_lang(args.lang) if args.lang is not None else default_lang
     except ValueError as err:
-        _say(str(err), error=True)
+        say(str(err), error=True)
         return None
 
 
@@ -107,7 +103,7 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
         return 2
     _ = translator(lang)
     if not is_teacher():
-        _say(_(N_("Only a teacher can read or change the class's progress here; {user} is "
+        say(_(N_("Only a teacher can read or change the class's progress here; {user} is "
                   "not one. (A teacher is a hub admin or someone named in "
                   "LEONARD_TEACHERS.)")).format(user=hub_user()), error=True)
         return 2
@@ -115,11 +111,11 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
         location = (default_location(lang) if args.db is None
                     else args.db if is_database_address(args.db) else Path(args.db).expanduser())
     except StoreError as err:
-        _say(translate_error(err, lang), error=True)
+        say(translate_error(err, lang), error=True)
         return 2
     path = location if isinstance(location, Path) else None
     if args.command != "import" and path is not None and not path.is_file():
-        _say(_(N_("There is no progress file at {path}.")).format(path=path), error=True)
+        say(_(N_("There is no progress file at {path}.")).format(path=path), error=True)
         return 1
     try:
         if args.command == "import":
@@ -127,24 +123,24 @@ def run(args: argparse.Namespace, default_lang: str) -> int:
             # bad file changes nothing.
             return _checked_import(Path(args.file), args.unsealed, location, lang)
         command = _export if args.command == "export" else _report
-        with Store(location, lang=lang) as store:
+        with open_store(location, lang=lang) as store:
             return command(args, store, lang)
     except StoreError as err:  # also ProgressImportError: a file that is not an export
-        _say(translate_error(err, lang), error=True)
+        say(translate_error(err, lang), error=True)
         return 2
 
 
-def _check_student(store: Store, student: str | None, lang: str) -> bool:
+def _check_student(store: ProgressStore, student: str | None, lang: str) -> bool:
     if student is None or student in store.students():
         return True
     _ = translator(lang)
-    _say(_(N_("There is no student {name} in {path}. The students are: {names}.")).format(
+    say(_(N_("There is no student {name} in {path}. The students are: {names}.")).format(
         name=repr(student), path=store.path, names=", ".join(store.students()) or "—"),
         error=True)
     return False
 
 
-def _export(args: argparse.Namespace, store: Store, lang: str) -> int:
+def _export(args: argparse.Namespace, store: ProgressStore, lang: str) -> int:
     _ = translator(lang)
     if not _check_student(store, args.student, lang):
         return 1
@@ -156,11 +152,11 @@ def _export(args: argparse.Namespace, store: Store, lang: str) -> int:
         else:
             written = store.export_csv(path, args.student)
     except OSError as err:
-        _say(_(N_("Cannot write {file}: {error}.")).format(
+        say(_(N_("Cannot write {file}: {error}.")).format(
             file=path, error=err.strerror or err), error=True)
         return 1
     students = len({a.student for a in store.attempts(args.student)})
-    _say(ngettext("Wrote {attempts} attempt of {students} to {file}.",
+    say(ngettext("Wrote {attempts} attempt of {students} to {file}.",
                   "Wrote {attempts} attempts of {students} to {file}.", written, lang).format(
         attempts=written, file=path,
         students=ngettext("{n} student", "{n} students", students, lang).format(n=students)))
@@ -176,20 +172,20 @@ def _checked_import(path: Path, unsealed: bool, location: str | Path, lang: str)
     refusal = (seal_refusal(path.name, progress, "teacher", lang, allow_unsealed=unsealed)
                or replay_refusal(path.name, progress, lang))
     if refusal is None:
-        with Store(location, lang=lang) as store:
+        with open_store(location, lang=lang) as store:
             earlier = loaded_answers(store, {a.student for a in progress.attempts})
             refusal = replay_refusal(path.name, progress, lang, earlier) if earlier else None
             if refusal is None:
                 return _import(path, progress.attempts, store, lang)
-    _say(refusal, error=True)
+    say(refusal, error=True)
     return 2
 
 
-def _import(path: Path, rows: Sequence[Attempt], store: Store, lang: str) -> int:
+def _import(path: Path, rows: Sequence[Attempt], store: ProgressStore, lang: str) -> int:
     _ = translator(lang)
     added = store.merge(rows, from_file=True)
     known = len(rows) - added
-    _say(_(N_("{file}: {added}, {known}.")).format(
+    say(_(N_("{file}: {added}, {known}.")).format(
         file=path.name,
         added=ngettext("{n} new attempt added", "{n} new attempts added", added,
                        lang).format(n=added),
@@ -200,25 +196,7 @@ def _import(path: Path, rows: Sequence[Attempt], store: Store, lang: str) -> int
 
 # -- the report ----------------------------------------------------------------------------
 
-def _decimal(value: float, pattern: str, lang: str) -> str:
-    from babel.numbers import format_decimal
-
-    return str(format_decimal(value, format=pattern, locale=lang))
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Text columns: the first aligned left, the others right."""
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [c.ljust(w) if i == 0 else c.rjust(w)
-                 for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
-        return "  ".join(parts).rstrip()
-
-    return [line(header), line(["-" * w for w in widths]), *map(line, rows)]
-
-
-def report_text(store: Store, student: str | None = None, lang: str = "es") -> str:
+def report_text(store: ProgressStore, student: str | None = None, lang: str = "es") -> str:
     """The report of every student (or one), sorted by name, as plain text."""
     _ = translator(lang)
     names = sorted(store.students()) if student is None else [student]
@@ -242,12 +220,12 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
                      else f" ({round(100 * c.first_try_right / c.asked)}%)")
             rows.append([
                 _(SKILL_NAMES[c.skill]), str(c.asked), f"{c.first_try_right}{right}",
-                str(c.hints), str(c.revealed), _decimal(c.mean_seconds, "0.0", lang),
-                _decimal(c.p_known, "0.00", lang), "✔" if c.mastered else "",
+                str(c.hints), str(c.revealed), decimal(c.mean_seconds, "0.0", lang),
+                decimal(c.p_known, "0.00", lang), "✔" if c.mastered else "",
                 "–" if c.mastered or c.to_master is None else str(c.to_master),
             ])
         if rows:
-            out.extend("  " + line for line in _table(header, rows))
+            out.extend("  " + line for line in text_table(header, rows))
         else:
             out.append("  " + _(N_("No question answered yet.")))
         out.append("")
@@ -258,14 +236,14 @@ def report_text(store: Store, student: str | None = None, lang: str = "es") -> s
                     "(at least {threshold}, and {streak} right first answers in a row with "
                     "no scaffold and no hint). First try right counts answers without "
                     "hints."))
-               .format(threshold=_decimal(default_params().mastery_threshold, "0.00", lang),
+               .format(threshold=decimal(default_params().mastery_threshold, "0.00", lang),
                        streak=STREAK_TO_MASTER))
     out.append(_(N_("Still needed: the right first answers in a row, with no scaffold and no "
                     "hint, that mastery still needs.")))
     return "\n".join(out)
 
 
-def _report(args: argparse.Namespace, store: Store, lang: str) -> int:
+def _report(args: argparse.Namespace, store: ProgressStore, lang: str) -> int:
     if not _check_student(store, args.student, lang):
         return 1
     print(report_text(store, args.student, lang))

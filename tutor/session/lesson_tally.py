@@ -32,7 +32,7 @@ from tutor.teaching.replay import reviews_due
 if TYPE_CHECKING:
     from engine.match import Match
     from tutor.session.saving import Recorder
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
     from tutor.teaching.asking import Asker, Pending
     from tutor.teaching.practice import Plan
     from tutor.teaching.review import Due
@@ -51,7 +51,7 @@ class LessonCounts:
     humans: tuple[int, ...]
     params: Params
     recorder: Recorder | None
-    store: Store | None
+    store: ProgressStore | None
     clock: Callable[[], datetime]
     match: Match
     match_number: int

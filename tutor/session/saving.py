@@ -10,47 +10,25 @@ rows; :func:`load_mastery` and :func:`save_mastery` turn them into a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from engine.match import Match
 from tutor.course.lessons import lesson_params
 from tutor.i18n import N_
-from tutor.storage.records import Attempt, MasteryValue, StoreError, move_of, tagged_session
+from tutor.storage.records import Attempt, StoreError, move_of, tagged_session
 from tutor.teaching.asking import Numbers
 from tutor.teaching.evidence import question_numbers
 from tutor.teaching.mastery import Mastery, Params
 from tutor.teaching.replay import rebuild_mastery
 
-__all__ = ["NOT_SAVED_YET", "REFUSED", "STORE_DOWN", "ProgressStore", "Recorder", "load_mastery",
+if TYPE_CHECKING:
+    from tutor.storage.progress_store import ProgressStore
+
+__all__ = ["NOT_SAVED_YET", "REFUSED", "STORE_DOWN", "Recorder", "load_mastery",
            "save_mastery"]
 
-
-class ProgressStore(Protocol):
-    """What the recorder needs of a progress store (:class:`tutor.storage.store.Store`)."""
-
-    def start_session(self, student: str, session: str | None = None,
-                      started: str | None = None) -> str: ...
-
-    def add_attempt(self, attempt: Attempt, game: Mapping[str, object] | None = None) -> int: ...
-
-    def save_mastery_rows(self, student: str,
-                          rows: Mapping[str, Mapping[str, MasteryValue]]) -> None: ...
-
-    def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]: ...
-
-    def attempts(self, student: str | None = None) -> list[Attempt]: ...
-
-    shared: bool
-
-    def record_deal(self, student: str, lesson: str, deal: str, session: str,
-                    time: str | None = None) -> bool: ...
-
-    def revealed(self, student: str, lesson: str) -> list[tuple[str, str, int, str]]: ...
-
-    def mark_session(self, student: str, session: str, lesson: str, mark: str,
-                     time: str | None = None) -> None: ...
 
 NOT_SAVED_YET = N_("Your last answers are not saved yet: the progress store is busy or out of "
                    "reach. They wait on this page and are saved as soon as it answers; keep "

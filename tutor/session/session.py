@@ -79,7 +79,7 @@ if TYPE_CHECKING:
     from typing import Unpack
 
     from tutor.course.lessons import Lesson
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Deals",
            "Feedback", "GameSettings", "LessonOverrides", "LessonSettings", "LessonSummary",
@@ -140,7 +140,7 @@ class Session(LessonCounts):
         scaffold: bool | Iterable[str] = False,
         ask_bot_plays: bool = False,
         student: str = "anon",
-        store: Store | str | PathLike[str] | None = None,
+        store: ProgressStore | str | PathLike[str] | None = None,
         lesson: str = "free-play",
         bkt: Params | None = None,
         *,
@@ -198,8 +198,8 @@ class Session(LessonCounts):
 
     @classmethod
     def from_lesson(cls, lesson: Lesson | str, *, lang: str = "es", student: str = "anon",
-                    store: Store | str | PathLike[str] | None = None, seed: int | None = None,
-                    assignment: str | None = None,
+                    store: ProgressStore | str | PathLike[str] | None = None,
+                    seed: int | None = None, assignment: str | None = None,
                     **overrides: Unpack[LessonOverrides]) -> Session:
         """A session with a lesson's settings (a :class:`tutor.course.lessons.Lesson` or its id);
         ``overrides`` change single settings (e.g. ``players=3``); ``assignment``: the id of

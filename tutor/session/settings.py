@@ -20,7 +20,7 @@ from tutor.teaching.mastery import SKILLS, Params
 from tutor.teaching.practice import SCAFFOLDS
 
 if TYPE_CHECKING:
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["SETTINGS", "Checked", "DealList", "Deals", "GameSettings", "LessonOverrides",
            "LessonSettings", "MatchChanges", "SessionError", "SessionKeywords", "bot_names",
@@ -100,7 +100,7 @@ class SessionKeywords(LessonSettings, total=False):
 
     lang: str
     student: str
-    store: Store | str | PathLike[str] | None
+    store: ProgressStore | str | PathLike[str] | None
     lesson: str
 
 
@@ -218,14 +218,14 @@ def checked_clock(clock: Callable[[], datetime] | None, lang: str) -> Callable[[
     return clock
 
 
-def open_store(store: Store | str | PathLike[str] | None,
-                lang: str) -> tuple[Store | None, bool]:
+def open_store(store: ProgressStore | str | PathLike[str] | None,
+                lang: str) -> tuple[ProgressStore | None, bool]:
     """The store to use and whether the session opened it (and so closes it)."""
     if isinstance(store, (str, PathLike)):
         # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
-        from tutor.storage.store import Store
+        from tutor.storage.store import open_store as opened
 
-        return Store(store, lang=lang), True
+        return opened(store, lang=lang), True
     if store is None or hasattr(store, "record_attempt"):
         return store, False
     raise SessionError(N_("store must be a tutor.storage.store.Store, a file path or None, not "

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from os import PathLike
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.events import Bonus, Event, PowerEffect, RoundEnded
 from engine.round import Action
@@ -21,6 +20,9 @@ from tutor.session.settings import GameSettings
 from tutor.teaching.counts import evidence_text
 from tutor.teaching.hints import Hint
 from tutor.teaching.questions import Situation
+
+if TYPE_CHECKING:
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "ExtraMoveView",
            "MatchEndView", "MatchRow",
@@ -94,13 +96,6 @@ class MatchRow:
     points: tuple[int, ...]
     current: bool
     """The round being played (its points wait while a question is pending)."""
-
-
-class ProgressStore(Protocol):
-    """What a page reads of the progress store (a :class:`tutor.storage.store.Store`): a student's
-    attempts as CSV."""
-
-    def export_csv(self, path: str | PathLike[str], student: str | None = None) -> int: ...
 
 
 class ScoreSheetView(Protocol):

@@ -27,37 +27,18 @@ date), with a sentence naming the field.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tutor.i18n import N_, SOURCE_LANG, LanguageError, Message, normalize_lang
-from tutor.storage.connection import Connection
+from tutor.storage.database import Database
 from tutor.storage.lesson_ids import LESSON_ID
 from tutor.storage.names import name_key
 from tutor.storage.records import ID, StoreError, session_assignment, tagged_session
 
-_T = TypeVar("_T")
-
-
-class Store(Protocol):
-    """What the class rows use of the store (:class:`tutor.storage.store.Store`): its
-    connection, its SQL dialect, its transactions and its retries. A Protocol, so that this
-    module, which the store imports, does not import the store back."""
-
-    @property
-    def conn(self) -> Connection: ...
-
-    def _sql(self, text: str) -> str: ...
-
-    def _transaction(self) -> AbstractContextManager[None]: ...
-
-    def _retry(self, work: Callable[[], _T]) -> _T: ...
-
-__all__ = ["CLASS_TABLES", "DUE_FORMAT", "ID", "MAX_CODE", "MAX_LESSONS", "MAX_NAME",
+__all__ = ["DUE_FORMAT", "ID", "MAX_CODE", "MAX_LESSONS", "MAX_NAME",
            "MAX_ROSTER", "MAX_TITLE", "Assignment", "assignment", "assignments",
            "check_roster_row", "check_row", "class_codes", "classes_of", "roster",
            "save_assignment", "save_roster", "session_assignment", "tagged_session", "zone"]
@@ -75,22 +56,6 @@ MAX_NAME = 60
 """Characters of a student's name on a roster (``tutor.classroom.link.MAX_NAME``)."""
 DUE_FORMAT = "%Y-%m-%dT%H:%M"
 """An assignment's due date and time on the school's clock."""
-
-
-CLASS_TABLES = (
-    """CREATE TABLE IF NOT EXISTS classes (
-    code TEXT PRIMARY KEY, created TEXT NOT NULL)""",
-    """CREATE TABLE IF NOT EXISTS roster (
-    class_code TEXT NOT NULL REFERENCES classes(code), name TEXT NOT NULL,
-    name_key TEXT NOT NULL, position INTEGER NOT NULL,
-    PRIMARY KEY (class_code, name_key))""",
-    """CREATE TABLE IF NOT EXISTS assignments (
-    id TEXT PRIMARY KEY, class_code TEXT NOT NULL, title TEXT NOT NULL,
-    lessons TEXT NOT NULL, due TEXT NOT NULL DEFAULT '', tz TEXT NOT NULL DEFAULT 'UTC',
-    lang TEXT NOT NULL DEFAULT '', scaffolds TEXT NOT NULL DEFAULT '',
-    closed INTEGER NOT NULL DEFAULT 0, created TEXT NOT NULL)""",
-)
-"""The three tables (the same statements on SQLite and PostgreSQL: every key is short)."""
 
 
 @dataclass(frozen=True)
@@ -251,76 +216,76 @@ def _assignment(row: tuple[object, ...]) -> Assignment:
                       created=str(values["created"]))
 
 
-def _ensure_class(store: Store, code: str, now: str) -> None:
-    store.conn.execute(store._sql("INSERT INTO classes (code, created) VALUES (?, ?) "
+def _ensure_class(db: Database, code: str, now: str) -> None:
+    db.conn.execute(db.sql("INSERT INTO classes (code, created) VALUES (?, ?) "
                                   "ON CONFLICT DO NOTHING"), (code, now))
 
 
-def save_roster(store: Store, code: str, names: list[str], now: str) -> None:
+def save_roster(db: Database, code: str, names: list[str], now: str) -> None:
     """The class ``code``'s roster becomes ``names`` (in this order; checked before, no two
     with one key), in one transaction."""
     def write() -> None:
-        with store._transaction():
-            _ensure_class(store, code, now)
-            store.conn.execute(store._sql("DELETE FROM roster WHERE class_code = ?"), (code,))
+        with db.transaction():
+            _ensure_class(db, code, now)
+            db.conn.execute(db.sql("DELETE FROM roster WHERE class_code = ?"), (code,))
             for position, name in enumerate(names):
-                store.conn.execute(store._sql(
+                db.conn.execute(db.sql(
                     "INSERT INTO roster (class_code, name, name_key, position) "
                     "VALUES (?, ?, ?, ?)"), (code, name, name_key(name), position))
 
-    store._retry(write)
+    db.retry(write)
 
 
-def roster(store: Store, code: str) -> list[str]:
+def roster(db: Database, code: str) -> list[str]:
     """The class's roster, in the teacher's order (empty: no roster)."""
-    return store._retry(lambda: [r[0] for r in store.conn.execute(
-        store._sql("SELECT name FROM roster WHERE class_code = ? ORDER BY position"),
+    return db.retry(lambda: [r[0] for r in db.conn.execute(
+        db.sql("SELECT name FROM roster WHERE class_code = ? ORDER BY position"),
         (code,))])
 
 
-def class_codes(store: Store) -> list[str]:
+def class_codes(db: Database) -> list[str]:
     """Every class with a roster or an assignment, sorted."""
-    return sorted(store._retry(lambda: [r[0] for r in store.conn.execute(
+    return sorted(db.retry(lambda: [r[0] for r in db.conn.execute(
         "SELECT code FROM classes UNION SELECT class_code FROM assignments")]))
 
 
-def classes_of(store: Store, student: str) -> list[str]:
+def classes_of(db: Database, student: str) -> list[str]:
     """The classes whose roster holds ``student`` (matched by name key), sorted."""
-    return sorted(store._retry(lambda: [r[0] for r in store.conn.execute(
-        store._sql("SELECT class_code FROM roster WHERE name_key = ?"),
+    return sorted(db.retry(lambda: [r[0] for r in db.conn.execute(
+        db.sql("SELECT class_code FROM roster WHERE name_key = ?"),
         (name_key(student),))]))
 
 
-def save_assignment(store: Store, a: Assignment, now: str) -> None:
+def save_assignment(db: Database, a: Assignment, now: str) -> None:
     """Store ``a`` (checked before): a new one, or the same id's new values (an edit)."""
     row = _row(a)
     sets = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:] if c != "created")
 
     def write() -> None:
-        with store._transaction():
-            _ensure_class(store, a.class_code, now)
-            store.conn.execute(store._sql(
+        with db.transaction():
+            _ensure_class(db, a.class_code, now)
+            db.conn.execute(db.sql(
                 f"INSERT INTO assignments ({', '.join(_COLUMNS)}) VALUES "
                 f"({', '.join('?' * len(_COLUMNS))}) ON CONFLICT (id) DO UPDATE SET {sets}"),
                 (*row[:-1], a.created or now))
 
-    store._retry(write)
+    db.retry(write)
 
 
-def assignments(store: Store, class_code: str | None = None) -> list[Assignment]:
+def assignments(db: Database, class_code: str | None = None) -> list[Assignment]:
     """The assignments (of one class, or every class), oldest first."""
     sql = f"SELECT {', '.join(_COLUMNS)} FROM assignments"
     args: tuple[object, ...] = ()
     if class_code is not None:
         sql, args = sql + " WHERE class_code = ?", (class_code,)
-    rows = store._retry(lambda: store.conn.execute(
-        store._sql(sql + " ORDER BY created, id"), args).fetchall())
+    rows = db.retry(lambda: db.conn.execute(
+        db.sql(sql + " ORDER BY created, id"), args).fetchall())
     return [_assignment(tuple(r)) for r in rows]
 
 
-def assignment(store: Store, assignment_id: str) -> Assignment | None:
+def assignment(db: Database, assignment_id: str) -> Assignment | None:
     """The assignment with this id, or None."""
-    rows = store._retry(lambda: store.conn.execute(store._sql(
+    rows = db.retry(lambda: db.conn.execute(db.sql(
         f"SELECT {', '.join(_COLUMNS)} FROM assignments WHERE id = ?"),
         (assignment_id,)).fetchall())
     return _assignment(tuple(rows[0])) if rows else None

@@ -15,11 +15,11 @@ header), which the hub gives only to the user's own server, never through its AP
 part 1). The service refuses a write without it: a token a student minted from the hub reads
 their rows, but cannot write evidence the page never saw.
 
-:class:`~tutor.storage.store.ServiceStore` is a :class:`~tutor.storage.store.Store` to the
-code that uses one: ``Store()`` with a service address (given, or in ``$LEONARD_TUTOR_DB``)
-makes one, so the pages, the session's recorder and the teacher's command line need no
-change. It is made of :class:`ServiceCalls`, this module's: what the store does in SQL, the
-service does; these calls only carry the rows, as JSON
+:class:`ServiceStore` is a :class:`~tutor.storage.progress_store.ProgressStore`, as
+:class:`~tutor.storage.store.Store` is: :func:`tutor.storage.store.open_store` with a service
+address (given, or in ``$LEONARD_TUTOR_DB``) makes one, so the pages, the session's recorder
+and the teacher's command line hold either alike. What the store does in SQL, the service
+does; these calls only carry the rows, as JSON
 (:func:`attempt_json`, :func:`attempt_from_json`), and turns the service's answers into the
 store's errors in the reader's language:
 
@@ -59,7 +59,6 @@ from tutor.storage.records import (
     move_of,
 )
 from tutor.storage.records import outcome as _outcome
-from tutor.storage.store_backends import Backend
 from tutor.storage.store_base import (
     BUSY_RETRIES,
     BUSY_TIMEOUT,
@@ -72,7 +71,7 @@ from tutor.storage.store_base import (
 )
 
 __all__ = ["API", "COOLDOWN", "MAX_REQUEST", "SERVICE_SCHEMES", "TOKEN_ENV", "WRITE_KEY_ENV",
-           "WRITE_KEY_HEADER", "ServiceCalls",
+           "WRITE_KEY_HEADER", "ServiceStore",
            "assignment_from_json", "assignment_json", "attempt_from_json", "attempt_json",
            "error_json", "is_service_address", "mastery_from_json", "message_from_json",
            "names_from_json"]
@@ -100,13 +99,6 @@ _GRACE = 3.0
 """Seconds a request may take beyond ``busy_timeout`` (the service's own wait for a busy
 database, and the hub's check of the token)."""
 _RETRY_PAUSE = 0.1
-
-
-class ServiceBackend(Backend):
-    """What :class:`~tutor.storage.store.ServiceStore` shows of a backend: its name (the
-    pages read it to know the store is shared). It runs no SQL."""
-
-    name = "service"
 
 
 def attempt_json(a: Attempt) -> dict[str, object]:
@@ -306,11 +298,12 @@ _ERRORS: dict[str, type[StoreError]] = {"busy": StoreBusyError, "access": StoreA
                                         "invalid": StoreError}
 
 
-class ServiceCalls(StoreBase):
-    """The progress store's reads and writes as calls to the hub's store service (see the
-    module's docstring): what :class:`tutor.storage.store.ServiceStore` is made of.
-
-    A ServiceStore is made by ``Store(address)`` for an ``http(s)://`` address; ``token``
+class ServiceStore(StoreBase):
+    """The progress store behind the hub's store service: every read and write is a call to
+    the service (see the module's docstring). It is a
+    :class:`tutor.storage.progress_store.ProgressStore`, as :class:`tutor.storage.store.Store`
+    is, and :func:`tutor.storage.store.open_store` makes one for an ``http(s)://`` address
+    (given, or in ``$LEONARD_TUTOR_DB``); ``token``
     defaults to ``$JUPYTERHUB_API_TOKEN``, ``write_key`` to ``$LEONARD_WRITE_KEY`` (without
     it the store reads, and the service refuses its writes). Nothing is asked of the service
     until the first read or write, so a page opens at once even while the service is down.
@@ -320,6 +313,7 @@ class ServiceCalls(StoreBase):
     """A hub's store: a roster can be taken from one of its groups."""
     shared = True
     """A class server's store: it remembers the deals each student played."""
+    kind = "service"
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
@@ -332,12 +326,9 @@ class ServiceCalls(StoreBase):
             raise StoreAddressError(N_("{address} is not the address of a store service."),
                                     address=address, lang=self.lang)
         self.path: Path | str = address
-        self._location: Path | str = address
         self.owner = owner
-        self.backend: Backend = ServiceBackend()
         self.busy_timeout = busy_timeout
         self.retries = max(0, int(retries))
-        self._tries = 0
         self._secure = parts.scheme.lower() == "https"
         self._host = parts.hostname
         self._port = parts.port
@@ -388,7 +379,6 @@ class ServiceCalls(StoreBase):
             headers["Content-Type"] = "application/json"
         last = ""
         for attempt in range(self.retries + 2):  # one more: a stale kept-alive connection
-            self._tries = attempt
             try:
                 conn = self._connect()
                 conn.request(method, target, body=data, headers=headers)

@@ -56,25 +56,27 @@ Around :class:`Store`: what every store shares (errors, owner checks, export and
 :mod:`tutor.storage.store_base`'s; the tables' versions and migrations
 :mod:`tutor.storage.store_schema`'s; SQLite and PostgreSQL, where a store is and the
 transaction :mod:`tutor.storage.store_backends`'. :class:`ServiceStore`, the store behind the
-hub's store service, is declared here (``Store()`` makes one) and made of
-:class:`tutor.storage.service_store.ServiceCalls`.
+hub's store service, is another implementation of the same
+:class:`tutor.storage.progress_store.ProgressStore`; :func:`open_store` opens the one an
+address names. The connection, transactions and retries are one
+:class:`tutor.storage.database.Database`'s (:attr:`Store.db`).
 """
 
 from __future__ import annotations
 
 import os
-import time as _time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import astuple
 from pathlib import Path
-from typing import TypeVar
 
 import tutor.storage.class_rows as class_rows
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.address import PROGRESS_ENV, default_path, is_service_address
 from tutor.storage.class_rows import Assignment
+from tutor.storage.database import Database
 from tutor.storage.names import name_key, name_problem
+from tutor.storage.progress_store import ProgressStore
 from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import (
     CSV_COLUMNS,
@@ -94,17 +96,11 @@ from tutor.storage.records import (
     out_of_range,
 )
 from tutor.storage.records import outcome as _outcome
-from tutor.storage.service_store import ServiceCalls
+from tutor.storage.service_store import ServiceStore
 from tutor.storage.store_backends import (
-    Backend,
-    Connection,
-    PostgresBackend,
     Row,
-    SQLiteBackend,
-    Transaction,
     checked_location,
     default_location,
-    hide_password,
     is_database_address,
     one,
 )
@@ -118,7 +114,7 @@ from tutor.storage.store_base import (
     StoreBusyError,
     utc_now,
 )
-from tutor.storage.store_schema import MIGRATIONS, SCHEMA_VERSION, check_header, check_schema
+from tutor.storage.store_schema import MIGRATIONS, SCHEMA_VERSION, check_schema
 
 __all__ = [
     "BUSY_RETRIES",
@@ -135,6 +131,7 @@ __all__ = [
     "Attempt",
     "Outcome",
     "ProgressImportError",
+    "ProgressStore",
     "ServiceStore",
     "Store",
     "StoreAccessError",
@@ -145,6 +142,7 @@ __all__ = [
     "default_location",
     "default_path",
     "is_database_address",
+    "open_store",
     "out_of_range",
     "utc_now",
 ]
@@ -156,13 +154,6 @@ _ATTEMPT_COLUMNS = ("a.session, a.time, a.lesson, a.problem, a.step, a.outcome, 
 """An attempt's columns after its student's name, in :class:`Attempt`'s order."""
 _IN_CHUNK = 200
 """The most values one ``IN (…)`` of a read is given (a longer list is read in parts)."""
-# Waiting for a busy progress file (BUSY_TIMEOUT, BUSY_RETRIES: tutor.storage.store_base):
-# the pauses between tries are _BACKOFF, 2 × _BACKOFF, 4 × _BACKOFF … seconds.
-_BACKOFF = 0.05
-# Reconnecting to a PostgreSQL server that went away (a restart): one try every
-# _RECONNECT_PAUSE seconds, as many tries as fit in busy_timeout (a count, not a clock).
-_RECONNECT_PAUSE = 0.1
-_T = TypeVar("_T")
 
 
 def _attempt_of(r: Row) -> Attempt:
@@ -197,131 +188,46 @@ class Store(StoreBase):
     the home folder) unless the class's store service opens it.
     """
 
-    def __new__(cls, path: str | os.PathLike[str] | None = None,
-                *args: object, **kwargs: object) -> Store:
-        """A :class:`~tutor.storage.store.ServiceStore` for the address of the hub's
-        store service (``http(s)://…``, given or in ``$LEONARD_TUTOR_DB``), so that every
-        page, command and session that opens ``Store()`` on a class server goes through the
-        service; else a store on the database itself."""
-        location = path if path is not None else os.environ.get(ENV_VAR)
-        if cls is Store and is_service_address(location):
-            return super().__new__(ServiceStore)
-        return super().__new__(cls)
-
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
                  retries: int = BUSY_RETRIES, owner: str | None = None,
                  shared: bool | None = None) -> None:
         self.lang = normalize_lang(lang)
+        if is_service_address(path if path is not None else os.environ.get(ENV_VAR)):
+            raise StoreAddressError(N_("{address} is the class's store service, which a "
+                                       "page reaches through open_store(), not a database."),
+                                    address=str(path or os.environ.get(ENV_VAR)),
+                                    lang=self.lang)
         location = (checked_location(path, self.lang) if path is not None
                     else default_location(self.lang))
         self.owner = owner
         if shared is None:  # a class's database, or the class server's file in $ENV_VAR
             shared = isinstance(location, str) or (path is None and bool(os.environ.get(ENV_VAR)))
         self.shared = shared
-        self._tries = 0
-        self.conn: Connection
-        self.retries = max(0, int(retries))
-        self.busy_timeout = busy_timeout
-        self.backend: Backend
-        self.path: Path | str
-        if isinstance(location, str):
-            self.backend = PostgresBackend()
-            self._location: Path | str = location
-            self.path = hide_password(location)
-            self.conn = self._connect_pg()
-        else:
-            self.backend = SQLiteBackend()
-            self._location = self.path = location
-            location.parent.mkdir(parents=True, exist_ok=True)
-            check_header(location, self.lang)
-            self.conn = self.backend.connect(location, busy_timeout)
+        self.db = Database(location, lang=self.lang, busy_timeout=busy_timeout,
+                           retries=retries)
+        """The database the rows are in (:class:`tutor.storage.database.Database`)."""
+        self.path: Path | str = self.db.path
         try:
-            self._retry(lambda: check_schema(self))
-            if self.backend.name == "sqlite":
-                self._retry(self._use_wal)
+            self.db.retry(lambda: check_schema(self.db))
+            if self.db.name == "sqlite":
+                self.db.retry(self.db.use_wal)
         except StoreError:
-            self.conn.close()
+            self.db.close()
             raise
         except Exception as err:
-            self.conn.close()
-            if not self.backend.is_database_error(err):
+            if not self.db.backend.is_database_error(err):
+                self.db.close()
                 raise
-            raise StoreError(N_("{path} is not a progress file of this tutor ({error})."),
-                             path=str(self.path), error=str(err), lang=self.lang) from err
+            raise self.db.fail_closed(err) from err
 
-    def _connect_pg(self) -> Connection:
-        try:
-            import psycopg
-        except ImportError as err:
-            raise StoreAddressError(
-                N_("The progress store is a PostgreSQL database ({address}), but PostgreSQL's "
-                   "driver is not installed: pip install 'leonard-domino-tutor[postgres]'."),
-                address=str(self.path), lang=self.lang) from err
-        try:
-            return self.backend.connect(self._location, self.busy_timeout)
-        except psycopg.Error as err:
-            # Out of reach is "busy": a page keeps its answers and saves them when it is back.
-            raise StoreBusyError(N_("The progress database {address} cannot be reached: "
-                                    "{error}"),
-                             address=str(self.path), error=str(err).strip(),
-                             lang=self.lang) from err
-
-    def _reconnect(self) -> None:
-        """After a lost connection: a new one, tried every _RECONNECT_PAUSE seconds, as many
-        times as fit in ``busy_timeout``; the last failure is raised."""
-        tries = max(1, round(self.busy_timeout / _RECONNECT_PAUSE))
-        for attempt in range(tries):
-            try:
-                self.conn.close()
-                self.conn = self.backend.connect(self._location, self.busy_timeout)
-                return
-            except Exception as err:
-                if not self.backend.is_busy(err) or attempt == tries - 1:
-                    raise
-                _time.sleep(_RECONNECT_PAUSE)
-
-    def _use_wal(self) -> None:
-        # Switching to WAL needs the file to itself for a moment: when another kernel is
-        # reading or switching at the same time this raises "database is locked" (retried);
-        # once one has switched, the file stays in WAL and the others find it so.
-        if one(self.conn.execute("PRAGMA journal_mode"))[0] != "wal":
-            self.conn.execute("PRAGMA journal_mode = WAL")
-
-    def _sql(self, text: str) -> str:
-        return self.backend.sql(text)
-
-    def _retry(self, work: Callable[[], _T]) -> _T:
-        """``work()`` (one whole transaction, or a read), tried again while the store is
-        busy: at most ``retries`` more times, then :class:`StoreBusyError`."""
-        for attempt in range(self.retries + 1):
-            self._tries = attempt
-            try:
-                return work()
-            except Exception as err:
-                if not self.backend.is_busy(err):
-                    raise
-                if attempt == self.retries:
-                    raise StoreBusyError(
-                        N_("The progress file {path} is busy: other players are saving. "
-                           "Nothing was saved; try again in a moment."),
-                        path=str(self.path), lang=self.lang) from err
-                if self.backend.lost(self.conn):
-                    try:
-                        self._reconnect()
-                    except Exception as again:
-                        if not self.backend.is_busy(again):
-                            raise
-                        raise StoreBusyError(
-                            N_("The progress database {path} cannot be reached. Nothing was "
-                               "saved; try again in a moment."),
-                            path=str(self.path), lang=self.lang) from again
-                else:
-                    _time.sleep(_BACKOFF * 2**attempt)
-        raise AssertionError("unreachable")  # pragma: no cover
+    @property
+    def kind(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.db.name
 
     def close(self) -> None:
-        self.conn.close()
+        self.db.close()
 
     # -- students and sessions ---------------------------------------------------------------
     def _student_id(self, name: str) -> int:
@@ -336,11 +242,11 @@ class Store(StoreBase):
         self._allow(name)
         key = name_key(name)
         # A name already there under another spelling (same key) keeps its first spelling.
-        self.conn.execute(self._sql("INSERT INTO students (name, created, name_key) "
+        self.db.conn.execute(self.db.sql("INSERT INTO students (name, created, name_key) "
                                     "VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
                           (name, utc_now(), key))
-        sql = self.backend.student_id_sql()
-        return int(one(self.conn.execute(self._sql(sql), self._key_args(sql, key)))[0])
+        sql = self.db.backend.student_id_sql()
+        return int(one(self.db.conn.execute(self.db.sql(sql), self._key_args(sql, key)))[0])
 
     @staticmethod
     def _key_args(sql: str, key: str, *before: object) -> tuple[object, ...]:
@@ -348,7 +254,7 @@ class Store(StoreBase):
         return (*before, *(key,) * (sql.count("?") - len(before)))
 
     def _ensure_session(self, session: str, student_id: int, started: str) -> None:
-        self.conn.execute(self._sql("INSERT INTO sessions (id, student_id, started) "
+        self.db.conn.execute(self.db.sql("INSERT INTO sessions (id, student_id, started) "
                                     "VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
                           (session, student_id, started))
 
@@ -359,25 +265,22 @@ class Store(StoreBase):
         started = started or utc_now()
 
         def write() -> None:
-            with self._transaction():
+            with self.db.transaction():
                 self._ensure_session(session, self._student_id(student), started)
 
-        self._retry(write)
+        self.db.retry(write)
         return session
 
     def students(self) -> list[str]:
         """The students' names (a store opened for one student: that one, once stored)."""
         if self.owner is not None:
-            sql = "SELECT name FROM students WHERE " + self.backend.key_filter()
+            sql = "SELECT name FROM students WHERE " + self.db.backend.key_filter()
             key = name_key(self.owner)
-            return self._retry(lambda: [r[0] for r in self.conn.execute(
-                self._sql(sql), self._key_args(sql, key))])
+            return self.db.retry(lambda: [r[0] for r in self.db.conn.execute(
+                self.db.sql(sql), self._key_args(sql, key))])
         # Sorted here, by code point (SQLite's order), whatever the database's collation.
-        return sorted(self._retry(lambda: [r[0] for r in self.conn.execute(
+        return sorted(self.db.retry(lambda: [r[0] for r in self.db.conn.execute(
             "SELECT name FROM students")]))
-
-    def _transaction(self) -> Transaction:
-        return Transaction(self.conn, self.backend)
 
     # -- attempts ------------------------------------------------------------------------------
     def record_attempt(
@@ -399,14 +302,14 @@ class Store(StoreBase):
         skills = kc if isinstance(kc, str) else KC_SEPARATOR.join(kc)
 
         def write() -> int:
-            with self._transaction():
+            with self.db.transaction():
                 sid = self._student_id(student)
                 self._ensure_session(session, sid, now)
                 found = (self._stored_already(sid, session, now, problem, step, checked,
-                                              input_text) if self._tries else None)
+                                              input_text) if self.db.tries else None)
                 if found is not None:
                     return found
-                (earlier,) = one(self.conn.execute(self._sql(
+                (earlier,) = one(self.db.conn.execute(self.db.sql(
                     "SELECT COUNT(*) FROM attempts WHERE student_id = ? AND session = ? "
                     "AND problem = ? AND step = ?"), (sid, session, problem, step)))
                 attempt = Attempt(
@@ -417,7 +320,7 @@ class Store(StoreBase):
                 self._refuse_bad(attempt)
                 return self._insert(sid, attempt, ignore=False, received=utc_now())
 
-        return self._retry(write)
+        return self.db.retry(write)
 
     def add_attempt(self, attempt: Attempt, game: Mapping[str, object] | None = None) -> int:
         """Store ``attempt`` as it is and commit it; return its id (an attempt stored
@@ -434,7 +337,7 @@ class Store(StoreBase):
         self._refuse_bad(a)
 
         def write() -> int:
-            with self._transaction():
+            with self.db.transaction():
                 sid = self._student_id(a.student)
                 self._ensure_session(a.session, sid, a.time)
                 added = self._insert(sid, a, ignore=True, received=utc_now())
@@ -444,7 +347,7 @@ class Store(StoreBase):
                                              a.outcome, a.input)
                 return found if found is not None else 0
 
-        return self._retry(write)
+        return self.db.retry(write)
 
     def _stored_already(self, sid: int, session: str, time: str, problem: str, step: str,
                         outcome: Outcome, input_text: str) -> int | None:
@@ -452,7 +355,7 @@ class Store(StoreBase):
         an error (the first try's commit may have got through before the connection was
         lost), or sent again by a page whose reply was lost (the store service). The same
         attempt (its time has microseconds) is then found, not stored twice."""
-        row = self.conn.execute(self._sql(
+        row = self.db.conn.execute(self.db.sql(
             "SELECT id FROM attempts WHERE student_id = ? AND session = ? AND "
             "time = ? AND problem = ? AND step = ? AND outcome = ? AND input = ?"),
             (sid, session, time, problem, step, outcome.value, input_text)).fetchone()
@@ -462,7 +365,7 @@ class Store(StoreBase):
                 received: str | None) -> int:
         """Insert ``a``; ``received``: when a page sent it (the daily cap counts those:
         :meth:`usage`), None for a row merged from files."""
-        row = self.conn.execute(self._sql(
+        row = self.db.conn.execute(self.db.sql(
             "INSERT INTO attempts (student_id, session, time, lesson, problem, step, outcome,"
             " input, feedback, kc, attempt_at_step, first_attempt, hints, duration, expected,"
             " answered, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -482,10 +385,10 @@ class Store(StoreBase):
                " a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints,"
                " a.duration, a.expected, a.answered FROM attempts a"
                " JOIN students s ON s.id = a.student_id")
-        one = sql + " WHERE " + self.backend.key_filter("s") + " ORDER BY a.id"
-        rows = self._retry(lambda: (
-            self.conn.execute(self._sql(one), self._key_args(one, name_key(student)))
-            if student is not None else self.conn.execute(sql + " ORDER BY a.id")).fetchall())
+        one = sql + " WHERE " + self.db.backend.key_filter("s") + " ORDER BY a.id"
+        rows = self.db.retry(lambda: (
+            self.db.conn.execute(self.db.sql(one), self._key_args(one, name_key(student)))
+            if student is not None else self.db.conn.execute(sql + " ORDER BY a.id")).fetchall())
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
 
@@ -504,10 +407,10 @@ class Store(StoreBase):
                " a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, a.hints,"
                " a.duration, a.expected, a.answered FROM attempts a"
                " JOIN students s ON s.id = a.student_id"
-               f" WHERE a.lesson IN ({marks}) AND " + self.backend.key_filter("s")
+               f" WHERE a.lesson IN ({marks}) AND " + self.db.backend.key_filter("s")
                + " ORDER BY a.id")
         args = self._key_args(sql, name_key(student), *wanted)
-        rows = self._retry(lambda: self.conn.execute(self._sql(sql), args).fetchall())
+        rows = self.db.retry(lambda: self.db.conn.execute(self.db.sql(sql), args).fetchall())
         return [Attempt(r[0], r[1], r[2], r[3], r[4], r[5], Outcome(r[6]), r[7], r[8], r[9],
                         r[10], bool(r[11]), r[12], r[13], r[14], r[15]) for r in rows]
 
@@ -525,8 +428,8 @@ class Store(StoreBase):
         sessions = sorted({a.session for a in sent})
         if not sent:
             return []
-        sid_sql = self.backend.student_id_sql()
-        backend, columns = self.backend, _ATTEMPT_COLUMNS
+        sid_sql = self.db.backend.student_id_sql()
+        backend, columns = self.db.backend, _ATTEMPT_COLUMNS
 
         def rows_where(sid: int, column: str, values: Sequence[str]) -> list[Row]:
             """The student's rows of the sent lessons whose ``column`` is one of ``values``
@@ -538,12 +441,12 @@ class Store(StoreBase):
                 sql = (f"SELECT a.id, s.name, {columns} FROM attempts a JOIN students s ON "
                        "s.id = a.student_id WHERE a.student_id = ? AND "
                        + backend.text_in(f"a.{column}", len(part)))
-                found += [r for r in self.conn.execute(self._sql(sql), (
+                found += [r for r in self.db.conn.execute(self.db.sql(sql), (
                     sid, *backend.text_in_args(part))) if r[4] in lessons]
             return found
 
         def read() -> list[Row]:
-            row = self.conn.execute(self._sql(sid_sql), self._key_args(
+            row = self.db.conn.execute(self.db.sql(sid_sql), self._key_args(
                 sid_sql, name_key(student))).fetchone()
             if row is None:
                 return []
@@ -555,7 +458,7 @@ class Store(StoreBase):
                       if r[2] not in wanted and (r[5], r[6]) in questions]
             return sorted({int(r[0]): r for r in (*own, *copies)}.values(), key=lambda r: r[0])
 
-        return [_attempt_of(r[1:]) for r in self._retry(read)]
+        return [_attempt_of(r[1:]) for r in self.db.retry(read)]
 
     def usage(self, student: str, since: str) -> tuple[int, int, int]:
         """What ``student``'s stored attempts take: how many the store received from
@@ -568,9 +471,9 @@ class Store(StoreBase):
             "session", "time", "lesson", "problem", "step", "input", "feedback", "kc"))
         sql = (f"SELECT COUNT(CASE WHEN a.received >= ? THEN 1 END), COUNT(*), "
                f"COALESCE(SUM({texts}), 0) FROM attempts a"
-               " JOIN students s ON s.id = a.student_id WHERE " + self.backend.key_filter("s"))
+               " JOIN students s ON s.id = a.student_id WHERE " + self.db.backend.key_filter("s"))
         args = self._key_args(sql, name_key(student), since)
-        row = self._retry(lambda: one(self.conn.execute(self._sql(sql), args)))
+        row = self.db.retry(lambda: one(self.db.conn.execute(self.db.sql(sql), args)))
         return int(row[0]), int(row[1]), int(row[2])
 
     def attempts_after(self, mark: ReadMark | None = None, student: str | None = None
@@ -585,21 +488,21 @@ class Store(StoreBase):
         if student is None and self.owner is not None:
             student = self.owner
         self._allow(student)
-        where, values = self.backend.after_filter("a", mark)
+        where, values = self.db.backend.after_filter("a", mark)
         sql = ("SELECT a.id, s.name, a.session, a.time, a.lesson, a.problem, a.step, "
                "a.outcome, a.input, a.feedback, a.kc, a.attempt_at_step, a.first_attempt, "
                "a.hints, a.duration, a.expected, a.answered FROM attempts a"
                " JOIN students s ON s.id = a.student_id WHERE " + where)
         if student is not None:
-            sql += " AND " + self.backend.key_filter("s")
+            sql += " AND " + self.db.backend.key_filter("s")
             values = self._key_args(sql, name_key(student), *values)
         sql += " ORDER BY a.id"
 
         def read() -> tuple[int, list[Row]]:
-            horizon = self.backend.read_horizon(self.conn)
-            return horizon, self.conn.execute(self._sql(sql), values).fetchall()
+            horizon = self.db.backend.read_horizon(self.db.conn)
+            return horizon, self.db.conn.execute(self.db.sql(sql), values).fetchall()
 
-        horizon, rows = self._retry(read)
+        horizon, rows = self.db.retry(read)
         found = [(int(r[0]), Attempt(r[1], r[2], r[3], r[4], r[5], r[6], Outcome(r[7]), r[8],
                                      r[9], r[10], r[11], bool(r[12]), r[13], r[14], r[15],
                                      r[16])) for r in rows]
@@ -619,16 +522,16 @@ class Store(StoreBase):
         columns = ", ".join(("student_id", *MASTERY_COLUMNS))
         marks = ", ".join("?" * (len(MASTERY_COLUMNS) + 1))
         update = ", ".join(f"{c} = excluded.{c}" for c in MASTERY_COLUMNS[1:])
-        sql = self._sql(f"INSERT INTO mastery ({columns}) VALUES ({marks}) "
+        sql = self.db.sql(f"INSERT INTO mastery ({columns}) VALUES ({marks}) "
                         f"ON CONFLICT (student_id, skill) DO UPDATE SET {update}")
 
         def write() -> None:
-            with self._transaction():
+            with self.db.transaction():
                 sid = self._student_id(student)
                 for row in values:
-                    self.conn.execute(sql, (sid, *row))
+                    self.db.conn.execute(sql, (sid, *row))
 
-        self._retry(write)
+        self.db.retry(write)
 
     def mastery_rows(self, student: str) -> dict[str, dict[str, MasteryValue]]:
         """``student``'s saved mastery rows, by skill: each the columns of
@@ -638,9 +541,9 @@ class Store(StoreBase):
         self._allow(student)
         columns = ", ".join(f"m.{c}" for c in MASTERY_COLUMNS)
         sql = (f"SELECT {columns} FROM mastery m JOIN students s ON s.id = m.student_id"
-               " WHERE " + self.backend.key_filter("s"))
-        rows = self._retry(lambda: self.conn.execute(
-            self._sql(sql), self._key_args(sql, name_key(student))).fetchall())
+               " WHERE " + self.db.backend.key_filter("s"))
+        rows = self.db.retry(lambda: self.db.conn.execute(
+            self.db.sql(sql), self._key_args(sql, name_key(student))).fetchall())
         return {r[0]: dict(zip(MASTERY_COLUMNS, r, strict=True)) for r in rows}
 
     def merge(self, rows: Iterable[Attempt], *, from_file: bool = False) -> int:
@@ -658,7 +561,7 @@ class Store(StoreBase):
         def write() -> int:
             added = 0
             new: dict[tuple[str, str], int] = {}
-            with self._transaction():
+            with self.db.transaction():
                 for a in attempts:
                     sid = self._student_id(a.student)
                     self._ensure_session(a.session, sid, a.time)
@@ -670,11 +573,11 @@ class Store(StoreBase):
                         self._mark(sid, session, lesson, FROM_FILE, now)
             return added
 
-        return self._retry(write)
+        return self.db.retry(write)
 
     # -- session marks (issue 52 part 3) ----------------------------------------------------
     def _mark(self, sid: int, session: str, lesson: str, mark: str, time: str) -> None:
-        self.conn.execute(self._sql(
+        self.db.conn.execute(self.db.sql(
             "INSERT INTO session_marks (student_id, session, lesson, mark, time) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"), (sid, session, lesson, mark, time))
 
@@ -693,10 +596,10 @@ class Store(StoreBase):
                              problems=problems, lang=self.lang)
 
         def write() -> None:
-            with self._transaction():
+            with self.db.transaction():
                 self._mark(self._student_id(student), session, lesson, mark, when)
 
-        self._retry(write)
+        self.db.retry(write)
 
     def session_marks(self, since: str | None = None, student: str | None = None
                       ) -> list[SessionMark]:
@@ -709,14 +612,14 @@ class Store(StoreBase):
         where = ["m.time >= ?"] if since is not None else []
         args: tuple[object, ...] = (since,) if since is not None else ()
         if student is not None:
-            where.append(self.backend.key_filter("s"))
+            where.append(self.db.backend.key_filter("s"))
         sql = ("SELECT s.name, m.session, m.lesson, m.mark, m.time FROM session_marks m "
                "JOIN students s ON s.id = m.student_id"
                + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY m.time")
         if student is not None:
             args = self._key_args(sql, name_key(student), *args)
-        return self._retry(lambda: [SessionMark(*r) for r in self.conn.execute(
-            self._sql(sql), args).fetchall()])
+        return self.db.retry(lambda: [SessionMark(*r) for r in self.db.conn.execute(
+            self.db.sql(sql), args).fetchall()])
 
     # -- deals played (issue 51) ------------------------------------------------------------
     def record_deal(self, student: str, lesson: str, deal: str, session: str,
@@ -732,47 +635,47 @@ class Store(StoreBase):
         now = time or utc_now()
 
         def write() -> bool:
-            with self._transaction():
+            with self.db.transaction():
                 sid = self._student_id(student)
-                self.conn.execute(self._sql(
+                self.db.conn.execute(self.db.sql(
                     "INSERT INTO deals (student_id, lesson, deal, session, time) "
                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"),
                     (sid, lesson, deal, session, now))
-                first = one(self.conn.execute(self._sql(
+                first = one(self.db.conn.execute(self.db.sql(
                     "SELECT session FROM deals WHERE student_id = ? AND lesson = ? AND "
                     "deal = ?"), (sid, lesson, deal)))[0]
                 return bool(first == session)
 
-        return self._retry(write)
+        return self.db.retry(write)
 
     def deals(self, student: str) -> list[tuple[str, str, str, str]]:
         """The deals ``student`` has played: (lesson, deal, the session that played it first,
         when), oldest first."""
         self._allow(student)
         sql = ("SELECT d.lesson, d.deal, d.session, d.time FROM deals d JOIN students s ON "
-               "s.id = d.student_id WHERE " + self.backend.key_filter("s") + " ORDER BY d.time")
-        return self._retry(lambda: [(r[0], r[1], r[2], r[3]) for r in self.conn.execute(
-            self._sql(sql), self._key_args(sql, name_key(student))).fetchall()])
+               "s.id = d.student_id WHERE " + self.db.backend.key_filter("s") + " ORDER BY d.time")
+        return self.db.retry(lambda: [(r[0], r[1], r[2], r[3]) for r in self.db.conn.execute(
+            self.db.sql(sql), self._key_args(sql, name_key(student))).fetchall()])
 
     def revealed(self, student: str, lesson: str) -> list[tuple[str, str, int, str]]:
         """The questions whose answer "Show me" gave ``student`` in ``lesson`` (their give-up
         rows): problem, step, the answer shown and when, oldest first. The student's own
         rows of one lesson only (a page asks at a right first answer: no class read)."""
         self._allow(student)
-        key = self.backend.key_filter("s")
+        key = self.db.backend.key_filter("s")
         sql = ("SELECT a.problem, a.step, a.expected, a.time FROM attempts a JOIN students s "
                "ON s.id = a.student_id WHERE a.lesson = ? AND a.outcome = ? AND "
                f"a.expected IS NOT NULL AND {key} ORDER BY a.time")
         args = self._key_args(sql, name_key(student), lesson, Outcome.GIVEUP.value)
-        return self._retry(lambda: [(r[0], r[1], int(r[2]), r[3]) for r in self.conn.execute(
-            self._sql(sql), args).fetchall()])
+        return self.db.retry(lambda: [(r[0], r[1], int(r[2]), r[3]) for r in self.db.conn.execute(
+            self.db.sql(sql), args).fetchall()])
 
     def name_merges(self) -> list[tuple[str, str, str]]:
         """The students merged because their names were one name written two ways (when the
         store was brought to version 3): the name kept, the name merged into it, and when.
         The whole class's: a store opened for one student refuses it."""
         self._allow(None)
-        return self._retry(lambda: [(r[0], r[1], r[2]) for r in self.conn.execute(
+        return self.db.retry(lambda: [(r[0], r[1], r[2]) for r in self.db.conn.execute(
             "SELECT kept, merged, time FROM name_merges ORDER BY time, kept")])
 
     # -- classes, rosters and assignments (issue 45) ------------------------------------------
@@ -781,7 +684,7 @@ class Store(StoreBase):
         roster no page would save is refused: :func:`class_rows.check_roster_row`)."""
         self._teacher_only()
         class_rows.check_roster_row(class_code, names, self.lang)
-        class_rows.save_roster(self, class_code, names, utc_now())
+        class_rows.save_roster(self.db, class_code, names, utc_now())
 
     hub_groups = False
     """Whether :meth:`roster_from_group` can work (a hub's store service: yes)."""
@@ -800,37 +703,37 @@ class Store(StoreBase):
         """The class's roster in the teacher's order (a teacher's: a student's store refuses
         it, since it names the other students)."""
         self._teacher_only()
-        return class_rows.roster(self, class_code)
+        return class_rows.roster(self.db, class_code)
 
     def class_codes(self) -> list[str]:
         """Every class with a roster or an assignment (a teacher's)."""
         self._teacher_only()
-        return class_rows.class_codes(self)
+        return class_rows.class_codes(self.db)
 
     def classes_of(self, student: str) -> list[str]:
         """The classes whose roster holds ``student``."""
         self._allow(student)
-        return class_rows.classes_of(self, student)
+        return class_rows.classes_of(self.db, student)
 
     def save_assignment(self, assignment: Assignment) -> None:
         """A new assignment, or an edit of the one with its id (checked before; one no page
         would make is refused: :func:`class_rows.check_row`)."""
         self._teacher_only()
         class_rows.check_row(assignment, self.lang)
-        class_rows.save_assignment(self, assignment, utc_now())
+        class_rows.save_assignment(self.db, assignment, utc_now())
 
     def assignments(self, class_code: str | None = None) -> list[Assignment]:
         """The assignments of ``class_code`` (None: every class), oldest first. A store
         opened for one student gives only those of the classes whose roster holds them."""
         if self.owner is None:
-            return class_rows.assignments(self, class_code)
+            return class_rows.assignments(self.db, class_code)
         return self.student_assignments(self.owner, class_code)
 
     def assignment(self, assignment_id: str) -> Assignment | None:
         """The assignment with this id, or None. A store opened for one student refuses one
         of a class whose roster does not hold them (a link passed from another class)."""
         if self.owner is None:
-            return class_rows.assignment(self, assignment_id)
+            return class_rows.assignment(self.db, assignment_id)
         return self.student_assignment(self.owner, assignment_id)
 
     def student_assignments(self, student: str, class_code: str | None = None
@@ -839,29 +742,34 @@ class Store(StoreBase):
         of the classes whose roster holds them. What a store opened for ``student`` gives,
         for a teacher's store serving students (the hub's store service)."""
         self._allow(student)
-        mine = set(class_rows.classes_of(self, student))
-        return [a for a in class_rows.assignments(self, class_code) if a.class_code in mine]
+        mine = set(class_rows.classes_of(self.db, student))
+        return [a for a in class_rows.assignments(self.db, class_code) if a.class_code in mine]
 
     def student_assignment(self, student: str, assignment_id: str) -> Assignment | None:
         """The assignment with this id as ``student`` may see it: None if there is none, and
         :class:`StoreAccessError` if it is another class's."""
         self._allow(student)
-        found = class_rows.assignment(self, assignment_id)
+        found = class_rows.assignment(self.db, assignment_id)
         if found is not None and found.class_code not in set(
-                class_rows.classes_of(self, student)):
+                class_rows.classes_of(self.db, student)):
             raise StoreAccessError(N_("This assignment is for another class; {owner} is not "
                                       "on its list."), owner=student, lang=self.lang)
         return found
 
     def integrity_ok(self) -> bool:
-        if self.backend.name != "sqlite":
-            return True  # PostgreSQL checks its own pages; nothing to ask it here
-        return bool(one(self.conn.execute("PRAGMA integrity_check"))[0] == "ok")
+        return self.db.integrity_ok()
 
 
-class ServiceStore(ServiceCalls, Store):
-    """The progress store behind the hub's store service: a :class:`Store` to the code that
-    uses one, whose every read and write is a call to the service
-    (:class:`~tutor.storage.service_store.ServiceCalls`; see
-    :mod:`tutor.storage.service_store`). ``Store(address)`` makes one for an ``http(s)://``
-    address."""
+def open_store(address: str | os.PathLike[str] | None = None, *, lang: str = SOURCE_LANG,
+               busy_timeout: float = BUSY_TIMEOUT, retries: int = BUSY_RETRIES,
+               owner: str | None = None) -> ProgressStore:
+    """The progress store at ``address`` (None: ``$LEONARD_TUTOR_DB``, else the default
+    file): the hub's store service for an ``http(s)://`` address
+    (:class:`~tutor.storage.service_store.ServiceStore`), else a :class:`Store` on the
+    SQLite file or PostgreSQL database itself. Every page, command and session that opens
+    the class's store opens it here, so that on a class server all of them go through the
+    service."""
+    if is_service_address(address if address is not None else os.environ.get(ENV_VAR)):
+        return ServiceStore(address, lang=lang, busy_timeout=busy_timeout, retries=retries,
+                            owner=owner)
+    return Store(address, lang=lang, busy_timeout=busy_timeout, retries=retries, owner=owner)

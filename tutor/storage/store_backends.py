@@ -30,7 +30,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
 from tutor.storage.address import PROGRESS_ENV, default_path, scheme_of
-from tutor.storage.class_rows import CLASS_TABLES
 from tutor.storage.connection import Connection, Cursor, Row
 from tutor.storage.read_mark import RECHECK_IDS, ReadMark
 from tutor.storage.store_base import StoreAddressError
@@ -38,9 +37,26 @@ from tutor.storage.store_base import StoreAddressError
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["DATABASE_SCHEMES", "Backend", "Connection", "Cursor", "PostgresBackend", "Row",
-           "SQLiteBackend", "Transaction", "checked_location", "default_location",
-           "hide_password", "is_database_address", "one", "scheme_of"]
+__all__ = ["CLASS_TABLES", "DATABASE_SCHEMES", "Backend", "Connection", "Cursor",
+           "PostgresBackend", "Row", "SQLiteBackend", "Transaction", "checked_location",
+           "default_location", "hide_password", "is_database_address", "one", "scheme_of"]
+
+CLASS_TABLES = (
+    """CREATE TABLE IF NOT EXISTS classes (
+    code TEXT PRIMARY KEY, created TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS roster (
+    class_code TEXT NOT NULL REFERENCES classes(code), name TEXT NOT NULL,
+    name_key TEXT NOT NULL, position INTEGER NOT NULL,
+    PRIMARY KEY (class_code, name_key))""",
+    """CREATE TABLE IF NOT EXISTS assignments (
+    id TEXT PRIMARY KEY, class_code TEXT NOT NULL, title TEXT NOT NULL,
+    lessons TEXT NOT NULL, due TEXT NOT NULL DEFAULT '', tz TEXT NOT NULL DEFAULT 'UTC',
+    lang TEXT NOT NULL DEFAULT '', scaffolds TEXT NOT NULL DEFAULT '',
+    closed INTEGER NOT NULL DEFAULT 0, created TEXT NOT NULL)""",
+)
+"""The class's three tables (:mod:`tutor.storage.class_rows`; the same statements on SQLite
+and PostgreSQL: every key is short)."""
+
 
 DATABASE_SCHEMES = ("postgresql", "postgres")
 """Address schemes that name a PostgreSQL store (``postgresql://user@host:5432/db``)."""

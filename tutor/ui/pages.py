@@ -14,7 +14,7 @@ from tutor.classroom.link import Link, read_link
 from tutor.classroom.request import page_query
 from tutor.i18n import N_, translate_error, translator
 from tutor.storage.records import StoreError
-from tutor.storage.store import Store
+from tutor.storage.store import open_store
 from tutor.ui.lessons.lessons_app import LessonsPage
 from tutor.ui.teacher.teacher_app import TeacherPage
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from typing import Unpack
 
     from tutor.course.lessons import Lesson
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["LessonsPageOptions", "TeacherPageOptions", "lessons_page", "name_merge_notes",
            "teacher_page"]
@@ -62,9 +62,9 @@ class _StoreOptions(TypedDict, total=False):
     owner: str | None
 
 
-def _store(lang: str, notes: list[str], **options: Unpack[_StoreOptions]) -> Store | None:
+def _store(lang: str, notes: list[str], **options: Unpack[_StoreOptions]) -> ProgressStore | None:
     try:
-        return Store(lang=lang, **options)
+        return open_store(lang=lang, **options)
     except (StoreError, OSError) as err:
         _ = translator(lang)
         notes.append(_("Progress cannot be saved here: {error}").format(
@@ -72,7 +72,7 @@ def _store(lang: str, notes: list[str], **options: Unpack[_StoreOptions]) -> Sto
         return None
 
 
-def lessons_page(*, lang: str = "es", student: str = "anon", store: Store | None = None,
+def lessons_page(*, lang: str = "es", student: str = "anon", store: ProgressStore | None = None,
                  **settings: Unpack[LessonsPageOptions]) -> LessonsPage:
     """The lessons page for a student (the notebook's one call).
 
@@ -110,7 +110,7 @@ MERGE_DAYS = 30
 """Days the teacher page tells of names merged into one student (``Store.name_merges``)."""
 
 
-def name_merge_notes(store: Store, lang: str, now: datetime | None = None) -> list[str]:
+def name_merge_notes(store: ProgressStore, lang: str, now: datetime | None = None) -> list[str]:
     """One sentence per pair of names the store merged into one student in the last
     :data:`MERGE_DAYS` days (issue 41: "José" typed two ways was two students)."""
     import unicodedata
@@ -136,7 +136,7 @@ def name_merge_notes(store: Store, lang: str, now: datetime | None = None) -> li
     return notes
 
 
-def teacher_page(*, lang: str = "es", student: str = "anon", store: Store | None = None,
+def teacher_page(*, lang: str = "es", student: str = "anon", store: ProgressStore | None = None,
                  **settings: Unpack[TeacherPageOptions]) -> TeacherPage:
     """The teacher page (the notebook's one call): ``…/Teacher.ipynb?lang=en`` (``&class=6B``:
     its downloads carry the class code). The class is every student in the progress store,
@@ -159,8 +159,7 @@ def teacher_page(*, lang: str = "es", student: str = "anon", store: Store | None
         store = _store(link.lang, notes)
     if store is not None:
         notes.extend(name_merge_notes(store, link.lang))
-    shared = hub_user() is not None or getattr(getattr(store, "backend", None), "name",
-                                               "") == "postgresql"
+    shared = hub_user() is not None or (store is not None and store.kind == "postgresql")
     settings.setdefault("live_seconds", LIVE_SECONDS if shared and store is not None else 0.0)
     return TeacherPage(store=store, lang=link.lang, notes=notes, class_code=link.class_code,
                        **settings)

@@ -36,8 +36,8 @@ from tutor.ui.shared.panel import classed, logged
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
+    from tutor.storage.progress_store import ProgressStore
     from tutor.storage.records import Attempt
-    from tutor.storage.store import Store
 
 __all__ = ["LessonsPage"]
 
@@ -64,7 +64,7 @@ class LessonsPage(LanguagePage):
     of the page's link (:attr:`tutor.classroom.link.Link.values`): an assignment's link
     carries the assignment (issue 45)."""
 
-    def __init__(self, *, store: Store | None, student: str = ANONYMOUS, lang: str = "es",
+    def __init__(self, *, store: ProgressStore | None, student: str = ANONYMOUS, lang: str = "es",
                  lessons: Sequence[Lesson] | None = None, notes: Sequence[str] = (),
                  clock: Callable[[], datetime] | None = None, ask_name: bool = False,
                  class_code: str = "", link_values: Mapping[str, str] | None = None) -> None:

@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from tutor.classroom.overview import MergeResult
 from tutor.i18n import translator
-from tutor.session.snapshot import ProgressStore
+from tutor.storage.progress_store import ProgressStore
 from tutor.ui.play.sheet import progress_html
 from tutor.ui.shared.panel import classed
 from tutor.ui.shared.uploads import MergeResultView, ProgressUpload

@@ -223,7 +223,7 @@ class TutorApp(widgets.VBox):
         self._reset_round_state()
         self._told_step = None
         self._show_name_form(False)
-        self._say(self._t(N_("Welcome, {student}: the game starts.")).format(student=student))
+        self.say(self._t(N_("Welcome, {student}: the game starts.")).format(student=student))
         self.refresh(view=view)
         self.kick()
 
@@ -239,7 +239,7 @@ class TutorApp(widgets.VBox):
     def _failed(self, err: Exception, go_on: bool = True) -> None:
         """Say an unforeseen error on the page, redraw, and (``go_on``: the error was not the
         bots' own) let the bots go on."""
-        self._say(unforeseen(err, self.lang), "msg")
+        self.say(unforeseen(err, self.lang), "msg")
         try:
             self.refresh()
         except Exception as again:  # the page keeps what it showed; the log says why
@@ -291,11 +291,11 @@ class TutorApp(widgets.VBox):
         try:
             self.session.new_match(**self.setup_settings())
         except (SessionError, ValueError) as err:
-            self._say(str(err), "msg")
+            self.say(str(err), "msg")
             self.refresh()
             return
         self._reset_round_state()
-        self._say(self._t(N_("A new game starts.")))
+        self.say(self._t(N_("A new game starts.")))
         self.refresh()
         self.kick()
 
@@ -303,11 +303,11 @@ class TutorApp(widgets.VBox):
         try:
             self.session.new_round()
         except SessionError as err:
-            self._say(str(err), "msg")
+            self.say(str(err), "msg")
             self.refresh()
             return
         self._reset_round_state()
-        self._say("")
+        self.say("")
         self.refresh()
         self.kick()
 
@@ -328,10 +328,10 @@ class TutorApp(widgets.VBox):
         try:
             self.session.apply_action(move)
         except (SessionError, ValueError) as err:
-            self._say(str(err), "msg")
+            self.say(str(err), "msg")
             self.refresh()
             return
-        self._say("")
+        self.say("")
         self.refresh()
         self.kick()
 
@@ -376,7 +376,7 @@ class TutorApp(widgets.VBox):
 
     # --- messages -----------------------------------------------------------------------------
 
-    def _say(self, text: str, kind: str = "info") -> None:
+    def say(self, text: str, kind: str = "info") -> None:
         """Put ``text`` in the status line (and announce it with the next refresh)."""
         self.status.say(text, kind)
         if text:
@@ -384,7 +384,7 @@ class TutorApp(widgets.VBox):
 
     def _message(self, text: str, kind: str) -> None:
         """A panel tells the student something (nothing else changed)."""
-        self._say(text, kind)
+        self.say(text, kind)
         if self._view is not None:
             self.status.render(self._view, pending=self._view.question is not None)
         self._announce()
@@ -411,7 +411,7 @@ class TutorApp(widgets.VBox):
             return PACE * 0.5 if any(isinstance(e, Drew) for e in step.events) else self.pace
         words = forced_words(step, self.lang)
         if words:
-            self._say(words)
+            self.say(words)
         self._told_step = step.number  # the message above says it for the student
         self.refresh()
         return self.pace
@@ -503,7 +503,7 @@ class TutorApp(widgets.VBox):
         while self._view is not None and self._view.unsaved:
             await asyncio.sleep(SAVE_RETRY)
             if self.session.flush():
-                self._say(self._t(N_("Your answers are saved.")))
+                self.say(self._t(N_("Your answers are saved.")))
                 self.refresh()
 
     def _show_feedback(self, fb: Feedback, before: list[int]) -> None:
@@ -541,7 +541,7 @@ class TutorApp(widgets.VBox):
         self.moves.render(legal, view.lang, self._extra(view))
         self.lesson_line.render(view)
         for note in view.notes[self._notes_said:]:  # said once (the first power on power)
-            self._say(note)
+            self.say(note)
         self._notes_said = len(view.notes)
         self.status.render(view, pending=view.question is not None)
         self.saving_note.render(view)

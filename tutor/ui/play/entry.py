@@ -20,7 +20,7 @@ from tutor.course.lessons import (
 )
 from tutor.i18n import N_, Message, translate_error, translator
 from tutor.session.session import LessonSettings, Session
-from tutor.storage.store import Store, StoreError
+from tutor.storage.store import StoreError, open_store
 from tutor.ui.play.app import TutorApp
 from tutor.ui.play.round_end import Onward
 from tutor.ui.shared.panel import UNFORESEEN, logged
@@ -28,7 +28,7 @@ from tutor.ui.shared.panel import UNFORESEEN, logged
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["PAGE_BUSY_TIMEOUT", "PageSettings", "dashboard", "play_page"]
 
@@ -43,10 +43,10 @@ class PageSettings(LessonSettings, total=False):
 
     lang: str
     student: str
-    store: Store | str | PathLike[str] | None
+    store: ProgressStore | str | PathLike[str] | None
 
 def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = "es",
-              student: str = "anon", store: Store | str | PathLike[str] | None = None,
+              student: str = "anon", store: ProgressStore | str | PathLike[str] | None = None,
               **settings: Unpack[LessonSettings]) -> TutorApp:
     """The Leonard-Domino dashboard, ready to display (the notebook's one call).
 
@@ -92,8 +92,8 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
             # A page answers at once: wait at most about a second for a busy progress file,
             # then keep the answers in memory and save them as soon as it is free.
             # Under a JupyterHub the store keeps this page to the hub user's own rows.
-            store = Store(lang=lang, busy_timeout=PAGE_BUSY_TIMEOUT, retries=1,
-                          owner=link.student if hub_user() else None)
+            store = open_store(lang=lang, busy_timeout=PAGE_BUSY_TIMEOUT, retries=1,
+                               owner=link.student if hub_user() else None)
         except (StoreError, OSError) as err:
             notes.append(_("Progress cannot be saved here: {error}").format(
                 error=translate_error(err, lang)))
@@ -105,7 +105,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
     if given.scaffold is not None and "scaffold" not in settings:
         options["scaffold"] = given.scaffold
 
-    def start(student: str, lang: str, store: Store | str | PathLike[str] | None = store,
+    def start(student: str, lang: str, store: ProgressStore | str | PathLike[str] | None = store,
               notes: list[str] = notes) -> Session:
         """The game of ``student`` (the lesson's, else free play)."""
         try:
@@ -131,7 +131,7 @@ def dashboard(lesson: str | None = None, *, ask_name: bool = False, lang: str = 
     app.lead_on(Onward(class_code=link.class_code, assignment=given.assignment,
                        title=_lesson_title))
     if notes:
-        app._say(" ".join(notes), "msg")
+        app.say(" ".join(notes), "msg")
         app.refresh()
     return app
 

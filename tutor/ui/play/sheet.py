@@ -17,11 +17,11 @@ from tutor.games import GAMES, SHEET_END_WORDS, game
 from tutor.i18n import N_, ngettext, translator
 from tutor.session.snapshot import (
     ProgressFile,
-    ProgressStore,
     ScoreSheetView,
     Snapshot,
     export_progress,
 )
+from tutor.storage.progress_store import ProgressStore
 from tutor.ui.play.scores import student_label
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import accordion_attributes, classed

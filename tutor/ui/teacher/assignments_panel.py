@@ -55,8 +55,8 @@ from tutor.ui.teacher.roster_box import AUTO, LABEL, NOT_TEXT, SHORT, RosterBox,
 if TYPE_CHECKING:
     from tutor.classroom.live import LiveView
     from tutor.course.lessons import Lesson
+    from tutor.storage.progress_store import ProgressStore
     from tutor.storage.records import Attempt
-    from tutor.storage.store import Store
     from tutor.teaching.counts import Counts
 
 __all__ = ["COLUMNS", "NOT_TEXT", "AssignmentsPanel", "assignment_table_html", "counts_line",
@@ -70,7 +70,7 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
     (prefilled); ``clock``: now, an aware datetime; ``guard`` wraps the buttons' actions (the
     page's: an unforeseen error is said on the page)."""
 
-    def __init__(self, store: Store | None, *, class_code: str = "",
+    def __init__(self, store: ProgressStore | None, *, class_code: str = "",
                  clock: Callable[[], datetime], guard: Guard) -> None:
         W = widgets
         self.book = Book(store)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from tutor.classroom.assignments import Assignment
 
 if TYPE_CHECKING:
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["Book"]
 
@@ -18,7 +18,7 @@ class Book:
     """Where the assignments and rosters are kept: the page's store, or (no store: nothing
     can be saved on this server) this page's memory until it closes."""
 
-    def __init__(self, store: Store | None) -> None:
+    def __init__(self, store: ProgressStore | None) -> None:
         self.store = store
         self._assignments: dict[str, Assignment] = {}
         self._rosters: dict[str, list[str]] = {}

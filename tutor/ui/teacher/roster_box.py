@@ -22,7 +22,7 @@ from tutor.ui.shared.uploads import ProgressUpload
 from tutor.ui.teacher.book import Book
 
 if TYPE_CHECKING:
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["AUTO", "LABEL", "NOT_TEXT", "SHORT", "RosterBox", "error_html"]
 
@@ -68,7 +68,7 @@ class RosterBox:
             action()
         return run
 
-    def _build_roster(self, store: Store | None, class_code: str, guard: Guard) -> None:
+    def _build_roster(self, store: ProgressStore | None, class_code: str, guard: Guard) -> None:
         W = widgets
         self.roster_heading = W.HTML()
         self.roster_class = classed(W.Text(value=class_code, layout=SHORT, style=LABEL),

@@ -46,7 +46,7 @@ from tutor.ui.teacher.next_steps_panel import NextStepsPanel
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
-    from tutor.storage.store import Store
+    from tutor.storage.progress_store import ProgressStore
 
 __all__ = ["TeacherPage"]
 
@@ -74,7 +74,7 @@ class TeacherPage(LanguagePage):
     gives the live view's now (an aware datetime). ``class_code``: the class the page's link
     names (``Teacher.ipynb?class=6B``), in the names of the files it downloads."""
 
-    def __init__(self, *, store: Store | None, lang: str = "es", notes: Sequence[str] = (),
+    def __init__(self, *, store: ProgressStore | None, lang: str = "es", notes: Sequence[str] = (),
                  lessons_folder: Path | None = None, live_seconds: float = 0.0,
                  clock: Callable[[], datetime] = now_utc, class_code: str = "") -> None:
         super().__init__()
