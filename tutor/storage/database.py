@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from tutor.i18n import N_
-from tutor.storage.records import StoreError
 from tutor.storage.connection import Connection
+from tutor.storage.records import StoreError
 from tutor.storage.store_backends import (
     Backend,
     PostgresBackend,
