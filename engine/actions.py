@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .events import End
-from .tiles import SYMBOLS, Half, Tile, TileError, TileSet, _half
+from .tiles import SYMBOLS, Half, Tile, TileError, TileSet, parse_half
 
 
 class IllegalMoveError(ValueError):
@@ -60,7 +60,7 @@ def _tile(text: str, tileset: TileSet | None) -> Tile:
             raise ActionError(str(e)) from None
     out: list[Half] = []
     for h in re.split(r"[/|]", text):
-        half = _half(h.strip())  # the spellings docs/rules.md §1.1 accepts (×, X, −)
+        half = parse_half(h.strip())  # the spellings docs/rules.md §1.1 accepts (×, X, −)
         if isinstance(half, int) or half in SYMBOLS:
             out.append(half)
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import IllegalMoveError, Play
-from .kernel import _bits
+from .kernel import set_bits
 from .tiles import TileError
 
 if TYPE_CHECKING:
@@ -22,14 +22,14 @@ def plays(rnd: Round, mask: int) -> list[Action]:
     names = line.shape.ends
     out: list[Action] = []
     started = line.started
-    for i in _bits(mask):
+    for i in set_bits(mask):
         t = tiles[i]
         if not started:
             out.append(Play(t, None))
             continue
         for end, suit in enumerate(line.open):
-            if rnd._fits(i, suit):
-                first = rnd._suit(suit)
+            if rnd.fits(i, suit):
+                first = rnd.suit_of(suit)
                 out.append(Play(t.oriented(first) if first in (t.a, t.b) else t, names[end]))
     return out
 
@@ -60,23 +60,23 @@ def check_play(rnd: Round, play: Play) -> tuple[int, int, int]:
         raise IllegalMoveError(f"{where}: choose the end, {shape.describe()}")
     end = shape.index(play.end)
     suit = line.open[end]
-    if not rnd._fits(tid, suit):
+    if not rnd.fits(tid, suit):
         raise IllegalMoveError(f"{where}: {play.tile} does not match the open "
-                               f"{rnd._suit(suit)} at end {play.end}")
+                               f"{rnd.suit_of(suit)} at end {play.end}")
     return tid, end, suit
 
 
 def check_draw(rnd: Round) -> None:
     """Refuse a draw unless no tile fits and the pile has one to give (§1.5, D-4)."""
-    if rnd._playable_mask(rnd.turn):
+    if rnd.playable_mask(rnd.turn):
         raise IllegalMoveError("draw: you have a tile that fits, so you must play it")
-    if not rnd._can_draw():
+    if not rnd.can_draw():
         raise IllegalMoveError("draw: there is nothing left to draw")
 
 
 def check_pass(rnd: Round) -> None:
     """Refuse a pass unless no tile fits and there is nothing to draw (§1.5)."""
-    if rnd._playable_mask(rnd.turn):
+    if rnd.playable_mask(rnd.turn):
         raise IllegalMoveError("pass: you have a tile that fits, so you must play it")
-    if rnd._can_draw():
+    if rnd.can_draw():
         raise IllegalMoveError("pass: you must draw from the pile first")

@@ -1,8 +1,8 @@
 """The end of a round (docs/rules.md §1.8, D-9): how Leonard and the block game count a hand that
-is blocked (a dominoed hand, a single sum, :class:`~engine.round.Round`'s ``_finish_domino``
+is blocked (a dominoed hand, a single sum, :class:`~engine.round.Round`'s ``finish_domino``
 counts itself), and the :class:`~engine.events.RoundEnded` that says how it ended. Plain
-functions over a round, which its ``_finish_tranque`` hook calls (a variant's round type
-overrides that hook); they end the round through ``Round._end``, which keeps what
+functions over a round, which its ``finish_tranque`` hook calls (a variant's round type
+overrides that hook); they end the round through ``Round.end_round``, which keeps what
 :func:`result` needs."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 
 def finish_tranque(rnd: Round) -> None:
     """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
-    totals = rnd._totals()
+    totals = rnd.hand_totals()
     low = min(totals)
     lowest = [s for s, t in enumerate(totals) if t == low]
     winner, count = pay_lowest(rnd, lowest, sum(totals) - low * len(lowest))
-    rnd._end("tranque", winner, totals, "", count, count, (), None)
+    rnd.end_round("tranque", winner, totals, "", count, count, (), None)
 
 
 def pay_lowest(rnd: Round, lowest: list[int], amount: int) -> tuple[int | None, int]:
@@ -30,11 +30,11 @@ def pay_lowest(rnd: Round, lowest: list[int], amount: int) -> tuple[int | None, 
     ``tranque_tie == "split"`` they share it (rounded down). Returns the winner (None on a
     tie) and the count the round ends with (``amount``, or 0 when nobody gains)."""
     if len(lowest) == 1:
-        rnd._bonus(lowest[0], "tranque", amount)
+        rnd.add_bonus(lowest[0], "tranque", amount)
         return lowest[0], amount
     if rnd.rules.tranque_tie == "split":
         for s in lowest:
-            rnd._bonus(s, "tranque", amount // len(lowest))
+            rnd.add_bonus(s, "tranque", amount // len(lowest))
         return None, amount
     return None, 0
 
@@ -46,7 +46,7 @@ def result(rnd: Round, ending: tuple[Any, ...]) -> RoundEnded:
     scores would spend a tenth of its time on it."""
     reason, winner, totals, capicua, count, points, differences, team = ending
     if totals is None:
-        totals = rnd._totals()
+        totals = rnd.hand_totals()
     pairs = len(rnd.teams) < rnd.players
     team_totals = tuple(sum(totals[s] for s in seats) for seats in rnd.teams) \
         if pairs and totals else ()

@@ -110,7 +110,7 @@ def tables(tileset: TileSet, symbol_value: int, power: bool) -> Tables:
     return Tables(tileset, symbol_value, power)
 
 
-def _bits(mask: int) -> list[int]:
+def set_bits(mask: int) -> list[int]:
     out = []
     while mask:
         low = mask & -mask
@@ -119,7 +119,7 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-NATIVE: Final = not isinstance(_bits, types.FunctionType)
+NATIVE: Final = not isinstance(set_bits, types.FunctionType)
 """This module runs compiled (mypyc makes its functions built-in ones). The hot loops read it
 where the two builds are fastest with different code for the same result."""
 
@@ -138,8 +138,8 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
     from the tables :func:`engine.scoring.effect` reads), a draw, and a pass that scores
     nothing.
     With ``plain_hooks`` (Leonard and the block game: the base round's hooks) the opening and
-    the last tile (with its capicúa) run inline too; a variant's go through ``_place`` and its
-    hooks. Every other step goes through the same ``_place``/``_draw``/``_pass`` as
+    the last tile (with its capicúa) run inline too; a variant's go through ``place_tile`` and its
+    hooks. Every other step goes through the same ``place_tile``/``draw_tile``/``pass_turn`` as
     ``Round.apply``, and so does every step of a round that records its events. ``trace``
     collects (tile id, end) per placement so tests can replay the same game through
     ``apply`` (tests/test_playout_kernel.py). The kernel never asks for a variant's extra
@@ -162,10 +162,10 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
     voids = game.voids
     # Passes run inline only where they score nothing (no pass bonus, no pass points) and
     # with no events.
-    quiet_pass = not game._passes_score() and not game.record
+    quiet_pass = not game.passes_score() and not game.record
     fast = not game.record
     # Leonard and the block game (the base hooks): their opening and their last tile run
-    # inline too, as _place does them; a variant's go through _place and its hooks.
+    # inline too, as place_tile does them; a variant's go through place_tile and its hooks.
     plain = fast and plain_hooks
     capicua_bonus = game.variant.capicua_bonus
     kind = ""
@@ -206,7 +206,7 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
                 if drawable:
                     if not (fast and el >= 0 and (draw_until or not drew)):
                         break
-                    # a draw (as _draw): the tile is unseen, so no void is known any more
+                    # a draw (as draw_tile): the tile is unseen, so no void is known any more
                     tid = pile[pos]
                     pos += 1
                     drawable = pos < limit
@@ -219,7 +219,7 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
                     # a tranque is found here rather than after each placement: nothing
                     # to draw, no tile in any hand fits, and this seat has not drawn, so
                     # the last placement (or the pass before this turn) left the line
-                    # blocked, and nothing has changed since: the state _place or _pass
+                    # blocked, and nothing has changed since: the state place_tile or pass_turn
                     # ends it in
                     for hh in hands:
                         if hh & ends:
@@ -261,13 +261,13 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
                     trace.append((tid, end))
                 if not (plain or h and opened and fast):
                     break  # the shared code below: events, or a variant's hooks
-                if not opened:  # the opening (as _place)
+                if not opened:  # the opening (as place_tile)
                     opened = True
                     go = trace is None
                     opener = turn
                 if not h and end >= 0 and capicua_bonus and bit & (smr if end == 0
                                                                      else sml):
-                    # the capicúa (as _place), read before the line changes
+                    # the capicúa (as place_tile), read before the line changes
                     kind = capicua_kind(game, tid, (tl, tr))
             hands[turn] = h
             if end == 0:  # the open half: the tile's two halves less the matched one
@@ -311,15 +311,15 @@ def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None
         game.drew_this_turn = drew
         game.pass_count = pass_count
         if not m:
-            if game._can_draw():
-                game._draw()
+            if game.can_draw():
+                game.draw_tile()
             else:
-                game._pass()
+                game.pass_turn()
         elif tid == -2:
-            game._finish_tranque()
-        elif tid == -3:  # as _place's last tile: the bonuses, then the end
+            game.finish_tranque()
+        elif tid == -3:  # as place_tile's last tile: the bonuses, then the end
             if kind:
-                game._bonus(turn, "capicua", capicua_bonus, kind)
-            game._finish_domino(turn, kind)
+                game.add_bonus(turn, "capicua", capicua_bonus, kind)
+            game.finish_domino(turn, kind)
         else:
-            game._place(tid, end, ha[tid])
+            game.place_tile(tid, end, ha[tid])

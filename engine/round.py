@@ -4,9 +4,9 @@ The state is kept as small integers and bit masks (hands are masks over tile ids
 bots can play thousands of rollouts a second; the public face is tiles, actions and events.
 
 :class:`Round` plays Leonard and the block game. The classic variants (``engine/variants/``)
-subclass it and override a few hooks, python-chess style: ``_on_pass`` (pass points),
-``_after_place`` (special numbers), ``_next_seat`` (direction of play), ``_finish_domino`` /
-``_finish_tranque`` (how a hand is counted), ``extra_moves``/``_apply_extra`` (a variant's
+subclass it and override a few hooks, python-chess style: ``on_pass`` (pass points),
+``_after_place`` (special numbers), ``_next_seat`` (direction of play), ``finish_domino`` /
+``finish_tranque`` (how a hand is counted), ``extra_moves``/``_apply_extra`` (a variant's
 own moves: Cuban's redeal), ``_start`` (a variant's own state), ``match_context`` (what a
 round needs of the match: Ponce's) and ``next_starter`` (who opens the next round). Where
 tiles go is the round's :class:`~engine.line.Line`. The base round knows none of its
@@ -196,7 +196,7 @@ class Round:
         if starter != expected:
             raise wrong_starter(tab, hands, starter, expected, tile)
 
-    def _rule_opening(self, seat: int) -> int | None:
+    def rule_opening(self, seat: int) -> int | None:
         return rule_tile(self.tab, self.hands[seat])
 
     @classmethod
@@ -219,10 +219,10 @@ class Round:
         """The deal this round was played from: :func:`engine.reading.dealt`."""
         return reading.dealt(self)
 
-    def _tile(self, tid: int | None) -> Tile | None:
+    def tile_of(self, tid: int | None) -> Tile | None:
         return None if tid is None or tid < 0 else self.tab.tileset.tiles[tid]
 
-    def _suit(self, s: int) -> Half:
+    def suit_of(self, s: int) -> Half:
         return self.tab.tileset.suits[s]
 
     @property
@@ -284,17 +284,17 @@ class Round:
             m |= sm[s]
         return m
 
-    def _fits(self, tid: int, suit: int) -> bool:
+    def fits(self, tid: int, suit: int) -> bool:
         """Tile ``tid`` may be placed on an end showing ``suit``."""
         return self.tab.half_a[tid] == suit or self.tab.half_b[tid] == suit
 
-    def _playable_mask(self, seat: int) -> int:
+    def playable_mask(self, seat: int) -> int:
         h = self.hands[seat]
         if not self.line.started:
             return h if self.open_tile is None else h & (1 << self.open_tile)
         return h & self._ends_mask()
 
-    def _can_draw(self) -> bool:
+    def can_draw(self) -> bool:
         if self.pile_pos >= len(self.pile) - self.keep:
             return False
         return self.rules.draw == "until-playable" or self.drew_this_turn == 0
@@ -311,9 +311,9 @@ class Round:
         random choices and the tutor's numbered moves read."""
         if self.over:
             return []
-        m = self._playable_mask(self.turn)
+        m = self.playable_mask(self.turn)
         if not m:
-            moves: list[Action] = [DRAW] if self._can_draw() else [PASS]
+            moves: list[Action] = [DRAW] if self.can_draw() else [PASS]
         else:
             moves = self._plays(m)
         if extra:
@@ -348,13 +348,13 @@ class Round:
         start = len(self.log)
         if isinstance(action, Play):
             tid, end, first = self._check_play(action)
-            self._place(tid, end, first)
+            self.place_tile(tid, end, first)
         elif isinstance(action, Draw):
             checking.check_draw(self)
-            self._draw()
+            self.draw_tile()
         elif isinstance(action, Pass):
             checking.check_pass(self)
-            self._pass()
+            self.pass_turn()
         else:
             self._apply_extra(action)
         return self.log[start:]
@@ -385,24 +385,24 @@ class Round:
         (:func:`engine.checking.check_play`)."""
         return checking.check_play(self, play)
 
-    def _begin_turn(self) -> dict[str, Any]:
+    def begin_turn(self) -> dict[str, Any]:
         if self._turn is None:
             self._turn = {"player": self.turn, "drew": [], "play": None}
         return self._turn
 
-    def _note_draw(self, seat: int, tile: str, forced: bool) -> None:
+    def note_draw(self, seat: int, tile: str, forced: bool) -> None:
         """Write a drawn tile in the turn's record (``forced``: ``seat`` was made to draw it)."""
         turn = self._turn
         if turn is None:
-            turn = self._begin_turn()
+            turn = self.begin_turn()
         if forced:
             turn.setdefault("forced", []).append({"player": seat, "tile": tile})
         else:
             turn["drew"].append(tile)
 
-    def _end_turn(self) -> None:
+    def end_turn(self) -> None:
         if self.record:
-            self.turns.append(self._begin_turn())
+            self.turns.append(self.begin_turn())
             self._turn = None
         self.drew_this_turn = 0
         self.mover = self.turn
@@ -413,28 +413,28 @@ class Round:
         """Who plays after the turn that just ended (hook: Doble 15's direction and 14)."""
         return (self.turn + 1) % self.players
 
-    def _draw(self, seat: int | None = None) -> None:
+    def draw_tile(self, seat: int | None = None) -> None:
         """The player to move draws a tile (``seat``: another seat is made to draw one):
         :func:`engine.turns.draw`."""
         turns.draw(self, seat)
 
-    def _pass(self) -> None:
+    def pass_turn(self) -> None:
         """The player to move passes (§1.7's bonuses): :func:`engine.turns.pass_turn`."""
         turns.pass_turn(self)
 
-    def _on_pass(self, seat: int) -> None:
+    def on_pass(self, seat: int) -> None:
         """Hook: a pass was just made by ``seat`` (Ponce scores it)."""
 
-    def _passes_score(self) -> bool:
+    def passes_score(self) -> bool:
         """Hook: a pass can score or end the round, so the playout kernel must not skip it."""
         return bool(self.variant.pass_bonus)
 
-    def _bonus(self, seat: int, kind: str, points: int, detail: str = "") -> None:
+    def add_bonus(self, seat: int, kind: str, points: int, detail: str = "") -> None:
         self.gains[seat] += points
         if self.record:
             self.log.append(Bonus(seat, kind, points, detail))
 
-    def _blocked(self) -> bool:
+    def is_blocked(self) -> bool:
         """docs/rules.md §1.8: nobody can place a tile and there is nothing to draw."""
         if self.pile_pos < len(self.pile) - self.keep or not self.line.started:
             return False
@@ -444,7 +444,7 @@ class Round:
                 return False
         return True
 
-    def _place(self, tid: int, end: int, first: int) -> None:
+    def place_tile(self, tid: int, end: int, first: int) -> None:
         tab = self.tab
         seat = self.turn
         h = self.hands[seat] ^ (1 << tid)
@@ -483,7 +483,7 @@ class Round:
             tile = Tile(suits[matched], suits[open_]) if matched in (a, b) else \
                 Tile(suits[a], suits[b])
             name = None if end < 0 else line.shape.ends[end]
-            self._begin_turn()["play"] = {"tile": str(tile), "end": name}
+            self.begin_turn()["play"] = {"tile": str(tile), "end": name}
             self.log.append(Placed(seat, tile, name, opening))
         if tab.power[tid]:
             scoring.power(self, seat, tid, other)
@@ -492,13 +492,13 @@ class Round:
             kind = ""
             if capicua and self.variant.capicua_bonus:
                 kind = scoring.capicua_kind(self, tid, end_tiles)
-                self._bonus(seat, "capicua", self.variant.capicua_bonus, kind)
-            self._finish_domino(seat, kind)
-            self._end_turn()
+                self.add_bonus(seat, "capicua", self.variant.capicua_bonus, kind)
+            self.finish_domino(seat, kind)
+            self.end_turn()
             return
-        self._end_turn()
-        if self._blocked():
-            self._finish_tranque()
+        self.end_turn()
+        if self.is_blocked():
+            self.finish_tranque()
 
     def _after_place(self, seat: int, tid: int, matched: int, open_: int) -> None:
         """Hook: ``seat`` just placed ``tid`` on ``matched``, leaving ``open_`` open (Doble 15's
@@ -511,18 +511,18 @@ class Round:
 
     # --- the end of a round (engine.ending; hooks: how each game counts a hand) -------------
 
-    def _totals(self) -> list[int]:
+    def hand_totals(self) -> list[int]:
         return self.tab.hand_totals(self.hands)
 
-    def _finish_domino(self, seat: int, capicua: str) -> None:
+    def finish_domino(self, seat: int, capicua: str) -> None:
         """``seat`` placed its last tile: it collects every other hand (§1.8). Counted here,
         not in :mod:`engine.ending`: a call less for every dominoed playout."""
         # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
         count = self.tab.hand_totals([sum(self.hands)])[0]
-        self._bonus(seat, "domino", count)
-        self._end("domino", seat, None, capicua, count, count, (), None)
+        self.add_bonus(seat, "domino", count)
+        self.end_round("domino", seat, None, capicua, count, count, (), None)
 
-    def _finish_tranque(self) -> None:
+    def finish_tranque(self) -> None:
         """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
         ending.finish_tranque(self)
 
@@ -531,10 +531,10 @@ class Round:
                 differences: tuple[int, ...] = (), team: int | None = None) -> None:
         """End the round. ``totals`` None: each hand's total, worked out when :attr:`result`
         is first read (the hands no longer change). ``points`` None: ``count``."""
-        self._end(reason, winner, totals, capicua, count, count if points is None else points,
+        self.end_round(reason, winner, totals, capicua, count, count if points is None else points,
                   differences, team)
 
-    def _end(self, reason: str, winner: int | None, totals: list[int] | None, capicua: str,
+    def end_round(self, reason: str, winner: int | None, totals: list[int] | None, capicua: str,
              count: int, points: int, differences: tuple[int, ...], team: int | None) -> None:
         """:meth:`_finish` with every argument given in order (the base round's own ends)."""
         self.over = True

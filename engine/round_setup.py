@@ -2,7 +2,7 @@
 its copies (a deal as a value is :mod:`engine.deal`'s). Plain functions over a round, which
 :class:`~engine.round.Round`'s ``__init__``, ``deal``, ``from_deal`` and ``copy`` call; a
 variant's round type extends ``__init__`` and ``_copy_into`` and overrides the opening hooks
-(``_rule_starter``, ``_check_rule_starter``, ``_rule_opening``), which these call."""
+(``_rule_starter``, ``_check_rule_starter``, ``rule_opening``), which these call."""
 
 from __future__ import annotations
 
@@ -66,13 +66,13 @@ def setup(rnd: Round, variant: Variant, rules: HouseRules, tab: Tables, hands: l
     turns: list[dict[str, Any]] = []
     rnd.turns = turns
     rnd.initial_hands = list(hands)
-    rnd.teams, rnd.seat_team = variant._teams(players)
+    rnd.teams, rnd.seat_team = variant.teams_and_seats(players)
     if table is not None:
         line.start(table, tab.half_a[table], tab.half_b[table])
     elif opening == "rule":
-        rnd.open_tile = open_tile if open_tile >= 0 else rnd._rule_opening(starter)
+        rnd.open_tile = open_tile if open_tile >= 0 else rnd.rule_opening(starter)
     if record:
-        log.append(RoundStarted(number, players, starter, rnd._tile(table),
+        log.append(RoundStarted(number, players, starter, rnd.tile_of(table),
                                 tuple(rnd.hand_sizes), len(pile)))
 
 

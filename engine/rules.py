@@ -311,13 +311,15 @@ class Variant:
 
     def teams(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Who scores together: the pairs (``((0, 2), (1, 3))``) or one team per seat."""
-        return self._teams(players)[0]
+        return self.teams_and_seats(players)[0]
 
     def seat_teams(self, players: int) -> tuple[int, ...]:
         """The index in :meth:`teams` of each seat's team."""
-        return self._teams(players)[1]
+        return self.teams_and_seats(players)[1]
 
-    def _teams(self, players: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    def teams_and_seats(self, players: int
+                        ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """:meth:`teams` and :meth:`seat_teams` at once (what a deal sets)."""
         key = (self.pairs, players)
         found = _TEAMS.get(key)
         if found is None:

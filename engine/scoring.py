@@ -45,7 +45,7 @@ def power(rnd: Round, seat: int, tid: int, other: int) -> None:
     rnd.losses[target] += loss
     if rnd.record:
         rnd.log.append(PowerEffect(seat, target, rnd.log[-1].tile,  # type: ignore[union-attr]
-                                   rule, gain, loss, t, rnd._tile(other), rnd.tab.number[tid]))
+                                   rule, gain, loss, t, rnd.tile_of(other), rnd.tab.number[tid]))
 
 
 def capicua_kind(rnd: Round, tid: int, end_tiles: tuple[int, int]) -> str:

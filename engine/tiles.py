@@ -158,7 +158,7 @@ class TileSet:
                 f"'{text.strip()}' is not a {self.name} tile: write it as two halves with a "
                 f"slash, like {self.tiles[-2]}; {self.description}"
             )
-        tile = Tile(*(_half(h) for h in halves))
+        tile = Tile(*(parse_half(h) for h in halves))
         if tile.key not in self._id:
             raise TileError(f"'{tile}' is not a {self.name} tile: {self.description}")
         return tile
@@ -174,7 +174,7 @@ def _split(text: str) -> tuple[str, str] | None:
     return m.group(1), m.group(2)
 
 
-def _half(text: str) -> Half:
+def parse_half(text: str) -> Half:
     text = _ALIASES.get(text, text)
     if text in SYMBOLS:
         return text

@@ -1,7 +1,7 @@
 """A turn that places no tile: drawing from the pile (D-4) and passing, with the pass bonuses
-of docs/rules.md §1.7 (paso a la salida, paso corrido; D-7). Plain functions over a round, which
-:class:`~engine.round.Round`'s ``_draw`` and ``_pass`` call (Doble 15 extends ``_draw``, Ponce
-scores a pass through the ``_on_pass`` hook)."""
+of docs/rules.md §1.7 (paso a la salida, paso corrido; D-7). Plain functions over a round,
+which :class:`~engine.round.Round`'s ``draw_tile`` and ``pass_turn`` call (Doble 15 extends
+``draw_tile``, Ponce scores a pass through the ``on_pass`` hook)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def draw(rnd: Round, seat: int | None) -> None:
     rnd.voids[who] = 0  # the drawn tile is unseen: no suit is known missing any more
     if rnd.record:
         tile = rnd.tab.tileset.tiles[tid]
-        rnd._note_draw(who, str(tile), forced)
+        rnd.note_draw(who, str(tile), forced)
         rnd.log.append(Drew(who, tile, forced))
 
 
@@ -41,21 +41,21 @@ def pass_turn(rnd: Round) -> None:
         for s in line.open:
             rnd.voids[seat] |= 1 << s
     if rnd.record:
-        rnd._begin_turn()
-        rnd.log.append(Passed(seat, tuple(rnd._suit(s) for s in line.open) if started else ()))
-    rnd._on_pass(seat)
+        rnd.begin_turn()
+        rnd.log.append(Passed(seat, tuple(rnd.suit_of(s) for s in line.open) if started else ()))
+    rnd.on_pass(seat)
     if rnd.over:  # the pass ended the match (Ponce's target)
-        rnd._end_turn()
+        rnd.end_turn()
         return
     bonus = rnd.variant.pass_bonus
     if bonus and rnd.passes == 1 and rnd.placements == 1 and seat == \
             (rnd.opener + 1) % rnd.players:
         rnd.salida_paid = True
-        rnd._bonus(rnd.opener, "paso-a-la-salida", bonus)
-    rnd._end_turn()
-    if rnd._blocked():
-        rnd._finish_tranque()
+        rnd.add_bonus(rnd.opener, "paso-a-la-salida", bonus)
+    rnd.end_turn()
+    if rnd.is_blocked():
+        rnd.finish_tranque()
     elif bonus and rnd.passes == rnd.players - 1 and rnd.turn == rnd.last_placer \
-            and rnd._playable_mask(rnd.turn):
+            and rnd.playable_mask(rnd.turn):
         if not (rnd.salida_paid and rnd.placements == 1 and not rnd.rules.both_pass_bonuses):
-            rnd._bonus(rnd.turn, "paso-corrido", bonus)
+            rnd.add_bonus(rnd.turn, "paso-corrido", bonus)

@@ -74,9 +74,9 @@ class CubanRound(Round):
         assert isinstance(new, CubanRound)
         new.had_turn = self.had_turn
 
-    def _end_turn(self) -> None:
+    def end_turn(self) -> None:
         self.had_turn |= 1 << self.turn
-        super()._end_turn()
+        super().end_turn()
 
     def doubles(self, seat: int) -> int:
         """How many doubles ``seat`` holds."""
@@ -118,9 +118,9 @@ class CubanRound(Round):
         if self.record:
             tiles = self.tab.tileset.from_mask(self.hands[seat] & self.tab.double_mask)
             self.log.append(Annulled(seat, tuple(tiles)))
-            self._begin_turn()["annul"] = True
-        self._finish(ANNULLED_END, None, self._totals(), "")
-        self._end_turn()
+            self.begin_turn()["annul"] = True
+        self._finish(ANNULLED_END, None, self.hand_totals(), "")
+        self.end_turn()
 
     def _collect(self, seat: int, totals: list[int]) -> int:
         """D-12: what a hand won by ``seat`` is worth to its pair."""
@@ -128,16 +128,16 @@ class CubanRound(Round):
             return sum(totals)
         return opponents_total(self, totals, seat)
 
-    def _finish_domino(self, seat: int, capicua: str) -> None:
-        totals = self._totals()
+    def finish_domino(self, seat: int, capicua: str) -> None:
+        totals = self.hand_totals()
         points = self._collect(seat, totals)
-        self._bonus(seat, "domino", points)
+        self.add_bonus(seat, "domino", points)
         self._finish("domino", seat, totals, "", count=points)
 
-    def _finish_tranque(self) -> None:
+    def finish_tranque(self) -> None:
         """The single lowest hand wins for its pair; a tie: nobody scores (and the pair that
         opened loses the right to open, see :meth:`next_starter`)."""
-        totals = self._totals()
+        totals = self.hand_totals()
         low = min(totals)
         lowest = [s for s, t in enumerate(totals) if t == low]
         if len(lowest) > 1:
@@ -145,7 +145,7 @@ class CubanRound(Round):
             return
         winner = lowest[0]
         points = self._collect(winner, totals)
-        self._bonus(winner, "tranque", points)
+        self.add_bonus(winner, "tranque", points)
         self._finish("tranque", winner, totals, "", count=points)
 
     @classmethod

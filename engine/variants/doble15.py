@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..events import GameEvent
-from ..kernel import _bits
+from ..kernel import set_bits
 from ..line import hub
 from ..round import Action, IllegalMoveError, Play, Round, Tables
 from ..rules import HouseRules, Variant
@@ -117,7 +117,7 @@ class Doble15Round(Round):
     def _check_rule_starter(cls, tab: Tables, hands: list[int], starter: int) -> None:
         """Any seat may be the first player; the first double holder from there opens."""
 
-    def _rule_opening(self, seat: int) -> int | None:
+    def rule_opening(self, seat: int) -> int | None:
         return None  # any double
 
     @classmethod
@@ -130,7 +130,7 @@ class Doble15Round(Round):
 
     # --- where a tile fits ----------------------------------------------------------------
 
-    def _fits(self, tid: int, suit: int) -> bool:
+    def fits(self, tid: int, suit: int) -> bool:
         tab = self.tab
         a, b = tab.half_a[tid], tab.half_b[tid]
         return a == suit or b == suit or (a == b and suit == self.s13)
@@ -161,7 +161,7 @@ class Doble15Round(Round):
             return not self._hex_answers(self.turn)
         return self.drew_this_turn < HEX_DRAWS
 
-    def _playable_mask(self, seat: int) -> int:
+    def playable_mask(self, seat: int) -> int:
         h = self.hands[seat]
         if not self.line.started:
             if self.open_tile is not None:
@@ -174,7 +174,7 @@ class Doble15Round(Round):
                 return 0
         return h & self._reach()
 
-    def _can_draw(self) -> bool:
+    def can_draw(self) -> bool:
         if self.pile_pos >= len(self.pile):
             return False
         if not self.line.started:
@@ -189,7 +189,7 @@ class Doble15Round(Round):
         tiles = self.tab.tileset.tiles
         names = self.line.shape.ends
         out: list[Action] = []
-        for i in _bits(mask):
+        for i in set_bits(mask):
             t = tiles[i]
             for end, suit in enumerate(self.line.open):
                 if suit == self.s13:
@@ -216,8 +216,8 @@ class Doble15Round(Round):
 
     # --- turns ----------------------------------------------------------------------------
 
-    def _draw(self, seat: int | None = None) -> None:
-        super()._draw(seat)
+    def draw_tile(self, seat: int | None = None) -> None:
+        super().draw_tile(seat)
         if seat is None and self.seeking and not self.line.started:
             tid = self.pile[self.pile_pos - 1]
             if self.tab.double_mask >> tid & 1:
@@ -252,7 +252,7 @@ class Doble15Round(Round):
             target = (seat + 2 * self.direction) % n
             self._special(seat, DRAW_ONE, "draw", target)
             if self.pile_pos < len(self.pile):
-                self._draw(target)
+                self.draw_tile(target)
         elif number == REVERSE and n > 2:
             self.direction = -self.direction
             self._special(seat, REVERSE, "reverse", (seat + self.direction) % n)
@@ -265,7 +265,7 @@ class Doble15Round(Round):
         self.hexed = self.hex_live
         return (self.turn + self.direction) % self.players
 
-    def _blocked(self) -> bool:
+    def is_blocked(self) -> bool:
         if self.pile_pos < len(self.pile) or not self.line.started:
             return False
         m = self._reach()
@@ -275,32 +275,32 @@ class Doble15Round(Round):
 
     def playout(self, rng: random.Random,
                 trace: list[tuple[int, int]] | None = None) -> None:
-        """Play to the end with uniformly random legal moves, through the same ``_place`` /
-        ``_draw`` / ``_pass`` as :meth:`apply` (no inline kernel for the hub)."""
+        """Play to the end with uniformly random legal moves, through the same ``place_tile`` /
+        ``draw_tile`` / ``pass_turn`` as :meth:`apply` (no inline kernel for the hub)."""
         rnd = rng.random
         ha = self.tab.half_a
         line = self.line
         while not self.over:
-            m = self._playable_mask(self.turn)
+            m = self.playable_mask(self.turn)
             if not m:
-                if self._can_draw():
-                    self._draw()
+                if self.can_draw():
+                    self.draw_tile()
                 else:
-                    self._pass()
+                    self.pass_turn()
                 continue
             options: list[tuple[int, int]] = []
             if not line.started:
-                options = [(tid, -1) for tid in _bits(m)]
+                options = [(tid, -1) for tid in set_bits(m)]
             else:
                 only13 = self._answering()
-                for tid in _bits(m):
+                for tid in set_bits(m):
                     for end, suit in enumerate(line.open):
-                        if self._fits(tid, suit) and (not only13 or suit == self.s13):
+                        if self.fits(tid, suit) and (not only13 or suit == self.s13):
                             options.append((tid, end))
             tid, end = options[int(rnd() * len(options))] if len(options) > 1 else options[0]
             if trace is not None:
                 trace.append((tid, end))
-            self._place(tid, end, ha[tid])  # the first half only matters for the hub
+            self.place_tile(tid, end, ha[tid])  # the first half only matters for the hub
 
 
 OPTIONS = {

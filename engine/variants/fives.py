@@ -69,7 +69,7 @@ class FivesRound(Round):
         if total and total % FIVES == 0:
             if self.record:
                 self.log.append(Fives(seat, left, right, total))
-            self._bonus(seat, FIVES_KIND, total)
+            self.add_bonus(seat, FIVES_KIND, total)
 
     def playout(self, rng: random.Random,
                 trace: list[tuple[int, int]] | None = None) -> None:

@@ -97,7 +97,7 @@ class PonceRound(RotatingOpener):
         context = self.context
         return context if isinstance(context, PonceContext) else NO_CONTEXT
 
-    def _passes_score(self) -> bool:
+    def passes_score(self) -> bool:
         return True
 
     def _reached(self, seat: int) -> bool:
@@ -111,32 +111,32 @@ class PonceRound(RotatingOpener):
         score = sum(before[s] + self.gains[s] - self.losses[s] for s in self.teams[team])
         return score >= target
 
-    def _on_pass(self, seat: int) -> None:
+    def on_pass(self, seat: int) -> None:
         placer = self.last_placer
         if placer < 0:
             return
         if self.seat_team[placer] == self.seat_team[seat]:
-            self._bonus(placer, PASS_KIND, 0, "partner")
+            self.add_bonus(placer, PASS_KIND, 0, "partner")
             return
         # The pass right after a play is an opponent's, so the match's first pass always
         # scores; a play all three others pass on scores pass by pass (D-17).
         first = self.ponce_context.passes + self.pass_count == 1
-        self._bonus(placer, PASS_KIND, 2 if first else 1, "first" if first else "")
+        self.add_bonus(placer, PASS_KIND, 2 if first else 1, "first" if first else "")
         if self._reached(placer):
-            self._finish(TARGET_END, None, self._totals(), "", team=self.seat_team[placer])
+            self._finish(TARGET_END, None, self.hand_totals(), "", team=self.seat_team[placer])
 
-    def _finish_domino(self, seat: int, capicua: str) -> None:
+    def finish_domino(self, seat: int, capicua: str) -> None:
         """The winner's pair scores the sum of all hands, rounded to tens."""
-        totals = self._totals()
+        totals = self.hand_totals()
         raw = sum(totals)
         points = round_count(raw)
-        self._bonus(seat, "domino", points, str(raw))
+        self.add_bonus(seat, "domino", points, str(raw))
         self._finish("domino", seat, totals, "", count=raw, points=points)
 
-    def _finish_tranque(self) -> None:
-        totals = self._totals()
+    def finish_tranque(self) -> None:
+        totals = self.hand_totals()
         blocker = self.mover
-        self._bonus(blocker, BLOCK_KIND, BLOCK_POINTS)
+        self.add_bonus(blocker, BLOCK_KIND, BLOCK_POINTS)
         if self._reached(blocker):  # D-18: the 2 come first and may end the match
             self._finish("tranque", None, totals, "", team=self.seat_team[blocker])
             return
@@ -148,7 +148,7 @@ class PonceRound(RotatingOpener):
         winner = lowest[0]
         raw = sum(totals)
         points = round_count(raw)
-        self._bonus(winner, "tranque", points, str(raw))
+        self.add_bonus(winner, "tranque", points, str(raw))
         self._finish("tranque", winner, totals, "", count=raw, points=points)
 
 

@@ -43,10 +43,10 @@ def practice_block(totals: Sequence[int], seat: int) -> RoundEnded | None:
 class TraditionalRound(Round):
     """Domino as in every game (the winner collects the other hands); the hooks below."""
 
-    def _finish_tranque(self) -> None:
+    def finish_tranque(self) -> None:
         """§3.1: the lowest hand collects the difference to each other hand (15, 19, 22 →
         4 + 7 = 11); a shared lowest hand collects nothing (D-9; ``split`` shares it)."""
-        totals = self._totals()
+        totals = self.hand_totals()
         differences = block_differences(totals)
         lowest = [s for s, d in enumerate(differences) if d == 0]
         winner, collected = pay_lowest(self, lowest, sum(differences))

@@ -9,16 +9,16 @@ from .pairs import RotatingOpener, lower_partner, opponents_total, pair_totals
 
 
 class VenezuelaRound(RotatingOpener):
-    def _finish_domino(self, seat: int, capicua: str) -> None:
+    def finish_domino(self, seat: int, capicua: str) -> None:
         """The domino's pair scores the opposing pair's hands."""
-        totals = self._totals()
+        totals = self.hand_totals()
         points = opponents_total(self, totals, seat)
-        self._bonus(seat, "domino", points)
+        self.add_bonus(seat, "domino", points)
         self._finish("domino", seat, totals, "", count=points)
 
-    def _finish_tranque(self) -> None:
+    def finish_tranque(self) -> None:
         """The pair with the lower combined hand scores the opposing pair's; equal: 0 each."""
-        totals = self._totals()
+        totals = self.hand_totals()
         sums = pair_totals(self, totals)
         if sums[0] == sums[1]:
             self._finish("tranque", None, totals, "")
@@ -26,7 +26,7 @@ class VenezuelaRound(RotatingOpener):
         team = 0 if sums[0] < sums[1] else 1
         seat = lower_partner(self, totals, team)
         points = sums[1 - team]
-        self._bonus(seat, "tranque", points)
+        self.add_bonus(seat, "tranque", points)
         self._finish("tranque", seat, totals, "", count=points, team=team)
 
 
