@@ -15,10 +15,9 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from tutor.commands.printed import decimal, say, text_table
-from tutor.commands.teacher import command_lang
+from tutor.commands.teacher import Subcommands, command_lang
 from tutor.i18n import N_, ngettext, translate_error, translator
 from tutor.storage.records import StoreError
 from tutor.storage.response_logs import (
@@ -44,14 +43,13 @@ from tutor.teaching.mastery import SKILLS
 
 __all__ = ["add_fit_command", "fit_json", "run"]
 
-_P = TypeVar("_P", bound=argparse.ArgumentParser)
 _NAMES = ("p_init", "p_learn", "p_slip", "p_guess")
 _MOST_FITS = 100
 _LISTED = 10
 """Skills not fitted are listed one a line up to this many, then in one line."""
 
 
-def add_fit_command(sub: argparse._SubParsersAction[_P], lang: str) -> None:
+def add_fit_command(sub: Subcommands, lang: str) -> None:
     """Add ``fit-bkt`` to the ``python -m tutor`` subparsers ``sub``."""
     _ = translator(lang)
     lang_help = _(N_("language of the messages: es or en (default: the system's, else es)"))

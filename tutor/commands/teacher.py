@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol
 
 from tutor.classroom.hand_in import replay_refusal, seal_refusal
 from tutor.classroom.identity import hub_user, is_teacher
@@ -27,20 +27,25 @@ from tutor.teaching.counts import student_counts
 from tutor.teaching.mastery import SKILL_NAMES, STREAK_TO_MASTER, default_params
 from tutor.teaching.replay import first_answer_evidence, rebuild_mastery
 
-__all__ = ["COMMANDS", "add_commands", "first_answer_evidence", "lesson_params",
+__all__ = ["COMMANDS", "Subcommands", "add_commands", "first_answer_evidence", "lesson_params",
            "rebuild_mastery", "report_text", "run", "visible"]
 # first_answer_evidence, lesson_params and rebuild_mastery live in tutor.teaching.replay (teaching:
 # the pages use them and must not import this command-line module), visible in tutor.i18n;
 # they are named here too, for callers of this module.
 
-_P = TypeVar("_P", bound=argparse.ArgumentParser)
-"""The parser class of ``python -m tutor``'s subcommands."""
+class Subcommands(Protocol):
+    """``python -m tutor``'s subcommands (what ``ArgumentParser.add_subparsers`` returns,
+    with the tutor's parser class, which takes the messages' language)."""
+
+    def add_parser(self, name: str, *, lang: str, help: str, description: str
+                   ) -> argparse.ArgumentParser: ...
+
 
 COMMANDS = ("export", "import", "report")
 _DATASHOP_SUFFIXES = (".tsv", ".txt")
 
 
-def add_commands(sub: argparse._SubParsersAction[_P], lang: str) -> None:
+def add_commands(sub: Subcommands, lang: str) -> None:
     """Add the teacher commands to the ``python -m tutor`` subparsers ``sub``."""
     _ = translator(lang)
     lang_help = _(N_("language of the messages: es or en (default: the system's, else es)"))

@@ -133,6 +133,8 @@ class Board:
                                   layout=widgets.Layout(width="100%",
                                                         max_width=css_max_width(width, height),
                                                         height="auto"))
+        # The layers, each by its index (MultiCanvas.__getitem__): the table, the line, the hand.
+        self.layers = [self.canvas[k] for k in range(3)]
         self.canvas.add_class("ld-board")
         self.layout: BoardLayout = layout({}, width, height)
         self._view: BoardView = BoardDict()
@@ -149,7 +151,7 @@ class Board:
         self._layers_ready: set[int] = set()
         self.canvas.on_mouse_down(self._mouse_down)
         self.canvas.on_key_down(self._key_down)
-        for k, layer in enumerate(self.canvas._canvases):
+        for k, layer in enumerate(self.layers):
             layer.on_client_ready(lambda k=k: self._layer_ready(k))
 
     def on_click(self, callback: Callable[[Hit, float, float], None]) -> None:
@@ -174,7 +176,7 @@ class Board:
             self.page_ready()  # each layer again on a page that connects again
 
     def _page_has_layers(self) -> bool:
-        return len(self._layers_ready) == len(self.canvas._canvases)
+        return len(self._layers_ready) == len(self.layers)
 
     def page_ready(self) -> None:
         """The page has the board's layers (each said so, or the page's board is shown and
@@ -183,7 +185,7 @@ class Board:
         have yet, or no layer chosen because the choice was in a drawing lost while the page
         built itself) stops every later one: the board stayed blank for good (seen about once
         in ten Doble 15 lesson openings beside two CPU hogs)."""
-        self._layers_ready.update(range(len(self.canvas._canvases)))
+        self._layers_ready.update(range(len(self.layers)))
         self.repaint(force=True)
 
     def show(self, view: BoardView, *, labels: dict[str, str], hidden_hand: bool = False,
