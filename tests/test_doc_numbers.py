@@ -4,8 +4,8 @@ the page said 7).
 
 Each number a teacher or a student acts on is read here from the code that decides it: the
 right first answers in a row that mastery needs (and the longer row after a misconception),
-the mastery threshold, a lesson's caps, the review days, and a hub's page cap and idle
-minutes. Every sentence of the README, the guides (English and Spanish), docs/teaching.md,
+the mastery threshold, a lesson's caps, the review days, a hub's page cap and idle minutes,
+and the progress tables' version. Every sentence of the README, the guides (English and Spanish), docs/teaching.md,
 docs/reference.md and deploy/ that states one of them is listed below with the number's
 place in it; the test finds each sentence (line breaks do not matter) and checks its numbers
 against the code's. A sentence reworded so that it is no longer found fails too: update the
@@ -24,6 +24,7 @@ import pytest
 from tutor.classroom import assignments, hand_in
 from tutor.course.lesson_end import DEFAULT_MAX_MINUTES, DEFAULT_MAX_QUESTIONS
 from tutor.hub import lockdown, store_service
+from tutor.storage.store_schema import SCHEMA_VERSION
 from tutor.teaching import mastery, review
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,6 +184,9 @@ def _claims() -> list[Claim]:
               lambda: (_deploy_setting("KERNEL_CAP"),), "the page cap on Kubernetes"),
         Claim("deploy/z2jh/config.yaml", r'LEONARD_IDLE_TAB_MINUTES: "(\d+)"',
               lambda: (_deploy_setting("IDLE_TAB_MINUTES"),), "the idle minutes on Kubernetes"),
+        # The progress tables' version, which a keeper compares with an old backup's.
+        Claim("README.md", r"`tutor.storage.store.SCHEMA_VERSION`, now (\d+)\)",
+              lambda: (str(SCHEMA_VERSION),), "the progress tables' version"),
     ]
 
 
