@@ -5,11 +5,11 @@ the page said 7).
 Each number a teacher or a student acts on is read here from the code that decides it: the
 right first answers in a row that mastery needs (and the longer row after a misconception),
 the mastery threshold, a lesson's caps, the review days, a hub's page cap and idle minutes,
-and the progress tables' version. Every sentence of the README, the guides (English and Spanish), docs/teaching.md,
-docs/reference.md and deploy/ that states one of them is listed below with the number's
-place in it; the test finds each sentence (line breaks do not matter) and checks its numbers
-against the code's. A sentence reworded so that it is no longer found fails too: update the
-pattern here with it, so that the number stays checked.
+and the progress tables' version. Every sentence of the README, the guides (English and
+Spanish), docs/teaching.md, docs/reference.md and deploy/ that states one of them is listed
+below with the number's place in it; the test finds each sentence (line breaks do not matter)
+and checks its numbers against the code's. A sentence reworded so that it is no longer found
+fails too: update the pattern here with it, so that the number stays checked.
 """
 
 from __future__ import annotations

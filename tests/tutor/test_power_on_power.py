@@ -103,7 +103,7 @@ def test_the_play_page_shows_the_note_in_its_status_line(tmp_path: Path) -> None
     for _ in range(200):
         s = app.session
         if s.pending_question is not None:
-            app._submit(str(s.pending_question.expected))
+            app.submit(str(s.pending_question.expected))
             continue
         moves = app.legal_moves()
         if not moves:

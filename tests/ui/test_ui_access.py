@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from ui_views import browser_sends
 
 from engine.round import Play
 from tutor.session.words import move_words, spoken, tile_words
@@ -165,7 +166,7 @@ def test_the_live_region_announces_plays_questions_feedback_and_reveals() -> Non
     q = app.session.pending_question
     assert q is not None
     assert heard[-1].endswith(spoken(q.prompt, "en"))  # the question is read out
-    app._submit(str(q.expected + 1000))
+    app.submit(str(q.expected + 1000))
     assert heard[-1].startswith("Not yet") or "not" in heard[-1].lower(), heard[-1]
     app.hint_btn.click()
     assert heard[-1] == spoken(app.session.hints_given()[-1].text, "en")
@@ -205,7 +206,7 @@ def test_the_page_hands_in_the_text_typed() -> None:
     q = app.session.pending_question
     assert q is not None
     app.answer_in.value = "1"  # what the kernel has heard of "15" so far
-    app.access._message(app.access, {"event": "submit", "value": str(q.expected)}, [])
+    browser_sends(app.access, {"event": "submit", "value": str(q.expected)})
     assert "ld-ok" in app.last_feedback.value
 
 
@@ -220,7 +221,7 @@ def test_a_phone_gets_a_board_drawn_for_its_width() -> None:
     width, h0 = board.width, board.height
 
     def window(value: object) -> None:
-        app.access._message(app.access, {"event": "width", "value": value}, [])
+        browser_sends(app.access, {"event": "width", "value": value})
 
     for junk in ("412", None, True, -5, 0, [412]):
         window(junk)

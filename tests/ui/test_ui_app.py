@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ui_views import browser_sends
 
 from engine.events import Drew
 from engine.round import Draw, Pass, Play
@@ -96,7 +97,7 @@ def test_move_button_plays_and_bots_answer() -> None:
 def test_click_on_a_tile_that_does_not_fit_is_a_message() -> None:
     app = _app()
     legal_tiles = {m.tile for m in app.session.legal_actions() if isinstance(m, Play)}
-    bad = [i for i, t in enumerate(app._hand) if t not in legal_tiles]
+    bad = [i for i, t in enumerate(app.board_slot.hand) if t not in legal_tiles]
     if not bad:
         pytest.skip("every tile fits in this deal")
     line = list(app.session.round.line_tiles())
@@ -107,12 +108,12 @@ def test_click_on_a_tile_that_does_not_fit_is_a_message() -> None:
 
 def test_tile_fitting_both_ends_lights_them_then_end_click_places() -> None:
     app = _app()  # seed 3: the line is 4/4 and 4/5 fits both ends
-    idx = next(i for i, t in enumerate(app._hand)
-               if len(app._plays_for(i)) == 2)
+    idx = next(i for i, t in enumerate(app.board_slot.hand)
+               if len(app.board_slot.plays_for(i)) == 2)
     app.select(idx)
-    assert app._selected == idx
+    assert app.board_slot.selected == idx
     assert set(app.board._args["fit_ends"]) == {"L", "R"}
-    tile = app._hand[idx]
+    tile = app.board_slot.hand[idx]
     app.place_at("R")
     assert tile in app.session.round.line_tiles()
 
@@ -195,7 +196,7 @@ def test_question_answer_hint_reveal_flow() -> None:
     app.answer_in.value = str(q.expected + 1000)
     assert "ld-bad" not in app.feedback.value and app.session.pending_question is q
     # … Enter does: the browser sends the Text widget a "submit" message.
-    app._on_answer_msg(app.answer_in, {"event": "submit"}, [])
+    browser_sends(app.answer_in, {"event": "submit"})
     assert "ld-bad" in app.feedback.value
     app.hint_btn.click()
     assert app.feedback.value
@@ -284,10 +285,10 @@ def test_hot_seat_hides_the_hand_until_the_player_takes_the_screen() -> None:
         app.run_steps()
     assert app.board_slot.children == (app.cover,)
     assert _find(app, "ld-move") == []
-    assert app._hand == []
+    assert app.board_slot.hand == []
     app.cover_btn.click()
     assert app.board_slot.children == (app.board.canvas,)
-    assert app._hand
+    assert app.board_slot.hand
 
 
 def test_setup_panel_makes_the_session() -> None:
@@ -422,7 +423,7 @@ def test_board_sends_only_layers_that_changed(monkeypatch) -> None:
     calls.clear()
     app.refresh()
     assert calls == []
-    app.access._message(app.access, {"event": "repaint"}, [])  # the page found it blank
+    browser_sends(app.access, {"event": "repaint"})  # the page found it blank
     assert sorted(calls) == ["table", "tiles"]
     calls.clear()
     app.board.mark(selected=1, fit_ends=())  # the highlight layer alone, twice
@@ -504,7 +505,7 @@ def test_the_dashboard_plays_the_block_game(monkeypatch):
         if s.round.over:
             break
         if s.pending_question is not None:
-            app._submit(str(s.pending_question.expected))
+            app.submit(str(s.pending_question.expected))
         elif s.legal_actions():
             app.play(s.legal_actions()[0])
         app.run_steps()
@@ -533,7 +534,7 @@ def test_every_variant_lesson_opens_and_plays_a_round_in_the_dashboard(monkeypat
         if s.round.over and s.pending_question is None:
             break
         if s.pending_question is not None:
-            app._submit(str(s.pending_question.expected))
+            app.submit(str(s.pending_question.expected))
         else:
             _play_first(app)
         app.run_steps()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ui_views import browser_sends
 
 from tutor.storage.store import Store
 from tutor.ui import teacher_page
@@ -75,7 +76,7 @@ def test_the_live_panel_shows_who_plays_what_and_who_is_stuck(no_hub: None,
         # the class table waited for Refresh and disagreed with the live view).
         answer(store, "beto", 10, 50, right=True)
         clock.now = T0 + timedelta(seconds=50 + 120)
-        page.access._message(page.access, {"event": "tick"}, [])
+        browser_sends(page.access, {"event": "tick"})
         shown = live_rows(page)
         assert shown["beto"][1:] == ("2", "2 of 2", "2 min ago", "playing")
         beto = next(r for r in page.rows if r.student == "beto")
@@ -83,7 +84,7 @@ def test_the_live_panel_shows_who_plays_what_and_who_is_stuck(no_hub: None,
 
         # Ten minutes without an answer: left (a closed tab), not stuck.
         clock.now = T0 + timedelta(seconds=50 + 600)
-        page.access._message(page.access, {"event": "tick"}, [])
+        browser_sends(page.access, {"event": "tick"})
         shown = live_rows(page)
         assert shown["beto"][4] == "left: no answer for 10 min"
         assert shown["ana"][4] == "left: no answer for 10 min"
@@ -152,7 +153,7 @@ def test_finished_and_from_files_come_from_the_store_and_survive_a_reload(
         # Ana's play page ends her lesson: the next tick says so, with no new answer.
         store.mark_session("ana", rows[0].session, "04-times", "mastered",
                            (last + timedelta(seconds=1)).isoformat())
-        page.access._message(page.access, {"event": "tick"}, [])
+        browser_sends(page.access, {"event": "tick"})
         assert live_rows(page)["ana"][4].startswith("finished")
         again = teacher_page(store=store, clock=clock)  # the page opened again
         assert {k: v[4] for k, v in live_rows(again).items()} == {

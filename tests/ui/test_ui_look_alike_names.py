@@ -8,6 +8,8 @@ import html
 from pathlib import Path
 from typing import Any
 
+from ui_views import browser_sends
+
 from tutor.storage.store import Store
 from tutor.ui import play_page
 
@@ -19,13 +21,13 @@ def test_the_name_form_says_what_is_wrong_with_a_look_alike_name(link: Any,
     link("lesson=free-play&lang=es&seed=3")
     with Store(tmp_path / "p.sqlite3") as store:
         app = play_page(store=store)
-        app.access._message(app.access, {"event": "name", "value": CYRILLIC_ANA,
-                                          "code": ""}, [])
+        browser_sends(app.access, {"event": "name", "value": CYRILLIC_ANA,
+                                          "code": ""})
         assert app.asking  # the game waits for a name that is one
         said = html.unescape(app.name_form.problem.value)
         assert "«аna» mezcla letras de dos alfabetos: su «а» (U+0430" in said
-        app.access._message(app.access, {"event": "name", "value": "an\u200ba",
-                                          "code": ""}, [])
+        browser_sends(app.access, {"event": "name", "value": "an\u200ba",
+                                          "code": ""})
         assert not app.asking and app.session.student == "ana"  # the hidden space dropped
         assert app.session.flush() and store.students() == ["ana"]
 

@@ -30,9 +30,9 @@ for lesson in sys.argv[1:]:
     at_question = "sympy" in sys.modules
     hints = 0
     while q is not None and s.asker.more_hints() and hints < 10:
-        app._hint()  # each rung: plain math and its formula drawn as MathML
+        app.hint()  # each rung: plain math and its formula drawn as MathML
         hints += 1
-    app._submit(str(q.expected + 1))
+    app.submit(str(q.expected + 1))
     fb = s.reveal() if s.pending_question is q else None
     out[lesson] = {"question": q is not None, "at_question": at_question,
                    "hints": hints, "worked": q.worked if q is not None else "",

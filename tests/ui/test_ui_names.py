@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ui_views import browser_sends
 
 from tests import driving as drive
 from tests.playing import play_to_question
@@ -63,7 +64,7 @@ def test_the_play_page_without_a_student_asks_before_the_game_starts(link: Any,
         # The form alone: the board, the setup and the sheet wait; the bots do not move and
         # nothing is saved under "anon".
         assert app.asking and app.name_form.layout.display is None
-        assert {app._main.layout.display, app.setup.layout.display,
+        assert {app.main_area.layout.display, app.setup.layout.display,
                 app.sheet.layout.display} == {"none"}
         assert app.access.focus_request["selector"] == NAME_INPUT
         assert app.session.store is None and app.session.round.log == app.session.round_events
@@ -80,10 +81,10 @@ def test_the_play_page_without_a_student_asks_before_the_game_starts(link: Any,
         app.name_form.start_btn.click()  # no name: the page says why and waits
         assert "Type your name" in app.name_form.problem.value and app.asking
         # The page's access layer hands in the text typed (the box's value may lag behind).
-        app.access._message(app.access, {"event": "name", "value": "  Ana\tMaría ",
-                                          "code": "6-B"}, [])
+        browser_sends(app.access, {"event": "name", "value": "  Ana\tMaría ",
+                                          "code": "6-B"})
         assert not app.asking and app.session.student == "Ana María"
-        assert app.session.store is store and app._main.layout.display is None
+        assert app.session.store is store and app.main_area.layout.display is None
         # The address bar's link will say it (access.js rewrites it), so a reload keeps it.
         assert (app.access.student, app.access.class_code) == ("Ana María", "6-B")
         assert app.session.legal_actions() or app.session.pending_question is not None
@@ -133,7 +134,7 @@ def test_every_download_carries_the_name(link: Any, tmp_path: Path) -> None:
         s = app.session
         q = play_to_question(app)  # to the first question, answered right
         assert q is not None
-        app._submit(str(q.expected))
+        app.submit(str(q.expected))
         s.flush()
         app.sheet.selected_index = 1
         name, data = _downloaded(app.progress_html.value, "ld-progress-download")
@@ -158,8 +159,8 @@ def test_the_lessons_page_asks_and_its_links_carry_the_name(link: Any, tmp_path:
         page = lessons_page(store=store)
         assert page.asking and page.lesson_list.layout.display == "none"
         assert page.access.focus_request["selector"] == NAME_INPUT
-        page.access._message(page.access, {"event": "name", "value": "Ana María",
-                                           "code": "6B"}, [])
+        browser_sends(page.access, {"event": "name", "value": "Ana María",
+                                           "code": "6B"})
         assert not page.asking and page.student == "Ana María"
         assert page.access.student == "Ana María"
         hrefs = re.findall(r"href='([^']*)'", page.lesson_list.value)
@@ -260,7 +261,7 @@ def test_the_hint_button_stops_at_the_last_rung_and_saves_each_rung_once(
         for _rung in ladder:
             app.hint_btn.click()
         assert app.hint_btn.disabled and ladder[-1].reveals
-        app._hint()  # the H key, pressed again
+        app.hint()  # the H key, pressed again
         s.asker.hint()  # and the session asked directly
         s.flush()
         hints = [a for a in store.attempts("ana") if a.outcome == "HINT"]
@@ -361,7 +362,7 @@ def test_every_page_names_its_downloads_with_the_class_code(link: Any, tmp_path:
         app = play_page(store=store)
         q = play_to_question(app)
         assert q is not None
-        app._submit(str(q.expected))
+        app.submit(str(q.expected))
         app.session.flush()
         app.sheet.selected_index = 1
         played = _download_names(app)
@@ -396,7 +397,7 @@ def test_a_play_link_with_a_class_but_no_name_keeps_the_class_in_its_downloads(
         app.name_form.start_btn.click()
         q = play_to_question(app)
         assert q is not None
-        app._submit(str(q.expected))
+        app.submit(str(q.expected))
         app.session.flush()
         app.sheet.selected_index = 1
         assert _download_names(app) == ["leonard-progress-Ana-6B.csv"]

@@ -48,3 +48,10 @@ def ui_path(name: str) -> Path:
 def ui_module(name: str) -> str:
     """The dotted name of the ui module ``name`` (for importlib)."""
     return f"tutor.ui.{ui_path(name).parent.name}.{name}"
+
+
+def browser_sends(widget: Any, content: dict[str, object]) -> None:
+    """What the page's JavaScript does: a custom message to ``widget`` (ipywidgets hands it
+    to the widget's ``on_msg`` callbacks, as from the browser). The tests' one way into a
+    widget's messages, instead of calling a panel's own handler."""
+    widget._handle_custom_msg(content, [])

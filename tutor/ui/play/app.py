@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from engine.events import Drew
-from engine.round import Action, Play
-from engine.tiles import Tile
+from engine.round import Action
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.session.session import Feedback, GameSettings, Session, SessionError, SessionKeywords
 from tutor.session.snapshot import ExtraMoveView, QuestionView, Snapshot
@@ -120,7 +119,7 @@ class TutorApp(widgets.VBox):
         W = widgets
         self.access = PageAccess(lang=self.lang, shortcuts=shortcut_map())
         act = self._guarded
-        self.access.on_submit(act(self._submit))
+        self.access.on_submit(act(self.submit))
         self.header = Header(self.lang)
         self.header.on_lang(act(self._on_lang))
         self.header.on_new_game(act(self.new_game))
@@ -135,7 +134,7 @@ class TutorApp(widgets.VBox):
         self.access.on_repaint(act(self.board_slot.board.page_ready))
         self.access.on_width(act(self._window_width))
         self.moves = MovesPanel(on_move=act(self._move_button))
-        self.tutor = TutorPanel(on_submit=act(self._submit), on_hint=act(self._hint),
+        self.tutor = TutorPanel(on_submit=act(self.submit), on_hint=act(self.hint),
                                 on_reveal=act(self._reveal))
         self.last_feedback = AnsweredCard()
         self.round_end = RoundEndPanel(on_next_round=act(self.next_round),
@@ -159,7 +158,7 @@ class TutorApp(widgets.VBox):
                                self.mastery_html, self.log_panel]), "ld-side")
         main = classed(W.HBox([play_col, side]), "ld-main")
         top = classed(W.HBox([self.header, self.help]), "ld-top")
-        self._main = main
+        self.main_area = main
         self.children = [stylesheet(), self.access, top, self.lesson_line, self.status,
                          self.name_form, main,
                          self.setup, self.sheet]
@@ -178,7 +177,6 @@ class TutorApp(widgets.VBox):
         self.board, self.cover, self.cover_btn = b.board, b.cover, b.cover.button
         self.question, self.answer_in, self.feedback = t.question, t.answer_in, t.feedback
         self.submit_btn, self.hint_btn, self.reveal_btn = t.submit_btn, t.hint_btn, t.reveal_btn
-        self._on_answer_msg = t._on_answer_msg
         self.summary, self.match_table = r.summary, r.match_table
         self.next_round_btn, self.new_match_btn = r.next_round_btn, r.new_match_btn
         self.sheet_html, self.sheet_links = sh.sheet_html, sh.sheet_links
@@ -194,7 +192,7 @@ class TutorApp(widgets.VBox):
     def _show_name_form(self, shown: bool) -> None:
         """The name form alone, or the game without it."""
         self.name_form.layout.display = None if shown else "none"
-        for part in (self._main, self.setup, self.sheet, self.new_game_btn):
+        for part in (self.main_area, self.setup, self.sheet, self.new_game_btn):
             part.layout.display = "none" if shown else None
 
     def lead_on(self, onward: Onward) -> None:
@@ -349,18 +347,7 @@ class TutorApp(widgets.VBox):
     def move_label(self, move: Action) -> str:
         return move_label(move, self.lang)
 
-    # --- the board's parts, by the names scripts and tests use ---------------------------------
-
-    @property
-    def _hand(self) -> list[Tile]:
-        return self.board_slot.hand
-
-    @property
-    def _selected(self) -> int | None:
-        return self.board_slot.selected
-
-    def _plays_for(self, index: int) -> list[Play]:
-        return self.board_slot.plays_for(index)
+    # --- the board's intents ----------------------------------------------------------------
 
     def select(self, index: int) -> None:
         """A click on hand tile ``index`` (see :meth:`BoardPanel.select`)."""
@@ -458,7 +445,9 @@ class TutorApp(widgets.VBox):
         """The question the page shows (its last snapshot's)."""
         return self._view.question if self._view is not None else None
 
-    def _submit(self, text: str) -> None:
+    def submit(self, text: str) -> None:
+        """The student hands in ``text`` as the answer to the question shown (Enter, the
+        Submit button, or the keyboard layer): nothing without a question or a text."""
         text = str(text).strip()
         if not text or self._question() is None:
             return
@@ -466,7 +455,8 @@ class TutorApp(widgets.VBox):
         fb = self.session.answer(text)
         self._show_feedback(fb, before)
 
-    def _hint(self) -> None:
+    def hint(self) -> None:
+        """The student asks for the next hint (the Hint button, or H)."""
         q = self._question()
         if q is None or not q.more_hints:
             return  # the last rung was given: the button is disabled, H does nothing
