@@ -27,6 +27,20 @@ def pytest_report_header(config):  # noqa: ARG001 - pytest hook signature
     return f"engine: {engine.BUILD}"
 
 
+SLOW_PARTS = ("tests/browser/", "notebooks/Teacher.ipynb")
+"""Tests marked ``slow`` by where they are: every browser test drives Chromium against real
+servers (Voilà, a hub) started for it, and the teacher page's notebook runs a class's
+simulated answers (about 20 s). The other tests over 5 s on a 2-core machine carry
+``@pytest.mark.slow`` themselves. ``pytest -m "not slow"`` is the inner loop
+(CONTRIBUTING.md)."""
+
+
+def pytest_collection_modifyitems(config, items):  # noqa: ARG001 - pytest hook signature
+    for item in items:
+        if item.nodeid.startswith(SLOW_PARTS):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_configure(config):  # noqa: ARG001 - pytest hook signature
     if "LEONARD_TUTOR_DB" not in os.environ:
         folder = tempfile.mkdtemp(prefix="leonard-tests-")

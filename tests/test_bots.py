@@ -67,6 +67,7 @@ def duplicate_duel(a: str, b: str, pairs: int) -> tuple[float, float]:
     return statistics.mean(means), statistics.stdev(means) / pairs ** 0.5
 
 
+@pytest.mark.slow
 def test_expert_beats_or_matches_search():
     """The top level is at least not worse than the one below (within 2 standard errors);
     its clear margin needs more games than a test should play (benchmarks/bot_ladder.py)."""

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("store", ["file", "service"])
 def test_three_simulated_students_lose_nothing_and_leave_no_kernel(store: str) -> None:
     pytest.importorskip("voila")

@@ -38,6 +38,7 @@ CHECK = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_regular_install_finds_lessons_notebooks_and_translations(
         tmp_path: Path, copy_checkout: Callable[[Path], Path]) -> None:
     wheels, site, elsewhere = tmp_path / "wheels", tmp_path / "site", tmp_path / "elsewhere"

@@ -23,6 +23,7 @@ def test_ruff_is_clean():
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+@pytest.mark.slow
 def test_mypy_is_clean():
     pytest.importorskip("mypy")
     out = _run("mypy", "engine", "tutor")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -251,6 +252,7 @@ def run_games(variant: Variant, players: int, rules: HouseRules, seed: int) -> N
     play_checked(rnd, rng)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(seed=seeds, players=leonard_players, rules=house_rules)
 def test_leonard_random_rounds_keep_the_invariants(seed, players, rules):

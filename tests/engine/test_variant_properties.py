@@ -17,6 +17,7 @@ import json
 import random
 from dataclasses import replace
 
+import pytest
 from dealing import snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -164,6 +165,7 @@ def play_checked(rnd: Round, rng: random.Random, illegal_rate: float = 0.25) -> 
     return steps
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(seed=seeds, game=games, rules=house_rules)
 def test_every_variant_random_rounds_keep_the_invariants(seed, game, rules):

@@ -222,6 +222,7 @@ def test_hostile_input_is_an_int_or_answer_error_with_bounded_work(text: str) ->
 _ANSWERISH = st.text(alphabet="0123456789+-−x×*·^²³()., =/٣\x00ab", max_size=60)
 
 
+@pytest.mark.slow
 @settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.text(max_size=250), _ANSWERISH), st.sampled_from(["en", "es"]))
 def test_fuzz_only_int_or_answer_error(text: str, lang: str) -> None:

@@ -100,6 +100,7 @@ def test_download_then_upload_loses_and_duplicates_nothing(tmp_path: Path,
     assert saved.states == expected_mastery.states  # the play page starts where they were
 
 
+@pytest.mark.slow
 def test_teacher_merges_a_class_of_30_and_the_table_matches_the_files(
         tmp_path: Path, student_plays: Any) -> None:
     files = []
@@ -288,6 +289,7 @@ def test_a_builder_lesson_named_like_a_shipped_one_asks_first(tmp_path: Path) ->
     assert save_lesson(data, tmp_path, lang="en", replace=True) == tmp_path / "04-times.json"
 
 
+@pytest.mark.slow
 def test_a_big_merge_lets_students_save_within_a_second(tmp_path: Path) -> None:
     """Issue 36: a big merge held the write lock for a minute and students' saves waited.
     Merged in batches, a student's save never waits a second: the student's store here

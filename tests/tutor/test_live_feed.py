@@ -287,6 +287,7 @@ def _benchmark() -> ModuleType:
     return sys.modules["live_read"]
 
 
+@pytest.mark.slow
 def test_a_tick_after_a_two_hour_class_of_30_reads_under_a_mebibyte(store_url: str) -> None:
     """Issue 51's goal: 30 students after a 2-hour class (a row every 10 s each: 21,600
     rows), through the store service: each tick reads at most 1 MiB (the full read it

@@ -42,6 +42,7 @@ def report(lesson: str, profile: str, students: int = 50, seed: int = 1) -> dict
     return simulate(lesson, students, profile, seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_questions_are_arithmetic(lesson: str) -> None:
     """Goal: questions that are not arithmetic are at most 10% of all questions (50 perfect
@@ -70,6 +71,7 @@ def test_mastery_is_reachable(lesson: str) -> None:
             assert row["questions_to_mastery"] is not None, skill
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_mastery_is_not_given_away(lesson: str) -> None:
     """Goal: a random guesser reaches mastery of the lesson's targets in ≤ 5% of runs."""
@@ -91,6 +93,7 @@ def test_a_bkt_learner_sits_between_random_and_perfect() -> None:
     assert acc and 0.2 < sum(acc) / len(acc) < 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", ["01-other-end", "04-times"])
 def test_students_play_until_the_lesson_is_over_and_its_length_is_reported(lesson: str) -> None:
     """docs/rules.md §4 (issue 32 part 4): simulated students play until the lesson is over. A
@@ -307,6 +310,7 @@ were tuned on, so the benchmark plays seeds 2 and 3). On seed 1, 02-plus's slow 
 and 3): the goal (≥ 70%) sits at its bound there, as docs/teaching.md says."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson, key", [(lesson, g.key) for lesson in
                                          ("04-times", "02-plus", "03-minus") for g in GOALS])
 def test_teaching_goal(lesson: str, key: str) -> None:

@@ -67,6 +67,7 @@ def test_the_table_helper_aligns_under_the_names() -> None:
     assert lines == ["  skill     n", "  add      12", "  multiply  3"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", ["random", "hints", "mistake:added_instead_of_multiplied:0.5"])
 def test_write_progress_writes_one_file_per_student_that_the_teacher_page_merges(
         profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -122,6 +122,7 @@ def finish(kids: Kids) -> list[tuple[int, list[int], str]]:
     return out
 
 
+@pytest.mark.slow
 def test_thirty_kernels_create_the_store_at_once(tmp_path: Path, kids: Kids, store_url: str
                                                  ) -> None:
     db = store_url
@@ -163,12 +164,14 @@ def _lose_nothing(kids: Kids, db: str, tmp_path: Path, restart: Callable[[], Non
 
 
 # On PostgreSQL the restart test below is this test with a restart in it: run once, there.
+@pytest.mark.slow
 @pytest.mark.parametrize("store_urls", ["sqlite"], indirect=True)
 def test_thirty_kernels_writing_at_once_lose_no_attempt(tmp_path: Path, kids: Kids,
                                                         store_url: str) -> None:
     _lose_nothing(kids, store_url, tmp_path, restart=None)
 
 
+@pytest.mark.slow
 def test_a_server_restart_mid_class_loses_and_doubles_nothing(tmp_path: Path, kids: Kids,
                                                              pg_cluster: Any) -> None:
     """``pg_ctl restart -m fast`` while 30 kernels write to the shared PostgreSQL store: each
@@ -177,6 +180,7 @@ def test_a_server_restart_mid_class_loses_and_doubles_nothing(tmp_path: Path, ki
     _lose_nothing(kids, pg_cluster.new_database(), tmp_path, restart=pg_cluster.restart)
 
 
+@pytest.mark.slow
 def test_killed_kernels_lose_nothing_they_committed(tmp_path: Path, kids: Kids,
                                                    store_url: str) -> None:
     """A third of the class is killed (SIGKILL) while all are writing: what a killed kernel

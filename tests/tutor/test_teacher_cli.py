@@ -76,6 +76,7 @@ def snapshot(path: Path) -> list[object]:
         return [*store.attempts(), store.students()]
 
 
+@pytest.mark.slow
 def test_export_both_formats_and_import_them(db: Path, tmp_path: Path) -> None:
     out = tutor("export", str(tmp_path / "all.csv"), "--db", str(db), "--lang", "en")
     assert out.returncode == 0, out.stderr
@@ -395,6 +396,7 @@ BAD_FILES: dict[str, bytes] = {
 }
 
 
+@pytest.mark.slow
 def test_bad_files_are_refused_with_one_line_and_exit_2(db: Path, tmp_path: Path) -> None:
     before = snapshot(db)
     folder = tmp_path / "bad"

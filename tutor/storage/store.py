@@ -194,8 +194,9 @@ class Store(StoreBase):
                  shared: bool | None = None) -> None:
         self.lang = normalize_lang(lang)
         if is_service_address(path if path is not None else os.environ.get(ENV_VAR)):
-            raise StoreAddressError(N_("{address} is the class's store service, which a "
-                                       "page reaches through open_store(), not a database."),
+            raise StoreAddressError(N_("{address} is the address of the class's store "
+                                       "service, not of a database: open it with "
+                                       "open_store()."),
                                     address=str(path or os.environ.get(ENV_VAR)),
                                     lang=self.lang)
         location = (checked_location(path, self.lang) if path is not None
