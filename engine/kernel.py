@@ -60,7 +60,7 @@ class Tables:
         )[::-1])
         # docs/rules.md §1.6 for power tile i placed with tile j at the other end of the line, at
         # [i * n + j]: the gain and the loss it inflicts (0 for a basic tile i). Both
-        # :func:`engine.scoring.effect` and the playout kernel read them.
+        # :meth:`Round.effect <engine.round.Round.effect>` and the playout kernel read them.
         n = self.n
         gain = [0] * (n * n)
         loss = [0] * (n * n)
