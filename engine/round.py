@@ -58,7 +58,18 @@ from .tiles import Half, Tile, TileError, TileSet
 
 __all__ = ["Action", "ActionError", "DRAW", "Deal", "DealError", "Draw",
            "IllegalMoveError", "NATIVE", "NEXT_SEATS", "PASS", "Pass", "Play", "Round",
-           "Tables", "parse_action", "tables"]
+           "Tables", "parse_action", "round_type", "tables"]
+
+
+def round_type(variant: Variant) -> type[Round]:
+    """The class that plays ``variant``'s rounds: its :attr:`~engine.rules.Variant.round_type`
+    (a subclass of :class:`Round`), or :class:`Round` itself."""
+    rt = variant.round_type
+    if rt is None:
+        return Round
+    if not issubclass(rt, Round):
+        raise TypeError(f"{variant.name}: round_type {rt!r} is not a Round")
+    return rt
 
 
 class Round:
@@ -198,8 +209,8 @@ class Round:
         that seat opens with any tile (with a table tile, it plays first onto it)."""
         rt = variant.round_type
         if rt is not None and cls is not rt:
-            return rt.deal(variant, rules, players, rng, number=number, starter=starter,
-                           record=record, context=context)
+            return round_type(variant).deal(variant, rules, players, rng, number=number,
+                                            starter=starter, record=record, context=context)
         if cls is Round:  # inline (a call costs the pure block game 0.5%): _shuffle
             variant.check_players(players)
             tab = tables(variant.tileset, rules.symbol_value, variant.power)
@@ -259,8 +270,9 @@ class Round:
                                  context=context)
         rt = variant.round_type
         if rt is not None and cls is not rt:
-            return rt.from_deal(variant, rules, hands, pile, table, starter, number=number,
-                                opening=opening, record=record, context=context)
+            return round_type(variant).from_deal(variant, rules, hands, pile, table, starter,
+                                                 number=number, opening=opening,
+                                                 record=record, context=context)
         masks, pile_ids, table_id = tile_ids(variant, hands, pile, table)
         players = len(hands)
         tab = tables(variant.tileset, rules.symbol_value, variant.power)
