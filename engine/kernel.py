@@ -1,26 +1,21 @@
-"""The playout kernel: random play to the end of a round at the speed the bots' rollouts need,
-and the per-tile tables it (and the round) reads.
+"""The playout kernel's tables: the per-tile lookup tables the round and its playout kernel
+(:meth:`Round.playout <engine.round.Round.playout>`, random play to the end of a round at the
+speed the bots' rollouts need) read, and the few helpers they share.
 
 :class:`Tables` are built once per tile set, symbol value and power setting (:func:`tables`
-caches them). :func:`playout` runs the common steps of a round (a placement and its power
-effect, a draw, a pass that scores nothing) inline on local variables, and every other step
-through the round's own methods, so it plays by exactly the rules of ``Round.apply``
-(tests/test_playout_kernel.py replays its games through ``apply`` and compares every field).
+caches them). Nothing here knows the round: the kernel's loop is the round's own method, as
+it writes the round's state back between its inline steps.
 """
 
 from __future__ import annotations
 
-import random
 import types
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .rules import POWER_VS_POWER, effect_from_total, effect_rule, number_half
-from .scoring import capicua_kind
 from .tiles import TileSet
 
-if TYPE_CHECKING:
-    from .round import Round
 
 class Tables:
     """Per-tile lookup tables for one tile set, symbol value and power setting."""
@@ -65,7 +60,7 @@ class Tables:
         )[::-1])
         # docs/rules.md §1.6 for power tile i placed with tile j at the other end of the line, at
         # [i * n + j]: the gain and the loss it inflicts (0 for a basic tile i). Both
-        # :func:`engine.scoring.effect` and the playout kernel read them.
+        # :meth:`Round.effect <engine.round.Round.effect>` and the playout kernel read them.
         n = self.n
         gain = [0] * (n * n)
         loss = [0] * (n * n)
@@ -88,7 +83,8 @@ class Tables:
         self.kernel = (self.suit_mask, self.half_a, self.half_b, self.half_sum, self.power,
                        self.powered, n, self.effect_gain, self.effect_loss, self.end_suits,
                        suits)
-        """The tables :func:`playout` reads, in the order it unpacks them."""
+        """The tables :meth:`Round.playout <engine.round.Round.playout>` reads, in the order it
+        unpacks them."""
 
     def hand_totals(self, hands: list[int]) -> list[int]:
         """The total of each hand (one call for all: the round's end counts every hand)."""
@@ -126,200 +122,3 @@ where the two builds are fastest with different code for the same result."""
 
 NEXT_SEATS: Final = tuple(tuple(range(1, p)) + (0,) for p in range(65))
 """``NEXT_SEATS[players][seat]``: the seat after ``seat`` (the playout kernel's table)."""
-
-
-
-def playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None,
-            plain_hooks: bool) -> None:
-    """Play ``game`` to its end with uniformly random legal moves (the bots' rollouts):
-    :meth:`Round.playout <engine.round.Round.playout>`, which calls it.
-
-    The common steps run inline on local variables: a placement (with its power effect, read
-    from the tables :func:`engine.scoring.effect` reads), a draw, and a pass that scores
-    nothing.
-    With ``plain_hooks`` (Leonard and the block game: the base round's hooks) the opening and
-    the last tile (with its capicúa) run inline too; a variant's go through ``place_tile`` and its
-    hooks. Every other step goes through the same ``place_tile``/``draw_tile``/``pass_turn`` as
-    ``Round.apply``, and so does every step of a round that records its events. ``trace``
-    collects (tile id, end) per placement so tests can replay the same game through
-    ``apply`` (tests/test_playout_kernel.py). The kernel never asks for a variant's extra
-    moves (a Cuban player may ask for a redeal, but need not).
-    """
-    rnd = rng.random
-    tab = game.tab
-    (sm, ha, hb, half_sum, power, powered, n, effect_gain, effect_loss, end_suits,
-     suits) = tab.kernel
-    hands, players = game.hands, game.players
-    gains, losses = game.gains, game.losses
-    line = game.line
-    opens, tips = line.open, line.tips
-    # looked up once, not per tile (compiled, m.bit_count() looks the method up each time)
-    bit_count = int.bit_count
-    native = NATIVE
-    pile = game.pile
-    limit = len(pile) - game.keep
-    draw_until = game.rules.draw == "until-playable"
-    voids = game.voids
-    # Passes run inline only where they score nothing (no pass bonus, no pass points) and
-    # with no events.
-    quiet_pass = not game.passes_score() and not game.record
-    fast = not game.record
-    # Leonard and the block game (the base hooks): their opening and their last tile run
-    # inline too, as place_tile does them; a variant's go through place_tile and its hooks.
-    plain = fast and plain_hooks
-    capicua_bonus = game.variant.capicua_bonus
-    kind = ""
-    nxt = NEXT_SEATS[players]  # the next seat (as _next_seat)
-    while not game.over:
-        # Load the state into locals; the inline loop writes it back before any method.
-        # The tiles at the ends, the placements, the last placer and the last mover are
-        # not kept per step: they are read off the line and the turn when writing back.
-        el, er, turn = opens[0], opens[1], game.turn
-        tl, tr = tips[0], tips[1]
-        passes = game.passes
-        # the tiles placed at each end go on lists the line turns into its placements
-        # when it is next read: the kernel makes no placement per step
-        lefts, rights = line.adding(half_sum)  # type: ignore[attr-defined]  # two-ended
-        add_left, add_right = lefts.append, rights.append
-        laid = len(lefts) + len(rights) + (el >= 0)  # the first tile counts too
-        tid = -1
-        pos = game.pile_pos
-        drawable = pos < limit
-        opened, opener = game.opened, game.opener
-        # a placement here runs inline, as the common case (a trace is kept in the branch
-        # for the other cases)
-        go = opened and fast and trace is None
-        drew = game.drew_this_turn
-        pass_count = game.pass_count
-        stepped = pass_count  # changes when this loop ends a turn by a pass
-        # the tiles that fit each end, and those that may be placed now: the tiles that
-        # fit an end, or open the line
-        if el >= 0:
-            sml, smr = sm[el], sm[er]
-            ends = sml | smr
-        else:
-            sml = smr = 0
-            ends = -1 if game.open_tile is None else 1 << game.open_tile
-        while True:
-            m = hands[turn] & ends
-            if not m:
-                if drawable:
-                    if not (fast and el >= 0 and (draw_until or not drew)):
-                        break
-                    # a draw (as draw_tile): the tile is unseen, so no void is known any more
-                    tid = pile[pos]
-                    pos += 1
-                    drawable = pos < limit
-                    bit = 1 << tid
-                    hands[turn] |= bit
-                    drew += 1
-                    voids[turn] = 0
-                    continue
-                if not drew:
-                    # a tranque is found here rather than after each placement: nothing
-                    # to draw, no tile in any hand fits, and this seat has not drawn, so
-                    # the last placement (or the pass before this turn) left the line
-                    # blocked, and nothing has changed since: the state place_tile or pass_turn
-                    # ends it in
-                    for hh in hands:
-                        if hh & ends:
-                            break
-                    else:
-                        tid = -2
-                        m = 1
-                        break
-                if not quiet_pass or el < 0:
-                    break
-                passes += 1
-                pass_count += 1
-                voids[turn] |= end_suits[el * suits + er]
-                turn = nxt[turn]
-                drew = 0
-                continue
-            if m & (m - 1):
-                if native:  # count the bits in C, not by a Python method call
-                    k = 0
-                    x = m
-                    while x:
-                        x &= x - 1
-                        k += 1
-                    k = int(rnd() * k)
-                else:
-                    k = int(rnd() * bit_count(m))
-                while k:
-                    m &= m - 1
-                    k -= 1
-            bit = m & -m
-            tid = bit.bit_length() - 1
-            if bit & sml:
-                end = 1 if bit & smr and rnd() < 0.5 else 0
-            else:
-                end = 1 if el >= 0 else -1  # -1: the first tile
-            h = hands[turn] ^ bit
-            if not (h and go):  # not the common case (go is False while tracing)
-                if trace is not None:
-                    trace.append((tid, end))
-                if not (plain or h and opened and fast):
-                    break  # the shared code below: events, or a variant's hooks
-                if not opened:  # the opening (as place_tile)
-                    opened = True
-                    go = trace is None
-                    opener = turn
-                if not h and end >= 0 and capicua_bonus and bit & (smr if end == 0
-                                                                     else sml):
-                    # the capicúa (as place_tile), read before the line changes
-                    kind = capicua_kind(game, tid, (tl, tr))
-            hands[turn] = h
-            if end == 0:  # the open half: the tile's two halves less the matched one
-                el = half_sum[tid] - el
-                add_left(tid)
-                sml = sm[el]
-                tl = tid
-            elif end > 0:
-                er = half_sum[tid] - er
-                add_right(tid)
-                smr = sm[er]
-                tr = tid
-            else:  # the first tile: no other end, no power effect
-                el, er = ha[tid], hb[tid]
-                line.start(tid, el, er)
-                sml, smr = sm[el], sm[er]
-                tl = tr = tid
-            if powered and power[tid] and end >= 0:  # as scoring.power: the other end scores
-                k = tid * n + (tr if end == 0 else tl)
-                gains[turn] += effect_gain[k]
-                losses[nxt[turn]] += effect_loss[k]
-            passes = 0
-            drew = 0
-            if not h:
-                tid = -3  # domino: finish below
-                break
-            turn = nxt[turn]
-            ends = sml | smr
-        opens[0], opens[1], game.turn, game.passes = el, er, turn, passes
-        # placements made here, each then the turn moved on
-        laid = len(lefts) + len(rights) + (el >= 0) - laid
-        if laid:
-            tips[0], tips[1] = tl, tr
-            game.placements += laid
-            # the domino's turn stays; passes since the last placement moved it on
-            game.last_placer = turn if tid == -3 else (turn - 1 - passes) % players
-        if laid or pass_count != stepped:
-            game.mover = turn if tid == -3 else (turn - 1) % players
-        game.opened, game.opener = opened, opener
-        game.pile_pos = pos
-        game.drew_this_turn = drew
-        game.pass_count = pass_count
-        if not m:
-            if game.can_draw():
-                game.draw_tile()
-            else:
-                game.pass_turn()
-        elif tid == -2:
-            game.finish_tranque()
-        elif tid == -3:  # as place_tile's last tile: the bonuses, then the end
-            if kind:
-                game.add_bonus(turn, "capicua", capicua_bonus, kind)
-            game.finish_domino(turn, kind)
-        else:
-            game.place_tile(tid, end, ha[tid])

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from .deal import Deal
 from .events import Event, MatchEnded
-from .round import IllegalMoveError, Round
+from .round import IllegalMoveError, Round, round_type
 from .rules import HouseRules, Variant
 from .rules import variant as variant_named
 
@@ -44,7 +44,7 @@ class Match:
         """The score that wins the match (0: a match of ``rules.rounds`` rounds)."""
         self.teams: tuple[tuple[int, ...], ...] = self.variant.teams(players)
         """Who scores together: ``((0, 2), (1, 3))`` in a pair game, else ``((0,), (1,), …)``."""
-        self.round_type: type[Round] = self.variant.round_type or Round
+        self.round_type: type[Round] = round_type(self.variant)
         self.seed = seed
         self.rng = random.Random(seed)
         self.deals = list(deals or [])

@@ -1,21 +1,18 @@
-"""How a round opens (docs/rules.md §1.4, D-2, D-3): the shuffled deal, who opens and with which
-tile, and who opens the next round. Plain functions over the kernel's tables and hands as bit
-masks, which :class:`~engine.round.Round`'s construction and its ``next_starter`` hook call
-(a variant's round type overrides those hooks, not these)."""
+"""How a round opens (docs/rules.md §1.4, D-2): the shuffled deal, and who opens with which tile.
+Plain functions over the kernel's tables and hands as bit masks, which know no round:
+:class:`~engine.round.Round`'s construction and its opening hooks call them (a variant's round
+type overrides those hooks, not these). Who opens the next round (D-3) is the round's
+``next_starter``."""
 
 from __future__ import annotations
 
 import random
 from itertools import repeat, starmap
 from operator import itemgetter
-from typing import TYPE_CHECKING
 
 from .deal import DealError
 from .kernel import NATIVE, Tables
-from .rules import HouseRules, Variant
-
-if TYPE_CHECKING:
-    from .round import Round
+from .rules import Variant
 
 
 def shuffled(variant: Variant, tab: Tables, players: int, rng: random.Random,
@@ -87,13 +84,3 @@ def wrong_starter(tab: Tables, hands: list[int], starter: int, expected: int,
     return DealError(f"seat {starter} cannot open: seat {expected} holds "
                      f"{tab.tileset.tiles[tile]}, which opens")
 
-
-def rotated_starter(previous: list[Round], rules: HouseRules) -> int | None:
-    """D-3 for Leonard and the block game: who opens the round after ``previous`` with any
-    tile (the right-hand player of the previous opener, ``opener="rotate"``); None: the round
-    opens by rule (§1.4)."""
-    if not previous or rules.opener == "rule":
-        return None
-    prev = previous[-1]
-    opener = prev.opener if prev.opener >= 0 else prev.starter
-    return (opener + 1) % prev.players

@@ -12,14 +12,14 @@ round needs of the match: Ponce's) and ``next_starter`` (who opens the next roun
 tiles go is the round's :class:`~engine.line.Line`. The base round knows none of its
 subclasses.
 
-This module keeps the round's state, :meth:`Round.apply` and the hooks. Its neighbours, plain
-functions over a round that its methods call: :mod:`engine.round_setup` (its starting state and
-copies), :mod:`engine.opening` (who opens, with which tile), :mod:`engine.checking` (which
-moves are legal, and why one is not), :mod:`engine.turns` (drawing and passing, with the pass
-bonuses), :mod:`engine.scoring` (power effects, the capicúa's kind), :mod:`engine.ending` (how
-a blocked hand is counted, the result) and :mod:`engine.reading` (read-only views as
-tiles); and :mod:`engine.actions` (the moves, which print and parse), :mod:`engine.deal` (a
-deal as a value) and :mod:`engine.kernel` (the playout kernel and its tables).
+The round is one unit, and this module is all of it: its state and setup, the checks of a
+move, :meth:`Round.apply` and the steps it takes (placing, drawing, passing, with the power
+effects and the pass bonuses), the end and its result, the read-only views as tiles, and
+:meth:`Round.playout`, the playout kernel that plays a whole round inline for the bots'
+rollouts. What it builds on sits below it and knows no round: :mod:`engine.opening` (the
+shuffled deal, who opens, with which tile), :mod:`engine.kernel` (the per-tile tables),
+:mod:`engine.actions` (the moves, which print and parse), :mod:`engine.deal` (a deal as a
+value), :mod:`engine.events` and :mod:`engine.rules`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from . import checking, ending, reading, round_setup, scoring, turns
 from .actions import (
     DRAW,
     PASS,
@@ -39,29 +38,43 @@ from .actions import (
     Play,
     parse_action,
 )
-from .deal import Deal, DealError
+from .deal import Deal, DealError, tile_ids
 from .events import (
     Bonus,
+    Drew,
     End,
     Event,
+    Passed,
     Placed,
+    PowerEffect,
     RoundEnded,
+    RoundStarted,
 )
-from .kernel import NATIVE, NEXT_SEATS, Tables, tables
-from .kernel import playout as run_playout
-from .line import Line
-from .opening import rotated_starter, rule_start, rule_tile, shuffled, wrong_starter
+from .kernel import NATIVE, NEXT_SEATS, Tables, set_bits, tables
+from .line import Line, Placement
+from .opening import rule_start, rule_tile, shuffled, wrong_starter
 from .rules import HouseRules, Variant
-from .tiles import Half, Tile, TileSet
+from .tiles import Half, Tile, TileError, TileSet
 
 __all__ = ["Action", "ActionError", "DRAW", "Deal", "DealError", "Draw",
            "IllegalMoveError", "NATIVE", "NEXT_SEATS", "PASS", "Pass", "Play", "Round",
-           "Tables", "parse_action", "tables"]
+           "Tables", "parse_action", "round_type", "tables"]
+
+
+def round_type(variant: Variant) -> type[Round]:
+    """The class that plays ``variant``'s rounds: its :attr:`~engine.rules.Variant.round_type`
+    (a subclass of :class:`Round`), or :class:`Round` itself."""
+    rt = variant.round_type
+    if rt is None:
+        return Round
+    if not issubclass(rt, Round):
+        raise TypeError(f"{variant.name}: round_type {rt!r} is not a Round")
+    return rt
 
 
 class Round:
     """A round in progress. Build it with :meth:`deal` (random) or :meth:`from_deal` (given);
-    :func:`engine.round_setup.setup` fills in these fields."""
+    :meth:`_setup` fills in these fields."""
 
     # Its fields, in slots: more than 30 fields in an instance dict would cost every deal a
     # dict of its own and every read a lookup (CPython shares the dict's keys for at most 30).
@@ -121,13 +134,8 @@ class Round:
                  table: int | None, starter: int, *, number: int = 1,
                  opening: Literal["rule", "any"] = "rule", record: bool = True,
                  context: object = None) -> None:
-        round_setup.setup(self, variant, rules, tables(variant.tileset, rules.symbol_value,
-                                                       variant.power),
-                          list(hands), list(pile), table, starter, number, opening, record,
-                          context)
-        self._result = None
-        self._ending = None
-        self._turn = None
+        self._setup(variant, rules, tables(variant.tileset, rules.symbol_value, variant.power),
+                    list(hands), list(pile), table, starter, number, opening, record, context)
         self._start()
 
     def _start(self) -> None:
@@ -135,7 +143,63 @@ class Round:
         it; Cuban's first turns, Doble 15's direction and hex). A variant with state of its own
         extends :meth:`_copy_into` too. The base round has none."""
 
-    # --- construction (engine.round_setup) ------------------------------------------------
+    # --- construction ---------------------------------------------------------------------
+
+    def _setup(self, variant: Variant, rules: HouseRules, tab: Tables, hands: list[int],
+               pile: list[int], table: int | None, starter: int, number: int,
+               opening: Literal["rule", "any"], record: bool, context: object,
+               open_tile: int = -1) -> None:
+        """The starting state (what ``__init__`` does, with every argument given in order:
+        :meth:`deal` calls it on a plain round, where the type call's keyword arguments cost a
+        compiled block game a sixth of its time). The round keeps ``hands`` and ``pile`` (the
+        callers pass new lists). ``open_tile``: the tile the rule opens with, when the caller
+        has found it already."""
+        self.variant = variant
+        self.rules = rules
+        self.tab = tab
+        self.players = players = len(hands)
+        self.number = number
+        self.context = context
+        self.hands = hands
+        self.pile = pile
+        self.pile_pos = 0
+        self.keep = variant.keep.get(players, 0)
+        self.table = table
+        self.starter = starter
+        self.turn = starter
+        self.gains = [0] * players
+        self.losses = [0] * players
+        line: Line = variant.line.new()
+        self.line = line
+        self.open_tile = None
+        self.opened = False
+        self.opener = -1
+        self.placements = 0
+        self.last_placer = -1
+        self.mover = -1
+        self.passes = 0
+        self.pass_count = 0
+        self.drew_this_turn = 0
+        self.salida_paid = False
+        self.over = False
+        self._result = None
+        self._ending = None
+        self._turn = None
+        self.voids = [0] * players
+        self.record = record
+        log: list[Event] = []
+        self.log = log
+        turns: list[dict[str, Any]] = []
+        self.turns = turns
+        self.initial_hands = list(hands)
+        self.teams, self.seat_team = variant.teams_and_seats(players)
+        if table is not None:
+            line.start(table, tab.half_a[table], tab.half_b[table])
+        elif opening == "rule":
+            self.open_tile = open_tile if open_tile >= 0 else self.rule_opening(starter)
+        if record:
+            log.append(RoundStarted(number, players, starter, self.tile_of(table),
+                                    tuple(self.hand_sizes), len(pile)))
 
     @classmethod
     def deal(cls, variant: Variant, rules: HouseRules, players: int, rng: random.Random, *,
@@ -145,9 +209,9 @@ class Round:
         that seat opens with any tile (with a table tile, it plays first onto it)."""
         rt = variant.round_type
         if rt is not None and cls is not rt:
-            return rt.deal(variant, rules, players, rng, number=number, starter=starter,
-                           record=record, context=context)
-        if cls is Round:  # inline (a call costs the pure block game 0.5%): round_setup.shuffle
+            return round_type(variant).deal(variant, rules, players, rng, number=number,
+                                            starter=starter, record=record, context=context)
+        if cls is Round:  # inline (a call costs the pure block game 0.5%): _shuffle
             variant.check_players(players)
             tab = tables(variant.tileset, rules.symbol_value, variant.power)
             hands, rest, table, first = shuffled(variant, tab, players, rng, starter)
@@ -160,16 +224,32 @@ class Round:
             # __new__ is there for the compiled class (see __new__); run as Python, the plain
             # object.__new__ saves the call into it. A variant's round type may extend __init__.
             new = Round.__new__(Round) if NATIVE else object.__new__(Round)
-            round_setup.setup(new, variant, rules, tab, hands, rest, table, first, number,
-                              opening, record, context, open_tile)
-            new._result = None
-            new._ending = None
-            new._turn = None
+            new._setup(variant, rules, tab, hands, rest, table, first, number, opening, record,
+                       context, open_tile)
             return new
-        tab, hands, rest, table, first, opening = round_setup.shuffle(cls, variant, rules,
-                                                                      players, rng, starter)
+        tab, hands, rest, table, first, opening = cls._shuffle(variant, rules, players, rng,
+                                                               starter)
         return cls(variant, rules, hands, rest, table, first, number=number,
                    opening=opening, record=record, context=context)
+
+    @classmethod
+    def _shuffle(cls, variant: Variant, rules: HouseRules, players: int, rng: random.Random,
+                 starter: int | None
+                 ) -> tuple[Tables, list[int], list[int], int | None, int, Literal["rule", "any"]]:
+        """A shuffled deal for a variant's round type (:meth:`deal`, §1.4): the tables, the
+        hands, the pile, the table tile, the starter (by ``cls``'s opening rule unless given)
+        and the opening. ``starter`` given means the D-3 "rotate" opening. (:meth:`deal` does
+        the same inline for the base round, finding its opener and opening tile in one
+        search.)"""
+        variant.check_players(players)
+        tab = tables(variant.tileset, rules.symbol_value, variant.power)
+        hands, rest, table, first = shuffled(variant, tab, players, rng, starter)
+        opening: Literal["rule", "any"] = "rule"
+        if first is None:
+            first = cls._rule_starter(tab, hands)
+        elif table is None:
+            opening = "any"
+        return tab, hands, rest, table, first, opening
 
     @classmethod
     def from_deal(cls, variant: Variant, rules: HouseRules, hands: Deal | list[list[Tile | str]],
@@ -180,8 +260,33 @@ class Round:
         """A round from a prepared deal (lessons, tests, replays): a :class:`~engine.deal.Deal`
         (``starter`` given overrides the deal's), or its hands, pile, table tile and starter.
         Raises :class:`DealError`."""
-        return round_setup.from_deal(cls, variant, rules, hands, pile, table, starter,
-                                     number, opening, record, context)
+        if isinstance(hands, Deal):
+            deal = hands
+            if pile or table is not None:
+                raise DealError("give the pile and the table tile in the Deal, not beside it")
+            return cls.from_deal(variant, rules, [list(h) for h in deal.hands], list(deal.pile),
+                                 deal.table, deal.starter if starter is None else starter,
+                                 number=number, opening=opening, record=record,
+                                 context=context)
+        rt = variant.round_type
+        if rt is not None and cls is not rt:
+            return round_type(variant).from_deal(variant, rules, hands, pile, table, starter,
+                                                 number=number, opening=opening,
+                                                 record=record, context=context)
+        masks, pile_ids, table_id = tile_ids(variant, hands, pile, table)
+        players = len(hands)
+        tab = tables(variant.tileset, rules.symbol_value, variant.power)
+        with_table = players in variant.table_tile_players
+        if starter is not None and not (isinstance(starter, int) and 0 <= starter < players):
+            raise DealError(f"starter must be a seat from 0 to {players - 1}, not {starter!r}")
+        if starter is None:
+            if with_table:
+                raise DealError("a 4-player Leonard deal must name its starter")
+            starter = cls._rule_starter(tab, masks)
+        elif opening == "rule" and not with_table:
+            cls._check_rule_starter(tab, masks, starter)
+        return cls(variant, rules, masks, pile_ids, table_id, starter, number=number,
+                   opening=opening, record=record, context=context)
 
     # The opening rules (engine.opening), as hooks a variant overrides (Doble 15's doubles).
     @classmethod
@@ -202,9 +307,13 @@ class Round:
     @classmethod
     def next_starter(cls, previous: list[Round], rules: HouseRules) -> int | None:
         """Who opens the round after ``previous`` (the match's rounds so far), with any tile;
-        None: the round opens by rule (docs/rules.md §1.4). Leonard and the block game: D-3
-        (:func:`engine.opening.rotated_starter`)."""
-        return rotated_starter(previous, rules)
+        None: the round opens by rule (docs/rules.md §1.4). Leonard and the block game: D-3,
+        the right-hand player of the previous opener (``opener="rotate"``)."""
+        if not previous or rules.opener == "rule":
+            return None
+        prev = previous[-1]
+        opener = prev.opener if prev.opener >= 0 else prev.starter
+        return (opener + 1) % prev.players
 
     @classmethod
     def match_context(cls, previous: list[Round], target: int) -> object:
@@ -213,11 +322,15 @@ class Round:
         needs nothing; a variant that scores passes against the match's target overrides it."""
         return None
 
-    # --- reading the state (the read-only views are engine.reading's functions) -----------
+    # --- reading the state as tiles -------------------------------------------------------
 
     def dealt(self) -> Deal:
-        """The deal this round was played from: :func:`engine.reading.dealt`."""
-        return reading.dealt(self)
+        """The deal this round was played from (hands as dealt, the whole pile, the table tile,
+        the starter): :meth:`from_deal` of it plays the same round again."""
+        ts = self.tab.tileset
+        return Deal(tuple(tuple(str(t) for t in ts.from_mask(h)) for h in self.initial_hands),
+                    tuple(str(ts.tiles[i]) for i in self.pile),
+                    None if self.table is None else str(ts.tiles[self.table]), self.starter)
 
     def tile_of(self, tid: int | None) -> Tile | None:
         return None if tid is None or tid < 0 else self.tab.tileset.tiles[tid]
@@ -248,24 +361,38 @@ class Round:
 
     @property
     def pile_tiles(self) -> list[Tile]:
-        return reading.pile_tiles(self)
+        """The tiles left in the pile, in the order they will be drawn."""
+        return [self.tab.tileset.tiles[i] for i in self.pile[self.pile_pos:]]
+
+    def _placed(self, p: Placement) -> Tile:
+        suits = self.tab.tileset.suits
+        return Tile(suits[p[1]], suits[p[2]])
 
     def line_tiles(self) -> list[Tile]:
-        """The line (:func:`engine.reading.line_tiles`)."""
-        return reading.line_tiles(self)
+        """The line left to right, each tile with its left half first. For a hub: the hub,
+        then each arm from the hub outward (see :meth:`arm_tiles`)."""
+        return [self._placed(p) for p in self.line]
 
     def arm_tiles(self, end: End) -> list[Tile]:
-        """One arm of a hub (:func:`engine.reading.arm_tiles`)."""
-        return reading.arm_tiles(self, end)
+        """The tiles of one arm of a hub, from the hub outward, the half towards the hub first
+        (empty for a two-ended line)."""
+        return [self._placed(p) for p in self.line.arm(self.line.shape.index(end))]
 
     @property
     def ends(self) -> tuple[Half, ...] | None:
-        """The open suit at each end (:func:`engine.reading.ends`)."""
-        return reading.ends(self)
+        """The open suit at each end, in the order of :attr:`end_names` (None before the
+        first tile)."""
+        if not self.line.started:
+            return None
+        suits = self.tab.tileset.suits
+        return tuple(suits[s] for s in self.line.open)
 
     def end_tile(self, end: End) -> Tile | None:
-        """The tile at end ``end`` (:func:`engine.reading.end_tile`)."""
-        return reading.end_tile(self, end)
+        """The tile at end ``end`` (the hub itself for an arm with no tile yet)."""
+        if not self.line.started:
+            return None
+        tid = self.line.tips[self.line.shape.index(end)]
+        return None if tid < 0 else self.tab.tileset.tiles[tid]
 
     def right_of(self, seat: int) -> int:
         """The right-hand player: the one who plays after ``seat`` (docs/rules.md §1.3)."""
@@ -274,7 +401,7 @@ class Round:
     @property
     def team_scores(self) -> list[int]:
         """This round's score (gains − losses) per team (:attr:`teams`)."""
-        return reading.team_scores(self)
+        return [sum(self.gains[s] - self.losses[s] for s in seats) for seats in self.teams]
 
     def _ends_mask(self) -> int:
         """Every tile that fits some open end."""
@@ -300,9 +427,22 @@ class Round:
         return self.rules.draw == "until-playable" or self.drew_this_turn == 0
 
     def _plays(self, mask: int) -> list[Action]:
-        """Hook: every (tile, end) play of the tiles in ``mask``
-        (:func:`engine.checking.plays`)."""
-        return checking.plays(self, mask)
+        """Hook: every (tile, end) play of the tiles in ``mask`` (which all fit somewhere)."""
+        tiles = self.tab.tileset.tiles
+        line = self.line
+        names = line.shape.ends
+        out: list[Action] = []
+        started = line.started
+        for i in set_bits(mask):
+            t = tiles[i]
+            if not started:
+                out.append(Play(t, None))
+                continue
+            for end, suit in enumerate(line.open):
+                if self.fits(i, suit):
+                    first = self.suit_of(suit)
+                    out.append(Play(t.oriented(first) if first in (t.a, t.b) else t, names[end]))
+        return out
 
     def legal_moves(self, extra: bool = False) -> list[Action]:
         """Every action the player to move may take: plays (tile, end), else draw, else pass.
@@ -350,10 +490,10 @@ class Round:
             tid, end, first = self._check_play(action)
             self.place_tile(tid, end, first)
         elif isinstance(action, Draw):
-            checking.check_draw(self)
+            self._check_draw()
             self.draw_tile()
         elif isinstance(action, Pass):
-            checking.check_pass(self)
+            self._check_pass()
             self.pass_turn()
         else:
             self._apply_extra(action)
@@ -380,10 +520,54 @@ class Round:
         The base round logs no event of its own."""
         return "", -1, None
 
+    # --- checking a move (docs/rules.md §1.5): why an illegal one is refused ---------------
+
     def _check_play(self, play: Play) -> tuple[int, int, int]:
-        """Hook: tile id, end and matched suit of a legal play, or :class:`IllegalMoveError`
-        (:func:`engine.checking.check_play`)."""
-        return checking.check_play(self, play)
+        """Hook: the tile id, end index (-1: the opening) and matched suit of a legal ``play``
+        by the player to move; :class:`IllegalMoveError` saying what is wrong otherwise."""
+        seat = self.turn
+        ts = self.tab.tileset
+        try:
+            tid = ts.id(play.tile)
+        except TileError as e:
+            raise IllegalMoveError(str(e)) from None
+        where = f"{play.tile} at {'the start' if play.end is None else 'end ' + play.end}"
+        if not self.hands[seat] >> tid & 1:
+            raise IllegalMoveError(f"{where}: {play.tile} is not in seat {seat}'s hand")
+        line = self.line
+        if not line.started:
+            if play.end is not None:
+                raise IllegalMoveError(f"{where}: the line is empty, so the tile has no end "
+                                       f"to go to (give no end)")
+            if self.open_tile is not None and tid != self.open_tile:
+                raise IllegalMoveError(f"{where}: the round opens with "
+                                       f"{ts.tiles[self.open_tile]}")
+            return tid, -1, ts.suit(play.tile.a)
+        shape = line.shape
+        if play.end not in shape.ends:
+            raise IllegalMoveError(f"{where}: choose the end, {shape.describe()}")
+        end = shape.index(play.end)
+        suit = line.open[end]
+        if not self.fits(tid, suit):
+            raise IllegalMoveError(f"{where}: {play.tile} does not match the open "
+                                   f"{self.suit_of(suit)} at end {play.end}")
+        return tid, end, suit
+
+    def _check_draw(self) -> None:
+        """Refuse a draw unless no tile fits and the pile has one to give (§1.5, D-4)."""
+        if self.playable_mask(self.turn):
+            raise IllegalMoveError("draw: you have a tile that fits, so you must play it")
+        if not self.can_draw():
+            raise IllegalMoveError("draw: there is nothing left to draw")
+
+    def _check_pass(self) -> None:
+        """Refuse a pass unless no tile fits and there is nothing to draw (§1.5)."""
+        if self.playable_mask(self.turn):
+            raise IllegalMoveError("pass: you have a tile that fits, so you must play it")
+        if self.can_draw():
+            raise IllegalMoveError("pass: you must draw from the pile first")
+
+    # --- the steps of a turn ---------------------------------------------------------------
 
     def begin_turn(self) -> dict[str, Any]:
         if self._turn is None:
@@ -414,13 +598,54 @@ class Round:
         return (self.turn + 1) % self.players
 
     def draw_tile(self, seat: int | None = None) -> None:
-        """The player to move draws a tile (``seat``: another seat is made to draw one):
-        :func:`engine.turns.draw`."""
-        turns.draw(self, seat)
+        """The player to move draws a tile from the pile (D-4; ``seat``: another seat is made
+        to draw one)."""
+        forced = seat is not None
+        who = self.turn if seat is None else seat
+        tid = self.pile[self.pile_pos]
+        self.pile_pos += 1
+        self.hands[who] |= 1 << tid
+        if not forced:
+            self.drew_this_turn += 1
+        self.voids[who] = 0  # the drawn tile is unseen: no suit is known missing any more
+        if self.record:
+            tile = self.tab.tileset.tiles[tid]
+            self.note_draw(who, str(tile), forced)
+            self.log.append(Drew(who, tile, forced))
 
     def pass_turn(self) -> None:
-        """The player to move passes (§1.7's bonuses): :func:`engine.turns.pass_turn`."""
-        turns.pass_turn(self)
+        """The player to move passes: the seat is known to lack the open suits, §1.7's bonuses
+        are paid (paso a la salida, paso corrido; D-7), and a pass that leaves nobody able to
+        play blocks the round (§1.8)."""
+        seat = self.turn
+        self.passes += 1
+        self.pass_count += 1
+        line = self.line
+        started = line.started
+        if started:
+            for s in line.open:
+                self.voids[seat] |= 1 << s
+        if self.record:
+            self.begin_turn()
+            self.log.append(Passed(seat, tuple(self.suit_of(s) for s in line.open)
+                                   if started else ()))
+        self.on_pass(seat)
+        if self.over:  # the pass ended the match (Ponce's target)
+            self.end_turn()
+            return
+        bonus = self.variant.pass_bonus
+        if bonus and self.passes == 1 and self.placements == 1 and seat == \
+                (self.opener + 1) % self.players:
+            self.salida_paid = True
+            self.add_bonus(self.opener, "paso-a-la-salida", bonus)
+        self.end_turn()
+        if self.is_blocked():
+            self.finish_tranque()
+        elif bonus and self.passes == self.players - 1 and self.turn == self.last_placer \
+                and self.playable_mask(self.turn):
+            if not (self.salida_paid and self.placements == 1
+                    and not self.rules.both_pass_bonuses):
+                self.add_bonus(self.turn, "paso-corrido", bonus)
 
     def on_pass(self, seat: int) -> None:
         """Hook: a pass was just made by ``seat`` (Ponce scores it)."""
@@ -486,12 +711,12 @@ class Round:
             self.begin_turn()["play"] = {"tile": str(tile), "end": name}
             self.log.append(Placed(seat, tile, name, opening))
         if tab.power[tid]:
-            scoring.power(self, seat, tid, other)
+            self._power(seat, tid, other)
         self._after_place(seat, tid, matched, open_)
         if not h:
             kind = ""
             if capicua and self.variant.capicua_bonus:
-                kind = scoring.capicua_kind(self, tid, end_tiles)
+                kind = self.capicua_kind(tid, end_tiles)
                 self.add_bonus(seat, "capicua", self.variant.capicua_bonus, kind)
             self.finish_domino(seat, kind)
             self.end_turn()
@@ -504,19 +729,57 @@ class Round:
         """Hook: ``seat`` just placed ``tid`` on ``matched``, leaving ``open_`` open (Doble 15's
         special numbers)."""
 
+    # --- what a placement scores at once: a power tile's effect (§1.6), the capicúa (§1.8) --
+
+    def effect(self, tid: int, other: int) -> tuple[str, int, int, int | None]:
+        """§1.6 for tile ``tid`` placed with tile ``other`` at the other end (-1: none, an
+        opening): the rule applied, gain, loss and T."""
+        tab = self.tab
+        if other < 0:
+            return "neutralized", 0, 0, None
+        k = tid * tab.n + other
+        rule = "power-vs-power" if tab.power[other] else tab.rule[tid]
+        return rule, tab.effect_gain[k], tab.effect_loss[k], tab.total[other]
+
     def play_points(self, play: Play) -> tuple[int, int]:
         """``(gain, loss inflicted)`` that placing ``play`` now would score at once from its
-        power effect (:func:`engine.scoring.play_points`)."""
-        return scoring.play_points(self, play)
+        power effect; ``(0, 0)`` for a basic tile or an opening. Reads only the line."""
+        tid = self.tab.tileset.id(play.tile)
+        if not self.tab.power[tid] or play.end is None:
+            return 0, 0
+        end = self.line.shape.index(play.end)
+        _, gain, loss, _ = self.effect(tid, self.line.other_tip(end))
+        return gain, loss
 
-    # --- the end of a round (engine.ending; hooks: how each game counts a hand) -------------
+    def _power(self, seat: int, tid: int, other: int) -> None:
+        """``seat`` just placed power tile ``tid`` with ``other`` at the other end: it gains,
+        and the next seat loses, by §1.6 (logged as the last placement's
+        :class:`PowerEffect`)."""
+        target = (seat + 1) % self.players
+        rule, gain, loss, t = self.effect(tid, other)
+        self.gains[seat] += gain
+        self.losses[target] += loss
+        if self.record:
+            self.log.append(PowerEffect(seat, target, self.log[-1].tile,  # type: ignore[union-attr]
+                                        rule, gain, loss, t, self.tile_of(other),
+                                        self.tab.number[tid]))
+
+    def capicua_kind(self, tid: int, end_tiles: tuple[int, int]) -> str:
+        """The capicúa's kind when ``tid``, the last tile, fits both ends, whose tiles were
+        ``end_tiles``: "KP" with a power tile (the last one, or one at an end, by the house
+        rule), else "K"."""
+        power = self.tab.power
+        if self.rules.capicua_kind == "last-tile":
+            return "KP" if power[tid] else "K"
+        return "KP" if power[end_tiles[0]] or power[end_tiles[1]] else "K"
+
+    # --- the end of a round (docs/rules.md §1.8, D-9; hooks: how each game counts a hand) ---
 
     def hand_totals(self) -> list[int]:
         return self.tab.hand_totals(self.hands)
 
     def finish_domino(self, seat: int, capicua: str) -> None:
-        """``seat`` placed its last tile: it collects every other hand (§1.8). Counted here,
-        not in :mod:`engine.ending`: a call less for every dominoed playout."""
+        """``seat`` placed its last tile: it collects every other hand (§1.8)."""
         # every hand's tiles at once (the hands hold distinct tiles: their sum is their union)
         count = self.tab.hand_totals([sum(self.hands)])[0]
         self.add_bonus(seat, "domino", count)
@@ -524,7 +787,25 @@ class Round:
 
     def finish_tranque(self) -> None:
         """Nobody can play: the lowest hand collects the others (§1.8, D-9)."""
-        ending.finish_tranque(self)
+        totals = self.hand_totals()
+        low = min(totals)
+        lowest = [s for s, t in enumerate(totals) if t == low]
+        winner, count = self.pay_lowest(lowest, sum(totals) - low * len(lowest))
+        self.end_round("tranque", winner, totals, "", count, count, (), None)
+
+    def pay_lowest(self, lowest: list[int], amount: int) -> tuple[int | None, int]:
+        """A blocked round's gain (§1.8, D-9): the single lowest hand (``lowest``: the seats
+        that hold it) gains ``amount``; a lowest hand shared by several gains nothing, or with
+        ``tranque_tie == "split"`` they share it (rounded down). Returns the winner (None on a
+        tie) and the count the round ends with (``amount``, or 0 when nobody gains)."""
+        if len(lowest) == 1:
+            self.add_bonus(lowest[0], "tranque", amount)
+            return lowest[0], amount
+        if self.rules.tranque_tie == "split":
+            for s in lowest:
+                self.add_bonus(s, "tranque", amount // len(lowest))
+            return None, amount
+        return None, 0
 
     def _finish(self, reason: str, winner: int | None, totals: list[int] | None,
                 capicua: str, *, count: int = 0, points: int | None = None,
@@ -548,9 +829,9 @@ class Round:
     @property
     def result(self) -> RoundEnded | None:
         """How the round ended (None while it is in progress), built once
-        (:func:`engine.ending.result`)."""
+        (:meth:`_build_result`)."""
         if self._result is None and self._ending is not None:
-            self._result = ending.result(self, self._ending)
+            self._result = self._build_result(self._ending)
         return self._result
 
     @property
@@ -559,18 +840,36 @@ class Round:
         result = self._result
         if result is None:
             assert self._ending is not None, "the round is not over"
-            result = self._result = ending.result(self, self._ending)
+            result = self._result = self._build_result(self._ending)
         return result
+
+    def _build_result(self, ending: tuple[Any, ...]) -> RoundEnded:
+        """How the round ended, from what :meth:`end_round` kept (``ending``); built once, when
+        :attr:`result` is first read: the event is a dataclass, whose generated ``__init__``
+        mypyc leaves interpreted, and a rollout that only reads the scores would spend a tenth
+        of its time on it."""
+        reason, winner, totals, capicua, count, points, differences, team = ending
+        if totals is None:
+            totals = self.hand_totals()
+        pairs = len(self.teams) < self.players
+        team_totals = tuple(sum(totals[s] for s in seats) for seats in self.teams) \
+            if pairs and totals else ()
+        if pairs and team is None and winner is not None:
+            team = self.seat_team[winner]
+        return RoundEnded(
+            reason, winner, tuple(self.gains), tuple(self.losses), tuple(totals), capicua,
+            count, points, differences, self.teams if pairs else (), team_totals,
+            team if pairs else None, self.mover if reason == "tranque" else None)
 
     # --- fast random play (bots' rollouts, benchmarks) -------------------------------------
 
     def playout(self, rng: random.Random,
                 trace: list[tuple[int, int]] | None = None) -> None:
-        """Play the round to its end with uniformly random legal moves (the bots' rollouts):
-        :func:`engine.kernel.playout`, which runs Leonard's and the block game's whole rounds
-        inline. ``trace`` collects (tile id, end) per placement so tests can replay the same
-        game through :meth:`apply`."""
-        run_playout(self, rng, trace, type(self) is Round)
+        """Play the round to its end with uniformly random legal moves (the bots' rollouts),
+        by exactly the rules of :meth:`apply`: the playout kernel (:func:`_playout`), which
+        runs Leonard's and the block game's whole rounds inline. ``trace`` collects (tile id,
+        end) per placement so tests can replay the same game through :meth:`apply`."""
+        _playout(self, rng, trace, type(self) is Round)
 
     # --- views and copies -----------------------------------------------------------------
 
@@ -586,9 +885,43 @@ class Round:
         return new
 
     def _copy_into(self, new: Round, record: bool) -> None:
-        """Every attribute of ``self`` onto ``new`` (made by ``__new__`` alone):
-        :func:`engine.round_setup.copy_into`. A subclass with attributes of its own extends it."""
-        round_setup.copy_into(self, new, record)
+        """Every attribute of ``self`` onto ``new`` (made by ``__new__`` alone): the mutable
+        ones copied, the rest shared; the event log and turns only if ``record``. A subclass
+        with attributes of its own extends it."""
+        new.variant = self.variant
+        new.rules = self.rules
+        new.tab = self.tab
+        new.players = self.players
+        new.number = self.number
+        new.context = self.context
+        new.hands = list(self.hands)
+        new.pile = list(self.pile)
+        new.pile_pos = self.pile_pos
+        new.keep = self.keep
+        new.table = self.table
+        new.starter = self.starter
+        new.turn = self.turn
+        new.gains = list(self.gains)
+        new.losses = list(self.losses)
+        new.line = self.line.copy()
+        new.open_tile = self.open_tile
+        new.opened = self.opened
+        new.opener = self.opener
+        new.placements = self.placements
+        new.last_placer = self.last_placer
+        new.mover = self.mover
+        new.passes = self.passes
+        new.pass_count = self.pass_count
+        new.drew_this_turn = self.drew_this_turn
+        new.salida_paid = self.salida_paid
+        new.over = self.over
+        new.voids = list(self.voids)
+        new.record = record
+        new.log = list(self.log) if record else []
+        new.turns = [dict(t) for t in self.turns] if record else []
+        new.initial_hands = self.initial_hands
+        new.teams = self.teams
+        new.seat_team = self.seat_team
         new._result = self._result
         new._ending = self._ending
         new._turn = None
@@ -597,3 +930,201 @@ class Round:
         line = " ".join(map(str, self.line_tiles()))
         return (f"<Round {self.variant.name} {self.players}p #{self.number} turn={self.turn} "
                 f"line=[{line}] over={self.over}>")
+
+
+def _playout(game: Round, rng: random.Random, trace: list[tuple[int, int]] | None,
+             plain_hooks: bool) -> None:
+    """The playout kernel: :meth:`Round.playout`, which calls it (a function of the round's
+    module rather than the method's body: compiled, the same loop as a method costs a block
+    game 0.1% more instructions). It plays by exactly the rules of :meth:`Round.apply`
+    (tests/test_playout_kernel.py replays its games through ``apply`` and compares every
+    field).
+
+    The common steps run inline on local variables: a placement (with its power effect, read
+    from the tables :meth:`Round.effect` reads), a draw, and a pass that scores nothing.
+    With ``plain_hooks`` (Leonard and the block game: the base round's hooks) the opening and
+    the last tile (with its capicúa) run inline too; a variant's go through ``place_tile`` and its
+    hooks. Every other step goes through the same ``place_tile``/``draw_tile``/``pass_turn`` as
+    ``Round.apply``, and so does every step of a round that records its events. ``trace``
+    collects (tile id, end) per placement so tests can replay the same game through
+    ``apply``. The kernel never asks for a variant's extra moves (a Cuban player may ask for a
+    redeal, but need not).
+    """
+    rnd = rng.random
+    tab = game.tab
+    (sm, ha, hb, half_sum, power, powered, n, effect_gain, effect_loss, end_suits,
+     suits) = tab.kernel
+    hands, players = game.hands, game.players
+    gains, losses = game.gains, game.losses
+    line = game.line
+    opens, tips = line.open, line.tips
+    # looked up once, not per tile (compiled, m.bit_count() looks the method up each time)
+    bit_count = int.bit_count
+    native = NATIVE
+    pile = game.pile
+    limit = len(pile) - game.keep
+    draw_until = game.rules.draw == "until-playable"
+    voids = game.voids
+    # Passes run inline only where they score nothing (no pass bonus, no pass points) and
+    # with no events.
+    quiet_pass = not game.passes_score() and not game.record
+    fast = not game.record
+    # Leonard and the block game (the base hooks): their opening and their last tile run
+    # inline too, as place_tile does them; a variant's go through place_tile and its hooks.
+    plain = fast and plain_hooks
+    capicua_bonus = game.variant.capicua_bonus
+    kind = ""
+    nxt = NEXT_SEATS[players]  # the next seat (as _next_seat)
+    while not game.over:
+        # Load the state into locals; the inline loop writes it back before any method.
+        # The tiles at the ends, the placements, the last placer and the last mover are
+        # not kept per step: they are read off the line and the turn when writing back.
+        el, er, turn = opens[0], opens[1], game.turn
+        tl, tr = tips[0], tips[1]
+        passes = game.passes
+        # the tiles placed at each end go on lists the line turns into its placements
+        # when it is next read: the kernel makes no placement per step
+        lefts, rights = line.adding(half_sum)  # type: ignore[attr-defined]  # two-ended
+        add_left, add_right = lefts.append, rights.append
+        laid = len(lefts) + len(rights) + (el >= 0)  # the first tile counts too
+        tid = -1
+        pos = game.pile_pos
+        drawable = pos < limit
+        opened, opener = game.opened, game.opener
+        # a placement here runs inline, as the common case (a trace is kept in the branch
+        # for the other cases)
+        go = opened and fast and trace is None
+        drew = game.drew_this_turn
+        pass_count = game.pass_count
+        stepped = pass_count  # changes when this loop ends a turn by a pass
+        # the tiles that fit each end, and those that may be placed now: the tiles that
+        # fit an end, or open the line
+        if el >= 0:
+            sml, smr = sm[el], sm[er]
+            ends = sml | smr
+        else:
+            sml = smr = 0
+            ends = -1 if game.open_tile is None else 1 << game.open_tile
+        while True:
+            m = hands[turn] & ends
+            if not m:
+                if drawable:
+                    if not (fast and el >= 0 and (draw_until or not drew)):
+                        break
+                    # a draw (as draw_tile): the tile is unseen, so no void is known any more
+                    tid = pile[pos]
+                    pos += 1
+                    drawable = pos < limit
+                    bit = 1 << tid
+                    hands[turn] |= bit
+                    drew += 1
+                    voids[turn] = 0
+                    continue
+                if not drew:
+                    # a tranque is found here rather than after each placement: nothing
+                    # to draw, no tile in any hand fits, and this seat has not drawn, so
+                    # the last placement (or the pass before this turn) left the line
+                    # blocked, and nothing has changed since: the state place_tile or pass_turn
+                    # ends it in
+                    for hh in hands:
+                        if hh & ends:
+                            break
+                    else:
+                        tid = -2
+                        m = 1
+                        break
+                if not quiet_pass or el < 0:
+                    break
+                passes += 1
+                pass_count += 1
+                voids[turn] |= end_suits[el * suits + er]
+                turn = nxt[turn]
+                drew = 0
+                continue
+            if m & (m - 1):
+                if native:  # count the bits in C, not by a Python method call
+                    k = 0
+                    x = m
+                    while x:
+                        x &= x - 1
+                        k += 1
+                    k = int(rnd() * k)
+                else:
+                    k = int(rnd() * bit_count(m))
+                while k:
+                    m &= m - 1
+                    k -= 1
+            bit = m & -m
+            tid = bit.bit_length() - 1
+            if bit & sml:
+                end = 1 if bit & smr and rnd() < 0.5 else 0
+            else:
+                end = 1 if el >= 0 else -1  # -1: the first tile
+            h = hands[turn] ^ bit
+            if not (h and go):  # not the common case (go is False while tracing)
+                if trace is not None:
+                    trace.append((tid, end))
+                if not (plain or h and opened and fast):
+                    break  # the shared code below: events, or a variant's hooks
+                if not opened:  # the opening (as place_tile)
+                    opened = True
+                    go = trace is None
+                    opener = turn
+                if not h and end >= 0 and capicua_bonus and bit & (smr if end == 0
+                                                                     else sml):
+                    # the capicúa (as place_tile), read before the line changes
+                    kind = game.capicua_kind(tid, (tl, tr))
+            hands[turn] = h
+            if end == 0:  # the open half: the tile's two halves less the matched one
+                el = half_sum[tid] - el
+                add_left(tid)
+                sml = sm[el]
+                tl = tid
+            elif end > 0:
+                er = half_sum[tid] - er
+                add_right(tid)
+                smr = sm[er]
+                tr = tid
+            else:  # the first tile: no other end, no power effect
+                el, er = ha[tid], hb[tid]
+                line.start(tid, el, er)
+                sml, smr = sm[el], sm[er]
+                tl = tr = tid
+            if powered and power[tid] and end >= 0:  # as _power: the other end scores
+                k = tid * n + (tr if end == 0 else tl)
+                gains[turn] += effect_gain[k]
+                losses[nxt[turn]] += effect_loss[k]
+            passes = 0
+            drew = 0
+            if not h:
+                tid = -3  # domino: finish below
+                break
+            turn = nxt[turn]
+            ends = sml | smr
+        opens[0], opens[1], game.turn, game.passes = el, er, turn, passes
+        # placements made here, each then the turn moved on
+        laid = len(lefts) + len(rights) + (el >= 0) - laid
+        if laid:
+            tips[0], tips[1] = tl, tr
+            game.placements += laid
+            # the domino's turn stays; passes since the last placement moved it on
+            game.last_placer = turn if tid == -3 else (turn - 1 - passes) % players
+        if laid or pass_count != stepped:
+            game.mover = turn if tid == -3 else (turn - 1) % players
+        game.opened, game.opener = opened, opener
+        game.pile_pos = pos
+        game.drew_this_turn = drew
+        game.pass_count = pass_count
+        if not m:
+            if game.can_draw():
+                game.draw_tile()
+            else:
+                game.pass_turn()
+        elif tid == -2:
+            game.finish_tranque()
+        elif tid == -3:  # as place_tile's last tile: the bonuses, then the end
+            if kind:
+                game.add_bonus(turn, "capicua", capicua_bonus, kind)
+            game.finish_domino(turn, kind)
+        else:
+            game.place_tile(tid, end, ha[tid])

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from ._build import mypyc_attr
 from .line import TWO_ENDED, LineShape
 from .tiles import DOUBLE_SIX, LEONARD, Tile, TileSet, parse_tile
 
 if TYPE_CHECKING:
-    from .round import Round
+    import random
 
 
 class RulesError(ValueError):
@@ -240,6 +240,18 @@ _TEAMS: dict[tuple[bool, int], tuple[tuple[tuple[int, ...], ...], tuple[int, ...
 """Variant.teams and Variant.seat_teams by (pairs, players), built once: every deal asks."""
 
 
+class RoundType(Protocol):
+    """What a variant's :attr:`Variant.round_type` is to the rules: a class that deals a round
+    of the game, :class:`~engine.round.Round` or a subclass of it. The rules sit below the
+    round (it reads them), so they name it only by this;
+    :func:`engine.round.round_type` gives a variant's class as the ``Round`` it is."""
+
+    @classmethod
+    def deal(cls, variant: Variant, rules: HouseRules, players: int, rng: random.Random, *,
+             number: int = 1, starter: int | None = None, record: bool = True,
+             context: object = None) -> object: ...
+
+
 @dataclass(frozen=True)
 class Variant:
     """A game played on the engine: which tiles, how many, and which scoring hooks apply."""
@@ -277,7 +289,7 @@ class Variant:
     """The highest target the game allows (0: no limit)."""
     sheet_losses: bool = True
     """The score sheet has ``-a`` columns (a game without power tiles may drop them)."""
-    round_type: type[Round] | None = None
+    round_type: type[RoundType] | None = None
     """The :class:`~engine.round.Round` subclass with this game's hooks (None: Round)."""
     options: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """The house rules only this game reads, each with the values it may take (the first

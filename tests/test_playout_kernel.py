@@ -115,7 +115,6 @@ def test_power_effect_tables_match_the_rules_table(symbol_value):
     says."""
     from engine.round import tables
     from engine.rules import power_effect
-    from engine.scoring import effect
 
     rules = HouseRules(symbol_value=symbol_value)
     rnd = Round.deal(LEONARD_VARIANT, rules, 2, random.Random(1))
@@ -128,6 +127,6 @@ def test_power_effect_tables_match_the_rules_table(symbol_value):
             k = i * tab.n + j
             assert (tab.effect_gain[k], tab.effect_loss[k]) == expected, (tile, other)
             if tile.is_power:
-                assert effect(rnd, i, j)[1:3] == expected
+                assert rnd.effect(i, j)[1:3] == expected
                 checked += 1
     assert checked == 24 * 45

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..ending import pay_lowest
 from ..events import RoundEnded
 from ..round import Round
 from ..rules import HouseRules, Variant
@@ -49,7 +48,7 @@ class TraditionalRound(Round):
         totals = self.hand_totals()
         differences = block_differences(totals)
         lowest = [s for s, d in enumerate(differences) if d == 0]
-        winner, collected = pay_lowest(self, lowest, sum(differences))
+        winner, collected = self.pay_lowest(lowest, sum(differences))
         self._finish("tranque", winner, totals, "", count=collected, differences=differences)
 
     @classmethod
