@@ -26,7 +26,7 @@ from tutor.course.lesson_end import (
 )
 from tutor.course.lessons import list_lessons
 from tutor.i18n import translator
-from tutor.session.snapshot import StudentAnswers
+from tutor.session.snapshot import SkillView, StudentAnswers
 from tutor.teaching.evidence import REPLAYED, SHOWN, Evidence
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
 
@@ -188,6 +188,22 @@ class LessonCounts:
         return LessonSummary(
             lesson=self.lesson, student=name, lang=lang, reason=reason, skills=tuple(skills),
             questions=tally.questions(focus), rounds=rounds, minutes=round(self.minutes, 2))
+
+    def skill_views(self, name: str, focus: frozenset[str], lang: str) -> tuple[SkillView, ...]:
+        """The skills to show for ``name``, in ``lang``: those of ``focus`` (the lesson's
+        targets; every skill in free play), and any other skill they have been asked about."""
+        t = translator(lang)
+        mastery = self.mastery(name)
+        out = []
+        for skill in SKILLS:
+            st = mastery.state(skill)
+            target = skill in focus
+            if not target and not st.asked:
+                continue
+            out.append(SkillView(skill, t(SKILL_NAMES[skill]), st.p_known, st.mastered,
+                                 st.asked, st.first_try_right, target, st.streak,
+                                 tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
+        return tuple(out)
 
     # --- the match's end --------------------------------------------------------------------
 

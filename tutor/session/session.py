@@ -71,9 +71,9 @@ from tutor.session.snapshot import (
     StudentAnswers,
     export_progress,
 )
-from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending, note_text
+from tutor.teaching.asking import ASK_KINDS, Asker, AskingView, Feedback, Pending, note_text
 from tutor.teaching.hints import Hint
-from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params, default_params
+from tutor.teaching.mastery import Mastery, Params, default_params
 from tutor.teaching.practice import Plan
 from tutor.teaching.questions import Question, seat_name
 from tutor.teaching.replay import reviews_due
@@ -734,8 +734,11 @@ class Session:
                               symbol_value=self.match.rules.symbol_value)
 
     def skill_views(self, seat: int | None = None) -> tuple[SkillView, ...]:
-        """The skills to show for ``seat``'s student (the snapshot's ``skills``)."""
-        return skill_views(self, seat)
+        """The skills to show for ``seat``'s student (the snapshot's ``skills``; default, or
+        a seat not a student's: the first human's): the lesson's targets (every skill in free
+        play), and any other skill they have been asked about."""
+        name = self.student_of(seat if seat in self.students else None)
+        return self.tally.skill_views(name, self.plan.focus, self.lang)
 
     def export_progress(self, student: str | None = None) -> ProgressFile | None:
         """``student``'s (default: the first human's) attempts in the progress store as a
@@ -763,25 +766,24 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
     to_move = session.current_player()
     if seat is None:
         seat = to_move if to_move is not None else (humans[0] if humans else None)
-    asker = session.asker
-    hidden_g, hidden_l = asker.hidden()
+    asking = session.asker.view()
+    hidden_g, hidden_l = asking.hidden_gains, asking.hidden_losses
     scores = session.match.scores
-    pending = asker.pending
-    student_seat = (pending.seat if pending is not None
+    q = asking.question
+    student_seat = (asking.seat if q is not None
                     else seat if seat in session.students else (humans[0] if humans else None))
     student = session.students.get(student_seat, session.student) \
         if student_seat is not None else session.student
     question = None
-    if pending is not None:
-        q = pending.question
+    if q is not None:
         question = QuestionView(
             id=q.id, prompt=q.prompt, step=q.step, skill=q.skill, situation=q.situation,
-            attempts=pending.attempts, hints=tuple(pending.given), scaffold=pending.scaffold,
-            queued=len(asker.queue) - 1, student=student, more_hints=asker.more_hints())
+            attempts=asking.attempts, hints=asking.hints, scaffold=asking.scaffold,
+            queued=asking.queued, student=student, more_hints=asking.more_hints)
     end = rnd.result
     line = rnd.line_tiles()
     lesson_over = session.lesson_over
-    match_end = _match_end_view(session)
+    match_end = _match_end_view(session, asking)
     following = session.next_lesson() if lesson_over or match_end is not None else None
     waiting = session.waiting()
     hiding = any(hidden_g) or any(hidden_l)
@@ -811,7 +813,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         hiding=hiding, teams=tuple(session.match.teams)
         if len(session.match.teams) < players else (),
         question=question, student=student,
-        skills=skill_views(session, student_seat),
+        skills=session.skill_views(student_seat),
         log=tuple(session.describe(e) for e in session.log_events),
         round_over=rnd.over, round_winner=None if end is None else end.winner,
         round_end=None if end is None else end.reason, match_over=session.match.over,
@@ -821,7 +823,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         practice_note=session.practice_note or "",
         lesson_over=lesson_over,
         lesson_end=session.lesson_summary() if lesson_over and session.plan.targets else None,
-        hand_points=tuple(end.hand_totals) if end is not None and pending is None else (),
+        hand_points=tuple(end.hand_totals) if end is not None and q is None else (),
         match_end=match_end, next_lesson=None if following is None else following[0],
         next_lesson_title="" if following is None else following[1],
         step=session.steps, news=tuple(session.describe(e) for e in session.last_events),
@@ -870,11 +872,11 @@ def _match_rows(session: Session) -> tuple[MatchRow, ...]:
         for r in m.rounds)
 
 
-def _match_end_view(session: Session) -> MatchEndView | None:
+def _match_end_view(session: Session, asking: AskingView) -> MatchEndView | None:
     """The match's end for the snapshot: once it is over and no question waits."""
     match = session.match
     end = match.match_end
-    if end is None or session.asker.pending is not None:
+    if end is None or asking.question is not None:
         return None
     pairs = len(match.teams) < session.players
     return MatchEndView(
@@ -883,24 +885,6 @@ def _match_end_view(session: Session) -> MatchEndView | None:
         winners=tuple(end.winners),
         answers=tuple(session.match_answers(seat) for seat in session.humans),
         lesson=session.lesson, student=session.student_of(None))
-
-
-def skill_views(session: Session, seat: int | None = None) -> tuple[SkillView, ...]:
-    """The skills to show for ``seat``'s student: the lesson's targets (every skill in free
-    play), and any other skill they have been asked about."""
-    mastery = session.mastery if seat is None or seat not in session.students \
-        else session.mastery_of(seat)
-    t = translator(session.lang)
-    out = []
-    for skill in SKILLS:
-        st = mastery.state(skill)
-        target = skill in session.plan.focus
-        if not target and not st.asked:
-            continue
-        out.append(SkillView(skill, t(SKILL_NAMES[skill]), st.p_known, st.mastered,
-                             st.asked, st.first_try_right, target, st.streak,
-                             tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
-    return tuple(out)
 
 
 def _sheet(session: Session) -> ScoreSheetView | None:

@@ -36,7 +36,7 @@ from tutor.teaching.evidence import (
 )
 from tutor.teaching.hints import ANSWER, Hint, hint_ladder
 from tutor.teaching.mastery import Mastery
-from tutor.teaching.pending import Feedback, Pending
+from tutor.teaching.pending import AskingView, Feedback, Pending
 from tutor.teaching.practice import Plan, Practice, plan_coverage
 from tutor.teaching.questions import (
     RULE_SKILL,
@@ -51,8 +51,8 @@ from tutor.teaching.questions import (
 )
 from tutor.teaching.review import missed_review, review_missed, reviewed_skill
 
-__all__ = ["ASK_KINDS", "NOTES", "POWER_ON_POWER", "AnswerRecorder", "Asker", "Feedback",
-           "Pending", "note_text"]
+__all__ = ["ASK_KINDS", "NOTES", "POWER_ON_POWER", "AnswerRecorder", "Asker", "AskingView",
+           "Feedback", "Pending", "note_text"]
 
 ASK_KINDS = frozenset({"power", "round_end"})
 POWER_ON_POWER = "power-on-power"
@@ -398,6 +398,18 @@ class Asker:
                 gains[s] += p.hidden_gains[s]
                 losses[s] += p.hidden_losses[s]
         return gains, losses
+
+    def view(self) -> AskingView:
+        """What a screen shows of the asking now: the pending question, what happened at it
+        so far, and the points the queue hides (the session's snapshot reads it)."""
+        gains, losses = self.hidden()
+        p = self.pending
+        if p is None:
+            return AskingView(hidden_gains=tuple(gains), hidden_losses=tuple(losses))
+        return AskingView(question=p.question, seat=p.seat, attempts=p.attempts,
+                          hints=tuple(p.given), scaffold=p.scaffold,
+                          queued=len(self.queue) - 1, more_hints=self.more_hints(),
+                          hidden_gains=tuple(gains), hidden_losses=tuple(losses))
 
     def set_lang(self, lang: str) -> None:
         self.lang = lang
