@@ -352,7 +352,7 @@ def test_a_mistake_is_listed_under_its_own_skill(tmp_path: Path, no_hub: None) -
         assert "data-rule='added_instead_of_multiplied'" in tables["multiply"]
         assert "other-end" not in tables
     # the lesson's tally: the play page's "watch for" goes with multiplying
-    tally = s._tallies["fe"]
+    tally = s.tally.student_tally("fe")
     assert tally.mistake("multiply") == "added_instead_of_multiplied"
     assert tally.mistake("other-end") is None
     s.close()

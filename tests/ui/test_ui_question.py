@@ -91,10 +91,10 @@ def _practice_items() -> list[tuple[str, str, Question]]:
         for players in entry.player_counts:  # every table the game is played at
             asker = Session(variant=name, players=players, seed=43, lang="en").asker
             for skill in sorted(DRILL_SKILLS):
-                for source in asker._sources[skill]:
+                for source in asker.drills.sources[skill]:
                     for k in range(6):
                         asker.practice[0].rng = random.Random(k)
-                        for q in asker._drill_item(skill, 0, f"p{k}-", source, []):
+                        for q in asker.drills.item(skill, 0, f"p{k}-", source, []):
                             items.append((name, source, q))
     return items
 

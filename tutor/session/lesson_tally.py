@@ -1,16 +1,18 @@
 """The lesson's tally: what a session counts of its students' answers, and what it makes of
-the counts: each student's mastery and arithmetic, the reviews due when a lesson opens, the
-lesson's and the match's tallies, why the lesson ends (:meth:`LessonCounts.lesson_over`) and
-how it went (:meth:`LessonCounts.lesson_summary`).
+the counts: each student's mastery and arithmetic, the lesson's and the match's tallies, why
+the lesson ends (:meth:`LessonCounts.end_reason`) and how it went
+(:meth:`LessonCounts.summary`).
 
-:class:`LessonCounts` is the part of :class:`tutor.session.session.Session` that counts; the
-session sets the attributes it declares and calls :meth:`LessonCounts._tally_evidence` at each
-question's first answer. It never moves the game.
+:class:`LessonCounts` is a part the :class:`tutor.session.session.Session` holds (its
+``tally``): it is given what is fixed for the session when it is made (the lesson, the
+mastery's parameters, the recorder, the clock, the caps) and, at each call, what changes
+with the match (the students' names, the plan's skills, the match). The session calls
+:meth:`LessonCounts.count` at each question's first answer. It never moves the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -22,20 +24,15 @@ from tutor.course.lesson_end import (
     end_reason,
     next_step,
 )
-from tutor.course.lessons import lesson_params, list_lessons
+from tutor.course.lessons import list_lessons
 from tutor.i18n import translator
-from tutor.session.snapshot import StudentAnswers
-from tutor.teaching.evidence import REPLAYED, SHOWN
+from tutor.session.snapshot import SkillView, StudentAnswers
+from tutor.teaching.evidence import REPLAYED, SHOWN, Evidence
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
-from tutor.teaching.replay import reviews_due
 
 if TYPE_CHECKING:
     from engine.match import Match
     from tutor.session.saving import Recorder
-    from tutor.storage.progress_store import ProgressStore
-    from tutor.teaching.asking import Asker, Pending
-    from tutor.teaching.practice import Plan
-    from tutor.teaching.review import Due
 
 __all__ = ["LessonCounts"]
 
@@ -43,62 +40,40 @@ __all__ = ["LessonCounts"]
 class LessonCounts:
     """A session's counts of its lesson (see the module's docstring)."""
 
-    # set by the session
-    lang: str
-    lesson: str
-    student: str
-    students: dict[int, str]
-    humans: tuple[int, ...]
-    params: Params
-    recorder: Recorder | None
-    store: ProgressStore | None
-    clock: Callable[[], datetime]
-    match: Match
-    match_number: int
-    plan: Plan
-    asker: Asker
-    max_questions: int | None
-    max_minutes: float | None
-    # kept here
-    masteries: dict[str, Mastery]
-    counted_from: dict[str, tuple[int, int]]
-    """Each student's (asked, first-try right) when this session loaded their mastery: the
-    counts since are this session's (:meth:`arithmetic`)."""
-    _next_lessons: dict[str, tuple[str, str] | None]
-    """:meth:`next_lesson` by language."""
-    _tallies: dict[str, LessonTally]
-    _match_tallies: dict[str, LessonTally]
-    """Each student's questions in this match (the match end's answers)."""
-    _lesson_started: datetime
-    _lesson_first: int
-    _lesson_rounds: int
+    def __init__(self, *, lesson: str, params: Params, recorder: Recorder | None,
+                 clock: Callable[[], datetime], max_questions: int | None,
+                 max_minutes: float | None) -> None:
+        self.lesson = lesson
+        """The lesson's id."""
+        self.params = params
+        """The mastery's parameters of a student with no saved mastery."""
+        self.recorder = recorder
+        """Where each student's saved mastery is read from (None: nothing is saved)."""
+        self.clock = clock
+        self.max_questions = max_questions
+        """A lesson's cap: questions on its targets per student (None: no such cap)."""
+        self.max_minutes = max_minutes
+        """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
+        self.masteries: dict[str, Mastery] = {}
+        """Each student's mastery, by name, loaded once (:meth:`mastery`)."""
+        self.counted_from: dict[str, tuple[int, int]] = {}
+        """Each student's (asked, first-try right) when this session loaded their mastery: the
+        counts since are this session's (:meth:`arithmetic`)."""
+        self._next_lessons: dict[str, tuple[str, str] | None] = {}
+        """:meth:`next_lesson` by language."""
+        self._tallies: dict[str, LessonTally] = {}
+        self._match_tallies: dict[str, LessonTally] = {}
+        """Each student's questions in this match (the match end's answers)."""
+        self._started = datetime.min
+        self._first = 1
+        self._rounds_before = 0
+        """Rounds of the lesson's matches before the current one."""
+        self.start_lesson(first=1)  # the session's first match
 
-    def _t(self, message: str) -> str:
-        return translator(self.lang)(message)
+    # --- each student's mastery -------------------------------------------------------------
 
-    def reviews_due(self, seat: int | None = None) -> list[Due]:
-        """What ``seat``'s student (default: the first human's) has due for review now, by
-        the session's clock (:class:`tutor.teaching.review.Due` items; none without a store)."""
-        if self.store is None:
-            return []
-        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
-        from tutor.storage.store import StoreBusyError
-
-        name = self.students[seat] if seat is not None else (
-            self.students[self.humans[0]] if self.humans else self.student)
-        try:
-            attempts = self.store.attempts(name)
-        except StoreBusyError:
-            return []  # the file is busy: review waits for the next lesson
-        return reviews_due(attempts, self.clock(), lesson_params())
-
-    def _mix_in_reviews(self) -> None:
-        """Review (tutor.teaching.review): a lesson opened when reviews are due starts with review
-        items for them (each due skill's, as drill positions)."""
-        due = {seat: [d.skill for d in self.reviews_due(seat)] for seat in self.students}
-        self.asker.review(due, f"m{self.match_number}-")
-
-    def _mastery(self, name: str) -> Mastery:
+    def mastery(self, name: str) -> Mastery:
+        """``name``'s mastery: the saved one (read once, through the recorder), else new."""
         if name not in self.masteries:
             def read(saved: Mastery) -> None:  # read late (the store was down): its counts
                 asked, right = _counts(saved)   # were not this session's
@@ -114,118 +89,130 @@ class LessonCounts:
         """``student``'s questions in this session: (right at the first try, asked). A
         question counts once, by its first answer (a hint before it makes it wrong); the
         counts are the mastery's, less what it held when this session loaded it."""
-        asked, right = _counts(self._mastery(student))
+        asked, right = _counts(self.mastery(student))
         asked0, right0 = self.counted_from[student]
         return right - right0, asked - asked0
 
-    @property
-    def mastery(self) -> Mastery:
-        """The mastery of the first human seat's student (or of ``student``)."""
-        return self._mastery(self.students[self.humans[0]] if self.humans else self.student)
-
-    def mastery_of(self, seat: int) -> Mastery:
-        return self._mastery(self.students[seat])
-
     # --- the lesson -------------------------------------------------------------------------
 
-    def _start_lesson(self, first: int | None = None) -> None:
+    def start_lesson(self, first: int) -> None:
         """A lesson starts (the session, or a new match the student chose): its tally, its
-        clock, and its first match (``first``, else the next), whose rounds it plays at
-        least."""
+        clock, and its first match (number ``first``), whose rounds it plays at least."""
         self._tallies = {}
-        self._lesson_started = self.clock()
-        self._lesson_first = self.match_number + 1 if first is None else first
-        self._lesson_rounds = 0
-        """Rounds of the lesson's matches before the current one."""
+        self._started = self.clock()
+        self._first = first
+        self._rounds_before = 0
 
-    def _tally(self, seat: int, skill: str, right: bool, mistake: str | None = None) -> None:
-        name = self.students.get(seat, self.student)
-        self._tallies.setdefault(name, LessonTally()).add(skill, right, mistake)
-        self._match_tallies.setdefault(name, LessonTally()).add(skill, right, mistake)
+    def start_match(self) -> None:
+        """A match starts: its own tally starts again (the lesson's carries over)."""
+        self._match_tallies = {}
+
+    def match_played(self, rounds: int) -> None:
+        """The lesson goes on past a match of ``rounds`` rounds (:meth:`rounds`)."""
+        self._rounds_before += rounds
+
+    def count(self, name: str, evidence: Evidence | None, mistake: str | None) -> None:
+        """Count a question's first answer by ``name`` in the lesson's and the match's tallies
+        as :mod:`tutor.teaching.counts` counts it: once, under the skill its ``evidence`` is
+        about, right only when right with no hint before it; a repeated number (no evidence)
+        not at all; a deal played before or an answer revealed before (no evidence) only
+        toward the lesson's question cap."""
+        ev = evidence
+        if ev is not None and ev.why in (REPLAYED, SHOWN):
+            self._tallies.setdefault(name, LessonTally()).add_unjudged(ev.skill)
+            return
+        if ev is None or ev.kind == "none":
+            return
+        right = ev.correct and not ev.hints
+        wrong_by = None if right else mistake
+        self._tallies.setdefault(name, LessonTally()).add(ev.skill, right, wrong_by)
+        self._match_tallies.setdefault(name, LessonTally()).add(ev.skill, right, wrong_by)
+
+    def student_tally(self, name: str) -> LessonTally:
+        """``name``'s questions in this lesson (an empty tally before their first)."""
+        return self._tallies.get(name, LessonTally())
 
     @property
-    def lesson_minutes(self) -> float:
+    def minutes(self) -> float:
         """Minutes since the lesson started, by the session's ``clock``."""
-        return max(0.0, (self.clock() - self._lesson_started).total_seconds()) / 60
+        return max(0.0, (self.clock() - self._started).total_seconds()) / 60
 
-    @property
-    def lesson_rounds(self) -> int:
-        """Rounds played in this lesson so far (the current one included)."""
-        return self._lesson_rounds + len(self.match.rounds)
+    def rounds(self, match: Match) -> int:
+        """Rounds played in this lesson so far, ``match``'s (the current one) included."""
+        return self._rounds_before + len(match.rounds)
 
-    def lesson_questions(self, seat: int | None = None) -> int:
-        """Questions on the lesson's targets (free play: its focus) answered by ``seat``'s
-        student (default: the first human) in this lesson."""
-        tally = self._tallies.get(self.student_of(seat))
-        return tally.questions(self.plan.focus) if tally is not None else 0
+    def questions(self, name: str, skills: frozenset[str]) -> int:
+        """Questions on ``skills`` answered by ``name`` in this lesson."""
+        tally = self._tallies.get(name)
+        return tally.questions(skills) if tally is not None else 0
 
-    def student_of(self, seat: int | None) -> str:
-        if seat is None:
-            seat = self.humans[0] if self.humans else None
-        return self.students.get(seat, self.student) if seat is not None else self.student
-
-    def _all_mastered(self, name: str) -> bool:
-        mastery = self._mastery(name)
-        return all(mastery.state(skill).mastered for skill in self.plan.targets)
-
-    def _end_reason(self) -> EndReason | None:
-        """Why the lesson ends once the round is over, or None (it goes on). Free play ends
-        with its match; a lesson plays its first match's rounds at least, then ends when
-        every student has mastered every target, or at a cap (docs/rules.md §4)."""
-        if not self.plan.targets:
-            return "match" if self.match.over else None
-        if self.match_number == self._lesson_first and not self.match.over:
+    def end_reason(self, match: Match, number: int, targets: frozenset[str],
+                   names: Iterable[str]) -> EndReason | None:
+        """Why the lesson ends once the round of ``match`` (the session's ``number``-th) is
+        over, or None (it goes on). Free play (no ``targets``) ends with its match; a lesson
+        plays its first match's rounds at least, then ends when each of ``names`` has
+        mastered every target, or at a cap (docs/rules.md §4)."""
+        if not targets:
+            return "match" if match.over else None
+        if number == self._first and not match.over:
             return None
-        names = list(self.students.values()) or [self.student]
         return end_reason(
-            [(self._all_mastered(n), self._tallies[n].questions(self.plan.targets)
-              if n in self._tallies else 0) for n in names],
-            len(self.plan.targets), minutes=self.lesson_minutes, rounds=self.lesson_rounds,
+            [(self._all_mastered(n, targets), self.questions(n, targets)) for n in names],
+            len(targets), minutes=self.minutes, rounds=self.rounds(match),
             max_questions=self.max_questions, max_minutes=self.max_minutes)
 
-    @property
-    def lesson_over(self) -> bool:
-        """The lesson is over: its round is over, no question waits, and (a lesson with
-        targets) every target is mastered or a cap is reached, after the first match's
-        rounds at least; (free play) the match is over. :meth:`lesson_summary` says how it
-        went. Until then :meth:`new_round` goes on, with a new match when one is over."""
-        if self.asker.pending is not None or not self.match.current.over:
-            return False
-        return self._end_reason() is not None
+    def _all_mastered(self, name: str, targets: frozenset[str]) -> bool:
+        mastery = self.mastery(name)
+        return all(mastery.state(skill).mastered for skill in targets)
 
-    def lesson_summary(self, seat: int | None = None) -> LessonSummary:
-        """How the lesson went for ``seat``'s student (default: the first human): each target
-        skill (free play: the skills its game practises) with the questions asked and right
-        at the first answer in this lesson, mastered or not, and what to practise next.
-        ``reason`` is why it ended (None while it goes on)."""
-        name = self.student_of(seat)
-        mastery = self._mastery(name)
-        tally = self._tallies.get(name, LessonTally())
+    def summary(self, name: str, focus: frozenset[str], lang: str, reason: EndReason | None,
+                rounds: int) -> LessonSummary:
+        """How the lesson went for ``name``: each skill of ``focus`` with the questions
+        asked and right at the first answer in this lesson, mastered or not, and what to
+        practise next, in ``lang``; ``reason``: why it ended (None while it goes on);
+        ``rounds``: its rounds so far (:meth:`rounds`)."""
+        t = translator(lang)
+        mastery = self.mastery(name)
+        tally = self.student_tally(name)
         skills = []
         for skill in SKILLS:
-            if skill not in self.plan.focus:
+            if skill not in focus:
                 continue
             st = mastery.state(skill)
             mistake = tally.mistake(skill)
             skills.append(SkillSummary(
-                skill=skill, name=self._t(SKILL_NAMES[skill]), asked=tally.asked[skill],
+                skill=skill, name=t(SKILL_NAMES[skill]), asked=tally.asked[skill],
                 right=tally.right[skill], mastered=st.mastered, p_known=st.p_known,
                 mistake=mistake,
-                next_step=next_step(st.mastered, tally.asked[skill], mistake, self.lang)))
+                next_step=next_step(st.mastered, tally.asked[skill], mistake, lang)))
         return LessonSummary(
-            lesson=self.lesson, student=name, lang=self.lang,
-            reason=self._end_reason() if self.lesson_over else None, skills=tuple(skills),
-            questions=tally.questions(self.plan.focus), rounds=self.lesson_rounds,
-            minutes=round(self.lesson_minutes, 2))
+            lesson=self.lesson, student=name, lang=lang, reason=reason, skills=tuple(skills),
+            questions=tally.questions(focus), rounds=rounds, minutes=round(self.minutes, 2))
+
+    def skill_views(self, name: str, focus: frozenset[str], lang: str) -> tuple[SkillView, ...]:
+        """The skills to show for ``name``, in ``lang``: those of ``focus`` (the lesson's
+        targets; every skill in free play), and any other skill they have been asked about."""
+        t = translator(lang)
+        mastery = self.mastery(name)
+        out = []
+        for skill in SKILLS:
+            st = mastery.state(skill)
+            target = skill in focus
+            if not target and not st.asked:
+                continue
+            out.append(SkillView(skill, t(SKILL_NAMES[skill]), st.p_known, st.mastered,
+                                 st.asked, st.first_try_right, target, st.streak,
+                                 tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
+        return tuple(out)
 
     # --- the match's end --------------------------------------------------------------------
 
-    def match_answers(self, seat: int | None = None) -> StudentAnswers:
-        """``seat``'s student's answers in this match (default: the first human's): each skill
-        asked, with the questions asked and right at the first answer (docs/rules.md §4: a
-        question counts once, at its first answer; a reveal before any answer is wrong)."""
-        name = self.student_of(seat)
-        mastery = self._mastery(name)
+    def match_answers(self, name: str, lang: str) -> StudentAnswers:
+        """``name``'s answers in this match: each skill asked, with the questions asked and
+        right at the first answer (docs/rules.md §4: a question counts once, at its first
+        answer; a reveal before any answer is wrong), its name in ``lang``."""
+        t = translator(lang)
+        mastery = self.mastery(name)
         tally = self._match_tallies.get(name, LessonTally())
         skills = []
         for skill in SKILLS:
@@ -233,46 +220,27 @@ class LessonCounts:
                 continue
             st = mastery.state(skill)
             skills.append(SkillSummary(
-                skill=skill, name=self._t(SKILL_NAMES[skill]), asked=tally.asked[skill],
+                skill=skill, name=t(SKILL_NAMES[skill]), asked=tally.asked[skill],
                 right=tally.right[skill], mastered=st.mastered, p_known=st.p_known,
                 mistake=tally.mistake(skill)))
         return StudentAnswers(student=name, skills=tuple(skills))
 
-    def next_lesson(self) -> tuple[str, str] | None:
+    def next_lesson(self, lang: str) -> tuple[str, str] | None:
         """The lesson after this one in the lessons page's order (by id, of
-        :func:`tutor.course.lessons.list_lessons`): its id and its title in the session's language;
-        None after the last lesson. Read once per language."""
-        if self.lang not in self._next_lessons:
+        :func:`tutor.course.lessons.list_lessons`): its id and its title in ``lang``; None
+        after the last lesson. Read once per language."""
+        if lang not in self._next_lessons:
             # the lessons page's order: by id (the shipped lessons are numbered 01-…)
-            lessons = sorted(list_lessons(self.lang), key=lambda lesson: lesson.id)
+            lessons = sorted(list_lessons(lang), key=lambda lesson: lesson.id)
             ids = [lesson.id for lesson in lessons]
             after = ids.index(self.lesson) + 1 if self.lesson in ids else len(ids)
-            self._next_lessons[self.lang] = (
-                (lessons[after].id, lessons[after].text("title", self.lang))
+            self._next_lessons[lang] = (
+                (lessons[after].id, lessons[after].text("title", lang))
                 if after < len(lessons) else None)
-        return self._next_lessons[self.lang]
-
-
-    def _tally_evidence(self, p: Pending, mistake: str | None) -> None:
-        """Count a question's first answer in the lesson's and the match's tallies as
-        :mod:`tutor.teaching.counts` counts it: once, under the skill its evidence is about, right
-        only when right with no hint before it; a repeated number (no evidence) not at
-        all; a deal played before or an answer revealed before (no evidence) only toward the
-        lesson's question cap."""
-        ev = p.evidence
-        if ev is not None and ev.why in (REPLAYED, SHOWN):
-            name = self.students.get(p.seat, self.student)
-            self._tallies.setdefault(name, LessonTally()).add_unjudged(ev.skill)
-            return
-        if ev is None or ev.kind == "none":
-            return
-        right = ev.correct and not ev.hints
-        self._tally(p.seat, ev.skill, right, None if right else mistake)
-
+        return self._next_lessons[lang]
 
 
 def _counts(mastery: Mastery) -> tuple[int, int]:
     """(asked, right at the first try) over all of ``mastery``'s skills."""
     states = mastery.states.values()
     return sum(st.asked for st in states), sum(st.first_try_right for st in states)
-

@@ -29,10 +29,11 @@ from engine.view import view_of
 from tutor.course.lesson_end import (
     DEFAULT_MAX_MINUTES,
     DEFAULT_MAX_QUESTIONS,
+    EndReason,
     LessonSummary,
     SkillSummary,
 )
-from tutor.course.lessons import Lesson, load_lesson
+from tutor.course.lessons import Lesson, lesson_params, load_lesson
 from tutor.games import game
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.session.lesson_tally import LessonCounts
@@ -67,19 +68,22 @@ from tutor.session.snapshot import (
     ScoreSheetView,
     SkillView,
     Snapshot,
+    StudentAnswers,
     export_progress,
 )
-from tutor.teaching.asking import ASK_KINDS, Asker, Feedback, Pending, note_text
+from tutor.teaching.asking import ASK_KINDS, Asker, AskingView, Feedback, Pending, note_text
 from tutor.teaching.hints import Hint
-from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Params, default_params
+from tutor.teaching.mastery import Mastery, Params, default_params
 from tutor.teaching.practice import Plan
 from tutor.teaching.questions import Question, seat_name
+from tutor.teaching.replay import reviews_due
 
 if TYPE_CHECKING:
     from typing import Unpack
 
     from tutor.course.lessons import Lesson
     from tutor.storage.progress_store import ProgressStore
+    from tutor.teaching.review import Due
 
 __all__ = ["ASK_KINDS", "NOT_SAVED_YET", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "Deals",
            "Feedback", "GameSettings", "LessonOverrides", "LessonSettings", "LessonSummary",
@@ -117,7 +121,7 @@ class Step:
     """The step's number (:attr:`Session.steps`, and the snapshot's ``step``)."""
 
 
-class Session(LessonCounts):
+class Session:
     """Students playing a match against bots, with questions on what they compute.
 
     The dashboard, the terminal and the simulated students drive the same object:
@@ -166,8 +170,6 @@ class Session(LessonCounts):
         self.session_id = self.recorder.session_id if self.recorder else ""
         self._ends_noted: set[tuple[int, str]] = set()
         """The lesson ends recorded (match number, reason): each once (:meth:`_note_end`)."""
-        self.masteries = {}
-        self.counted_from = {}
         self.lesson_info: Lesson | None = None
         """The :class:`tutor.course.lessons.Lesson` the session plays (set by
         :meth:`from_lesson`)."""
@@ -183,14 +185,17 @@ class Session(LessonCounts):
         """A lesson's cap: questions on its targets per student (None: no such cap)."""
         self.max_minutes = max_minutes
         """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
-        self._next_lessons = {}
         self.revealed: dict[str, set[tuple[str, str, int | None]]] = {}
         """Per student, the numbers of the questions "Show me" revealed in this session (the
         lesson's): a right answer to them later is no proof, in any match (issue 51)."""
         self.notes_said: list[str] = []
         """The notes the tutor said in this session, in order (:data:`tutor.teaching.asking.NOTES`:
         each once per student, e.g. why a power tile against a power tile asks nothing)."""
-        self._start_lesson()
+        self.tally = LessonCounts(lesson=lesson, params=self.params, recorder=self.recorder,
+                                  clock=self.clock, max_questions=max_questions,
+                                  max_minutes=max_minutes)
+        """The lesson's counts: each student's mastery, the lesson's and the match's tallies,
+        why the lesson ends (:class:`~tutor.session.lesson_tally.LessonCounts`)."""
         self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
                     rules=rules, deals=deals, targets=targets,
@@ -263,7 +268,7 @@ class Session(LessonCounts):
         self.match_number += 1
         if self.recorder is not None:
             self.recorder.playing(self.match_number, match)
-        self._match_tallies = {}
+        self.tally.start_match()
         self.plan = Plan(targets=c.targets, scaffolds=c.scaffolds, drill=bool(s["drill"]),
                          ask_bot_plays=bool(s["ask_bot_plays"]), game=s["variant"])
         rng = random.Random(None if self.seed is None else self.seed * 7919 + self.match_number)
@@ -275,7 +280,7 @@ class Session(LessonCounts):
         """The seats whose student played this deal before, on a class server (issue 51):
         the match is practice for them, its answers no evidence (:attr:`practice_note`)."""
         self.asker = Asker(lang=self.lang, plan=self.plan, ask=c.ask, students=students,
-                           masteries={seat: self._mastery(name) for seat, name in
+                           masteries={seat: self.tally.mastery(name) for seat, name in
                                       students.items()},
                            players=players, rng=rng, recorder=self.recorder,
                            symbol_value=rules.symbol_value, tileset=match.current.tileset,
@@ -317,7 +322,7 @@ class Session(LessonCounts):
             self.set_lang(changes.pop("lang"))
         self.log_events = []
         self._next_match(changes)
-        self._start_lesson(first=self.match_number)
+        self.tally.start_lesson(first=self.match_number)
         return list(self.last_events)
 
     def _next_match(self, changes: GameSettings | None = None) -> None:
@@ -338,6 +343,105 @@ class Session(LessonCounts):
         self.lang = normalize_lang(lang)
         self.asker.set_lang(self.lang)
 
+
+    # --- the lesson (its counts are the tally's) -----------------------------------------------
+
+    def _t(self, message: str) -> str:
+        return translator(self.lang)(message)
+
+    def reviews_due(self, seat: int | None = None) -> list[Due]:
+        """What ``seat``'s student (default: the first human's) has due for review now, by
+        the session's clock (:class:`tutor.teaching.review.Due` items; none without a store)."""
+        if self.store is None:
+            return []
+        # lazy: `import tutor` loads no store, no sqlite3 (test_loading_a_lesson_loads_no_store)
+        from tutor.storage.store import StoreBusyError
+
+        try:
+            attempts = self.store.attempts(self.student_of(seat))
+        except StoreBusyError:
+            return []  # the file is busy: review waits for the next lesson
+        return reviews_due(attempts, self.clock(), lesson_params())
+
+    def _mix_in_reviews(self) -> None:
+        """Review (tutor.teaching.review): a lesson opened when reviews are due starts with review
+        items for them (each due skill's, as drill positions)."""
+        due = {seat: [d.skill for d in self.reviews_due(seat)] for seat in self.students}
+        self.asker.review(due, f"m{self.match_number}-")
+
+    def student_of(self, seat: int | None) -> str:
+        """The student at ``seat`` (None: the first human seat's, else ``student``)."""
+        if seat is None:
+            seat = self.humans[0] if self.humans else None
+        return self._student_at(seat) if seat is not None else self.student
+
+    def _student_at(self, seat: int) -> str:
+        return self.students.get(seat, self.student)
+
+    @property
+    def mastery(self) -> Mastery:
+        """The mastery of the first human seat's student (or of ``student``)."""
+        return self.tally.mastery(self.student_of(None))
+
+    def mastery_of(self, seat: int) -> Mastery:
+        return self.tally.mastery(self.students[seat])
+
+    def arithmetic(self, student: str) -> tuple[int, int]:
+        """``student``'s questions in this session: (right at the first try, asked)
+        (:meth:`~tutor.session.lesson_tally.LessonCounts.arithmetic`)."""
+        return self.tally.arithmetic(student)
+
+    @property
+    def lesson_minutes(self) -> float:
+        """Minutes since the lesson started, by the session's ``clock``."""
+        return self.tally.minutes
+
+    @property
+    def lesson_rounds(self) -> int:
+        """Rounds played in this lesson so far (the current one included)."""
+        return self.tally.rounds(self.match)
+
+    def lesson_questions(self, seat: int | None = None) -> int:
+        """Questions on the lesson's targets (free play: its focus) answered by ``seat``'s
+        student (default: the first human) in this lesson."""
+        return self.tally.questions(self.student_of(seat), self.plan.focus)
+
+    def _end_reason(self) -> EndReason | None:
+        """Why the lesson ends once the round is over, or None (it goes on):
+        :meth:`~tutor.session.lesson_tally.LessonCounts.end_reason` for this match and its
+        students."""
+        return self.tally.end_reason(self.match, self.match_number, self.plan.targets,
+                                     list(self.students.values()) or [self.student])
+
+    @property
+    def lesson_over(self) -> bool:
+        """The lesson is over: its round is over, no question waits, and (a lesson with
+        targets) every target is mastered or a cap is reached, after the first match's
+        rounds at least; (free play) the match is over. :meth:`lesson_summary` says how it
+        went. Until then :meth:`new_round` goes on, with a new match when one is over."""
+        if self.asker.pending is not None or not self.round.over:
+            return False
+        return self._end_reason() is not None
+
+    def lesson_summary(self, seat: int | None = None) -> LessonSummary:
+        """How the lesson went for ``seat``'s student (default: the first human): each target
+        skill (free play: the skills its game practises) with the questions asked and right
+        at the first answer in this lesson, mastered or not, and what to practise next.
+        ``reason`` is why it ended (None while it goes on)."""
+        return self.tally.summary(
+            self.student_of(seat), self.plan.focus, self.lang,
+            self._end_reason() if self.lesson_over else None, self.lesson_rounds)
+
+    def match_answers(self, seat: int | None = None) -> StudentAnswers:
+        """``seat``'s student's answers in this match (default: the first human's): each skill
+        asked, with the questions asked and right at the first answer (docs/rules.md §4: a
+        question counts once, at its first answer; a reveal before any answer is wrong)."""
+        return self.tally.match_answers(self.student_of(seat), self.lang)
+
+    def next_lesson(self) -> tuple[str, str] | None:
+        """The lesson after this one in the lessons page's order: its id and its title in the
+        session's language; None after the last lesson."""
+        return self.tally.next_lesson(self.lang)
 
     # --- the game: the one interface ----------------------------------------------------------
 
@@ -463,7 +567,7 @@ class Session(LessonCounts):
         if self.match.over and not self.plan.targets:
             raise self._error(N_("The match is over."))
         if self.match.over:
-            self._lesson_rounds += len(self.match.rounds)
+            self.tally.match_played(len(self.match.rounds))
             self._next_match()
             return list(self.last_events)
         events = list(self.match.start_round().log)
@@ -539,7 +643,8 @@ class Session(LessonCounts):
         first = p.attempts == 0
         fb, done = self.asker.answer(text)
         if first and p.attempts > 0:
-            self._tally_evidence(p, fb.diagnosis.rule if fb.diagnosis is not None else None)
+            self.tally.count(self._student_at(p.seat), p.evidence,
+                             fb.diagnosis.rule if fb.diagnosis is not None else None)
         self._note_end()
         return fb
 
@@ -560,7 +665,7 @@ class Session(LessonCounts):
         first = p.attempts == 0 and p.evidence is None
         fb = self.asker.reveal()
         if first:
-            self._tally_evidence(p, None)
+            self.tally.count(self._student_at(p.seat), p.evidence, None)
         self._note_end()
         return fb
 
@@ -629,8 +734,11 @@ class Session(LessonCounts):
                               symbol_value=self.match.rules.symbol_value)
 
     def skill_views(self, seat: int | None = None) -> tuple[SkillView, ...]:
-        """The skills to show for ``seat``'s student (the snapshot's ``skills``)."""
-        return skill_views(self, seat)
+        """The skills to show for ``seat``'s student (the snapshot's ``skills``; default, or
+        a seat not a student's: the first human's): the lesson's targets (every skill in free
+        play), and any other skill they have been asked about."""
+        name = self.student_of(seat if seat in self.students else None)
+        return self.tally.skill_views(name, self.plan.focus, self.lang)
 
     def export_progress(self, student: str | None = None) -> ProgressFile | None:
         """``student``'s (default: the first human's) attempts in the progress store as a
@@ -658,25 +766,24 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
     to_move = session.current_player()
     if seat is None:
         seat = to_move if to_move is not None else (humans[0] if humans else None)
-    asker = session.asker
-    hidden_g, hidden_l = asker.hidden()
+    asking = session.asker.view()
+    hidden_g, hidden_l = asking.hidden_gains, asking.hidden_losses
     scores = session.match.scores
-    pending = asker.pending
-    student_seat = (pending.seat if pending is not None
+    q = asking.question
+    student_seat = (asking.seat if q is not None
                     else seat if seat in session.students else (humans[0] if humans else None))
     student = session.students.get(student_seat, session.student) \
         if student_seat is not None else session.student
     question = None
-    if pending is not None:
-        q = pending.question
+    if q is not None:
         question = QuestionView(
             id=q.id, prompt=q.prompt, step=q.step, skill=q.skill, situation=q.situation,
-            attempts=pending.attempts, hints=tuple(pending.given), scaffold=pending.scaffold,
-            queued=len(asker.queue) - 1, student=student, more_hints=asker.more_hints())
+            attempts=asking.attempts, hints=asking.hints, scaffold=asking.scaffold,
+            queued=asking.queued, student=student, more_hints=asking.more_hints)
     end = rnd.result
     line = rnd.line_tiles()
     lesson_over = session.lesson_over
-    match_end = _match_end_view(session)
+    match_end = _match_end_view(session, asking)
     following = session.next_lesson() if lesson_over or match_end is not None else None
     waiting = session.waiting()
     hiding = any(hidden_g) or any(hidden_l)
@@ -706,7 +813,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         hiding=hiding, teams=tuple(session.match.teams)
         if len(session.match.teams) < players else (),
         question=question, student=student,
-        skills=skill_views(session, student_seat),
+        skills=session.skill_views(student_seat),
         log=tuple(session.describe(e) for e in session.log_events),
         round_over=rnd.over, round_winner=None if end is None else end.winner,
         round_end=None if end is None else end.reason, match_over=session.match.over,
@@ -716,7 +823,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         practice_note=session.practice_note or "",
         lesson_over=lesson_over,
         lesson_end=session.lesson_summary() if lesson_over and session.plan.targets else None,
-        hand_points=tuple(end.hand_totals) if end is not None and pending is None else (),
+        hand_points=tuple(end.hand_totals) if end is not None and q is None else (),
         match_end=match_end, next_lesson=None if following is None else following[0],
         next_lesson_title="" if following is None else following[1],
         step=session.steps, news=tuple(session.describe(e) for e in session.last_events),
@@ -765,11 +872,11 @@ def _match_rows(session: Session) -> tuple[MatchRow, ...]:
         for r in m.rounds)
 
 
-def _match_end_view(session: Session) -> MatchEndView | None:
+def _match_end_view(session: Session, asking: AskingView) -> MatchEndView | None:
     """The match's end for the snapshot: once it is over and no question waits."""
     match = session.match
     end = match.match_end
-    if end is None or session.asker.pending is not None:
+    if end is None or asking.question is not None:
         return None
     pairs = len(match.teams) < session.players
     return MatchEndView(
@@ -778,24 +885,6 @@ def _match_end_view(session: Session) -> MatchEndView | None:
         winners=tuple(end.winners),
         answers=tuple(session.match_answers(seat) for seat in session.humans),
         lesson=session.lesson, student=session.student_of(None))
-
-
-def skill_views(session: Session, seat: int | None = None) -> tuple[SkillView, ...]:
-    """The skills to show for ``seat``'s student: the lesson's targets (every skill in free
-    play), and any other skill they have been asked about."""
-    mastery = session.mastery if seat is None or seat not in session.students \
-        else session.mastery_of(seat)
-    t = translator(session.lang)
-    out = []
-    for skill in SKILLS:
-        st = mastery.state(skill)
-        target = skill in session.plan.focus
-        if not target and not st.asked:
-            continue
-        out.append(SkillView(skill, t(SKILL_NAMES[skill]), st.p_known, st.mastered,
-                             st.asked, st.first_try_right, target, st.streak,
-                             tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
-    return tuple(out)
 
 
 def _sheet(session: Session) -> ScoreSheetView | None:

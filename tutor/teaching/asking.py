@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
@@ -23,14 +22,9 @@ from tutor.games import game
 from tutor.i18n import N_, format_number, translator
 from tutor.storage.records import Attempt, Outcome
 from tutor.teaching.answers import AnswerError, read_answer
-from tutor.teaching.coverage import (
-    LazyCoverage,
-    SkillCoverage,
-    drill_sources,
-    item_tells,
-)
+from tutor.teaching.coverage import LazyCoverage, SkillCoverage, item_tells
 from tutor.teaching.diagnosis import Diagnosis, candidates, diagnose, is_typo
-from tutor.teaching.drilling import Drilling
+from tutor.teaching.drilling import DrillItem, Drills
 from tutor.teaching.evidence import (
     REPLAYED,
     SHOWN,
@@ -42,8 +36,8 @@ from tutor.teaching.evidence import (
 )
 from tutor.teaching.hints import ANSWER, Hint, hint_ladder
 from tutor.teaching.mastery import Mastery
-from tutor.teaching.pending import Feedback, Pending
-from tutor.teaching.practice import DRILL_SKILLS, Plan, Practice, plan_coverage
+from tutor.teaching.pending import AskingView, Feedback, Pending
+from tutor.teaching.practice import Plan, Practice, plan_coverage
 from tutor.teaching.questions import (
     RULE_SKILL,
     Perspective,
@@ -57,8 +51,8 @@ from tutor.teaching.questions import (
 )
 from tutor.teaching.review import missed_review, review_missed, reviewed_skill
 
-__all__ = ["ASK_KINDS", "NOTES", "POWER_ON_POWER", "AnswerRecorder", "Asker", "Feedback",
-           "Pending", "note_text"]
+__all__ = ["ASK_KINDS", "NOTES", "POWER_ON_POWER", "AnswerRecorder", "Asker", "AskingView",
+           "Feedback", "Pending", "note_text"]
 
 ASK_KINDS = frozenset({"power", "round_end"})
 POWER_ON_POWER = "power-on-power"
@@ -106,7 +100,7 @@ class AnswerRecorder(Protocol):
         ...
 
 
-class Asker(Drilling):
+class Asker:
     """The questions of one match for its human seats, each seat a student of its own."""
 
     def __init__(self, *, lang: str, plan: Plan, ask: frozenset[str], students: dict[int, str],
@@ -124,10 +118,6 @@ class Asker(Drilling):
         """Per student, the numbers "Show me" revealed to them in this lesson (the session
         keeps them across its matches; the store has them too, once saved, with those of the
         student's other tabs: :meth:`AnswerRecorder.revealed`)."""
-        self.id_prefix = id_prefix
-        """Starts the problem ids of the questions this asker makes on its own (remediation
-        items), so that no two questions of a session share a problem id and step (the
-        session gives each match's asker ``m{match}-``)."""
         self.plan = plan
         self.ask = ask
         self.students = students
@@ -137,21 +127,22 @@ class Asker(Drilling):
         self.symbol_value = symbol_value
         self.tileset = tileset
         self.rules = rules if rules is not None else HouseRules(symbol_value=symbol_value)
-        leonard = tileset is LEONARD
-        self._game = game(plan.game)
         self.cover: Mapping[str, SkillCoverage] = LazyCoverage(
             lambda: plan_coverage(plan, players, ask, self.rules))
         """What the lesson's items can tell apart, per skill: what each skill's row must rule
         out (issue 42 part 1)."""
-        self._sources = {s: sorted(drill_sources(s, self._game, leonard, ask))
-                         for s in DRILL_SKILLS}
         self.practice = {seat: Practice(plan, random.Random(rng.random()), cover=self.cover)
                          for seat in students}
+        self.drills = Drills(lang=lang, plan=plan, players=players, students=students,
+                             masteries=masteries, practice=self.practice, cover=self.cover,
+                             ask=ask, rules=self.rules, symbol_value=symbol_value,
+                             tileset=tileset, id_prefix=id_prefix)
+        """The drills, remediation items and reviews (:class:`~tutor.teaching.drilling.
+        Drills`): ``id_prefix`` starts the problem ids of the questions they make, so that no
+        two questions of a session share a problem id and step (the session gives each
+        match's asker ``m{match}-``)."""
         self.queue: list[Pending] = []
         self._events: list[Event] = []  # events questions were made from (kept alive for id)
-        self._drills = 0
-        self._remediations = 0
-        self._top_ups: dict[int, Counter[str]] = {}
         self._rows: dict[tuple[str, str, str], int] = {}  # rows recorded per question step
         self.notes: list[tuple[int, str]] = []
         """The notes of :data:`NOTES` said since the session last took them
@@ -309,6 +300,35 @@ class Asker(Drilling):
         for practice in self.practice.values():
             practice.new_round()
 
+    # --- the questions on positions of the tutor's own (self.drills) --------------------------
+
+    def drill(self, prefix: str) -> int:
+        """Queue the drill between rounds (:meth:`~tutor.teaching.drilling.Drills.drill`).
+        Returns how many questions were queued."""
+        return self._enqueue_items(self.drills.drill(prefix))
+
+    def review(self, due: Mapping[int, Sequence[str]], prefix: str) -> int:
+        """Queue review items for the skills ``due`` for review, by seat
+        (:meth:`~tutor.teaching.drilling.Drills.review`). Returns how many were queued."""
+        return self._enqueue_items(self.drills.review(due, prefix))
+
+    def remediate(self, seat: int, rule: str | None) -> int:
+        """After ``seat``'s first answer showed the named mistake ``rule``: an item that tells
+        it apart right after the pending question
+        (:meth:`~tutor.teaching.drilling.Drills.remediate`). Returns how many questions were
+        queued."""
+        item = self.drills.remediate(seat, rule, self.queue)
+        if item is None:
+            return 0
+        self._enqueue(item.questions, item.seat, None, (), (), at=1 if self.queue else 0,
+                      remediation=item.remediation)
+        return len(item.questions)
+
+    def _enqueue_items(self, items: Sequence[DrillItem]) -> int:
+        for item in items:
+            self._enqueue(item.questions, item.seat, None, (), (), drilled=item.drilled)
+        return sum(len(item.questions) for item in items)
+
     def _enqueue(self, questions: Sequence[Question], seat: int, source: Event | None,
                  gains: tuple[int, ...], losses: tuple[int, ...], at: int | None = None,
                  remediation: str = "", drilled: str = "") -> None:
@@ -333,7 +353,7 @@ class Asker(Drilling):
             self.queue.insert(where + k, Pending(
                 q, seat, source, gains, losses, shown=frozenset({"T"} if t_asked else ()),
                 trivial=is_trivial(q.step, ctx.rule, ctx.n, ctx.t), remediation=remediation,
-                tells=tells, requires=self._requires(of), values=candidates(q),
+                tells=tells, requires=self.drills.requires(of), values=candidates(q),
                 drilled=drilled if of == drilled else "",
                 flags=frozenset({REPLAYED}) if seat in self.replayed else frozenset()))
         if was_empty:
@@ -379,8 +399,21 @@ class Asker(Drilling):
                 losses[s] += p.hidden_losses[s]
         return gains, losses
 
+    def view(self) -> AskingView:
+        """What a screen shows of the asking now: the pending question, what happened at it
+        so far, and the points the queue hides (the session's snapshot reads it)."""
+        gains, losses = self.hidden()
+        p = self.pending
+        if p is None:
+            return AskingView(hidden_gains=tuple(gains), hidden_losses=tuple(losses))
+        return AskingView(question=p.question, seat=p.seat, attempts=p.attempts,
+                          hints=tuple(p.given), scaffold=p.scaffold,
+                          queued=len(self.queue) - 1, more_hints=self.more_hints(),
+                          hidden_gains=tuple(gains), hidden_losses=tuple(losses))
+
     def set_lang(self, lang: str) -> None:
         self.lang = lang
+        self.drills.set_lang(lang)
         for p in self.queue:
             p.question = p.question.in_lang(lang)
             p.given = list(hint_ladder(p.question, lang)[:len(p.given)])
@@ -498,7 +531,7 @@ class Asker(Drilling):
         mastery.observe(ev, seconds=seconds)
         self._review_evidence(p, mastery, ev, was_mastered)
         if p.drilled:
-            self._top_up(p)
+            self._enqueue_items(self.drills.top_up(p, self.queue))
         if self.recorder is not None:
             self.recorder.save_mastery(self.students[p.seat], mastery)
         return ev

@@ -3,23 +3,26 @@ for the skills a round left short (and its top-ups), the item after a named mist
 tells it apart (remediation), and the review of a mastered skill. Each item is the best of a
 bounded number of positions at telling apart what the skill's row has not ruled out yet.
 
-:class:`Drilling` is the part of :class:`~tutor.teaching.asking.Asker` that does it; the
-asker queues what it finds with its other questions.
+:class:`Drills` is a part the :class:`~tutor.teaching.asking.Asker` holds (its ``drills``),
+given the match's table and students when it is made: its methods return what they find, as
+:class:`DrillItem` lists, and the asker queues them with its other questions (the methods
+that must read the queue, e.g. to see whether the next question already tells a mistake
+apart, are handed it).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from engine.events import Event
 from engine.rules import HouseRules
-from engine.tiles import TileSet
-from tutor.games import Game
+from engine.tiles import LEONARD, TileSet
+from tutor.games import game
 from tutor.teaching.coverage import (
     DRILL_SKILLS,
     SkillCoverage,
+    drill_sources,
     item_tells,
     round_end_pool,
 )
@@ -48,43 +51,63 @@ from tutor.teaching.questions import (
 )
 from tutor.teaching.review import REVIEW_ITEMS, review_problem
 
-__all__ = ["Drilling"]
+__all__ = ["DrillItem", "Drills"]
 
 
-class Drilling:
-    """Drills, remediation items and reviews: the part of the
-    :class:`~tutor.teaching.asking.Asker` that builds questions on positions of its own (it
-    sets every attribute below)."""
+@dataclass(frozen=True)
+class DrillItem:
+    """Questions :class:`Drills` found for one student, to be queued together."""
 
-    lang: str
-    id_prefix: str
-    plan: Plan
-    players: int
-    symbol_value: int
-    tileset: TileSet
-    rules: HouseRules
-    students: dict[int, str]
-    masteries: dict[int, Mastery]
-    practice: dict[int, Practice]
-    cover: Mapping[str, SkillCoverage]
-    queue: list[Pending]
-    _game: Game
-    _sources: dict[str, list[str]]
-    _drills: int
-    _remediations: int
-    _top_ups: dict[int, Counter[str]]
+    questions: tuple[Question, ...]
+    seat: int
+    drilled: str = ""
+    """The skill a drill or a top-up practises ("" for a review or a remediation item)."""
+    remediation: str = ""
+    """The named mistake a remediation item tells apart (it goes right after the pending
+    question)."""
 
-    def _enqueue(self, questions: Sequence[Question], seat: int, source: Event | None,
-                 gains: tuple[int, ...], losses: tuple[int, ...], at: int | None = None,
-                 remediation: str = "", drilled: str = "") -> None:
-        raise NotImplementedError  # the asker's queue (Asker._enqueue)
 
-    def drill(self, prefix: str) -> int:
+class Drills:
+    """Drills, remediation items and reviews: the questions the asker brings up on positions
+    of its own (see the module's docstring)."""
+
+    def __init__(self, *, lang: str, plan: Plan, players: int, students: Mapping[int, str],
+                 masteries: Mapping[int, Mastery], practice: Mapping[int, Practice],
+                 cover: Mapping[str, SkillCoverage], ask: Iterable[str], rules: HouseRules,
+                 symbol_value: int, tileset: TileSet, id_prefix: str = "") -> None:
+        self.lang = lang
+        self.plan = plan
+        self.players = players
+        self.students = students
+        """The human seats' students (the asker's)."""
+        self.masteries = masteries
+        """Each human seat's mastery (the asker's)."""
+        self.practice = practice
+        """Each human seat's practice (the asker's: its counts and its random numbers)."""
+        self.cover = cover
+        self.rules = rules
+        self.symbol_value = symbol_value
+        self.tileset = tileset
+        self.id_prefix = id_prefix
+        """Starts the problem ids of the remediation items and top-ups."""
+        self.game = game(plan.game)
+        self.sources = {s: sorted(drill_sources(s, self.game, tileset is LEONARD, ask))
+                        for s in DRILL_SKILLS}
+        """Per skill, where its drill items come from (a power play, a round's end)."""
+        self._drills = 0
+        self._remediations = 0
+        self._top_ups: dict[int, Counter[str]] = {}
+
+    def set_lang(self, lang: str) -> None:
+        """Build the questions from now on in ``lang``."""
+        self.lang = lang
+
+    def drill(self, prefix: str) -> list[DrillItem]:
         """Between rounds: 2–4 questions on real positions for each student's target skills
         the round left short of practice, each position chosen to tell apart what the skill's
-        row has not ruled out yet (:func:`tutor.teaching.practice.wanted`). Returns how many
-        were queued."""
-        added = 0
+        row has not ruled out yet (:func:`tutor.teaching.practice.wanted`), in the order to
+        queue them."""
+        found: list[DrillItem] = []
         for seat in self.students:
             practice, mastery = self.practice[seat], self.masteries[seat]
             coming: dict[str, Counter[str]] = {}
@@ -94,18 +117,17 @@ class Drilling:
                 self._drills += 1
                 tag = f"{prefix}drill{self._drills}-{k}-"
                 told = coming.setdefault(skill, Counter())
-                want = wanted(mastery, skill, self._requires(skill), told)
+                want = wanted(mastery, skill, self.requires(skill), told)
                 qs = self._drill_questions(skill, seat, tag, want)
                 for q in qs:
                     of, tells = item_tells(q)
                     if of == skill:
                         told.update(tells)
-                self._enqueue(qs, seat, None, (), (), drilled=skill)
-                added += len(qs)
+                found.append(DrillItem(tuple(qs), seat, drilled=skill))
             self._top_ups[seat] = Counter()
-        return added
+        return found
 
-    def _top_up(self, p: Pending) -> None:
+    def top_up(self, p: Pending, queue: Sequence[Pending]) -> list[DrillItem]:
         """In a lesson without targets (it ends with its match, and its drills are its only
         room to practise what the deal brings too seldom: a tranque's count, a −/n play):
         when the last queued drill item of a skill is answered and the skill is still short
@@ -118,7 +140,8 @@ class Drilling:
         more drill now would only give it more tries at a lucky row), at most
         :data:`~tutor.teaching.practice.DRILL_TOP_UPS` times per skill and drill. A student
         who does not know the skill yet (the estimate below the threshold) gets the drill's
-        usual room and no more."""
+        usual room and no more. ``queue``: the asker's questions (``p`` among them); returns
+        the items to queue after them."""
         skill, seat = p.drilled, p.seat
         mastery = self.masteries[seat]
         st = mastery.state(skill)
@@ -127,28 +150,31 @@ class Drilling:
         if (not skill or self.plan.targets or st.mastered or ups[skill] >= DRILL_TOP_UPS
                 or st.p_known < params.mastery_threshold or st.sure
                 or any(q is not p and q.seat == seat and q.drilled == skill and not
-                       q.first_recorded for q in self.queue)):
-            return
+                       q.first_recorded for q in queue)):
+            return []
         # A misconception the student has shown is not chased: its longer row is for the
         # rounds and drills to come, not for a drill that goes on until a lucky row; and a
         # student who has shown one for sure (no slip gives its number) gets no top-up.
         need = right_answers_to_mastery(mastery, skill, self.cover.get(skill), st.shown)
         if not need:
-            return
+            return []
         ups[skill] += 1
+        found: list[DrillItem] = []
         told: Counter[str] = Counter()
         for k in range(need):
             self._drills += 1
-            want = wanted(mastery, skill, self._requires(skill), told)
+            want = wanted(mastery, skill, self.requires(skill), told)
             qs = self._drill_questions(skill, seat, f"{self.id_prefix}more{self._drills}-{k}-",
                                        want)
             for q in qs:
                 of, tells = item_tells(q)
                 if of == skill:
                     told.update(tells)
-            self._enqueue(qs, seat, None, (), (), drilled=skill)
+            found.append(DrillItem(tuple(qs), seat, drilled=skill))
+        return found
 
-    def _requires(self, skill: str) -> frozenset[str]:
+    def requires(self, skill: str) -> frozenset[str]:
+        """The mistakes of ``skill`` the lesson's items can show: its row must rule them out."""
         cover = self.cover.get(skill)
         return cover.shows if cover is not None else frozenset()
 
@@ -159,11 +185,11 @@ class Drilling:
         one telling apart the most of ``want`` in its order (the first counts most), never a
         trivial item of a skill it does not test (×1, +0, T = 0: issue 42 part 1). Empty
         when no position tried is an item of the skill."""
-        sources = self._sources.get(skill) or ["round_end"]
+        sources = self.sources.get(skill) or ["round_end"]
         best: list[Question] = []
         score = -1
         for k in range(DRILL_TRIES):  # bounded
-            qs = self._drill_item(skill, seat, tag, sources[k % len(sources)], want)
+            qs = self.item(skill, seat, tag, sources[k % len(sources)], want)
             told = _told(qs, skill)
             if told is None:
                 continue  # no question of the skill (a trivial item): not a drill of it
@@ -174,13 +200,16 @@ class Drilling:
                 break
         return best
 
-    def _drill_item(self, skill: str, seat: int, tag: str, source: str,
-                    want: Sequence[str]) -> list[Question]:
+    def item(self, skill: str, seat: int, tag: str, source: str,
+             want: Sequence[str]) -> list[Question]:
+        """One drill item of ``skill`` for ``seat`` from ``source`` (of :attr:`sources`), its
+        problem ids starting ``tag``, on a position drawn from the seat's practice's random
+        numbers (``want``: what a round-end item is picked to tell apart)."""
         practice, mastery = self.practice[seat], self.masteries[seat]
         if source == "round_end":
             kind = "tens" if skill == "round" else "collect"
             pool = round_end_pool(self.plan.game, self.players, self.rules) \
-                if kind in self._game.round_end else ()
+                if kind in self.game.round_end else ()
             drill = pick_round_end(pool, kind, skill, practice.rng, seat, want) or \
                 drill_round_end(skill, practice.rng, self.tileset, seat, self.players)
             hands = {s: tuple(map(str, h)) for s, h in drill.hands.items()}
@@ -207,7 +236,8 @@ class Drilling:
                              situation=situation)
         return [q for q in qs if q.skill == skill or q.step == "T"]
 
-    def remediate(self, seat: int, rule: str | None) -> int:
+    def remediate(self, seat: int, rule: str | None,
+                  queue: Sequence[Pending]) -> DrillItem | None:
         """After ``seat``'s first answer to the pending question showed the named mistake
         ``rule``, specific to one skill: make the student's next question one that tells that
         mistake apart (docs/rules.md §4, issue 32) — an item where the mistake gives a wrong
@@ -217,18 +247,19 @@ class Drilling:
         right after the pending question. Not for a slip, a mistake of no one skill (an
         arithmetic slip's), a ``rules`` mistake, a mistake made on a remediation item itself,
         nor more than :data:`~tutor.teaching.practice.REMEDIATIONS_PER_ROUND` times per mistake and
-        round. Returns how many questions were queued."""
+        round. ``queue``: the asker's questions, the pending one first; returns the item to
+        queue right after it (None: none)."""
         skill = mistake_skill(rule) if rule else None
         practice = self.practice.get(seat)
         if (rule is None or skill is None or skill not in DRILL_SKILLS or practice is None
-                or not practice.may_remediate(rule) or not self._sources.get(skill)):
-            return 0
-        head = self.queue[0] if self.queue else None
+                or not practice.may_remediate(rule) or not self.sources.get(skill)):
+            return None
+        head = queue[0] if queue else None
         if head is not None and head.remediation:
-            return 0
-        after = [p for p in self.queue[1:] if p.seat == seat][:1]
+            return None
+        after = [p for p in queue[1:] if p.seat == seat][:1]
         if after and tells_apart(after[0].question, rule):
-            return 0  # the game gives one
+            return None  # the game gives one
         best: list[Question] = []
         score = 0
         for _ in range(REMEDIATION_TRIES):  # bounded
@@ -241,17 +272,15 @@ class Drilling:
             if score == 2:
                 break
         if not best:
-            return 0
+            return None
         practice.remediated[rule] += 1
-        self._enqueue(best, seat, None, (), (), at=1 if self.queue else 0, remediation=rule)
-        return len(best)
+        return DrillItem(tuple(best), seat, remediation=rule)
 
-    def review(self, due: Mapping[int, Sequence[str]], prefix: str) -> int:
-        """Review (:mod:`tutor.teaching.review`): for each student's skills ``due`` for review (by
-        seat), queue :data:`~tutor.teaching.review.REVIEW_ITEMS` drill items of that skill alone,
-        with
-        problem ids starting ``review-``. Returns how many were queued."""
-        added = 0
+    def review(self, due: Mapping[int, Sequence[str]], prefix: str) -> list[DrillItem]:
+        """Review (:mod:`tutor.teaching.review`): for each student's skills ``due`` for review
+        (by seat), :data:`~tutor.teaching.review.REVIEW_ITEMS` drill items of that skill
+        alone, with problem ids starting ``review-``, in the order to queue them."""
+        found: list[DrillItem] = []
         for seat, skills in due.items():
             if seat not in self.students:
                 continue
@@ -265,16 +294,15 @@ class Drilling:
                     tag = review_problem(prefix, skill, k)
                     # the items that tell apart the most of what the lesson can show: a
                     # review tests the skill, never a trivial item of another (issue 42)
-                    want = wanted(mastery, skill, self._requires(skill), told) or sorted(
-                        self._requires(skill), key=lambda m: (told[m], m))
+                    want = wanted(mastery, skill, self.requires(skill), told) or sorted(
+                        self.requires(skill), key=lambda m: (told[m], m))
                     item = [q for q in self._drill_questions(skill, seat, tag, want)
                             if q.skill == skill][:1]
                     for q in item:
                         told.update(item_tells(q)[1])
                     qs += item
-                self._enqueue(qs, seat, None, (), ())
-                added += len(qs)
-        return added
+                found.append(DrillItem(tuple(qs), seat))
+        return found
 
 
 def _told(questions: Sequence[Question], skill: str) -> frozenset[str] | None:

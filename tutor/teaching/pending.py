@@ -1,6 +1,7 @@
 """What the asker keeps and gives back for each question: a question waiting in its queue,
 with what happened at it so far (:class:`Pending`), and the tutor's reply to an answer or to
-giving up (:class:`Feedback`). The asking itself is :mod:`tutor.teaching.asking`'s.
+giving up (:class:`Feedback`), and what the asker shows of its queue now
+(:class:`AskingView`). The asking itself is :mod:`tutor.teaching.asking`'s.
 """
 
 from __future__ import annotations
@@ -16,11 +17,37 @@ from tutor.teaching.evidence import Evidence, step_name
 from tutor.teaching.hints import Hint
 from tutor.teaching.questions import Question
 
-__all__ = ["UNCOUNTED", "Feedback", "FeedbackKind", "Pending"]
+__all__ = ["UNCOUNTED", "AskingView", "Feedback", "FeedbackKind", "Pending"]
 
 FeedbackKind = Literal["invalid", "working", "correct", "wrong", "revealed"]
 UNCOUNTED = frozenset({"invalid", "working"})
 """Replies that are not attempts: unreadable text, and working instead of a number."""
+
+
+@dataclass(frozen=True)
+class AskingView:
+    """What the asker shows now (:meth:`tutor.teaching.asking.Asker.view`): the question
+    waiting for an answer, with what happened at it so far, and the points the questions in
+    the queue hide."""
+
+    question: Question | None = None
+    """The pending question (None: no question waits)."""
+    seat: int | None = None
+    """Whose question it is."""
+    attempts: int = 0
+    hints: tuple[Hint, ...] = ()
+    """The rungs of the hint ladder given so far."""
+    scaffold: str = ""
+    """The formula with blanks (LaTeX) when the scaffold shows for it."""
+    queued: int = 0
+    """How many more questions wait after it."""
+    more_hints: bool = False
+    """The ladder has a rung not given yet."""
+    hidden_gains: tuple[int, ...] = ()
+    """Per seat, the gains still behind unanswered questions (:meth:`~tutor.teaching.asking.
+    Asker.hidden`)."""
+    hidden_losses: tuple[int, ...] = ()
+    """Per seat, the losses still behind unanswered questions."""
 
 
 @dataclass(frozen=True)
