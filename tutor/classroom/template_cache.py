@@ -12,24 +12,14 @@ new name in its place.
 
 from __future__ import annotations
 
-import logging
-import warnings
-
+from tutor.classroom.old_extension import REMOVED_IN, extension_points, warn_old_name
 from tutor.hub.page_templates import CACHE, ON, SharedBytecodeCache, install, installed, turn_on
 
 __all__ = ["CACHE", "ON", "REMOVED_IN", "SharedBytecodeCache", "install", "installed", "turn_on"]
 
-REMOVED_IN = "0.2.0"
-"""The version of the Leonard-Domino Tutor that no longer has this name."""
-
-_SAYS = (f"Leonard-Domino Tutor: {__name__} is the old name of tutor.hub.page_templates and "
-         f"goes in version {REMOVED_IN}; re-run `python -m tutor.commands.server "
-         f"--write-server-config` to write the new name into this server's config.")
-
-warnings.warn(_SAYS, DeprecationWarning, stacklevel=2)
-logging.getLogger(__name__).warning(_SAYS)  # a server shows no DeprecationWarning by default
+warn_old_name(__name__, "tutor.hub.page_templates")
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
     """Jupyter Server loads the extension from its new module."""
-    return [{"module": "tutor.hub.page_templates"}]
+    return extension_points("tutor.hub.page_templates")
