@@ -30,8 +30,8 @@ def pytest_report_header(config):  # noqa: ARG001 - pytest hook signature
 SLOW_PARTS = ("tests/browser/", "notebooks/Teacher.ipynb")
 """Tests marked ``slow`` by where they are: every browser test drives Chromium against real
 servers (Voilà, a hub) started for it, and the teacher page's notebook runs a class's
-simulated answers (about 20 s). The other tests over 5 s on a 2-core machine carry
-``@pytest.mark.slow`` themselves. ``pytest -m "not slow"`` is the inner loop
+simulated answers (about 20 s). The other tests over 5 s on a busy 2-core machine (about
+2 s idle) carry ``@pytest.mark.slow`` themselves. ``pytest -m "not slow"`` is the inner loop
 (CONTRIBUTING.md)."""
 
 

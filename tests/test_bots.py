@@ -46,6 +46,7 @@ def test_greedy_beats_random():
     assert rate > 0.55 and mean > 3 * se
 
 
+@pytest.mark.slow
 def test_search_beats_greedy():
     rate, mean, se = duel("search", "greedy", 100)
     assert rate > 0.55 and mean > 2 * se

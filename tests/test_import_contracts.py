@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 BAD = {  # contract id: a file of a copy of the code, and a forbidden import added to it
     "layers": ("tutor/storage/records.py", "def _f():\n    import tutor.session  # lazy\n"),
@@ -47,6 +49,7 @@ def test_the_engine_imports_the_standard_library_only() -> None:
         sys.stdlib_module_names)
 
 
+@pytest.mark.slow
 def test_each_contract_catches_a_bad_import(tmp_path: Path) -> None:
     """In a copy of the code, each import of :data:`BAD` alone breaks its contract."""
     for package in ("tutor", "engine"):

@@ -259,6 +259,7 @@ def test_leonard_random_rounds_keep_the_invariants(seed, players, rules):
     run_games(LEONARD_VARIANT, players, rules, seed)
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(seed=seeds, players=block_players, rules=house_rules)
 def test_block_random_rounds_keep_the_invariants(seed, players, rules):
@@ -275,6 +276,7 @@ def play_match(match: Match, rng: random.Random) -> None:
         match.start_round()
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(seed=seeds, players=leonard_players, rules=house_rules, block=st.booleans())
 def test_match_record_replays_to_the_same_scores(seed, players, rules, block):
@@ -292,6 +294,7 @@ def test_match_record_replays_to_the_same_scores(seed, players, rules, block):
     assert json.loads(json.dumps(again.to_record())) == record
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(seed=seeds, players=leonard_players, rules=house_rules, block=st.booleans())
 def test_playout_ends_with_conserved_tiles_and_consistent_scores(seed, players, rules, block):

@@ -200,6 +200,7 @@ def short_rules(game: str, rules: HouseRules, seed: int) -> HouseRules:
     return replace(rules, target=target)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(seed=seeds, game=games, rules=house_rules)
 def test_every_variant_match_scores_and_record_replay(seed, game, rules):
@@ -231,6 +232,7 @@ def test_every_variant_match_scores_and_record_replay(seed, game, rules):
     assert json.loads(json.dumps(again.to_record())) == record
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(seed=seeds, game=games, rules=house_rules)
 def test_every_variant_playout_ends_conserved_consistent_and_replays(seed, game, rules):

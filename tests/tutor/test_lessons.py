@@ -233,6 +233,7 @@ def _check(*args: str, env: dict[str, str] | None = None, timeout: float | None 
                           env={**os.environ, **(env or {})}, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_lessons_check_command(tmp_path):
     """`python -m tutor lessons check [DIR]`: one line per broken file (file, field, what is
     wrong, in the teacher's language); exit 2 if any is broken, 0 otherwise."""

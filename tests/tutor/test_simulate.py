@@ -52,6 +52,7 @@ def test_questions_are_arithmetic(lesson: str) -> None:
     assert r["non_arithmetic_share"] <= 0.10, r["kinds"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_target_skills_are_most_of_the_questions(lesson: str) -> None:
     """Issue (curriculum): target-skill questions are ≥ 60% of each lesson's questions."""
@@ -432,6 +433,7 @@ SLICE = [("06-doubles", "double", "squared_instead_of_doubled"),
          ("11-ponce", "round", "rounded_down")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lesson", "skill", "mistake"), SLICE)
 def test_a_slice_of_the_catalogue_pairs(lesson: str, skill: str, mistake: str) -> None:
     """Issue 42 part 5: a fixed-seed slice of benchmarks/teaching_rates.py's catalogue table,

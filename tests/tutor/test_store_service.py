@@ -350,6 +350,7 @@ def test_a_row_the_store_refuses_is_said(service: Service) -> None:
             ana.add_attempt(bad)
 
 
+@pytest.mark.slow
 def test_a_service_out_of_reach_is_busy_and_the_answers_wait(store_urls: Callable[[], str]
                                                              ) -> None:
     """The service down (or restarting): the store says "busy" at once, and says it without
@@ -384,6 +385,7 @@ def test_a_service_out_of_reach_is_busy_and_the_answers_wait(store_urls: Callabl
         service.stop()
 
 
+@pytest.mark.slow
 def test_a_database_out_of_reach_answers_busy(pg_cluster: object) -> None:
     """PostgreSQL stopped under the service: "busy" (the page keeps the answers), and when
     it is back the same write goes through, once."""
@@ -667,6 +669,7 @@ def test_a_huge_body_is_refused_with_a_sentence(service: Service) -> None:
     assert _post_rows(service, "tok-beto", [_attempt("beto", "s1", 1)])[0] == 200
 
 
+@pytest.mark.slow
 def test_a_teachers_big_merge_goes_in_requests_that_fit(service: Service) -> None:
     """A file of 3,000 rows (about 1.4 MiB as JSON) is more than one request may carry: the
     client sends it in several, all stored. (The teacher's wait, not a page's half second: a

@@ -223,6 +223,7 @@ def test_both_servers_take_uploads_up_to_the_projects_own_limit(tmp_path: Path) 
     assert config.Voila.tornado_settings == serving.TORNADO
 
 
+@pytest.mark.slow
 def test_a_closed_tab_frees_its_kernel_through_the_xsrf_check(tmp_path: Path) -> None:
     """Issue 36: Voilà's page sends its shutdown request (on closing the tab) with the value
     of an ``_xsrf`` cookie that Voilà never set: 403, and the kernel lived until the culler.
