@@ -181,10 +181,6 @@ class Session:
         self.log_events: list[Event] = []
         """The game's last :data:`~tutor.session.snapshot.LOG_KEEP` events (the snapshot's log); a
         new match the student chooses starts it again."""
-        self.max_questions = max_questions
-        """A lesson's cap: questions on its targets per student (None: no such cap)."""
-        self.max_minutes = max_minutes
-        """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
         self.revealed: dict[str, set[tuple[str, str, int | None]]] = {}
         """Per student, the numbers of the questions "Show me" revealed in this session (the
         lesson's): a right answer to them later is no proof, in any match (issue 51)."""
@@ -200,6 +196,16 @@ class Session:
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
                     rules=rules, deals=deals, targets=targets,
                     drill=drill, students=students)
+
+    @property
+    def max_questions(self) -> int | None:
+        """A lesson's cap: questions on its targets per student (None: no such cap)."""
+        return self.tally.max_questions
+
+    @property
+    def max_minutes(self) -> float | None:
+        """A lesson's cap in minutes, read off ``clock`` (None: no such cap)."""
+        return self.tally.max_minutes
 
     @classmethod
     def from_lesson(cls, lesson: Lesson | str, *, lang: str = "es", student: str = "anon",

@@ -186,10 +186,3 @@ class Database:
 
     def close(self) -> None:
         self.conn.close()
-
-    def fail_closed(self, err: Exception) -> StoreError:
-        """Close, and the error to raise for ``err``, raised while the store was opened:
-        a database error means the file is no progress file of this tutor."""
-        self.conn.close()
-        return StoreError(N_("{path} is not a progress file of this tutor ({error})."),
-                          path=str(self.path), error=str(err), lang=self.lang)

@@ -213,14 +213,12 @@ class Store(StoreBase):
             self.db.retry(lambda: check_schema(self.db))
             if self.db.name == "sqlite":
                 self.db.retry(self.db.use_wal)
-        except StoreError:
-            self.db.close()
-            raise
         except Exception as err:
-            if not self.db.backend.is_database_error(err):
-                self.db.close()
+            self.db.close()
+            if isinstance(err, StoreError) or not self.db.backend.is_database_error(err):
                 raise
-            raise self.db.fail_closed(err) from err
+            raise StoreError(N_("{path} is not a progress file of this tutor ({error})."),
+                             path=str(self.path), error=str(err), lang=self.lang) from err
 
     @property
     def kind(self) -> str:

@@ -125,7 +125,6 @@ class Asker:
         self.players = players
         self.recorder = recorder
         self.symbol_value = symbol_value
-        self.tileset = tileset
         self.rules = rules if rules is not None else HouseRules(symbol_value=symbol_value)
         self.cover: Mapping[str, SkillCoverage] = LazyCoverage(
             lambda: plan_coverage(plan, players, ask, self.rules))
