@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
+import os
+import tempfile
 import threading
 from collections.abc import Callable
 from functools import cache, lru_cache
@@ -105,9 +107,17 @@ def compile_catalogs(force: bool = False) -> list[Path]:
             if not force and mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
                 continue
             data = _compile_bytes(po, lang)
-            tmp = mo.with_suffix(".mo.tmp")
+            # A temporary name of its own: kernels started at once on a fresh install each
+            # compile, and a shared name would let one rename the file another still writes.
             try:
-                tmp.write_bytes(data)
+                fd, name = tempfile.mkstemp(dir=mo.parent, prefix=".tutor.", suffix=".mo")
+            except OSError:  # a read-only install
+                continue
+            tmp = Path(name)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                tmp.chmod(0o644)
                 tmp.replace(mo)  # atomic: a reader never sees half a file
             except OSError:
                 tmp.unlink(missing_ok=True)

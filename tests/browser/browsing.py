@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from npm_cache import npm_install
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -92,23 +93,11 @@ def axe_script() -> Path:
     when missing (the tests need npm, as the hub test does). Without npm the audits skip and say
     why, or fail under CI=true."""
     script = AXE_CACHE / AXE_VERSION / "node_modules" / "axe-core" / "axe.min.js"
-    if script.exists():
-        return script
-    npm = shutil.which("npm")
-    if npm is None:
+    if npm_install(script.parents[2], f"axe-core@{AXE_VERSION}", script) is None:
         reason = "npm not found: install nodejs and npm (apt-get install -y npm) to audit pages"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-    import subprocess
-
-    folder = script.parents[2]
-    folder.mkdir(parents=True, exist_ok=True)
-    # A package.json of its own, or npm installs into the first folder above that has one.
-    (folder / "package.json").write_text('{"private": true}\n', encoding="utf-8")
-    subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--no-save",
-                    f"axe-core@{AXE_VERSION}"], cwd=folder, check=True, capture_output=True,
-                   timeout=300)
     return script
 
 

@@ -17,7 +17,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -25,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from npm_cache import npm_install
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "tljh" / "leonard.py"
@@ -49,16 +50,7 @@ def proxy_command() -> Path | None:
     """configurable-http-proxy 5 from npm, installed into the cache folder when missing;
     None without npm."""
     chp = CHP_CACHE / "node_modules" / ".bin" / "configurable-http-proxy"
-    if chp.exists():
-        return chp
-    npm = shutil.which("npm")
-    if npm is None:
-        return None
-    CHP_CACHE.mkdir(parents=True, exist_ok=True)
-    subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund",
-                    "configurable-http-proxy@5"], cwd=CHP_CACHE, check=True,
-                   capture_output=True, timeout=300)
-    return chp
+    return npm_install(CHP_CACHE, "configurable-http-proxy@5", chp)
 
 
 def descendants(pid: int) -> set[int]:
