@@ -41,10 +41,24 @@ def pytest_collection_modifyitems(config, items):  # noqa: ARG001 - pytest hook 
             item.add_marker(pytest.mark.slow)
 
 
+def pytest_xdist_auto_num_workers(config):
+    """Workers for ``-n auto`` (``pyproject.toml``'s addopts): one per core (at most 4), each
+    running whole files (``--dist loadfile``, so a file's servers start once). A run of one
+    file or of tests in one file gets none: a file is never split, and a worker costs
+    seconds to start."""
+    files = {str(arg).split("::", 1)[0] for arg in config.args}
+    if len(files) == 1 and Path(next(iter(files))).is_file():
+        return 0
+    return None  # pytest-xdist's own count: the cores
+
+
 def pytest_configure(config):  # noqa: ARG001 - pytest hook signature
-    if "LEONARD_TUTOR_DB" not in os.environ:
+    # One throwaway file per test process: the workers of a run side by side (pytest-xdist)
+    # inherit the first process's settings, so the file it made is replaced by their own.
+    if "LEONARD_TUTOR_DB" not in os.environ or os.environ.get("LEONARD_TESTS_OWN_DB"):
         folder = tempfile.mkdtemp(prefix="leonard-tests-")
         os.environ["LEONARD_TUTOR_DB"] = os.path.join(folder, "progress.sqlite3")
+        os.environ["LEONARD_TESTS_OWN_DB"] = "1"
 
 
 def _copy_checkout(dest: Path) -> Path:
@@ -97,6 +111,46 @@ def store_url(store_urls: Callable[[], str]) -> str:
 @pytest.fixture(scope="session")
 def copy_checkout() -> Callable[[Path], Path]:
     return _copy_checkout
+
+
+def once_per_run(tmp_path_factory: pytest.TempPathFactory, name: str,
+                 make: Callable[[Path], None]) -> Path:
+    """A folder ``name`` made by ``make(folder)`` once in the test run. Test workers running
+    side by side (pytest-xdist) share it: the first makes it under a file lock, the others
+    wait and find it made. A folder half made (a worker killed) is made again."""
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # this run's folder, above each worker's own
+    folder = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / ".made").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            (folder / ".made").touch()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built once per test run from a copy of the checkout as ``pip
+    install .`` builds it (``pip wheel --no-deps``: an isolated build, the engine compiled
+    where a C compiler is). The install test and Binder's emulation install it."""
+    import sys
+
+    def build(folder: Path) -> None:
+        source = folder / "source"
+        source.mkdir()
+        _copy_checkout(source)
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
+                        str(folder), str(source)], check=True, cwd=folder)
+        shutil.rmtree(source)
+
+    (wheel,) = once_per_run(tmp_path_factory, "wheel", build).glob("leonard_domino_tutor-*.whl")
+    return wheel
 
 
 def play_lesson(lesson: "str | Lesson", student: str, db: Path, seed: int, wrong_every: int = 0,
@@ -164,16 +218,17 @@ def class_files(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, byt
     run (about half a minute) for the teacher page's tests."""
     from tutor.storage.store import Store
 
-    folder = tmp_path_factory.mktemp("class")
-    db = folder / "class.sqlite3"
-    files = []
-    for k in range(30):
-        name = f"student-{k:02d}"
-        play_lesson("04-times", name, db, seed=200 + k, wrong_every=2 + k % 3, rounds=1)
-        with Store(db) as store:
-            store.export_csv(folder / f"{name}.csv", name)
-        files.append((f"{name}.csv", (folder / f"{name}.csv").read_bytes()))
-    return files
+    def play(folder: Path) -> None:
+        db = folder / "class.sqlite3"
+        for k in range(30):
+            name = f"student-{k:02d}"
+            play_lesson("04-times", name, db, seed=200 + k, wrong_every=2 + k % 3, rounds=1)
+            with Store(db) as store:
+                store.export_csv(folder / f"{name}.csv", name)
+
+    folder = once_per_run(tmp_path_factory, "class", play)
+    return [(f"student-{k:02d}.csv", (folder / f"student-{k:02d}.csv").read_bytes())
+            for k in range(30)]
 
 
 @pytest.fixture(scope="session")

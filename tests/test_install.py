@@ -10,7 +10,6 @@ import subprocess
 import sys
 import textwrap
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,13 +39,10 @@ CHECK = textwrap.dedent("""
 
 @pytest.mark.slow
 def test_a_regular_install_finds_lessons_notebooks_and_translations(
-        tmp_path: Path, copy_checkout: Callable[[Path], Path]) -> None:
-    wheels, site, elsewhere = tmp_path / "wheels", tmp_path / "site", tmp_path / "elsewhere"
+        tmp_path: Path, built_wheel: Path) -> None:
+    site, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
     elsewhere.mkdir()
-    repo = copy_checkout(tmp_path / "repo")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels),
-                    str(repo)], check=True, cwd=tmp_path)
-    (wheel,) = wheels.glob("leonard_domino_tutor-*.whl")
+    wheel = built_wheel  # pip wheel of a copy of the checkout (conftest.py)
     # The page template (no CDN links) goes where Voila looks: {prefix}/share/jupyter/voila/…
     with zipfile.ZipFile(wheel) as whl:
         data = {n.split(".data/data/", 1)[1] for n in whl.namelist() if ".data/data/" in n}

@@ -44,8 +44,8 @@ def readme_launch_path() -> str:
 
 
 @pytest.fixture(scope="module")
-def binder(tmp_path_factory: pytest.TempPathFactory,
-           copy_checkout: Callable[[Path], Path]) -> Iterator[dict[str, Any]]:
+def binder(tmp_path_factory: pytest.TempPathFactory, copy_checkout: Callable[[Path], Path],
+           built_wheel: Path) -> Iterator[dict[str, Any]]:
     need_chromium()
     tmp = tmp_path_factory.mktemp("binder")
     repo, venv, home = tmp / "repo", tmp / "venv", tmp / "home"
@@ -58,7 +58,14 @@ def binder(tmp_path_factory: pytest.TempPathFactory,
            "HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     env.pop("LEONARD_TUTOR_DB", None)  # Binder has none: the default path under HOME
     env.pop("PYTHONPATH", None)
-    subprocess.run([str(bin_dir / "pip"), "install", "-q", "-r", "binder/requirements.txt"],
+    # binder/requirements.txt as it is, but for its ``.`` line: ``pip install .`` builds the
+    # wheel the install test builds too, so both install that one build (conftest.py).
+    requirements = (repo / "binder" / "requirements.txt").read_text(encoding="utf-8")
+    assert "\n.[postgres]\n" in requirements, requirements
+    (tmp / "requirements.txt").write_text(
+        requirements.replace("\n.[postgres]\n", f"\n{built_wheel}[postgres]\n"),
+        encoding="utf-8")
+    subprocess.run([str(bin_dir / "pip"), "install", "-q", "-r", str(tmp / "requirements.txt")],
                    cwd=repo, env=env, check=True)
     subprocess.run(["bash", "binder/postBuild"], cwd=repo, env=env, check=True)
     # psycopg too: the same image serves a Zero to JupyterHub class on a PostgreSQL store
