@@ -24,21 +24,33 @@ CLASS = 30
 # One student's kernel: says it is ready, waits for "go" on its stdin (so all of them open
 # the store together; blocked on a read, not polling, so 30 waiting kernels leave the CPU to
 # the database server), says it is opening the store, then records COUNT attempts and prints
-# the number of each one once record_attempt has returned (so it is committed).
+# the number of each one once record_attempt has returned (so it is committed). A write the
+# store calls busy (its waits all spent while the others write) is sent again, as the play
+# page does (tutor.session.saving.Recorder keeps it and sends it with the next write): a
+# class on a loaded machine waits longer, and loses nothing.
 WRITER = textwrap.dedent(
     """
     import sys
-    from tutor.storage.store import Store
+    from tutor.storage.store import Store, StoreBusyError
     db, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+    def patiently(write):
+        for _ in range(20):
+            try:
+                return write()
+            except StoreBusyError:
+                pass
+        return write()
+
     print("ready", flush=True)
     assert sys.stdin.readline() == "go\\n"
     print("opening", flush=True)
-    store = Store(db)
-    session = store.start_session(name)
+    store = patiently(lambda: Store(db))
+    session = patiently(lambda: store.start_session(name))
     for i in range(count):
-        store.record_attempt(name, session, lesson="L", problem=f"p{i}", step="s",
-                             outcome="CORRECT", input_text=str(i), kc="add", expected=i,
-                             answered=i)
+        patiently(lambda: store.record_attempt(
+            name, session, lesson="L", problem=f"p{i}", step="s", outcome="CORRECT",
+            input_text=str(i), kc="add", expected=i, answered=i))
         print(i, flush=True)
     store.close()
     """
