@@ -604,7 +604,7 @@ def test_a_long_game_does_not_pile_up_widgets() -> None:
         if app.session.round.over and app.session.pending_question is None:
             break
         shown = _find(app, "ld-move")
-        legal = app.legal_moves() if not app.board_slot.covered(app._view) else []
+        legal = app.legal_actions() if not app.board_slot.covered(app._view) else []
         assert [b.tooltip for b in shown] == [str(m) for m in legal]
         assert [b.description for b in shown] == [move_label(m, "en") for m in legal]
         assert [b.button_style == "warning" for b in shown] == [
@@ -634,7 +634,7 @@ def test_a_move_button_stays_while_its_move_is_on_offer() -> None:
     spanish = {b.tooltip: b for b in _find(app, "ld-move")}
     assert spanish == first
     assert [b.description for b in spanish.values()] == [
-        move_label(m, "es") for m in app.legal_moves()]
+        move_label(m, "es") for m in app.legal_actions()]
 
 
 def test_a_run_of_draws_is_one_step_that_stops_when_a_tile_fits() -> None:
@@ -652,7 +652,7 @@ def test_a_run_of_draws_is_one_step_that_stops_when_a_tile_fits() -> None:
             step, seen = _app.session.round_events[seen:], len(_app.session.round_events)
             rnd = _app.session.round
             if step and isinstance(step[-1], Drew) and not rnd.over and rnd.turn == step[-1].seat:
-                assert not all(isinstance(m, Draw) for m in rnd.legal_moves()), step
+                assert not all(isinstance(m, Draw) for m in rnd.legal_actions()), step
             drew = [e for e in step if isinstance(e, Drew) and not e.forced]
             if len(drew) > 1:
                 human = drew[0].seat in _app.session.humans
@@ -684,7 +684,7 @@ for _ in range(400):
         continue
     if s.round.over or asked >= 2:
         break
-    app.play(app.legal_moves()[0])
+    app.play(app.legal_actions()[0])
 new = sorted(m for m in set(sys.modules) - before
              if m.split(".")[0] in ("sympy", "babel", "mpmath", "latex2mathml"))
 print(asked, new)

@@ -478,7 +478,7 @@ class Session:
         question waits or a bot is to move."""
         if self.current_player() is None:
             return []
-        return [*self.round.legal_moves(), *self.round.extra_moves()]
+        return [*self.round.legal_actions(), *self.round.extra_moves()]
 
     def apply_action(self, action: Action | int | object) -> list[Event]:
         """Apply the human's move (one of :meth:`legal_actions`, or its index there); the bots
@@ -553,7 +553,7 @@ class Session:
         rnd = self.round
         while (events and isinstance(events[-1], Drew) and not events[-1].forced
                and not rnd.over and self.asker.pending is None and rnd.turn == events[-1].seat
-               and all(isinstance(m, Draw) for m in rnd.legal_moves())):
+               and all(isinstance(m, Draw) for m in rnd.legal_actions())):
             more = again()
             if not more:
                 break
@@ -811,7 +811,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         turn=rnd.turn, human_to_move=to_move, bot_pending=waiting is None,
         hand_sizes=tuple(rnd.hand_sizes), hand_seat=seat,
         hand=() if seat is None else tuple(rnd.hand(seat)),
-        legal=tuple(rnd.legal_moves()) if seat == to_move is not None else (),
+        legal=tuple(rnd.legal_actions()) if seat == to_move is not None else (),
         pile=rnd.pile_count,
         scores_shown=tuple(scores[s] - hidden_g[s] + hidden_l[s] for s in range(players)),
         round_gains_shown=tuple(rnd.gains[s] - hidden_g[s] for s in range(players)),
