@@ -163,7 +163,7 @@ def test_an_unforeseen_error_in_a_bot_step_is_said(monkeypatch) -> None:
     def broken() -> Any:
         raise RuntimeError("the bot tripped")
 
-    monkeypatch.setattr(app.session, "_bot_move", broken)
+    monkeypatch.setattr(app.session.game, "bot_move", broken)
     _play_first(app)  # the bot's reply trips
     assert "Something went wrong: the bot tripped" in app.status.value
     assert (app.session.waiting() is None)  # the bot's turn waits; nothing was lost
@@ -318,7 +318,7 @@ def test_setup_offers_every_bot_level_and_the_expert_plays() -> None:
     app.seat_dds[1].value = "expert"
     app.seed_in.value = "3"
     app.new_game_btn.click()
-    assert isinstance(app.session.bots[1], ExpertBot)
+    assert isinstance(app.session.game.bots[1], ExpertBot)
 
 
 def test_forced_draw_is_applied_with_a_message() -> None:
@@ -615,10 +615,10 @@ def test_a_long_game_does_not_pile_up_widgets() -> None:
         if app.session.pending_question is not None:
             app.reveal_btn.click()
         else:
-            before = len(app.session.round_events)
+            before = len(app.session.game.round_events)
             turns += 1
             _play_first(app)  # the first button, maybe a reused one, plays the first move
-            assert len(app.session.round_events) > before
+            assert len(app.session.game.round_events) > before
     assert turns > 10  # the round went through many sets of moves
     assert len(seen) <= most
     assert all(b.comm is not None for b in seen.values())
@@ -644,12 +644,12 @@ def test_a_run_of_draws_is_one_step_that_stops_when_a_tile_fits() -> None:
     runs: dict[str, int] = {"bot": 0, "student": 0}
     for seed in range(12):
         app = _app(seed=seed, players=2, bots="greedy")
-        seen = len(app.session.round_events)
+        seen = len(app.session.game.round_events)
         real = app.refresh
 
         def refresh(*args: Any, _app: TutorApp = app, _real: Any = real, **kwargs: Any) -> None:
             nonlocal seen
-            step, seen = _app.session.round_events[seen:], len(_app.session.round_events)
+            step, seen = _app.session.game.round_events[seen:], len(_app.session.game.round_events)
             rnd = _app.session.round
             if step and isinstance(step[-1], Drew) and not rnd.over and rnd.turn == step[-1].seat:
                 assert not all(isinstance(m, Draw) for m in rnd.legal_actions()), step

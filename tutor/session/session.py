@@ -1,31 +1,32 @@
 """A tutored game: the one object the dashboard, the terminal and the simulated students
-share. It holds the engine's match and the bots in their seats and owns the game's loop.
+share. It holds its parts and calls them: the game's loop (:mod:`tutor.session.game_loop`:
+the engine's match and the bots in their seats), the questions (asked by
+:mod:`tutor.teaching.asking`), the lesson's tally (:mod:`tutor.session.lesson_tally`) and the
+saving (:mod:`tutor.session.saving`); the snapshot a screen draws from is built from their
+views (:func:`build_snapshot`).
 
-Its interface, in the manner of OpenSpiel's: :meth:`Session.current_player`, :meth:`Session.
-waiting`, :meth:`Session.legal_actions`, :meth:`Session.apply_action`, :meth:`Session.returns`;
-:meth:`Session.advance` is the one loop (a bot's move, a human's forced draw or pass). Around
-it: the questions (asked by :mod:`tutor.teaching.asking`), the lesson's tally
-(:mod:`tutor.session.lesson_tally`), the saving (:mod:`tutor.session.saving`) and the snapshot a
-screen draws from (:func:`build_snapshot`).
+Its interface, in the manner of OpenSpiel's, is the loop's: :meth:`Session.current_player`,
+:meth:`Session.waiting`, :meth:`Session.legal_actions`, :meth:`Session.apply_action`,
+:meth:`Session.returns`; :meth:`Session.advance` is the one loop (a bot's move, a human's
+forced draw or pass).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from os import PathLike
 from typing import TYPE_CHECKING
 
-from engine.bots import Bot, bot_move, make_bot
-from engine.events import Drew, Event, Placed
+from engine.bots import Bot, make_bot
+from engine.events import Event, Placed
 from engine.match import Match
-from engine.round import DRAW, Action, Draw, Pass, Round
+from engine.round import Action, Round
 from engine.rules import HouseRules, RulesError
 from engine.sheet import ScoreSheet
 from engine.tiles import Tile
-from engine.view import view_of
 from tutor.course.lesson_end import (
     DEFAULT_MAX_MINUTES,
     DEFAULT_MAX_QUESTIONS,
@@ -36,6 +37,7 @@ from tutor.course.lesson_end import (
 from tutor.course.lessons import Lesson, lesson_params, load_lesson
 from tutor.games import game
 from tutor.i18n import N_, normalize_lang, translator
+from tutor.session.game_loop import GameLoop, Step
 from tutor.session.lesson_tally import LessonCounts
 from tutor.session.narration import describe_event
 from tutor.session.saving import NOT_SAVED_YET, REFUSED, STORE_DOWN, Recorder
@@ -55,7 +57,6 @@ from tutor.session.settings import (
     open_store,
 )
 from tutor.session.snapshot import (
-    LOG_KEEP,
     WAIT_MOVE,
     WAIT_QUESTION,
     WAIT_ROUND,
@@ -102,23 +103,6 @@ PRACTICE_DEAL = N_("You have played this deal before, so this game is practice: 
                    "here do not count toward mastery. For answers that count, start a new game "
                    "with a new seed (or none).")
 """Said on the play page when a match replays a deal the student played before (issue 51)."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """What one :meth:`Session.advance` did: ``events`` (none: nothing could happen without a
-    human or an answer, see ``waiting``)."""
-
-    events: tuple[Event, ...] = ()
-    seat: int | None = None
-    """Whose step it was (None: nothing happened)."""
-    forced: bool = False
-    """A human's only move, made for them: a run of draws, or a pass."""
-    waiting: str | None = None
-    """What the game waits for now (:meth:`Session.waiting`); None: the next step is the
-    session's own (a bot's move)."""
-    number: int = 0
-    """The step's number (:attr:`Session.steps`, and the snapshot's ``step``)."""
 
 
 class Session:
@@ -174,13 +158,6 @@ class Session:
         """The :class:`tutor.course.lessons.Lesson` the session plays (set by
         :meth:`from_lesson`)."""
         self.match_number = 0
-        self.last_events: list[Event] = []
-        """The events of the last step (a move, a bot's move, a round's start)."""
-        self.steps = 0
-        """Steps taken so far: a move, a bot's move, a round or a match started."""
-        self.log_events: list[Event] = []
-        """The game's last :data:`~tutor.session.snapshot.LOG_KEEP` events (the snapshot's log); a
-        new match the student chooses starts it again."""
         self.revealed: dict[str, set[tuple[str, str, int | None]]] = {}
         """Per student, the numbers of the questions "Show me" revealed in this session (the
         lesson's): a right answer to them later is no proof, in any match (issue 51)."""
@@ -266,10 +243,15 @@ class Session:
         students = self._students(humans, s["students"])
         self.settings: GameSettings = {**s, "ask": c.ask, "humans": humans, "rules": rules,
                                        "targets": c.targets}
-        self.players, self.humans, self.ask = players, humans, c.ask
+        self.ask = c.ask
         self.seed = s["seed"]
-        self.match = match
-        self.bots = bots
+        if self.match_number == 0:
+            self.game = GameLoop(match, bots, humans, players,
+                                 question_waits=lambda: self.asker.pending is not None,
+                                 moved=self._moved)
+            """The game's loop: the match, the bots, whose move it is (:class:`GameLoop`)."""
+        else:
+            self.game.next_match(match, bots, humans, players)
         self.students = students
         self.match_number += 1
         if self.recorder is not None:
@@ -292,9 +274,6 @@ class Session:
                            symbol_value=rules.symbol_value, tileset=match.current.tileset,
                            id_prefix=f"m{self.match_number}-", rules=rules,
                            replayed=self.replayed, shown=self.revealed)
-        self.round_events: list[Event] = list(self.round.log)
-        self._log(self.round.log)
-        self._news(list(self.round.log))
         self._mix_in_reviews()
 
     def warm_up(self) -> None:
@@ -326,10 +305,10 @@ class Session:
                               settings=", ".join(sorted(unknown)))
         if "lang" in changes:
             self.set_lang(changes.pop("lang"))
-        self.log_events = []
+        self.game.forget_log()
         self._next_match(changes)
         self.tally.start_lesson(first=self.match_number)
-        return list(self.last_events)
+        return list(self.game.last_events)
 
     def _next_match(self, changes: GameSettings | None = None) -> None:
         s = self.settings.copy()
@@ -449,36 +428,36 @@ class Session:
         session's language; None after the last lesson."""
         return self.tally.next_lesson(self.lang)
 
-    # --- the game: the one interface ----------------------------------------------------------
+    # --- the game: its loop is the game's (tutor.session.game_loop) ---------------------------
+
+    @property
+    def match(self) -> Match:
+        return self.game.match
 
     @property
     def round(self) -> Round:
-        return self.match.current
+        return self.game.round
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return self.game.humans
 
     def current_player(self) -> int | None:
-        """The human seat whose move the game waits for (None: a bot's turn, a question, or
-        the round over)."""
-        return self.round.turn if self.waiting() == WAIT_MOVE else None
+        """The human seat whose move the game waits for (:meth:`GameLoop.current_player`)."""
+        return self.game.current_player()
 
     def waiting(self) -> str | None:
-        """What the game waits for: :data:`WAIT_QUESTION` (an answer), :data:`WAIT_ROUND`
-        (the round is over), :data:`WAIT_MOVE` (a human's move), or None (a bot is to move:
-        :meth:`advance` moves it). Every check of whether a move may be played is this one."""
-        if self.asker.pending is not None:
-            return WAIT_QUESTION
-        if self.round.over:
-            return WAIT_ROUND
-        if self.round.turn in self.humans:
-            return WAIT_MOVE
-        return None
+        """What the game waits for (:meth:`GameLoop.waiting`): :data:`WAIT_QUESTION`,
+        :data:`WAIT_ROUND`, :data:`WAIT_MOVE`, or None (a bot is to move)."""
+        return self.game.waiting()
 
     def legal_actions(self) -> list[Action | object]:
-        """The moves of the human whose turn it is: the round's legal moves, then the game's
-        own moves on offer (the round's ``extra_moves``: Cuban's redeal). Empty while a
-        question waits or a bot is to move."""
-        if self.current_player() is None:
-            return []
-        return [*self.round.legal_actions(), *self.round.extra_moves()]
+        """The moves of the human whose turn it is (:meth:`GameLoop.legal_actions`)."""
+        return self.game.legal_actions()
 
     def apply_action(self, action: Action | int | object) -> list[Event]:
         """Apply the human's move (one of :meth:`legal_actions`, or its index there); the bots
@@ -492,73 +471,16 @@ class Session:
             if not 0 <= action < len(legal):
                 raise self._error(N_("Choose a move from 1 to {count}."), count=len(legal))
             action = legal[action]
-        events = self._move(action)
-        self._news(events)
-        return events
+        return self.game.play(action)
 
     def returns(self) -> tuple[int, ...]:
-        """Each seat's match score as the engine keeps it (a question's points included)."""
-        return tuple(self.match.scores)
+        """Each seat's match score as the engine keeps it (:meth:`GameLoop.returns`)."""
+        return self.game.returns()
 
     def advance(self, *, forced: bool = True) -> Step:
-        """The game's next step, the only place that decides it: a bot's move, or
-        (``forced``) a human's only move made for them (a draw or a pass); a player who drew
-        and still has no tile that fits draws again in the same step, so a run of draws is
-        one step. Nothing happens while a question, a human's choice or the round's end
-        waits (the returned step says which). The dashboard paces calls to it; the terminal
-        and the simulated students loop on it."""
-        waiting = self.waiting()
-        if waiting is None:
-            seat = self.round.turn
-            events = self._with_draws(self._bot_move(), self._bot_move)
-            is_forced = False
-        else:
-            move = self._forced_move() if forced and waiting == WAIT_MOVE else None
-            if move is None:
-                return Step(waiting=waiting, number=self.steps)
-            seat = self.round.turn
-            events = self._with_draws(self._move(move), lambda: self._move(DRAW))
-            is_forced = True
-        self._news(events)
-        return Step(events=tuple(events), seat=seat, forced=is_forced, waiting=self.waiting(),
-                    number=self.steps)
-
-    def _move(self, action: object) -> list[Event]:
-        """Apply the move of the player to move (the engine checks it)."""
-        return self._apply(lambda: self.match.apply(action, self.round.turn))
-
-    def _bot_move(self) -> list[Event]:
-        """One bot move: the bot to move chooses from what its seat sees, a game's own move
-        it wants first (:func:`engine.bots.bot_move`, as the engine's matches play)."""
-        if self.waiting() is not None:
-            return []
-        rnd = self.round
-        seat = rnd.turn
-        events = self._apply(lambda: self.match.apply(
-            bot_move(self.bots[seat], view_of(rnd, seat)), seat))
-        self._news(events)
-        return events
-
-    def _forced_move(self) -> Action | None:
-        """The human's move when there is no choice (a draw or a pass; not while the game
-        offers a move of its own, which is a choice)."""
-        moves = self.legal_actions()
-        if len(moves) == 1 and isinstance(moves[0], (Draw, Pass)):
-            return moves[0]
-        return None
-
-    def _with_draws(self, events: list[Event], again: Callable[[], list[Event]]) -> list[Event]:
-        """``events`` and, while their player drew and still has nothing but draws, their
-        next draws (``again()``), as one step."""
-        rnd = self.round
-        while (events and isinstance(events[-1], Drew) and not events[-1].forced
-               and not rnd.over and self.asker.pending is None and rnd.turn == events[-1].seat
-               and all(isinstance(m, Draw) for m in rnd.legal_actions())):
-            more = again()
-            if not more:
-                break
-            events += more
-        return events
+        """The game's next step (:meth:`GameLoop.advance`, the only loop): a bot's move, or
+        (``forced``) a human's only move made for them."""
+        return self.game.advance(forced=forced)
 
     def new_round(self) -> list[Event]:
         """Start the next round of the match (after the round's questions, if any). A lesson
@@ -575,28 +497,14 @@ class Session:
         if self.match.over:
             self.tally.match_played(len(self.match.rounds))
             self._next_match()
-            return list(self.last_events)
-        events = list(self.match.start_round().log)
+            return list(self.game.last_events)
+        events = self.game.start_round()
         self.asker.new_round()
-        self.round_events = list(events)
-        self._log(events)
-        self._news(events)
         return events
 
-    def _news(self, events: list[Event]) -> None:
-        """``events`` are the last step's."""
-        self.last_events = events
-        self.steps += 1
-
-    def _log(self, events: Iterable[Event]) -> None:
-        self.log_events = (self.log_events + list(events))[-LOG_KEEP:]
-
-    def _apply(self, move: Callable[[], list[Event]]) -> list[Event]:
-        rnd = self.round
-        before = list(self.match.scores)
-        events: list[Event] = move()
-        self.round_events += events
-        self._log(events)
+    def _moved(self, events: list[Event], rnd: Round, before: list[int]) -> None:
+        """After each move (:class:`GameLoop`'s ``moved``): the questions it raises, the
+        notes said, the round's drill, the lesson's end."""
         prefix = f"m{self.match_number}r{rnd.number}t{rnd.placements}-"
         self.asker.consider(events, rnd, before, prefix)
         notes = self.asker.take_notes()
@@ -607,7 +515,6 @@ class Session:
         if rnd.over and not (self.plan.targets and self._end_reason()):
             self.asker.drill(f"m{self.match_number}r{rnd.number}-")
         self._note_end()
-        return events
 
     def _note_end(self) -> None:
         """Once the play page ends the lesson (:attr:`lesson_over`: free play, its match),
@@ -807,7 +714,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         if rnd.line.shape.kind == "hub" else (),
         ends=rnd.ends,
         table=None if rnd.table is None else rnd.tileset.tiles[rnd.table],
-        last_placed=_last_placed(session.last_events, line),
+        last_placed=_last_placed(session.game.last_events, line),
         turn=rnd.turn, human_to_move=to_move, bot_pending=waiting is None,
         hand_sizes=tuple(rnd.hand_sizes), hand_seat=seat,
         hand=() if seat is None else tuple(rnd.hand(seat)),
@@ -820,7 +727,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         if len(session.match.teams) < players else (),
         question=question, student=student,
         skills=session.skill_views(student_seat),
-        log=tuple(session.describe(e) for e in session.log_events),
+        log=tuple(session.describe(e) for e in session.game.log_events),
         round_over=rnd.over, round_winner=None if end is None else end.winner,
         round_end=None if end is None else end.reason, match_over=session.match.over,
         match_winners=None if session.match.match_end is None
@@ -832,11 +739,11 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         hand_points=tuple(end.hand_totals) if end is not None and q is None else (),
         match_end=match_end, next_lesson=None if following is None else following[0],
         next_lesson_title="" if following is None else following[1],
-        step=session.steps, news=tuple(session.describe(e) for e in session.last_events),
+        step=session.game.steps, news=tuple(session.describe(e) for e in session.game.last_events),
         notes=tuple(note_text(n, session.lang) for n in session.notes_said),
-        waiting=waiting, seat_kinds=_seat_kinds(session),
+        waiting=waiting, seat_kinds=session.game.view().seat_kinds,
         round_summary=None if end is None
-        else RoundSummary.of(end, session.round_events, players),
+        else RoundSummary.of(end, session.game.round_events, players),
         match_rows=_match_rows(session) if rnd.over else (),
         sheet_available=True,  # engine.sheet is part of every engine build
         extra=_extra_views(session) if seat == to_move is not None else (),
@@ -861,14 +768,6 @@ def _extra_views(session: Session) -> tuple[ExtraMoveView, ...]:
         views.append(ExtraMoveView(move=move, text=str(move), label=t(label),
                                    explanation=t(why) if why else ""))
     return tuple(views)
-
-
-def _seat_kinds(session: Session) -> tuple[str, ...]:
-    """Each seat's player: ``human`` or its bot's level."""
-    bots = session.bots
-    return tuple("human" if seat in session.students
-                 else type(bots[seat]).__name__.replace("Bot", "").lower()
-                 if seat in bots else "" for seat in range(session.players))
 
 
 def _match_rows(session: Session) -> tuple[MatchRow, ...]:
