@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from os import PathLike
 from typing import TYPE_CHECKING
@@ -37,7 +37,7 @@ from tutor.course.lesson_end import (
 from tutor.course.lessons import Lesson, lesson_params, load_lesson
 from tutor.games import game
 from tutor.i18n import N_, normalize_lang, translator
-from tutor.session.game_loop import GameLoop, Step
+from tutor.session.game_loop import GameLoop, GameView, Step
 from tutor.session.lesson_tally import LessonCounts
 from tutor.session.narration import describe_event
 from tutor.session.saving import NOT_SAVED_YET, REFUSED, STORE_DOWN, Recorder
@@ -635,10 +635,55 @@ class Session:
 
     def snapshot(self, seat: int | None = None, *, sheet: bool = False,
                  progress: bool = False) -> Snapshot:
-        """Everything a screen draws, once (:func:`build_snapshot`).
+        """Everything a screen draws, once (:func:`build_snapshot`, from each part's view).
         ``seat``: whose hand to show (default: the human to move, else the first human).
         ``sheet``, ``progress``: with the round's score sheet, the student's progress file."""
-        return build_snapshot(self, seat, sheet=sheet, progress=progress)
+        game = self.game.view()
+        asking = self.asker.view()
+        humans = game.humans
+        to_move = game.to_move
+        if seat is None:
+            seat = to_move if to_move is not None else (humans[0] if humans else None)
+        student_seat = (asking.seat if asking.question is not None
+                        else seat if seat in self.students else (humans[0] if humans else None))
+        student = self.students.get(student_seat, self.student) \
+            if student_seat is not None else self.student
+        return build_snapshot(
+            game, asking, self._lesson_view(game, asking, student_seat),
+            self._saving_view(student if progress else None),
+            Told(log=tuple(self.describe(e) for e in game.log_events),
+                 news=tuple(self.describe(e) for e in game.last_events),
+                 notes=tuple(note_text(n, self.lang) for n in self.notes_said)),
+            lang=self.lang, settings=self.settings.copy(), seat=seat, student=student,
+            sheet=sheet)
+
+    def _lesson_view(self, game: GameView, asking: AskingView,
+                     student_seat: int | None) -> LessonView:
+        """The lesson as the snapshot shows it: the tally's counts for this session's
+        students, its focus and its file (:class:`LessonView`)."""
+        lesson_over = self.lesson_over
+        match_ended = game.match.match_end is not None and asking.question is None
+        names = tuple(self.students.get(s, "") for s in range(game.players))
+        info = self.lesson_info
+        return LessonView(
+            over=lesson_over,
+            summary=self.lesson_summary() if lesson_over and self.plan.targets else None,
+            following=self.next_lesson() if lesson_over or match_ended else None,
+            skills=self.skill_views(student_seat), seat_students=names,
+            counts=tuple(self.arithmetic(n) if n else (0, 0) for n in names),
+            answers=tuple(self.match_answers(seat) for seat in game.humans)
+            if match_ended else (),
+            lesson=self.lesson, first_student=self.student_of(None),
+            title=info.text("title", self.lang) if info is not None else "",
+            goal=info.goal_text(self.lang) if info is not None else "")
+
+    def _saving_view(self, progress_of: str | None) -> SavingView:
+        """What the snapshot says of the saving (the recorder's): what waits, and
+        ``progress_of``'s progress file (None: not asked for)."""
+        return SavingView(unsaved=self.unsaved, note=self.unsaved_message or "",
+                          practice_note=self.practice_note or "",
+                          progress=None if progress_of is None
+                          else self.export_progress(progress_of))
 
     def describe(self, event: Event) -> str:
         """One line of what happened; a bot's power play is shown worked out."""
@@ -664,29 +709,74 @@ class Session:
         return SessionError(msgid, lang=self.lang, **params)
 
 
-# --- building a snapshot (:meth:`Session.snapshot`; here, not in tutor.session.snapshot, which
-# --- holds the views and stays below the session: no import cycle) ---------------------------
+# --- building a snapshot (:meth:`Session.snapshot`) from the parts' views: the game's
+# --- (:class:`GameView`), the asker's (:class:`AskingView`), the lesson's (its tally's) and
+# --- the saving's (the recorder's); none of them reaches into the session -------------------
 
 
-def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = False,
-                   progress: bool = False) -> Snapshot:
-    """Everything a screen draws of ``session``, once. ``seat``: whose hand to show (default:
-    the human to move, else the first human). Scores leave out the points a pending question
-    asks for. ``sheet``, ``progress``: add the round's score sheet, the student's progress
-    file (a page asks for them only while it shows them)."""
-    rnd = session.round
-    humans = session.humans
-    to_move = session.current_player()
-    if seat is None:
-        seat = to_move if to_move is not None else (humans[0] if humans else None)
-    asking = session.asker.view()
+@dataclass(frozen=True)
+class LessonView:
+    """What a screen reads of the lesson now (:meth:`Session.snapshot`): the tally's counts
+    for the session's students (:class:`~tutor.session.lesson_tally.LessonCounts`), whether
+    the lesson is over, its file's words."""
+
+    over: bool
+    """:attr:`Session.lesson_over`."""
+    summary: LessonSummary | None
+    """Once over, a lesson with targets: how it went (:meth:`Session.lesson_summary`)."""
+    following: tuple[str, str] | None
+    """Once the lesson or the match is over and no question waits: the next lesson's id and
+    title (:meth:`Session.next_lesson`)."""
+    skills: tuple[SkillView, ...]
+    """The shown student's skills (:meth:`Session.skill_views`)."""
+    seat_students: tuple[str, ...]
+    """Each seat's student ("" for a bot's)."""
+    counts: tuple[tuple[int, int], ...]
+    """Each seat's questions of this session: (right at the first try, asked)."""
+    answers: tuple[StudentAnswers, ...]
+    """Once the match is over and no question waits: each human's answers in it."""
+    lesson: str
+    first_student: str
+    """The first human's student (whose links the match's end gives)."""
+    title: str
+    goal: str
+
+
+@dataclass(frozen=True)
+class SavingView:
+    """What a screen reads of the saving (the recorder's, :meth:`Session.snapshot`)."""
+
+    unsaved: int
+    note: str
+    """What the page says while answers wait (:attr:`Session.unsaved_message`, or "")."""
+    practice_note: str
+    progress: ProgressFile | None
+    """The student's progress file, when asked for."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """The game's events and the tutor's notes, told in the snapshot's language."""
+
+    log: tuple[str, ...]
+    news: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def build_snapshot(game: GameView, asking: AskingView, lesson: LessonView, saving: SavingView,
+                   told: Told, *, lang: str, settings: GameSettings, seat: int | None,
+                   student: str, sheet: bool = False) -> Snapshot:
+    """Everything a screen draws, once, from the parts' views. ``seat``: whose hand to show;
+    ``student``: whose skills and question. Scores leave out the points a pending question
+    asks for. ``sheet``: add the round's score sheet (a page asks for it only while it shows
+    it)."""
+    rnd = game.round
+    match = game.match
+    humans = game.humans
+    to_move = game.to_move
     hidden_g, hidden_l = asking.hidden_gains, asking.hidden_losses
-    scores = session.match.scores
+    scores = match.scores
     q = asking.question
-    student_seat = (asking.seat if q is not None
-                    else seat if seat in session.students else (humans[0] if humans else None))
-    student = session.students.get(student_seat, session.student) \
-        if student_seat is not None else session.student
     question = None
     if q is not None:
         question = QuestionView(
@@ -695,26 +785,24 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
             queued=asking.queued, student=student, more_hints=asking.more_hints)
     end = rnd.result
     line = rnd.line_tiles()
-    lesson_over = session.lesson_over
-    match_end = _match_end_view(session, asking)
-    following = session.next_lesson() if lesson_over or match_end is not None else None
-    waiting = session.waiting()
+    lesson_over = lesson.over
+    match_end = _match_end_view(game, asking, lesson)
+    following = lesson.following
+    waiting = game.waiting
     hiding = any(hidden_g) or any(hidden_l)
-    players = session.players
-    info = session.lesson_info
-    names = tuple(session.students.get(s, "") for s in range(players))
-    counts = [session.arithmetic(n) if n else (0, 0) for n in names]
+    players = game.players
+    counts = lesson.counts
     return Snapshot(
-        lang=session.lang, variant=rnd.variant.name, tileset=rnd.tileset,
+        lang=lang, variant=rnd.variant.name, tileset=rnd.tileset,
         players=players, names=tuple(seat_name(s) for s in range(players)),
-        humans=humans, round=rnd.number, rounds=session.match.rules.rounds,
-        target=session.match.target if session.match.variant.goal == "points" else 0,
+        humans=humans, round=rnd.number, rounds=match.rules.rounds,
+        target=match.target if match.variant.goal == "points" else 0,
         line=tuple(line), end_names=rnd.end_names,
         arms=tuple(tuple(rnd.arm_tiles(e)) for e in rnd.end_names)
         if rnd.line.shape.kind == "hub" else (),
         ends=rnd.ends,
         table=None if rnd.table is None else rnd.tileset.tiles[rnd.table],
-        last_placed=_last_placed(session.game.last_events, line),
+        last_placed=_last_placed(game.last_events, line),
         turn=rnd.turn, human_to_move=to_move, bot_pending=waiting is None,
         hand_sizes=tuple(rnd.hand_sizes), hand_seat=seat,
         hand=() if seat is None else tuple(rnd.hand(seat)),
@@ -723,45 +811,44 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         scores_shown=tuple(scores[s] - hidden_g[s] + hidden_l[s] for s in range(players)),
         round_gains_shown=tuple(rnd.gains[s] - hidden_g[s] for s in range(players)),
         round_losses_shown=tuple(rnd.losses[s] - hidden_l[s] for s in range(players)),
-        hiding=hiding, teams=tuple(session.match.teams)
-        if len(session.match.teams) < players else (),
+        hiding=hiding, teams=tuple(match.teams)
+        if len(match.teams) < players else (),
         question=question, student=student,
-        skills=session.skill_views(student_seat),
-        log=tuple(session.describe(e) for e in session.game.log_events),
+        skills=lesson.skills,
+        log=told.log,
         round_over=rnd.over, round_winner=None if end is None else end.winner,
-        round_end=None if end is None else end.reason, match_over=session.match.over,
-        match_winners=None if session.match.match_end is None
-        else tuple(session.match.match_end.winners),
-        unsaved=session.unsaved, unsaved_note=session.unsaved_message or "",
-        practice_note=session.practice_note or "",
+        round_end=None if end is None else end.reason, match_over=match.over,
+        match_winners=None if match.match_end is None
+        else tuple(match.match_end.winners),
+        unsaved=saving.unsaved, unsaved_note=saving.note,
+        practice_note=saving.practice_note,
         lesson_over=lesson_over,
-        lesson_end=session.lesson_summary() if lesson_over and session.plan.targets else None,
+        lesson_end=lesson.summary,
         hand_points=tuple(end.hand_totals) if end is not None and q is None else (),
         match_end=match_end, next_lesson=None if following is None else following[0],
         next_lesson_title="" if following is None else following[1],
-        step=session.game.steps, news=tuple(session.describe(e) for e in session.game.last_events),
-        notes=tuple(note_text(n, session.lang) for n in session.notes_said),
-        waiting=waiting, seat_kinds=session.game.view().seat_kinds,
+        step=game.steps, news=told.news,
+        notes=told.notes,
+        waiting=waiting, seat_kinds=game.seat_kinds,
         round_summary=None if end is None
-        else RoundSummary.of(end, session.game.round_events, players),
-        match_rows=_match_rows(session) if rnd.over else (),
+        else RoundSummary.of(end, game.round_events, players),
+        match_rows=_match_rows(match) if rnd.over else (),
         sheet_available=True,  # engine.sheet is part of every engine build
-        extra=_extra_views(session) if seat == to_move is not None else (),
-        seat_students=names, first_try_right=tuple(c[0] for c in counts),
+        extra=_extra_views(rnd, lang) if seat == to_move is not None else (),
+        seat_students=lesson.seat_students, first_try_right=tuple(c[0] for c in counts),
         asked=tuple(c[1] for c in counts),
-        lesson_title=info.text("title", session.lang) if info is not None else "",
-        lesson_goal=info.goal_text(session.lang) if info is not None else "",
-        settings=session.settings.copy(),
-        sheet=_sheet(session) if sheet and not hiding else None,
-        progress=session.export_progress(student) if progress else None)
+        lesson_title=lesson.title,
+        lesson_goal=lesson.goal,
+        settings=settings,
+        sheet=_sheet(rnd) if sheet and not hiding else None,
+        progress=saving.progress)
 
 
-def _extra_views(session: Session) -> tuple[ExtraMoveView, ...]:
+def _extra_views(rnd: Round, lang: str) -> tuple[ExtraMoveView, ...]:
     """The game's own moves on offer (the round's ``extra_moves``: Cuban's redeal), with their
     words from the game's :mod:`tutor.games` entry."""
-    rnd = session.round
     entry = game(rnd.variant.name)
-    t = translator(session.lang)
+    t = translator(lang)
     views = []
     for move in rnd.extra_moves():
         label, why = entry.extra_move_words(str(move))
@@ -770,31 +857,31 @@ def _extra_views(session: Session) -> tuple[ExtraMoveView, ...]:
     return tuple(views)
 
 
-def _match_rows(session: Session) -> tuple[MatchRow, ...]:
-    m = session.match
+def _match_rows(m: Match) -> tuple[MatchRow, ...]:
     return tuple(MatchRow(number=r.number, points=tuple(
         r.gains[i] - r.losses[i] for i in range(m.players)), current=r is m.current)
         for r in m.rounds)
 
 
-def _match_end_view(session: Session, asking: AskingView) -> MatchEndView | None:
+def _match_end_view(game: GameView, asking: AskingView,
+                    lesson: LessonView) -> MatchEndView | None:
     """The match's end for the snapshot: once it is over and no question waits."""
-    match = session.match
+    match = game.match
     end = match.match_end
     if end is None or asking.question is not None:
         return None
-    pairs = len(match.teams) < session.players
+    pairs = len(match.teams) < game.players
     return MatchEndView(
         scores=tuple(end.scores),
         team_scores=tuple(end.team_scores) if pairs and end.team_scores else (),
         winners=tuple(end.winners),
-        answers=tuple(session.match_answers(seat) for seat in session.humans),
-        lesson=session.lesson, student=session.student_of(None))
+        answers=lesson.answers,
+        lesson=lesson.lesson, student=lesson.first_student)
 
 
-def _sheet(session: Session) -> ScoreSheetView | None:
+def _sheet(rnd: Round) -> ScoreSheetView | None:
     """The Leonard score sheet of the current round."""
-    return ScoreSheet.from_round(session.round)
+    return ScoreSheet.from_round(rnd)
 
 
 def _last_placed(events: Sequence[Event], line: Sequence[Tile]) -> int | None:
