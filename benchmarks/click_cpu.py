@@ -212,6 +212,7 @@ async def no_sleep(_delay, result=None):
 asyncio.sleep = no_sleep
 
 # --- the phases -----------------------------------------------------------------------------
+from tutor.session.game_loop import GameLoop
 from tutor.session.session import Session
 import tutor.ui.play.app as app_mod
 import tutor.ui.play.board as board_mod
@@ -225,9 +226,10 @@ from tutor.ui.play import scores
 from tutor.ui.play import sheet
 from tutor.ui.play import skills
 
-for attr in ("apply_action", "_bot_move", "answer", "reveal", "hint", "legal_actions", "describe",
+for attr in ("apply_action", "answer", "reveal", "hint", "legal_actions", "describe",
              "waiting", "new_round"):
     wrap(Session, attr, "session (engine, questions, narration)")
+wrap(GameLoop, "bot_move", "session (engine, questions, narration)")
 wrap(Session, "snapshot", "snapshot")
 wrap(board_mod, "paint_table", "board: canvas drawing (felt layer)")
 wrap(board_mod, "paint_tiles", "board: canvas drawing (tiles layer)")

@@ -63,7 +63,7 @@ def click_times(clicks: int, bots: str) -> list[float]:
                 s.reveal()
             if s.round.over or len(times) >= clicks:
                 break
-            legal = app.legal_moves()
+            legal = app.legal_actions()
             if not legal:
                 app.run_steps()
                 continue

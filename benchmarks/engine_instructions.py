@@ -40,7 +40,7 @@ CONTENDERS = {
     "ours move by move, pure Python": ("moves", "1"),
 }
 """Name: (what the worker plays, the LEONARD_PURE value). "Move by move" plays the same
-random games through ``legal_moves()`` and ``apply()`` with the event log kept, the way the
+random games through ``legal_actions()`` and ``apply()`` with the event log kept, the way the
 bots and the tutor play, rather than through the playout kernel."""
 
 
@@ -54,7 +54,7 @@ def moves_block() -> Callable[[int], None]:
         rng = random.Random(seed)
         rnd = Round.deal(BLOCK_VARIANT, rules, 4, rng)
         while not rnd.over:
-            rnd.apply(rng.choice(rnd.legal_moves()))
+            rnd.apply(rng.choice(rnd.legal_actions()))
     return game
 
 

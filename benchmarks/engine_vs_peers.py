@@ -22,7 +22,7 @@ and the search and expert bots' time per move.
 With ``--variants``, last, rounds per second of every variant (docs/rules.md §3) in each build,
 random play, two ways side by side: ``Round.playout`` (the bots' rollouts: the inline kernel
 for two-ended lines; Doble 15's hub has no inline kernel and plays through the same
-_place/_draw/_pass as apply) and a plain ``legal_moves()`` + ``apply()`` loop without an event
+_place/_draw/_pass as apply) and a plain ``legal_actions()`` + ``apply()`` loop without an event
 log; the last column is their ratio.
 """
 
@@ -131,14 +131,14 @@ def variant_playout(name: str, players: int) -> Callable[[int], None]:
 
 
 def variant_apply(name: str, players: int) -> Callable[[int], None]:
-    """The same random play through legal_moves() and apply() (no event log)."""
+    """The same random play through legal_actions() and apply() (no event log)."""
     variant = VARIANTS[name]
 
     def game(seed: int) -> None:
         rng = random.Random(seed)
         rnd = Round.deal(variant, RULES, players, rng, record=False)
         while not rnd.over:
-            moves = rnd.legal_moves()
+            moves = rnd.legal_actions()
             rnd.apply(moves[int(rng.random() * len(moves))])
     return game
 

@@ -26,7 +26,7 @@ def sample_events(count: int, seed: int = 0) -> list[object]:
     while len(out) < count:
         rnd = Round.deal(LEONARD_VARIANT, HouseRules(), rng.choice((2, 3, 4)), rng)
         while not rnd.over:
-            for e in rnd.apply(rng.choice(rnd.legal_moves())):
+            for e in rnd.apply(rng.choice(rnd.legal_actions())):
                 if isinstance(e, PowerEffect) and not e.neutralized:
                     out.append(e)
     return out[:count]

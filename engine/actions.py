@@ -132,7 +132,7 @@ class Pass:
 DRAW = Draw()
 PASS = Pass()
 Action = Play | Draw | Pass
-"""What :meth:`Round.legal_moves <engine.round.Round.legal_moves>` lists. A variant's own
+"""What :meth:`Round.legal_actions <engine.round.Round.legal_actions>` lists. A variant's own
 moves (Cuban's redeal) are listed by :meth:`~engine.round.Round.extra_moves`."""
 
 

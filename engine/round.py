@@ -444,7 +444,7 @@ class Round:
                     out.append(Play(t.oriented(first) if first in (t.a, t.b) else t, names[end]))
         return out
 
-    def legal_moves(self, extra: bool = False) -> list[Action]:
+    def legal_actions(self, extra: bool = False) -> list[Action]:
         """Every action the player to move may take: plays (tile, end), else draw, else pass.
         ``extra``: the variant's own moves too (:meth:`extra_moves`, e.g. Cuban's redeal),
         after them; the default lists only the moves every game has, which is what the bots'
@@ -464,7 +464,7 @@ class Round:
 
     def extra_moves(self) -> list[object]:
         """Hook: the moves of this variant's own that the player to move may make now, on top
-        of :meth:`legal_moves` (Cuban's redeal); :meth:`apply` hands them to
+        of :meth:`legal_actions` (Cuban's redeal); :meth:`apply` hands them to
         :meth:`_apply_extra`. The base round has none."""
         return []
 

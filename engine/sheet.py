@@ -345,7 +345,7 @@ class ScoreSheet:
                 last_turn = (ev.seat, c.row)
             elif isinstance(ev, Placed):
                 play = Play(ev.tile, ev.end)
-                options = [m for m in replay.legal_moves() if isinstance(m, Play)]
+                options = [m for m in replay.legal_actions() if isinstance(m, Play)]
                 values = tuple(play_value(replay, m) for m in options)
                 value = play_value(replay, play)
                 replay.apply(play, ev.seat)

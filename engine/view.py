@@ -59,7 +59,7 @@ def view_of(rnd: Round, seat: int) -> PlayerView:
         gains=tuple(rnd.gains),
         losses=tuple(rnd.losses),
         voids=voids,
-        legal=tuple(rnd.legal_moves()) if rnd.turn == seat else (),
+        legal=tuple(rnd.legal_actions()) if rnd.turn == seat else (),
         public=public,
         extra=tuple(rnd.extra_moves()) if rnd.turn == seat else (),
     )

@@ -23,7 +23,7 @@ def play_to_question(app: TutorApp, limit: int = 500) -> Question | None:
     for _ in range(limit):
         if app.session.pending_question is not None or app.session.round.over:
             break
-        moves = app.legal_moves()
+        moves = app.legal_actions()
         if not moves:
             app.run_steps()
             continue

@@ -126,7 +126,7 @@ def test_sampled_hands_respect_passes():
         m = Match("leonard", 5, seed=seed)  # 5 players: no pile, passes are common
         rnd = m.current
         while not rnd.over and not any(rnd.voids):
-            m.apply(rng.choice(rnd.legal_moves()))
+            m.apply(rng.choice(rnd.legal_actions()))
         if rnd.over:
             continue
         v = view_of(rnd, rnd.turn)
@@ -229,7 +229,7 @@ def test_bots_cannot_see_hidden_tiles_in_any_variant(name):
     for _ in range(6):
         if rnd.over:
             break
-        m.apply(rng.choice(rnd.legal_moves()))
+        m.apply(rng.choice(rnd.legal_actions()))
     if rnd.over:
         return
     seat = rnd.turn

@@ -16,7 +16,7 @@ def _replay_trace(rnd: Round, trace: list[tuple[int, int]]) -> None:
     suits = rnd.tileset.suits
     steps = iter(trace)
     while not rnd.over:
-        legal = rnd.legal_moves()
+        legal = rnd.legal_actions()
         if legal == [DRAW] or legal == [PASS]:
             rnd.apply(legal[0])
             continue
@@ -83,7 +83,7 @@ def _replay_named_trace(rnd: Round, trace: list[tuple[int, int]]) -> None:
     tiles = rnd.tileset.tiles
     steps = iter(trace)
     while not rnd.over:
-        legal = rnd.legal_moves()
+        legal = rnd.legal_actions()
         plays = [m for m in legal if isinstance(m, Play)]
         if not plays:
             rnd.apply(legal[0])

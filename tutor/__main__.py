@@ -188,7 +188,7 @@ class Terminal:
     def run(self) -> int:
         _ = self._
         s = self.s
-        self.narrate(s.last_events)
+        self.narrate(s.game.last_events)
         try:
             while True:  # the session's loop: its next step, or what it waits for
                 step = s.advance(forced=False)

@@ -84,7 +84,7 @@ class CubanRound(Round):
 
     def may_annul(self) -> bool:
         """The player to move may ask for a redeal (§3.4, D-21): on top of
-        :meth:`legal_moves`, ``apply(ANNUL)``."""
+        :meth:`legal_actions`, ``apply(ANNUL)``."""
         return (not self.over and not self.had_turn >> self.turn & 1
                 and self.doubles(self.turn) >= REDEAL_DOUBLES)
 

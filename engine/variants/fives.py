@@ -77,7 +77,7 @@ class FivesRound(Round):
         :meth:`apply`, whose placements count the ends (the playout kernel's inline
         placements would skip :meth:`_after_place`)."""
         while not self.over:
-            moves = self.legal_moves()
+            moves = self.legal_actions()
             move = moves[int(rng.random() * len(moves))] if len(moves) > 1 else moves[0]
             if trace is not None and isinstance(move, Play):
                 end = -1 if move.end is None else self.line.shape.index(move.end)

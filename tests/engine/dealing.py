@@ -123,5 +123,5 @@ def snapshot(rnd: Round) -> tuple[object, ...]:
         list(rnd.log),
         [dict(t) for t in rnd.turns],
         rnd.over,
-        [str(m) for m in rnd.legal_moves()],
+        [str(m) for m in rnd.legal_actions()],
     )

@@ -43,7 +43,7 @@ def played(seed: int, players: int = 2) -> tuple[Round, bool]:
     rnd = Round.deal(GAME, HouseRules(), players, rng)
     both = False
     while not rnd.over:
-        moves = rnd.legal_moves()
+        moves = rnd.legal_actions()
         move = moves[int(rng.random() * len(moves))]
         ends = rnd.ends
         if rnd.hand_sizes[rnd.turn] == 1 and ends is not None and hasattr(move, "tile"):

@@ -62,7 +62,7 @@ def _their_game(rnd: Round):  # type: ignore[no-untyped-def]
 
 
 def _our_moves(rnd: Round) -> set[tuple[tuple[int, int], str]]:
-    return {(_key(m.tile), m.end) for m in rnd.legal_moves() if isinstance(m, Play)}
+    return {(_key(m.tile), m.end) for m in rnd.legal_actions() if isinstance(m, Play)}
 
 
 def _their_moves(game) -> set[tuple[tuple[int, int], str]]:  # type: ignore[no-untyped-def]
@@ -75,12 +75,12 @@ def _play_both(game_name: str, seed: int) -> tuple[Round, object, dict[str, int]
     move lists and the board after every move. Returns both finished games."""
     rng = random.Random(seed)
     rnd = Round.deal(variant(game_name), HouseRules(), 4, rng)
-    assert rnd.legal_moves() == [Play(Tile(6, 6))]
+    assert rnd.legal_actions() == [Play(Tile(6, 6))]
     game = _their_game(rnd)
     rnd.apply(Play(Tile(6, 6)))
     seen = {"same-ends": 0}
     while True:
-        while not rnd.over and rnd.legal_moves() == [PASS]:
+        while not rnd.over and rnd.legal_actions() == [PASS]:
             rnd.apply(PASS)  # dominoes passes for the player inside make_move
         if rnd.over:
             break
@@ -95,7 +95,7 @@ def _play_both(game_name: str, seed: int) -> tuple[Round, object, dict[str, int]
             assert {e for _, e in theirs} <= {"L"} and len(ours) == 2 * len(theirs)
         else:
             assert ours == theirs
-        plays = [m for m in rnd.legal_moves() if isinstance(m, Play)]
+        plays = [m for m in rnd.legal_actions() if isinstance(m, Play)]
         move = plays[int(rng.random() * len(plays))]
         rnd.apply(move)
         game.make_move(_domino(move.tile), move.end == "L")

@@ -57,7 +57,7 @@ def played(seed: int, players: int) -> Round:
     rng = random.Random(seed)
     rnd = Round.deal(GAME, HouseRules(), players, rng)
     while not rnd.over:
-        moves = rnd.legal_moves()
+        moves = rnd.legal_actions()
         rnd.apply(moves[int(rng.random() * len(moves))])
     return rnd
 

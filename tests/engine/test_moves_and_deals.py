@@ -71,7 +71,7 @@ def test_every_legal_move_reads_back_what_it_prints(name):
             rng = random.Random(seed)
             rnd = Round.deal(variant, HouseRules(), players, rng, record=False)
             while not rnd.over:
-                moves = rnd.legal_moves(extra=True)
+                moves = rnd.legal_actions(extra=True)
                 for move in moves:
                     text = str(move)
                     again = rnd.parse_move(text)
@@ -81,7 +81,7 @@ def test_every_legal_move_reads_back_what_it_prints(name):
                         assert Play.parse(text, rnd.tileset) == move
                         ends.add(move.end)
                     seen += 1
-                plain = rnd.legal_moves()
+                plain = rnd.legal_actions()
                 rnd.apply(plain[int(rng.random() * len(plain))])
     assert seen > 100
     expected = {"1", "2", "3", "4", "5", "6"} if name == "doble15" else {"L", "R"}
@@ -210,7 +210,7 @@ def test_the_sheet_names_no_variant():
 
 def test_cuban_redeal_comes_through_the_extra_moves_hook():
     """§3.4 (D-21): five doubles on one's first turn: ``annul`` is an extra move, listed with
-    ``legal_moves(extra=True)`` and applied by ``apply``; other games have none."""
+    ``legal_actions(extra=True)`` and applied by ``apply``; other games have none."""
     from engine.variants.cuban import Annul
 
     free = [str(t) for t in CUBAN.tileset.tiles if t.a != t.b]
@@ -221,12 +221,12 @@ def test_cuban_redeal_comes_through_the_extra_moves_hook():
     assert rnd.extra_moves() == []
     m.apply(Play(Tile(9, 9)))
     assert rnd.extra_moves() == [ANNUL] and isinstance(ANNUL, Annul)
-    assert rnd.legal_moves(extra=True)[-1] == ANNUL and ANNUL not in rnd.legal_moves()
+    assert rnd.legal_actions(extra=True)[-1] == ANNUL and ANNUL not in rnd.legal_actions()
     assert rnd.parse_move("annul") is ANNUL
     m.apply(rnd.parse_move("annul"))
     assert rnd.over and rnd.ended.reason == "annulled"
     block = Round.deal(VARIANTS["block"], HouseRules(), 2, random.Random(2))
-    assert block.extra_moves() == [] and block.legal_moves(extra=True) == block.legal_moves()
+    assert block.extra_moves() == [] and block.legal_actions(extra=True) == block.legal_actions()
     with pytest.raises(IllegalMoveError, match="not a move of block game"):
         block.apply(ANNUL)
 

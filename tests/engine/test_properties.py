@@ -104,7 +104,7 @@ def play_checked(rnd: Round, rng: random.Random, illegal_rate: float = 0.3) -> i
     oracle = Oracle(rnd)
     steps = 0
     while not rnd.over:
-        legal = rnd.legal_moves()
+        legal = rnd.legal_actions()
         assert legal, "a round that is not over always has a move"
         if rng.random() < illegal_rate:
             move = rng.choice(candidates(rnd, rng))
@@ -116,7 +116,7 @@ def play_checked(rnd: Round, rng: random.Random, illegal_rate: float = 0.3) -> i
                 except IllegalMoveError:
                     pass
                 else:
-                    raise AssertionError(f"{move} was applied but not in legal_moves()")
+                    raise AssertionError(f"{move} was applied but not in legal_actions()")
                 assert before == (list(map(str, rnd.line_tiles())), rnd.hand_sizes,
                                   rnd.pile_count, rnd.turn, list(rnd.gains), list(rnd.losses),
                                   len(rnd.log))
@@ -133,7 +133,7 @@ def play_checked(rnd: Round, rng: random.Random, illegal_rate: float = 0.3) -> i
         assert steps < MAX_STEPS, "the round does not end"
         check_conserved(rnd, unused)
         check_scores(rnd)
-    assert rnd.legal_moves() == []
+    assert rnd.legal_actions() == []
     placed = [e for e in rnd.log if isinstance(e, Placed)]
     assert len(placed) == len(rnd.line_tiles()) - (rnd.table is not None)
     return steps
@@ -219,7 +219,7 @@ class Oracle:
             if not rnd.over and v.pass_bonus and self.passes == rnd.players - 1 \
                     and self.last_placer >= 0:
                 assert rnd.turn == self.last_placer
-                can_play = any(isinstance(m, Play) for m in rnd.legal_moves())
+                can_play = any(isinstance(m, Play) for m in rnd.legal_actions())
                 only_salida = self.salida and self.placements == 1 \
                     and not rnd.rules.both_pass_bonuses
                 if can_play and not only_salida:
@@ -270,7 +270,7 @@ def play_match(match: Match, rng: random.Random) -> None:
     while True:
         rnd = match.current
         while not rnd.over:
-            match.apply(rng.choice(rnd.legal_moves()))
+            match.apply(rng.choice(rnd.legal_actions()))
         if match.over:
             return
         match.start_round()

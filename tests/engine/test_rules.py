@@ -61,7 +61,7 @@ def bonuses(events: list) -> list[tuple[int, str, int]]:
 
 def random_round(rnd: Round, rng: random.Random) -> Round:
     while not rnd.over:
-        rnd.apply(rng.choice(rnd.legal_moves()))
+        rnd.apply(rng.choice(rnd.legal_actions()))
     return rnd
 
 
@@ -127,7 +127,7 @@ def test_1_2_matching_symbol_to_symbol(kit):
                           ["6/+"]])
     kit.run(rnd, ["6/6", "6/+ R"])
     assert rnd.ends == (6, "+")
-    moves = {(m.tile, m.end) for m in rnd.legal_moves()}
+    moves = {(m.tile, m.end) for m in rnd.legal_actions()}
     assert moves == {
         (T("6/5"), "L"), (T("+/-"), "R"), (T("+/3"), "R"), (T("x/+"), "R"), (T("+/+"), "R"),
     }
@@ -168,9 +168,9 @@ def test_1_3_play_passes_to_the_right(players):
     for s in range(players):
         assert rnd.right_of(s) == (s + 1) % players
     seat = rnd.turn
-    rnd.apply(rnd.legal_moves()[0])
+    rnd.apply(rnd.legal_actions()[0])
     while rnd.turn == seat and not rnd.over:  # a draw keeps the turn
-        rnd.apply(rnd.legal_moves()[0])
+        rnd.apply(rnd.legal_actions()[0])
     assert rnd.turn == (seat + 1) % players
 
 
@@ -215,7 +215,7 @@ def test_1_4_two_three_five_players_nine_each_and_pile(players, pile):
         if holder is not None:
             # the highest numeric double opens: it is the only legal move
             assert rnd.turn == holder[0]
-            assert rnd.legal_moves() == [Play(holder[1], None)]
+            assert rnd.legal_actions() == [Play(holder[1], None)]
 
 
 def test_1_4_two_players_nine_each_pile_27():
@@ -225,11 +225,11 @@ def test_1_4_two_players_nine_each_pile_27():
 
 def test_1_4_opener_holds_highest_double(kit):
     rnd = kit.make_round([["5/5", "2/2"], ["4/4", "1/1"]], reserve=["6/6"])
-    assert rnd.turn == 0 and rnd.legal_moves() == [Play(T("5/5"))]
+    assert rnd.turn == 0 and rnd.legal_actions() == [Play(T("5/5"))]
     with pytest.raises(IllegalMoveError, match="opens with 5/5"):
         rnd.apply(Play(T("2/2")))
     rnd = kit.make_round([["5/5"], ["6/6"]])
-    assert rnd.turn == 1 and rnd.legal_moves() == [Play(T("6/6"))]
+    assert rnd.turn == 1 and rnd.legal_actions() == [Play(T("6/6"))]
     with pytest.raises(DealError, match="seat 0 cannot open"):
         kit.make_round([["5/5"], ["6/6"]], starter=0)
 
@@ -243,7 +243,7 @@ def test_1_4_four_players_table_tile_and_starter():
         assert rnd.line_tiles() == [started.table]
         assert rnd.turn == started.starter
         ends = set(rnd.ends)
-        for m in rnd.legal_moves():  # the starter plays onto the table tile
+        for m in rnd.legal_actions():  # the starter plays onto the table tile
             if isinstance(m, Play):
                 assert m.end in ("L", "R") and ({m.tile.a, m.tile.b} & ends)
 
@@ -274,7 +274,7 @@ def test_D2_heaviest_tile_opens_without_numeric_double(kit, holder):
         heavy.reverse()
     rnd = kit.make_round(heavy)
     assert rnd.turn == holder
-    assert rnd.legal_moves() == [Play(T("3/6"))]
+    assert rnd.legal_actions() == [Play(T("3/6"))]
 
 
 def test_D2_seat_order_breaks_a_tie(kit):
@@ -282,7 +282,7 @@ def test_D2_seat_order_breaks_a_tie(kit):
     for first, second in [("x/6", "+/6"), ("+/6", "x/6")]:
         rnd = kit.make_round([[first, *low], [second, "-/1", "-/2", "-/3", "x/1", "x/2", "x/3",
                                               "+/2", "+/-"]])
-        assert rnd.turn == 0 and rnd.legal_moves() == [Play(T(first))]
+        assert rnd.turn == 0 and rnd.legal_actions() == [Play(T(first))]
 
 
 def test_D3_rotate_opener():
@@ -295,15 +295,15 @@ def test_D3_rotate_opener():
                 holder = _highest_double_holder(rnd)
                 if holder:
                     assert rnd.turn == holder[0]
-                    assert rnd.legal_moves() == [Play(holder[1])]
+                    assert rnd.legal_actions() == [Play(holder[1])]
             else:
                 prev = match.rounds[-2]
                 assert rnd.starter == rnd.turn == (prev.opener + 1) % 3
                 # any tile may open
-                assert sorted(str(m.tile) for m in rnd.legal_moves()) == \
+                assert sorted(str(m.tile) for m in rnd.legal_actions()) == \
                     sorted(str(t) for t in rnd.hand(rnd.turn))
             while not rnd.over:
-                match.apply(rng.choice(rnd.legal_moves()))
+                match.apply(rng.choice(rnd.legal_actions()))
             if number < 3:
                 match.start_round()
         assert match.over
@@ -317,16 +317,16 @@ NO_SIX = ["1/1", "2/2", "3/3", "4/4", "5/5", "+/+", "-/-", "x/x", "1/4"]
 def test_D4_draw_until_playable(kit):
     rnd = kit.make_round([["6/6"], NO_SIX], pile=["1/2", "1/3", "6/5"])
     kit.run(rnd, ["6/6"])
-    assert rnd.turn == 1 and rnd.legal_moves() == [DRAW]
+    assert rnd.turn == 1 and rnd.legal_actions() == [DRAW]
     with pytest.raises(IllegalMoveError, match="must draw"):
         rnd.apply(PASS)
     drawn = []
     for _ in range(3):
-        assert rnd.legal_moves() == [DRAW] and rnd.turn == 1
+        assert rnd.legal_actions() == [DRAW] and rnd.turn == 1
         drawn += [e.tile for e in rnd.apply(DRAW) if isinstance(e, Drew)]
     assert drawn == [T("1/2"), T("1/3"), T("6/5")]
     assert rnd.turn == 1 and rnd.pile_count == 24
-    assert {(m.tile, m.end) for m in rnd.legal_moves()} == {(T("6/5"), "L"), (T("6/5"), "R")}
+    assert {(m.tile, m.end) for m in rnd.legal_actions()} == {(T("6/5"), "L"), (T("6/5"), "R")}
     with pytest.raises(IllegalMoveError, match="fits"):
         rnd.apply(DRAW)
     with pytest.raises(IllegalMoveError, match="fits"):
@@ -341,7 +341,7 @@ def test_D4_draw_until_playable(kit):
 def test_D4_draw_one(kit):
     rnd = kit.make_round([["6/6"], NO_SIX], pile=["1/2", "6/5"], rules=HouseRules(draw="one"))
     kit.run(rnd, ["6/6", "draw"])
-    assert rnd.turn == 1 and rnd.legal_moves() == [PASS]
+    assert rnd.turn == 1 and rnd.legal_actions() == [PASS]
     with pytest.raises(IllegalMoveError, match="nothing left to draw"):
         rnd.apply(DRAW)
     events = rnd.apply(PASS)
@@ -353,7 +353,7 @@ def test_1_5_pass_only_when_nothing_fits_and_nothing_to_draw(kit):
     # five players: no pile, so a player without a 6 passes at once
     rnd = kit.make_round([["6/6", "6/1"], NO_SIX, [], [], []])
     kit.run(rnd, ["6/6"])
-    assert rnd.legal_moves() == [PASS]
+    assert rnd.legal_actions() == [PASS]
     with pytest.raises(IllegalMoveError, match="nothing left to draw"):
         rnd.apply(DRAW)
 
@@ -448,7 +448,7 @@ def test_1_6_neutralized_opening_heaviest_power_tile_D2(kit):
     # no numeric double dealt, and the heaviest tile (D-2) is x/6: (6, 6) beats 1/5 (6, 5)
     rnd = kit.make_round([["x/6", "1/2", "1/3", "1/4", "1/5", "2/3", "2/4", "+/+", "-/-"],
                           ["+/1", "+/2", "+/3", "-/1", "-/2", "-/3", "x/1", "x/2", "x/3"]])
-    assert rnd.turn == 0 and rnd.legal_moves() == [Play(T("x/6"))]
+    assert rnd.turn == 0 and rnd.legal_actions() == [Play(T("x/6"))]
     eff = events_of(kit.run(rnd, ["x/6"]), PowerEffect)[0]
     assert eff.neutralized and (eff.gain, eff.loss) == (0, 0)
 
@@ -570,7 +570,7 @@ def test_1_7_four_players_paso_a_la_salida_after_the_table_tile(kit):
     ones = ["1/1", "1/2", "1/3", "1/4", "1/6", "1/+", "1/-", "1/x"]
     fives = ["5/1", "5/2", "5/3", "5/4", "5/6", "5/+", "5/-", "5/x"]
     rnd = kit.make_round([[], [], ones, fives], table="5/5", starter=2)
-    assert rnd.turn == 2 and rnd.legal_moves() == [PASS]
+    assert rnd.turn == 2 and rnd.legal_actions() == [PASS]
     events = kit.run(rnd, ["pass"])  # the starter cannot play: no opening yet, no bonus
     assert bonuses(events) == []
     events = kit.run(rnd, ["5/1 R"])
@@ -596,7 +596,7 @@ def test_1_8_domino(kit):
     assert end.hand_totals == (0, 9)
     assert bonuses(events) == [(0, "domino", 9)]
     assert end.gains == (9, 0) and end.losses == (0, 0) and end.scores == (9, 0)
-    assert rnd.legal_moves() == []
+    assert rnd.legal_actions() == []
     with pytest.raises(IllegalMoveError, match="over"):
         rnd.apply(Play(T("6/3"), "L"))
 
@@ -755,7 +755,7 @@ def _play_match(match: Match, rng: random.Random) -> list:
     while True:
         rnd = match.current
         while not rnd.over:
-            events += match.apply(rng.choice(rnd.legal_moves()))
+            events += match.apply(rng.choice(rnd.legal_actions()))
         if match.over:
             return events
         match.start_round()
@@ -910,7 +910,7 @@ def test_block_deal_and_highest_double_opens(players):
         doubles = [(t.a, s, t) for s in range(players) for t in rnd.hand(s) if t.is_double]
         if doubles:
             _, seat, tile = max(doubles)
-            assert rnd.turn == seat and rnd.legal_moves() == [Play(tile)]
+            assert rnd.turn == seat and rnd.legal_actions() == [Play(tile)]
 
 
 def test_block_players_2_to_4():
@@ -924,7 +924,7 @@ def test_block_cannot_play_means_pass(kit):
     rnd = kit.make_round([["6/6"], ["0/0", "0/1", "0/2", "1/1", "1/2", "2/2", "0/3"]],
                          variant=BLOCK_VARIANT)
     kit.run(rnd, ["6/6"])
-    assert rnd.legal_moves() == [PASS]
+    assert rnd.legal_actions() == [PASS]
     events = kit.run(rnd, ["pass"])
     assert bonuses(events) == []  # no pass bonus in the block game
 

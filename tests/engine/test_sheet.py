@@ -155,7 +155,7 @@ def test_tranque_is_marked_on_the_turn_that_made_it_section_1_8(players: int,
         rng = random.Random(seed)
         rnd = m.current
         while not rnd.over:
-            m.apply(rng.choice(rnd.legal_moves()))
+            m.apply(rng.choice(rnd.legal_actions()))
         assert rnd.result is not None
         sheet = ScoreSheet.from_round(rnd)
         cells = [c for r in sheet.rows for c in r.cells]
@@ -314,7 +314,7 @@ def random_match(players: int, seed: int) -> Match:
     while not m.over:
         if m.current.over:
             m.start_round()
-        m.apply(rng.choice(m.current.legal_moves()))
+        m.apply(rng.choice(m.current.legal_actions()))
     return m
 
 

@@ -1,7 +1,7 @@
 """Property tests over every variant (docs/rules.md §1, §3): random seeded games, some moves
 deliberately illegal, checked after every step.
 
-* legality: every move applied was listed by ``legal_moves()`` (and placed a tile whose half
+* legality: every move applied was listed by ``legal_actions()`` (and placed a tile whose half
   matches the open end, or a double on a 13 in Doble 15); every other candidate raises
   ``IllegalMoveError`` and changes nothing;
 * conservation: each tile is in exactly one place (hands, line, pile, or set aside unseen);
@@ -129,7 +129,7 @@ def play_checked(rnd: Round, rng: random.Random, illegal_rate: float = 0.25) -> 
     check_conserved(rnd, aside)
     steps = 0
     while not rnd.over:
-        legal = rnd.legal_moves()
+        legal = rnd.legal_actions()
         assert legal, "a round that is not over always has a move"
         assert len(set(legal)) == len(legal)
         if rng.random() < illegal_rate:
@@ -161,7 +161,7 @@ def play_checked(rnd: Round, rng: random.Random, illegal_rate: float = 0.25) -> 
         assert steps < MAX_STEPS, "the round does not end"
         check_conserved(rnd, aside)
         check_scores(rnd)
-    assert rnd.legal_moves() == [] and rnd.extra_moves() == []
+    assert rnd.legal_actions() == [] and rnd.extra_moves() == []
     return steps
 
 
@@ -185,7 +185,7 @@ def play_match(match: Match, rng: random.Random, max_rounds: int = 400) -> None:
             if rnd.extra_moves() and rng.random() < 0.5:
                 match.apply(rnd.extra_moves()[0])
             else:
-                match.apply(rng.choice(rnd.legal_moves()))
+                match.apply(rng.choice(rnd.legal_actions()))
         if match.over:
             return
         assert len(match.rounds) < max_rounds, "the match does not end"

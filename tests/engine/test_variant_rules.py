@@ -105,12 +105,12 @@ def test_3_1_highest_double_opens_fallback_D2(kit):
     rnd = kit.make_round([["1/2"], ["5/5"], ["4/4"]], variant=TRADITIONAL,
                          fill_order=["0/1", "0/2", "1/3", "2/3", "0/3", "1/4", "2/4", "3/4"],
                          reserve=["6/6"])
-    assert rnd.starter == 1 and rnd.legal_moves() == [Play(Tile(5, 5))]
+    assert rnd.starter == 1 and rnd.legal_actions() == [Play(Tile(5, 5))]
     # nobody holds a double: the heaviest tile opens (D-2)
     rnd = kit.make_round([["0/1", "0/2", "1/2"], ["5/6", "0/3", "1/3"], ["4/6", "2/3", "0/4"]],
                          variant=TRADITIONAL, reserve=["0/0", "1/1", "2/2", "3/3", "4/4",
                                                        "5/5", "6/6"])
-    assert rnd.starter == 1 and rnd.legal_moves() == [Play(Tile(5, 6))]
+    assert rnd.starter == 1 and rnd.legal_actions() == [Play(Tile(5, 6))]
 
 
 SEVEN_SIXES = ["6/6", "6/5", "6/4", "6/3", "6/2", "6/1"]
@@ -125,9 +125,9 @@ def test_3_1_draw_until_playable_leaves_two_tiles_with_two_players(kit):
     assert rnd.pile_count == 16
     kit.run(rnd, ["6/6"])
     for _ in range(14):
-        assert rnd.legal_moves() == [DRAW]
+        assert rnd.legal_actions() == [DRAW]
         rnd.apply(DRAW)
-    assert rnd.pile_count == 2 and rnd.legal_moves() == [PASS]
+    assert rnd.pile_count == 2 and rnd.legal_actions() == [PASS]
     with pytest.raises(IllegalMoveError, match="nothing left to draw"):
         rnd.apply(DRAW)
     rnd.apply(PASS)
@@ -146,7 +146,7 @@ def test_3_1_draw_until_playable_leaves_one_tile_and_a_tranque_counts_difference
     kit.run(rnd, ["6/6", "6/0 R", "6/1 L", "0/3 R", "3/2 R", "1/5 L", "5/0 L",
                   "draw", "draw", "draw", "0/1 L", "2/5 R", "draw", "1/3 L", "5/4 R",
                   "4/3 R", "3/6 R", "3/5 L"] + ["draw"] * 6 + ["6/5 R", "draw", "draw"])
-    assert rnd.pile_count == 1 and rnd.legal_moves() == [PASS]  # the last tile stays
+    assert rnd.pile_count == 1 and rnd.legal_actions() == [PASS]  # the last tile stays
     kit.run(rnd, ["pass"])
     events = kit.run(rnd, ["5/5 R"])
     end = rnd.result
@@ -183,7 +183,7 @@ def test_3_1_highest_hand_opens_the_next_round_with_any_tile(kit):
     match.start_round()
     nxt = match.current
     assert nxt.starter == totals.index(max(totals)) and nxt.open_tile is None
-    assert len(nxt.legal_moves()) == len(nxt.hand(nxt.starter))  # any tile opens
+    assert len(nxt.legal_actions()) == len(nxt.hand(nxt.starter))  # any tile opens
 
 
 def test_D19_highest_hand_tie_lower_seat_opens():
@@ -213,7 +213,7 @@ def test_3_1_first_to_100_or_50_wins(target):
 def test_3_2_two_pairs_seven_tiles_each_no_pile():
     rnd = Round.deal(VENEZUELA, HouseRules(), 4, random.Random(3))
     assert rnd.hand_sizes == [7, 7, 7, 7] and rnd.pile_count == 0
-    assert rnd.legal_moves() == [Play(Tile(6, 6))] and Tile(6, 6) in rnd.hand(rnd.starter)
+    assert rnd.legal_actions() == [Play(Tile(6, 6))] and Tile(6, 6) in rnd.hand(rnd.starter)
     for n in (2, 3, 5):
         with pytest.raises(RulesError, match="played by 4 players"):
             Match("venezuela", n)
@@ -226,13 +226,13 @@ def test_3_2_3_3_6_6_opens_then_the_opening_moves_right_with_any_tile(game):
     for _ in range(4):
         rnd = m.current
         if rnd.number == 1:
-            assert rnd.legal_moves() == [Play(Tile(6, 6))]
+            assert rnd.legal_actions() == [Play(Tile(6, 6))]
         else:
-            assert rnd.open_tile is None and len(rnd.legal_moves()) == 7
+            assert rnd.open_tile is None and len(rnd.legal_actions()) == 7
         openers.append(rnd.starter)
         rng = random.Random(rnd.number)
         while not rnd.over:
-            m.apply(rng.choice(rnd.legal_moves()))
+            m.apply(rng.choice(rnd.legal_actions()))
         m.start_round()
     assert openers[1:] == [(openers[0] + k) % 4 for k in (1, 2, 3)]
 
@@ -348,7 +348,7 @@ def test_3_3_pass_points_count_across_the_match():
     for _ in range(3):
         rng = random.Random(m.current.number)
         while not m.current.over:
-            firsts += [b.detail == "first" for b in m.apply(rng.choice(m.current.legal_moves()))
+            firsts += [b.detail == "first" for b in m.apply(rng.choice(m.current.legal_actions()))
                        if isinstance(b, Bonus) and b.kind == "pass"]
         m.start_round()
     assert firsts.count(True) == 1 and firsts[0]
@@ -397,7 +397,7 @@ def test_3_3_the_match_ends_the_moment_a_pair_reaches_20_even_mid_hand(kit):
     assert m.over and m.current.result.reason == "target" and m.current.result.team == 0
     assert m.match_end.winners == (0, 2) and m.team_scores == [2, 0]
     assert events[-1] == m.match_end
-    assert m.current.legal_moves() == []
+    assert m.current.legal_actions() == []
     with pytest.raises(IllegalMoveError):
         m.start_round()
     # the same with a pair at 19 from earlier hands: one more pass point ends it
@@ -427,7 +427,7 @@ def test_3_4_55_tiles_10_each_15_aside_never_drawn_cannot_play_pass():
     rng = random.Random(4)
     passes = 0
     while not rnd.over:
-        legal = rnd.legal_moves()
+        legal = rnd.legal_actions()
         assert DRAW not in legal
         passes += legal == [PASS]
         rnd.apply(rng.choice(legal))
@@ -439,7 +439,7 @@ def test_3_4_55_tiles_10_each_15_aside_never_drawn_cannot_play_pass():
 def test_3_4_highest_double_opens_the_first_hand(kit):
     # 9/9 is set aside: the 8/8 opens
     rnd = Round.from_deal(CUBAN, HouseRules(), cuban_hands({2: ["8/8"], 3: ["7/7"]}))
-    assert rnd.starter == 2 and rnd.legal_moves() == [Play(Tile(8, 8))]
+    assert rnd.starter == 2 and rnd.legal_actions() == [Play(Tile(8, 8))]
     with pytest.raises(DealError, match="seat 3 cannot open"):
         Round.from_deal(CUBAN, HouseRules(), cuban_hands({2: ["8/8"], 3: ["7/7"]}), starter=3)
 
@@ -455,7 +455,7 @@ def test_3_4_five_doubles_may_ask_for_a_redeal_on_their_first_turn_D21():
     with pytest.raises(IllegalMoveError, match="needs 5 doubles"):
         rnd.apply(ANNUL)
     m.apply(Play(Tile(9, 9)))
-    assert rnd.turn == 1 and rnd.may_annul() and ANNUL not in rnd.legal_moves()
+    assert rnd.turn == 1 and rnd.may_annul() and ANNUL not in rnd.legal_actions()
     events = m.apply(ANNUL, 1)
     assert isinstance(events[0], Annulled) and events[0].seat == 1
     assert set(events[0].doubles) == {Tile(d, d) for d in range(5)}
@@ -477,7 +477,7 @@ def test_3_4_the_redeal_is_only_asked_on_ones_first_turn():
     rnd.apply(Play(Tile(9, 7), "L"))
     rnd.apply(Play(Tile(9, 8), "R"))  # seat 2's first turn: it plays instead
     while rnd.turn != 2:
-        rnd.apply(rnd.legal_moves()[0])
+        rnd.apply(rnd.legal_actions()[0])
     assert not rnd.may_annul()
     with pytest.raises(IllegalMoveError, match="first turn"):
         rnd.apply(ANNUL)
@@ -573,7 +573,7 @@ def test_3_5_the_first_player_with_a_double_lays_a_hub_of_six_arms_D23(kit):
     # three players, play to the left: 0, then 2, then 1. Seats 0 and 2 hold no double.
     rnd = d15(kit, [[], ["1/1", "2/2"], []])
     assert rnd.starter == 0 and rnd.turn == 1
-    assert sorted(map(str, rnd.legal_moves())) == ["1/1", "2/2"]  # any of its doubles
+    assert sorted(map(str, rnd.legal_actions())) == ["1/1", "2/2"]  # any of its doubles
     with pytest.raises(IllegalMoveError, match="opens with a double"):
         rnd.apply(Play(next(t for t in rnd.hand(1) if t.a != t.b)))
     kit.run(rnd, ["2/2"])
@@ -593,13 +593,13 @@ def test_3_5_play_goes_clockwise_to_the_left(kit):
 
 def test_3_5_nobody_holds_a_double_players_draw_in_turn_until_one_does(kit):
     rnd = d15(kit, [[], []], pile=["7/8", "9/10", "4/4"])
-    assert rnd.turn == 0 and rnd.legal_moves() == [DRAW]
+    assert rnd.turn == 0 and rnd.legal_actions() == [DRAW]
     kit.run(rnd, ["draw"])
-    assert rnd.legal_moves() == [PASS]  # 7/8 is no double
+    assert rnd.legal_actions() == [PASS]  # 7/8 is no double
     kit.run(rnd, ["pass", "draw", "pass"])
-    assert rnd.turn == 0 and rnd.legal_moves() == [DRAW]
+    assert rnd.turn == 0 and rnd.legal_actions() == [DRAW]
     kit.run(rnd, ["draw"])
-    assert rnd.legal_moves() == [Play(Tile(4, 4))]  # it opens with the double it drew
+    assert rnd.legal_actions() == [Play(Tile(4, 4))]  # it opens with the double it drew
     kit.run(rnd, ["4/4"])
     assert rnd.ends == (4,) * 6
 
@@ -607,7 +607,7 @@ def test_3_5_nobody_holds_a_double_players_draw_in_turn_until_one_does(kit):
 def test_3_5_each_turn_one_tile_on_the_end_of_any_arm(kit):
     rnd = d15(kit, [["1/1", "1/4"], ["1/2"]])
     kit.run(rnd, ["1/1"])
-    assert [m.end for m in rnd.legal_moves()] == ["1", "2", "3", "4", "5", "6"]
+    assert [m.end for m in rnd.legal_actions()] == ["1", "2", "3", "4", "5", "6"]
     events = kit.run(rnd, ["1/2 4"])
     assert [e for e in events if isinstance(e, Placed)][0].end == "4"
     assert rnd.ends == (1, 1, 1, 2, 1, 1) and rnd.arm_tiles("4") == [Tile(1, 2)]
@@ -618,26 +618,26 @@ def test_3_5_each_turn_one_tile_on_the_end_of_any_arm(kit):
 def test_D13_cannot_play_draw_one_and_play_it_if_it_fits_else_pass(kit):
     rnd = d15(kit, [["1/1"], []], pile=["1/9", "7/9"])
     kit.run(rnd, ["1/1"])
-    assert rnd.legal_moves() == [DRAW]
+    assert rnd.legal_actions() == [DRAW]
     kit.run(rnd, ["draw"])
-    assert {m.tile for m in rnd.legal_moves()} == {Tile(1, 9)}  # the drawn tile fits: play it
+    assert {m.tile for m in rnd.legal_actions()} == {Tile(1, 9)}  # the drawn tile fits: play it
     kit.run(rnd, ["1/9 2"])
     rnd2 = d15(kit, [["1/1"], []], pile=["7/9", "1/9"])
     kit.run(rnd2, ["1/1", "draw"])
-    assert rnd2.legal_moves() == [PASS] and rnd2.pile_count == 136 - 18 - 1  # one draw only
+    assert rnd2.legal_actions() == [PASS] and rnd2.pile_count == 136 - 18 - 1  # one draw only
 
 
 def test_D13_until_playable_option(kit):
     rnd = d15(kit, [["1/1"], []], pile=["7/9", "8/9", "1/9"],
               rules=HouseRules(options={"doble15_draw": "until-playable"}))
     kit.run(rnd, ["1/1", "draw", "draw", "draw"])
-    assert {m.tile for m in rnd.legal_moves()} == {Tile(1, 9)}
+    assert {m.tile for m in rnd.legal_actions()} == {Tile(1, 9)}
 
 
 def test_3_5_a_double_goes_on_its_own_number_or_on_a_13(kit):
     rnd = d15(kit, [["0/0", "4/4"], ["0/13", "9/10"]])
     kit.run(rnd, ["0/0", "0/13 1"])  # leaves a 13: seat 0 is hexed (see below)
-    moves = rnd.legal_moves()
+    moves = rnd.legal_actions()
     assert Play(Tile(4, 4), "1") in moves  # a 4/4 on the 13
     events = kit.run(rnd, ["4/4 1"])
     placed = [e for e in events if isinstance(e, Placed)][0]
@@ -675,16 +675,16 @@ def test_3_5_13_hexes_the_next_player_until_a_double_or_a_13_D25(kit):
     kit.run(rnd, ["0/0"])
     events = kit.run(rnd, ["0/13 1"])  # seat 2 leaves a 13: seat 1 is hexed
     assert [(e.effect, e.target) for e in events if isinstance(e, Special)] == [("hex", 1)]
-    assert rnd.turn == 1 and rnd.legal_moves() == [DRAW]  # no 13, no double: draw two
+    assert rnd.turn == 1 and rnd.legal_actions() == [DRAW]  # no 13, no double: draw two
     with pytest.raises(IllegalMoveError, match="draws two tiles first"):
         rnd.apply(Play(Tile(0, 2), "2"))
     kit.run(rnd, ["draw"])
-    assert rnd.legal_moves() == [DRAW]
+    assert rnd.legal_actions() == [DRAW]
     kit.run(rnd, ["draw"])
-    assert Play(Tile(0, 2), "2") in rnd.legal_moves()  # then anything that fits
+    assert Play(Tile(0, 2), "2") in rnd.legal_actions()  # then anything that fits
     kit.run(rnd, ["0/2 2"])  # neither a double nor a 13: the hex passes on to seat 0
     assert rnd.turn == 0 and rnd.hexed
-    assert rnd.legal_moves() == [Play(Tile(13, 5), "1")]  # on the 13 only
+    assert rnd.legal_actions() == [Play(Tile(13, 5), "1")]  # on the 13 only
     with pytest.raises(IllegalMoveError, match="hexed and must play on a 13"):
         rnd.apply(Play(Tile(0, 6), "3"))
     kit.run(rnd, ["13/5 1"])  # a 13: the hex ends
@@ -707,7 +707,7 @@ def test_D14_the_number_left_open_counts_not_the_number_covered(kit):
     # 13/13 opens: its number is left open on every arm (D-24: the hub counts too)
     events = kit.run(rnd, ["13/13"])
     assert [(e.number, e.effect) for e in events if isinstance(e, Special)] == [(13, "hex")]
-    assert len(rnd.legal_moves()) == 6  # seat 1 answers with its double, on any 13
+    assert len(rnd.legal_actions()) == 6  # seat 1 answers with its double, on any 13
     kit.run(rnd, ["9/9 1"])
     assert rnd.turn == 0 and not rnd.hexed  # a double ends the hex
     events = kit.run(rnd, ["13/1 2"])  # covers a 13 and leaves a 1: nothing special

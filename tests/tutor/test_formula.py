@@ -110,7 +110,7 @@ def real_questions() -> tuple[Question, ...]:
         rnd = Round.deal(variant, HouseRules(), players, rng,
                          starter=0 if seed % 3 == 0 else None)
         while not rnd.over:
-            events = rnd.apply(rng.choice(rnd.legal_moves()))
+            events = rnd.apply(rng.choice(rnd.legal_actions()))
             placed = next((e for e in events if isinstance(e, Placed)), None)
             for e in events:
                 if isinstance(e, PowerEffect):

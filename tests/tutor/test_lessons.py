@@ -219,7 +219,7 @@ def test_session_from_lesson_uses_its_settings():
     assert s2.mastery.params_for("other-end").p_init == 0.2 and s2.plan.targets == {"other-end"}
     s3 = drive.start(
             Session.from_lesson("free-play", seed=2, players=4))  # one bot named, three seats
-    assert len(s3.bots) == 3
+    assert len(s3.game.bots) == 3
 
 
 def _check(*args: str, env: dict[str, str] | None = None, timeout: float | None = None):

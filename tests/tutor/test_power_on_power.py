@@ -105,7 +105,7 @@ def test_the_play_page_shows_the_note_in_its_status_line(tmp_path: Path) -> None
         if s.pending_question is not None:
             app.submit(str(s.pending_question.expected))
             continue
-        moves = app.legal_moves()
+        moves = app.legal_actions()
         if not moves:
             if app.run_steps() == 0:
                 break

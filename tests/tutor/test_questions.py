@@ -47,7 +47,7 @@ def real_events() -> dict[str, list[tuple[PowerEffect | Bonus, Tile | RoundEnded
             rnd = Round.deal(LEONARD_VARIANT, HouseRules(), players, rng,
                              starter=0 if seed % 3 == 0 else None)
             while not rnd.over:
-                events = rnd.apply(rng.choice(rnd.legal_moves()))
+                events = rnd.apply(rng.choice(rnd.legal_actions()))
                 placed = next((e for e in events if isinstance(e, Placed)), None)
                 end = next((e for e in events if isinstance(e, RoundEnded)), None)
                 for e in events:

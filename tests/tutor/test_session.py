@@ -335,7 +335,7 @@ def test_bots_plays_asked_only_when_a_target_skill_is_short_of_practice() -> Non
     for perspective, seat, skill in seen:
         if seat != 0 and perspective != "player":
             assert skill == "square" or skill == "negative"
-    bot_powers = [e for e in s.round_events if isinstance(e, PowerEffect) and e.seat != 0
+    bot_powers = [e for e in s.game.round_events if isinstance(e, PowerEffect) and e.seat != 0
                   and e.rule != "x/x"]
     assert bot_powers and not any(s.asked_about(e) for e in bot_powers)
 
@@ -384,7 +384,7 @@ def test_round_end_question_shows_the_hands_not_their_totals() -> None:
 
         play_through(s, right, on_question=note)
         if collected:
-            bonus = [e for e in s.round_events
+            bonus = [e for e in s.game.round_events
                      if getattr(e, "kind", "") in ("domino", "tranque")]
             (expected, view), = collected
             assert expected == bonus[0].points
@@ -534,7 +534,7 @@ def test_a_mastered_skill_is_asked_now_and_then() -> None:
             asked += ss.pending_question.perspective == "player"
 
         play_through(s, right, on_question=note)
-        plays += sum(1 for e in s.round_events if isinstance(e, PowerEffect) and e.seat == 0
+        plays += sum(1 for e in s.game.round_events if isinstance(e, PowerEffect) and e.seat == 0
                      and e.rule not in ("power-vs-power", "neutralized"))
         del powers_before
     assert plays > 100
@@ -601,7 +601,7 @@ def test_hot_seat_each_human_is_a_student_of_their_own(tmp_path: Path) -> None:
 def test_bots_power_plays_appear_worked_out_in_the_log() -> None:
     s = drive.start(Session(seed=3, rounds=1, lang="en"))
     play_through(s, right)
-    lines = [s.describe(e) for e in s.round_events if isinstance(e, PowerEffect)
+    lines = [s.describe(e) for e in s.game.round_events if isinstance(e, PowerEffect)
              and e.seat != 0 and e.rule not in ("power-vs-power", "neutralized")]
     assert lines and all(re.search(r"(gains|loses) .*[×+].* = \d+", line) for line in lines)
 
@@ -805,7 +805,7 @@ def _first_moves_game(s: Session, driven: bool) -> list[str]:
     round started again; ``driven``: each intent followed by the bots' steps at once
     (:mod:`tests.driving`, as a script runs the loop), else one :meth:`Session.advance` per
     bot step (as the dashboard paces it). The whole match's events, as text."""
-    out: list[str] = list(map(repr, s.last_events))  # the deal
+    out: list[str] = list(map(repr, s.game.last_events))  # the deal
     if driven:
         out += map(repr, drive.bots(s))  # the bots before the human
     for _ in range(5_000):
@@ -859,17 +859,17 @@ def test_advance_makes_a_humans_forced_draws_as_one_step() -> None:
             legal = s.legal_actions()
             if len(legal) == 1 and isinstance(legal[0], (Draw, Pass)):
                 seat = s.current_player()
-                before = s.steps
+                before = s.game.steps
                 assert s.advance(forced=False).events == ()  # not without being asked
                 forced = s.advance()
-                assert forced.forced and forced.seat == seat and forced.number == s.steps
-                assert s.steps > before
+                assert forced.forced and forced.seat == seat and forced.number == s.game.steps
+                assert s.game.steps > before
                 if isinstance(legal[0], Draw):
                     drew = [e for e in forced.events if isinstance(e, Drew)]
                     assert drew and all(e.seat == seat for e in drew)
                     assert s.waiting() != "move" or not all(
                         isinstance(m, Draw) for m in s.legal_actions())
-                assert list(forced.events) == s.last_events
+                assert list(forced.events) == s.game.last_events
                 return
             s.apply_action(legal[0])
     raise AssertionError("no forced draw in 40 seeded games")
@@ -904,7 +904,7 @@ def test_the_snapshot_tells_the_log_and_the_news_once() -> None:
         else:
             break
     view = s.snapshot()
-    told = [s.describe(e) for e in s.round_events][-LOG_KEEP:]
+    told = [s.describe(e) for e in s.game.round_events][-LOG_KEEP:]
     assert list(view.log) == told and len(view.log) == LOG_KEEP
-    assert list(view.news) == [s.describe(e) for e in s.last_events]
-    assert view.step == s.steps
+    assert list(view.news) == [s.describe(e) for e in s.game.last_events]
+    assert view.step == s.game.steps

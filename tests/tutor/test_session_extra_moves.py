@@ -74,18 +74,18 @@ def test_3_4_the_redeal_is_offered_on_the_first_turn_only_and_refused_after():
     (annul,) = [x.move for x in s.snapshot().extra]
     drive.play(s, Play(Tile(9, 9)))  # the student opens instead; the bots reply
     assert s.current_player() == 0 and not s.round.over
-    assert s.snapshot().extra == () and s.legal_actions() == s.round.legal_moves()
-    log, steps, hand = list(s.round.log), s.steps, s.round.hand(0)
+    assert s.snapshot().extra == () and s.legal_actions() == s.round.legal_actions()
+    log, steps, hand = list(s.round.log), s.game.steps, s.round.hand(0)
     with pytest.raises(IllegalMoveError, match="only be asked on one's first turn"):
         drive.play(s, annul)
-    assert s.round.log == log and s.steps == steps and s.round.hand(0) == hand
+    assert s.round.log == log and s.game.steps == steps and s.round.hand(0) == hand
     assert not s.round.over
 
 
 def test_3_4_without_five_doubles_nothing_is_offered_and_asking_is_refused():
     s = cuban_session(cuban_hands({0: ["9/9", *FIVE_DOUBLES[:3]]}))  # four doubles
     assert s.current_player() == 0 and s.snapshot().extra == ()
-    assert s.legal_actions() == s.round.legal_moves()
+    assert s.legal_actions() == s.round.legal_actions()
     log = list(s.round.log)
     with pytest.raises(IllegalMoveError, match="needs 5 doubles"):
         drive.play(s, ANNUL)
@@ -119,7 +119,7 @@ def test_3_4_the_tutors_bot_asks_for_the_redeal_as_play_match_does():
     hands = cuban_hands({0: ["9/9"], 1: FIVE_DOUBLES})
     s = cuban_session(hands)
     asker = Asker()
-    s.bots[1] = asker
+    s.game.bots[1] = asker
     s.apply_action(Play(Tile(9, 9)))
     assert s.round.turn == 1 and (s.waiting() is None)
     events = s.advance(forced=False).events

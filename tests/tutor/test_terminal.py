@@ -259,4 +259,4 @@ def test_the_terminal_says_once_why_power_on_power_asks_nothing() -> None:
     said = [line for line in lines if "Power on power: 30 points, nothing to work out" in line]
     assert len(said) == 1 and said[0].startswith("ℹ ")
     assert sum(isinstance(e, PowerEffect) and e.rule == "power-vs-power"
-               for e in s.round_events) >= 1
+               for e in s.game.round_events) >= 1

@@ -163,7 +163,7 @@ def test_an_unforeseen_error_in_a_bot_step_is_said(monkeypatch) -> None:
     def broken() -> Any:
         raise RuntimeError("the bot tripped")
 
-    monkeypatch.setattr(app.session, "_bot_move", broken)
+    monkeypatch.setattr(app.session.game, "bot_move", broken)
     _play_first(app)  # the bot's reply trips
     assert "Something went wrong: the bot tripped" in app.status.value
     assert (app.session.waiting() is None)  # the bot's turn waits; nothing was lost
@@ -318,7 +318,7 @@ def test_setup_offers_every_bot_level_and_the_expert_plays() -> None:
     app.seat_dds[1].value = "expert"
     app.seed_in.value = "3"
     app.new_game_btn.click()
-    assert isinstance(app.session.bots[1], ExpertBot)
+    assert isinstance(app.session.game.bots[1], ExpertBot)
 
 
 def test_forced_draw_is_applied_with_a_message() -> None:
@@ -604,7 +604,7 @@ def test_a_long_game_does_not_pile_up_widgets() -> None:
         if app.session.round.over and app.session.pending_question is None:
             break
         shown = _find(app, "ld-move")
-        legal = app.legal_moves() if not app.board_slot.covered(app._view) else []
+        legal = app.legal_actions() if not app.board_slot.covered(app._view) else []
         assert [b.tooltip for b in shown] == [str(m) for m in legal]
         assert [b.description for b in shown] == [move_label(m, "en") for m in legal]
         assert [b.button_style == "warning" for b in shown] == [
@@ -615,10 +615,10 @@ def test_a_long_game_does_not_pile_up_widgets() -> None:
         if app.session.pending_question is not None:
             app.reveal_btn.click()
         else:
-            before = len(app.session.round_events)
+            before = len(app.session.game.round_events)
             turns += 1
             _play_first(app)  # the first button, maybe a reused one, plays the first move
-            assert len(app.session.round_events) > before
+            assert len(app.session.game.round_events) > before
     assert turns > 10  # the round went through many sets of moves
     assert len(seen) <= most
     assert all(b.comm is not None for b in seen.values())
@@ -634,7 +634,7 @@ def test_a_move_button_stays_while_its_move_is_on_offer() -> None:
     spanish = {b.tooltip: b for b in _find(app, "ld-move")}
     assert spanish == first
     assert [b.description for b in spanish.values()] == [
-        move_label(m, "es") for m in app.legal_moves()]
+        move_label(m, "es") for m in app.legal_actions()]
 
 
 def test_a_run_of_draws_is_one_step_that_stops_when_a_tile_fits() -> None:
@@ -644,15 +644,15 @@ def test_a_run_of_draws_is_one_step_that_stops_when_a_tile_fits() -> None:
     runs: dict[str, int] = {"bot": 0, "student": 0}
     for seed in range(12):
         app = _app(seed=seed, players=2, bots="greedy")
-        seen = len(app.session.round_events)
+        seen = len(app.session.game.round_events)
         real = app.refresh
 
         def refresh(*args: Any, _app: TutorApp = app, _real: Any = real, **kwargs: Any) -> None:
             nonlocal seen
-            step, seen = _app.session.round_events[seen:], len(_app.session.round_events)
+            step, seen = _app.session.game.round_events[seen:], len(_app.session.game.round_events)
             rnd = _app.session.round
             if step and isinstance(step[-1], Drew) and not rnd.over and rnd.turn == step[-1].seat:
-                assert not all(isinstance(m, Draw) for m in rnd.legal_moves()), step
+                assert not all(isinstance(m, Draw) for m in rnd.legal_actions()), step
             drew = [e for e in step if isinstance(e, Drew) and not e.forced]
             if len(drew) > 1:
                 human = drew[0].seat in _app.session.humans
@@ -684,7 +684,7 @@ for _ in range(400):
         continue
     if s.round.over or asked >= 2:
         break
-    app.play(app.legal_moves()[0])
+    app.play(app.legal_actions()[0])
 new = sorted(m for m in set(sys.modules) - before
              if m.split(".")[0] in ("sympy", "babel", "mpmath", "latex2mathml"))
 print(asked, new)

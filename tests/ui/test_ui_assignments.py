@@ -150,32 +150,34 @@ def test_a_roster_is_pasted_or_uploaded_and_bad_ones_are_refused_keeping_the_nam
         link: Any, tmp_path: Path) -> None:
     with Store(tmp_path / "class.sqlite3") as store:
         panel = _page(link, store).assignments
-        assert panel.roster_class.value == "6B"
-        panel.roster_in.value = "nombre\n\n   \n"
-        panel.roster_btn.click()
-        assert "The roster is empty" in _text(panel.roster_result.value)
+        assert panel.roster.roster_class.value == "6B"
+        panel.roster.roster_in.value = "nombre\n\n   \n"
+        panel.roster.roster_btn.click()
+        assert "The roster is empty" in _text(panel.roster.roster_result.value)
         twice = "Ana\nana \nBeto\n"
-        panel.roster_in.value = twice
-        panel.roster_btn.click()
+        panel.roster.roster_in.value = twice
+        panel.roster.roster_btn.click()
         assert ('These names are on the roster twice: "Ana" / "ana". Keep each student once; '
-                'nothing was saved.') in _text(panel.roster_result.value).replace("&quot;", '"')
-        assert panel.roster_in.value == twice and store.roster("6B") == []
+                'nothing was saved.') in _text(
+                    panel.roster.roster_result.value).replace("&quot;", '"')
+        assert panel.roster.roster_in.value == twice and store.roster("6B") == []
         # Names that only look alike are shown, never merged.
-        panel.roster_in.value = "Ana\nBeto\nCarla\nCarlo\n"
-        panel.roster_btn.click()
+        panel.roster.roster_in.value = "Ana\nBeto\nCarla\nCarlo\n"
+        panel.roster.roster_btn.click()
         assert store.roster("6B") == ["Ana", "Beto", "Carla", "Carlo"]
-        said = _text(panel.roster_result.value)
+        said = _text(panel.roster.roster_result.value)
         assert "Saved the roster of 6B: 4 students." in said
         assert "look alike: check they are two students" in said and "“Carla” / “Carlo”" in said
         # Another class's roster: its names replace the box's; a CSV file gives its first
         # column, its title line skipped.
-        panel.roster_class.value = "6C"
-        assert panel.roster_in.value == ""
-        upload(panel.roster_upload, [("6C.csv", b'"nombre","grupo"\n"Dora","6C"\n"Eli","6C"\n')])
+        panel.roster.roster_class.value = "6C"
+        assert panel.roster.roster_in.value == ""
+        upload(panel.roster.roster_upload,
+               [("6C.csv", b'"nombre","grupo"\n"Dora","6C"\n"Eli","6C"\n')])
         assert store.roster("6C") == ["Dora", "Eli"]
         assert store.roster("6B") == ["Ana", "Beto", "Carla", "Carlo"]
-        panel.roster_class.value = "6B"
-        assert panel.roster_in.value == "Ana\nBeto\nCarla\nCarlo"
+        panel.roster.roster_class.value = "6B"
+        assert panel.roster.roster_in.value == "Ana\nBeto\nCarla\nCarlo"
 
 
 def test_a_link_edited_by_hand_opens_saying_what_it_left_out(link: Any, tmp_path: Path) -> None:
@@ -217,8 +219,8 @@ def test_the_table_says_who_is_done_in_progress_or_not_started_and_agrees_with_t
         _fill(panel)
         panel.save_btn.click()
         (a,) = store.assignments()
-        panel.roster_in.value = "Ana\nBeto\nCarla"
-        panel.roster_btn.click()
+        panel.roster.roster_in.value = "Ana\nBeto\nCarla"
+        panel.roster.roster_btn.click()
     student_plays("04-times", "Ana", db, seed=1, assignment=a.id)
     student_plays("04-times", "Beto", db, seed=2, rounds=1, wrong_every=2, assignment=a.id)
     student_plays("04-times", "Dora", db, seed=3, rounds=1)  # not of this assignment
@@ -276,8 +278,8 @@ def test_uploaded_files_not_of_the_assignment_are_named_not_mixed_in(
     with Store(tmp_path / "teacher.sqlite3") as store:
         page = _page(link, store)
         panel = page.assignments
-        panel.roster_in.value = "Ana\nBeto"
-        panel.roster_btn.click()
+        panel.roster.roster_in.value = "Ana\nBeto"
+        panel.roster.roster_btn.click()
         panel.paste_in.value = a_link
         panel.open_btn.click()
         upload(page.upload.upload, files)
@@ -303,10 +305,10 @@ def test_a_store_that_refuses_says_why_and_keeps_the_form(link: Any, tmp_path: P
         panel.save_btn.click()
         assert "Only a teacher can make or change" in _text(panel.result.value)
         assert _form(panel) == typed
-        panel.roster_in.value = "Ana\nBeto"
-        panel.roster_btn.click()
-        assert "Only a teacher can make or change" in _text(panel.roster_result.value)
-        assert panel.roster_in.value == "Ana\nBeto"
+        panel.roster.roster_in.value = "Ana\nBeto"
+        panel.roster.roster_btn.click()
+        assert "Only a teacher can make or change" in _text(panel.roster.roster_result.value)
+        assert panel.roster.roster_in.value == "Ana\nBeto"
     with Store(db) as store:
         assert store.assignments() == [] and store.roster("6B") == []
 
@@ -328,21 +330,21 @@ def test_on_a_hub_the_roster_is_taken_from_a_group(link: Any, tmp_path: Path) ->
             return names
 
     with Store(tmp_path / "plain.sqlite3") as plain:
-        assert _page(link, plain).assignments.group_box.layout.display == "none"
+        assert _page(link, plain).assignments.roster.group_box.layout.display == "none"
     with HubStore(tmp_path / "hub.sqlite3") as store:
         panel = _page(link, store).assignments
-        assert panel.group_box.layout.display != "none"
-        panel.roster_in.value = "typed by hand"
-        panel.group_in.value = "6c-nope"
-        panel.group_btn.click()
-        assert "The hub has no group 6c-nope." in _text(panel.roster_result.value)
-        assert panel.roster_in.value == "typed by hand" and store.roster("6B") == []
-        panel.group_in.value = "6b-hub"
-        panel.group_btn.click()
+        assert panel.roster.group_box.layout.display != "none"
+        panel.roster.roster_in.value = "typed by hand"
+        panel.roster.group_in.value = "6c-nope"
+        panel.roster.group_btn.click()
+        assert "The hub has no group 6c-nope." in _text(panel.roster.roster_result.value)
+        assert panel.roster.roster_in.value == "typed by hand" and store.roster("6B") == []
+        panel.roster.group_in.value = "6b-hub"
+        panel.roster.group_btn.click()
         assert store.roster("6B") == ["ana", "beto", "carla"]
-        assert panel.roster_in.value == "ana\nbeto\ncarla"
+        assert panel.roster.roster_in.value == "ana\nbeto\ncarla"
         assert ("Saved the roster of 6B from the hub group 6b-hub: 3 students."
-                in _text(panel.roster_result.value))
+                in _text(panel.roster.roster_result.value))
 
 
 SERVER = {"SERVER_NAME": "school.example", "SERVER_PORT": "8866",

@@ -67,7 +67,7 @@ def test_the_play_page_without_a_student_asks_before_the_game_starts(link: Any,
         assert {app.main_area.layout.display, app.setup.layout.display,
                 app.sheet.layout.display} == {"none"}
         assert app.access.focus_request["selector"] == NAME_INPUT
-        assert app.session.store is None and app.session.round.log == app.session.round_events
+        assert app.session.store is None and app.session.round.log == app.session.game.round_events
         app.new_game()  # the header's button does nothing yet
         assert app.asking
         # One box for the name, one for the class code, one button; labelled for a screen

@@ -178,7 +178,7 @@ def test_no_ui_module_runs_the_game_loop() -> None:
     for path in sorted(UI.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                assert node.func.attr != "legal_moves", f"{path.name}:{node.lineno}"
+                assert node.func.attr != "legal_actions", f"{path.name}:{node.lineno}"
             if isinstance(node, ast.Attribute) and node.attr in ("turn", "over"):
                 owner = node.value
                 name = owner.attr if isinstance(owner, ast.Attribute) else \

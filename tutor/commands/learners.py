@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
     from tutor.teaching.asking import Pending
 
 __all__ = ["EPOCH", "RULE_SKILL", "BKTLearner", "Calculator", "FactsLearner", "FeedbackLearner",
-           "Forgetful", "HintTaker", "Learner", "MistakeMaker", "MixedMistakes", "Perfect",
+           "Forgetful", "HintTaker", "Learner", "MistakeMaker", "MixedMistakes", "NumberLearner",
+           "Perfect",
            "ProfileError", "RandomGuesser", "ScaffoldMistakeMaker", "Seen", "SimClock", "Typist",
            "exercised", "learner", "typo", "working"]
 
@@ -81,8 +83,9 @@ class Seen:
         return bool(self.shown) or bool(self.scaffold) or self.after_t
 
 
-class Learner:
-    """A scripted student: what they type to a question, and what they really know."""
+class Learner(ABC):
+    """A scripted student: what they type to a question (:meth:`reply`), and what they
+    really know (:meth:`knows`)."""
 
     name = "learner"
     asks_every_hint = False
@@ -93,21 +96,28 @@ class Learner:
         """The catalogue mistake this learner makes, if any."""
         return None
 
-    def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
-        """The number this learner answers (learners who type numbers)."""
-        raise NotImplementedError
-
+    @abstractmethod
     def reply(self, q: Question, attempt: int, rng: random.Random, seen: Seen) -> str:
         """What this learner types at reply ``attempt`` (1, 2, …; replies the tutor did not
         count included)."""
-        return str(self.answer(q, attempt, rng))
 
+    @abstractmethod
     def knows(self, skill: str) -> bool:
         """The hidden state: whether this learner really knows ``skill`` (at the moment)."""
-        raise NotImplementedError
 
 
-class Perfect(Learner):
+class NumberLearner(Learner):
+    """A learner who types a number: its :meth:`answer`."""
+
+    @abstractmethod
+    def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
+        """The number this learner answers."""
+
+    def reply(self, q: Question, attempt: int, rng: random.Random, seen: Seen) -> str:
+        return str(self.answer(q, attempt, rng))
+
+
+class Perfect(NumberLearner):
     name = "perfect"
 
     def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
@@ -130,7 +140,7 @@ def _wrong(q: Question, rng: random.Random) -> int:
     return value
 
 
-class RandomGuesser(Learner):
+class RandomGuesser(NumberLearner):
     name = "random"
 
     def answer(self, q: Question, attempt: int, rng: random.Random) -> int:
@@ -149,7 +159,7 @@ def exercised(q: Question) -> str:
 
 
 @dataclass
-class BKTLearner(Learner):
+class BKTLearner(NumberLearner):
     """Knows each skill or not, following BKT's own story (docs/rules.md §4's tracing)."""
 
     p_init: float
@@ -172,7 +182,7 @@ class BKTLearner(Learner):
 
 
 @dataclass
-class MistakeMaker(Learner):
+class MistakeMaker(NumberLearner):
     """Makes one catalogue mistake with probability ``p`` wherever it can happen."""
 
     rule: str
@@ -230,7 +240,7 @@ def typo(value: int, rng: random.Random) -> int:
 
 
 @dataclass
-class Typist(Learner):
+class Typist(NumberLearner):
     """Knows every skill and mistypes a share ``p`` of its first answers (:func:`typo`); right
     at the second try. ``last_typo`` says whether its last first answer was one."""
 
@@ -258,7 +268,7 @@ MAX_FACTOR = 12
 
 
 @dataclass
-class FactsLearner(Learner):
+class FactsLearner(NumberLearner):
     """Knows × and ² only for numbers up to ``n`` (a product whose factors are both at most
     ``n``); beyond them it adds (n + T, T + T) or misses the product by 1–3, at the first try.
     Every other computation it does right (×1 too: the number itself)."""
@@ -285,7 +295,7 @@ class FactsLearner(Learner):
 
 
 @dataclass
-class FeedbackLearner(Learner):
+class FeedbackLearner(NumberLearner):
     """Starts each skill with one mistake of it (drawn among those its first question of the
     skill can show) and makes it wherever it can; after each wrong first answer it is told
     about (the feedback), it drops the mistake with probability ``p``."""
@@ -312,7 +322,7 @@ class FeedbackLearner(Learner):
 
 
 @dataclass
-class MixedMistakes(Learner):
+class MixedMistakes(NumberLearner):
     """Makes each of ``rules`` with probability ``p`` where it can happen (the first of them
     that does, in order), otherwise answers right."""
 
@@ -356,7 +366,7 @@ class Calculator(Learner):
         return False
 
 
-class HintTaker(Learner):
+class HintTaker(NumberLearner):
     """Asks for every hint down to the last rung, which gives the answer, then types it: every
     skill it meets it only ever saw worked out, so it knows none."""
 
@@ -459,7 +469,7 @@ class SimClock:
 
 
 @dataclass
-class Forgetful(Learner):
+class Forgetful(NumberLearner):
     """Learns a skill at its first question (wrong at first, right once shown how) and then
     answers it right, like ``perfect``, until more than ``days`` days pass without practising
     it (by ``clock``): then it has forgotten it, misses its next first answer and learns it

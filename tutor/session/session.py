@@ -1,12 +1,14 @@
 """A tutored game: the one object the dashboard, the terminal and the simulated students
-share. It holds the engine's match and the bots in their seats and owns the game's loop.
+share. It holds its parts and calls them: the game's loop (:mod:`tutor.session.game_loop`:
+the engine's match and the bots in their seats), the questions (asked by
+:mod:`tutor.teaching.asking`), the lesson's tally (:mod:`tutor.session.lesson_tally`) and the
+saving (:mod:`tutor.session.saving`); the snapshot a screen draws from is built from their
+views (:func:`build_snapshot`).
 
-Its interface, in the manner of OpenSpiel's: :meth:`Session.current_player`, :meth:`Session.
-waiting`, :meth:`Session.legal_actions`, :meth:`Session.apply_action`, :meth:`Session.returns`;
-:meth:`Session.advance` is the one loop (a bot's move, a human's forced draw or pass). Around
-it: the questions (asked by :mod:`tutor.teaching.asking`), the lesson's tally
-(:mod:`tutor.session.lesson_tally`), the saving (:mod:`tutor.session.saving`) and the snapshot a
-screen draws from (:func:`build_snapshot`).
+Its interface, in the manner of OpenSpiel's, is the loop's: :meth:`Session.current_player`,
+:meth:`Session.waiting`, :meth:`Session.legal_actions`, :meth:`Session.apply_action`,
+:meth:`Session.returns`; :meth:`Session.advance` is the one loop (a bot's move, a human's
+forced draw or pass).
 """
 
 from __future__ import annotations
@@ -18,14 +20,13 @@ from datetime import datetime
 from os import PathLike
 from typing import TYPE_CHECKING
 
-from engine.bots import Bot, bot_move, make_bot
-from engine.events import Drew, Event, Placed
+from engine.bots import Bot, make_bot
+from engine.events import Event, Placed
 from engine.match import Match
-from engine.round import DRAW, Action, Draw, Pass, Round
+from engine.round import Action, Round
 from engine.rules import HouseRules, RulesError
 from engine.sheet import ScoreSheet
 from engine.tiles import Tile
-from engine.view import view_of
 from tutor.course.lesson_end import (
     DEFAULT_MAX_MINUTES,
     DEFAULT_MAX_QUESTIONS,
@@ -36,6 +37,7 @@ from tutor.course.lesson_end import (
 from tutor.course.lessons import Lesson, lesson_params, load_lesson
 from tutor.games import game
 from tutor.i18n import N_, normalize_lang, translator
+from tutor.session.game_loop import GameLoop, GameView, Step
 from tutor.session.lesson_tally import LessonCounts
 from tutor.session.narration import describe_event
 from tutor.session.saving import NOT_SAVED_YET, REFUSED, STORE_DOWN, Recorder
@@ -55,7 +57,6 @@ from tutor.session.settings import (
     open_store,
 )
 from tutor.session.snapshot import (
-    LOG_KEEP,
     WAIT_MOVE,
     WAIT_QUESTION,
     WAIT_ROUND,
@@ -102,23 +103,6 @@ PRACTICE_DEAL = N_("You have played this deal before, so this game is practice: 
                    "here do not count toward mastery. For answers that count, start a new game "
                    "with a new seed (or none).")
 """Said on the play page when a match replays a deal the student played before (issue 51)."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """What one :meth:`Session.advance` did: ``events`` (none: nothing could happen without a
-    human or an answer, see ``waiting``)."""
-
-    events: tuple[Event, ...] = ()
-    seat: int | None = None
-    """Whose step it was (None: nothing happened)."""
-    forced: bool = False
-    """A human's only move, made for them: a run of draws, or a pass."""
-    waiting: str | None = None
-    """What the game waits for now (:meth:`Session.waiting`); None: the next step is the
-    session's own (a bot's move)."""
-    number: int = 0
-    """The step's number (:attr:`Session.steps`, and the snapshot's ``step``)."""
 
 
 class Session:
@@ -174,13 +158,6 @@ class Session:
         """The :class:`tutor.course.lessons.Lesson` the session plays (set by
         :meth:`from_lesson`)."""
         self.match_number = 0
-        self.last_events: list[Event] = []
-        """The events of the last step (a move, a bot's move, a round's start)."""
-        self.steps = 0
-        """Steps taken so far: a move, a bot's move, a round or a match started."""
-        self.log_events: list[Event] = []
-        """The game's last :data:`~tutor.session.snapshot.LOG_KEEP` events (the snapshot's log); a
-        new match the student chooses starts it again."""
         self.revealed: dict[str, set[tuple[str, str, int | None]]] = {}
         """Per student, the numbers of the questions "Show me" revealed in this session (the
         lesson's): a right answer to them later is no proof, in any match (issue 51)."""
@@ -266,10 +243,15 @@ class Session:
         students = self._students(humans, s["students"])
         self.settings: GameSettings = {**s, "ask": c.ask, "humans": humans, "rules": rules,
                                        "targets": c.targets}
-        self.players, self.humans, self.ask = players, humans, c.ask
+        self.ask = c.ask
         self.seed = s["seed"]
-        self.match = match
-        self.bots = bots
+        if self.match_number == 0:
+            self.game = GameLoop(match, bots, humans, players,
+                                 question_waits=lambda: self.asker.pending is not None,
+                                 moved=self._moved)
+            """The game's loop: the match, the bots, whose move it is (:class:`GameLoop`)."""
+        else:
+            self.game.next_match(match, bots, humans, players)
         self.students = students
         self.match_number += 1
         if self.recorder is not None:
@@ -292,9 +274,6 @@ class Session:
                            symbol_value=rules.symbol_value, tileset=match.current.tileset,
                            id_prefix=f"m{self.match_number}-", rules=rules,
                            replayed=self.replayed, shown=self.revealed)
-        self.round_events: list[Event] = list(self.round.log)
-        self._log(self.round.log)
-        self._news(list(self.round.log))
         self._mix_in_reviews()
 
     def warm_up(self) -> None:
@@ -326,10 +305,10 @@ class Session:
                               settings=", ".join(sorted(unknown)))
         if "lang" in changes:
             self.set_lang(changes.pop("lang"))
-        self.log_events = []
+        self.game.forget_log()
         self._next_match(changes)
         self.tally.start_lesson(first=self.match_number)
-        return list(self.last_events)
+        return list(self.game.last_events)
 
     def _next_match(self, changes: GameSettings | None = None) -> None:
         s = self.settings.copy()
@@ -449,36 +428,36 @@ class Session:
         session's language; None after the last lesson."""
         return self.tally.next_lesson(self.lang)
 
-    # --- the game: the one interface ----------------------------------------------------------
+    # --- the game: its loop is the game's (tutor.session.game_loop) ---------------------------
+
+    @property
+    def match(self) -> Match:
+        return self.game.match
 
     @property
     def round(self) -> Round:
-        return self.match.current
+        return self.game.round
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return self.game.humans
 
     def current_player(self) -> int | None:
-        """The human seat whose move the game waits for (None: a bot's turn, a question, or
-        the round over)."""
-        return self.round.turn if self.waiting() == WAIT_MOVE else None
+        """The human seat whose move the game waits for (:meth:`GameLoop.current_player`)."""
+        return self.game.current_player()
 
     def waiting(self) -> str | None:
-        """What the game waits for: :data:`WAIT_QUESTION` (an answer), :data:`WAIT_ROUND`
-        (the round is over), :data:`WAIT_MOVE` (a human's move), or None (a bot is to move:
-        :meth:`advance` moves it). Every check of whether a move may be played is this one."""
-        if self.asker.pending is not None:
-            return WAIT_QUESTION
-        if self.round.over:
-            return WAIT_ROUND
-        if self.round.turn in self.humans:
-            return WAIT_MOVE
-        return None
+        """What the game waits for (:meth:`GameLoop.waiting`): :data:`WAIT_QUESTION`,
+        :data:`WAIT_ROUND`, :data:`WAIT_MOVE`, or None (a bot is to move)."""
+        return self.game.waiting()
 
     def legal_actions(self) -> list[Action | object]:
-        """The moves of the human whose turn it is: the round's legal moves, then the game's
-        own moves on offer (the round's ``extra_moves``: Cuban's redeal). Empty while a
-        question waits or a bot is to move."""
-        if self.current_player() is None:
-            return []
-        return [*self.round.legal_moves(), *self.round.extra_moves()]
+        """The moves of the human whose turn it is (:meth:`GameLoop.legal_actions`)."""
+        return self.game.legal_actions()
 
     def apply_action(self, action: Action | int | object) -> list[Event]:
         """Apply the human's move (one of :meth:`legal_actions`, or its index there); the bots
@@ -492,73 +471,16 @@ class Session:
             if not 0 <= action < len(legal):
                 raise self._error(N_("Choose a move from 1 to {count}."), count=len(legal))
             action = legal[action]
-        events = self._move(action)
-        self._news(events)
-        return events
+        return self.game.play(action)
 
     def returns(self) -> tuple[int, ...]:
-        """Each seat's match score as the engine keeps it (a question's points included)."""
-        return tuple(self.match.scores)
+        """Each seat's match score as the engine keeps it (:meth:`GameLoop.returns`)."""
+        return self.game.returns()
 
     def advance(self, *, forced: bool = True) -> Step:
-        """The game's next step, the only place that decides it: a bot's move, or
-        (``forced``) a human's only move made for them (a draw or a pass); a player who drew
-        and still has no tile that fits draws again in the same step, so a run of draws is
-        one step. Nothing happens while a question, a human's choice or the round's end
-        waits (the returned step says which). The dashboard paces calls to it; the terminal
-        and the simulated students loop on it."""
-        waiting = self.waiting()
-        if waiting is None:
-            seat = self.round.turn
-            events = self._with_draws(self._bot_move(), self._bot_move)
-            is_forced = False
-        else:
-            move = self._forced_move() if forced and waiting == WAIT_MOVE else None
-            if move is None:
-                return Step(waiting=waiting, number=self.steps)
-            seat = self.round.turn
-            events = self._with_draws(self._move(move), lambda: self._move(DRAW))
-            is_forced = True
-        self._news(events)
-        return Step(events=tuple(events), seat=seat, forced=is_forced, waiting=self.waiting(),
-                    number=self.steps)
-
-    def _move(self, action: object) -> list[Event]:
-        """Apply the move of the player to move (the engine checks it)."""
-        return self._apply(lambda: self.match.apply(action, self.round.turn))
-
-    def _bot_move(self) -> list[Event]:
-        """One bot move: the bot to move chooses from what its seat sees, a game's own move
-        it wants first (:func:`engine.bots.bot_move`, as the engine's matches play)."""
-        if self.waiting() is not None:
-            return []
-        rnd = self.round
-        seat = rnd.turn
-        events = self._apply(lambda: self.match.apply(
-            bot_move(self.bots[seat], view_of(rnd, seat)), seat))
-        self._news(events)
-        return events
-
-    def _forced_move(self) -> Action | None:
-        """The human's move when there is no choice (a draw or a pass; not while the game
-        offers a move of its own, which is a choice)."""
-        moves = self.legal_actions()
-        if len(moves) == 1 and isinstance(moves[0], (Draw, Pass)):
-            return moves[0]
-        return None
-
-    def _with_draws(self, events: list[Event], again: Callable[[], list[Event]]) -> list[Event]:
-        """``events`` and, while their player drew and still has nothing but draws, their
-        next draws (``again()``), as one step."""
-        rnd = self.round
-        while (events and isinstance(events[-1], Drew) and not events[-1].forced
-               and not rnd.over and self.asker.pending is None and rnd.turn == events[-1].seat
-               and all(isinstance(m, Draw) for m in rnd.legal_moves())):
-            more = again()
-            if not more:
-                break
-            events += more
-        return events
+        """The game's next step (:meth:`GameLoop.advance`, the only loop): a bot's move, or
+        (``forced``) a human's only move made for them."""
+        return self.game.advance(forced=forced)
 
     def new_round(self) -> list[Event]:
         """Start the next round of the match (after the round's questions, if any). A lesson
@@ -575,28 +497,14 @@ class Session:
         if self.match.over:
             self.tally.match_played(len(self.match.rounds))
             self._next_match()
-            return list(self.last_events)
-        events = list(self.match.start_round().log)
+            return list(self.game.last_events)
+        events = self.game.start_round()
         self.asker.new_round()
-        self.round_events = list(events)
-        self._log(events)
-        self._news(events)
         return events
 
-    def _news(self, events: list[Event]) -> None:
-        """``events`` are the last step's."""
-        self.last_events = events
-        self.steps += 1
-
-    def _log(self, events: Iterable[Event]) -> None:
-        self.log_events = (self.log_events + list(events))[-LOG_KEEP:]
-
-    def _apply(self, move: Callable[[], list[Event]]) -> list[Event]:
-        rnd = self.round
-        before = list(self.match.scores)
-        events: list[Event] = move()
-        self.round_events += events
-        self._log(events)
+    def _moved(self, events: list[Event], rnd: Round, before: list[int]) -> None:
+        """After each move (:class:`GameLoop`'s ``moved``): the questions it raises, the
+        notes said, the round's drill, the lesson's end."""
         prefix = f"m{self.match_number}r{rnd.number}t{rnd.placements}-"
         self.asker.consider(events, rnd, before, prefix)
         notes = self.asker.take_notes()
@@ -607,7 +515,6 @@ class Session:
         if rnd.over and not (self.plan.targets and self._end_reason()):
             self.asker.drill(f"m{self.match_number}r{rnd.number}-")
         self._note_end()
-        return events
 
     def _note_end(self) -> None:
         """Once the play page ends the lesson (:attr:`lesson_over`: free play, its match),
@@ -728,10 +635,55 @@ class Session:
 
     def snapshot(self, seat: int | None = None, *, sheet: bool = False,
                  progress: bool = False) -> Snapshot:
-        """Everything a screen draws, once (:func:`build_snapshot`).
+        """Everything a screen draws, once (:func:`build_snapshot`, from each part's view).
         ``seat``: whose hand to show (default: the human to move, else the first human).
         ``sheet``, ``progress``: with the round's score sheet, the student's progress file."""
-        return build_snapshot(self, seat, sheet=sheet, progress=progress)
+        game = self.game.view()
+        asking = self.asker.view()
+        humans = game.humans
+        to_move = game.to_move
+        if seat is None:
+            seat = to_move if to_move is not None else (humans[0] if humans else None)
+        student_seat = (asking.seat if asking.question is not None
+                        else seat if seat in self.students else (humans[0] if humans else None))
+        student = self.students.get(student_seat, self.student) \
+            if student_seat is not None else self.student
+        return build_snapshot(
+            game, asking, self._lesson_view(game, asking, student_seat),
+            self._saving_view(student if progress else None),
+            Told(log=tuple(self.describe(e) for e in game.log_events),
+                 news=tuple(self.describe(e) for e in game.last_events),
+                 notes=tuple(note_text(n, self.lang) for n in self.notes_said)),
+            lang=self.lang, settings=self.settings.copy(), seat=seat, student=student,
+            sheet=sheet)
+
+    def _lesson_view(self, game: GameView, asking: AskingView,
+                     student_seat: int | None) -> LessonView:
+        """The lesson as the snapshot shows it: the tally's counts for this session's
+        students, its focus and its file (:class:`LessonView`)."""
+        lesson_over = self.lesson_over
+        match_ended = game.match.match_end is not None and asking.question is None
+        names = tuple(self.students.get(s, "") for s in range(game.players))
+        info = self.lesson_info
+        return LessonView(
+            over=lesson_over,
+            summary=self.lesson_summary() if lesson_over and self.plan.targets else None,
+            following=self.next_lesson() if lesson_over or match_ended else None,
+            skills=self.skill_views(student_seat), seat_students=names,
+            counts=tuple(self.arithmetic(n) if n else (0, 0) for n in names),
+            answers=tuple(self.match_answers(seat) for seat in game.humans)
+            if match_ended else (),
+            lesson=self.lesson, first_student=self.student_of(None),
+            title=info.text("title", self.lang) if info is not None else "",
+            goal=info.goal_text(self.lang) if info is not None else "")
+
+    def _saving_view(self, progress_of: str | None) -> SavingView:
+        """What the snapshot says of the saving (the recorder's): what waits, and
+        ``progress_of``'s progress file (None: not asked for)."""
+        return SavingView(unsaved=self.unsaved, note=self.unsaved_message or "",
+                          practice_note=self.practice_note or "",
+                          progress=None if progress_of is None
+                          else self.export_progress(progress_of))
 
     def describe(self, event: Event) -> str:
         """One line of what happened; a bot's power play is shown worked out."""
@@ -757,29 +709,74 @@ class Session:
         return SessionError(msgid, lang=self.lang, **params)
 
 
-# --- building a snapshot (:meth:`Session.snapshot`; here, not in tutor.session.snapshot, which
-# --- holds the views and stays below the session: no import cycle) ---------------------------
+# --- building a snapshot (:meth:`Session.snapshot`) from the parts' views: the game's
+# --- (:class:`GameView`), the asker's (:class:`AskingView`), the lesson's (its tally's) and
+# --- the saving's (the recorder's); none of them reaches into the session -------------------
 
 
-def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = False,
-                   progress: bool = False) -> Snapshot:
-    """Everything a screen draws of ``session``, once. ``seat``: whose hand to show (default:
-    the human to move, else the first human). Scores leave out the points a pending question
-    asks for. ``sheet``, ``progress``: add the round's score sheet, the student's progress
-    file (a page asks for them only while it shows them)."""
-    rnd = session.round
-    humans = session.humans
-    to_move = session.current_player()
-    if seat is None:
-        seat = to_move if to_move is not None else (humans[0] if humans else None)
-    asking = session.asker.view()
+@dataclass(frozen=True)
+class LessonView:
+    """What a screen reads of the lesson now (:meth:`Session.snapshot`): the tally's counts
+    for the session's students (:class:`~tutor.session.lesson_tally.LessonCounts`), whether
+    the lesson is over, its file's words."""
+
+    over: bool
+    """:attr:`Session.lesson_over`."""
+    summary: LessonSummary | None
+    """Once over, a lesson with targets: how it went (:meth:`Session.lesson_summary`)."""
+    following: tuple[str, str] | None
+    """Once the lesson or the match is over and no question waits: the next lesson's id and
+    title (:meth:`Session.next_lesson`)."""
+    skills: tuple[SkillView, ...]
+    """The shown student's skills (:meth:`Session.skill_views`)."""
+    seat_students: tuple[str, ...]
+    """Each seat's student ("" for a bot's)."""
+    counts: tuple[tuple[int, int], ...]
+    """Each seat's questions of this session: (right at the first try, asked)."""
+    answers: tuple[StudentAnswers, ...]
+    """Once the match is over and no question waits: each human's answers in it."""
+    lesson: str
+    first_student: str
+    """The first human's student (whose links the match's end gives)."""
+    title: str
+    goal: str
+
+
+@dataclass(frozen=True)
+class SavingView:
+    """What a screen reads of the saving (the recorder's, :meth:`Session.snapshot`)."""
+
+    unsaved: int
+    note: str
+    """What the page says while answers wait (:attr:`Session.unsaved_message`, or "")."""
+    practice_note: str
+    progress: ProgressFile | None
+    """The student's progress file, when asked for."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """The game's events and the tutor's notes, told in the snapshot's language."""
+
+    log: tuple[str, ...]
+    news: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def build_snapshot(game: GameView, asking: AskingView, lesson: LessonView, saving: SavingView,
+                   told: Told, *, lang: str, settings: GameSettings, seat: int | None,
+                   student: str, sheet: bool = False) -> Snapshot:
+    """Everything a screen draws, once, from the parts' views. ``seat``: whose hand to show;
+    ``student``: whose skills and question. Scores leave out the points a pending question
+    asks for. ``sheet``: add the round's score sheet (a page asks for it only while it shows
+    it)."""
+    rnd = game.round
+    match = game.match
+    humans = game.humans
+    to_move = game.to_move
     hidden_g, hidden_l = asking.hidden_gains, asking.hidden_losses
-    scores = session.match.scores
+    scores = match.scores
     q = asking.question
-    student_seat = (asking.seat if q is not None
-                    else seat if seat in session.students else (humans[0] if humans else None))
-    student = session.students.get(student_seat, session.student) \
-        if student_seat is not None else session.student
     question = None
     if q is not None:
         question = QuestionView(
@@ -788,73 +785,70 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
             queued=asking.queued, student=student, more_hints=asking.more_hints)
     end = rnd.result
     line = rnd.line_tiles()
-    lesson_over = session.lesson_over
-    match_end = _match_end_view(session, asking)
-    following = session.next_lesson() if lesson_over or match_end is not None else None
-    waiting = session.waiting()
+    lesson_over = lesson.over
+    match_end = _match_end_view(game, asking, lesson)
+    following = lesson.following
+    waiting = game.waiting
     hiding = any(hidden_g) or any(hidden_l)
-    players = session.players
-    info = session.lesson_info
-    names = tuple(session.students.get(s, "") for s in range(players))
-    counts = [session.arithmetic(n) if n else (0, 0) for n in names]
+    players = game.players
+    counts = lesson.counts
     return Snapshot(
-        lang=session.lang, variant=rnd.variant.name, tileset=rnd.tileset,
+        lang=lang, variant=rnd.variant.name, tileset=rnd.tileset,
         players=players, names=tuple(seat_name(s) for s in range(players)),
-        humans=humans, round=rnd.number, rounds=session.match.rules.rounds,
-        target=session.match.target if session.match.variant.goal == "points" else 0,
+        humans=humans, round=rnd.number, rounds=match.rules.rounds,
+        target=match.target if match.variant.goal == "points" else 0,
         line=tuple(line), end_names=rnd.end_names,
         arms=tuple(tuple(rnd.arm_tiles(e)) for e in rnd.end_names)
         if rnd.line.shape.kind == "hub" else (),
         ends=rnd.ends,
         table=None if rnd.table is None else rnd.tileset.tiles[rnd.table],
-        last_placed=_last_placed(session.last_events, line),
+        last_placed=_last_placed(game.last_events, line),
         turn=rnd.turn, human_to_move=to_move, bot_pending=waiting is None,
         hand_sizes=tuple(rnd.hand_sizes), hand_seat=seat,
         hand=() if seat is None else tuple(rnd.hand(seat)),
-        legal=tuple(rnd.legal_moves()) if seat == to_move is not None else (),
+        legal=tuple(rnd.legal_actions()) if seat == to_move is not None else (),
         pile=rnd.pile_count,
         scores_shown=tuple(scores[s] - hidden_g[s] + hidden_l[s] for s in range(players)),
         round_gains_shown=tuple(rnd.gains[s] - hidden_g[s] for s in range(players)),
         round_losses_shown=tuple(rnd.losses[s] - hidden_l[s] for s in range(players)),
-        hiding=hiding, teams=tuple(session.match.teams)
-        if len(session.match.teams) < players else (),
+        hiding=hiding, teams=tuple(match.teams)
+        if len(match.teams) < players else (),
         question=question, student=student,
-        skills=session.skill_views(student_seat),
-        log=tuple(session.describe(e) for e in session.log_events),
+        skills=lesson.skills,
+        log=told.log,
         round_over=rnd.over, round_winner=None if end is None else end.winner,
-        round_end=None if end is None else end.reason, match_over=session.match.over,
-        match_winners=None if session.match.match_end is None
-        else tuple(session.match.match_end.winners),
-        unsaved=session.unsaved, unsaved_note=session.unsaved_message or "",
-        practice_note=session.practice_note or "",
+        round_end=None if end is None else end.reason, match_over=match.over,
+        match_winners=None if match.match_end is None
+        else tuple(match.match_end.winners),
+        unsaved=saving.unsaved, unsaved_note=saving.note,
+        practice_note=saving.practice_note,
         lesson_over=lesson_over,
-        lesson_end=session.lesson_summary() if lesson_over and session.plan.targets else None,
+        lesson_end=lesson.summary,
         hand_points=tuple(end.hand_totals) if end is not None and q is None else (),
         match_end=match_end, next_lesson=None if following is None else following[0],
         next_lesson_title="" if following is None else following[1],
-        step=session.steps, news=tuple(session.describe(e) for e in session.last_events),
-        notes=tuple(note_text(n, session.lang) for n in session.notes_said),
-        waiting=waiting, seat_kinds=_seat_kinds(session),
+        step=game.steps, news=told.news,
+        notes=told.notes,
+        waiting=waiting, seat_kinds=game.seat_kinds,
         round_summary=None if end is None
-        else RoundSummary.of(end, session.round_events, players),
-        match_rows=_match_rows(session) if rnd.over else (),
+        else RoundSummary.of(end, game.round_events, players),
+        match_rows=_match_rows(match) if rnd.over else (),
         sheet_available=True,  # engine.sheet is part of every engine build
-        extra=_extra_views(session) if seat == to_move is not None else (),
-        seat_students=names, first_try_right=tuple(c[0] for c in counts),
+        extra=_extra_views(rnd, lang) if seat == to_move is not None else (),
+        seat_students=lesson.seat_students, first_try_right=tuple(c[0] for c in counts),
         asked=tuple(c[1] for c in counts),
-        lesson_title=info.text("title", session.lang) if info is not None else "",
-        lesson_goal=info.goal_text(session.lang) if info is not None else "",
-        settings=session.settings.copy(),
-        sheet=_sheet(session) if sheet and not hiding else None,
-        progress=session.export_progress(student) if progress else None)
+        lesson_title=lesson.title,
+        lesson_goal=lesson.goal,
+        settings=settings,
+        sheet=_sheet(rnd) if sheet and not hiding else None,
+        progress=saving.progress)
 
 
-def _extra_views(session: Session) -> tuple[ExtraMoveView, ...]:
+def _extra_views(rnd: Round, lang: str) -> tuple[ExtraMoveView, ...]:
     """The game's own moves on offer (the round's ``extra_moves``: Cuban's redeal), with their
     words from the game's :mod:`tutor.games` entry."""
-    rnd = session.round
     entry = game(rnd.variant.name)
-    t = translator(session.lang)
+    t = translator(lang)
     views = []
     for move in rnd.extra_moves():
         label, why = entry.extra_move_words(str(move))
@@ -863,39 +857,31 @@ def _extra_views(session: Session) -> tuple[ExtraMoveView, ...]:
     return tuple(views)
 
 
-def _seat_kinds(session: Session) -> tuple[str, ...]:
-    """Each seat's player: ``human`` or its bot's level."""
-    bots = session.bots
-    return tuple("human" if seat in session.students
-                 else type(bots[seat]).__name__.replace("Bot", "").lower()
-                 if seat in bots else "" for seat in range(session.players))
-
-
-def _match_rows(session: Session) -> tuple[MatchRow, ...]:
-    m = session.match
+def _match_rows(m: Match) -> tuple[MatchRow, ...]:
     return tuple(MatchRow(number=r.number, points=tuple(
         r.gains[i] - r.losses[i] for i in range(m.players)), current=r is m.current)
         for r in m.rounds)
 
 
-def _match_end_view(session: Session, asking: AskingView) -> MatchEndView | None:
+def _match_end_view(game: GameView, asking: AskingView,
+                    lesson: LessonView) -> MatchEndView | None:
     """The match's end for the snapshot: once it is over and no question waits."""
-    match = session.match
+    match = game.match
     end = match.match_end
     if end is None or asking.question is not None:
         return None
-    pairs = len(match.teams) < session.players
+    pairs = len(match.teams) < game.players
     return MatchEndView(
         scores=tuple(end.scores),
         team_scores=tuple(end.team_scores) if pairs and end.team_scores else (),
         winners=tuple(end.winners),
-        answers=tuple(session.match_answers(seat) for seat in session.humans),
-        lesson=session.lesson, student=session.student_of(None))
+        answers=lesson.answers,
+        lesson=lesson.lesson, student=lesson.first_student)
 
 
-def _sheet(session: Session) -> ScoreSheetView | None:
+def _sheet(rnd: Round) -> ScoreSheetView | None:
     """The Leonard score sheet of the current round."""
-    return ScoreSheet.from_round(session.round)
+    return ScoreSheet.from_round(rnd)
 
 
 def _last_placed(events: Sequence[Event], line: Sequence[Tile]) -> int | None:

@@ -317,7 +317,7 @@ class Snapshot:
     next_lesson_title: str = ""
     """The next lesson's title in the page's language."""
     step: int = 0
-    """The number of the last step (:attr:`tutor.session.session.Session.steps`): a screen that
+    """The number of the last step (:attr:`tutor.session.game_loop.GameLoop.steps`): a screen that
     announces :attr:`news` does so once per step."""
     news: tuple[str, ...] = ()
     """The last step's events, told."""
@@ -326,7 +326,7 @@ class Snapshot:
     (:attr:`tutor.session.session.Session.notes_said`: the first power tile against a power
     tile, why nothing is asked). A screen says each new one once."""
     waiting: str | None = None
-    """What the game waits for (:attr:`tutor.session.session.Step.waiting`): ``question``,
+    """What the game waits for (:attr:`tutor.session.game_loop.Step.waiting`): ``question``,
     ``move`` (a human's), ``round`` (its end), or None (a bot is to move). A move may be
     played only while it is ``move``."""
     seat_kinds: tuple[str, ...] = ()

@@ -209,7 +209,7 @@ def move_of(problem: str) -> tuple[int, int, int, str] | None:
     the round's, the tiles placed after the move, and the tile played (``m1r2t5-6/x``) or how
     the round ended (``m1r2t27-domino``); None for a question about no move of the game (a
     drill between rounds: ``m1r2-drill1-0-6/x``). The session names its questions so
-    (:meth:`tutor.session.session.Session._apply`).
+    (:meth:`tutor.session.session.Session._moved`).
 
     >>> move_of("m1r2t5-6/x"), move_of("m1r1-drill1-0-round")
     ((1, 2, 5, '6/x'), None)

@@ -319,14 +319,13 @@ class ServiceStore(StoreBase):
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
                  retries: int = BUSY_RETRIES, owner: str | None = None,
                  token: str | None = None, write_key: str | None = None) -> None:
-        self.lang = normalize_lang(lang)
+        super().__init__(normalize_lang(lang), owner)
         address = str(path) if path is not None else os.environ.get("LEONARD_TUTOR_DB", "")
         parts = urlsplit(address)
         if not is_service_address(address) or not parts.hostname:
             raise StoreAddressError(N_("{address} is not the address of a store service."),
                                     address=address, lang=self.lang)
         self.path: Path | str = address
-        self.owner = owner
         self.busy_timeout = busy_timeout
         self.retries = max(0, int(retries))
         self._secure = parts.scheme.lower() == "https"

@@ -192,7 +192,7 @@ class Store(StoreBase):
                  lang: str = SOURCE_LANG, busy_timeout: float = BUSY_TIMEOUT,
                  retries: int = BUSY_RETRIES, owner: str | None = None,
                  shared: bool | None = None) -> None:
-        self.lang = normalize_lang(lang)
+        super().__init__(normalize_lang(lang), owner)
         if is_service_address(path if path is not None else os.environ.get(ENV_VAR)):
             raise StoreAddressError(N_("{address} is the address of the class's store "
                                        "service, not of a database: open it with "
@@ -201,7 +201,6 @@ class Store(StoreBase):
                                     lang=self.lang)
         location = (checked_location(path, self.lang) if path is not None
                     else default_location(self.lang))
-        self.owner = owner
         if shared is None:  # a class's database, or the class server's file in $ENV_VAR
             shared = isinstance(location, str) or (path is None and bool(os.environ.get(ENV_VAR)))
         self.shared = shared

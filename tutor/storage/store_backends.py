@@ -23,9 +23,9 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 from urllib.parse import urlsplit, urlunsplit
 
 from tutor.i18n import N_, SOURCE_LANG, normalize_lang
@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     import psycopg
 
 __all__ = ["CLASS_TABLES", "DATABASE_SCHEMES", "Backend", "Connection", "Cursor",
-           "PostgresBackend", "Row", "SQLiteBackend", "Transaction", "checked_location",
-           "default_location", "hide_password", "is_database_address", "one", "scheme_of"]
+           "PostgresBackend", "Row", "SQLiteBackend", "SharedSQL", "Transaction",
+           "checked_location", "default_location", "hide_password", "is_database_address",
+           "one", "scheme_of"]
 
 CLASS_TABLES = (
     """CREATE TABLE IF NOT EXISTS classes (
@@ -88,15 +89,82 @@ _MERGES_TABLE = """CREATE TABLE IF NOT EXISTS name_merges (
 the one kept when the store was brought to version 3: the teacher is told."""
 
 
-class Backend:
-    """What one database needs said its own way. Subclasses fill the class attributes."""
+class Backend(Protocol):
+    """What one database needs said its own way (:class:`SQLiteBackend`,
+    :class:`PostgresBackend`; what is the same in both is :class:`SharedSQL`'s)."""
 
-    name = ""
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def marker(self) -> str: ...
+
+    @property
+    def begin(self) -> str: ...
+
+    @property
+    def key_match(self) -> str: ...
+
+    @property
+    def key_index(self) -> str: ...
+
+    @property
+    def merges_table(self) -> str: ...
+
+    @property
+    def deals_tables(self) -> tuple[str, ...]: ...
+
+    @property
+    def attempts_indexes(self) -> tuple[str, ...]: ...
+
+    @property
+    def marks_tables(self) -> tuple[str, ...]: ...
+
+    def schema(self, version: int) -> Sequence[str]:
+        """The statements that create a new store at version ``version`` (the only argument,
+        a trusted integer constant: never a value from outside)."""
+        ...
+
+    def student_id_sql(self, alias: str = "") -> str: ...
+
+    def key_filter(self, alias: str = "") -> str: ...
+
+    def sql(self, text: str) -> str: ...
+
+    def connect(self, location: str | Path, timeout: float) -> Connection: ...
+
+    def tables(self, conn: Connection) -> set[str]: ...
+
+    def columns(self, conn: Connection, table: str) -> set[str]: ...
+
+    def in_transaction(self, conn: Connection) -> bool: ...
+
+    def is_busy(self, err: BaseException) -> bool:
+        """Whether ``err`` means "try the same transaction again" (after a pause)."""
+        ...
+
+    def is_database_error(self, err: BaseException) -> bool: ...
+
+    def lost(self, conn: Connection | None) -> bool: ...
+
+    def lock_schema(self, conn: Connection) -> None: ...
+
+    def add_column_sql(self, table: str, name: str, kind: str) -> str: ...
+
+    def text_in(self, column: str, count: int) -> str: ...
+
+    def text_in_args(self, values: Sequence[str]) -> tuple[object, ...]: ...
+
+    def read_horizon(self, conn: Connection) -> int: ...
+
+    def after_filter(self, alias: str, mark: ReadMark) -> tuple[str, tuple[object, ...]]: ...
+
+
+class SharedSQL:
+    """What both databases say the same way (each :class:`Backend` overrides what differs;
+    its own :meth:`~Backend.connect`, :meth:`~Backend.tables` … it gives itself)."""
+
     marker = "?"
-    begin = "BEGIN"
-    #: the statements that create a new store at version ``version`` (the only argument,
-    #: a trusted integer constant: never a value from outside).
-    schema: Callable[[int], Sequence[str]]
     #: Where a student's name key (:func:`tutor.storage.names.name_key`) is matched: the
     #: column, and as many ``?`` as it holds (each given the key).
     key_match = "name_key = ?"
@@ -114,25 +182,6 @@ class Backend:
     def sql(self, text: str) -> str:
         """``text`` (written with ``?`` marks) in this driver's parameter style."""
         return text if self.marker == "?" else text.replace("?", self.marker)
-
-    def connect(self, location: str | Path, timeout: float) -> Connection:
-        raise NotImplementedError
-
-    def tables(self, conn: Connection) -> set[str]:
-        raise NotImplementedError
-
-    def columns(self, conn: Connection, table: str) -> set[str]:
-        raise NotImplementedError
-
-    def in_transaction(self, conn: Connection) -> bool:
-        raise NotImplementedError
-
-    def is_busy(self, err: BaseException) -> bool:
-        """Whether ``err`` means "try the same transaction again" (after a pause)."""
-        raise NotImplementedError
-
-    def is_database_error(self, err: BaseException) -> bool:
-        raise NotImplementedError
 
     def lost(self, conn: Connection | None) -> bool:
         """Whether the connection is gone (the server restarted): reconnect before retrying."""
@@ -182,7 +231,7 @@ def _version_table(version: int) -> tuple[str, str]:
             "WHERE NOT EXISTS (SELECT 1 FROM schema_version)")
 
 
-class SQLiteBackend(Backend):
+class SQLiteBackend(SharedSQL):
     name = "sqlite"
     marker = "?"
     begin = "BEGIN IMMEDIATE"  # the write lock at once: no upgrade from reader to writer
@@ -272,7 +321,7 @@ _SQLITE_BUSY, _SQLITE_LOCKED = 5, 6
 SCHEMA_LOCK = 0x4C454F4E
 
 
-class PostgresBackend(Backend):
+class PostgresBackend(SharedSQL):
     name = "postgresql"
     marker = "%s"
     begin = "BEGIN"

@@ -8,6 +8,7 @@ import files, written on the store's own reads and writes.
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -56,28 +57,33 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
-class StoreBase:
+class StoreBase(ABC):
     """The part of a progress store that is the same whatever holds the rows: the checks of
     who may see them (``owner``: the one student a handle serves, None for the class) and
-    the export and import files. A store gives :meth:`attempts`, :meth:`merge` and
-    :meth:`close`."""
+    the export and import files. A store gives its own :meth:`attempts`, :meth:`merge` and
+    :meth:`close`; ``lang`` and ``owner`` are given to :meth:`__init__`."""
 
-    lang: str
-    owner: str | None
     shared: bool = False
     """Whether the store is a class's, shared by a class server's pages (the store service's,
     or a PostgreSQL database): a deal a student opens a second time is then practice, since
     the store remembers the deals each student played. A student's own file (Binder's) keeps
     link seeds as they are: one deal for the whole class, which a student may play again."""
 
+    def __init__(self, lang: str, owner: str | None) -> None:
+        self.lang = lang
+        self.owner = owner
+
+    @abstractmethod
     def attempts(self, student: str | None = None) -> list[Attempt]:
-        raise NotImplementedError
+        """The rows of ``student`` (None: the whole class's)."""
 
+    @abstractmethod
     def merge(self, rows: Iterable[Attempt], *, from_file: bool = False) -> int:
-        raise NotImplementedError
+        """Add the rows not yet in the store; how many were added."""
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Close the store."""
 
     def __enter__(self) -> Self:
         return self

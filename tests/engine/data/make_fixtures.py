@@ -43,7 +43,7 @@ def find(name: str, game: str, players: int, want: Callable[[Round], bool],
         rng = random.Random(seed)
         rnd = Round.deal(variant(game), rules, players, rng)
         while not rnd.over:
-            moves = rnd.legal_moves()
+            moves = rnd.legal_actions()
             rnd.apply(moves[int(rng.random() * len(moves))])
         if want(rnd):
             record = {"variant": game, "players": players, "seed": None,

@@ -9,6 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
+import ipywidgets as widgets
+
 from tutor.classroom.link import ANONYMOUS, unnamed
 from tutor.classroom.overview import (
     LessonProgress,
@@ -30,9 +32,9 @@ from tutor.ui.lessons.reviews import ReviewsPanel
 from tutor.ui.shared.access import PageAccess, landmarks
 from tutor.ui.shared.answer_list import OwnAnswersPanel
 from tutor.ui.shared.name_form import NAME_INPUT, NameForm
-from tutor.ui.shared.page_header import LanguagePage, PageHeader
+from tutor.ui.shared.page_header import PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
-from tutor.ui.shared.panel import classed, logged
+from tutor.ui.shared.panel import P, classed, guarded, logged, unforeseen
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
@@ -55,7 +57,7 @@ PROGRESS_LATER = N_("Your progress will be back when the class's store is: it ca
 """Said while the store cannot answer (issue 51: the page was a Voilà error then)."""
 
 
-class LessonsPage(LanguagePage):
+class LessonsPage(widgets.VBox):
     """The lessons page as one widget. ``store`` None: progress cannot be saved here (the
     page still lists the lessons and links them). ``clock``: the time the reviews due are
     reckoned at (an aware UTC datetime; default the real time). ``ask_name``: a page without
@@ -176,6 +178,22 @@ class LessonsPage(LanguagePage):
                                 self.student, self.class_code)
         self.files.render(self.store, self.student, self.lang, self.class_code)
         self.answers.render(student_answers(attempts), self.lang, titles)
+
+    def set_lang(self, lang: str) -> None:
+        """Speak ``lang``: the page says everything again (:meth:`relabel`) and redraws its
+        panels (:meth:`refresh`)."""
+        self.lang = normalize_lang(lang)
+        self.relabel()
+        self.refresh()
+
+    def _on_lang(self, lang: str) -> None:
+        if lang != self.lang:
+            self.set_lang(lang)
+
+    def _guarded(self, action: Callable[P, object]) -> Callable[P, None]:
+        """``action`` as a page callback whose unforeseen error the header says (see
+        :func:`~tutor.ui.shared.panel.guarded`)."""
+        return guarded(action, lambda err: self.header.say([unforeseen(err, self.lang)]))
 
     def relabel(self) -> None:
         self.header.relabel(self.lang)

@@ -314,7 +314,7 @@ class TutorApp(widgets.VBox):
         self.tutor.clear()
         self.last_feedback.value = ""
 
-    def legal_moves(self) -> list[Action]:
+    def legal_actions(self) -> list[Action]:
         """The moves of the human to move now, as the session's snapshot has them (for
         scripts; the panels read the last refresh's)."""
         return list(self.session.snapshot().legal)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from engine.events import Drew, Passed
 from tutor.i18n import N_, translator
-from tutor.session.session import Step
+from tutor.session.game_loop import Step
 from tutor.session.snapshot import Snapshot
 from tutor.teaching.questions import seat_name
 from tutor.ui.play.header import state_text

@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from tutor.i18n import normalize_lang, translator
-from tutor.ui.shared.panel import P, classed, guarded, unforeseen
+from tutor.i18n import translator
+from tutor.ui.shared.panel import classed
 
-__all__ = ["LANGUAGES", "LanguagePage", "PageHeader", "notes_html", "page_title_html"]
+__all__ = ["LANGUAGES", "PageHeader", "notes_html", "page_title_html"]
 
 LANGUAGES = (("Español", "es"), ("English", "en"))
 """The language switch of every page (the play page's header too), each language by name."""
@@ -55,32 +55,3 @@ class PageHeader(widgets.VBox):
         self.lang_toggle.tooltips = [_("Language") for _o in LANGUAGES]
         if self.lang_toggle.value != lang:
             self.lang_toggle.value = lang
-
-
-class LanguagePage(widgets.VBox):
-    """What the lessons and teacher pages share: a ``lang`` that the header's switch changes,
-    after which the page says everything again (:meth:`relabel`) and redraws its panels
-    (:meth:`refresh`)."""
-
-    lang: str
-    header: PageHeader
-
-    def relabel(self) -> None:
-        raise NotImplementedError
-
-    def refresh(self) -> None:
-        raise NotImplementedError
-
-    def set_lang(self, lang: str) -> None:
-        self.lang = normalize_lang(lang)
-        self.relabel()
-        self.refresh()
-
-    def _on_lang(self, lang: str) -> None:
-        if lang != self.lang:
-            self.set_lang(lang)
-
-    def _guarded(self, action: Callable[P, object]) -> Callable[P, None]:
-        """``action`` as a page callback whose unforeseen error the header says (see
-        :func:`~tutor.ui.shared.panel.guarded`)."""
-        return guarded(action, lambda err: self.header.say([unforeseen(err, self.lang)]))

@@ -50,7 +50,15 @@ from tutor.ui.teacher.assignment_table import (
 )
 from tutor.ui.teacher.book import Book
 from tutor.ui.teacher.link_box import LinkBox
-from tutor.ui.teacher.roster_box import AUTO, LABEL, NOT_TEXT, SHORT, RosterBox, error_html
+from tutor.ui.teacher.roster_box import (
+    AUTO,
+    LABEL,
+    NOT_TEXT,
+    SHORT,
+    RosterBox,
+    clicked,
+    error_html,
+)
 
 if TYPE_CHECKING:
     from tutor.classroom.live import LiveView
@@ -65,7 +73,7 @@ __all__ = ["COLUMNS", "NOT_TEXT", "AssignmentsPanel", "assignment_table_html", "
 _WIDE = widgets.Layout(width="520px", max_width="100%")
 
 
-class AssignmentsPanel(RosterBox, widgets.VBox):
+class AssignmentsPanel(widgets.VBox):
     """The assignments of the teacher page (see the module). ``class_code``: the page's
     (prefilled); ``clock``: now, an aware datetime; ``guard`` wraps the buttons' actions (the
     page's: an unforeseen error is said on the page)."""
@@ -94,8 +102,6 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         self._marks: Sequence[SessionMark] = ()
         self._files: list[tuple[str, list[Attempt]]] = []
         self._quiet = False
-        self._loaded = ""
-        """The roster last shown or saved in the names box."""
         self._said: dict[str, Callable[[str], str]] = {}
         """What each message box last said, as a function of the language (said again in a
         new language)."""
@@ -125,7 +131,7 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
                                             selected_index=None), "ld-assign-settings")
         self.save_btn = classed(W.Button(button_style="primary", icon="save", layout=AUTO),
                                 "ld-assign-save")
-        self.save_btn.on_click(guard(self._clicked(self.save)))
+        self.save_btn.on_click(guard(clicked(self.save)))
         self.new_btn = classed(W.Button(icon="plus", layout=AUTO), "ld-assign-new")
         self.new_btn.on_click(guard(lambda _b: self.new()))
         self.result = classed(W.HTML(), "ld-assign-result")
@@ -167,17 +173,17 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         # -- a pasted link (Binder)
         self.paste_in = classed(W.Text(layout=_WIDE, style=LABEL), "ld-assign-paste")
         self.open_btn = classed(W.Button(icon="folder-open", layout=AUTO), "ld-assign-open")
-        self.open_btn.on_click(guard(self._clicked(self.open_link)))
+        self.open_btn.on_click(guard(clicked(self.open_link)))
         self.paste_result = classed(W.HTML(), "ld-assign-paste-result")
-        self._build_roster(store, class_code, guard)
+        self.roster = RosterBox(self.book, store, class_code, guard, lang=lambda: self.lang,
+                                saved=self._show_table)
+        """The class's roster: its names box and its save (:class:`RosterBox`)."""
         super().__init__([
             self.heading, self.help, self.form, self.view,
             classed(W.HBox([self.paste_in, self.open_btn]), "ld-checks"), self.paste_result,
-            self.roster_heading, self.roster_class, self.roster_in,
-            classed(W.HBox([self.roster_btn, self.roster_upload]), "ld-upload-box"),
-            self.group_box, self.roster_result])
+            *self.roster.widgets()])
         classed(self, "ld-assignments")
-        self._show_roster()
+        self.roster.show()
 
     # -- words -------------------------------------------------------------------------------
 
@@ -232,7 +238,7 @@ class AssignmentsPanel(RosterBox, widgets.VBox):
         self.paste_in.placeholder = _("paste an assignment's link to open it here")
         self.open_btn.description = _("Open the link")
         self.open_btn.tooltip = _("Open the assignment this link carries")
-        self._relabel_roster(lang)
+        self.roster.relabel(lang)
         self._relabel_form()
         self._show_chosen()
         for box, said in self._said.items():

@@ -17,14 +17,14 @@ from tutor.classroom.assignments import RosterError, check_roster, read_roster
 from tutor.classroom.overview import shown_name
 from tutor.i18n import N_, TranslatableError, gettext, translator
 from tutor.storage.records import StoreError
-from tutor.ui.shared.panel import Guard, classed
+from tutor.ui.shared.panel import Guard, Widget, classed
 from tutor.ui.shared.uploads import ProgressUpload
 from tutor.ui.teacher.book import Book
 
 if TYPE_CHECKING:
     from tutor.storage.progress_store import ProgressStore
 
-__all__ = ["AUTO", "LABEL", "NOT_TEXT", "SHORT", "RosterBox", "error_html"]
+__all__ = ["AUTO", "LABEL", "NOT_TEXT", "SHORT", "RosterBox", "clicked", "error_html"]
 
 NOT_TEXT = N_("{file} is not a text file (CSV in UTF-8): save it from the spreadsheet as "
               "CSV UTF-8 and upload it again.")
@@ -41,56 +41,64 @@ def error_html(text: str) -> str:
     return f"<div class='ld-msg' role='alert'>{html.escape(text)}</div>"
 
 
+def clicked(action: Callable[[], object]) -> Callable[[object], None]:
+    """A button's callback that does ``action`` (what it returns is for tests)."""
+    def run(_button: object) -> None:
+        action()
+    return run
+
+
 class RosterBox:
     """The roster's part of :class:`~tutor.ui.teacher.assignments_panel.AssignmentsPanel`:
-    its widgets (made by :meth:`_build_roster`, labelled by :meth:`_relabel_roster`) and what
-    they do. The panel gives the rest: where rosters are kept (``book``), the language, what
-    its message boxes say, and its table (shown again after a save)."""
+    its widgets (:meth:`widgets`, labelled by :meth:`relabel`) and what they do. The panel
+    gives it what it needs: where rosters are kept (``book``), the language it speaks now
+    (``lang``), and what to do after a save (``saved``: show its table again)."""
 
-    book: Book
-    lang: str
-    _loaded: str
-    """The roster last shown or saved in the names box."""
-
-    def _say(self, box: str, said: Callable[[str], str]) -> None:
-        raise NotImplementedError  # the panel's
-
-    def _refuse(self, box: str, err: TranslatableError) -> None:
-        raise NotImplementedError  # the panel's
-
-    def _show_table(self) -> None:
-        raise NotImplementedError  # the panel's
-
-    @staticmethod
-    def _clicked(action: Callable[[], object]) -> Callable[[object], None]:
-        """A button's callback that does ``action`` (what it returns is for tests)."""
-        def run(_button: object) -> None:
-            action()
-        return run
-
-    def _build_roster(self, store: ProgressStore | None, class_code: str, guard: Guard) -> None:
+    def __init__(self, book: Book, store: ProgressStore | None, class_code: str, guard: Guard,
+                 *, lang: Callable[[], str], saved: Callable[[], None]) -> None:
+        self.book = book
+        self._lang = lang
+        self._saved = saved
+        self._loaded = ""
+        """The roster last shown or saved in the names box."""
+        self._said: Callable[[str], str] | None = None
+        """What the result box last said, as a function of the language (said again in a
+        new language)."""
         W = widgets
         self.roster_heading = W.HTML()
         self.roster_class = classed(W.Text(value=class_code, layout=SHORT, style=LABEL),
                                     "ld-roster-class")
-        self.roster_class.observe(guard(lambda _c: self._show_roster()), names="value")
+        self.roster_class.observe(guard(lambda _c: self.show()), names="value")
         self.roster_in = classed(W.Textarea(layout=W.Layout(width="520px", max_width="100%",
                                                             height="120px"), style=LABEL),
                                  "ld-roster-names")
         self.roster_btn = classed(W.Button(icon="save", layout=AUTO), "ld-roster-save")
-        self.roster_btn.on_click(guard(self._clicked(self.save_roster)))
+        self.roster_btn.on_click(guard(clicked(self.save_roster)))
         self.roster_upload = classed(ProgressUpload(multiple=False), "ld-roster-upload")
         self.roster_upload.on_files(guard(self._roster_file))
         self.roster_result = classed(W.HTML(), "ld-roster-result")
         # On a hub, a roster from one of its groups (the store service asks the hub).
         self.group_in = classed(W.Text(layout=SHORT, style=LABEL), "ld-roster-group")
         self.group_btn = classed(W.Button(icon="users", layout=AUTO), "ld-roster-group-take")
-        self.group_btn.on_click(guard(self._clicked(self.roster_from_group)))
+        self.group_btn.on_click(guard(clicked(self.roster_from_group)))
         self.group_box = classed(W.HBox([self.group_in, self.group_btn]), "ld-checks")
         if not getattr(store, "hub_groups", False):
             self.group_box.layout.display = "none"
 
-    def _relabel_roster(self, lang: str) -> None:
+    def widgets(self) -> list[Widget]:
+        """The roster's widgets, in the panel's order."""
+        return [self.roster_heading, self.roster_class, self.roster_in,
+                classed(widgets.HBox([self.roster_btn, self.roster_upload]), "ld-upload-box"),
+                self.group_box, self.roster_result]
+
+    def _say(self, said: Callable[[str], str]) -> None:
+        self._said = said
+        self.roster_result.value = said(self._lang())
+
+    def _refuse(self, err: TranslatableError) -> None:
+        self._say(lambda lang: error_html(err.message(lang)))
+
+    def relabel(self, lang: str) -> None:
         _ = translator(lang)
         self.roster_heading.value = ("<h4>" + html.escape(_("The class's roster")) + "</h4>"
                                      + "<div class='ld-legend'>" + html.escape(_(
@@ -108,15 +116,17 @@ class RosterBox:
         self.group_btn.description = _("Take the group's members")
         self.group_btn.tooltip = _("Save the members of this JupyterHub group as the roster "
                                    "of the class code above (empty: the group's name)")
+        if self._said is not None:
+            self.roster_result.value = self._said(lang)
 
-    def _show_roster(self) -> None:
+    def show(self) -> None:
         """The roster of the class code typed, into the names box, unless the box holds
         names the teacher typed and has not saved (they stay)."""
         code = " ".join(str(self.roster_class.value).split())
         try:
             names = "\n".join(self.book.roster(code))
         except StoreError as err:
-            self._refuse("roster_result", err)
+            self._refuse(err)
             return
         if str(self.roster_in.value).strip() in ("", self._loaded):
             self.roster_in.value = names
@@ -127,7 +137,7 @@ class RosterBox:
         try:
             text = content.decode("utf-8-sig")
         except UnicodeDecodeError:
-            self._say("roster_result", lambda lang: error_html(gettext(
+            self._say(lambda lang: error_html(gettext(
                 NOT_TEXT, lang).format(file=shown_name(name))))
             return
         self.roster_in.value = text
@@ -146,7 +156,7 @@ class RosterBox:
                                      "taken from a group."))
             names = self.book.store.roster_from_group(group, code or None)
         except (RosterError, StoreError) as err:
-            self._refuse("roster_result", err)
+            self._refuse(err)
             return None
         code = code or group
         self._loaded = "\n".join(names)
@@ -159,8 +169,8 @@ class RosterBox:
                 "Saved the roster of {code} from the hub group {group}: {count} "
                 "students.").format(code=code, group=group, count=len(names))) + "</div>"
 
-        self._say("roster_result", said)
-        self._show_table()
+        self._say(said)
+        self._saved()
         return names
 
     def save_roster(self) -> list[str] | None:
@@ -175,7 +185,7 @@ class RosterBox:
             names = check_roster(check)
             self.book.save_roster(code, names)
         except (RosterError, StoreError) as err:
-            self._refuse("roster_result", err)
+            self._refuse(err)
             return None
         self._loaded = str(self.roster_in.value).strip()
         alike = "; ".join(f"“{a}” / “{b}”" for a, b in check.alike)
@@ -191,6 +201,6 @@ class RosterBox:
                     "two): {names}.").format(names=alike)) + "</div>"
             return out
 
-        self._say("roster_result", said)
-        self._show_table()
+        self._say(said)
+        self._saved()
         return names

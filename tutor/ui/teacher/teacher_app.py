@@ -16,6 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import ipywidgets as widgets
+
 from tutor.classroom.live import (
     CountsMemo,
     LiveFeed,
@@ -32,9 +34,9 @@ from tutor.i18n import N_, normalize_lang, translate_error, translator
 from tutor.storage.records import Attempt, SessionMark, StoreError
 from tutor.ui.shared.access import PageAccess, landmarks
 from tutor.ui.shared.answer_list import StudentAnswersPanel
-from tutor.ui.shared.page_header import LanguagePage, PageHeader
+from tutor.ui.shared.page_header import PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
-from tutor.ui.shared.panel import classed
+from tutor.ui.shared.panel import P, classed, guarded, unforeseen
 from tutor.ui.teacher.assignments_panel import AssignmentsPanel
 from tutor.ui.teacher.class_table import ClassTablePanel
 from tutor.ui.teacher.class_upload import ClassUploadPanel
@@ -67,7 +69,7 @@ def _states(live: LiveView) -> dict[str, tuple[str, str]]:
     return {r.student: (r.state, r.lesson) for r in live.rows}
 
 
-class TeacherPage(LanguagePage):
+class TeacherPage(widgets.VBox):
     """The teacher page as one widget. ``store`` None: nothing can be read or merged (the
     lesson builder still works). ``live_seconds`` > 0: the live view reads the store again
     that often (a shared store, where the class plays as the teacher watches); ``clock``
@@ -124,6 +126,22 @@ class TeacherPage(LanguagePage):
         self.header.say(list(notes))
         self.relabel()
         self.refresh()
+
+    def set_lang(self, lang: str) -> None:
+        """Speak ``lang``: the page says everything again (:meth:`relabel`) and redraws its
+        panels (:meth:`refresh`)."""
+        self.lang = normalize_lang(lang)
+        self.relabel()
+        self.refresh()
+
+    def _on_lang(self, lang: str) -> None:
+        if lang != self.lang:
+            self.set_lang(lang)
+
+    def _guarded(self, action: Callable[P, object]) -> Callable[P, None]:
+        """``action`` as a page callback whose unforeseen error the header says (see
+        :func:`~tutor.ui.shared.panel.guarded`)."""
+        return guarded(action, lambda err: self.header.say([unforeseen(err, self.lang)]))
 
     def relabel(self) -> None:
         for panel in (self.header, self.upload, self.builder, self.assignments):
