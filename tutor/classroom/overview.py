@@ -23,8 +23,8 @@ from tutor.storage.names import name_key
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.storage.store_files import csv_cell, parse_progress
 from tutor.teaching.counts import (
-    Counts,
     SkillCounts,
+    StudentCounts,
     counts_by_student,
     evidence_text,
     student_counts,
@@ -132,7 +132,7 @@ class ClassRow:
 
 def class_table(attempts: Iterable[Attempt],
                 params: dict[str, Params] | None = None,
-                by_student: Mapping[str, Counts] | None = None) -> list[ClassRow]:
+                by_student: Mapping[str, StudentCounts] | None = None) -> list[ClassRow]:
     """Student × skill, sorted by student then skill: questions asked, right at the first try,
     mastery, hints, answers shown and mean seconds to answer, as :mod:`tutor.teaching.counts`
     counts
