@@ -19,7 +19,7 @@ from tutor.i18n import N_, gettext
 from tutor.teaching.diagnosis import MISTAKE_NAMES, mistake_skill
 
 __all__ = ["DEFAULT_MAX_MINUTES", "DEFAULT_MAX_QUESTIONS", "LESSON_ROUND_LIMIT", "EndReason",
-           "LessonSummary", "LessonTally", "SkillSummary", "end_reason"]
+           "LessonSummary", "SkillSummary", "StudentTally", "end_reason"]
 
 DEFAULT_MAX_QUESTIONS = 60
 """A lesson's default cap: the questions on its target skills one student answers, per target
@@ -125,9 +125,10 @@ class LessonSummary:
                      if not s.mastered)
 
 
-class LessonTally:
-    """One student's questions in this lesson, per skill: asked, right at the first answer,
-    and the named mistakes their wrong first answers showed."""
+class StudentTally:
+    """One student's questions in this lesson (or this match), per skill: asked, right at the
+    first answer, and the named mistakes their wrong first answers showed (the session's
+    :class:`tutor.session.lesson_tally.LessonTally` keeps one per student)."""
 
     def __init__(self) -> None:
         self.asked: Counter[str] = Counter()

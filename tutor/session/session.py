@@ -36,7 +36,7 @@ from tutor.course.lesson_end import (
 from tutor.course.lessons import Lesson, lesson_params, load_lesson
 from tutor.games import game
 from tutor.i18n import N_, normalize_lang, translator
-from tutor.session.lesson_tally import LessonCounts
+from tutor.session.lesson_tally import LessonTally
 from tutor.session.narration import describe_event
 from tutor.session.saving import NOT_SAVED_YET, REFUSED, STORE_DOWN, Recorder
 from tutor.session.settings import (
@@ -187,11 +187,11 @@ class Session:
         self.notes_said: list[str] = []
         """The notes the tutor said in this session, in order (:data:`tutor.teaching.asking.NOTES`:
         each once per student, e.g. why a power tile against a power tile asks nothing)."""
-        self.tally = LessonCounts(lesson=lesson, params=self.params, recorder=self.recorder,
+        self.tally = LessonTally(lesson=lesson, params=self.params, recorder=self.recorder,
                                   clock=self.clock, max_questions=max_questions,
                                   max_minutes=max_minutes)
         """The lesson's counts: each student's mastery, the lesson's and the match's tallies,
-        why the lesson ends (:class:`~tutor.session.lesson_tally.LessonCounts`)."""
+        why the lesson ends (:class:`~tutor.session.lesson_tally.LessonTally`)."""
         self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
                     rules=rules, deals=deals, targets=targets,
@@ -392,10 +392,10 @@ class Session:
     def mastery_of(self, seat: int) -> Mastery:
         return self.tally.mastery(self.students[seat])
 
-    def arithmetic(self, student: str) -> tuple[int, int]:
+    def right_and_asked(self, student: str) -> tuple[int, int]:
         """``student``'s questions in this session: (right at the first try, asked)
-        (:meth:`~tutor.session.lesson_tally.LessonCounts.arithmetic`)."""
-        return self.tally.arithmetic(student)
+        (:meth:`~tutor.session.lesson_tally.LessonTally.right_and_asked`)."""
+        return self.tally.right_and_asked(student)
 
     @property
     def lesson_minutes(self) -> float:
@@ -414,7 +414,7 @@ class Session:
 
     def _end_reason(self) -> EndReason | None:
         """Why the lesson ends once the round is over, or None (it goes on):
-        :meth:`~tutor.session.lesson_tally.LessonCounts.end_reason` for this match and its
+        :meth:`~tutor.session.lesson_tally.LessonTally.end_reason` for this match and its
         students."""
         return self.tally.end_reason(self.match, self.match_number, self.plan.targets,
                                      list(self.students.values()) or [self.student])
@@ -796,7 +796,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
     players = session.players
     info = session.lesson_info
     names = tuple(session.students.get(s, "") for s in range(players))
-    counts = [session.arithmetic(n) if n else (0, 0) for n in names]
+    counts = [session.right_and_asked(n) if n else (0, 0) for n in names]
     return Snapshot(
         lang=session.lang, variant=rnd.variant.name, tileset=rnd.tileset,
         players=players, names=tuple(seat_name(s) for s in range(players)),
