@@ -233,7 +233,8 @@ def test_teacher_page_merges_a_class_of_30_and_its_table_matches_the_files(
             assert row[3] == f"{round(100 * st.first_try_right / st.asked)} %"
             assert row[4] == f"{round(100 * st.p_known)} % ({c.evidence('en')})"
             assert row[5] == ("yes" if st.mastered else "no")
-            assert (int(row[6]), int(row[7])) == (c.hints, c.revealed)
+            did = counts.for_skill(skill)
+            assert (int(row[6]), int(row[7])) == (did.hints, did.revealed)
             assert heat[(student, skill)].startswith(f"{round(100 * st.p_known)} %")
     # The CSV link downloads the same table.
     got = downloaded(page.table.csv_link.value, "ld-class-csv").decode("utf-8")

@@ -143,8 +143,9 @@ def class_table(attempts: Iterable[Attempt],
         by_student = counts_by_student(attempts, lesson_params() if params is None else params)
     for student, counts in by_student.items():
         for c in counts.skills:
+            did = counts.for_skill(c.skill)
             rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
-                                 c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak,
+                                 c.mastered, did.hints, c.mean_seconds, did.revealed, c.streak,
                                  c.ruled_out, c.to_master))
     return rows
 

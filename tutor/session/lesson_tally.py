@@ -26,7 +26,8 @@ from tutor.course.lesson_end import (
 )
 from tutor.course.lessons import list_lessons
 from tutor.i18n import translator
-from tutor.session.snapshot import SkillView, StudentAnswers
+from tutor.session.snapshot import StudentAnswers
+from tutor.teaching.counts import SkillCounts
 from tutor.teaching.evidence import REPLAYED, SHOWN, Evidence
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
 
@@ -191,20 +192,20 @@ class LessonTally:
             lesson=self.lesson, student=name, lang=lang, reason=reason, skills=tuple(skills),
             questions=tally.questions(focus), rounds=rounds, minutes=round(self.minutes, 2))
 
-    def skill_views(self, name: str, focus: frozenset[str], lang: str) -> tuple[SkillView, ...]:
-        """The skills to show for ``name``, in ``lang``: those of ``focus`` (the lesson's
-        targets; every skill in free play), and any other skill they have been asked about."""
-        t = translator(lang)
+    def skill_counts(self, name: str, focus: frozenset[str]) -> tuple[SkillCounts, ...]:
+        """The skills to show for ``name``: those of ``focus`` (the lesson's targets; every
+        skill in free play), and any other skill they have been asked about."""
         mastery = self.mastery(name)
         out = []
         for skill in SKILLS:
             st = mastery.state(skill)
-            target = skill in focus
-            if not target and not st.asked:
+            if skill not in focus and not st.asked:
                 continue
-            out.append(SkillView(skill, t(SKILL_NAMES[skill]), st.p_known, st.mastered,
-                                 st.asked, st.first_try_right, target, st.streak,
-                                 tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
+            out.append(SkillCounts(
+                skill=skill, asked=st.asked, first_try_right=st.first_try_right,
+                p_known=st.p_known, mastered=st.mastered, streak=st.streak,
+                mean_seconds=st.mean_seconds, ruled_out=tuple(mastery.ruled_out(st)),
+                to_master=mastery.answers_to_master(st)))
         return tuple(out)
 
     # --- the match's end --------------------------------------------------------------------

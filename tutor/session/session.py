@@ -66,12 +66,12 @@ from tutor.session.snapshot import (
     QuestionView,
     RoundSummary,
     ScoreSheetView,
-    SkillView,
     Snapshot,
     StudentAnswers,
     export_progress,
 )
 from tutor.teaching.asking import ASK_KINDS, Asker, AskingView, Feedback, Pending, note_text
+from tutor.teaching.counts import SkillCounts
 from tutor.teaching.hints import Hint
 from tutor.teaching.mastery import Mastery, Params, default_params
 from tutor.teaching.practice import Plan
@@ -739,12 +739,12 @@ class Session:
         return describe_event(event, self.lang, hidden=self.is_hidden(event), worked=worked,
                               symbol_value=self.match.rules.symbol_value)
 
-    def skill_views(self, seat: int | None = None) -> tuple[SkillView, ...]:
+    def skill_counts(self, seat: int | None = None) -> tuple[SkillCounts, ...]:
         """The skills to show for ``seat``'s student (the snapshot's ``skills``; default, or
         a seat not a student's: the first human's): the lesson's targets (every skill in free
         play), and any other skill they have been asked about."""
         name = self.student_of(seat if seat in self.students else None)
-        return self.tally.skill_views(name, self.plan.focus, self.lang)
+        return self.tally.skill_counts(name, self.plan.focus)
 
     def export_progress(self, student: str | None = None) -> ProgressFile | None:
         """``student``'s (default: the first human's) attempts in the progress store as a
@@ -819,7 +819,7 @@ def build_snapshot(session: Session, seat: int | None = None, *, sheet: bool = F
         hiding=hiding, teams=tuple(session.match.teams)
         if len(session.match.teams) < players else (),
         question=question, student=student,
-        skills=session.skill_views(student_seat),
+        skills=session.skill_counts(student_seat),
         log=tuple(session.describe(e) for e in session.log_events),
         round_over=rnd.over, round_winner=None if end is None else end.winner,
         round_end=None if end is None else end.reason, match_over=session.match.over,

@@ -88,20 +88,27 @@ class CountedQuestion:
 
 @dataclass(frozen=True)
 class SkillCounts:
-    """One student's numbers for one skill."""
+    """One student's mastery of one skill and the first answers it rests on: the play page's
+    skills panel (from the session's live mastery: :attr:`tutor.session.snapshot.Snapshot.skills`),
+    the lessons page and the teacher's table and report (from the stored attempts:
+    :attr:`StudentCounts.skills`) show the same numbers.
+
+    Not :class:`tutor.teaching.mastery.SkillState`, the mastery's own changing state (what the
+    progress store keeps); nor :class:`tutor.course.lesson_end.SkillSummary`, whose questions
+    are one lesson's or one match's only."""
 
     skill: str
     asked: int
+    """Questions on it (each counted once, at its first answer)."""
     first_try_right: int
-    attempts: int
-    hints: int
-    revealed: int
+    """Of those, right at the first answer with no hint before it."""
     p_known: float
     mastered: bool
-    streak: int
+    streak: int = 0
     """Unscaffolded, unhinted right first answers in a row (mastery needs
     :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
-    mean_seconds: float
+    mean_seconds: float = 0.0
+    """Average time to the first answer (:attr:`tutor.teaching.mastery.SkillState.mean_seconds`)."""
     ruled_out: tuple[str, ...] = ()
     """The catalogue mistakes the right answers have ruled out
     (:meth:`tutor.teaching.mastery.Mastery.ruled_out`)."""
@@ -161,6 +168,12 @@ class StudentCounts:
     def skill(self, skill: str) -> SkillCounts | None:
         return next((s for s in self.skills if s.skill == skill), None)
 
+    def for_skill(self, skill: str) -> StudentCounts:
+        """The questions counted under one skill only (the mastery stays the student's): what
+        the student did at them is its :attr:`attempts`, :attr:`hints` and :attr:`revealed`."""
+        return _counts(self.student, [q for q in self.questions if q.skill == skill],
+                       self.mastery)
+
     def p_known(self, skill: str, params: Params | None = None) -> tuple[float, bool]:
         """``skill``'s mastery: (chance known, mastered); a skill never asked starts at the
         ``p_init`` of ``params`` (the lesson's: the play page shows the same)."""
@@ -195,9 +208,7 @@ def _counts(student: str, questions: Sequence[CountedQuestion],
         fresh = SkillState(skill, logit(mastery.params_for(skill).p_init))
         skills.append(SkillCounts(
             skill=skill, asked=sum(q.counted for q in mine),
-            first_try_right=sum(q.right_first for q in mine),
-            attempts=sum(q.attempts for q in mine), hints=sum(q.hints for q in mine),
-            revealed=sum(q.revealed for q in mine), p_known=p_known,
+            first_try_right=sum(q.right_first for q in mine), p_known=p_known,
             mastered=st.mastered if st is not None else False,
             streak=st.streak if st is not None else 0,
             mean_seconds=st.mean_seconds if st is not None else 0.0,
