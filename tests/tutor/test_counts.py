@@ -179,7 +179,7 @@ def test_the_scripted_session_counts_the_same_everywhere(tmp_path: Path) -> None
     summary = s.lesson_summary()
     for row in summary.skills:
         c = counts.skill(row.skill)
-        assert (row.asked, row.right) == ((c.asked, c.first_try_right) if c else (0, 0))
+        assert (row.asked, row.first_try_right) == ((c.asked, c.first_try_right) if c else (0, 0))
 
     # -- the lessons page: the same questions, the same mastery as the play page -------------
     progress = {p.lesson.id: p for p in lesson_progress(attempts, list_lessons("en"))}

@@ -792,8 +792,8 @@ def test_the_match_end_waits_for_the_last_question_and_counts_the_match_answers(
     # evidence for other-end), as mastery and tutor.teaching.counts count it (issue 33 part 3).
     live = {sk: [st.asked, st.first_try_right] for sk, st in s.mastery.states.items()
             if st.asked}
-    assert {sk.skill: [sk.asked, sk.right] for sk in mine.skills} == live
-    assert (mine.asked, mine.right) == (sum(a for a, _ in asked.values()),
+    assert {sk.skill: [sk.asked, sk.first_try_right] for sk in mine.skills} == live
+    assert (mine.asked, mine.first_try_right) == (sum(a for a, _ in asked.values()),
                                         sum(r for _, r in asked.values()))
     assert v.next_lesson == "05-squares" and v.next_lesson_title == "The x/x tile: squares"
     drive.new_match(s)

@@ -185,8 +185,8 @@ class LessonTally:
             mistake = tally.mistake(skill)
             skills.append(SkillSummary(
                 skill=skill, name=t(SKILL_NAMES[skill]), asked=tally.asked[skill],
-                right=tally.right[skill], mastered=st.mastered, p_known=st.p_known,
-                mistake=mistake,
+                first_try_right=tally.first_try_right[skill], mastered=st.mastered,
+                p_known=st.p_known, mistake=mistake,
                 next_step=next_step(st.mastered, tally.asked[skill], mistake, lang)))
         return LessonSummary(
             lesson=self.lesson, student=name, lang=lang, reason=reason, skills=tuple(skills),
@@ -224,8 +224,8 @@ class LessonTally:
             st = mastery.state(skill)
             skills.append(SkillSummary(
                 skill=skill, name=t(SKILL_NAMES[skill]), asked=tally.asked[skill],
-                right=tally.right[skill], mastered=st.mastered, p_known=st.p_known,
-                mistake=tally.mistake(skill)))
+                first_try_right=tally.first_try_right[skill], mastered=st.mastered,
+                p_known=st.p_known, mistake=tally.mistake(skill)))
         return StudentAnswers(student=name, skills=tuple(skills))
 
     def next_lesson(self, lang: str) -> tuple[str, str] | None:

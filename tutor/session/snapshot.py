@@ -179,8 +179,8 @@ class StudentAnswers:
         return sum(s.asked for s in self.skills)
 
     @property
-    def right(self) -> int:
-        return sum(s.right for s in self.skills)
+    def first_try_right(self) -> int:
+        return sum(s.first_try_right for s in self.skills)
 
 
 @dataclass(frozen=True)

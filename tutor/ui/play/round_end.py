@@ -238,10 +238,11 @@ def _answers_html(answers: StudentAnswers, lang: str, *, named: bool) -> str:
     head = [_("Skill"), _("Right / asked")]
     rows = [f"<tr class='ld-answer-skill' data-skill='{html.escape(sk.skill)}'>"
             f"<th scope='row'>{html.escape(sk.name)}</th>"
-            f"<td class='ld-num'>{sk.right} / {sk.asked}</td></tr>" for sk in answers.skills]
+            f"<td class='ld-num'>{sk.first_try_right} / {sk.asked}</td></tr>"
+            for sk in answers.skills]
     every = _("All")
     rows.append(f"<tr class='ld-answer-total'><th scope='row'>{html.escape(every)}</th>"
-                f"<td class='ld-num'><b>{answers.right} / {answers.asked}</b></td></tr>")
+                f"<td class='ld-num'><b>{answers.first_try_right} / {answers.asked}</b></td></tr>")
     return (f"<table class='ld-lesson-summary ld-match-answers'><caption>"
             f"{html.escape(caption)}</caption><thead><tr>"
             + "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
@@ -298,7 +299,7 @@ def lesson_end_html(summary: LessonSummary, lang: str, *, next_lesson: str | Non
         rows.append(
             f"<tr class='ld-lesson-skill' data-skill='{html.escape(sk.skill)}'>"
             f"<th scope='row'>{html.escape(sk.name)}</th>"
-            f"<td class='ld-num'>{sk.right} / {sk.asked}</td><td>{mark}</td>"
+            f"<td class='ld-num'>{sk.first_try_right} / {sk.asked}</td><td>{mark}</td>"
             f"<td>{html.escape(sk.next_step)}</td></tr>")
     caption = _("How the lesson went")
     return (f"<h2 class='ld-lesson-title'>{html.escape(why)}</h2>"
