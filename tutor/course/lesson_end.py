@@ -92,7 +92,7 @@ class SkillSummary:
     name: str
     """The skill's name in the summary's language."""
     asked: int
-    """Questions on it in this lesson (each counted once, at its first answer)."""
+    """Questions on it in this lesson, or this match (each counted once, at its first answer)."""
     first_try_right: int
     """Of those, right at the first answer with no hint before it."""
     mastered: bool
