@@ -213,8 +213,8 @@ class Terminal:
         if s.plan.targets and s.lesson_over:  # docs/rules.md §4: how the lesson went
             self.write(_(N_("How the lesson went")))
             for sk in s.lesson_summary().skills:
-                self.write(f"  {'✔' if sk.mastered else '✘'} {sk.name}: {sk.right}/{sk.asked}"
-                           f" — {sk.next_step}")
+                self.write(f"  {'✔' if sk.mastered else '✘'} {sk.name}: "
+                           f"{sk.first_try_right}/{sk.asked} — {sk.next_step}")
         return 0
 
 

@@ -140,7 +140,8 @@ def test_teacher_merges_a_class_of_30_and_the_table_matches_the_files(
 def test_class_csv_neutralises_formulas() -> None:
     from tutor.classroom.overview import ClassRow
 
-    out = class_csv([ClassRow("=HYPERLINK(1)", "add", 1, 1, 0.5, False, 0, 2.0)])
+    out = class_csv([ClassRow("add", 1, 1, 0.5, False, mean_seconds=2.0, student="=HYPERLINK(1)",
+                              hints=0)])
     assert '"\'=HYPERLINK(1)"' in out
 
 

@@ -78,7 +78,7 @@ def test_a_lesson_ends_once_every_target_is_mastered() -> None:
     (row,) = summary.skills
     assert row.skill == "multiply" and row.mastered
     assert row.asked == summary.questions == s.lesson_questions() > 0
-    assert row.right == row.asked
+    assert row.first_try_right == row.asked
     assert row.next_step == "Mastered: go on to the next lesson."
     assert summary.practise_next == ()
     view = s.snapshot()
@@ -128,8 +128,8 @@ def test_a_lesson_goes_on_with_new_matches_until_mastery() -> None:
     # its first answer is evidence for (a named mistake of another skill, or a ×1 item,
     # moves a wrong answer off multiply), right only when unhinted (issue 33 part 3).
     st = s.mastery.state("multiply")
-    assert (row.asked, row.right) == (st.asked, st.first_try_right)
-    assert row.right >= 3 and row.asked - row.right <= wrong_first
+    assert (row.asked, row.first_try_right) == (st.asked, st.first_try_right)
+    assert row.first_try_right >= 3 and row.asked - row.first_try_right <= wrong_first
 
 
 def test_a_lesson_ends_at_its_question_cap_and_says_what_to_practise() -> None:
@@ -152,7 +152,7 @@ def test_a_lesson_ends_at_its_question_cap_and_says_what_to_practise() -> None:
     assert s.lesson_questions() >= cap
     assert len(asked_after_cap) <= 1  # only the round where the cap was reached went on
     (row,) = summary.skills
-    assert not row.mastered and row.right == 0 and row.asked == summary.questions
+    assert not row.mastered and row.first_try_right == 0 and row.asked == summary.questions
     assert row.mistake == "added_instead_of_multiplied"
     assert row.next_step == ("Practise it again in this lesson; watch for: added instead of "
                              "multiplying.")

@@ -93,9 +93,9 @@ def test_a_page_without_a_name_takes_the_files_student(tmp_path: Path,
 
 
 def test_class_grid_is_students_by_skills_in_teaching_order() -> None:
-    rows = [ClassRow("bo", "multiply", 3, 2, 0.6, False, 1, 4.0),
-            ClassRow("al", "multiply", 2, 2, 0.97, True, 0, 3.0),
-            ClassRow("al", "other-end", 1, 0, 0.2, False, 0, 9.0)]
+    rows = [ClassRow("multiply", 3, 2, 0.6, False, mean_seconds=4.0, student="bo", hints=1),
+            ClassRow("multiply", 2, 2, 0.97, True, mean_seconds=3.0, student="al", hints=0),
+            ClassRow("other-end", 1, 0, 0.2, False, mean_seconds=9.0, student="al", hints=0)]
     students, skills, cells = class_grid(rows)
     assert students == ["al", "bo"] and skills == ["other-end", "multiply"]
     assert cells[("bo", "multiply")] is rows[0] and ("bo", "other-end") not in cells

@@ -53,7 +53,7 @@ def test_a_page_opened_during_an_outage_loses_no_answer_and_lowers_no_mastery(
         "are saved when it is back, and your progress so far shows again then.")
     skills = answer_right(during, 5, seed=2)
     assert during.unsaved > 0 and not during.flush()
-    assert during.arithmetic("hana") == (5, 5)
+    assert during.right_and_asked("hana") == (5, 5)
 
     store.down = False  # back
     assert during.flush() and during.unsaved == 0 and during.unsaved_message is None
@@ -67,9 +67,9 @@ def test_a_page_opened_during_an_outage_loses_no_answer_and_lowers_no_mastery(
         assert after[skill]["asked"] == row["asked"] + skills.count(skill), skill
     # the page's mastery is now the merged one, and its tally still counts only its answers
     assert during.mastery.states == load_mastery(store, "hana").states
-    assert during.arithmetic("hana") == (5, 5)
+    assert during.right_and_asked("hana") == (5, 5)
     answer_right(during, 1, seed=3)
-    assert during.arithmetic("hana") == (6, 6)
+    assert during.right_and_asked("hana") == (6, 6)
     during.close()
     store.close()
 

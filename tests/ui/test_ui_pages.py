@@ -233,7 +233,8 @@ def test_teacher_page_merges_a_class_of_30_and_its_table_matches_the_files(
             assert row[3] == f"{round(100 * st.first_try_right / st.asked)} %"
             assert row[4] == f"{round(100 * st.p_known)} % ({c.evidence('en')})"
             assert row[5] == ("yes" if st.mastered else "no")
-            assert (int(row[6]), int(row[7])) == (c.hints, c.revealed)
+            did = counts.for_skill(skill)
+            assert (int(row[6]), int(row[7])) == (did.hints, did.revealed)
             assert heat[(student, skill)].startswith(f"{round(100 * st.p_known)} %")
     # The CSV link downloads the same table.
     got = downloaded(page.table.csv_link.value, "ld-class-csv").decode("utf-8")
@@ -292,8 +293,8 @@ def test_heat_map_is_a_table_with_numbers_and_headers(link: Any, tmp_path: Path,
 def test_heat_map_cells_and_the_pile_count_in_words() -> None:
     """A cell's tooltip says "1 question" / "1 pregunta", not "1 questions"; so does the
     pile's count of tiles."""
-    rows = [ClassRow("ana", "multiply", 1, 1, 0.6, False, 0, 3.0),
-            ClassRow("ana", "add", 2, 1, 0.5, False, 0, 3.0)]
+    rows = [ClassRow("multiply", 1, 1, 0.6, False, mean_seconds=3.0, student="ana", hints=0),
+            ClassRow("add", 2, 1, 0.5, False, mean_seconds=3.0, student="ana", hints=0)]
     for lang, one, two in (("en", "1 question", "2 questions"),
                            ("es", "1 pregunta", "2 preguntas")):
         titles = dict(re.findall(r"data-skill='(\w+)'[^>]*title='([^']*)'",

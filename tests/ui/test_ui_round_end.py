@@ -61,10 +61,10 @@ def _summary(lang: str, student: str = "ana") -> LessonSummary:
     from tutor.course.lesson_end import next_step
 
     skills = (
-        SkillSummary("other-end", "finding the other end (T)", asked=5, right=4, mastered=True,
-                     p_known=0.97, next_step=next_step(True, 5, None, lang)),
-        SkillSummary("multiply", "multiplying", asked=9, right=3, mastered=False, p_known=0.4,
-                     mistake="added_instead_of_multiplied",
+        SkillSummary("other-end", "finding the other end (T)", asked=5, first_try_right=4,
+                     mastered=True, p_known=0.97, next_step=next_step(True, 5, None, lang)),
+        SkillSummary("multiply", "multiplying", asked=9, first_try_right=3, mastered=False,
+                     p_known=0.4, mistake="added_instead_of_multiplied",
                      next_step=next_step(False, 9, "added_instead_of_multiplied", lang)),
     )
     return LessonSummary("04-times", student, lang, "questions", skills, questions=14,

@@ -68,7 +68,7 @@ from tutor.storage.store_files import csv_cell
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
     from tutor.storage.records import Attempt
-    from tutor.teaching.counts import Counts
+    from tutor.teaching.counts import StudentCounts
 
 __all__ = ["ID", "MAX_LESSONS", "MAX_ROSTER", "MAX_TITLE", "SCHOOL_TZ_ENV", "STATES",
            "Assignment", "AssignmentError", "AssignmentTable", "LessonState", "RosterCheck",
@@ -469,7 +469,7 @@ class AssignmentTable:
         return tuple(r for r in self.rows if r.stuck)
 
 
-def _lesson_state(lesson: Lesson, rows: Sequence[Attempt], counts: Counts | None,
+def _lesson_state(lesson: Lesson, rows: Sequence[Attempt], counts: StudentCounts | None,
                   ongoing: str | None = None,
                   ended: Mapping[str, tuple[EndReason, datetime]] | None = None
                   ) -> LessonState:
@@ -505,7 +505,7 @@ def _lesson_state(lesson: Lesson, rows: Sequence[Attempt], counts: Counts | None
 
 def assignment_table(a: Assignment, roster: Sequence[str], attempts: Iterable[Attempt],
                      lessons: Mapping[str, Lesson], now: datetime, *,
-                     counts: Mapping[str, Counts] | None = None,
+                     counts: Mapping[str, StudentCounts] | None = None,
                      memo: CountsMemo | None = None,
                      live: LiveView | None = None,
                      marks: Iterable[SessionMark] = ()) -> AssignmentTable:

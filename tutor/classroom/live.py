@@ -51,7 +51,7 @@ from tutor.course.lessons import list_lessons
 from tutor.storage.names import name_key
 from tutor.storage.read_mark import ReadMark
 from tutor.storage.records import FROM_FILE, Attempt, Outcome, SessionMark
-from tutor.teaching.counts import Counts, student_counts
+from tutor.teaching.counts import StudentCounts, student_counts
 from tutor.teaching.runs import first_answer, question_runs
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def _wrong_run(runs: Sequence[Sequence[Attempt]]) -> int:
     return count
 
 
-def lesson_over(counts: Counts, lesson: Lesson | None, session: str,
+def lesson_over(counts: StudentCounts, lesson: Lesson | None, session: str,
               times: Sequence[datetime]) -> EndReason | None:
     """Why ``lesson`` is over for the student (their ``counts``, all their rows), as the play
     page ends it, or None: every target mastered, or in their latest ``session`` of it the
@@ -161,13 +161,13 @@ def lesson_over(counts: Counts, lesson: Lesson | None, session: str,
                       max_questions=lesson.max_questions, max_minutes=lesson.max_minutes)
 
 
-CountsMemo = dict[str, tuple[tuple[int, Attempt], Counts]]
+CountsMemo = dict[str, tuple[tuple[int, Attempt], StudentCounts]]
 """Each student's counts with the rows they were made from (how many, the last): a page that
 reads the class every few seconds replays a student again only when they have a new row."""
 
 
 def _counts(student: str, rows: Sequence[Attempt], lessons: Mapping[str, Lesson],
-            memo: CountsMemo | None) -> Counts:
+            memo: CountsMemo | None) -> StudentCounts:
     params = {ls.id: ls.mastery for ls in lessons.values()}
     if memo is None or not rows:
         return student_counts(rows, params, student)
@@ -179,7 +179,7 @@ def _counts(student: str, rows: Sequence[Attempt], lessons: Mapping[str, Lesson]
 
 
 def class_counts(attempts: Iterable[Attempt], lessons: Mapping[str, Lesson] | None = None,
-                 memo: CountsMemo | None = None) -> dict[str, Counts]:
+                 memo: CountsMemo | None = None) -> dict[str, StudentCounts]:
     """Each student's counts by name (names sorted), as
     :func:`tutor.teaching.counts.counts_by_student` makes them, taking from ``memo`` (and
     adding to it) those of a student with no new row: the teacher page's "Refresh" replays
@@ -246,7 +246,7 @@ _END_REASONS: dict[str, EndReason] = {r: r for r in get_args(EndReason)}
 
 
 def _live_row(student: str, rows: Sequence[Attempt], times: Sequence[datetime],
-              now: datetime, counts: Counts, ends: Ends,
+              now: datetime, counts: StudentCounts, ends: Ends,
               from_files: Collection[str]) -> LiveRow:
     latest = max(range(len(rows)), key=lambda i: (times[i], i))
     lesson = rows[latest].lesson

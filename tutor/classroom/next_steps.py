@@ -32,7 +32,7 @@ from tutor.classroom.live import LiveView, live_rows
 from tutor.course.lessons import lesson_params
 from tutor.i18n import N_, gettext, ngettext, translator
 from tutor.storage.records import Attempt, Outcome
-from tutor.teaching.counts import Counts, counts_by_student
+from tutor.teaching.counts import StudentCounts, counts_by_student
 from tutor.teaching.diagnosis import LIKELIHOOD, MISTAKE_NAMES
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Params
 
@@ -134,7 +134,7 @@ def _shown_times(attempts: Iterable[Attempt]) -> dict[tuple[str, str], int]:
     return out
 
 
-def _practised(counts: Counts, lessons: Sequence[Lesson]) -> frozenset[str]:
+def _practised(counts: StudentCounts, lessons: Sequence[Lesson]) -> frozenset[str]:
     """The skills the lessons the student played practise (their focus: the targets, or a
     game's skills); every skill when one of them is not among ``lessons``."""
     by_id = {lesson.id: lesson for lesson in lessons}
@@ -147,8 +147,8 @@ def _practised(counts: Counts, lessons: Sequence[Lesson]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _steps_of(counts: Counts, lessons: Sequence[Lesson], times: Mapping[tuple[str, str], int],
-              stuck: str | None) -> list[NextStep]:
+def _steps_of(counts: StudentCounts, lessons: Sequence[Lesson],
+              times: Mapping[tuple[str, str], int], stuck: str | None) -> list[NextStep]:
     """The student's steps: each skill asked and not mastered that a lesson they played
     practises, or whose misconception they showed (a skill a lesson met only now and then,
     with no misconception, is no step of its own)."""
@@ -178,7 +178,7 @@ def _steps_of(counts: Counts, lessons: Sequence[Lesson], times: Mapping[tuple[st
 
 def next_steps(attempts: Sequence[Attempt], lessons: Sequence[Lesson], now: datetime,
                params: dict[str, Params] | None = None,
-               by_student: Mapping[str, Counts] | None = None,
+               by_student: Mapping[str, StudentCounts] | None = None,
                live: LiveView | None = None) -> list[NextStep]:
     """The next step of each student (``attempts``: the class's) for each skill asked and not
     mastered that the lessons they played practise or whose misconception they showed:

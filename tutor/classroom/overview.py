@@ -23,10 +23,9 @@ from tutor.storage.names import name_key
 from tutor.storage.records import KC_SEPARATOR, Attempt, Outcome, StoreError
 from tutor.storage.store_files import csv_cell, parse_progress
 from tutor.teaching.counts import (
-    Counts,
     SkillCounts,
+    StudentCounts,
     counts_by_student,
-    evidence_text,
     student_counts,
 )
 from tutor.teaching.diagnosis import CATALOG, MISTAKE_NAMES, mistake_skill
@@ -96,43 +95,22 @@ def reviews_due(attempts: Sequence[Attempt], now: datetime,
     return replayed_reviews_due(attempts, now, lesson_params() if params is None else params)
 
 
-@dataclass(frozen=True)
-class ClassRow:
-    """One student and skill of the class table."""
+@dataclass(frozen=True, kw_only=True)
+class ClassRow(SkillCounts):
+    """One student and skill of the class table: the student's :class:`SkillCounts` of the
+    skill (the numbers the play and lessons pages show), with whose they are and what the
+    student did at its questions (:meth:`tutor.teaching.counts.StudentCounts.for_skill`)."""
 
     student: str
-    skill: str
-    asked: int
-    first_try_right: int
-    p_known: float
-    mastered: bool
     hints: int
     """Hint rungs seen before each question ended, each once (:mod:`tutor.teaching.counts`)."""
-    mean_seconds: float
     revealed: int = 0
     """Questions whose answer was shown ("Show me")."""
-    streak: int = 0
-    """Unscaffolded, unhinted right first answers in a row (mastery needs
-    :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
-    ruled_out: tuple[str, ...] = ()
-    """The catalogue mistakes the right answers have ruled out (issue 42)."""
-    to_master: int | None = None
-    """Right answers in a row still missing for mastery (0: mastered; issue 43)."""
-
-    @property
-    def accuracy(self) -> float | None:
-        return self.first_try_right / self.asked if self.asked else None
-
-    def evidence(self, lang: str) -> str:
-        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, what is still
-        missing, the mistakes ruled out."""
-        return evidence_text(self.asked, self.first_try_right, self.streak, lang,
-                             self.ruled_out, self.to_master)
 
 
 def class_table(attempts: Iterable[Attempt],
                 params: dict[str, Params] | None = None,
-                by_student: Mapping[str, Counts] | None = None) -> list[ClassRow]:
+                by_student: Mapping[str, StudentCounts] | None = None) -> list[ClassRow]:
     """Student × skill, sorted by student then skill: questions asked, right at the first try,
     mastery, hints, answers shown and mean seconds to answer, as :mod:`tutor.teaching.counts`
     counts
@@ -143,9 +121,11 @@ def class_table(attempts: Iterable[Attempt],
         by_student = counts_by_student(attempts, lesson_params() if params is None else params)
     for student, counts in by_student.items():
         for c in counts.skills:
-            rows.append(ClassRow(student, c.skill, c.asked, c.first_try_right, c.p_known,
-                                 c.mastered, c.hints, c.mean_seconds, c.revealed, c.streak,
-                                 c.ruled_out, c.to_master))
+            did = counts.for_skill(c.skill)
+            rows.append(ClassRow(
+                c.skill, c.asked, c.first_try_right, c.p_known, c.mastered, streak=c.streak,
+                mean_seconds=c.mean_seconds, ruled_out=c.ruled_out, to_master=c.to_master,
+                student=student, hints=did.hints, revealed=did.revealed))
     return rows
 
 

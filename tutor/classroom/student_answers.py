@@ -70,7 +70,11 @@ class Try:
 
 @dataclass(frozen=True)
 class AnsweredQuestion:
-    """One question a student was asked, with everything they did at it."""
+    """One question a student was asked, with everything they did at it.
+
+    Not :class:`tutor.teaching.counts.CountedQuestion`: the answer list shows a question under
+    the skill it asked, the counts count it under the skill its first answer is evidence for
+    (a named mistake of another skill moves it there)."""
 
     student: str
     session: str

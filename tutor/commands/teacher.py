@@ -223,9 +223,10 @@ def report_text(store: ProgressStore, student: str | None = None, lang: str = "e
         for c in counts.skills:
             right = ("" if not c.asked
                      else f" ({round(100 * c.first_try_right / c.asked)}%)")
+            did = counts.for_skill(c.skill)
             rows.append([
                 _(SKILL_NAMES[c.skill]), str(c.asked), f"{c.first_try_right}{right}",
-                str(c.hints), str(c.revealed), decimal(c.mean_seconds, "0.0", lang),
+                str(did.hints), str(did.revealed), decimal(c.mean_seconds, "0.0", lang),
                 decimal(c.p_known, "0.00", lang), "✔" if c.mastered else "",
                 "–" if c.mastered or c.to_master is None else str(c.to_master),
             ])

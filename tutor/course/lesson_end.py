@@ -19,7 +19,7 @@ from tutor.i18n import N_, gettext
 from tutor.teaching.diagnosis import MISTAKE_NAMES, mistake_skill
 
 __all__ = ["DEFAULT_MAX_MINUTES", "DEFAULT_MAX_QUESTIONS", "LESSON_ROUND_LIMIT", "EndReason",
-           "LessonSummary", "LessonTally", "SkillSummary", "end_reason"]
+           "LessonSummary", "SkillSummary", "StudentTally", "end_reason"]
 
 DEFAULT_MAX_QUESTIONS = 60
 """A lesson's default cap: the questions on its target skills one student answers, per target
@@ -82,15 +82,19 @@ NEXT_STEPS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class SkillSummary:
-    """One target skill at the lesson's end."""
+    """One skill at the lesson's end (a target) or the match's end (a skill asked).
+
+    Not :class:`tutor.teaching.counts.SkillCounts`: its questions are this lesson's or this
+    match's only (a :class:`StudentTally`'s), the mastery beside them the student's, and it
+    says what to practise next."""
 
     skill: str
     name: str
     """The skill's name in the summary's language."""
     asked: int
-    """Questions on it in this lesson (each counted once, at its first answer)."""
-    right: int
-    """Of those, right at the first answer."""
+    """Questions on it in this lesson, or this match (each counted once, at its first answer)."""
+    first_try_right: int
+    """Of those, right at the first answer with no hint before it."""
     mastered: bool
     p_known: float
     mistake: str | None = None
@@ -125,13 +129,14 @@ class LessonSummary:
                      if not s.mastered)
 
 
-class LessonTally:
-    """One student's questions in this lesson, per skill: asked, right at the first answer,
-    and the named mistakes their wrong first answers showed."""
+class StudentTally:
+    """One student's questions in this lesson (or this match), per skill: asked, right at the
+    first answer, and the named mistakes their wrong first answers showed (the session's
+    :class:`tutor.session.lesson_tally.LessonTally` keeps one per student)."""
 
     def __init__(self) -> None:
         self.asked: Counter[str] = Counter()
-        self.right: Counter[str] = Counter()
+        self.first_try_right: Counter[str] = Counter()
         self.mistakes: dict[str, Counter[str]] = {}
         self.unjudged: Counter[str] = Counter()
         """Questions answered that are no evidence because their deal was played before or
@@ -143,7 +148,7 @@ class LessonTally:
 
     def add(self, skill: str, right: bool, mistake: str | None = None) -> None:
         self.asked[skill] += 1
-        self.right[skill] += int(right)
+        self.first_try_right[skill] += int(right)
         if mistake is not None and not right:
             # under the skill the mistake belongs to, whichever skill the question counted
             # for (a ×1 play counts for T; "added instead of multiplying" is multiplying's)

@@ -1,13 +1,13 @@
 """The lesson's tally: what a session counts of its students' answers, and what it makes of
-the counts: each student's mastery and arithmetic, the lesson's and the match's tallies, why
-the lesson ends (:meth:`LessonCounts.end_reason`) and how it went
-(:meth:`LessonCounts.summary`).
+the counts: each student's mastery and questions right and asked, the lesson's and the
+match's tallies, why the lesson ends (:meth:`LessonTally.end_reason`) and how it went
+(:meth:`LessonTally.summary`).
 
-:class:`LessonCounts` is a part the :class:`tutor.session.session.Session` holds (its
+:class:`LessonTally` is a part the :class:`tutor.session.session.Session` holds (its
 ``tally``): it is given what is fixed for the session when it is made (the lesson, the
 mastery's parameters, the recorder, the clock, the caps) and, at each call, what changes
 with the match (the students' names, the plan's skills, the match). The session calls
-:meth:`LessonCounts.count` at each question's first answer. It never moves the game.
+:meth:`LessonTally.count` at each question's first answer. It never moves the game.
 """
 
 from __future__ import annotations
@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING
 from tutor.course.lesson_end import (
     EndReason,
     LessonSummary,
-    LessonTally,
     SkillSummary,
+    StudentTally,
     end_reason,
     next_step,
 )
 from tutor.course.lessons import list_lessons
 from tutor.i18n import translator
-from tutor.session.snapshot import SkillView, StudentAnswers
+from tutor.session.snapshot import StudentAnswers
+from tutor.teaching.counts import SkillCounts
 from tutor.teaching.evidence import REPLAYED, SHOWN, Evidence
 from tutor.teaching.mastery import SKILL_NAMES, SKILLS, Mastery, Params
 
@@ -34,11 +35,13 @@ if TYPE_CHECKING:
     from engine.match import Match
     from tutor.session.saving import Recorder
 
-__all__ = ["LessonCounts"]
+__all__ = ["LessonTally"]
 
 
-class LessonCounts:
-    """A session's counts of its lesson (see the module's docstring)."""
+class LessonTally:
+    """A session's tally of its lesson (see the module's docstring): the running numbers of
+    this lesson and match, where :class:`tutor.teaching.counts.StudentCounts` counts a
+    student's stored attempts again."""
 
     def __init__(self, *, lesson: str, params: Params, recorder: Recorder | None,
                  clock: Callable[[], datetime], max_questions: int | None,
@@ -58,11 +61,11 @@ class LessonCounts:
         """Each student's mastery, by name, loaded once (:meth:`mastery`)."""
         self.counted_from: dict[str, tuple[int, int]] = {}
         """Each student's (asked, first-try right) when this session loaded their mastery: the
-        counts since are this session's (:meth:`arithmetic`)."""
+        counts since are this session's (:meth:`right_and_asked`)."""
         self._next_lessons: dict[str, tuple[str, str] | None] = {}
         """:meth:`next_lesson` by language."""
-        self._tallies: dict[str, LessonTally] = {}
-        self._match_tallies: dict[str, LessonTally] = {}
+        self._tallies: dict[str, StudentTally] = {}
+        self._match_tallies: dict[str, StudentTally] = {}
         """Each student's questions in this match (the match end's answers)."""
         self._started = datetime.min
         self._first = 1
@@ -75,21 +78,21 @@ class LessonCounts:
     def mastery(self, name: str) -> Mastery:
         """``name``'s mastery: the saved one (read once, through the recorder), else new."""
         if name not in self.masteries:
-            def read(saved: Mastery) -> None:  # read late (the store was down): its counts
-                asked, right = _counts(saved)   # were not this session's
+            def read(saved: Mastery) -> None:  # read late (the store was down): its
+                asked, right = _asked_and_right(saved)  # counts were not this session's
                 before = self.counted_from[name]
                 self.counted_from[name] = (before[0] + asked, before[1] + right)
 
             self.masteries[name] = (self.recorder.load_mastery(name, self.params, read)
                                     if self.recorder is not None else Mastery(self.params))
-            self.counted_from[name] = _counts(self.masteries[name])
+            self.counted_from[name] = _asked_and_right(self.masteries[name])
         return self.masteries[name]
 
-    def arithmetic(self, student: str) -> tuple[int, int]:
+    def right_and_asked(self, student: str) -> tuple[int, int]:
         """``student``'s questions in this session: (right at the first try, asked). A
         question counts once, by its first answer (a hint before it makes it wrong); the
         counts are the mastery's, less what it held when this session loaded it."""
-        asked, right = _counts(self.mastery(student))
+        asked, right = _asked_and_right(self.mastery(student))
         asked0, right0 = self.counted_from[student]
         return right - right0, asked - asked0
 
@@ -119,18 +122,18 @@ class LessonCounts:
         toward the lesson's question cap."""
         ev = evidence
         if ev is not None and ev.why in (REPLAYED, SHOWN):
-            self._tallies.setdefault(name, LessonTally()).add_unjudged(ev.skill)
+            self._tallies.setdefault(name, StudentTally()).add_unjudged(ev.skill)
             return
         if ev is None or ev.kind == "none":
             return
         right = ev.correct and not ev.hints
         wrong_by = None if right else mistake
-        self._tallies.setdefault(name, LessonTally()).add(ev.skill, right, wrong_by)
-        self._match_tallies.setdefault(name, LessonTally()).add(ev.skill, right, wrong_by)
+        self._tallies.setdefault(name, StudentTally()).add(ev.skill, right, wrong_by)
+        self._match_tallies.setdefault(name, StudentTally()).add(ev.skill, right, wrong_by)
 
-    def student_tally(self, name: str) -> LessonTally:
+    def student_tally(self, name: str) -> StudentTally:
         """``name``'s questions in this lesson (an empty tally before their first)."""
-        return self._tallies.get(name, LessonTally())
+        return self._tallies.get(name, StudentTally())
 
     @property
     def minutes(self) -> float:
@@ -182,27 +185,27 @@ class LessonCounts:
             mistake = tally.mistake(skill)
             skills.append(SkillSummary(
                 skill=skill, name=t(SKILL_NAMES[skill]), asked=tally.asked[skill],
-                right=tally.right[skill], mastered=st.mastered, p_known=st.p_known,
-                mistake=mistake,
+                first_try_right=tally.first_try_right[skill], mastered=st.mastered,
+                p_known=st.p_known, mistake=mistake,
                 next_step=next_step(st.mastered, tally.asked[skill], mistake, lang)))
         return LessonSummary(
             lesson=self.lesson, student=name, lang=lang, reason=reason, skills=tuple(skills),
             questions=tally.questions(focus), rounds=rounds, minutes=round(self.minutes, 2))
 
-    def skill_views(self, name: str, focus: frozenset[str], lang: str) -> tuple[SkillView, ...]:
-        """The skills to show for ``name``, in ``lang``: those of ``focus`` (the lesson's
-        targets; every skill in free play), and any other skill they have been asked about."""
-        t = translator(lang)
+    def skill_counts(self, name: str, focus: frozenset[str]) -> tuple[SkillCounts, ...]:
+        """The skills to show for ``name``: those of ``focus`` (the lesson's targets; every
+        skill in free play), and any other skill they have been asked about."""
         mastery = self.mastery(name)
         out = []
         for skill in SKILLS:
             st = mastery.state(skill)
-            target = skill in focus
-            if not target and not st.asked:
+            if skill not in focus and not st.asked:
                 continue
-            out.append(SkillView(skill, t(SKILL_NAMES[skill]), st.p_known, st.mastered,
-                                 st.asked, st.first_try_right, target, st.streak,
-                                 tuple(mastery.ruled_out(st)), mastery.answers_to_master(st)))
+            out.append(SkillCounts(
+                skill=skill, asked=st.asked, first_try_right=st.first_try_right,
+                p_known=st.p_known, mastered=st.mastered, streak=st.streak,
+                mean_seconds=st.mean_seconds, ruled_out=tuple(mastery.ruled_out(st)),
+                to_master=mastery.answers_to_master(st)))
         return tuple(out)
 
     # --- the match's end --------------------------------------------------------------------
@@ -213,7 +216,7 @@ class LessonCounts:
         answer; a reveal before any answer is wrong), its name in ``lang``."""
         t = translator(lang)
         mastery = self.mastery(name)
-        tally = self._match_tallies.get(name, LessonTally())
+        tally = self._match_tallies.get(name, StudentTally())
         skills = []
         for skill in SKILLS:
             if not tally.asked[skill]:
@@ -221,8 +224,8 @@ class LessonCounts:
             st = mastery.state(skill)
             skills.append(SkillSummary(
                 skill=skill, name=t(SKILL_NAMES[skill]), asked=tally.asked[skill],
-                right=tally.right[skill], mastered=st.mastered, p_known=st.p_known,
-                mistake=tally.mistake(skill)))
+                first_try_right=tally.first_try_right[skill], mastered=st.mastered,
+                p_known=st.p_known, mistake=tally.mistake(skill)))
         return StudentAnswers(student=name, skills=tuple(skills))
 
     def next_lesson(self, lang: str) -> tuple[str, str] | None:
@@ -240,7 +243,7 @@ class LessonCounts:
         return self._next_lessons[lang]
 
 
-def _counts(mastery: Mastery) -> tuple[int, int]:
+def _asked_and_right(mastery: Mastery) -> tuple[int, int]:
     """(asked, right at the first try) over all of ``mastery``'s skills."""
     states = mastery.states.values()
     return sum(st.asked for st in states), sum(st.first_try_right for st in states)

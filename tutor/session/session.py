@@ -38,7 +38,7 @@ from tutor.course.lessons import Lesson, lesson_params, load_lesson
 from tutor.games import game
 from tutor.i18n import N_, normalize_lang, translator
 from tutor.session.game_loop import GameLoop, GameView, Step
-from tutor.session.lesson_tally import LessonCounts
+from tutor.session.lesson_tally import LessonTally
 from tutor.session.narration import describe_event
 from tutor.session.saving import NOT_SAVED_YET, REFUSED, STORE_DOWN, Recorder
 from tutor.session.settings import (
@@ -67,12 +67,12 @@ from tutor.session.snapshot import (
     QuestionView,
     RoundSummary,
     ScoreSheetView,
-    SkillView,
     Snapshot,
     StudentAnswers,
     export_progress,
 )
 from tutor.teaching.asking import ASK_KINDS, Asker, AskingView, Feedback, Pending, note_text
+from tutor.teaching.counts import SkillCounts
 from tutor.teaching.hints import Hint
 from tutor.teaching.mastery import Mastery, Params, default_params
 from tutor.teaching.practice import Plan
@@ -164,11 +164,11 @@ class Session:
         self.notes_said: list[str] = []
         """The notes the tutor said in this session, in order (:data:`tutor.teaching.asking.NOTES`:
         each once per student, e.g. why a power tile against a power tile asks nothing)."""
-        self.tally = LessonCounts(lesson=lesson, params=self.params, recorder=self.recorder,
+        self.tally = LessonTally(lesson=lesson, params=self.params, recorder=self.recorder,
                                   clock=self.clock, max_questions=max_questions,
                                   max_minutes=max_minutes)
         """The lesson's counts: each student's mastery, the lesson's and the match's tallies,
-        why the lesson ends (:class:`~tutor.session.lesson_tally.LessonCounts`)."""
+        why the lesson ends (:class:`~tutor.session.lesson_tally.LessonTally`)."""
         self._setup(players=players, humans=humans, bots=bots, rounds=rounds, seed=seed,
                     ask=ask, scaffold=scaffold, ask_bot_plays=ask_bot_plays, variant=variant,
                     rules=rules, deals=deals, targets=targets,
@@ -371,10 +371,10 @@ class Session:
     def mastery_of(self, seat: int) -> Mastery:
         return self.tally.mastery(self.students[seat])
 
-    def arithmetic(self, student: str) -> tuple[int, int]:
+    def right_and_asked(self, student: str) -> tuple[int, int]:
         """``student``'s questions in this session: (right at the first try, asked)
-        (:meth:`~tutor.session.lesson_tally.LessonCounts.arithmetic`)."""
-        return self.tally.arithmetic(student)
+        (:meth:`~tutor.session.lesson_tally.LessonTally.right_and_asked`)."""
+        return self.tally.right_and_asked(student)
 
     @property
     def lesson_minutes(self) -> float:
@@ -393,7 +393,7 @@ class Session:
 
     def _end_reason(self) -> EndReason | None:
         """Why the lesson ends once the round is over, or None (it goes on):
-        :meth:`~tutor.session.lesson_tally.LessonCounts.end_reason` for this match and its
+        :meth:`~tutor.session.lesson_tally.LessonTally.end_reason` for this match and its
         students."""
         return self.tally.end_reason(self.match, self.match_number, self.plan.targets,
                                      list(self.students.values()) or [self.student])
@@ -669,8 +669,8 @@ class Session:
             over=lesson_over,
             summary=self.lesson_summary() if lesson_over and self.plan.targets else None,
             following=self.next_lesson() if lesson_over or match_ended else None,
-            skills=self.skill_views(student_seat), seat_students=names,
-            counts=tuple(self.arithmetic(n) if n else (0, 0) for n in names),
+            skills=self.skill_counts(student_seat), seat_students=names,
+            counts=tuple(self.right_and_asked(n) if n else (0, 0) for n in names),
             answers=tuple(self.match_answers(seat) for seat in game.humans)
             if match_ended else (),
             lesson=self.lesson, first_student=self.student_of(None),
@@ -691,12 +691,12 @@ class Session:
         return describe_event(event, self.lang, hidden=self.is_hidden(event), worked=worked,
                               symbol_value=self.match.rules.symbol_value)
 
-    def skill_views(self, seat: int | None = None) -> tuple[SkillView, ...]:
+    def skill_counts(self, seat: int | None = None) -> tuple[SkillCounts, ...]:
         """The skills to show for ``seat``'s student (the snapshot's ``skills``; default, or
         a seat not a student's: the first human's): the lesson's targets (every skill in free
         play), and any other skill they have been asked about."""
         name = self.student_of(seat if seat in self.students else None)
-        return self.tally.skill_views(name, self.plan.focus, self.lang)
+        return self.tally.skill_counts(name, self.plan.focus)
 
     def export_progress(self, student: str | None = None) -> ProgressFile | None:
         """``student``'s (default: the first human's) attempts in the progress store as a
@@ -717,7 +717,7 @@ class Session:
 @dataclass(frozen=True)
 class LessonView:
     """What a screen reads of the lesson now (:meth:`Session.snapshot`): the tally's counts
-    for the session's students (:class:`~tutor.session.lesson_tally.LessonCounts`), whether
+    for the session's students (:class:`~tutor.session.lesson_tally.LessonTally`), whether
     the lesson is over, its file's words."""
 
     over: bool
@@ -727,8 +727,8 @@ class LessonView:
     following: tuple[str, str] | None
     """Once the lesson or the match is over and no question waits: the next lesson's id and
     title (:meth:`Session.next_lesson`)."""
-    skills: tuple[SkillView, ...]
-    """The shown student's skills (:meth:`Session.skill_views`)."""
+    skills: tuple[SkillCounts, ...]
+    """The shown student's skills (:meth:`Session.skill_counts`)."""
     seat_students: tuple[str, ...]
     """Each seat's student ("" for a bot's)."""
     counts: tuple[tuple[int, int], ...]

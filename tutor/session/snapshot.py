@@ -17,7 +17,7 @@ from engine.round import Action
 from engine.tiles import Half, Tile, TileSet
 from tutor.course.lesson_end import LessonSummary, SkillSummary
 from tutor.session.settings import GameSettings
-from tutor.teaching.counts import evidence_text
+from tutor.teaching.counts import SkillCounts
 from tutor.teaching.hints import Hint
 from tutor.teaching.questions import Situation
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LOG_KEEP", "WAIT_MOVE", "WAIT_QUESTION", "WAIT_ROUND", "ExtraMoveView",
            "MatchEndView", "MatchRow",
-           "ProgressFile", "QuestionView", "RoundSummary", "SkillView", "Snapshot",
+           "ProgressFile", "QuestionView", "RoundSummary", "Snapshot",
            "StudentAnswers", "export_progress"]
 
 LOG_KEEP = 8
@@ -166,37 +166,6 @@ class QuestionView:
 
 
 @dataclass(frozen=True)
-class SkillView:
-    skill: str
-    name: str
-    p_known: float
-    mastered: bool
-    asked: int
-    first_try_right: int
-    target: bool
-    """A skill the lesson practises."""
-    streak: int = 0
-    """Unscaffolded, unhinted right first answers in a row (mastery needs
-    :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
-    ruled_out: tuple[str, ...] = ()
-    """The catalogue mistakes the right answers have ruled out (issue 42)."""
-    to_master: int | None = None
-    """Right answers in a row still missing for mastery (0: mastered;
-    :meth:`tutor.teaching.mastery.Mastery.answers_to_master`)."""
-
-    @property
-    def accuracy(self) -> float | None:
-        return self.first_try_right / self.asked if self.asked else None
-
-    def evidence(self, lang: str) -> str:
-        """What the mastery rests on: ``0 of 18 right``, ``3 in a row``, what is still
-        missing, the mistakes ruled out (:func:`tutor.teaching.counts.evidence_text`, as on
-        the lessons and teacher pages)."""
-        return evidence_text(self.asked, self.first_try_right, self.streak, lang,
-                             self.ruled_out, self.to_master)
-
-
-@dataclass(frozen=True)
 class StudentAnswers:
     """One student's answers in the match that just ended, per skill (docs/rules.md §4)."""
 
@@ -210,8 +179,8 @@ class StudentAnswers:
         return sum(s.asked for s in self.skills)
 
     @property
-    def right(self) -> int:
-        return sum(s.right for s in self.skills)
+    def first_try_right(self) -> int:
+        return sum(s.first_try_right for s in self.skills)
 
 
 @dataclass(frozen=True)
@@ -272,7 +241,9 @@ class Snapshot:
     """Pair games: the pairs (empty when everyone plays alone)."""
     question: QuestionView | None
     student: str
-    skills: tuple[SkillView, ...]
+    skills: tuple[SkillCounts, ...]
+    """The skills to show for :attr:`student`: the lesson's targets (every skill in free
+    play) and any other skill they have been asked about, from the session's live mastery."""
     log: tuple[str, ...]
     """The game's last :data:`LOG_KEEP` events, told now (a point a question asks for is
     left out until it is answered; a language switch tells them again)."""

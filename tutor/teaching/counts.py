@@ -45,9 +45,9 @@ from tutor.teaching.runs import (
     rungs_seen,
 )
 
-__all__ = ["MASTERY_LEGEND", "Counts", "QuestionCount", "SkillCounts", "counts_by_student",
-           "evidence_text", "first_answer", "hints_before_answer", "hints_pressed", "question_runs",
-           "right_first_try", "rungs_seen", "student_counts"]
+__all__ = ["MASTERY_LEGEND", "CountedQuestion", "SkillCounts", "StudentCounts",
+           "counts_by_student", "evidence_text", "first_answer", "hints_before_answer",
+           "hints_pressed", "question_runs", "right_first_try", "rungs_seen", "student_counts"]
 
 MASTERY_LEGEND = N_("Mastery counts only first answers given with no hint and no help: "
                     "hints and shown answers never raise it. Each skill has its own chances of "
@@ -61,8 +61,12 @@ _ENDS = (Outcome.CORRECT, Outcome.GIVEUP)
 
 
 @dataclass(frozen=True)
-class QuestionCount:
-    """One question, as the counts see it."""
+class CountedQuestion:
+    """One question, as the counts count it: under the skill its first answer is evidence for.
+
+    Not :class:`tutor.classroom.student_answers.AnsweredQuestion`, which lists the same
+    question under the skill it asked, with every try: a named mistake of another skill moves
+    the count (:func:`tutor.teaching.evidence.judge`), not the question."""
 
     student: str
     session: str
@@ -84,20 +88,27 @@ class QuestionCount:
 
 @dataclass(frozen=True)
 class SkillCounts:
-    """One student's numbers for one skill."""
+    """One student's mastery of one skill and the first answers it rests on: the play page's
+    skills panel (from the session's live mastery: :attr:`tutor.session.snapshot.Snapshot.skills`),
+    the lessons page and the teacher's table and report (from the stored attempts:
+    :attr:`StudentCounts.skills`) show the same numbers.
+
+    Not :class:`tutor.teaching.mastery.SkillState`, the mastery's own changing state (what the
+    progress store keeps); nor :class:`tutor.course.lesson_end.SkillSummary`, whose questions
+    are one lesson's or one match's only."""
 
     skill: str
     asked: int
+    """Questions on it (each counted once, at its first answer)."""
     first_try_right: int
-    attempts: int
-    hints: int
-    revealed: int
+    """Of those, right at the first answer with no hint before it."""
     p_known: float
     mastered: bool
-    streak: int
+    streak: int = 0
     """Unscaffolded, unhinted right first answers in a row (mastery needs
     :data:`tutor.teaching.mastery.STREAK_TO_MASTER`)."""
-    mean_seconds: float
+    mean_seconds: float = 0.0
+    """Average time to the first answer (:attr:`tutor.teaching.mastery.SkillState.mean_seconds`)."""
     ruled_out: tuple[str, ...] = ()
     """The catalogue mistakes the right answers have ruled out
     (:meth:`tutor.teaching.mastery.Mastery.ruled_out`)."""
@@ -118,11 +129,11 @@ class SkillCounts:
 
 
 @dataclass(frozen=True)
-class Counts:
-    """One student's numbers (over the attempts given), in total and per skill."""
+class StudentCounts:
+    """One student's numbers, counted from their stored attempts, in total and per skill."""
 
     student: str
-    questions: tuple[QuestionCount, ...]
+    questions: tuple[CountedQuestion, ...]
     skills: tuple[SkillCounts, ...]
     """Each skill with a question (counted or not), in :data:`tutor.teaching.mastery.SKILLS`
     order."""
@@ -157,6 +168,12 @@ class Counts:
     def skill(self, skill: str) -> SkillCounts | None:
         return next((s for s in self.skills if s.skill == skill), None)
 
+    def for_skill(self, skill: str) -> StudentCounts:
+        """The questions counted under one skill only (the mastery stays the student's): what
+        the student did at them is its :attr:`attempts`, :attr:`hints` and :attr:`revealed`."""
+        return _counts(self.student, [q for q in self.questions if q.skill == skill],
+                       self.mastery)
+
     def p_known(self, skill: str, params: Params | None = None) -> tuple[float, bool]:
         """``skill``'s mastery: (chance known, mastered); a skill never asked starts at the
         ``p_init`` of ``params`` (the lesson's: the play page shows the same)."""
@@ -166,7 +183,7 @@ class Counts:
         base = params if params is not None else self.mastery.params
         return base.for_skill(skill).p_init, False
 
-    def for_lesson(self, lesson: str) -> Counts:
+    def for_lesson(self, lesson: str) -> StudentCounts:
         """The questions of one lesson only (the mastery stays the student's)."""
         return _counts(self.student, [q for q in self.questions if q.lesson == lesson],
                        self.mastery)
@@ -179,7 +196,8 @@ def _own_skill(rows: Sequence[Attempt]) -> str:
     return kc.split(KC_SEPARATOR)[0]
 
 
-def _counts(student: str, questions: Sequence[QuestionCount], mastery: Mastery) -> Counts:
+def _counts(student: str, questions: Sequence[CountedQuestion],
+            mastery: Mastery) -> StudentCounts:
     skills = []
     for skill in SKILLS:
         mine = [q for q in questions if q.skill == skill]
@@ -190,19 +208,17 @@ def _counts(student: str, questions: Sequence[QuestionCount], mastery: Mastery) 
         fresh = SkillState(skill, logit(mastery.params_for(skill).p_init))
         skills.append(SkillCounts(
             skill=skill, asked=sum(q.counted for q in mine),
-            first_try_right=sum(q.right_first for q in mine),
-            attempts=sum(q.attempts for q in mine), hints=sum(q.hints for q in mine),
-            revealed=sum(q.revealed for q in mine), p_known=p_known,
+            first_try_right=sum(q.right_first for q in mine), p_known=p_known,
             mastered=st.mastered if st is not None else False,
             streak=st.streak if st is not None else 0,
             mean_seconds=st.mean_seconds if st is not None else 0.0,
             ruled_out=tuple(mastery.ruled_out(st)) if st is not None else (),
             to_master=mastery.answers_to_master(st if st is not None else fresh)))
-    return Counts(student, tuple(questions), tuple(skills), mastery)
+    return StudentCounts(student, tuple(questions), tuple(skills), mastery)
 
 
 def student_counts(attempts: Sequence[Attempt], params: Mapping[str, Params],
-                   student: str | None = None) -> Counts:
+                   student: str | None = None) -> StudentCounts:
     """One student's counts from their attempts (``params``: the knowledge tracing of each
     lesson by id, as :func:`tutor.teaching.replay.rebuild_mastery` takes it)."""
     rows = list(attempts)
@@ -216,7 +232,7 @@ def student_counts(attempts: Sequence[Attempt], params: Mapping[str, Params],
         first = first_answer(run)
         skills = judged.get(first, []) if first is not None else []
         counted = bool(skills)
-        questions.append(QuestionCount(
+        questions.append(CountedQuestion(
             student=run[0].student, session=run[0].session, lesson=run[0].lesson,
             problem=run[0].problem, step=run[0].step,
             skill=skills[0] if counted else _own_skill(run), counted=counted,
@@ -230,7 +246,7 @@ def student_counts(attempts: Sequence[Attempt], params: Mapping[str, Params],
 
 
 def counts_by_student(attempts: Iterable[Attempt],
-                      params: Mapping[str, Params]) -> dict[str, Counts]:
+                      params: Mapping[str, Params]) -> dict[str, StudentCounts]:
     """:func:`student_counts` of each student in ``attempts``, by name (names sorted)."""
     by_student: dict[str, list[Attempt]] = {}
     for a in attempts:

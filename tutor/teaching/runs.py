@@ -71,7 +71,7 @@ def right_first_try(rows: Sequence[Attempt]) -> bool:
     no hint before it. The one definition the counts, a student's answers
     (:mod:`tutor.classroom.student_answers`) and the live view (:mod:`tutor.classroom.live`) use;
     the counts
-    count it only for a question that is evidence (:attr:`QuestionCount.counted`)."""
+    count it only for a question that is evidence (:attr:`CountedQuestion.counted`)."""
     first = first_answer(rows)
     return (first is not None and first.outcome is Outcome.CORRECT
             and hints_before_answer(rows) == 0)

@@ -27,9 +27,8 @@ from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import classed
 
 __all__ = ["BONUS_WHY", "LESSONS_PAGE", "ROUND_END_BUTTONS", "SCORING_WHY", "Onward",
-           "RoundEndPanel",
-           "arithmetic_row", "hands_left_text", "lesson_end_html", "lesson_links_html",
-           "match_end_html", "match_html", "round_summary_html"]
+           "RoundEndPanel", "hands_left_text", "lesson_end_html", "lesson_links_html",
+           "match_end_html", "match_html", "right_and_asked_row", "round_summary_html"]
 
 ROUND_END_BUTTONS = ".ld-round-end .jupyter-button"
 LESSONS_PAGE = "Lessons.ipynb"
@@ -122,9 +121,9 @@ def round_summary_html(summary: RoundSummary | None, lang: str, *,
     return "".join(lines)
 
 
-def arithmetic_row(view: Snapshot, lang: str, players: int) -> str:
-    """The match table's row of each human seat's arithmetic this lesson: right at the first
-    try / asked (empty under a bot)."""
+def right_and_asked_row(view: Snapshot, lang: str, players: int) -> str:
+    """The match table's row of each human seat's questions this lesson: right at the first
+    try / asked (:meth:`tutor.session.session.Session.right_and_asked`; empty under a bot)."""
     _ = translator(lang)
     cells = "".join(
         f"<td>{format_number(view.first_try_right[i], lang)}/"
@@ -152,7 +151,7 @@ def match_html(view: Snapshot, lang: str, *, pending: bool) -> str:
     total = "".join(f"<td><b>{format_number(v, lang)}</b></td>"
                     for v in view.scores_shown)
     body.append(f"<tr><td><b>{html.escape(total_word)}</b></td>{total}</tr>")
-    body.append(arithmetic_row(view, lang, players))
+    body.append(right_and_asked_row(view, lang, players))
     for seats, pair_total in zip(view.teams, view.team_scores_shown, strict=True):
         # Pair games: each pair's total under its players' columns.
         pair = _("Pair {seats}").format(seats=pair_name(seats))
@@ -238,10 +237,11 @@ def _answers_html(answers: StudentAnswers, lang: str, *, named: bool) -> str:
     head = [_("Skill"), _("Right / asked")]
     rows = [f"<tr class='ld-answer-skill' data-skill='{html.escape(sk.skill)}'>"
             f"<th scope='row'>{html.escape(sk.name)}</th>"
-            f"<td class='ld-num'>{sk.right} / {sk.asked}</td></tr>" for sk in answers.skills]
+            f"<td class='ld-num'>{sk.first_try_right} / {sk.asked}</td></tr>"
+            for sk in answers.skills]
     every = _("All")
     rows.append(f"<tr class='ld-answer-total'><th scope='row'>{html.escape(every)}</th>"
-                f"<td class='ld-num'><b>{answers.right} / {answers.asked}</b></td></tr>")
+                f"<td class='ld-num'><b>{answers.first_try_right} / {answers.asked}</b></td></tr>")
     return (f"<table class='ld-lesson-summary ld-match-answers'><caption>"
             f"{html.escape(caption)}</caption><thead><tr>"
             + "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
@@ -298,7 +298,7 @@ def lesson_end_html(summary: LessonSummary, lang: str, *, next_lesson: str | Non
         rows.append(
             f"<tr class='ld-lesson-skill' data-skill='{html.escape(sk.skill)}'>"
             f"<th scope='row'>{html.escape(sk.name)}</th>"
-            f"<td class='ld-num'>{sk.right} / {sk.asked}</td><td>{mark}</td>"
+            f"<td class='ld-num'>{sk.first_try_right} / {sk.asked}</td><td>{mark}</td>"
             f"<td>{html.escape(sk.next_step)}</td></tr>")
     caption = _("How the lesson went")
     return (f"<h2 class='ld-lesson-title'>{html.escape(why)}</h2>"

@@ -17,8 +17,8 @@ from tutor.ui.play.game_setup import SEAT_KINDS
 from tutor.ui.shared.access import Attributes
 from tutor.ui.shared.panel import pile_text, running_loop
 
-__all__ = ["BOT", "ScoresPanel", "accuracy_html", "accuracy_text", "arithmetic_text",
-           "pair_name", "scores_html", "student_label"]
+__all__ = ["BOT", "ScoresPanel", "accuracy_html", "accuracy_text", "pair_name",
+           "right_and_asked_text", "scores_html", "student_label"]
 
 BOT = N_("bot")
 STEPS = 8
@@ -39,9 +39,10 @@ def student_label(view: Snapshot, seat: int, lang: str) -> str:
     return translator(lang)(N_("Player {seat}")).format(seat=seat_name(seat))
 
 
-def arithmetic_text(right: int, asked: int, lang: str) -> str:
-    """This lesson's arithmetic as a number: "arithmetic this lesson: 7/9 right at the first
-    try" (questions, not tries; docs/rules.md §4)."""
+def right_and_asked_text(right: int, asked: int, lang: str) -> str:
+    """This lesson's questions right at the first try of those asked, as the student reads it:
+    "arithmetic this lesson: 7/9 right at the first try" (questions, not tries; docs/rules.md
+    §4; :meth:`tutor.session.session.Session.right_and_asked`)."""
     _ = translator(lang)
     if not asked:
         return _("arithmetic this lesson: no questions yet")
@@ -59,7 +60,7 @@ def accuracy_text(view: Snapshot, seat: int, lang: str, points: int | None = Non
     score = score.format(who=student_label(view, seat, lang),
                          points=format_number(points, lang))
     right, asked = view.first_try_right[seat], view.asked[seat]
-    return f"{score} · {arithmetic_text(right, asked, lang)}"
+    return f"{score} · {right_and_asked_text(right, asked, lang)}"
 
 
 def accuracy_html(view: Snapshot, lang: str, humans: Collection[int],

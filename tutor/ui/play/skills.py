@@ -10,6 +10,7 @@ import ipywidgets as widgets
 from tutor.classroom.link import unnamed
 from tutor.i18n import translator
 from tutor.session.snapshot import Snapshot
+from tutor.teaching.mastery import SKILL_NAMES
 from tutor.ui.shared.access import Attributes
 
 __all__ = ["SkillsPanel", "mastery_html"]
@@ -27,7 +28,7 @@ def mastery_html(view: Snapshot, lang: str) -> str:
         a_text = "–" if acc is None else f"{a}%"
         star = " ★" if st.mastered else ""
         rows.append(
-            f"<div class='ld-bar-row'><span>{html.escape(st.name)}{star}"
+            f"<div class='ld-bar-row'><span>{html.escape(_(SKILL_NAMES[st.skill]))}{star}"
             f"<br><small class='ld-evidence'>{html.escape(st.evidence(lang))}</small></span>"
             f"<div><div class='ld-bar m' title='{m}%'><span style='width:{m}%'></span></div>"
             f"<div class='ld-bar a' title='{a_text}'><span style='width:{a}%'></span></div>"

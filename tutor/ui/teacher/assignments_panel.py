@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
     from tutor.storage.progress_store import ProgressStore
     from tutor.storage.records import Attempt
-    from tutor.teaching.counts import Counts
+    from tutor.teaching.counts import StudentCounts
 
 __all__ = ["COLUMNS", "NOT_TEXT", "AssignmentsPanel", "assignment_table_html", "counts_line",
            "csv_link_html", "sort_states"]
@@ -97,7 +97,7 @@ class AssignmentsPanel(widgets.VBox):
         self.lessons: Mapping[str, Lesson] = {}
         self.titles: Mapping[str, str] = {}
         self._attempts: Sequence[Attempt] = ()
-        self._counts: Mapping[str, Counts] | None = None
+        self._counts: Mapping[str, StudentCounts] | None = None
         self._live: LiveView | None = None
         self._marks: Sequence[SessionMark] = ()
         self._files: list[tuple[str, list[Attempt]]] = []
@@ -286,7 +286,7 @@ class AssignmentsPanel(widgets.VBox):
 
     def render(self, attempts: Sequence[Attempt], lessons: Mapping[str, Lesson],
                titles: Mapping[str, str], lang: str, *,
-               counts: Mapping[str, Counts] | None = None, live: LiveView | None = None,
+               counts: Mapping[str, StudentCounts] | None = None, live: LiveView | None = None,
                marks: Sequence[SessionMark] = ()) -> None:
         """Show the assignments from the page's one read of the store: ``counts`` and
         ``live`` are the class table's and the live view's, so the three agree; ``marks``:
