@@ -34,7 +34,7 @@ from tutor.ui.shared.answer_list import OwnAnswersPanel
 from tutor.ui.shared.name_form import NAME_INPUT, NameForm
 from tutor.ui.shared.page_header import PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
-from tutor.ui.shared.panel import P, classed, guarded, logged, unforeseen
+from tutor.ui.shared.panel import classed, logged
 
 if TYPE_CHECKING:
     from tutor.course.lessons import Lesson
@@ -83,16 +83,16 @@ class LessonsPage(widgets.VBox):
         self.lessons = sorted(lessons if lessons is not None else list_lessons(self.lang),
                               key=lambda lesson: lesson.id)
         self.header = PageHeader(TITLE, self.lang)
-        self.header.on_lang(self._guarded(self._on_lang))
+        self.header.on_lang(self.set_lang)
         self.assignments = AssignmentsPanel()
         self.lesson_list = LessonListPanel()
         self.reviews = ReviewsPanel()
-        self.files = ProgressFilesPanel(on_files=self._guarded(self.load))
+        self.files = ProgressFilesPanel(on_files=self.header.guarded(self.load))
         self.answers = OwnAnswersPanel()
         self.access = PageAccess(lang=self.lang)
         self.name_form = NameForm(saving=store is not None)
-        self.name_form.on_name(self._guarded(self.name))
-        self.access.on_name(self._guarded(self.name_form.hand_in))
+        self.name_form.on_name(self.header.guarded(self.name))
+        self.access.on_name(self.header.guarded(self.name_form.hand_in))
         self.children = [page_stylesheet(), self.access, self.header, self.name_form,
                          self.assignments, self.reviews, self.lesson_list, self.files,
                          self.answers]
@@ -185,15 +185,6 @@ class LessonsPage(widgets.VBox):
         self.lang = normalize_lang(lang)
         self.relabel()
         self.refresh()
-
-    def _on_lang(self, lang: str) -> None:
-        if lang != self.lang:
-            self.set_lang(lang)
-
-    def _guarded(self, action: Callable[P, object]) -> Callable[P, None]:
-        """``action`` as a page callback whose unforeseen error the header says (see
-        :func:`~tutor.ui.shared.panel.guarded`)."""
-        return guarded(action, lambda err: self.header.say([unforeseen(err, self.lang)]))
 
     def relabel(self) -> None:
         self.header.relabel(self.lang)

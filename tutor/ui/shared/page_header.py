@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from tutor.i18n import translator
-from tutor.ui.shared.panel import classed
+from tutor.i18n import normalize_lang, translator
+from tutor.ui.shared.panel import P, classed, guarded, unforeseen
 
 __all__ = ["LANGUAGES", "PageHeader", "notes_html", "page_title_html"]
 
@@ -28,10 +28,14 @@ def notes_html(notes: Sequence[str]) -> str:
 
 
 class PageHeader(widgets.VBox):
-    """Title and language switch, with the notes line under them."""
+    """Title and language switch, with the notes line under them. The header knows the
+    language the page speaks (``lang``, set at each :meth:`relabel`): it calls the page back
+    when the reader picks another (:meth:`on_lang`), and says a page action's unforeseen error
+    in it (:meth:`guarded`)."""
 
     def __init__(self, title: str, lang: str) -> None:
         self._title = title
+        self.lang = normalize_lang(lang)
         self.title = classed(widgets.HTML(), "ld-title")
         self.lang_toggle = classed(widgets.ToggleButtons(options=list(LANGUAGES), value=lang,
                                                          style={"button_width": "80px"}),
@@ -42,14 +46,24 @@ class PageHeader(widgets.VBox):
                           self.notes])
 
     def on_lang(self, callback: Callable[[str], None]) -> None:
-        """``callback(lang)`` when the reader picks a language."""
-        self.lang_toggle.observe(lambda change: callback(change["new"]), "value")
+        """``callback(lang)`` (guarded) when the reader picks a language other than the page's:
+        the page speaks it then (its ``set_lang``, which relabels the header)."""
+        picked = self.guarded(callback)
+        self.lang_toggle.observe(
+            lambda change: None if change["new"] == self.lang else picked(change["new"]),
+            "value")
+
+    def guarded(self, action: Callable[P, object]) -> Callable[P, None]:
+        """``action`` as a page callback whose unforeseen error this header says, in the
+        page's language (see :func:`~tutor.ui.shared.panel.guarded`)."""
+        return guarded(action, lambda err: self.say([unforeseen(err, self.lang)]))
 
     def say(self, notes: Sequence[str]) -> None:
         self.notes.value = notes_html(notes)
         self.notes.layout.display = "" if notes else "none"
 
     def relabel(self, lang: str) -> None:
+        self.lang = lang
         _ = translator(lang)
         self.title.value = page_title_html(self._title, lang)
         self.lang_toggle.tooltips = [_("Language") for _o in LANGUAGES]

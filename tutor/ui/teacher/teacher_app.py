@@ -36,7 +36,7 @@ from tutor.ui.shared.access import PageAccess, landmarks
 from tutor.ui.shared.answer_list import StudentAnswersPanel
 from tutor.ui.shared.page_header import PageHeader
 from tutor.ui.shared.page_style import page_stylesheet
-from tutor.ui.shared.panel import P, classed, guarded, unforeseen
+from tutor.ui.shared.panel import classed
 from tutor.ui.teacher.assignments_panel import AssignmentsPanel
 from tutor.ui.teacher.class_table import ClassTablePanel
 from tutor.ui.teacher.class_upload import ClassUploadPanel
@@ -100,25 +100,25 @@ class TeacherPage(widgets.VBox):
         keeps both, so a reload says the same). All of them at a refresh; each tick adds
         those of the live window (a mark is never changed or removed)."""
         self.header = PageHeader(TITLE, self.lang)
-        self.header.on_lang(self._guarded(self._on_lang))
+        self.header.on_lang(self.set_lang)
         self.access = PageAccess(lang=self.lang, tick_seconds=self.live_seconds)
-        self.access.on_tick(self._guarded(self.refresh_live))
-        self.live = LivePanel(on_refresh=self._guarded(self.refresh))
-        self.upload = ClassUploadPanel(on_files=self._guarded(self.merge))
+        self.access.on_tick(self.header.guarded(self.refresh_live))
+        self.live = LivePanel(on_refresh=self.header.guarded(self.refresh))
+        self.upload = ClassUploadPanel(on_files=self.header.guarded(self.merge))
         self.heat_map = HeatMapPanel()
-        self.table = ClassTablePanel(guard=self._guarded)
+        self.table = ClassTablePanel(guard=self.header.guarded)
         self.next_steps = NextStepsPanel()
         self.answers = StudentAnswersPanel()
         self.mistakes = MistakesPanel()
-        self.builder = BuilderPanel(lessons_folder,
-                                    on_saved=self._guarded(lambda _path: self.lessons_changed()),
+        self.builder = BuilderPanel(lessons_folder, on_saved=self.header.guarded(
+                                        lambda _path: self.lessons_changed()),
                                     origin=lambda: self.assignments.links.origin)
         self.assignments = AssignmentsPanel(store, class_code=class_code, clock=self.clock,
-                                            guard=self._guarded)
+                                            guard=self.header.guarded)
         # The browser says the page's address once it is drawn: the next steps' links to
         # send are made whole from it (the assignment's link box makes them, issue 52).
         self.assignments.links.on_origin(
-            self._guarded(lambda: self._render_all(self._feed.attempts())))
+            self.header.guarded(lambda: self._render_all(self._feed.attempts())))
         self.children = [page_stylesheet(), self.header, self.access, self.live, self.upload,
                          self.assignments, self.heat_map, self.next_steps,
                          self.table, self.answers, self.mistakes, self.builder]
@@ -133,15 +133,6 @@ class TeacherPage(widgets.VBox):
         self.lang = normalize_lang(lang)
         self.relabel()
         self.refresh()
-
-    def _on_lang(self, lang: str) -> None:
-        if lang != self.lang:
-            self.set_lang(lang)
-
-    def _guarded(self, action: Callable[P, object]) -> Callable[P, None]:
-        """``action`` as a page callback whose unforeseen error the header says (see
-        :func:`~tutor.ui.shared.panel.guarded`)."""
-        return guarded(action, lambda err: self.header.say([unforeseen(err, self.lang)]))
 
     def relabel(self) -> None:
         for panel in (self.header, self.upload, self.builder, self.assignments):
@@ -178,7 +169,7 @@ class TeacherPage(widgets.VBox):
         self.answers.render(answers_by_student(attempts), self.lang, self._lesson_titles())
         self.mistakes.render(frequent_mistakes(attempts), self.lang)
         # Guarded on its own: a store that cannot hold assignments leaves the rest shown.
-        self._guarded(self.assignments.render)(attempts, self._lessons, self._lesson_titles(),
+        self.header.guarded(self.assignments.render)(attempts, self._lessons, self._lesson_titles(),
                                                self.lang, counts=by_student, live=live,
                                                marks=self._marks)
         return live
